@@ -1,0 +1,50 @@
+# Two entry points for a fresh machine with Python 3.11: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint typecheck unit nojit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-base: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed-base
+
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[bench]'
+	touch $@ $(VENV)/.installed-base
+
+## demo: set up and run the main job on built-in defaults
+demo: $(VENV)/.installed-base
+	$(BIN)/uno-env simulate
+
+## test: set up and run linters, type checks and the whole test suite
+test: $(VENV)/.installed-dev lint typecheck unit nojit
+
+lint:
+	$(BIN)/ruff check uno_env agents training tests benchmarks
+	$(BIN)/ruff format --check uno_env agents training tests benchmarks
+
+typecheck:
+	$(BIN)/mypy
+
+unit:
+	$(BIN)/pytest -n 2 -q
+
+# the rule scenarios once more with the engine uncompiled (NUMBA_DISABLE_JIT=1)
+nojit:
+	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q tests/test_rules_uno.py tests/test_position.py
+
+## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
+bench: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,95 @@
+"""Seeded random numbers inside the game state (no global generator anywhere).
+
+Each game carries its own xorwow generator (Marsaglia's xorshift with a Weyl sequence, the
+generator cuRAND uses by default) in six words of its state buffer. Every operation keeps
+values below 2**63, so the same code gives the same numbers compiled by numba, uncompiled
+under ``NUMBA_DISABLE_JIT=1`` and on any platform: same seed, same game, everywhere.
+
+A generator is seeded from ``(seed, stream)``: the seed a user gives and a stream number
+(the game index inside a batch, or which of a game's generators), mixed with murmur3's
+32-bit finaliser.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+M32 = 0xFFFFFFFF
+WEYL_STEP = 362437
+
+
+@njit(cache=True)
+def mul32(a: int, b: int) -> int:
+    """``a * b mod 2**32`` for ``a, b < 2**32`` without exceeding 2**49."""
+    return (a * (b & 0xFFFF) + (((a * (b >> 16)) & 0xFFFF) << 16)) & M32
+
+
+@njit(cache=True)
+def mix32(h: int) -> int:
+    """murmur3's 32-bit finaliser: a bijection that spreads every input bit."""
+    h ^= h >> 16
+    h = mul32(h, 0x85EBCA6B)
+    h ^= h >> 13
+    h = mul32(h, 0xC2B2AE35)
+    h ^= h >> 16
+    return h
+
+
+@njit(cache=True)
+def seed_rng(buf: np.ndarray, at: int, seed: int, stream: int) -> None:
+    """Seed the generator stored at ``buf[at:at+6]`` from ``seed`` (< 2**63) and ``stream``."""
+    lo = seed & M32
+    hi = (seed >> 32) & M32
+    key = mix32(mix32(lo ^ 0x9E3779B9) ^ hi)
+    for k in range(5):
+        word = mix32(key ^ mix32(stream & M32 ^ mix32(((stream >> 32) & M32) + k * 0x632BE5AB)))
+        if word == 0:
+            word = 0x6C078965 + k
+        buf[at + k] = word
+    buf[at + 5] = mix32(key + 0x7F4A7C15) & M32
+    for _ in range(8):
+        next_u32(buf, at)
+
+
+@njit(cache=True)
+def next_u32(buf: np.ndarray, at: int) -> int:
+    """Advance the generator at ``buf[at:at+6]`` and return 32 random bits."""
+    x = buf[at]
+    t = x ^ (x >> 2)
+    v = buf[at + 4]
+    buf[at] = buf[at + 1]
+    buf[at + 1] = buf[at + 2]
+    buf[at + 2] = buf[at + 3]
+    buf[at + 3] = v
+    v = (v ^ ((v << 4) & M32)) ^ (t ^ ((t << 1) & M32))
+    buf[at + 4] = v
+    d = (buf[at + 5] + WEYL_STEP) & M32
+    buf[at + 5] = d
+    return (v + d) & M32
+
+
+@njit(cache=True)
+def rand_below(buf: np.ndarray, at: int, n: int) -> int:
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**31`` (bias below n / 2**32)."""
+    return (next_u32(buf, at) * n) >> 32
+
+
+@njit(cache=True)
+def chance_ppm(buf: np.ndarray, at: int, ppm: int) -> bool:
+    """True with probability ``ppm / 1_000_000``."""
+    if ppm >= 1_000_000:
+        return True
+    if ppm <= 0:
+        return False
+    return rand_below(buf, at, 1_000_000) < ppm
+
+
+@njit(cache=True)
+def shuffle(buf: np.ndarray, start: int, count: int, rng_at: int) -> None:
+    """Fisher-Yates shuffle of ``buf[start:start+count]`` in place."""
+    for i in range(count - 1, 0, -1):
+        j = rand_below(buf, rng_at, i + 1)
+        tmp = buf[start + i]
+        buf[start + i] = buf[start + j]
+        buf[start + j] = tmp
