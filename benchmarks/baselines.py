@@ -160,9 +160,7 @@ def rlcard_env(num_players: int, min_seconds: float, seed: int) -> dict[str, flo
             return _result(steps, games, elapsed)
 
 
-def openspiel_crazy_eights(
-    num_players: int, min_seconds: float, seed: int
-) -> dict[str, float]:
+def openspiel_crazy_eights(num_players: int, min_seconds: float, seed: int) -> dict[str, float]:
     """Benchmark OpenSpiel's ``crazy_eights`` with random legal play.
 
     Game parameters other than ``players`` are OpenSpiel's defaults
@@ -238,9 +236,7 @@ def _pin_to_one_cpu(cpu: int | None) -> int | None:
 def main() -> None:
     """Run every baseline once at 2 and 4 players and print the rates."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--seconds", type=float, default=3.0, help="min seconds per run"
-    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="min seconds per run")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")

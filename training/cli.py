@@ -39,24 +39,31 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
 def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = uno_env.load_rules(args.rules)
     rules.check_players(args.players)
-    print(f"rules: {args.rules} ({rules.preset_name() or 'custom'}); {args.players} players; "
-          f"{args.games:,} games; policy: {args.policy}; seed {args.seed}")
+    print(
+        f"rules: {args.rules} ({rules.preset_name() or 'custom'}); {args.players} players; "
+        f"{args.games:,} games; policy: {args.policy}; seed {args.seed}"
+    )
     uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=args.policy)  # compile
     start = time.perf_counter()
     result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=args.policy)
     seconds = time.perf_counter() - start
     lengths = result.length
-    print(f"\ngame length (decisions): mean {lengths.mean():.1f}, median {np.median(lengths):.0f}, "
-          f"p10 {np.percentile(lengths, 10):.0f}, p90 {np.percentile(lengths, 90):.0f}")
-    print(f"truncated at the decision limit ({rules.max_decisions:,}): "
-          f"{result.truncated.mean():.2%} of games")
+    print(
+        f"\ngame length (decisions): mean {lengths.mean():.1f}, median {np.median(lengths):.0f}, "
+        f"p10 {np.percentile(lengths, 10):.0f}, p90 {np.percentile(lengths, 90):.0f}"
+    )
+    print(
+        f"truncated at the decision limit ({rules.max_decisions:,}): {result.truncated.mean():.2%} of games"
+    )
     print("\nseat  win rate  95% interval")
     wins = np.bincount(result.winner[result.winner >= 0], minlength=args.players)
     for seat in range(args.players):
         lo, hi = wilson_interval(wins[seat], result.num_games)
         print(f"{seat:>4}  {wins[seat] / result.num_games:8.2%}  [{lo:.2%}, {hi:.2%}]")
-    print(f"\nthroughput: {lengths.sum() / seconds:,.0f} decisions/s, "
-          f"{result.num_games / seconds:,.0f} games/s ({seconds:.1f} s, one core)")
+    print(
+        f"\nthroughput: {lengths.sum() / seconds:,.0f} decisions/s, "
+        f"{result.num_games / seconds:,.0f} games/s ({seconds:.1f} s, one core)"
+    )
     return 0
 
 
@@ -84,8 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=4, help="players per game (default: 4)")
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default: 100000)")
     sim.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i")
-    sim.add_argument("--policy", default="random", choices=sorted(uno_env.batch.POLICIES),
-                     help="compiled policy of every seat (default: random)")
+    sim.add_argument(
+        "--policy",
+        default="random",
+        choices=sorted(uno_env.batch.POLICIES),
+        help="compiled policy of every seat (default: random)",
+    )
     sim.set_defaults(func=_cmd_simulate)
 
     rules = sub.add_parser("rules", help="list presets or print a rule set")

@@ -147,18 +147,14 @@ class Game:
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def from_position(
-        cls, rules: RuleSet | str | Path, text: str, seed: int = 0, **overrides: Any
-    ) -> Game:
+    def from_position(cls, rules: RuleSet | str | Path, text: str, seed: int = 0, **overrides: Any) -> Game:
         """A game at the situation written in position notation (see :mod:`uno_env.position`)."""
         game = cls.__new__(cls)
         game.rules = load_rules(rules, **overrides)
         game.seed = seed
         game.deck = game.rules.deck_family
         game._spec = compile_spec(game.rules)
-        game._state = parse_position(
-            text, game.deck, game.rules.num_faces, game.rules.deck_counts, seed
-        )
+        game._state = parse_position(text, game.deck, game.rules.num_faces, game.rules.deck_counts, seed)
         game._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         game._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
         game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal)

@@ -29,6 +29,8 @@ conserves, so scenario tests can name only the cards that matter.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from . import cards
@@ -149,7 +151,7 @@ def _seat_list(raw: str, n: int, key: str) -> list[int]:
 
 
 def parse_position(
-    text: str, deck: DeckFamily, num_faces: int, full_deck: "callable[[int], np.ndarray]", seed: int
+    text: str, deck: DeckFamily, num_faces: int, full_deck: Callable[[int], np.ndarray], seed: int
 ) -> np.ndarray:
     """Build a state from position notation; ``full_deck(n)`` gives the allowed copies per face."""
     values = _split_fields(text)

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any
 
 import numpy as np
 import tomli_w
@@ -85,9 +86,7 @@ class RuleSet:
         "a playable drawn card 'may_keep' (play or keep) or 'must_play'",
         choices=("may_keep", "must_play"),
     )
-    draw_when_playable: bool = _rule(
-        True, "U-DRAW-3", "drawing is allowed while holding a playable card"
-    )
+    draw_when_playable: bool = _rule(True, "U-DRAW-3", "drawing is allowed while holding a playable card")
     reverse_with_two: str = _rule(
         "skip",
         "U-REV-1",
@@ -142,9 +141,7 @@ class RuleSet:
         for f in dataclasses.fields(self):
             _check_value(f, getattr(self, f.name))
         if self.min_players > self.max_players:
-            raise RuleError(
-                f"min_players={self.min_players} is larger than max_players={self.max_players}"
-            )
+            raise RuleError(f"min_players={self.min_players} is larger than max_players={self.max_players}")
         max_hand = (self.deck_size(self.max_players) - 1) // self.max_players
         if self.hand_size > max_hand:
             raise RuleError(
@@ -305,16 +302,16 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
     if f.type in ("int", "float"):
         numeric = (int,) if f.type == "int" else (int, float)
         if isinstance(value, bool) or not isinstance(value, numeric):
-            raise RuleError(f"{where} must be {'an integer' if f.type == 'int' else 'a number'}, got {value!r}")
+            raise RuleError(
+                f"{where} must be {'an integer' if f.type == 'int' else 'a number'}, got {value!r}"
+            )
         lo, hi = meta["bounds"]
         if not lo <= value <= hi:
             raise RuleError(f"{where} must be between {lo} and {hi}, got {value!r}")
         return
     choices = meta["choices"]
     if value not in choices:
-        raise RuleError(
-            f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}"
-        )
+        raise RuleError(f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
 
 
 def rule_fields() -> list[dict[str, Any]]:
@@ -324,7 +321,13 @@ def rule_fields() -> list[dict[str, Any]]:
         meta = f.metadata
         allowed = meta["choices"] if meta["choices"] else meta["bounds"]
         out.append(
-            {"name": f.name, "rule": meta["rule"], "default": f.default, "allowed": allowed, "doc": meta["doc"]}
+            {
+                "name": f.name,
+                "rule": meta["rule"],
+                "default": f.default,
+                "allowed": allowed,
+                "doc": meta["doc"],
+            }
         )
     return out
 
@@ -358,8 +361,7 @@ def load_rules(rules: RuleSet | str | Path = "uno", **overrides: Any) -> RuleSet
         base = preset(rules)
     else:
         raise RuleError(
-            f"rules must be a preset name ({', '.join(PRESETS)}), a .toml path or a RuleSet, "
-            f"got {rules!r}"
+            f"rules must be a preset name ({', '.join(PRESETS)}), a .toml path or a RuleSet, got {rules!r}"
         )
     return base.with_overrides(overrides) if overrides else base
 
