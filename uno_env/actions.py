@@ -69,7 +69,10 @@ def parse_action(text: str, deck: DeckFamily = "uno") -> int:
             return action
     words = low.split()
     if len(words) == 2 and words[0] in ("colour", "color", "suit", "choose"):
-        return nf + cards.parse_colour(words[1], deck)
+        try:
+            return nf + cards.parse_colour(words[1], deck)
+        except cards.CardNotationError:
+            pass
     if len(words) == 2 and words[0] == "target":
         offset = words[1].lstrip("+")
         if offset.isdigit() and 1 <= int(offset) <= L.NUM_TARGETS:

@@ -48,6 +48,10 @@ BLACK_JOKER, RED_JOKER = 52, 53
 FRENCH_JOKER_TOKENS = {"JKB": BLACK_JOKER, "JKR": RED_JOKER}
 
 NUM_FACES: dict[str, int] = {"uno": 56, "french": 54}
+# rank tokens, indexed by a face's rank (its symbol for matching and the stack table)
+UNO_RANK_TOKENS = (*UNO_SYMBOLS[:10], "S", "R", "D2", "W", "WD4", "SS")
+FRENCH_RANK_TOKENS = (*FRENCH_RANKS, "JKB", "JKR")
+RANK_TOKENS: dict[str, tuple[str, ...]] = {"uno": UNO_RANK_TOKENS, "french": FRENCH_RANK_TOKENS}
 COLOUR_LETTERS: dict[str, str] = {"uno": UNO_COLOURS, "french": FRENCH_SUITS}
 COLOUR_NAMES: dict[str, tuple[str, ...]] = {"uno": UNO_COLOUR_NAMES, "french": FRENCH_SUIT_NAMES}
 

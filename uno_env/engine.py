@@ -2,8 +2,8 @@
 
 Every function here takes ``state`` (one game, layout in :mod:`uno_env.layout`) and ``spec``
 (a compiled :class:`~uno_env.rules.RuleSet`) and is compiled by numba with ``cache=True``.
-The same source runs uncompiled under ``NUMBA_DISABLE_JIT=1``. Three entry points serve
-every caller (the :class:`~uno_env.game.Game` facade, the batch simulator and the envs):
+The same source runs uncompiled under ``NUMBA_DISABLE_JIT=1``. Entry points shared by the
+:class:`~uno_env.game.Game` facade, the batch simulator and the environments:
 
 - :func:`new_game` deals a game from ``(seed, stream)``;
 - :func:`fill_mask` writes the legal actions of the player to move;
@@ -12,13 +12,24 @@ every caller (the :class:`~uno_env.game.Game` facade, the batch simulator and th
   one call (one compiled call per step).
 
 The engine never decides for a player: each choice (colour, play or keep a drawn card,
-challenge, call) is its own decision. Chance (shuffles, the catch of a missed UNO call)
+challenge, answer a penalty, lay another card, a target seat, a card to give, a jump-in,
+a call) is its own decision. Chance (shuffles, catching a missed call, reflex penalties)
 comes from the game's own generator.
 
-Rules implemented: U-DECK-1 (via the deck counts), U-SETUP-1, U-SETUP-2, U-START-1,
-U-START-2, U-MATCH-1, U-DRAW-1, U-DRAW-2, U-DRAW-3, U-DRAW-4, U-SKIP-1, U-REV-1, U-D2-1,
-U-WILD-1, U-WD4-1, U-WD4-2, U-UNO-1, U-END-1, U-SCORE-1, U-SCORE-2, U-SCORE-3, E-DIR-1,
-E-CONS-1 (checked by :func:`check_invariants`), E-END-1.
+A play is laid card by card (:func:`start_play`, then ``PH_CONTINUE`` for multi-card plays);
+when it is complete, :func:`finish_play` checks the call and the empty hand, and
+:func:`resolve` walks the resolution stages (colour, house-rule number effects, reflexes,
+the look at the hands, passing the turn), pausing wherever a player must decide.
+
+Rules implemented: U-DECK-1/2 (via the deck counts), U-SETUP-1, U-SETUP-2, U-START-1,
+U-START-2, U-MATCH-1, U-DRAW-1..4, U-SKIP-1, U-REV-1, U-D2-1, U-WILD-1, U-WD4-1, U-WD4-2,
+U-UNO-1, U-END-1, U-SCORE-1..3; H-STACK-1, H-REFLECT-1, H-SEVEN-1, H-ZERO-1, H-JUMP-1,
+H-MULTI-1, H-MULTI-2, H-SEQ-1, H-EIGHT-1, H-TWO-1, H-NOFINISH-1, H-LASTONE-1, H-ACTION-1,
+H-REACT-1, H-ZEROSEE-1, H-SCOPE-1; M-STAR-1, M-CHAL-1; MM-START-1, MM-MATCH-1, MM-DRAW-1,
+MM-ACE-1, MM-QUEEN-1, MM-JACK-1, MM-SEVEN-1, MM-NINE-1, MM-CALL-1, MM-SCORE-1; MD-DRAW-1,
+MD-ACE-1, MD-SEVEN-1, MD-NINE-1, MD-JACK-1; MC-START-1, MC-TURN-1, MC-RESHUFFLE-1,
+MC-CALL-1, MC-FOUR-1, MC-DRAW-1, MC-ACE-1, MC-OPT-1, MC-END-1; E-DIR-1, E-CONS-1 (checked by
+:func:`check_invariants`), E-END-1.
 """
 
 from __future__ import annotations
@@ -26,93 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .layout import (
-    A_ACCEPT_OFFSET,
-    A_CALL_OFFSET,
-    A_CHALLENGE_OFFSET,
-    A_DRAW_OFFSET,
-    A_PASS_OFFSET,
-    AC_END_TURN,
-    AC_SAME_PLAYER,
-    AC_WILD_DRAW,
-    AGENT_RNG,
-    CALLED,
-    DECK,
-    DISCARD_PILE,
-    DRAW_PILE,
-    EF_DRAW,
-    EF_NONE,
-    EF_REVERSE,
-    EF_SKIP,
-    EF_WILD,
-    EF_WILD_DRAW,
-    F_AMOUNT,
-    F_ANYWHERE,
-    F_COLOUR,
-    F_DEALER_VALUE,
-    F_EFFECT,
-    F_IS_NUMBER,
-    F_POINTS,
-    F_RANK,
-    HAND_SIZE,
-    HANDS,
-    MAX_CARDS,
-    MAX_FACES,
-    MAX_PLAYERS,
-    NUM_COLOURS,
-    PH_CHALLENGE,
-    PH_CHOOSE_COLOUR,
-    PH_OVER,
-    PH_PLAY,
-    PH_PLAY_DRAWN,
-    RNG,
-    ROUND_POINTS,
-    S_AFTER_CHOICE,
-    S_BLUFF,
-    S_COLOUR,
-    S_COLOUR_BEFORE,
-    S_CURRENT,
-    S_DEALER,
-    S_DECISIONS,
-    S_DIRECTION,
-    S_DRAWN,
-    S_LAST_ACTION,
-    S_LAST_ACTOR,
-    S_NDISCARD,
-    S_NDRAW,
-    S_NPLAYERS,
-    S_PENDING,
-    S_PENDING_FROM,
-    S_PHASE,
-    S_ROUND,
-    S_ROUND_WINNER,
-    S_STATUS,
-    S_WINNER,
-    SCORE,
-    SP_CHALLENGE_COLOUR_STANDS,
-    SP_CHALLENGE_PENALTY,
-    SP_DEALER_DRAW,
-    SP_DRAW_UNTIL_PLAYABLE,
-    SP_DRAW_WHEN_PLAYABLE,
-    SP_DRAWN_MUST_PLAY,
-    SP_HAND_SIZE,
-    SP_LAST_CARD_DRAW,
-    SP_MATCH,
-    SP_MAX_DECISIONS,
-    SP_NUM_ACTIONS,
-    SP_NUM_FACES,
-    SP_REVERSE_SKIPS_TWO,
-    SP_START_NUMBER_ONLY,
-    SP_TARGET,
-    SP_UNO_CATCH_PPM,
-    SP_UNO_PENALTY,
-    SP_WD4_MODE,
-    SP_WD4_NO_PLAYABLE,
-    ST_RUNNING,
-    ST_TRUNCATED,
-    ST_WON,
-    STATE_SIZE,
-)
+from . import layout as L
 from .rng import chance_ppm, rand_below, seed_rng, shuffle
 
 MATCH_SINGLE_ROUND = 0
@@ -121,75 +46,131 @@ MATCH_LOWEST_TOTAL = 2
 WD4_CHALLENGE = 0
 WD4_UNPUNISHED = 1
 WD4_REFUSED = 2
+DRAW_ONE = 0
+DRAW_UNTIL_PLAYABLE = 1
+DRAW_ONE_THEN_ANY = 2
+DRAW_ONE_THEN_PASS = 3
+CALL_NONE = 0
+CALL_UNO = 1
+CALL_MAU_MAU = 2
+START_OFFICIAL = 0
+START_PLAIN = 1
+START_FIRST_DISCARD = 2
+ZERO_NONE = 0
+ZERO_ROTATE = 1
+ZERO_SWAP_OPTIONAL = 2
+ZERO_SWAP = 3
+ZERO_DISCARD_COLOUR = 4
+MULTI_NONE = 0
+MULTI_IDENTICAL = 1
+MULTI_SAME_RANK = 2
 
 
-# ================================================================ small helpers (one place each)
+# ================================================================ seats (E-DIR-1, MC-END-1)
 @njit(cache=True)
 def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
-    """The seat ``steps`` places from ``seat`` in the direction of play (E-DIR-1)."""
-    return (seat + state[S_DIRECTION] * steps) % state[S_NPLAYERS]
+    """The seat ``steps`` places from ``seat`` in the direction of play, skipping players who left."""
+    n = state[L.S_NPLAYERS]
+    d = state[L.S_DIRECTION]
+    if state[L.S_NFINISHED] == 0:
+        return (seat + d * steps) % n
+    for _ in range(steps):
+        seat = (seat + d) % n
+        while state[L.FINISHED + seat] != 0:
+            seat = (seat + d) % n
+    return seat
 
 
+@njit(cache=True)
+def previous_seat(state: np.ndarray, seat: int) -> int:
+    """The player before ``seat`` in the direction of play (MM-NINE-1), skipping who left."""
+    n = state[L.S_NPLAYERS]
+    d = state[L.S_DIRECTION]
+    seat = (seat - d) % n
+    while state[L.FINISHED + seat] != 0:
+        seat = (seat - d) % n
+    return seat
+
+
+@njit(cache=True)
+def active_players(state: np.ndarray) -> int:
+    """Players still holding cards in play (all of them unless MC-END-1 lets players leave)."""
+    return state[L.S_NPLAYERS] - state[L.S_NFINISHED]
+
+
+# ================================================================ cards and piles
 @njit(cache=True)
 def top_face(state: np.ndarray) -> int:
     """The face on top of the discard pile."""
-    return state[DISCARD_PILE + state[S_NDISCARD] - 1]
+    return state[L.DISCARD_PILE + state[L.S_NDISCARD] - 1]
 
 
 @njit(cache=True)
 def count_in_hand(state: np.ndarray, seat: int, face: int) -> int:
     """Copies of ``face`` that ``seat`` holds."""
-    return state[HANDS + seat * MAX_FACES + face]
+    return state[L.HANDS + seat * L.MAX_FACES + face]
 
 
 @njit(cache=True)
 def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Put one card of ``face`` into ``seat``'s hand."""
-    state[HANDS + seat * MAX_FACES + face] += 1
-    state[HAND_SIZE + seat] += 1
+    state[L.HANDS + seat * L.MAX_FACES + face] += 1
+    state[L.HAND_SIZE + seat] += 1
+    state[L.HAND_VERSION + seat] += 1
 
 
 @njit(cache=True)
 def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Take one card of ``face`` out of ``seat``'s hand."""
-    state[HANDS + seat * MAX_FACES + face] -= 1
-    state[HAND_SIZE + seat] -= 1
+    state[L.HANDS + seat * L.MAX_FACES + face] -= 1
+    state[L.HAND_SIZE + seat] -= 1
+    state[L.HAND_VERSION + seat] += 1
 
 
 @njit(cache=True)
 def push_discard(state: np.ndarray, face: int) -> None:
     """Lay a card on the discard pile."""
-    state[DISCARD_PILE + state[S_NDISCARD]] = face
-    state[S_NDISCARD] += 1
+    state[L.DISCARD_PILE + state[L.S_NDISCARD]] = face
+    state[L.S_NDISCARD] += 1
+
+
+@njit(cache=True)
+def tuck_discard(state: np.ndarray, face: int) -> None:
+    """Put a card into the discard pile just under its top card."""
+    n = state[L.S_NDISCARD]
+    top = state[L.DISCARD_PILE + n - 1]
+    state[L.DISCARD_PILE + n - 1] = face
+    state[L.DISCARD_PILE + n] = top
+    state[L.S_NDISCARD] = n + 1
 
 
 @njit(cache=True)
 def reshuffle(state: np.ndarray) -> None:
-    """U-DRAW-4: the discard pile except its top card becomes the shuffled draw pile."""
-    n_under = state[S_NDISCARD] - 1
+    """U-DRAW-4, MC-RESHUFFLE-1: the discard pile except its top becomes the shuffled draw pile."""
+    n_under = state[L.S_NDISCARD] - 1
     if n_under <= 0:
         return
     top = top_face(state)
-    base = state[S_NDRAW]
+    base = state[L.S_NDRAW]
     for i in range(n_under):
-        state[DRAW_PILE + base + i] = state[DISCARD_PILE + i]
-    state[S_NDRAW] = base + n_under
-    shuffle(state, DRAW_PILE, state[S_NDRAW], RNG)
-    state[DISCARD_PILE] = top
-    state[S_NDISCARD] = 1
+        state[L.DRAW_PILE + base + i] = state[L.DISCARD_PILE + i]
+    state[L.S_NDRAW] = base + n_under
+    shuffle(state, L.DRAW_PILE, state[L.S_NDRAW], L.RNG)
+    state[L.DISCARD_PILE] = top
+    state[L.S_NDISCARD] = 1
 
 
 @njit(cache=True)
 def draw_one(state: np.ndarray, seat: int) -> int:
     """``seat`` draws the top card (reshuffling if needed); the face, or -1 if none is left."""
-    if state[S_NDRAW] == 0:
+    if state[L.S_NDRAW] == 0:
         reshuffle(state)
-        if state[S_NDRAW] == 0:
+        if state[L.S_NDRAW] == 0:
             return -1  # U-DRAW-4: nothing to draw
-    state[S_NDRAW] -= 1
-    face = state[DRAW_PILE + state[S_NDRAW]]
+    state[L.S_NDRAW] -= 1
+    face = state[L.DRAW_PILE + state[L.S_NDRAW]]
     add_to_hand(state, seat, face)
-    state[CALLED + seat] = 0  # a call stands only while its player holds one card
+    state[L.CALLED + seat] = 0  # a call stands only while its player holds one card
     return face
 
 
@@ -204,234 +185,924 @@ def draw_cards(state: np.ndarray, seat: int, count: int) -> int:
     return drawn
 
 
-# ================================================================ matching (U-MATCH-1, U-WD4-1)
+# ================================================================ which card may go where
 @njit(cache=True)
 def matches(state: np.ndarray, spec: np.ndarray, face: int) -> bool:
-    """U-MATCH-1: same colour as the active colour, same number/symbol as the top, or wild."""
-    if spec[F_ANYWHERE + face] == 1:
+    """U-MATCH-1 / MM-MATCH-1: same colour/suit, same number/symbol/rank, or a wild.
+
+    A joker (MC-OPT-1) goes only on its colour group: black on clubs/spades, red on
+    diamonds/hearts.
+    """
+    play_on = spec[L.F_PLAY_ON + face]
+    if play_on != L.PO_ANY:
+        colour = state[L.S_COLOUR]
+        black = colour == 0 or colour == 3
+        return black if play_on == L.PO_BLACK else not black
+    if spec[L.F_ANYWHERE + face] == 1:
         return True
-    if spec[F_COLOUR + face] == state[S_COLOUR]:
+    if spec[L.F_COLOUR + face] == state[L.S_COLOUR]:
         return True
-    return spec[F_RANK + face] == spec[F_RANK + top_face(state)]
+    return spec[L.F_RANK + face] == spec[L.F_RANK + top_face(state)]
 
 
 @njit(cache=True)
 def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     """U-WD4-1: ``seat`` holds no card of the active colour (option: no other playable card)."""
-    nf = spec[SP_NUM_FACES]
+    nf = spec[L.SP_NUM_FACES]
     for face in range(nf):
-        if count_in_hand(state, seat, face) == 0 or spec[F_EFFECT + face] == EF_WILD_DRAW:
+        if count_in_hand(state, seat, face) == 0 or spec[L.F_EFFECT + face] == L.EF_WILD_DRAW:
             continue
-        if spec[SP_WD4_NO_PLAYABLE] == 1:
+        if spec[L.SP_WD4_NO_PLAYABLE] == 1:
             if matches(state, spec, face):
                 return False
-        elif spec[F_COLOUR + face] == state[S_COLOUR]:
+        elif spec[L.F_COLOUR + face] == state[L.S_COLOUR]:
             return False
     return True
 
 
 @njit(cache=True)
+def _may_lay(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
+    """Restrictions on any card leaving the hand in a play (U-WD4-2 refused, H-NOFINISH-1)."""
+    if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and spec[L.SP_WD4_MODE] == WD4_REFUSED:
+        if not wild_draw_legal(state, spec, seat):
+            return False
+    if spec[L.SP_NO_FINISH_ACTION] == 1 and state[L.HAND_SIZE + seat] == 1:
+        return spec[L.F_IS_NUMBER + face] == 1  # H-NOFINISH-1: never out on an action card
+    return True
+
+
+@njit(cache=True)
 def playable(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
-    """Whether ``seat`` may play ``face`` now (U-MATCH-1, U-WD4-1, U-WD4-2)."""
-    if spec[F_EFFECT + face] == EF_WILD_DRAW and spec[SP_WD4_MODE] == WD4_REFUSED:
-        return wild_draw_legal(state, spec, seat)
-    return matches(state, spec, face)
+    """Whether ``seat`` may start a play with ``face`` on its turn (no penalty pending)."""
+    if not matches(state, spec, face) or not _may_lay(state, spec, seat, face):
+        return False
+    top = top_face(state)
+    if spec[L.F_ANYWHERE + face] == 1 and spec[L.SP_WILD_NOT_ON] >= 0:
+        # MM-JACK-1: no wild on that rank (option: only while its penalty is pending, which
+        # the answer phase already enforces)
+        if spec[L.SP_WILD_NOT_ON_PENDING_ONLY] == 0 and spec[L.F_RANK + top] == spec[L.SP_WILD_NOT_ON]:
+            return False
+    if spec[L.SP_ACTION_SAME_SYMBOL] == 1:  # H-ACTION-1
+        if spec[L.F_IS_NUMBER + top] == 0 and spec[L.F_IS_NUMBER + face] == 0:
+            return spec[L.F_RANK + face] == spec[L.F_RANK + top]
+    return True
+
+
+@njit(cache=True)
+def answer_kind(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> int:
+    """How ``face`` may answer the penalty pending on ``seat``: a PK_* code, or -1 if it can't.
+
+    H-STACK-1 / MM-SEVEN-1 / MD-SEVEN-1 / MC-FOUR-1 / MC-DRAW-1: a penalty card whose rank
+    the stack table allows on the pending penalty's rank, and that matches the pile.
+    H-REFLECT-1: a matching Reverse sends a draw penalty back. M-STAR-1: a Super Star does.
+    """
+    if not _may_lay(state, spec, seat, face):
+        return -1
+    effect = spec[L.F_EFFECT + face]
+    if effect == L.EF_DRAW or effect == L.EF_WILD_DRAW or effect == L.EF_SIT_OUT:
+        rank = spec[L.F_RANK + face]
+        if spec[L.STACK + rank * L.NUM_RANKS + state[L.S_PENDING_CLASS]] == 1:
+            if matches(state, spec, face):
+                return L.PK_STACK
+    if state[L.S_PENDING] > 0:
+        if effect == L.EF_STAR:
+            return L.PK_STAR
+        if effect == L.EF_REVERSE and spec[L.SP_REVERSE_REFLECTS] == 1 and matches(state, spec, face):
+            return L.PK_REFLECT
+    return -1
+
+
+@njit(cache=True)
+def continues(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
+    """Whether ``face`` may be laid next in the play being made (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)."""
+    if count_in_hand(state, seat, face) == 0:
+        return False
+    top = top_face(state)
+    ok = False
+    multi = spec[L.SP_MULTI]
+    if multi == MULTI_IDENTICAL and face == top:
+        ok = True
+    elif multi == MULTI_SAME_RANK and spec[L.F_RANK + face] == spec[L.F_RANK + top]:
+        # H-MULTI-2 is about numbers; MC-TURN-1 lays any cards of one value
+        ok = spec[L.SP_DECK] == 1 or (spec[L.F_IS_NUMBER + face] == 1 and spec[L.F_IS_NUMBER + top] == 1)
+    if not ok and spec[L.SP_RUNS] == 1 and spec[L.F_IS_NUMBER + face] == 1 and spec[L.F_IS_NUMBER + top] == 1:
+        if spec[L.F_COLOUR + face] == spec[L.F_COLOUR + top]:  # H-SEQ-1: same colour, one step
+            step = spec[L.F_RANK + face] - spec[L.F_RANK + top]
+            run = state[L.S_RUN_STEP]
+            ok = (step == 1 or step == -1) and (run == 0 or run == step)
+    if not ok:
+        return False
+    if spec[L.SP_LEAVE_ONE] == 1 and state[L.HAND_SIZE + seat] == 1:
+        return False  # H-LASTONE-1: a multi-card play leaves one card
+    return _may_lay(state, spec, seat, face)
+
+
+@njit(cache=True)
+def has_target(state: np.ndarray, seat: int) -> bool:
+    """H-SCOPE-1: another player in play holds cards (may be swapped with or given to)."""
+    for other in range(state[L.S_NPLAYERS]):
+        if other != seat and state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
+            return True
+    return False
 
 
 # ================================================================ legal actions
 @njit(cache=True)
 def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     """Write the legal actions of the player to move into ``mask``; return how many."""
-    na = spec[SP_NUM_ACTIONS]
+    na = spec[L.SP_NUM_ACTIONS]
     for a in range(na):
         mask[a] = 0
-    if state[S_STATUS] != ST_RUNNING:
+    if state[L.S_STATUS] != L.ST_RUNNING:
         return 0
-    nf = spec[SP_NUM_FACES]
-    seat = state[S_CURRENT]
-    phase = state[S_PHASE]
+    nf = spec[L.SP_NUM_FACES]
+    seat = state[L.S_CURRENT]
+    phase = state[L.S_PHASE]
     count = 0
-    if phase == PH_PLAY:
+    may_call = False
+    if phase == L.PH_PLAY:
         any_playable = False
+        if spec[L.SP_PLAIN_MATCHING] == 1:  # U-MATCH-1 alone: the hot path of most rule sets
+            colour = state[L.S_COLOUR]
+            top_rank = spec[L.F_RANK + top_face(state)]
+            hand = L.HANDS + seat * L.MAX_FACES
+            for face in range(nf):
+                if state[hand + face] > 0 and (
+                    spec[L.F_COLOUR + face] == colour
+                    or spec[L.F_ANYWHERE + face] == 1
+                    or spec[L.F_RANK + face] == top_rank
+                ):
+                    mask[face] = 1
+                    count += 1
+                    any_playable = True
+        else:
+            for face in range(nf):
+                if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
+                    mask[face] = 1
+                    count += 1
+                    any_playable = True
+        if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or not any_playable:  # U-DRAW-3
+            mask[nf + L.A_DRAW_OFFSET] = 1
+            count += 1
+        may_call = True
+    elif phase == L.PH_PLAY_DRAWN:
+        if spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:  # MM-DRAW-1: any playable card, or pass
+            for face in range(nf):
+                if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
+                    mask[face] = 1
+                    count += 1
+        else:  # U-DRAW-1 / U-DRAW-2: the drawn card
+            mask[state[L.S_DRAWN]] = 1
+            count += 1
+        if spec[L.SP_DRAWN_MUST_PLAY] == 0 or spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:
+            mask[nf + L.A_PASS_OFFSET] = 1
+            count += 1
+        may_call = True
+    elif phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1
+        for colour in range(L.NUM_COLOURS):
+            mask[nf + colour] = 1
+        count += L.NUM_COLOURS
+    elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
+        if phase == L.PH_CHALLENGE:  # U-WD4-2
+            mask[nf + L.A_CHALLENGE_OFFSET] = 1
+            count += 1
+        mask[nf + L.A_ACCEPT_OFFSET] = 1
+        count += 1
         for face in range(nf):
-            if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
+            if count_in_hand(state, seat, face) > 0 and answer_kind(state, spec, seat, face) >= 0:
                 mask[face] = 1
                 count += 1
-                any_playable = True
-        if spec[SP_DRAW_WHEN_PLAYABLE] == 1 or not any_playable:  # U-DRAW-3
-            mask[nf + A_DRAW_OFFSET] = 1
-            count += 1
-        count += _mask_call(state, spec, seat, mask)
-    elif phase == PH_PLAY_DRAWN:  # U-DRAW-1: play the drawn card or keep it
-        mask[state[S_DRAWN]] = 1
+                may_call = True
+    elif phase == L.PH_CONTINUE:
+        for face in range(nf):
+            if continues(state, spec, seat, face):
+                mask[face] = 1
+                count += 1
+        mask[nf + L.A_PASS_OFFSET] = 1
         count += 1
-        if spec[SP_DRAWN_MUST_PLAY] == 0:
-            mask[nf + A_PASS_OFFSET] = 1
-            count += 1
-        count += _mask_call(state, spec, seat, mask)
-    elif phase == PH_CHOOSE_COLOUR:  # U-WILD-1
-        for colour in range(NUM_COLOURS):
-            mask[nf + colour] = 1
-        count += NUM_COLOURS
-    elif phase == PH_CHALLENGE:  # U-WD4-2
-        mask[nf + A_CHALLENGE_OFFSET] = 1
-        mask[nf + A_ACCEPT_OFFSET] = 1
+        may_call = True
+    elif phase == L.PH_CHOOSE_TARGET:
+        n = state[L.S_NPLAYERS]
+        for k in range(1, n):
+            other = (seat + k) % n
+            if state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
+                mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
+                count += 1
+        if state[L.S_TARGET_REASON] == L.TR_SWAP and spec[L.SP_ZERO_RULE] == ZERO_SWAP_OPTIONAL:
+            if spec[L.F_RANK + top_face(state)] == spec[L.SP_ZERO_RANK]:
+                mask[nf + L.A_PASS_OFFSET] = 1  # H-ZERO-1: "may or may not swap"
+                count += 1
+    elif phase == L.PH_GIVE:  # H-TWO-1
+        for face in range(nf):
+            if count_in_hand(state, seat, face) > 0:
+                mask[face] = 1
+                count += 1
+    elif phase == L.PH_JUMP_IN:  # H-JUMP-1
+        mask[top_face(state)] = 1
+        mask[nf + L.A_PASS_OFFSET] = 1
         count += 2
+        may_call = True
+    elif phase == L.PH_BLOCK:  # H-ZEROSEE-1: any 0 blocks the look
+        for face in range(nf):
+            if count_in_hand(state, seat, face) > 0 and spec[L.F_IS_NUMBER + face] == 1:
+                if spec[L.F_RANK + face] == 0:
+                    mask[face] = 1
+                    count += 1
+        mask[nf + L.A_PASS_OFFSET] = 1
+        count += 1
+        may_call = True
+    if may_call and state[L.CALLED + seat] == 0:
+        rule = spec[L.SP_CALL_RULE]
+        if (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or (
+            rule == CALL_MAU_MAU and (phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN)
+        ):
+            mask[nf + L.A_CALL_OFFSET] = 1  # U-UNO-1, MC-CALL-1, MM-CALL-1
+            count += 1
     return count
 
 
+# ================================================================ turns
 @njit(cache=True)
-def _mask_call(state: np.ndarray, spec: np.ndarray, seat: int, mask: np.ndarray) -> int:
-    """U-UNO-1: a player about to play their second-to-last card may call first."""
-    if state[HAND_SIZE + seat] == 2 and state[CALLED + seat] == 0:
-        mask[spec[SP_NUM_FACES] + A_CALL_OFFSET] = 1
-        return 1
-    return 0
-
-
-# ================================================================ applying a decision
-@njit(cache=True)
-def end_turn(state: np.ndarray, seat: int) -> None:
-    """Play passes to the next seat, which starts a normal turn."""
-    state[S_CURRENT] = next_seat(state, seat, 1)
-    state[S_PHASE] = PH_PLAY
-    state[S_DRAWN] = -1
+def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """``seat`` starts a normal turn, unless it must sit turns out (MC-FOUR-1)."""
+    for _ in range(100 * L.MAX_PLAYERS):
+        if state[L.SITOUT + seat] == 0:
+            break
+        state[L.SITOUT + seat] -= 1
+        seat = next_seat(state, seat, 1)
+    state[L.S_CURRENT] = seat
+    state[L.S_PHASE] = L.PH_PLAY
+    state[L.S_DRAWN] = -1
 
 
 @njit(cache=True)
-def _draw_and_lose_turn(state: np.ndarray, victim: int, count: int) -> None:
-    """The victim of a draw card draws and is skipped (U-D2-1, U-WD4-1)."""
-    draw_cards(state, victim, count)
-    end_turn(state, victim)
-
-
-@njit(cache=True)
-def play_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
-    """``seat`` plays ``face``: it leaves the hand, lands on the pile and takes effect."""
-    effect = spec[F_EFFECT + face]
-    if effect == EF_WILD_DRAW:  # U-WD4-2: remember whether it was a bluff, and the colour
-        state[S_BLUFF] = 0 if wild_draw_legal(state, spec, seat) else 1
-        state[S_COLOUR_BEFORE] = state[S_COLOUR]
-    remove_from_hand(state, seat, face)
-    push_discard(state, face)
-    state[S_DRAWN] = -1
-    if state[HAND_SIZE + seat] == 1 and state[CALLED + seat] == 0:  # U-UNO-1
-        if chance_ppm(state, RNG, spec[SP_UNO_CATCH_PPM]):
-            draw_cards(state, seat, spec[SP_UNO_PENALTY])
-    if state[HAND_SIZE + seat] == 0:
-        if spec[SP_LAST_CARD_DRAW] == 1 and (effect == EF_DRAW or effect == EF_WILD_DRAW):
-            draw_cards(state, next_seat(state, seat, 1), spec[F_AMOUNT + face])  # U-END-1
-        end_round(state, spec, seat)
-        return
-    if spec[F_COLOUR + face] >= 0:
-        state[S_COLOUR] = spec[F_COLOUR + face]
-    if effect == EF_NONE:
-        end_turn(state, seat)
-    elif effect == EF_SKIP:  # U-SKIP-1
-        end_turn(state, next_seat(state, seat, 1))
-    elif effect == EF_REVERSE:  # U-REV-1
-        if state[S_NPLAYERS] == 2 and spec[SP_REVERSE_SKIPS_TWO] == 1:
-            end_turn(state, next_seat(state, seat, 1))
-        else:
-            state[S_DIRECTION] = -state[S_DIRECTION]
-            end_turn(state, seat)
-    elif effect == EF_DRAW:  # U-D2-1
-        _draw_and_lose_turn(state, next_seat(state, seat, 1), spec[F_AMOUNT + face])
-    elif effect == EF_WILD or effect == EF_WILD_DRAW:  # U-WILD-1, U-WD4-1
-        state[S_PHASE] = PH_CHOOSE_COLOUR
-        state[S_AFTER_CHOICE] = AC_WILD_DRAW if effect == EF_WILD_DRAW else AC_END_TURN
-
-
-@njit(cache=True)
-def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
-    """Name the colour after a wild (U-WILD-1); a Wild Draw Four then hits the next player."""
-    state[S_COLOUR] = colour
-    after = state[S_AFTER_CHOICE]
-    if after == AC_SAME_PLAYER:  # U-START-1: a starting wild, the first player plays now
-        state[S_PHASE] = PH_PLAY
-    elif after == AC_END_TURN:
-        end_turn(state, seat)
-    else:
-        victim = next_seat(state, seat, 1)
-        amount = spec[F_AMOUNT + top_face(state)]
-        if spec[SP_WD4_MODE] == WD4_CHALLENGE:  # U-WD4-2: the victim decides
-            state[S_PENDING] = amount
-            state[S_PENDING_FROM] = seat
-            state[S_CURRENT] = victim
-            state[S_PHASE] = PH_CHALLENGE
-        else:
-            _draw_and_lose_turn(state, victim, amount)
+def end_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """Play passes to the seat after ``seat``, which starts a normal turn."""
+    begin_turn(state, spec, next_seat(state, seat, 1))
 
 
 @njit(cache=True)
 def _clear_pending(state: np.ndarray) -> None:
-    state[S_PENDING] = 0
-    state[S_PENDING_FROM] = -1
-    state[S_BLUFF] = 0
-    state[S_COLOUR_BEFORE] = -1
+    state[L.S_PENDING] = 0
+    state[L.S_PENDING_SKIP] = 0
+    state[L.S_PENDING_FROM] = -1
+    state[L.S_PENDING_CLASS] = 0
+    state[L.S_CHALLENGEABLE] = 0
+    state[L.S_BLUFF] = 0
+    state[L.S_COLOUR_BEFORE] = -1
+
+
+@njit(cache=True)
+def random_active_seat(state: np.ndarray) -> int:
+    """A uniformly random player still in play (reflex penalties, H-REACT-1)."""
+    k = rand_below(state, L.RNG, active_players(state))
+    for seat in range(state[L.S_NPLAYERS]):
+        if state[L.FINISHED + seat] == 0:
+            if k == 0:
+                return seat
+            k -= 1
+    return 0
+
+
+# ================================================================ a play, card by card
+@njit(cache=True)
+def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
+    """Add one laid card's effect to the play being resolved."""
+    effect = spec[L.F_EFFECT + face]
+    if effect == L.EF_NONE:
+        return
+    if effect == L.EF_SKIP:  # U-SKIP-1, MM-ACE-1, MD-ACE-1
+        state[L.S_ACC_SKIP] += 1
+    elif effect == L.EF_REVERSE:  # U-REV-1, MM-QUEEN-1, H-REFLECT-1
+        if (
+            active_players(state) == 2
+            and spec[L.SP_REVERSE_SKIPS_TWO] == 1
+            and state[L.S_PLAY_KIND] != L.PK_REFLECT
+        ):
+            state[L.S_ACC_SKIP] += 1
+        else:
+            state[L.S_DIRECTION] = -state[L.S_DIRECTION]
+    elif effect == L.EF_DRAW or effect == L.EF_SIT_OUT:  # U-D2-1, MM-SEVEN-1, MC-DRAW-1, MC-FOUR-1
+        if effect == L.EF_DRAW:
+            state[L.S_ACC_DRAW] += spec[L.F_AMOUNT + face]
+        else:
+            state[L.S_ACC_SIT] += spec[L.F_AMOUNT + face]
+        state[L.S_ACC_PENALTY_CARDS] += 1
+    elif effect == L.EF_WILD_DRAW:  # U-WD4-1
+        state[L.S_ACC_DRAW] += spec[L.F_AMOUNT + face]
+        state[L.S_ACC_PENALTY_CARDS] += 1
+        state[L.S_ACC_CHOOSE] = 1
+    elif effect == L.EF_PREVIOUS_DRAWS:  # MM-NINE-1, MD-NINE-1, MC-OPT-1
+        state[L.S_ACC_PREVIOUS] += spec[L.F_AMOUNT + face]
+    else:  # EF_WILD, EF_CHOOSE_SUIT, EF_STAR: U-WILD-1, MM-JACK-1, MC-ACE-1, M-STAR-1
+        state[L.S_ACC_CHOOSE] = 1
+
+
+@njit(cache=True)
+def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
+    """One card of the play leaves the hand, lands on the pile and adds its effect."""
+    if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and state[L.S_PLAY_COUNT] == 0:
+        # U-WD4-2: remember whether it was a bluff, and the colour before it
+        state[L.S_BLUFF] = 0 if wild_draw_legal(state, spec, seat) else 1
+        state[L.S_COLOUR_BEFORE] = state[L.S_COLOUR]
+    if state[L.S_PLAY_COUNT] > 0 and spec[L.F_IS_NUMBER + face] == 1:
+        step = spec[L.F_RANK + face] - spec[L.F_RANK + top_face(state)]
+        if step == 1 or step == -1:
+            state[L.S_RUN_STEP] = step
+    remove_from_hand(state, seat, face)
+    push_discard(state, face)
+    state[L.S_DRAWN] = -1
+    state[L.S_PLAY_COUNT] += 1
+    state[L.S_PLAY_RANK] = spec[L.F_RANK + face]
+    state[L.S_JUMP_BLOCK_SEAT] = -1
+    if spec[L.F_COLOUR + face] >= 0:
+        state[L.S_COLOUR] = spec[L.F_COLOUR + face]
+    _lay_effects(state, spec, face)
+
+
+@njit(cache=True)
+def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
+    state[L.S_ACTOR] = seat
+    state[L.S_PLAY_KIND] = kind
+    state[L.S_PLAY_COUNT] = 0
+    state[L.S_RUN_STEP] = 0
+    state[L.S_ACC_SKIP] = 0
+    state[L.S_ACC_DRAW] = 0
+    state[L.S_ACC_SIT] = 0
+    state[L.S_ACC_PREVIOUS] = 0
+    state[L.S_ACC_CHOOSE] = 0
+    state[L.S_ACC_PENALTY_CARDS] = 0
+    state[L.S_CARRY_DRAW] = 0
+    state[L.S_CARRY_SIT] = 0
+
+
+@njit(cache=True)
+def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: int) -> None:
+    """``seat`` starts a play with ``face``; ``kind`` says whether it answers a penalty."""
+    carry_draw = state[L.S_PENDING]
+    carry_sit = state[L.S_PENDING_SKIP]
+    _reset_play(state, seat, kind)
+    if kind != L.PK_NORMAL:
+        state[L.S_CARRY_DRAW] = carry_draw
+        state[L.S_CARRY_SIT] = carry_sit
+        if kind == L.PK_STACK:
+            state[L.S_BLUFF] = 0
+    _lay_card(state, spec, seat, face)
+    _after_card(state, spec, seat)
+
+
+@njit(cache=True)
+def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """Offer another card of the same play where the rules allow it, else finish the play."""
+    if (spec[L.SP_MULTI] != MULTI_NONE or spec[L.SP_RUNS] == 1) and state[L.HAND_SIZE + seat] > 0:
+        kind = state[L.S_PLAY_KIND]
+        if kind == L.PK_NORMAL or kind == L.PK_STACK:
+            for face in range(spec[L.SP_NUM_FACES]):
+                if continues(state, spec, seat, face):
+                    state[L.S_CURRENT] = seat
+                    state[L.S_PHASE] = L.PH_CONTINUE
+                    return
+    finish_play(state, spec)
+
+
+@njit(cache=True)
+def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """U-UNO-1 / MC-CALL-1 / MM-CALL-1: a missed call may be caught; false accusations."""
+    rule = spec[L.SP_CALL_RULE]
+    if rule == CALL_NONE:
+        return
+    if state[L.HAND_SIZE + seat] == 1 and state[L.CALLED + seat] == 0:
+        if chance_ppm(state, L.RNG, spec[L.SP_UNO_CATCH_PPM]):
+            draw_cards(state, seat, spec[L.SP_UNO_PENALTY])
+    elif rule == CALL_MAU_MAU and spec[L.SP_FALSE_ACCUSE_PPM] > 0 and active_players(state) > 1:
+        if chance_ppm(state, L.RNG, spec[L.SP_FALSE_ACCUSE_PPM]):
+            accuser = random_active_seat(state)
+            if accuser == seat:
+                accuser = next_seat(state, seat, 1)
+            draw_cards(state, accuser, spec[L.SP_FALSE_CALL_PENALTY])  # nobody to accuse
+
+
+@njit(cache=True)
+def finish_play(state: np.ndarray, spec: np.ndarray) -> None:
+    """The play is complete: the call check, the empty hand, then its resolution."""
+    seat = state[L.S_ACTOR]
+    _check_call(state, spec, seat)
+    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
+        return
+    state[L.S_STAGE] = L.STAGE_COLOUR
+    resolve(state, spec)
+
+
+@njit(cache=True)
+def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
+    """(cards, turns, target) of the penalty the play being resolved sends on."""
+    seat = state[L.S_ACTOR]
+    kind = state[L.S_PLAY_KIND]
+    draw = state[L.S_ACC_DRAW]
+    sit = state[L.S_ACC_SIT]
+    target = next_seat(state, seat, 1)
+    if kind == L.PK_STACK:
+        if spec[L.SP_STACK_DOUBLE] == 1 and state[L.S_CARRY_DRAW] > 0:  # MD-SEVEN-1: 3, 6, 12
+            draw = state[L.S_CARRY_DRAW] * (1 << state[L.S_ACC_PENALTY_CARDS])
+        else:
+            draw += state[L.S_CARRY_DRAW]
+        sit += state[L.S_CARRY_SIT]
+    elif kind == L.PK_REFLECT or kind == L.PK_STAR:
+        draw = state[L.S_CARRY_DRAW]
+        sit = state[L.S_CARRY_SIT]
+        sender = state[L.S_PENDING_FROM]
+        if sender >= 0 and state[L.FINISHED + sender] == 0:
+            target = sender
+    return draw, sit, target
+
+
+@njit(cache=True)
+def went_out(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+    """``seat`` emptied its hand; True if that ended the round or the game."""
+    if spec[L.SP_END_RULE] == 0:
+        if spec[L.SP_LAST_CARD_DRAW] == 1:  # U-END-1: the penalty is still drawn
+            draw, _, target = _penalty_sent(state, spec)
+            if draw > 0 and target != seat:
+                draw_cards(state, target, draw)
+        end_round(state, spec, seat)
+        return True
+    state[L.S_NFINISHED] += 1  # MC-END-1: the player leaves; play goes on
+    state[L.FINISHED + seat] = state[L.S_NFINISHED]
+    state[L.CALLED + seat] = 0
+    state[L.SITOUT + seat] = 0
+    if active_players(state) <= 1:
+        for other in range(state[L.S_NPLAYERS]):
+            if state[L.FINISHED + other] == 0:
+                state[L.S_NFINISHED] += 1
+                state[L.FINISHED + other] = state[L.S_NFINISHED]  # the last player loses
+        end_round(state, spec, seat)
+        return True
+    return False
+
+
+# ================================================================ resolving a play
+@njit(cache=True)
+def resolve(state: np.ndarray, spec: np.ndarray) -> None:
+    """Walk the resolution stages of the play; stop where a player must decide."""
+    seat = state[L.S_ACTOR]
+    while True:
+        stage = state[L.S_STAGE]
+        if stage == L.STAGE_COLOUR:
+            state[L.S_STAGE] = L.STAGE_HOUSE
+            if state[L.S_ACC_CHOOSE] == 1:
+                state[L.S_ACC_CHOOSE] = 0
+                state[L.S_CURRENT] = seat
+                state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
+                state[L.S_AFTER_CHOICE] = L.AC_END_TURN
+                return
+        elif stage == L.STAGE_PASS or spec[L.SP_NUMBER_EFFECTS] == 0:
+            pass_turn(state, spec, seat)
+            return
+        elif stage == L.STAGE_HOUSE:
+            state[L.S_STAGE] = L.STAGE_REACT
+            if _number_effect(state, spec, seat):
+                return
+        elif stage == L.STAGE_REACT:
+            state[L.S_STAGE] = L.STAGE_REVEAL
+            _reflex_penalty(state, spec)
+        else:
+            state[L.S_STAGE] = L.STAGE_PASS
+            if _open_block_window(state, spec, seat):
+                return
+
+
+@njit(cache=True)
+def _played_number(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """The number of a normal play of number cards, for house-rule effects; -1 otherwise.
+
+    H-SCOPE-1: not for the starting card, nor for a player who has left the game.
+    """
+    if state[L.S_PLAY_KIND] != L.PK_NORMAL or state[L.S_PLAY_COUNT] == 0:
+        return -1
+    if state[L.FINISHED + seat] != 0 or state[L.S_STATUS] != L.ST_RUNNING:
+        return -1
+    top = top_face(state)
+    if spec[L.F_IS_NUMBER + top] == 0:
+        return -1
+    return spec[L.F_RANK + top]
+
+
+@njit(cache=True)
+def _ask_target(state: np.ndarray, seat: int, reason: int) -> None:
+    state[L.S_CURRENT] = seat
+    state[L.S_PHASE] = L.PH_CHOOSE_TARGET
+    state[L.S_TARGET_REASON] = reason
+
+
+@njit(cache=True)
+def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+    """H-SEVEN-1, H-ZERO-1, H-TWO-1; True if a decision is now asked (or the round ended)."""
+    number = _played_number(state, spec, seat)
+    if number < 0 or state[L.HAND_SIZE + seat] == 0:
+        return False
+    if number == 7 and spec[L.SP_SEVEN_SWAP] == 1 and has_target(state, seat):
+        _ask_target(state, seat, L.TR_SWAP)
+        return True
+    zero_rule = spec[L.SP_ZERO_RULE]
+    if number == spec[L.SP_ZERO_RANK] and zero_rule != ZERO_NONE:
+        if zero_rule == ZERO_ROTATE:
+            rotate_hands(state, spec)
+        elif zero_rule == ZERO_DISCARD_COLOUR:
+            colour = spec[L.F_COLOUR + top_face(state)]
+            for face in range(spec[L.SP_NUM_FACES]):
+                if spec[L.F_COLOUR + face] == colour:
+                    while count_in_hand(state, seat, face) > 0:
+                        remove_from_hand(state, seat, face)
+                        tuck_discard(state, face)
+            if state[L.HAND_SIZE + seat] == 0:
+                return went_out(state, spec, seat)
+        elif has_target(state, seat):
+            _ask_target(state, seat, L.TR_SWAP)
+            return True
+    if number == 2 and spec[L.SP_TWO_GIVES] == 1 and has_target(state, seat):
+        state[L.S_GIVE_LEFT] = min(2, state[L.HAND_SIZE + seat])
+        _ask_target(state, seat, L.TR_GIVE)
+        return True
+    return False
+
+
+@njit(cache=True)
+def swap_hands(state: np.ndarray, a: int, b: int) -> None:
+    """H-SEVEN-1 / H-ZERO-1: two players exchange hands; both calls are void."""
+    for face in range(L.MAX_FACES):
+        ia = L.HANDS + a * L.MAX_FACES + face
+        ib = L.HANDS + b * L.MAX_FACES + face
+        tmp = state[ia]
+        state[ia] = state[ib]
+        state[ib] = tmp
+    tmp = state[L.HAND_SIZE + a]
+    state[L.HAND_SIZE + a] = state[L.HAND_SIZE + b]
+    state[L.HAND_SIZE + b] = tmp
+    state[L.HAND_VERSION + a] += 1
+    state[L.HAND_VERSION + b] += 1
+    state[L.CALLED + a] = 0
+    state[L.CALLED + b] = 0
+
+
+@njit(cache=True)
+def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
+    """H-ZERO-1: every hand passes to the next player in the direction of play.
+
+    H-SCOPE-1: players without cards take no part.
+    """
+    n = state[L.S_NPLAYERS]
+    holders = np.empty(n, dtype=np.int64)
+    count = 0
+    seat = state[L.S_ACTOR]
+    for _ in range(n):
+        if state[L.FINISHED + seat] == 0 and state[L.HAND_SIZE + seat] > 0:
+            holders[count] = seat
+            count += 1
+        seat = (seat + state[L.S_DIRECTION]) % n
+    # passing every hand one holder along = swapping backwards through the ring
+    for i in range(count - 1, 0, -1):
+        swap_hands(state, holders[i], holders[i - 1])
+    for i in range(count):
+        state[L.CALLED + holders[i]] = 0
+
+
+@njit(cache=True)
+def _reflex_penalty(state: np.ndarray, spec: np.ndarray) -> None:
+    """H-REACT-1: a 9 (slowest hand) or a 7 (broken silence) costs a random player cards."""
+    number = _played_number(state, spec, state[L.S_ACTOR])
+    if (number == 9 and spec[L.SP_REACT_NINE] == 1) or (number == 7 and spec[L.SP_REACT_SEVEN] == 1):
+        draw_cards(state, random_active_seat(state), spec[L.SP_REACT_PENALTY])
+
+
+@njit(cache=True)
+def _window_eligible(state: np.ndarray, spec: np.ndarray, seat: int, block: bool) -> bool:
+    if block:
+        for face in range(spec[L.SP_NUM_FACES]):
+            if count_in_hand(state, seat, face) > 0 and spec[L.F_IS_NUMBER + face] == 1:
+                if spec[L.F_RANK + face] == 0:
+                    return True
+        return False
+    top = top_face(state)
+    held = count_in_hand(state, seat, top)
+    if seat == state[L.S_JUMP_BLOCK_SEAT]:
+        held -= state[L.S_JUMP_BLOCK_COUNT]  # H-JUMP-1: not with the penalty's own cards
+    return held > 0
+
+
+@njit(cache=True)
+def _open_window(state: np.ndarray, spec: np.ndarray, opener: int, phase: int) -> bool:
+    """Ask the first eligible player after ``opener`` to act out of turn; False if nobody can."""
+    state[L.S_WINDOW_FROM] = opener
+    state[L.S_PHASE] = phase  # read by the eligibility test
+    k = _window_candidate_for(state, spec, 1, phase == L.PH_BLOCK)
+    if k < 0:
+        return False
+    state[L.S_WINDOW_SCAN] = k
+    state[L.S_CURRENT] = (opener + state[L.S_DIRECTION] * k) % state[L.S_NPLAYERS]
+    return True
+
+
+@njit(cache=True)
+def _window_candidate_for(state: np.ndarray, spec: np.ndarray, start_k: int, block: bool) -> int:
+    n = state[L.S_NPLAYERS]
+    opener = state[L.S_WINDOW_FROM]
+    for k in range(start_k, n):
+        seat = (opener + state[L.S_DIRECTION] * k) % n
+        if state[L.FINISHED + seat] == 0 and _window_eligible(state, spec, seat, block):
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _open_block_window(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+    """H-ZEROSEE-1: after a 0, holders of a 0 may block the look; else the player looks."""
+    if spec[L.SP_ZERO_REVEALS] == 0 or _played_number(state, spec, seat) != 0:
+        return False
+    if _open_window(state, spec, seat, L.PH_BLOCK):
+        return True
+    reveal_hands(state, seat)
+    return False
+
+
+@njit(cache=True)
+def reveal_hands(state: np.ndarray, observer: int) -> None:
+    """H-ZEROSEE-1: ``observer`` sees every other hand as it is now."""
+    for seat in range(state[L.S_NPLAYERS]):
+        if seat != observer:
+            state[L.SEEN + observer * L.MAX_PLAYERS + seat] = state[L.HAND_VERSION + seat] + 1
+
+
+@njit(cache=True)
+def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """The last stage of a play: the penalties it sends, then the next turn (or a window)."""
+    if state[L.S_ACC_PREVIOUS] > 0:  # MM-NINE-1, MD-NINE-1, MC-OPT-1 king of spades
+        draw_cards(state, previous_seat(state, seat), state[L.S_ACC_PREVIOUS])
+    draw, sit, target = _penalty_sent(state, spec)
+    kind = state[L.S_PLAY_KIND]
+    if draw > 0 or sit > 0:
+        if kind != L.PK_REFLECT and kind != L.PK_STAR:
+            state[L.S_PENDING_CLASS] = spec[L.F_RANK + top_face(state)]
+        top_effect = spec[L.F_EFFECT + top_face(state)]
+        state[L.S_CHALLENGEABLE] = (
+            1 if top_effect == L.EF_WILD_DRAW and kind != L.PK_REFLECT and kind != L.PK_STAR
+            and spec[L.SP_WD4_MODE] == WD4_CHALLENGE else 0
+        )  # fmt: skip
+        state[L.S_PENDING] = draw
+        state[L.S_PENDING_SKIP] = sit
+        state[L.S_PENDING_FROM] = seat
+        offer_penalty(state, spec, target)
+        return
+    if state[L.S_PENDING_FROM] >= 0 or state[L.S_COLOUR_BEFORE] >= 0:
+        _clear_pending(state)
+    if (
+        spec[L.SP_EIGHT_AGAIN] == 1
+        and _played_number(state, spec, seat) == 8
+        and state[L.HAND_SIZE + seat] > 0
+    ):
+        resume = seat  # H-EIGHT-1: another turn
+    else:
+        resume = next_seat(state, seat, 1 + state[L.S_ACC_SKIP])
+    open_jump_window(state, spec, seat, resume)
+
+
+@njit(cache=True)
+def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
+    """The target of a penalty answers it where the rules allow any answer, else takes it."""
+    if state[L.S_CHALLENGEABLE] == 1:
+        state[L.S_CURRENT] = target
+        state[L.S_PHASE] = L.PH_CHALLENGE  # U-WD4-2
+        return
+    answerable = spec[L.STACKABLE + state[L.S_PENDING_CLASS]] == 1
+    if state[L.S_PENDING] > 0 and (spec[L.SP_REVERSE_REFLECTS] == 1 or spec[L.SP_HAS_STAR] == 1):
+        answerable = True
+    if answerable:
+        state[L.S_CURRENT] = target
+        state[L.S_PHASE] = L.PH_ANSWER
+        return
+    accept_penalty(state, spec, target)
+
+
+@njit(cache=True)
+def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int) -> None:
+    """The victim draws the pending cards / sits the turns out, and loses the turn."""
+    top = top_face(state)
+    before = count_in_hand(state, victim, top)
+    draw_cards(state, victim, state[L.S_PENDING])
+    if state[L.S_PENDING_SKIP] > 0:  # MC-FOUR-1: this turn is the first one sat out
+        state[L.SITOUT + victim] += state[L.S_PENDING_SKIP] - 1
+    sender = state[L.S_PENDING_FROM]
+    _clear_pending(state)
+    state[L.S_JUMP_BLOCK_SEAT] = victim
+    state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
+    open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1))
+
+
+@njit(cache=True)
+def open_jump_window(state: np.ndarray, spec: np.ndarray, opener: int, resume: int) -> None:
+    """H-JUMP-1: holders of a card identical to the top may jump in; else ``resume`` plays."""
+    if spec[L.SP_JUMP_IN] == 1 and spec[L.F_COLOUR + top_face(state)] >= 0:
+        state[L.S_RESUME] = resume
+        if _open_window(state, spec, opener, L.PH_JUMP_IN):
+            return
+    begin_turn(state, spec, resume)
+
+
+@njit(cache=True)
+def jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """H-JUMP-1: ``seat`` lays the identical card out of turn; it has no effect, and play
+    continues from ``seat`` (H-EIGHT-1: a jumped-in 8 takes the extra turn)."""
+    face = top_face(state)
+    remove_from_hand(state, seat, face)
+    push_discard(state, face)
+    state[L.S_JUMP_BLOCK_SEAT] = -1
+    _reset_play(state, seat, L.PK_NORMAL)
+    _check_call(state, spec, seat)
+    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
+        return
+    if (
+        spec[L.SP_EIGHT_AGAIN] == 1
+        and spec[L.F_IS_NUMBER + face] == 1
+        and spec[L.F_RANK + face] == 8
+        and state[L.FINISHED + seat] == 0
+    ):
+        resume = seat
+    else:
+        resume = next_seat(state, seat, 1)
+    open_jump_window(state, spec, seat, resume)
+
+
+@njit(cache=True)
+def _pass_window(state: np.ndarray, spec: np.ndarray) -> None:
+    """The asked player lets the out-of-turn window go; ask the next eligible one."""
+    phase = state[L.S_PHASE]
+    k = _window_candidate_for(state, spec, state[L.S_WINDOW_SCAN] + 1, phase == L.PH_BLOCK)
+    if k >= 0:
+        state[L.S_WINDOW_SCAN] = k
+        state[L.S_CURRENT] = (state[L.S_WINDOW_FROM] + state[L.S_DIRECTION] * k) % state[L.S_NPLAYERS]
+        return
+    if phase == L.PH_BLOCK:
+        reveal_hands(state, state[L.S_ACTOR])
+        resolve(state, spec)
+    else:
+        begin_turn(state, spec, state[L.S_RESUME])
+
+
+@njit(cache=True)
+def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
+    """H-ZEROSEE-1: ``seat`` lays a 0 out of turn and nobody looks at the hands."""
+    remove_from_hand(state, seat, face)
+    push_discard(state, face)
+    state[L.S_COLOUR] = spec[L.F_COLOUR + face]
+    _check_call(state, spec, seat)
+    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
+        return
+    resolve(state, spec)
+
+
+# ================================================================ applying a decision
+@njit(cache=True)
+def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
+    """Name the colour/suit after a wild (U-WILD-1, MM-JACK-1, MC-ACE-1)."""
+    state[L.S_COLOUR] = colour
+    if state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:  # U-START-1: a starting wild
+        state[L.S_PHASE] = L.PH_PLAY
+    else:
+        resolve(state, spec)
+
+
+@njit(cache=True)
+def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -> None:
+    """Pick the seat ``offset`` places clockwise: swap with it, or give it cards."""
+    target = (seat + offset) % state[L.S_NPLAYERS]
+    if state[L.S_TARGET_REASON] == L.TR_GIVE:
+        state[L.S_TARGET] = target
+        state[L.S_PHASE] = L.PH_GIVE
+        return
+    swap_hands(state, seat, target)
+    resolve(state, spec)
+
+
+@njit(cache=True)
+def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
+    """H-TWO-1: one card to the chosen player; emptying the hand this way goes out."""
+    remove_from_hand(state, seat, face)
+    add_to_hand(state, state[L.S_TARGET], face)
+    state[L.CALLED + state[L.S_TARGET]] = 0
+    state[L.S_GIVE_LEFT] -= 1
+    if state[L.HAND_SIZE + seat] == 0:
+        if went_out(state, spec, seat):
+            return
+    elif state[L.S_GIVE_LEFT] > 0:
+        return
+    resolve(state, spec)
 
 
 @njit(cache=True)
 def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> None:
-    """U-WD4-2: a caught bluffer draws the 4; a wrong challenger draws 4 + penalty."""
-    amount = state[S_PENDING]
-    if state[S_BLUFF] == 1:
-        draw_cards(state, state[S_PENDING_FROM], amount)
-        if spec[SP_CHALLENGE_COLOUR_STANDS] == 0:
-            state[S_COLOUR] = state[S_COLOUR_BEFORE]
+    """U-WD4-2: a caught bluffer draws the penalty; a wrong challenger draws it + extra."""
+    amount = state[L.S_PENDING]
+    if state[L.S_BLUFF] == 1:
+        draw_cards(state, state[L.S_PENDING_FROM], amount)
+        if spec[L.SP_CHALLENGE_COLOUR_STANDS] == 0:
+            state[L.S_COLOUR] = state[L.S_COLOUR_BEFORE]
         _clear_pending(state)
-        state[S_PHASE] = PH_PLAY  # the challenger takes a normal turn
+        state[L.S_CURRENT] = challenger  # the challenger takes a normal turn
+        state[L.S_PHASE] = L.PH_PLAY
     else:
         _clear_pending(state)
-        _draw_and_lose_turn(state, challenger, amount + spec[SP_CHALLENGE_PENALTY])
+        draw_cards(state, challenger, amount + spec[L.SP_CHALLENGE_PENALTY])  # M-CHAL-1
+        end_turn(state, spec, challenger)
+
+
+@njit(cache=True)
+def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """Call "UNO" / "Mau-Mau" / "macao" (U-UNO-1, MM-CALL-1, MC-CALL-1)."""
+    if spec[L.SP_CALL_RULE] == CALL_MAU_MAU:
+        valid = False  # MM-CALL-1: two cards, one of them playable
+        if state[L.HAND_SIZE + seat] == 2:
+            for face in range(spec[L.SP_NUM_FACES]):
+                if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
+                    valid = True
+        if not valid:
+            draw_cards(state, seat, spec[L.SP_FALSE_CALL_PENALTY])
+            return
+    state[L.CALLED + seat] = 1
 
 
 @njit(cache=True)
 def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
-    """U-DRAW-1 / U-DRAW-2: draw, then play the card if it is playable and the player wants."""
+    """U-DRAW-1, U-DRAW-2, MM-DRAW-1, MD-DRAW-1: draw, then maybe play."""
+    rule = spec[L.SP_DRAW_RULE]
     while True:
         face = draw_one(state, seat)
-        if face < 0:  # U-DRAW-4: nothing left to draw, the turn ends
-            end_turn(state, seat)
+        if rule == DRAW_ONE_THEN_ANY:  # MM-DRAW-1: then play any playable card, or pass
+            state[L.S_DRAWN] = face
+            state[L.S_PHASE] = L.PH_PLAY_DRAWN
+            return
+        if face < 0 or rule == DRAW_ONE_THEN_PASS:  # U-DRAW-4 / MD-DRAW-1: the turn ends
+            end_turn(state, spec, seat)
             return
         if playable(state, spec, seat, face):
-            state[S_DRAWN] = face
-            state[S_PHASE] = PH_PLAY_DRAWN
+            state[L.S_DRAWN] = face
+            state[L.S_PHASE] = L.PH_PLAY_DRAWN
             return
-        if spec[SP_DRAW_UNTIL_PLAYABLE] == 0:
-            end_turn(state, seat)
+        if rule != DRAW_UNTIL_PLAYABLE:
+            end_turn(state, spec, seat)
             return
 
 
 @njit(cache=True)
 def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
     """Apply one decision of the player to move. The action must be legal (see fill_mask)."""
-    seat = state[S_CURRENT]
-    nf = spec[SP_NUM_FACES]
-    phase = state[S_PHASE]
-    state[S_LAST_ACTOR] = seat
-    state[S_LAST_ACTION] = action
-    state[S_DECISIONS] += 1
-    if phase == PH_PLAY or phase == PH_PLAY_DRAWN:
+    seat = state[L.S_CURRENT]
+    nf = spec[L.SP_NUM_FACES]
+    phase = state[L.S_PHASE]
+    state[L.S_LAST_ACTOR] = seat
+    state[L.S_LAST_ACTION] = action
+    state[L.S_DECISIONS] += 1
+    if action == nf + L.A_CALL_OFFSET:
+        call(state, spec, seat)
+    elif phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
         if action < nf:
-            play_card(state, spec, seat, action)
-        elif action == nf + A_DRAW_OFFSET:
+            start_play(state, spec, seat, action, L.PK_NORMAL)
+        elif action == nf + L.A_DRAW_OFFSET:
             draw_for_turn(state, spec, seat)
-        elif action == nf + A_PASS_OFFSET:
-            end_turn(state, seat)  # U-DRAW-1: keep the drawn card
-        elif action == nf + A_CALL_OFFSET:
-            state[CALLED + seat] = 1  # U-UNO-1
-    elif phase == PH_CHOOSE_COLOUR:
+        else:
+            end_turn(state, spec, seat)  # pass: keep the drawn card
+    elif phase == L.PH_CHOOSE_COLOUR:
         choose_colour(state, spec, seat, action - nf)
-    elif phase == PH_CHALLENGE:
-        if action == nf + A_CHALLENGE_OFFSET:
+    elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
+        if action < nf:
+            start_play(state, spec, seat, action, answer_kind(state, spec, seat, action))
+        elif action == nf + L.A_CHALLENGE_OFFSET:
             resolve_challenge(state, spec, seat)
         else:
-            amount = state[S_PENDING]
-            _clear_pending(state)
-            _draw_and_lose_turn(state, seat, amount)
-    if state[S_STATUS] == ST_RUNNING and state[S_DECISIONS] >= spec[SP_MAX_DECISIONS]:
-        finish(state, ST_TRUNCATED, -1)  # E-END-1
+            accept_penalty(state, spec, seat)
+    elif phase == L.PH_CONTINUE:
+        if action < nf:
+            _lay_card(state, spec, seat, action)
+            _after_card(state, spec, seat)
+        else:
+            finish_play(state, spec)
+    elif phase == L.PH_CHOOSE_TARGET:
+        if action == nf + L.A_PASS_OFFSET:
+            resolve(state, spec)
+        else:
+            choose_target(state, spec, seat, action - nf - L.A_TARGET_OFFSET + 1)
+    elif phase == L.PH_GIVE:
+        give_card(state, spec, seat, action)
+    elif phase == L.PH_JUMP_IN:
+        if action < nf:
+            jump_in(state, spec, seat)
+        else:
+            _pass_window(state, spec)
+    elif phase == L.PH_BLOCK:
+        if action < nf:
+            block_look(state, spec, seat, action)
+        else:
+            _pass_window(state, spec)
+    if state[L.S_STATUS] == L.ST_RUNNING and state[L.S_DECISIONS] >= spec[L.SP_MAX_DECISIONS]:
+        finish(state, L.ST_TRUNCATED, -1)  # E-END-1
 
 
 @njit(cache=True)
@@ -441,7 +1112,7 @@ def step_checked(state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndar
     Returns False (state and mask unchanged) when the action is illegal. ``mask`` must hold
     the legal actions of the current state on entry (as left by the previous call).
     """
-    if action < 0 or action >= spec[SP_NUM_ACTIONS] or mask[action] == 0:
+    if action < 0 or action >= spec[L.SP_NUM_ACTIONS] or mask[action] == 0:
         return False
     apply_action(state, spec, action)
     fill_mask(state, spec, mask)
@@ -451,52 +1122,61 @@ def step_checked(state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndar
 # ================================================================ rounds, scoring and the end
 @njit(cache=True)
 def hand_points(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
-    """U-SCORE-1: points of the cards ``seat`` holds."""
+    """U-SCORE-1 / MM-SCORE-1: points of the cards ``seat`` holds."""
     total = 0
-    for face in range(spec[SP_NUM_FACES]):
-        total += count_in_hand(state, seat, face) * spec[F_POINTS + face]
+    for face in range(spec[L.SP_NUM_FACES]):
+        total += count_in_hand(state, seat, face) * spec[L.F_POINTS + face]
     return total
 
 
 @njit(cache=True)
 def finish(state: np.ndarray, status: int, winner: int) -> None:
     """End the game: won by ``winner`` or truncated (E-END-1)."""
-    state[S_STATUS] = status
-    state[S_WINNER] = winner
-    state[S_PHASE] = PH_OVER
-    state[S_CURRENT] = -1
+    state[L.S_STATUS] = status
+    state[L.S_WINNER] = winner
+    state[L.S_PHASE] = L.PH_OVER
+    state[L.S_CURRENT] = -1
 
 
 @njit(cache=True)
 def end_round(state: np.ndarray, spec: np.ndarray, winner: int) -> None:
-    """Score the round (U-SCORE-1/3); end the game or deal the next round of a match."""
-    n = state[S_NPLAYERS]
+    """Score the round (U-SCORE-1/3, MM-SCORE-1); end the game or deal the next round."""
+    n = state[L.S_NPLAYERS]
     won = 0
     for seat in range(n):
         points = hand_points(state, spec, seat)
-        state[ROUND_POINTS + seat] = points
+        state[L.ROUND_POINTS + seat] = points
         won += points
-    state[S_ROUND] += 1
-    state[S_ROUND_WINNER] = winner
-    match = spec[SP_MATCH]
-    if match == MATCH_LOWEST_TOTAL:  # U-SCORE-3: everyone keeps the points left in hand
+    state[L.S_ROUND] += 1
+    state[L.S_ROUND_WINNER] = winner
+    match = spec[L.SP_MATCH]
+    if spec[L.SP_END_RULE] == 1:  # MC-END-1: the first to leave won
+        for seat in range(n):
+            if state[L.FINISHED + seat] == 1:
+                winner = seat
+        finish(state, L.ST_WON, winner)
+        return
+    if spec[L.SP_ROUND_SCORE] == 1 or match == MATCH_LOWEST_TOTAL:  # MM-SCORE-1, U-SCORE-3
         reached = False
         for seat in range(n):
-            state[SCORE + seat] += state[ROUND_POINTS + seat]
-            reached = reached or state[SCORE + seat] >= spec[SP_TARGET]
+            state[L.SCORE + seat] += state[L.ROUND_POINTS + seat]
+            reached = reached or state[L.SCORE + seat] >= spec[L.SP_TARGET]
+        if match == MATCH_SINGLE_ROUND:
+            finish(state, L.ST_WON, winner)
+            return
         if reached:
             best = 0
             for seat in range(1, n):
-                if state[SCORE + seat] < state[SCORE + best]:
+                if state[L.SCORE + seat] < state[L.SCORE + best]:
                     best = seat
-            finish(state, ST_WON, best)
+            finish(state, L.ST_WON, best)
             return
     else:  # U-SCORE-1: the winner scores the others' cards
-        state[SCORE + winner] += won
-        if match == MATCH_SINGLE_ROUND or state[SCORE + winner] >= spec[SP_TARGET]:
-            finish(state, ST_WON, winner)  # U-SCORE-2
+        state[L.SCORE + winner] += won
+        if match == MATCH_SINGLE_ROUND or state[L.SCORE + winner] >= spec[L.SP_TARGET]:
+            finish(state, L.ST_WON, winner)  # U-SCORE-2
             return
-    state[S_DEALER] = (state[S_DEALER] + 1) % n  # the deal passes to the left
+    state[L.S_DEALER] = (state[L.S_DEALER] + 1) % n  # the deal passes to the left
     deal_round(state, spec)
 
 
@@ -504,30 +1184,31 @@ def end_round(state: np.ndarray, spec: np.ndarray, winner: int) -> None:
 def compute_ranking(state: np.ndarray, spec: np.ndarray, out: np.ndarray) -> None:
     """Seats from best to worst into ``out[:n]`` (all -1 if the game did not end in a win).
 
-    Single round: the winner, then fewest points left in hand. First-to-target match: most
-    match points. Lowest-total match: fewest match points. Ties keep seat order clockwise
-    from the winner.
+    MC-END-1: leaving order, the last player last. Single round: the winner, then fewest
+    points left in hand. First-to-target match: most match points. Lowest-total match:
+    fewest match points. Ties keep seat order clockwise from the winner.
     """
-    n = state[S_NPLAYERS]
+    n = state[L.S_NPLAYERS]
     for i in range(n):
         out[i] = -1
-    if state[S_STATUS] != ST_WON:
+    if state[L.S_STATUS] != L.ST_WON:
         return
-    winner = state[S_WINNER]
+    winner = state[L.S_WINNER]
     keys = np.empty(n, dtype=np.int64)
-    match = spec[SP_MATCH]
+    match = spec[L.SP_MATCH]
     for seat in range(n):
-        if match == MATCH_SINGLE_ROUND:
-            keys[seat] = state[ROUND_POINTS + seat]
+        if spec[L.SP_END_RULE] == 1:
+            keys[seat] = state[L.FINISHED + seat]
+        elif match == MATCH_SINGLE_ROUND:
+            keys[seat] = state[L.ROUND_POINTS + seat]
         elif match == MATCH_FIRST_TO_TARGET:
-            keys[seat] = -state[SCORE + seat]
+            keys[seat] = -state[L.SCORE + seat]
         else:
-            keys[seat] = state[SCORE + seat]
+            keys[seat] = state[L.SCORE + seat]
     out[0] = winner
-    filled = 1
     used = np.zeros(n, dtype=np.bool_)
     used[winner] = True
-    while filled < n:
+    for filled in range(1, n):
         best = -1
         for k in range(1, n):
             seat = (winner + k) % n
@@ -535,7 +1216,6 @@ def compute_ranking(state: np.ndarray, spec: np.ndarray, out: np.ndarray) -> Non
                 best = seat
         used[best] = True
         out[filled] = best
-        filled += 1
 
 
 # ================================================================ set-up
@@ -543,24 +1223,28 @@ def compute_ranking(state: np.ndarray, spec: np.ndarray, out: np.ndarray) -> Non
 def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
     """All cards of the game into the draw pile (hands and discard emptied), shuffled."""
     count = 0
-    for face in range(spec[SP_NUM_FACES]):
-        for _ in range(state[DECK + face]):
-            state[DRAW_PILE + count] = face
+    for face in range(spec[L.SP_NUM_FACES]):
+        for _ in range(state[L.DECK + face]):
+            state[L.DRAW_PILE + count] = face
             count += 1
-    state[S_NDRAW] = count
-    state[S_NDISCARD] = 0
-    for i in range(MAX_PLAYERS * MAX_FACES):
-        state[HANDS + i] = 0
-    for seat in range(MAX_PLAYERS):
-        state[HAND_SIZE + seat] = 0
-        state[CALLED + seat] = 0
-    shuffle(state, DRAW_PILE, count, RNG)
+    state[L.S_NDRAW] = count
+    state[L.S_NDISCARD] = 0
+    for i in range(L.MAX_PLAYERS * L.MAX_FACES):
+        state[L.HANDS + i] = 0
+    for seat in range(L.MAX_PLAYERS):
+        state[L.HAND_SIZE + seat] = 0
+        state[L.CALLED + seat] = 0
+        state[L.SITOUT + seat] = 0
+        state[L.FINISHED + seat] = 0
+        state[L.HAND_VERSION + seat] += 1
+    state[L.S_NFINISHED] = 0
+    shuffle(state, L.DRAW_PILE, count, L.RNG)
 
 
 @njit(cache=True)
 def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
     """U-SETUP-2: each contender turns a card; the highest number deals; ties draw again."""
-    n = state[S_NPLAYERS]
+    n = state[L.S_NPLAYERS]
     _fill_draw_pile_with_deck(state, spec)
     contenders = np.ones(n, dtype=np.bool_)
     values = np.zeros(n, dtype=np.int64)
@@ -568,10 +1252,10 @@ def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
         best = -1
         for seat in range(n):
             if contenders[seat]:
-                if state[S_NDRAW] == 0:
+                if state[L.S_NDRAW] == 0:
                     _fill_draw_pile_with_deck(state, spec)
-                state[S_NDRAW] -= 1
-                values[seat] = spec[F_DEALER_VALUE + state[DRAW_PILE + state[S_NDRAW]]]
+                state[L.S_NDRAW] -= 1
+                values[seat] = spec[L.F_DEALER_VALUE + state[L.DRAW_PILE + state[L.S_NDRAW]]]
                 best = max(best, values[seat])
         tied = 0
         dealer = -1
@@ -587,47 +1271,63 @@ def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
 
 @njit(cache=True)
 def deal_round(state: np.ndarray, spec: np.ndarray) -> None:
-    """U-SETUP-1 deal and U-START-1/2 starting card; leaves the first decision pending."""
-    n = state[S_NPLAYERS]
+    """U-SETUP-1 deal and the starting card (U-START-1/2, MM-START-1, MC-START-1)."""
+    n = state[L.S_NPLAYERS]
     _fill_draw_pile_with_deck(state, spec)
-    state[S_DIRECTION] = 1
-    state[S_DRAWN] = -1
+    state[L.S_DIRECTION] = 1
+    state[L.S_DRAWN] = -1
+    state[L.S_JUMP_BLOCK_SEAT] = -1
     _clear_pending(state)
-    dealer = state[S_DEALER]
-    for _ in range(spec[SP_HAND_SIZE]):  # one card at a time, starting left of the dealer
+    dealer = state[L.S_DEALER]
+    for _ in range(spec[L.SP_HAND_SIZE]):  # one card at a time, starting left of the dealer
         for k in range(1, n + 1):
             draw_one(state, (dealer + k) % n)
+    start = spec[L.SP_START]
     face = -1
-    attempts = 4 * MAX_CARDS  # a bound only a deck without allowed starting cards reaches
-    for attempt in range(attempts):  # U-START-1 / U-START-2: turn until an allowed card
-        state[S_NDRAW] -= 1
-        face = state[DRAW_PILE + state[S_NDRAW]]
-        refused = spec[F_EFFECT + face] == EF_WILD_DRAW or (
-            spec[SP_START_NUMBER_ONLY] == 1 and spec[F_IS_NUMBER + face] == 0
+    attempts = 4 * L.MAX_CARDS  # a bound only a deck without allowed starting cards reaches
+    for attempt in range(attempts):
+        state[L.S_NDRAW] -= 1
+        face = state[L.DRAW_PILE + state[L.S_NDRAW]]
+        refused = (start == START_OFFICIAL and spec[L.F_EFFECT + face] == L.EF_WILD_DRAW) or (
+            start == START_PLAIN and spec[L.F_IS_NUMBER + face] == 0
         )
         if not refused or attempt == attempts - 1:
             break
-        state[S_NDRAW] += 1  # back into the pile, which is reshuffled
-        shuffle(state, DRAW_PILE, state[S_NDRAW], RNG)
+        state[L.S_NDRAW] += 1  # back into the pile, which is reshuffled
+        shuffle(state, L.DRAW_PILE, state[L.S_NDRAW], L.RNG)
     push_discard(state, face)
-    state[S_COLOUR] = spec[F_COLOUR + face]
+    state[L.S_COLOUR] = spec[L.F_COLOUR + face]
     first = next_seat(state, dealer, 1)
-    state[S_PHASE] = PH_PLAY
-    effect = spec[F_EFFECT + face]
-    if effect == EF_SKIP:  # the first player is skipped
-        state[S_CURRENT] = next_seat(state, first, 1)
-    elif effect == EF_REVERSE:  # the dealer plays first, then the dealer's right
-        state[S_DIRECTION] = -1
-        state[S_CURRENT] = dealer
-    elif effect == EF_DRAW:  # the first player draws and is skipped
-        draw_cards(state, first, spec[F_AMOUNT + face])
-        state[S_CURRENT] = next_seat(state, first, 1)
-    elif effect == EF_WILD:  # the first player names the colour, then plays
-        state[S_CURRENT] = first
-        state[S_PHASE] = PH_CHOOSE_COLOUR
-        state[S_AFTER_CHOICE] = AC_SAME_PLAYER
+    state[L.S_PHASE] = L.PH_PLAY
+    effect = spec[L.F_EFFECT + face]
+    if start == START_FIRST_DISCARD:  # MM-START-1: the first player's discard
+        _reset_play(state, first, L.PK_NORMAL)
+        _lay_effects(state, spec, face)
+        if state[L.S_ACC_CHOOSE] == 1:  # the first player names the suit, then play passes
+            state[L.S_ACC_CHOOSE] = 0
+            state[L.S_STAGE] = L.STAGE_HOUSE
+            state[L.S_CURRENT] = first
+            state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
+            state[L.S_AFTER_CHOICE] = L.AC_END_TURN
+        else:  # no house-rule effects on a starting card (H-SCOPE-1): straight to the pass
+            pass_turn(state, spec, first)
+    elif effect == L.EF_SKIP or effect == L.EF_SIT_OUT:  # the first player is skipped
+        state[L.S_CURRENT] = next_seat(state, first, 1)
+    elif effect == L.EF_REVERSE:  # the dealer plays first, then the dealer's right
+        state[L.S_DIRECTION] = -1
+        state[L.S_CURRENT] = dealer
+    elif effect == L.EF_DRAW:  # the first player draws and is skipped
+        draw_cards(state, first, spec[L.F_AMOUNT + face])
+        state[L.S_CURRENT] = next_seat(state, first, 1)
+    elif effect == L.EF_WILD or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR:
+        state[L.S_CURRENT] = first  # the first player names the colour, then plays
+        state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
+        state[L.S_AFTER_CHOICE] = L.AC_SAME_PLAYER
+    elif effect == L.EF_PREVIOUS_DRAWS:
+        draw_cards(state, dealer, spec[L.F_AMOUNT + face])
+        state[L.S_CURRENT] = first
     else:
-        state[S_CURRENT] = first
+        state[L.S_CURRENT] = first
 
 
 @njit(cache=True)
@@ -640,22 +1340,22 @@ def new_game(
     stream: int,
 ) -> None:
     """Reset ``state`` to a freshly dealt game from ``(seed, stream)``."""
-    for i in range(STATE_SIZE):
+    for i in range(L.STATE_SIZE):
         state[i] = 0
-    state[S_NPLAYERS] = num_players
-    state[S_DIRECTION] = 1
-    state[S_WINNER] = -1
-    state[S_ROUND_WINNER] = -1
-    state[S_LAST_ACTOR] = -1
-    state[S_LAST_ACTION] = -1
-    seed_rng(state, RNG, seed, 2 * stream)
-    seed_rng(state, AGENT_RNG, seed, 2 * stream + 1)
-    for face in range(MAX_FACES):
-        state[DECK + face] = deck_counts[face]
-    if spec[SP_DEALER_DRAW] == 1:
-        state[S_DEALER] = draw_for_dealer(state, spec)
+    state[L.S_NPLAYERS] = num_players
+    state[L.S_DIRECTION] = 1
+    state[L.S_WINNER] = -1
+    state[L.S_ROUND_WINNER] = -1
+    state[L.S_LAST_ACTOR] = -1
+    state[L.S_LAST_ACTION] = -1
+    seed_rng(state, L.RNG, seed, 2 * stream)
+    seed_rng(state, L.AGENT_RNG, seed, 2 * stream + 1)
+    for face in range(L.MAX_FACES):
+        state[L.DECK + face] = deck_counts[face]
+    if spec[L.SP_DEALER_DRAW] == 1:
+        state[L.S_DEALER] = draw_for_dealer(state, spec)
     else:
-        state[S_DEALER] = rand_below(state, RNG, num_players)
+        state[L.S_DEALER] = rand_below(state, L.RNG, num_players)
     deal_round(state, spec)
 
 
@@ -668,18 +1368,21 @@ INV_NO_LEGAL_ACTION = 4
 INV_BAD_SEAT = 5
 INV_EMPTY_DISCARD = 6
 INV_BAD_COLOUR = 7
+INV_FINISHED_HOLDS_CARDS = 8
 
 
 @njit(cache=True)
 def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     """Return INV_OK or the code of the first broken invariant (see the INV_* names)."""
-    n = state[S_NPLAYERS]
-    nf = spec[SP_NUM_FACES]
-    counts = np.zeros(MAX_FACES, dtype=np.int64)
-    for i in range(state[S_NDRAW]):
-        counts[state[DRAW_PILE + i]] += 1
-    for i in range(state[S_NDISCARD]):
-        counts[state[DISCARD_PILE + i]] += 1
+    n = state[L.S_NPLAYERS]
+    nf = spec[L.SP_NUM_FACES]
+    counts = np.zeros(L.MAX_FACES, dtype=np.int64)
+    if state[L.S_NDRAW] < 0 or state[L.S_NDISCARD] < 0:
+        return INV_NEGATIVE
+    for i in range(state[L.S_NDRAW]):
+        counts[state[L.DRAW_PILE + i]] += 1
+    for i in range(state[L.S_NDISCARD]):
+        counts[state[L.DISCARD_PILE + i]] += 1
     for seat in range(n):
         size = 0
         for face in range(nf):
@@ -688,19 +1391,21 @@ def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> i
                 return INV_NEGATIVE
             counts[face] += held
             size += held
-        if size != state[HAND_SIZE + seat]:
+        if size != state[L.HAND_SIZE + seat]:
             return INV_HAND_SIZE
-    for face in range(MAX_FACES):
-        if counts[face] != state[DECK + face]:
+        if state[L.SITOUT + seat] < 0:
+            return INV_NEGATIVE
+        if state[L.FINISHED + seat] != 0 and size != 0 and state[L.S_STATUS] == L.ST_RUNNING:
+            return INV_FINISHED_HOLDS_CARDS
+    for face in range(L.MAX_FACES):
+        if counts[face] != state[L.DECK + face]:
             return INV_CONSERVATION
-    if state[S_NDRAW] < 0 or state[S_NDISCARD] < 0:
-        return INV_NEGATIVE
-    if state[S_STATUS] == ST_RUNNING:
-        if not 0 <= state[S_CURRENT] < n:
+    if state[L.S_STATUS] == L.ST_RUNNING:
+        if not 0 <= state[L.S_CURRENT] < n:
             return INV_BAD_SEAT
-        if state[S_NDISCARD] < 1:
+        if state[L.S_NDISCARD] < 1:
             return INV_EMPTY_DISCARD
-        if state[S_PHASE] != PH_CHOOSE_COLOUR and not 0 <= state[S_COLOUR] < NUM_COLOURS:
+        if state[L.S_PHASE] != L.PH_CHOOSE_COLOUR and not 0 <= state[L.S_COLOUR] < L.NUM_COLOURS:
             return INV_BAD_COLOUR
         if fill_mask(state, spec, mask) < 1:
             return INV_NO_LEGAL_ACTION
@@ -715,4 +1420,5 @@ INVARIANT_MESSAGES = {
     INV_BAD_SEAT: "the seat to move is not a player",
     INV_EMPTY_DISCARD: "the discard pile is empty during play",
     INV_BAD_COLOUR: "no active colour during play",
+    INV_FINISHED_HOLDS_CARDS: "MC-END-1: a player who left holds cards",
 }

@@ -29,9 +29,15 @@ class Phase(IntEnum):
 
     PLAY = L.PH_PLAY  # play a card, draw, or call first
     CHOOSE_COLOUR = L.PH_CHOOSE_COLOUR  # name the colour/suit after a wild
-    PLAY_DRAWN = L.PH_PLAY_DRAWN  # play the card just drawn, or keep it
-    CHALLENGE = L.PH_CHALLENGE  # challenge the Wild Draw Four, or accept it
+    PLAY_DRAWN = L.PH_PLAY_DRAWN  # play the card just drawn (or any, MM-DRAW-1), or keep it
+    CHALLENGE = L.PH_CHALLENGE  # challenge the Wild Draw Four, accept it, or answer it
     OVER = L.PH_OVER  # the game has ended
+    ANSWER = L.PH_ANSWER  # answer a pending penalty (stack, reflect) or accept it
+    CONTINUE = L.PH_CONTINUE  # lay another card of the same play, or stop
+    CHOOSE_TARGET = L.PH_CHOOSE_TARGET  # pick a seat to swap with or give cards to
+    GIVE = L.PH_GIVE  # pick a card to give
+    JUMP_IN = L.PH_JUMP_IN  # out of turn: play the identical card, or pass
+    BLOCK = L.PH_BLOCK  # out of turn: block the look at the hands with a 0, or pass
 
 
 class IllegalActionError(ValueError):
@@ -154,7 +160,8 @@ class Game:
         game.seed = seed
         game.deck = game.rules.deck_family
         game._spec = compile_spec(game.rules)
-        game._state = parse_position(text, game.deck, game.rules.num_faces, game.rules.deck_counts, seed)
+        game._state = parse_position(text, game.deck, game._spec, game.rules.deck_counts, seed)
+        game.rules.check_players(int(game._state[L.S_NPLAYERS]))
         game._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         game._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
         game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal)
@@ -327,7 +334,7 @@ class Game:
 
     def position(self) -> str:
         """The current situation in position notation; :meth:`from_position` reads it back."""
-        return format_position(self._state, self.rules.num_faces, self.deck)
+        return format_position(self._state, self._spec, self.deck)
 
     def check_invariants(self) -> None:
         """Raise AssertionError if an engine invariant is broken (E-CONS-1 and others)."""

@@ -20,10 +20,17 @@ NUM_COLOURS = 4
 # ---------------------------------------------------------------- phases (the decision asked)
 PH_PLAY = 0  # play a matching card, or draw (or call first)
 PH_CHOOSE_COLOUR = 1  # name the colour/suit after a wild
-PH_PLAY_DRAWN = 2  # play the card just drawn, or keep it
-PH_CHALLENGE = 3  # challenge a Wild Draw Four, or accept it
+PH_PLAY_DRAWN = 2  # after drawing: play (the drawn card, or any card under MM-DRAW-1), or keep
+PH_CHALLENGE = 3  # a Wild Draw Four hits you: challenge, accept, or answer it (stack/reflect)
 PH_OVER = 4  # no decision: the game is over
-NUM_PHASES = 5
+PH_ANSWER = 5  # a stackable penalty hits you: answer it (stack, reflect) or accept it
+PH_CONTINUE = 6  # a multi-card play: lay another card or stop (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)
+PH_CHOOSE_TARGET = 7  # pick a seat: swap (H-SEVEN-1, H-ZERO-1) or give cards to (H-TWO-1)
+PH_GIVE = 8  # pick a card of your hand to give (H-TWO-1)
+PH_JUMP_IN = 9  # out of turn: play the identical card, or pass (H-JUMP-1)
+PH_BLOCK = 10  # out of turn: play a 0 to block the look at the hands, or pass (H-ZEROSEE-1)
+NUM_PHASES = 11
+PHASE_SLOTS = 16  # phases an observation can name: room for every rule family's decisions
 
 # ---------------------------------------------------------------- status
 ST_RUNNING = 0
@@ -32,16 +39,46 @@ ST_TRUNCATED = 2  # E-END-1: the decision limit was reached
 
 # ---------------------------------------------------------------- face effects
 EF_NONE = 0
-EF_SKIP = 1
-EF_REVERSE = 2
-EF_DRAW = 3  # the next player draws F_AMOUNT and loses the turn
-EF_WILD = 4  # choose the colour
-EF_WILD_DRAW = 5  # choose the colour; the next player draws F_AMOUNT (challengeable)
+EF_SKIP = 1  # the next player loses the turn
+EF_REVERSE = 2  # direction flips
+EF_DRAW = 3  # the next player draws F_AMOUNT and loses the turn (stackable by table)
+EF_WILD = 4  # playable on anything; name the colour
+EF_WILD_DRAW = 5  # wild; the next player draws F_AMOUNT (challengeable, U-WD4-2)
+EF_CHOOSE_SUIT = 6  # name the suit, but play it only where it matches (MC-ACE-1)
+EF_PREVIOUS_DRAWS = 7  # the previous player draws F_AMOUNT (MM-NINE-1, MC-OPT-1)
+EF_SIT_OUT = 8  # the next player sits out F_AMOUNT turns (stackable, MC-FOUR-1)
+EF_STAR = 9  # wild; sends a pending draw penalty back to its sender (M-STAR-1)
+NUM_EFFECTS = 10
+EFFECT_NAMES = (
+    "none", "skip", "reverse", "draw", "wild", "wild_draw", "choose_suit", "previous_draws",
+    "sit_out", "star",
+)  # fmt: skip
 
-# after a colour choice: what happens next
-AC_END_TURN = 0
+# face play restrictions (F_PLAY_ON)
+PO_ANY = 0
+PO_BLACK = 1  # only on a black suit: clubs, spades (MC-OPT-1 black joker)
+PO_RED = 2  # only on a red suit: diamonds, hearts (MC-OPT-1 red joker)
+
+# resolution stages of a play (S_STAGE)
+STAGE_COLOUR = 0
+STAGE_HOUSE = 1
+STAGE_REACT = 2
+STAGE_REVEAL = 3
+STAGE_PASS = 4
+
+# after a colour choice: what happens next (S_AFTER_CHOICE)
+AC_END_TURN = 0  # the play's resolution goes on (S_STAGE)
 AC_SAME_PLAYER = 1  # starting wild: the first player named the colour and now plays
-AC_WILD_DRAW = 2
+
+# what a play is (S_PLAY_KIND)
+PK_NORMAL = 0
+PK_STACK = 1  # answers a pending penalty with another penalty card
+PK_REFLECT = 2  # a Reverse sends a pending penalty back (H-REFLECT-1)
+PK_STAR = 3  # a Super Star sends a pending penalty back (M-STAR-1)
+
+# why a target is chosen (S_TARGET_REASON)
+TR_SWAP = 0  # H-SEVEN-1, H-ZERO-1 swap readings
+TR_GIVE = 1  # H-TWO-1
 
 # ---------------------------------------------------------------- state scalars
 S_NPLAYERS = 0
@@ -51,7 +88,7 @@ S_DIRECTION = 3  # +1 clockwise (E-DIR-1), -1 counter-clockwise
 S_COLOUR = 4  # active colour / suit
 S_NDRAW = 5  # cards in the draw pile
 S_NDISCARD = 6  # cards in the discard pile
-S_PENDING = 7  # cards the victim of a Wild Draw Four must draw
+S_PENDING = 7  # cards the target of a pending penalty must draw
 S_PENDING_FROM = 8  # seat that sent the pending penalty
 S_DRAWN = 9  # face just drawn (PH_PLAY_DRAWN), else -1
 S_COLOUR_BEFORE = 10  # active colour before a Wild Draw Four (U-WD4-2)
@@ -65,9 +102,36 @@ S_ROUND = 17  # rounds finished so far in a match
 S_ROUND_WINNER = 18  # winner of the last finished round, or -1
 S_LAST_ACTOR = 19
 S_LAST_ACTION = 20
-NUM_SCALARS = 24
+S_PENDING_SKIP = 21  # turns the target of a pending penalty must sit out (MC-FOUR-1)
+S_PENDING_CLASS = 22  # rank of the card that last raised the pending penalty (stack table)
+S_CHALLENGEABLE = 23  # 1 if the pending penalty is a Wild Draw Four its target may challenge
+S_ACTOR = 24  # seat whose play is being resolved
+S_STAGE = 25  # STAGE_* of that resolution
+S_PLAY_KIND = 26  # PK_* of that play
+S_PLAY_COUNT = 27  # cards laid in that play
+S_PLAY_RANK = 28  # rank of the cards laid (the last one for a run)
+S_RUN_STEP = 29  # H-SEQ-1: +1 ascending, -1 descending, 0 not yet known
+S_ACC_SKIP = 30  # skips laid in this play
+S_ACC_DRAW = 31  # draw cards laid in this play (their amounts added)
+S_ACC_SIT = 32  # sit-out turns laid in this play
+S_ACC_PREVIOUS = 33  # cards the previous player must draw
+S_ACC_CHOOSE = 34  # 1 if a colour/suit must be named
+S_ACC_PENALTY_CARDS = 35  # penalty cards laid (for doubling, MD-SEVEN-1)
+S_CARRY_DRAW = 36  # pending cards an answering play took over
+S_CARRY_SIT = 37  # pending sit-out turns an answering play took over
+S_TARGET_REASON = 38  # TR_* of PH_CHOOSE_TARGET
+S_TARGET = 39  # the chosen seat (H-TWO-1)
+S_GIVE_LEFT = 40  # cards still to give (H-TWO-1)
+S_RESUME = 41  # seat that plays once an out-of-turn window closes
+S_WINDOW_FROM = 42  # seat whose card opened the window
+S_WINDOW_SCAN = 43  # seat being asked in the window
+S_JUMP_BLOCK_SEAT = 44  # H-JUMP-1: seat that drew the top card's penalty
+S_JUMP_BLOCK_COUNT = 45  # copies of the top face that seat drew as the penalty
+S_NFINISHED = 46  # players who left the game (MC-END-1)
+S_FALSE_CALLS = 47  # reserved for statistics of false calls
+NUM_SCALARS = 48
 
-RNG = 24  # 6 words: xorwow state (5) + Weyl counter; chance events
+RNG = NUM_SCALARS  # 6 words: xorwow state (5) + Weyl counter; chance events
 RNG_WORDS = 6
 AGENT_RNG = RNG + RNG_WORDS  # 6 words: randomness of compiled policies in the batch API
 
@@ -75,7 +139,11 @@ HAND_SIZE = AGENT_RNG + RNG_WORDS  # [MAX_PLAYERS] cards held
 CALLED = HAND_SIZE + MAX_PLAYERS  # [MAX_PLAYERS] 1 while a player's call stands (U-UNO-1)
 SCORE = CALLED + MAX_PLAYERS  # [MAX_PLAYERS] match points (U-SCORE-1..3)
 ROUND_POINTS = SCORE + MAX_PLAYERS  # [MAX_PLAYERS] points of the last round
-HANDS = ROUND_POINTS + MAX_PLAYERS  # [MAX_PLAYERS * MAX_FACES] count of each face per seat
+SITOUT = ROUND_POINTS + MAX_PLAYERS  # [MAX_PLAYERS] turns still to sit out (MC-FOUR-1)
+FINISHED = SITOUT + MAX_PLAYERS  # [MAX_PLAYERS] 0 playing, k: k-th to leave (MC-END-1)
+HAND_VERSION = FINISHED + MAX_PLAYERS  # [MAX_PLAYERS] bumped whenever a hand changes
+SEEN = HAND_VERSION + MAX_PLAYERS  # [MAX_PLAYERS**2] observer*10+seat: version+1 when looked at
+HANDS = SEEN + MAX_PLAYERS * MAX_PLAYERS  # [MAX_PLAYERS * MAX_FACES] count of each face per seat
 DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES  # [MAX_CARDS] faces, top of pile at S_NDRAW-1
 DISCARD_PILE = DRAW_PILE + MAX_CARDS  # [MAX_CARDS] faces, top at S_NDISCARD-1
 DECK = DISCARD_PILE + MAX_CARDS  # [MAX_FACES] copies of each face in this game (E-CONS-1)
@@ -87,8 +155,8 @@ SP_NUM_FACES = 1
 SP_NUM_ACTIONS = 2
 SP_HAND_SIZE = 3
 SP_DEALER_DRAW = 4  # U-SETUP-2: 1 draw for dealer, 0 random
-SP_START_NUMBER_ONLY = 5  # U-START-2
-SP_DRAW_UNTIL_PLAYABLE = 6  # U-DRAW-2
+SP_START = 5  # 0 official (U-START-1), 1 plain cards only (U-START-2, MC-START-1), 2 MM-START-1
+SP_DRAW_RULE = 6  # 0 one (U-DRAW-1), 1 until playable (U-DRAW-2), 2 one then any (MM-DRAW-1), 3 one then pass
 SP_DRAWN_MUST_PLAY = 7  # U-DRAW-2 option
 SP_DRAW_WHEN_PLAYABLE = 8  # U-DRAW-3
 SP_REVERSE_SKIPS_TWO = 9  # U-REV-1
@@ -102,17 +170,49 @@ SP_LAST_CARD_DRAW = 16  # U-END-1
 SP_MATCH = 17  # 0 single round, 1 first to target (U-SCORE-2), 2 lowest total (U-SCORE-3)
 SP_TARGET = 18
 SP_MAX_DECISIONS = 19
-NUM_SP_PARAMS = 32
+SP_CALL_RULE = 20  # 0 none, 1 uno (U-UNO-1, MC-CALL-1), 2 mau-mau (MM-CALL-1)
+SP_FALSE_CALL_PENALTY = 21  # MM-CALL-1
+SP_FALSE_ACCUSE_PPM = 22  # MM-CALL-1 accusation model
+SP_END_RULE = 23  # 0 first out ends the round, 1 play on until one is left (MC-END-1)
+SP_ROUND_SCORE = 24  # 0 winner takes the others' points (U-SCORE-1), 1 own points (MM-SCORE-1)
+SP_MULTI = 25  # 0 none, 1 identical cards (H-MULTI-1), 2 same rank (H-MULTI-2, MC-TURN-1)
+SP_RUNS = 26  # H-SEQ-1
+SP_LEAVE_ONE = 27  # H-LASTONE-1
+SP_NO_FINISH_ACTION = 28  # H-NOFINISH-1
+SP_ACTION_SAME_SYMBOL = 29  # H-ACTION-1
+SP_STACK_DOUBLE = 30  # MD-SEVEN-1: each further penalty card doubles
+SP_REVERSE_REFLECTS = 31  # H-REFLECT-1
+SP_SEVEN_SWAP = 32  # H-SEVEN-1
+SP_ZERO_RULE = 33  # H-ZERO-1: 0 none, 1 rotate, 2 swap optional, 3 swap, 4 discard the colour
+SP_ZERO_RANK = 34  # H-ZERO-1: the rank carrying the zero rule (0, or 1 for "regra do 1")
+SP_JUMP_IN = 35  # H-JUMP-1
+SP_EIGHT_AGAIN = 36  # H-EIGHT-1
+SP_TWO_GIVES = 37  # H-TWO-1
+SP_REACT_NINE = 38  # H-REACT-1
+SP_REACT_SEVEN = 39  # H-REACT-1
+SP_REACT_PENALTY = 40
+SP_ZERO_REVEALS = 41  # H-ZEROSEE-1
+SP_WILD_NOT_ON = 42  # MM-JACK-1: rank on which wilds may not be played (-1 none)
+SP_WILD_NOT_ON_PENDING_ONLY = 43  # MM-JACK-1 option: only while a penalty is pending
+SP_CUBE = 44  # H-CUBE-1
+SP_NUMBER_EFFECTS = 45  # 1 if any house rule gives number cards an effect (fast path flag)
+SP_HAS_STAR = 46  # 1 if the deck holds Super Stars (M-STAR-1)
+SP_PLAIN_MATCHING = 47  # 1 if playability is U-MATCH-1 alone (no restriction rule is on): fast path
+NUM_SP_PARAMS = 48
 
 F_COLOUR = NUM_SP_PARAMS  # [MAX_FACES] colour/suit 0..3, -1 for colourless
 F_RANK = F_COLOUR + MAX_FACES  # [MAX_FACES] number/symbol, matched by U-MATCH-1
 F_EFFECT = F_RANK + MAX_FACES  # [MAX_FACES] EF_* code
-F_AMOUNT = F_EFFECT + MAX_FACES  # [MAX_FACES] cards to draw for EF_DRAW / EF_WILD_DRAW
+F_AMOUNT = F_EFFECT + MAX_FACES  # [MAX_FACES] cards to draw / turns to sit out
 F_ANYWHERE = F_AMOUNT + MAX_FACES  # [MAX_FACES] 1 if playable on any card
-F_POINTS = F_ANYWHERE + MAX_FACES  # [MAX_FACES] U-SCORE-1 points
+F_POINTS = F_ANYWHERE + MAX_FACES  # [MAX_FACES] U-SCORE-1 / MM-SCORE-1 points
 F_DEALER_VALUE = F_POINTS + MAX_FACES  # [MAX_FACES] U-SETUP-2 value
-F_IS_NUMBER = F_DEALER_VALUE + MAX_FACES  # [MAX_FACES] 1 for number cards (U-START-2)
-SPEC_SIZE = F_IS_NUMBER + MAX_FACES
+F_IS_NUMBER = F_DEALER_VALUE + MAX_FACES  # [MAX_FACES] 1 for plain cards (U-START-2, H-NOFINISH-1)
+F_PLAY_ON = F_IS_NUMBER + MAX_FACES  # [MAX_FACES] PO_* restriction (jokers)
+NUM_RANKS = 16  # ranks (F_RANK values) of either deck family
+STACK = F_PLAY_ON + MAX_FACES  # [NUM_RANKS * NUM_RANKS] STACK[a*16+b]: rank a answers rank b
+STACKABLE = STACK + NUM_RANKS * NUM_RANKS  # [NUM_RANKS] 1 if some card may answer this rank
+SPEC_SIZE = STACKABLE + NUM_RANKS
 
 # ---------------------------------------------------------------- action offsets (per deck)
 NUM_TARGETS = MAX_PLAYERS - 1  # "target +k": the seat k places clockwise from the actor

@@ -32,6 +32,9 @@ from . import cards
 from . import layout as L
 
 RULES_FORMAT = "uno-env-rules/1"
+DECKS = ("uno", "french")
+EFFECT_WORDS = L.EFFECT_NAMES
+AMOUNT_EFFECTS = (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_PREVIOUS_DRAWS, L.EF_SIT_OUT)
 
 
 class RuleError(ValueError):
@@ -56,29 +59,46 @@ def _rule(
 class RuleSet:
     """Every switch and parameter of one rule variant. Build presets with :func:`preset`."""
 
-    deck: str = _rule("uno", "U-DECK-1", "deck family", choices=("uno",))
+    # ---- deck and table
+    deck: str = _rule("uno", "U-DECK-1", "deck family: 'uno' (108 cards) or 'french' (52)", choices=DECKS)
+    decks: int = _rule(1, "MM-DECK-1", "copies of the base deck", bounds=(1, 2))
+    extra_deck_above: int = _rule(
+        0, "MD-DECK-1", "add one more deck copy above this many players (0: never)", bounds=(0, 10)
+    )
+    jokers: bool = _rule(False, "MC-OPT-1", "French deck: add a black and a red joker per deck copy")
+    super_stars: int = _rule(0, "U-DECK-2", "Super Star wild cards in an Uno deck", bounds=(0, 8))
+    custom_wilds: int = _rule(0, "U-DECK-2", "customizable wild cards in an Uno deck", bounds=(0, 8))
+    card_effects: tuple[str, ...] = _rule(
+        (),
+        "U-DECK-1",
+        "'RANK:effect[:n]' or 'CARD:effect[:n]' entries replacing the deck's default effects "
+        f"(Uno: the official ones; French: none); effects: {', '.join(EFFECT_WORDS)}",
+    )
     min_players: int = _rule(2, "U-DECK-1", "fewest players the variant allows", bounds=(2, 10))
     max_players: int = _rule(10, "U-DECK-1", "most players the variant allows", bounds=(2, 10))
     hand_size: int = _rule(7, "U-SETUP-1", "cards dealt to each player", bounds=(1, 20))
     dealer: str = _rule(
         "draw",
         "U-SETUP-2",
-        "'draw': each player draws a card, highest number deals; 'random': uniform dealer",
+        "'draw': each player draws a card, highest number deals (Uno deck); 'random'",
         choices=("draw", "random"),
     )
     start_card: str = _rule(
         "official",
         "U-START-1",
-        "'official': the starting card's effect applies (U-START-1); 'number_only': "
-        "redraw until a number card (U-START-2)",
-        choices=("official", "number_only"),
+        "'official': the starting card's effect applies to the first player (U-START-1); "
+        "'number_only': redraw until a card without effect (U-START-2, MC-START-1); "
+        "'first_discard': it counts as the first player's discard (MM-START-1)",
+        choices=("official", "number_only", "first_discard"),
     )
+    # ---- a turn
     draw: str = _rule(
         "one",
         "U-DRAW-1",
-        "'one': draw one card, play it if you can and want (U-DRAW-1); 'until_playable': "
-        "draw until a playable card comes (U-DRAW-2)",
-        choices=("one", "until_playable"),
+        "'one': draw one card and play it if you can and want (U-DRAW-1); 'until_playable' "
+        "(U-DRAW-2); 'one_then_any': draw one, then play any playable card or pass (MM-DRAW-1); "
+        "'one_then_pass': draw one and the turn ends (MD-DRAW-1)",
+        choices=("one", "until_playable", "one_then_any", "one_then_pass"),
     )
     drawn_card: str = _rule(
         "may_keep",
@@ -92,6 +112,18 @@ class RuleSet:
         "U-REV-1",
         "with two players a Reverse acts as 'skip', or only 'reverse's",
         choices=("skip", "reverse"),
+    )
+    wild_not_on: str = _rule(
+        "",
+        "MM-JACK-1",
+        "a rank on whose card a wild may not be played ('' none; Mau-Mau: '7')",
+    )
+    wild_not_on_when: str = _rule(
+        "top_card",
+        "MM-JACK-1",
+        "the restriction holds whenever that rank is the 'top_card' (source) or only while its "
+        "penalty is 'pending'",
+        choices=("top_card", "pending"),
     )
     wd4_legal_when: str = _rule(
         "no_matching_colour",
@@ -108,7 +140,7 @@ class RuleSet:
         choices=("challenge", "unpunished", "refused"),
     )
     challenge_penalty: int = _rule(
-        2, "U-WD4-2", "extra cards a failed challenger draws on top of the 4", bounds=(0, 20)
+        2, "U-WD4-2", "extra cards a failed challenger draws on top of the 4 (M-CHAL-1)", bounds=(0, 20)
     )
     challenge_colour: str = _rule(
         "annulled",
@@ -116,13 +148,95 @@ class RuleSet:
         "after a successful challenge the named colour is 'annulled' or 'stands'",
         choices=("annulled", "stands"),
     )
+    call: str = _rule(
+        "uno",
+        "U-UNO-1",
+        "'uno': call before playing your second-to-last card (U-UNO-1, MC-CALL-1); "
+        "'mau_mau': call any time, false calls cost (MM-CALL-1); 'none'",
+        choices=("uno", "mau_mau", "none"),
+    )
     uno_penalty: int = _rule(2, "U-UNO-1", "cards drawn when a missed call is caught", bounds=(0, 20))
     uno_catch: float = _rule(
         1.0, "U-UNO-1", "probability that a missed call is caught (a reflex)", bounds=(0.0, 1.0)
     )
-    last_card_draw: bool = _rule(
-        True, "U-END-1", "a Draw Two / Wild Draw Four played as the last card is still drawn"
+    false_call_penalty: int = _rule(
+        5, "MM-CALL-1", "cards drawn for a false call or a false accusation", bounds=(0, 20)
     )
+    false_accusation: float = _rule(
+        0.0,
+        "MM-CALL-1",
+        "probability that someone falsely accuses a player who called correctly",
+        bounds=(0.0, 1.0),
+    )
+    last_card_draw: bool = _rule(True, "U-END-1", "a draw penalty sent by the last card is still drawn")
+    # ---- house rules (H-*)
+    stacking: tuple[str, ...] = _rule(
+        (),
+        "H-STACK-1",
+        "'CARD/ON' pairs: a penalty card of rank CARD answers a pending penalty raised by rank "
+        "ON (Uno: D2, WD4; French: ranks such as 7, 2, 3, 4, JKB, JKR, K)",
+    )
+    stack_growth: str = _rule(
+        "add",
+        "MD-SEVEN-1",
+        "a stacked penalty 'add's the card's amount or 'double's the total",
+        choices=("add", "double"),
+    )
+    reverse_reflects: bool = _rule(
+        False, "H-REFLECT-1", "a Reverse sends a pending draw penalty back to its sender"
+    )
+    seven_swap: bool = _rule(False, "H-SEVEN-1", "playing a 7 swaps hands with a chosen player")
+    zero_rule: str = _rule(
+        "none",
+        "H-ZERO-1",
+        "playing a 0: 'rotate' all hands in the direction of play; 'swap_optional' with a chosen "
+        "player or not; 'swap' with a chosen player; 'discard_colour': discard every card of its "
+        "colour; 'none'",
+        choices=("none", "rotate", "swap_optional", "swap", "discard_colour"),
+    )
+    zero_rule_rank: int = _rule(
+        0, "H-ZERO-1", "the number that carries the zero rule (1: '002 regra do 1')", bounds=(0, 1)
+    )
+    jump_in: bool = _rule(False, "H-JUMP-1", "a player holding the identical card may play it out of turn")
+    multi_play: str = _rule(
+        "none",
+        "H-MULTI-1",
+        "several cards in one play: 'identical' (H-MULTI-1), 'same_rank' (H-MULTI-2, MC-TURN-1)",
+        choices=("none", "identical", "same_rank"),
+    )
+    runs: bool = _rule(False, "H-SEQ-1", "a run of same-colour numbers up or down in one play")
+    multi_leave_one: bool = _rule(False, "H-LASTONE-1", "a multi-card play must leave one card in hand")
+    eight_again: bool = _rule(False, "H-EIGHT-1", "playing an 8 gives another turn")
+    two_gives: bool = _rule(False, "H-TWO-1", "playing a 2 gives two of your cards to a chosen player")
+    no_finish_on_action: bool = _rule(
+        False, "H-NOFINISH-1", "the last card may not be an action or wild card"
+    )
+    action_same_symbol: bool = _rule(
+        False, "H-ACTION-1", "an action card goes on an action card only with the same symbol"
+    )
+    react_nine: bool = _rule(False, "H-REACT-1", "a 9: a random player (the slowest hand) draws")
+    react_seven: bool = _rule(False, "H-REACT-1", "a 7: a random player (who broke the silence) draws")
+    react_penalty: int = _rule(2, "H-REACT-1", "cards drawn for a reflex penalty", bounds=(1, 20))
+    zero_reveals: bool = _rule(
+        False, "H-ZEROSEE-1", "playing a 0 shows the player the other hands, unless blocked by a 0"
+    )
+    cube: bool = _rule(False, "H-CUBE-1", "the Uno cube: roll the action and target dice at UNO or 10 cards")
+    # ---- the end and scoring
+    end: str = _rule(
+        "first_out",
+        "MC-END-1",
+        "'first_out': the first empty hand ends the round; 'last_player': play on until one "
+        "player holds cards, ranked by leaving order (MC-END-1)",
+        choices=("first_out", "last_player"),
+    )
+    round_score: str = _rule(
+        "winner_takes",
+        "U-SCORE-1",
+        "'winner_takes' the points left in the other hands (U-SCORE-1); 'own_points': each "
+        "player scores the points left in their own hand, lower is better (MM-SCORE-1)",
+        choices=("winner_takes", "own_points"),
+    )
+    ace_points: int = _rule(1, "MM-SCORE-1", "points of an Ace left in hand (French deck)", bounds=(0, 50))
     match: str = _rule(
         "single_round",
         "U-SCORE-2",
@@ -139,17 +253,53 @@ class RuleSet:
     # ------------------------------------------------------------ validation
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type == "tuple[str, ...]" and isinstance(value, list):
+                object.__setattr__(self, f.name, tuple(value))  # TOML gives lists
+            elif f.type == "float" and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, float(value))  # one canonical form
             _check_value(f, getattr(self, f.name))
         if self.min_players > self.max_players:
             raise RuleError(f"min_players={self.min_players} is larger than max_players={self.max_players}")
-        max_hand = (self.deck_size(self.max_players) - 1) // self.max_players
-        if self.hand_size > max_hand:
-            raise RuleError(
-                f"impossible rule set: {self.max_players} players x hand_size={self.hand_size} "
-                f"needs {self.max_players * self.hand_size + 1} cards with the starting card, "
-                f"but the deck has {self.deck_size(self.max_players)}; lower hand_size to at "
-                f"most {max_hand} or max_players"
+        uno = self.deck == "uno"
+        if not uno and (self.super_stars or self.custom_wilds):
+            raise RuleError("super_stars and custom_wilds (U-DECK-2) need deck='uno'")
+        if uno and self.jokers:
+            raise RuleError("jokers (MC-OPT-1) need deck='french'")
+        if not uno and self.dealer == "draw":
+            raise RuleError("dealer='draw' (U-SETUP-2) needs deck='uno'; use dealer='random'")
+        if self.cube:
+            raise RuleError("cube=true (H-CUBE-1) is not available yet; allowed: false")
+        house_numbers = [
+            name
+            for name in (
+                "seven_swap",
+                "two_gives",
+                "eight_again",
+                "react_nine",
+                "react_seven",
+                "zero_reveals",
             )
+            if getattr(self, name)
+        ] + (["zero_rule"] if self.zero_rule != "none" else [])
+        if not uno and house_numbers:
+            raise RuleError(f"{', '.join(house_numbers)} (Uno house rules) need deck='uno'")
+        if self.match == "first_to_target" and self.round_score != "winner_takes":
+            raise RuleError("match='first_to_target' (U-SCORE-2) needs round_score='winner_takes'")
+        if self.end == "last_player" and self.match != "single_round":
+            raise RuleError("end='last_player' (MC-END-1) plays a single round: set match='single_round'")
+        self.effect_table()  # validates card_effects
+        self.stack_pairs()  # validates stacking
+        if self.wild_not_on:
+            self._rank_index(self.wild_not_on, "wild_not_on")
+        for n in (self.min_players, self.max_players):
+            need = n * self.hand_size + 1
+            if need > self.deck_size(n):
+                raise RuleError(
+                    f"impossible rule set: {n} players x hand_size={self.hand_size} needs {need} "
+                    f"cards with the starting card, but the deck has {self.deck_size(n)}; lower "
+                    f"hand_size, raise decks or narrow the player range"
+                )
 
     def check_players(self, num_players: int) -> None:
         """Raise :class:`RuleError` unless ``num_players`` can play this variant."""
@@ -179,26 +329,100 @@ class RuleSet:
         """Size of the flat action table of the deck family."""
         return self.num_faces + L.NUM_NONFACE_ACTIONS
 
+    def deck_copies(self, num_players: int) -> int:
+        """Copies of the base deck in a game of ``num_players`` (MM-DECK-1, MD-DECK-1)."""
+        extra = 1 if self.extra_deck_above and num_players > self.extra_deck_above else 0
+        return self.decks + extra
+
     def deck_counts(self, num_players: int) -> np.ndarray:
-        """Copies of each face in a game of ``num_players`` (U-DECK-1)."""
-        del num_players  # the Uno deck does not depend on the player count
+        """Copies of each face in a game of ``num_players`` (U-DECK-1/2, MM/MD/MC-DECK-1)."""
         counts = np.zeros(L.MAX_FACES, dtype=np.int64)
-        for colour in range(4):
-            base = colour * 13
-            counts[base] = 1  # one 0 per colour
-            counts[base + 1 : base + 13] = 2  # two each of 1-9, Skip, Reverse, Draw Two
-        counts[cards.WILD] = 4
-        counts[cards.WILD_DRAW_FOUR] = 4
-        return counts
+        if self.deck == "uno":
+            for colour in range(4):
+                base = colour * 13
+                counts[base] = 1  # one 0 per colour
+                counts[base + 1 : base + 13] = 2  # two each of 1-9, Skip, Reverse, Draw Two
+            counts[cards.WILD] = 4
+            counts[cards.WILD_DRAW_FOUR] = 4
+            counts[cards.SUPER_STAR] = self.super_stars
+            counts[cards.CUSTOM_WILD] = self.custom_wilds
+        else:
+            counts[:52] = 1
+            if self.jokers:
+                counts[cards.BLACK_JOKER] = counts[cards.RED_JOKER] = 1
+        return counts * self.deck_copies(num_players)
 
     def deck_size(self, num_players: int) -> int:
         """Number of cards in a game of ``num_players``."""
         return int(self.deck_counts(num_players).sum())
 
+    # ------------------------------------------------------------ card effects
+    def _rank_index(self, token: str, where: str) -> int:
+        ranks = cards.RANK_TOKENS[self.deck_family]
+        if token.upper() in ranks:
+            return ranks.index(token.upper())
+        raise RuleError(
+            f"rule {where}: {token!r} is not a rank of the {self.deck} deck; ranks: {', '.join(ranks)}"
+        )
+
+    def effect_table(self) -> list[tuple[int, int]]:
+        """(effect code, amount) of every face after applying :attr:`card_effects`."""
+        nf = self.num_faces
+        table = _default_effects(self.deck_family)
+        ranks = [_face_rank(f, self.deck_family) for f in range(nf)]
+        for entry in self.card_effects:
+            parts = entry.split(":")
+            if len(parts) not in (2, 3):
+                raise RuleError(
+                    f"rule card_effects: {entry!r} must be 'RANK:effect' or 'RANK:effect:n' "
+                    "(e.g. 'A:skip', '7:draw:2')"
+                )
+            key, word = parts[0].strip(), parts[1].strip().lower()
+            if word not in EFFECT_WORDS:
+                raise RuleError(
+                    f"rule card_effects: unknown effect {word!r} in {entry!r}; effects: {', '.join(EFFECT_WORDS)}"
+                )
+            code = L.EFFECT_NAMES.index(word)
+            needs_amount = code in AMOUNT_EFFECTS
+            if needs_amount != (len(parts) == 3):
+                raise RuleError(
+                    f"rule card_effects: {entry!r}: effect {word!r} "
+                    + ("needs an amount, e.g. 'draw:2'" if needs_amount else "takes no amount")
+                )
+            amount = 0
+            if needs_amount:
+                if not parts[2].isdigit() or not 1 <= int(parts[2]) <= 20:
+                    raise RuleError(f"rule card_effects: {entry!r}: the amount must be 1..20")
+                amount = int(parts[2])
+            try:
+                faces = [cards.parse_face(key, self.deck_family)]
+            except cards.CardNotationError:
+                rank = self._rank_index(key, "card_effects")
+                faces = [f for f in range(nf) if ranks[f] == rank]
+            for face in faces:
+                table[face] = (code, amount)
+        return table
+
+    def stack_pairs(self) -> list[tuple[int, int]]:
+        """(answering rank, answered rank) pairs of :attr:`stacking` (H-STACK-1)."""
+        pairs = []
+        for entry in self.stacking:
+            card, sep, on = entry.partition("/")
+            if not sep:
+                raise RuleError(f"rule stacking: {entry!r} must be 'CARD/ON', e.g. 'D2/D2' or '7/7'")
+            pairs.append(
+                (self._rank_index(card.strip(), "stacking"), self._rank_index(on.strip(), "stacking"))
+            )
+        return pairs
+
     # ------------------------------------------------------------ text forms
     def to_dict(self) -> dict[str, Any]:
-        """All fields as a plain dict (TOML-ready)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """All fields as a plain dict (TOML-ready: tuples become lists)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "rules") -> RuleSet:
@@ -210,8 +434,13 @@ class RuleSet:
         base_name = data.pop("preset", None)
         if base_name is not None and not isinstance(base_name, str):
             raise RuleError(f"{source}: preset must be a preset name, got {base_name!r}")
-        base = preset(base_name) if base_name is not None else cls()
-        return base.with_overrides(data, source=source)
+        try:
+            base = preset(base_name) if base_name is not None else cls()
+            return base.with_overrides(data, source=source)
+        except RuleError as exc:
+            if str(exc).startswith(source):
+                raise
+            raise RuleError(f"{source}: {exc}") from None
 
     def with_overrides(self, overrides: Mapping[str, Any], *, source: str = "rules") -> RuleSet:
         """Return a copy with the given fields replaced, each validated."""
@@ -221,7 +450,8 @@ class RuleSet:
             raise RuleError(
                 f"{source}: unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(valid)}"
             )
-        return dataclasses.replace(self, **dict(overrides))
+        values = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()}
+        return dataclasses.replace(self, **values)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> RuleSet:
@@ -240,7 +470,9 @@ class RuleSet:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise RuleError(f"{source} is not valid TOML: {exc}") from exc
-        data.pop("format", None)
+        version = data.pop("format", RULES_FORMAT)
+        if version != RULES_FORMAT:
+            raise RuleError(f"{source}: format={version!r} is not supported; expected {RULES_FORMAT!r}")
         return cls.from_dict(data, source=source)
 
     def to_toml(self) -> str:
@@ -251,7 +483,12 @@ class RuleSet:
         parts = []
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, tuple):
+                text = ",".join(value)
+            else:
+                text = str(value)
             parts.append(f"{f.name}={text}")
         return " ".join(parts)
 
@@ -264,6 +501,8 @@ class RuleSet:
             key, sep, raw = part.partition("=")
             if not sep:
                 raise RuleError(f"malformed rule string item {part!r}: expected key=value")
+            if key in values:
+                raise RuleError(f"rule string names {key!r} twice")
             kind = types.get(key)
             if kind == "bool":
                 if raw not in ("true", "false"):
@@ -273,6 +512,8 @@ class RuleSet:
                 values[key] = _parse_number(key, raw, int)
             elif kind == "float":
                 values[key] = _parse_number(key, raw, float)
+            elif kind == "tuple[str, ...]":
+                values[key] = tuple(x for x in raw.split(",") if x)
             else:
                 values[key] = raw
         return cls().with_overrides(values, source="rule string")
@@ -301,15 +542,22 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
         return
     if f.type in ("int", "float"):
         numeric = (int,) if f.type == "int" else (int, float)
-        if isinstance(value, bool) or not isinstance(value, numeric):
-            raise RuleError(
-                f"{where} must be {'an integer' if f.type == 'int' else 'a number'}, got {value!r}"
-            )
         lo, hi = meta["bounds"]
+        if isinstance(value, bool) or not isinstance(value, numeric):
+            kind = "an integer" if f.type == "int" else "a number"
+            raise RuleError(f"{where} must be {kind} between {lo} and {hi}, got {value!r}")
         if not lo <= value <= hi:
             raise RuleError(f"{where} must be between {lo} and {hi}, got {value!r}")
         return
+    if f.type == "tuple[str, ...]":
+        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            raise RuleError(f"{where} must be a list of strings, got {value!r}")
+        return
     choices = meta["choices"]
+    if choices is None:
+        if not isinstance(value, str):
+            raise RuleError(f"{where} must be a string, got {value!r}")
+        return
     if value not in choices:
         raise RuleError(f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
 
@@ -332,11 +580,100 @@ def rule_fields() -> list[dict[str, Any]]:
     return out
 
 
+# ---------------------------------------------------------------- ranks and default effects
+def _face_rank(face: int, deck: cards.DeckFamily) -> int:
+    """The rank index of a face: its symbol for U-MATCH-1 / MM-MATCH-1 and the stack table."""
+    if face < 52:
+        return face % 13
+    if deck == "uno":
+        return {cards.WILD: 13, cards.WILD_DRAW_FOUR: 14, cards.SUPER_STAR: 15, cards.CUSTOM_WILD: 13}[face]
+    return 13 if face == cards.BLACK_JOKER else 14
+
+
+def _default_effects(deck: cards.DeckFamily) -> list[tuple[int, int]]:
+    """Official Uno effects (U-SKIP-1, U-REV-1, U-D2-1, U-WILD-1, U-WD4-1, M-STAR-1); none for French."""
+    table = [(L.EF_NONE, 0)] * cards.NUM_FACES[deck]
+    if deck == "uno":
+        for colour in range(4):
+            table[colour * 13 + cards.SKIP] = (L.EF_SKIP, 0)
+            table[colour * 13 + cards.REVERSE] = (L.EF_REVERSE, 0)
+            table[colour * 13 + cards.DRAW_TWO] = (L.EF_DRAW, 2)
+        table[cards.WILD] = (L.EF_WILD, 0)
+        table[cards.CUSTOM_WILD] = (L.EF_WILD, 0)  # U-DECK-2: plays as a plain Wild
+        table[cards.WILD_DRAW_FOUR] = (L.EF_WILD_DRAW, 4)
+        table[cards.SUPER_STAR] = (L.EF_STAR, 0)
+    return table
+
+
 # ---------------------------------------------------------------- presets
+HOUSE_STACKING = ("D2/D2", "WD4/WD4", "WD4/D2")  # H-STACK-1 default table
+MACAO_DRAW_RANKS = ("2", "3", "JKB", "JKR")
+MACAO_EFFECTS = ("A:choose_suit", "2:draw:2", "3:draw:3", "4:sit_out:1", "JKB:draw:5", "JKR:draw:10")
+MACAO_KINGS = ("KH:draw:5", "KS:previous_draws:5")  # MC-OPT-1 kings
+
+
 def _make_presets() -> dict[str, RuleSet]:
+    uno = RuleSet()  # 000, 002, 003 official parts; Mattel's reading wherever sources disagree
     return {
-        # 000, 002, 003 official parts; Mattel's reading wherever the sources disagree.
-        "uno": RuleSet(),
+        "uno": uno,
+        # H-STACK-1, H-SEVEN-1, H-ZERO-1, H-JUMP-1 (the rules RULES.md marks *)
+        "uno_house": dataclasses.replace(
+            uno, stacking=HOUSE_STACKING, seven_swap=True, zero_rule="rotate", jump_in=True
+        ),
+        # U-DECK-2, M-STAR-1, M-CHAL-1, M-SCORE-1
+        "uno_mario": dataclasses.replace(uno, super_stars=4, custom_wilds=4),
+        # MM-*: 2 decks, 4-8 players, 5 cards
+        "mau_mau": RuleSet(
+            deck="french",
+            decks=2,
+            min_players=4,
+            max_players=8,
+            hand_size=5,
+            dealer="random",
+            start_card="first_discard",
+            draw="one_then_any",
+            card_effects=("A:skip", "Q:reverse", "J:wild", "7:draw:2", "9:previous_draws:1"),
+            wild_not_on="7",
+            stacking=("7/7",),
+            call="mau_mau",
+            uno_penalty=5,
+            last_card_draw=False,
+            round_score="own_points",
+        ),
+        # MD-*: one deck up to 4 players, two above; 7 cards
+        "mau_mau_doubling": RuleSet(
+            deck="french",
+            extra_deck_above=4,
+            min_players=2,
+            max_players=8,
+            hand_size=7,
+            dealer="random",
+            draw="one_then_pass",
+            draw_when_playable=False,
+            card_effects=("A:skip", "7:draw:3", "9:previous_draws:1", "J:wild"),
+            stacking=("7/7",),
+            stack_growth="double",
+            call="none",
+            last_card_draw=False,
+            round_score="own_points",
+        ),
+        # MC-*: Romanian Macao, play on until one player is left
+        "macao": RuleSet(
+            deck="french",
+            min_players=2,
+            max_players=8,
+            hand_size=5,
+            dealer="random",
+            start_card="number_only",
+            draw="one_then_pass",
+            draw_when_playable=False,
+            card_effects=MACAO_EFFECTS,
+            stacking=(*(f"{a}/{b}" for a in MACAO_DRAW_RANKS for b in MACAO_DRAW_RANKS), "4/4"),
+            multi_play="same_rank",
+            uno_penalty=5,
+            last_card_draw=False,
+            end="last_player",
+        ),
     }
 
 
@@ -371,13 +708,14 @@ def load_rules(rules: RuleSet | str | Path = "uno", **overrides: Any) -> RuleSet
 def compile_spec(rules: RuleSet) -> np.ndarray:
     """The flat int64 array of parameters and face tables the engine reads (read-only)."""
     spec = np.zeros(L.SPEC_SIZE, dtype=np.int64)
-    spec[L.SP_DECK] = 0 if rules.deck == "uno" else 1
+    deck = rules.deck_family
+    spec[L.SP_DECK] = 0 if deck == "uno" else 1
     spec[L.SP_NUM_FACES] = rules.num_faces
     spec[L.SP_NUM_ACTIONS] = rules.num_actions
     spec[L.SP_HAND_SIZE] = rules.hand_size
     spec[L.SP_DEALER_DRAW] = rules.dealer == "draw"
-    spec[L.SP_START_NUMBER_ONLY] = rules.start_card == "number_only"
-    spec[L.SP_DRAW_UNTIL_PLAYABLE] = rules.draw == "until_playable"
+    spec[L.SP_START] = ("official", "number_only", "first_discard").index(rules.start_card)
+    spec[L.SP_DRAW_RULE] = ("one", "until_playable", "one_then_any", "one_then_pass").index(rules.draw)
     spec[L.SP_DRAWN_MUST_PLAY] = rules.drawn_card == "must_play"
     spec[L.SP_DRAW_WHEN_PLAYABLE] = rules.draw_when_playable
     spec[L.SP_REVERSE_SKIPS_TWO] = rules.reverse_with_two == "skip"
@@ -391,37 +729,84 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
     spec[L.SP_MATCH] = ("single_round", "first_to_target", "lowest_total").index(rules.match)
     spec[L.SP_TARGET] = rules.target
     spec[L.SP_MAX_DECISIONS] = rules.max_decisions
-    _uno_faces(spec)
+    spec[L.SP_CALL_RULE] = ("none", "uno", "mau_mau").index(rules.call)
+    spec[L.SP_FALSE_CALL_PENALTY] = rules.false_call_penalty
+    spec[L.SP_FALSE_ACCUSE_PPM] = round(rules.false_accusation * 1_000_000)
+    spec[L.SP_END_RULE] = rules.end == "last_player"
+    spec[L.SP_ROUND_SCORE] = rules.round_score == "own_points"
+    spec[L.SP_MULTI] = ("none", "identical", "same_rank").index(rules.multi_play)
+    spec[L.SP_RUNS] = rules.runs
+    spec[L.SP_LEAVE_ONE] = rules.multi_leave_one
+    spec[L.SP_NO_FINISH_ACTION] = rules.no_finish_on_action
+    spec[L.SP_ACTION_SAME_SYMBOL] = rules.action_same_symbol
+    spec[L.SP_STACK_DOUBLE] = rules.stack_growth == "double"
+    spec[L.SP_REVERSE_REFLECTS] = rules.reverse_reflects
+    spec[L.SP_SEVEN_SWAP] = rules.seven_swap
+    spec[L.SP_ZERO_RULE] = ("none", "rotate", "swap_optional", "swap", "discard_colour").index(
+        rules.zero_rule
+    )
+    spec[L.SP_ZERO_RANK] = rules.zero_rule_rank
+    spec[L.SP_JUMP_IN] = rules.jump_in
+    spec[L.SP_EIGHT_AGAIN] = rules.eight_again
+    spec[L.SP_TWO_GIVES] = rules.two_gives
+    spec[L.SP_REACT_NINE] = rules.react_nine
+    spec[L.SP_REACT_SEVEN] = rules.react_seven
+    spec[L.SP_REACT_PENALTY] = rules.react_penalty
+    spec[L.SP_ZERO_REVEALS] = rules.zero_reveals
+    spec[L.SP_WILD_NOT_ON] = rules._rank_index(rules.wild_not_on, "wild_not_on") if rules.wild_not_on else -1
+    spec[L.SP_WILD_NOT_ON_PENDING_ONLY] = rules.wild_not_on_when == "pending"
+    spec[L.SP_CUBE] = rules.cube
+    spec[L.SP_NUMBER_EFFECTS] = (
+        rules.seven_swap
+        or rules.zero_rule != "none"
+        or rules.two_gives
+        or rules.react_nine
+        or rules.react_seven
+        or rules.zero_reveals
+    )
+    spec[L.SP_HAS_STAR] = rules.super_stars > 0
+    spec[L.SP_PLAIN_MATCHING] = not (
+        rules.wd4_bluff == "refused"
+        or rules.no_finish_on_action
+        or rules.wild_not_on
+        or rules.action_same_symbol
+        or rules.jokers
+    )
+    _face_tables(spec, rules)
+    for card_rank, on_rank in rules.stack_pairs():
+        spec[L.STACK + card_rank * L.NUM_RANKS + on_rank] = 1
+        spec[L.STACKABLE + on_rank] = 1
     spec.setflags(write=False)
     return spec
 
 
-def _uno_faces(spec: np.ndarray) -> None:
-    """Face tables of the Uno deck: U-MATCH-1 colours/symbols, effects, U-SCORE-1 points."""
+def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:
+    """Per-face colour, rank, effect, amount, wildness, points (U-SCORE-1, MM-SCORE-1)."""
+    deck = rules.deck_family
+    effects = rules.effect_table()
     for face in range(L.MAX_FACES):
         spec[L.F_COLOUR + face] = -1
-        spec[L.F_RANK + face] = 13 + face  # wilds match only themselves by symbol
-    for colour in range(4):
-        for symbol in range(13):
-            face = colour * 13 + symbol
-            spec[L.F_COLOUR + face] = colour
-            spec[L.F_RANK + face] = symbol
-            if symbol < 10:
-                spec[L.F_POINTS + face] = symbol
-                spec[L.F_DEALER_VALUE + face] = symbol
-                spec[L.F_IS_NUMBER + face] = 1
-            else:
-                spec[L.F_POINTS + face] = 20
-            if symbol == cards.SKIP:
-                spec[L.F_EFFECT + face] = L.EF_SKIP  # U-SKIP-1
-            elif symbol == cards.REVERSE:
-                spec[L.F_EFFECT + face] = L.EF_REVERSE  # U-REV-1
-            elif symbol == cards.DRAW_TWO:
-                spec[L.F_EFFECT + face] = L.EF_DRAW  # U-D2-1
-                spec[L.F_AMOUNT + face] = 2
-    for face in (cards.WILD, cards.WILD_DRAW_FOUR, cards.SUPER_STAR, cards.CUSTOM_WILD):
-        spec[L.F_ANYWHERE + face] = 1
-        spec[L.F_POINTS + face] = 50
-        spec[L.F_EFFECT + face] = L.EF_WILD  # U-WILD-1
-    spec[L.F_EFFECT + cards.WILD_DRAW_FOUR] = L.EF_WILD_DRAW  # U-WD4-1
-    spec[L.F_AMOUNT + cards.WILD_DRAW_FOUR] = 4
+        spec[L.F_RANK + face] = L.NUM_RANKS - 1
+    for face in range(rules.num_faces):
+        effect, amount = effects[face]
+        rank = _face_rank(face, deck)
+        spec[L.F_RANK + face] = rank
+        spec[L.F_EFFECT + face] = effect
+        spec[L.F_AMOUNT + face] = amount
+        wild = effect in (L.EF_WILD, L.EF_WILD_DRAW, L.EF_STAR)
+        spec[L.F_ANYWHERE + face] = wild
+        spec[L.F_IS_NUMBER + face] = effect == L.EF_NONE and (deck == "french" or rank < 10)
+        if face < 52:
+            spec[L.F_COLOUR + face] = face // 13
+        if deck == "uno":
+            spec[L.F_POINTS + face] = rank if rank < 10 else (20 if rank < 13 else 50)
+            spec[L.F_DEALER_VALUE + face] = rank if rank < 10 else 0
+        else:
+            # MM-SCORE-1: face value, Jack 30, Queen and King 10, Ace ace_points; jokers 50
+            spec[L.F_POINTS + face] = (
+                rules.ace_points if rank == 0 else rank + 1 if rank < 10 else (30, 10, 10, 50, 50)[rank - 10]
+            )
+            if face == cards.BLACK_JOKER:
+                spec[L.F_PLAY_ON + face] = L.PO_BLACK
+            elif face == cards.RED_JOKER:
+                spec[L.F_PLAY_ON + face] = L.PO_RED
