@@ -3,7 +3,9 @@
 Each benchmark plays whole games, choosing a uniformly random legal action at
 every decision, until at least ``min_seconds`` of wall time (``time.perf_counter``)
 have passed, and returns ``{"steps": ..., "games": ..., "seconds": ...}`` where a
-step is one player decision.  Game set-up (deal / reset) is inside the timed
+step is one player decision; ``"cpu_seconds"`` is the process CPU time
+(``time.process_time``) of the same timed region, which is less than ``"seconds"`` when other
+processes compete for the CPU.  Game set-up (deal / reset) is inside the timed
 region; constructing the game object and importing the library are not.
 
 Engines measured:
@@ -65,19 +67,20 @@ def _random_ints(rng: np.random.Generator) -> Iterator[int]:
         yield from rng.integers(0, _RAND_HIGH, size=_BLOCK, dtype=np.int64).tolist()
 
 
-def _result(steps: int, games: int, seconds: float, **extra: int) -> dict[str, float]:
+def _result(steps: int, games: int, seconds: float, cpu_seconds: float, **extra: int) -> dict[str, float]:
     """Pack benchmark counters into the common result dict.
 
     Args:
         steps: Player decisions taken.
         games: Complete games played.
         seconds: Elapsed wall time of the timed region.
+        cpu_seconds: Process CPU time (``time.process_time``) of the timed region.
         **extra: Additional counters to include.
 
     Returns:
-        ``{"steps": steps, "games": games, "seconds": seconds, **extra}``.
+        ``{"steps": steps, "games": games, "seconds": seconds, "cpu_seconds": cpu_seconds, **extra}``.
     """
-    out: dict[str, float] = {"steps": steps, "games": games, "seconds": seconds}
+    out: dict[str, float] = {"steps": steps, "games": games, "seconds": seconds, "cpu_seconds": cpu_seconds}
     out.update(extra)
     return out
 
@@ -96,7 +99,7 @@ def rlcard_engine(num_players: int, min_seconds: float, seed: int) -> dict[str, 
         seed: Seed for both the engine's RNG and the action-choice generator.
 
     Returns:
-        Dict with ``steps`` (player decisions), ``games`` and ``seconds``.
+        Dict with ``steps`` (player decisions), ``games``, ``seconds`` and ``cpu_seconds``.
     """
     from rlcard.games.uno.game import UnoGame
 
@@ -108,6 +111,7 @@ def rlcard_engine(num_players: int, min_seconds: float, seed: int) -> dict[str, 
 
     steps = games = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     while True:
         state, _ = game.init_game()
         while not is_over():
@@ -117,7 +121,7 @@ def rlcard_engine(num_players: int, min_seconds: float, seed: int) -> dict[str, 
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= min_seconds:
-            return _result(steps, games, elapsed)
+            return _result(steps, games, elapsed, time.process_time() - cpu_start)
 
 
 def rlcard_env(num_players: int, min_seconds: float, seed: int) -> dict[str, float]:
@@ -134,7 +138,7 @@ def rlcard_env(num_players: int, min_seconds: float, seed: int) -> dict[str, flo
         seed: Passed as the env's ``seed`` config and seeds action choice.
 
     Returns:
-        Dict with ``steps`` (player decisions), ``games`` and ``seconds``.
+        Dict with ``steps`` (player decisions), ``games``, ``seconds`` and ``cpu_seconds``.
     """
     import rlcard
 
@@ -148,6 +152,7 @@ def rlcard_env(num_players: int, min_seconds: float, seed: int) -> dict[str, flo
 
     steps = games = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     while True:
         state, _ = env.reset()
         while not is_over():
@@ -157,7 +162,7 @@ def rlcard_env(num_players: int, min_seconds: float, seed: int) -> dict[str, flo
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= min_seconds:
-            return _result(steps, games, elapsed)
+            return _result(steps, games, elapsed, time.process_time() - cpu_start)
 
 
 def openspiel_crazy_eights(num_players: int, min_seconds: float, seed: int) -> dict[str, float]:
@@ -178,7 +183,7 @@ def openspiel_crazy_eights(num_players: int, min_seconds: float, seed: int) -> d
         seed: Seed of the generator used for chance and action sampling.
 
     Returns:
-        Dict with ``steps`` (player decisions only), ``games``, ``seconds``
+        Dict with ``steps`` (player decisions only), ``games``, ``seconds``, ``cpu_seconds``
         and ``chance_steps`` (chance-node actions applied).
     """
     import pyspiel
@@ -189,6 +194,7 @@ def openspiel_crazy_eights(num_players: int, min_seconds: float, seed: int) -> d
 
     steps = chance_steps = games = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -213,10 +219,10 @@ def openspiel_crazy_eights(num_players: int, min_seconds: float, seed: int) -> d
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= min_seconds:
-            return _result(steps, games, elapsed, chance_steps=chance_steps)
+            return _result(steps, games, elapsed, time.process_time() - cpu_start, chance_steps=chance_steps)
 
 
-def _pin_to_one_cpu(cpu: int | None) -> int | None:
+def pin_to_one_cpu(cpu: int | None) -> int | None:
     """Restrict this process to a single CPU to reduce timing noise.
 
     Args:
@@ -242,7 +248,7 @@ def main() -> None:
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
     args = parser.parse_args()
 
-    cpu = None if args.no_pin else _pin_to_one_cpu(args.cpu)
+    cpu = None if args.no_pin else pin_to_one_cpu(args.cpu)
     print(f"pinned to cpu {cpu}" if cpu is not None else "not pinned")
     benches = [
         ("rlcard_engine", rlcard_engine),

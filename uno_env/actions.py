@@ -71,8 +71,8 @@ def parse_action(text: str, deck: DeckFamily = "uno") -> int:
     if len(words) == 2 and words[0] in ("colour", "color", "suit", "choose"):
         try:
             return nf + cards.parse_colour(words[1], deck)
-        except cards.CardNotationError:
-            pass
+        except cards.CardNotationError as exc:
+            raise ValueError(f"{text!r} is not an action: {exc}") from None
     if len(words) == 2 and words[0] == "target":
         offset = words[1].lstrip("+")
         if offset.isdigit() and 1 <= int(offset) <= L.NUM_TARGETS:

@@ -67,7 +67,7 @@ MULTI_SAME_RANK = 2
 
 
 # ================================================================ seats (E-DIR-1, MC-END-1)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
     """The seat ``steps`` places from ``seat`` in the direction of play, skipping players who left."""
     n = state[L.S_NPLAYERS]
@@ -92,26 +92,26 @@ def previous_seat(state: np.ndarray, seat: int) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def active_players(state: np.ndarray) -> int:
     """Players still holding cards in play (all of them unless MC-END-1 lets players leave)."""
     return state[L.S_NPLAYERS] - state[L.S_NFINISHED]
 
 
 # ================================================================ cards and piles
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_face(state: np.ndarray) -> int:
     """The face on top of the discard pile."""
     return state[L.DISCARD_PILE + state[L.S_NDISCARD] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_in_hand(state: np.ndarray, seat: int, face: int) -> int:
     """Copies of ``face`` that ``seat`` holds."""
     return state[L.HANDS + seat * L.MAX_FACES + face]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Put one card of ``face`` into ``seat``'s hand."""
     state[L.HANDS + seat * L.MAX_FACES + face] += 1
@@ -119,7 +119,7 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     state[L.HAND_VERSION + seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Take one card of ``face`` out of ``seat``'s hand."""
     state[L.HANDS + seat * L.MAX_FACES + face] -= 1
@@ -127,7 +127,7 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     state[L.HAND_VERSION + seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_discard(state: np.ndarray, face: int) -> None:
     """Lay a card on the discard pile."""
     state[L.DISCARD_PILE + state[L.S_NDISCARD]] = face
@@ -241,7 +241,10 @@ def playable(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
         # MM-JACK-1: no wild on that rank (option: only while its penalty is pending, which
         # the answer phase already enforces)
         if spec[L.SP_WILD_NOT_ON_PENDING_ONLY] == 0 and spec[L.F_RANK + top] == spec[L.SP_WILD_NOT_ON]:
-            return False
+            # the source lifts only the wildness: it still goes where it matches
+            return (
+                spec[L.F_COLOUR + face] == state[L.S_COLOUR] or spec[L.F_RANK + face] == spec[L.F_RANK + top]
+            )
     if spec[L.SP_ACTION_SAME_SYMBOL] == 1:  # H-ACTION-1
         if spec[L.F_IS_NUMBER + top] == 0 and spec[L.F_IS_NUMBER + face] == 0:
             return spec[L.F_RANK + face] == spec[L.F_RANK + top]
@@ -414,7 +417,7 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     if may_call and state[L.CALLED + seat] == 0:
         rule = spec[L.SP_CALL_RULE]
         if (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or (
-            rule == CALL_MAU_MAU and (phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN)
+            rule == CALL_MAU_MAU and phase != L.PH_JUMP_IN and phase != L.PH_BLOCK
         ):
             mask[nf + L.A_CALL_OFFSET] = 1  # U-UNO-1, MC-CALL-1, MM-CALL-1
             count += 1
@@ -422,7 +425,7 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
 
 
 # ================================================================ turns
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """``seat`` starts a normal turn, unless it must sit turns out (MC-FOUR-1)."""
     for _ in range(100 * L.MAX_PLAYERS):
@@ -433,15 +436,16 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     state[L.S_CURRENT] = seat
     state[L.S_PHASE] = L.PH_PLAY
     state[L.S_DRAWN] = -1
+    state[L.S_DREW] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """Play passes to the seat after ``seat``, which starts a normal turn."""
     begin_turn(state, spec, next_seat(state, seat, 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clear_pending(state: np.ndarray) -> None:
     state[L.S_PENDING] = 0
     state[L.S_PENDING_SKIP] = 0
@@ -450,6 +454,18 @@ def _clear_pending(state: np.ndarray) -> None:
     state[L.S_CHALLENGEABLE] = 0
     state[L.S_BLUFF] = 0
     state[L.S_COLOUR_BEFORE] = -1
+
+
+@njit(cache=True)
+def random_other_seat(state: np.ndarray, seat: int) -> int:
+    """A uniformly random player in play other than ``seat`` (MM-CALL-1 false accusations)."""
+    k = rand_below(state, L.RNG, active_players(state) - 1)
+    for other in range(state[L.S_NPLAYERS]):
+        if other != seat and state[L.FINISHED + other] == 0:
+            if k == 0:
+                return other
+            k -= 1
+    return seat
 
 
 @njit(cache=True)
@@ -465,7 +481,7 @@ def random_active_seat(state: np.ndarray) -> int:
 
 
 # ================================================================ a play, card by card
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
     """Add one laid card's effect to the play being resolved."""
     effect = spec[L.F_EFFECT + face]
@@ -498,7 +514,7 @@ def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
         state[L.S_ACC_CHOOSE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """One card of the play leaves the hand, lands on the pile and adds its effect."""
     if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and state[L.S_PLAY_COUNT] == 0:
@@ -520,7 +536,7 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     _lay_effects(state, spec, face)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
     state[L.S_ACTOR] = seat
     state[L.S_PLAY_KIND] = kind
@@ -537,6 +553,55 @@ def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
 
 
 @njit(cache=True)
+def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
+    """Fast path of a one-card play under rules where it cannot ask anything more.
+
+    Taken when the rule set has no answerable penalties, multi-card plays, number effects or
+    jump-in (``SP_PLAIN_PLAYS``) and the card names no colour. It must leave exactly the state
+    the general path (:func:`start_play`) leaves; a test plays games both ways to prove it.
+    Returns False, having done nothing, when the general path is needed.
+    """
+    effect = spec[L.F_EFFECT + face]
+    if effect == L.EF_WILD or effect == L.EF_WILD_DRAW or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR:
+        return False
+    remove_from_hand(state, seat, face)
+    push_discard(state, face)
+    state[L.S_DRAWN] = -1
+    if spec[L.F_COLOUR + face] >= 0:
+        state[L.S_COLOUR] = spec[L.F_COLOUR + face]
+    _check_call(state, spec, seat)
+    if state[L.HAND_SIZE + seat] == 0:  # the general path scores the round
+        _reset_play(state, seat, L.PK_NORMAL)
+        state[L.S_PLAY_COUNT] = 1
+        state[L.S_PLAY_RANK] = spec[L.F_RANK + face]
+        _lay_effects(state, spec, face)
+        went_out(state, spec, seat)
+        return True
+    if effect == L.EF_NONE:  # U-MATCH-1
+        begin_turn(state, spec, next_seat(state, seat, 1))
+    elif effect == L.EF_SKIP:  # U-SKIP-1
+        begin_turn(state, spec, next_seat(state, seat, 2))
+    elif effect == L.EF_REVERSE:  # U-REV-1
+        if active_players(state) == 2 and spec[L.SP_REVERSE_SKIPS_TWO] == 1:
+            begin_turn(state, spec, next_seat(state, seat, 2))
+        else:
+            state[L.S_DIRECTION] = -state[L.S_DIRECTION]
+            begin_turn(state, spec, next_seat(state, seat, 1))
+    elif effect == L.EF_DRAW:  # U-D2-1: no answer possible, drawn at once
+        victim = next_seat(state, seat, 1)
+        draw_cards(state, victim, spec[L.F_AMOUNT + face])
+        begin_turn(state, spec, next_seat(state, victim, 1))
+    elif effect == L.EF_SIT_OUT:
+        victim = next_seat(state, seat, 1)
+        state[L.SITOUT + victim] += spec[L.F_AMOUNT + face] - 1
+        begin_turn(state, spec, next_seat(state, victim, 1))
+    else:  # EF_PREVIOUS_DRAWS
+        draw_cards(state, previous_seat(state, seat), spec[L.F_AMOUNT + face])
+        begin_turn(state, spec, next_seat(state, seat, 1))
+    return True
+
+
+@njit(cache=True)
 def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: int) -> None:
     """``seat`` starts a play with ``face``; ``kind`` says whether it answers a penalty."""
     carry_draw = state[L.S_PENDING]
@@ -545,13 +610,13 @@ def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: 
     if kind != L.PK_NORMAL:
         state[L.S_CARRY_DRAW] = carry_draw
         state[L.S_CARRY_SIT] = carry_sit
-        if kind == L.PK_STACK:
-            state[L.S_BLUFF] = 0
+        state[L.S_BLUFF] = 0  # only the latest Wild Draw Four may be challenged
+        state[L.S_COLOUR_BEFORE] = -1
     _lay_card(state, spec, seat, face)
     _after_card(state, spec, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """Offer another card of the same play where the rules allow it, else finish the play."""
     if (spec[L.SP_MULTI] != MULTI_NONE or spec[L.SP_RUNS] == 1) and state[L.HAND_SIZE + seat] > 0:
@@ -565,20 +630,24 @@ def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     finish_play(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """U-UNO-1 / MC-CALL-1 / MM-CALL-1: a missed call may be caught; false accusations."""
     rule = spec[L.SP_CALL_RULE]
     if rule == CALL_NONE:
         return
-    if state[L.HAND_SIZE + seat] == 1 and state[L.CALLED + seat] == 0:
+    missed = state[L.HAND_SIZE + seat] == 1 and state[L.CALLED + seat] == 0
+    if missed and (rule == CALL_UNO or state[L.S_DREW] == 0):
         if chance_ppm(state, L.RNG, spec[L.SP_UNO_CATCH_PPM]):
             draw_cards(state, seat, spec[L.SP_UNO_PENALTY])
-    elif rule == CALL_MAU_MAU and spec[L.SP_FALSE_ACCUSE_PPM] > 0 and active_players(state) > 1:
+    elif (
+        rule == CALL_MAU_MAU
+        and spec[L.SP_FALSE_ACCUSE_PPM] > 0
+        and state[L.HAND_SIZE + seat] > 0
+        and active_players(state) > 1
+    ):
         if chance_ppm(state, L.RNG, spec[L.SP_FALSE_ACCUSE_PPM]):
-            accuser = random_active_seat(state)
-            if accuser == seat:
-                accuser = next_seat(state, seat, 1)
+            accuser = random_other_seat(state, seat)
             draw_cards(state, accuser, spec[L.SP_FALSE_CALL_PENALTY])  # nobody to accuse
 
 
@@ -593,7 +662,7 @@ def finish_play(state: np.ndarray, spec: np.ndarray) -> None:
     resolve(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
     """(cards, turns, target) of the penalty the play being resolved sends on."""
     seat = state[L.S_ACTOR]
@@ -786,7 +855,7 @@ def _window_eligible(state: np.ndarray, spec: np.ndarray, seat: int, block: bool
     held = count_in_hand(state, seat, top)
     if seat == state[L.S_JUMP_BLOCK_SEAT]:
         held -= state[L.S_JUMP_BLOCK_COUNT]  # H-JUMP-1: not with the penalty's own cards
-    return held > 0
+    return held > 0 and _may_lay(state, spec, seat, top)  # H-NOFINISH-1 holds out of turn too
 
 
 @njit(cache=True)
@@ -865,12 +934,13 @@ def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     open_jump_window(state, spec, seat, resume)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
     """The target of a penalty answers it where the rules allow any answer, else takes it."""
     if state[L.S_CHALLENGEABLE] == 1:
         state[L.S_CURRENT] = target
         state[L.S_PHASE] = L.PH_CHALLENGE  # U-WD4-2
+        state[L.S_DREW] = 0
         return
     answerable = spec[L.STACKABLE + state[L.S_PENDING_CLASS]] == 1
     if state[L.S_PENDING] > 0 and (spec[L.SP_REVERSE_REFLECTS] == 1 or spec[L.SP_HAS_STAR] == 1):
@@ -878,6 +948,7 @@ def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
     if answerable:
         state[L.S_CURRENT] = target
         state[L.S_PHASE] = L.PH_ANSWER
+        state[L.S_DREW] = 0
         return
     accept_penalty(state, spec, target)
 
@@ -892,12 +963,13 @@ def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int) -> None:
         state[L.SITOUT + victim] += state[L.S_PENDING_SKIP] - 1
     sender = state[L.S_PENDING_FROM]
     _clear_pending(state)
-    state[L.S_JUMP_BLOCK_SEAT] = victim
-    state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
+    if spec[L.SP_JUMP_IN] == 1:
+        state[L.S_JUMP_BLOCK_SEAT] = victim
+        state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
     open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_jump_window(state: np.ndarray, spec: np.ndarray, opener: int, resume: int) -> None:
     """H-JUMP-1: holders of a card identical to the top may jump in; else ``resume`` plays."""
     if spec[L.SP_JUMP_IN] == 1 and spec[L.F_COLOUR + top_face(state)] >= 0:
@@ -1008,6 +1080,7 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> N
         _clear_pending(state)
         state[L.S_CURRENT] = challenger  # the challenger takes a normal turn
         state[L.S_PHASE] = L.PH_PLAY
+        state[L.S_DREW] = 0
     else:
         _clear_pending(state)
         draw_cards(state, challenger, amount + spec[L.SP_CHALLENGE_PENALTY])  # M-CHAL-1
@@ -1033,6 +1106,7 @@ def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
 def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """U-DRAW-1, U-DRAW-2, MM-DRAW-1, MD-DRAW-1: draw, then maybe play."""
     rule = spec[L.SP_DRAW_RULE]
+    state[L.S_DREW] = 1
     while True:
         face = draw_one(state, seat)
         if rule == DRAW_ONE_THEN_ANY:  # MM-DRAW-1: then play any playable card, or pass
@@ -1064,7 +1138,8 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
         call(state, spec, seat)
     elif phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
         if action < nf:
-            start_play(state, spec, seat, action, L.PK_NORMAL)
+            if spec[L.SP_PLAIN_PLAYS] == 0 or not play_plain(state, spec, seat, action):
+                start_play(state, spec, seat, action, L.PK_NORMAL)
         elif action == nf + L.A_DRAW_OFFSET:
             draw_for_turn(state, spec, seat)
         else:
@@ -1101,6 +1176,8 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
             block_look(state, spec, seat, action)
         else:
             _pass_window(state, spec)
+    if state[L.CALLED + seat] == 1 and state[L.HAND_SIZE + seat] != 1 and state[L.S_CURRENT] != seat:
+        state[L.CALLED + seat] = 0  # U-UNO-1: a call stands only while its player holds one card
     if state[L.S_STATUS] == L.ST_RUNNING and state[L.S_DECISIONS] >= spec[L.SP_MAX_DECISIONS]:
         finish(state, L.ST_TRUNCATED, -1)  # E-END-1
 
@@ -1281,15 +1358,20 @@ def deal_round(state: np.ndarray, spec: np.ndarray) -> None:
     dealer = state[L.S_DEALER]
     for _ in range(spec[L.SP_HAND_SIZE]):  # one card at a time, starting left of the dealer
         for k in range(1, n + 1):
-            draw_one(state, (dealer + k) % n)
+            if state[L.S_NDRAW] > 1:  # a short game (from a position) keeps its starting card
+                draw_one(state, (dealer + k) % n)
     start = spec[L.SP_START]
     face = -1
     attempts = 4 * L.MAX_CARDS  # a bound only a deck without allowed starting cards reaches
     for attempt in range(attempts):
         state[L.S_NDRAW] -= 1
         face = state[L.DRAW_PILE + state[L.S_NDRAW]]
-        refused = (start == START_OFFICIAL and spec[L.F_EFFECT + face] == L.EF_WILD_DRAW) or (
-            start == START_PLAIN and spec[L.F_IS_NUMBER + face] == 0
+        effect = spec[L.F_EFFECT + face]
+        names_colour = effect == L.EF_WILD or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR
+        refused = (
+            (start == START_OFFICIAL and effect == L.EF_WILD_DRAW)
+            or (start == START_PLAIN and spec[L.F_IS_NUMBER + face] == 0)
+            or (spec[L.F_COLOUR + face] < 0 and not names_colour)  # a joker leaves no suit
         )
         if not refused or attempt == attempts - 1:
             break

@@ -14,7 +14,7 @@ from __future__ import annotations
 # ---------------------------------------------------------------- sizes
 MAX_PLAYERS = 10
 MAX_FACES = 56  # Uno: 52 coloured + W, WD4, Super Star, customizable; French: 52 + 2 jokers
-MAX_CARDS = 128  # physical cards in one game
+MAX_CARDS = 256  # physical cards in one game (two Uno decks with every Mario card fit)
 NUM_COLOURS = 4
 
 # ---------------------------------------------------------------- phases (the decision asked)
@@ -128,7 +128,7 @@ S_WINDOW_SCAN = 43  # seat being asked in the window
 S_JUMP_BLOCK_SEAT = 44  # H-JUMP-1: seat that drew the top card's penalty
 S_JUMP_BLOCK_COUNT = 45  # copies of the top face that seat drew as the penalty
 S_NFINISHED = 46  # players who left the game (MC-END-1)
-S_FALSE_CALLS = 47  # reserved for statistics of false calls
+S_DREW = 47  # 1 once the player to move has drawn this turn (MM-CALL-1)
 NUM_SCALARS = 48
 
 RNG = NUM_SCALARS  # 6 words: xorwow state (5) + Weyl counter; chance events
@@ -198,7 +198,8 @@ SP_CUBE = 44  # H-CUBE-1
 SP_NUMBER_EFFECTS = 45  # 1 if any house rule gives number cards an effect (fast path flag)
 SP_HAS_STAR = 46  # 1 if the deck holds Super Stars (M-STAR-1)
 SP_PLAIN_MATCHING = 47  # 1 if playability is U-MATCH-1 alone (no restriction rule is on): fast path
-NUM_SP_PARAMS = 48
+SP_PLAIN_PLAYS = 48  # 1 if a one-card play never asks more than a colour: fast path
+NUM_SP_PARAMS = 56
 
 F_COLOUR = NUM_SP_PARAMS  # [MAX_FACES] colour/suit 0..3, -1 for colourless
 F_RANK = F_COLOUR + MAX_FACES  # [MAX_FACES] number/symbol, matched by U-MATCH-1

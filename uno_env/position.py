@@ -89,6 +89,17 @@ MIDPLAY_FIELDS = (
     ("window", L.S_WINDOW_FROM),
     ("scan", L.S_WINDOW_SCAN),
 )
+# which of them each mid-play phase uses
+_PLAY = ("actor", "stage", "kind", "count", "run", "skips", "draws", "sits", "previous", "choose",
+         "penaltycards", "carry", "carryskip")  # fmt: skip
+PHASE_FIELDS: dict[int, tuple[str, ...]] = {
+    L.PH_CHOOSE_COLOUR: _PLAY,
+    L.PH_CONTINUE: tuple(name for name in _PLAY if name != "stage"),  # staged once it ends
+    L.PH_CHOOSE_TARGET: (*_PLAY, "reason", "give"),
+    L.PH_GIVE: (*_PLAY, "reason", "target", "give"),
+    L.PH_JUMP_IN: ("resume", "window", "scan"),
+    L.PH_BLOCK: (*_PLAY, "window", "scan"),
+}
 OPTIONAL = (
     "drawn", "pending", "skip", "from", "class", "challengeable", "bluff", "before", "after",
     "called", "scores", "sitout", "finished", "seen", "jumpblock", "dealer", "round",
@@ -211,7 +222,7 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
     ):
         defaults = _midplay_defaults(state, spec)
         for name, index in MIDPLAY_FIELDS:
-            if int(state[index]) != defaults[name]:
+            if name in PHASE_FIELDS[phase] and int(state[index]) != defaults[name]:
                 fields.append(f"{name}={int(state[index])}")
     for key, index in (("dealer", L.S_DEALER), ("round", L.S_ROUND), ("decisions", L.S_DECISIONS)):
         if state[index]:
@@ -353,6 +364,7 @@ def parse_position(
         raise PositionError("a position in play needs a discard pile with a top card")
     top = discard[-1] if discard else 0
     if phase == L.PH_PLAY_DRAWN:
+        state[L.S_DREW] = 1
         if "drawn" in values:
             drawn = _parse_face(values["drawn"], deck)
             if state[L.HANDS + state[L.S_CURRENT] * L.MAX_FACES + drawn] == 0:
@@ -423,6 +435,11 @@ def parse_position(
 
     if phase in MIDPLAY_PHASES and state[L.S_AFTER_CHOICE] != L.AC_SAME_PLAYER:
         defaults = _midplay_defaults(state, spec)
+        unused = [name for name, _ in MIDPLAY_FIELDS if name in values and name not in PHASE_FIELDS[phase]]
+        if unused:
+            raise PositionError(
+                f"position fields {', '.join(unused)} are not used in phase={values['phase']}"
+            )
         for name, index in MIDPLAY_FIELDS:
             state[index] = _int_field(values, name, defaults[name])
         if phase == L.PH_CHOOSE_TARGET and "reason" not in values and spec[L.SP_TWO_GIVES] == 1:

@@ -292,13 +292,21 @@ class RuleSet:
         self.stack_pairs()  # validates stacking
         if self.wild_not_on:
             self._rank_index(self.wild_not_on, "wild_not_on")
+        for n in range(self.min_players, self.max_players + 1):
+            if self.deck_size(n) > L.MAX_CARDS:
+                raise RuleError(
+                    f"impossible rule set: {n} players get {self.deck_copies(n)} decks, "
+                    f"{self.deck_size(n)} cards, but a game holds at most {L.MAX_CARDS}; lower decks "
+                    "or extra_deck_above"
+                )
         for n in (self.min_players, self.max_players):
             need = n * self.hand_size + 1
             if need > self.deck_size(n):
                 raise RuleError(
                     f"impossible rule set: {n} players x hand_size={self.hand_size} needs {need} "
                     f"cards with the starting card, but the deck has {self.deck_size(n)}; lower "
-                    f"hand_size, raise decks or narrow the player range"
+                    f"hand_size to at most {(self.deck_size(n) - 1) // n}, add decks or narrow "
+                    "the player range (min_players, max_players)"
                 )
 
     def check_players(self, num_players: int) -> None:
@@ -357,12 +365,13 @@ class RuleSet:
         return int(self.deck_counts(num_players).sum())
 
     # ------------------------------------------------------------ card effects
-    def _rank_index(self, token: str, where: str) -> int:
+    def _rank_index(self, token: str, where: str, entry: str | None = None) -> int:
         ranks = cards.RANK_TOKENS[self.deck_family]
         if token.upper() in ranks:
             return ranks.index(token.upper())
+        context = f"{entry!r}: " if entry is not None and entry != token else ""
         raise RuleError(
-            f"rule {where}: {token!r} is not a rank of the {self.deck} deck; ranks: {', '.join(ranks)}"
+            f"rule {where}: {context}{token!r} is not a rank of the {self.deck} deck; ranks: {', '.join(ranks)}"
         )
 
     def effect_table(self) -> list[tuple[int, int]]:
@@ -397,7 +406,7 @@ class RuleSet:
             try:
                 faces = [cards.parse_face(key, self.deck_family)]
             except cards.CardNotationError:
-                rank = self._rank_index(key, "card_effects")
+                rank = self._rank_index(key, "card_effects", entry)
                 faces = [f for f in range(nf) if ranks[f] == rank]
             for face in faces:
                 table[face] = (code, amount)
@@ -411,7 +420,10 @@ class RuleSet:
             if not sep:
                 raise RuleError(f"rule stacking: {entry!r} must be 'CARD/ON', e.g. 'D2/D2' or '7/7'")
             pairs.append(
-                (self._rank_index(card.strip(), "stacking"), self._rank_index(on.strip(), "stacking"))
+                (
+                    self._rank_index(card.strip(), "stacking", entry),
+                    self._rank_index(on.strip(), "stacking", entry),
+                )
             )
         return pairs
 
@@ -765,6 +777,7 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
         or rules.zero_reveals
     )
     spec[L.SP_HAS_STAR] = rules.super_stars > 0
+    spec[L.SP_PLAIN_PLAYS] = plain_plays(rules)
     spec[L.SP_PLAIN_MATCHING] = not (
         rules.wd4_bluff == "refused"
         or rules.no_finish_on_action
@@ -778,6 +791,29 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
         spec[L.STACKABLE + on_rank] = 1
     spec.setflags(write=False)
     return spec
+
+
+def plain_plays(rules: RuleSet) -> bool:
+    """Whether a one-card play can resolve without the staged machinery (engine fast path):
+    no answerable penalty (stacking, reflect, Super Stars), multi-card plays, house-rule
+    number effects, jump-in, extra turns, Mau-Mau calls, or players leaving."""
+    return not (
+        rules.stacking
+        or rules.reverse_reflects
+        or rules.super_stars
+        or rules.multi_play != "none"
+        or rules.runs
+        or rules.seven_swap
+        or rules.zero_rule != "none"
+        or rules.two_gives
+        or rules.react_nine
+        or rules.react_seven
+        or rules.zero_reveals
+        or rules.jump_in
+        or rules.eight_again
+        or rules.call == "mau_mau"
+        or rules.end == "last_player"
+    )
 
 
 def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:

@@ -1,0 +1,1 @@
+"""Golden playthroughs: transcripts of seeded games, reviewed as diffs (see ``regenerate``)."""

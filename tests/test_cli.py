@@ -1,0 +1,91 @@
+"""The ``uno-env`` command line: ``simulate`` and ``rules`` (run in-process through ``main``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import uno_env
+from training.cli import main, wilson_interval
+from uno_env.rules import rule_fields
+
+
+def test_simulate_prints_win_rates_and_throughput(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "200", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "rules: uno (uno); 3 players; 200 games; policy: random; seed 0" in out
+    assert "seat  win rate  95% interval" in out
+    assert re.search(r"throughput: [\d,]+ decisions/s, [\d,]+ games/s", out)
+    assert re.search(r"game length \(decisions\): mean [\d.]+, median \d+", out)
+    # the table reports the same games that simulate() plays with the same seed
+    result = uno_env.simulate("uno", 3, 200, seed=0)
+    wins = [int((result.winner == seat).sum()) for seat in range(3)]
+    rows = re.findall(r"^\s+(\d+)\s+([\d.]+)%\s+\[([\d.]+)%, ([\d.]+)%\]$", out, flags=re.MULTILINE)
+    assert [int(seat) for seat, *_ in rows] == [0, 1, 2]
+    for (seat, rate, lo, hi), won in zip(rows, wins, strict=True):
+        assert rate == f"{won / 200:.2%}".rstrip("%"), seat
+        low, high = wilson_interval(won, 200)
+        assert (lo, hi) == (f"{low:.2%}".rstrip("%"), f"{high:.2%}".rstrip("%"))
+    assert f"mean {result.length.mean():.1f}" in out
+    assert f"{result.truncated.mean():.2%} of games" in out
+
+
+def test_simulate_with_a_rule_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text('preset = "uno"\nmax_decisions = 10\n', encoding="utf-8")
+    assert main(["simulate", "--rules", str(path), "--games", "20", "--players", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "(custom)" in out
+    assert "truncated at the decision limit (10): 100.00% of games" in out
+
+
+def test_rules_lists_the_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for name, rules in uno_env.PRESETS.items():
+        assert re.search(
+            rf"^{name}\s+{rules.min_players}-{rules.max_players} players, deck {rules.deck}$", out, re.M
+        )
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_rules_prints_a_preset_as_toml(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", name]) == 0
+    out = capsys.readouterr().out
+    assert uno_env.RuleSet.from_toml_string(out) == uno_env.preset(name)
+
+
+def test_rules_fields_describes_every_switch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--fields"]) == 0
+    out = capsys.readouterr().out
+    for f in rule_fields():
+        assert re.search(rf"^{f['name']}\s+{re.escape(f['rule'])}\s+default=", out, re.M), f["name"]
+        assert f["doc"] in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["simulate", "--rules", "unoo", "--games", "5"], ["rules", "unoo"]],
+)
+def test_bad_preset_exits_2_naming_the_valid_ones(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-env: error: ")
+    assert "'unoo'" in err
+    assert f"available: {', '.join(uno_env.PRESETS)}" in err
+
+
+def test_bad_player_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "11", "--games", "5"]) == 2
+    assert "num_players=11 is outside" in capsys.readouterr().err
+
+
+def test_unknown_subcommand_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["play"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'play'" in capsys.readouterr().err

@@ -1,0 +1,2131 @@
+"""Scenario tests of the Uno house rules (``H-*``) and the Super Mario edition (``M-*``).
+
+Each test names the rule it checks (``../shared/RULES.md``; the open choices are fixed in
+``docs/rules.md``), builds the situation from position notation with rule switches as
+overrides (or the ``uno_house`` / ``uno_mario`` presets), applies decisions by notation and
+asserts their exact effect: hands, piles, active colour, seat to move, direction, phase,
+pending penalty, calls, scores, and the exact legal-action set of every new phase.
+
+Rules covered: H-STACK-1, H-REFLECT-1, H-SEVEN-1, H-ZERO-1 (rotate, swap_optional, swap,
+discard_colour, zero_rule_rank=1), H-JUMP-1, H-MULTI-1, H-MULTI-2, H-SEQ-1, H-EIGHT-1,
+H-TWO-1, H-NOFINISH-1, H-LASTONE-1, H-ACTION-1, H-REACT-1, H-ZEROSEE-1, H-SCOPE-1,
+H-CUBE-1 (refused), M-STAR-1, M-CHAL-1, M-SCORE-1, U-DECK-2; and their interactions
+(stacking + reflect + Super Star chains, jump-in around a pending penalty, swaps and UNO
+calls, going out on a 7 or 0, no-finish with multi-card plays, out-of-turn windows).
+
+The file also runs uncompiled (``NUMBA_DISABLE_JIT=1``): seed scans stop at their first hit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from uno_env import Game, Phase, PositionError, RuleError, RuleSet
+from uno_env import layout as L
+from uno_env.cards import parse_face
+from uno_env.position import MIDPLAY_FIELDS
+from uno_env.rules import HOUSE_STACKING, load_rules
+
+MIDPLAY_KEYS = frozenset(name for name, _ in MIDPLAY_FIELDS)
+
+
+# ================================================================ helpers
+def at(text: str, rules: str = "uno", seed: int = 0, **overrides: Any) -> Game:
+    """A game of ``rules`` (a preset, with rule overrides) at a position."""
+    return Game.from_position(rules, text, seed=seed, **overrides)
+
+
+def _fields(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in text.split(";"):
+        if part.strip():
+            key, _, value = part.partition("=")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _sorted_hands(text: str) -> str:
+    hands = []
+    for h in text.split("/"):
+        tokens = [t for t in h.split() if t != "-"]
+        hands.append(" ".join(sorted(tokens, key=parse_face)))
+    return "/".join(hands)
+
+
+def assert_position(game: Game, expected: str) -> None:
+    """The game's position equals ``expected``: hand order, the decision counter and the
+    fields of a play in progress (``actor``, ``resume``, ...) are compared only if listed."""
+    actual = _fields(game.position())
+    want = _fields(expected)
+    for fields in (actual, want):
+        fields["hands"] = _sorted_hands(fields["hands"])
+    for key in [*MIDPLAY_KEYS, "decisions"]:
+        if key not in want:
+            actual.pop(key, None)
+    assert actual == want, f"\n got: {game.position()}\nwant: {expected}"
+
+
+def assert_legal(game: Game, *notations: str) -> None:
+    """The legal actions are exactly ``notations`` (compared as action ids)."""
+    got = sorted(game.legal_actions())
+    want = sorted(game.parse_action(t) for t in notations)
+    assert got == want, (
+        f"legal {[game.describe_action(a) for a in got]}, want {sorted(notations)}; {game.position()}"
+    )
+
+
+def play(game: Game, *actions: str) -> Game:
+    """Apply decisions by notation, checking the engine invariants after each."""
+    for action in actions:
+        game.step(action)
+        game.check_invariants()
+    return game
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    """A hand in notation, face order."""
+    return [str(c) for c in game.hand(seat)]
+
+
+def cards_of(game: Game) -> Counter[str]:
+    """Every card of the game: hands, discard pile and draw pile (E-CONS-1)."""
+    draw = _fields(game.position())["draw"]
+    total: Counter[str] = Counter([] if draw == "-" else draw.split())
+    total.update(str(c) for c in game.discard_pile())
+    for seat in range(game.num_players):
+        total.update(hand(game, seat))
+    return total
+
+
+def assert_round_trip(game: Game) -> None:
+    """``Game.from_position`` reads the position back: same text, same legal actions."""
+    copy = Game.from_position(game.rules, game.position())
+    assert copy.position() == game.position()
+    assert copy.legal_actions() == game.legal_actions()
+    assert copy.phase == game.phase and copy.current_player == game.current_player
+
+
+def first_deal(predicate: Callable[[Game], bool], rules: str = "uno", **overrides: Any) -> Game:
+    """The fresh 4-player deal of the first seed whose game satisfies ``predicate``."""
+    for seed in range(300):
+        game = Game(rules, 4, seed=seed, **overrides)
+        if predicate(game):
+            return game
+    pytest.fail("no seed below 300 deals the wanted situation")
+
+
+FILL = "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3"
+
+
+# ================================================================ H-STACK-1
+def test_H_STACK_1_draw_two_on_draw_two_passes_four() -> None:
+    """H-STACK-1: the target of a Draw Two answers with a Draw Two; the next player, who
+    cannot answer, draws 4 and loses the turn."""
+    game = at(
+        f"hands=RD2 R5 R6/BD2 G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        stacking=("D2/D2",),
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 1
+    assert game.pending_penalty == 2
+    assert_legal(game, "BD2", "accept")
+    play(game, "BD2")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9 RD2 BD2; "
+        f"{FILL}; colour=B; seat=2; dir=+; phase=answer; pending=4; from=1",
+    )
+    assert_legal(game, "accept")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/B4 B5 Y1 Y1 Y2 Y3 Y4/G7 G8 G9; discard=R9 RD2 BD2; "
+        "draw=Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=B; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_accept_draws_at_once_counter_clockwise() -> None:
+    """H-STACK-1: accepting draws the pending cards and the turn passes on in the direction."""
+    game = at(
+        f"hands=RD2 R5 R6/G3 G4 G5/B4 B5 B6/YD2 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=-; phase=play",
+        stacking=("D2/D2",),
+    )
+    play(game, "RD2")
+    assert game.current_player == 3 and game.phase == Phase.ANSWER
+    assert_legal(game, "YD2", "accept")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4 G5/B4 B5 B6/Y1 Y2 YD2 G8 G9; discard=R9 RD2; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=2; dir=-; phase=play",
+    )
+
+
+def test_H_STACK_1_without_stacking_the_penalty_is_drawn_at_once() -> None:
+    """H-STACK-1 off (official U-D2-1): no answer phase, the Draw Two is drawn at once."""
+    game = at(
+        f"hands=RD2 R5 R6/BD2 G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play"
+    )
+    play(game, "RD2")
+    assert_position(
+        game,
+        "hands=R5 R6/Y1 Y2 BD2 G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9 RD2; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=2; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_wild_draw_four_on_draw_two_then_the_latest_victim_challenges() -> None:
+    """H-STACK-1 (``uno_house`` table): a Wild Draw Four answers a Draw Two (6 pending); its
+    victim may challenge it (U-WD4-2), accept, or stack a Wild Draw Four, but not a Draw Two
+    (no ``D2/WD4`` in the table)."""
+    game = at(
+        f"hands=RD2 R5 R6/WD4 G3 G4/WD4 GD2 B5/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        stacking=HOUSE_STACKING,
+    )
+    play(game, "RD2")
+    assert_legal(game, "WD4", "accept")
+    play(game, "WD4")
+    assert game.phase == Phase.CHOOSE_COLOUR and game.current_player == 1
+    assert_legal(game, "colour R", "colour Y", "colour G", "colour B")
+    play(game, "colour G")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/WD4 GD2 B5/G7 G8 G9; discard=R9 RD2 WD4; "
+        f"{FILL}; colour=G; seat=2; dir=+; phase=challenge; pending=6; from=1; before=R",
+    )
+    assert_legal(game, "challenge", "accept", "WD4")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/Y1 Y2 Y3 Y4 Y5 Y6 WD4 GD2 B5/G7 G8 G9; discard=R9 RD2 WD4; "
+        "draw=Y7 Y8 Y9 B1 B2 B3; colour=G; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_plus_four_only_follows_plus_four_reading() -> None:
+    """H-STACK-1, 000's other reading (no ``WD4/D2``): a Wild Draw Four does not answer a
+    Draw Two; with ``D2/D2`` on, the target still answers with a Draw Two."""
+    game = at(
+        f"hands=RD2 R5 R6/WD4 YD2 G4/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        stacking=("D2/D2", "WD4/WD4"),
+    )
+    play(game, "RD2")
+    assert_legal(game, "YD2", "accept")
+
+
+def test_H_STACK_1_wild_draw_four_on_wild_draw_four_adds_up() -> None:
+    """H-STACK-1: Wild Draw Four on Wild Draw Four: 8 pending on the next player."""
+    game = at(
+        "hands=G1 G2 G3/WD4 Y3 Y4/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=challenge; pending=4; from=0; before=B",
+        stacking=("WD4/WD4",),
+    )
+    assert_legal(game, "challenge", "accept", "WD4")
+    play(game, "WD4", "colour B")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/Y3 Y4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 WD4; "
+        f"{FILL}; colour=B; seat=2; dir=+; phase=challenge; pending=8; from=1; before=R",
+    )
+    play(game, "accept")
+    assert game.hand_sizes() == [3, 2, 11, 3]
+    assert game.current_player == 3 and game.phase == Phase.PLAY
+
+
+def test_H_STACK_1_stacking_gives_up_the_challenge_and_the_bluffer_draws_the_whole_stack() -> None:
+    """H-STACK-1 + U-WD4-2: only the victim of the latest Wild Draw Four may challenge; a
+    caught bluffer draws the whole stacked penalty, the colour before their Wild Draw Four
+    returns and the challenger takes a normal turn."""
+    game = at(
+        "hands=G1 G2 G3/WD4 R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=challenge; pending=4; from=0; bluff=1; before=G",
+        stacking=("WD4/WD4",),
+    )
+    play(game, "WD4", "colour Y")  # seat 1 holds red cards: a bluff on red
+    assert_position(
+        game,
+        "hands=G1 G2 G3/R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 WD4; "
+        f"{FILL}; colour=Y; seat=2; dir=+; phase=challenge; pending=8; from=1; bluff=1; before=R",
+    )
+    play(game, "challenge")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 WD4; "
+        "draw=Y9 B1 B2 B3; colour=R; seat=2; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_failed_challenge_of_a_stack_draws_the_stack_plus_two() -> None:
+    """H-STACK-1 + U-WD4-2: a failed challenge of a stacked Wild Draw Four draws the whole
+    stack plus the challenge penalty and loses the turn."""
+    game = at(
+        "hands=G1 G2 G3/WD4 Y3 Y4/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=challenge; pending=4; from=0; before=G",
+        stacking=("WD4/WD4",),
+    )
+    play(game, "WD4", "colour Y", "challenge")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/Y3 Y4/Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B4 B5 B6/G7 G8 G9; discard=R9 WD4 WD4; "
+        "draw=B2 B3; colour=Y; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_draw_two_on_wild_draw_four_must_match_the_named_colour() -> None:
+    """H-STACK-1 with ``D2/WD4``: a Draw Two of the named colour answers a Wild Draw Four (a
+    Draw Two of another colour does not match the pile); the answer raises the penalty's
+    rank to Draw Two, which nothing in this table answers, so the next player draws at once."""
+    game = at(
+        "hands=G1 G2 G3/GD2 BD2 Y4/WD4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; before=R",
+        stacking=("WD4/WD4", "D2/WD4"),
+    )
+    assert_legal(game, "challenge", "accept", "GD2")
+    play(game, "GD2")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/BD2 Y4/Y1 Y2 Y3 Y4 Y5 Y6 WD4 B5 B6/G7 G8 G9; discard=R9 WD4 GD2; "
+        "draw=Y7 Y8 Y9 B1 B2 B3; colour=G; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_no_answer_card_in_hand_leaves_only_accept() -> None:
+    """H-STACK-1: a target without an answering card is asked, and may only accept (a Draw
+    Two of no matching colour or rank is not an answer to a Wild Draw Four without D2/WD4)."""
+    game = at(
+        "hands=G1 G2 G3/GD2 R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 RD2; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=answer; pending=2; from=0",
+        stacking=("WD4/WD4", "WD4/D2"),
+    )
+    assert_legal(game, "accept")
+
+
+# ================================================================ H-REFLECT-1
+REFLECT_START = (
+    f"hands=RD2 R5 R6/RR GR G4/B4 B5 Y1/G7 G8 G9; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play"
+)
+
+
+def test_H_REFLECT_1_reverse_sends_the_draw_two_back_and_flips_direction() -> None:
+    """H-REFLECT-1: the target of a Draw Two answers with a matching Reverse (a Reverse of
+    another colour does not match); the sender must answer or draw, then play passes on in
+    the new direction."""
+    game = at(REFLECT_START, reverse_reflects=True)
+    play(game, "RD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 1
+    assert_legal(game, "RR", "accept")
+    play(game, "RR")
+    assert_position(
+        game,
+        "hands=R5 R6/GR G4/B4 B5 Y1/G7 G8 G9; discard=R9 RD2 RR; "
+        f"{FILL}; colour=R; seat=0; dir=-; phase=answer; pending=2; from=1; class=D2",
+    )
+    assert_legal(game, "accept")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=Y1 Y2 R5 R6/GR G4/B4 B5 Y1/G7 G8 G9; discard=R9 RD2 RR; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=3; dir=-; phase=play",
+    )
+
+
+def test_H_REFLECT_1_the_sender_may_reflect_it_back_again() -> None:
+    """H-REFLECT-1: a reflected penalty may be reflected again (any Reverse matches a
+    Reverse on top); it goes to whoever reflected it, and the direction flips each time."""
+    game = at(
+        f"hands=RD2 YR R6 R7/RR G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        reverse_reflects=True,
+    )
+    play(game, "RD2", "RR")
+    assert_legal(game, "YR", "accept")
+    play(game, "YR")
+    assert_position(
+        game,
+        "hands=R6 R7/G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9 RD2 RR YR; "
+        f"{FILL}; colour=Y; seat=1; dir=+; phase=answer; pending=2; from=0; class=D2",
+    )
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=R6 R7/Y1 Y2 G3 G4/B4 B5 Y1/G7 G8 G9; discard=R9 RD2 RR YR; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=Y; seat=2; dir=+; phase=play",
+    )
+
+
+def test_H_REFLECT_1_two_players_reflect_is_not_a_skip() -> None:
+    """H-REFLECT-1 with two players: the reflecting Reverse sends the penalty back (it does
+    not act as a Skip, U-REV-1); after the sender draws, the reflector plays."""
+    game = at(
+        f"hands=RD2 R5 R6/RR G3 G4; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        reverse_reflects=True,
+    )
+    play(game, "RD2", "RR")
+    assert game.current_player == 0 and game.phase == Phase.ANSWER and game.pending_penalty == 2
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=Y1 Y2 R5 R6/G3 G4; discard=R9 RD2 RR; draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; "
+        "colour=R; seat=1; dir=-; phase=play",
+    )
+
+
+def test_H_REFLECT_1_reflects_a_wild_draw_four_without_a_challenge() -> None:
+    """H-REFLECT-1: a Reverse of the named colour reflects a Wild Draw Four; reflecting gives
+    up the challenge, and the sender answers or draws the 4 (no challenge for them)."""
+    game = at(
+        "hands=G1 G2 G3/GR R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; before=R",
+        reverse_reflects=True,
+    )
+    assert_legal(game, "challenge", "accept", "GR")
+    play(game, "GR")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 GR; "
+        f"{FILL}; colour=G; seat=0; dir=-; phase=answer; pending=4; from=1; class=WD4",
+    )
+    assert_legal(game, "accept")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=Y1 Y2 Y3 Y4 G1 G2 G3/R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 GR; "
+        "draw=Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=G; seat=3; dir=-; phase=play",
+    )
+
+
+def test_H_REFLECT_1_reflected_penalty_keeps_its_rank_for_stacking() -> None:
+    """H-REFLECT-1 + H-STACK-1: a reflected Draw Two keeps its rank: the sender may stack a
+    matching Draw Two on the Reverse; the sum goes on in the new direction."""
+    game = at(
+        f"hands=RD2 RD2 R6 R7/RR G3 G4/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        reverse_reflects=True,
+        stacking=("D2/D2",),
+    )
+    play(game, "RD2", "RR")
+    assert_legal(game, "RD2", "accept")
+    play(game, "RD2")
+    assert_position(
+        game,
+        "hands=R6 R7/G3 G4/B4 B5 B6/G7 G8 G9; discard=R9 RD2 RR RD2; "
+        f"{FILL}; colour=R; seat=3; dir=-; phase=answer; pending=4; from=0",
+    )
+
+
+def test_H_REFLECT_1_off_a_reverse_is_no_answer() -> None:
+    """H-REFLECT-1 off: with only D2/D2 stacking, a Reverse does not answer a Draw Two."""
+    game = at(REFLECT_START, stacking=("D2/D2",))
+    play(game, "RD2")
+    assert_legal(game, "accept")
+
+
+# ================================================================ H-SEVEN-1
+def test_H_SEVEN_1_seven_swaps_hands_with_the_chosen_player() -> None:
+    """H-SEVEN-1: after a 7 the player picks any other player (relative target) and they
+    exchange hands; the next player then plays."""
+    game = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        seven_swap=True,
+    )
+    play(game, "R7")
+    assert game.phase == Phase.CHOOSE_TARGET and game.current_player == 0
+    assert_legal(game, "target +1", "target +2", "target +3")
+    play(game, "target +2")
+    assert_position(
+        game,
+        f"hands=B1 B2 B3 B4/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_SEVEN_1_target_is_relative_to_the_player() -> None:
+    """H-SEVEN-1: ``target +3`` from seat 2 of 4 is seat 1; counter-clockwise play goes on."""
+    game = at(
+        f"hands=G1 G2 G3/Y1 Y2/R7 B2 B3/G4 G5 G6; discard=R5; {FILL}; colour=R; seat=2; dir=-; phase=play",
+        seven_swap=True,
+    )
+    play(game, "R7", "target +3")
+    assert_position(
+        game,
+        f"hands=G1 G2 G3/B2 B3/Y1 Y2/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=-; phase=play",
+    )
+
+
+def test_H_SEVEN_1_swap_voids_the_uno_calls_and_nobody_is_punished() -> None:
+    """H-SEVEN-1 + U-UNO-1: a call belongs to the player, not the hand: after the swap both
+    calls are void and the player now holding one uncalled card is not punished."""
+    game = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3/B1/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=2",
+        seven_swap=True,
+    )
+    play(game, "R7", "target +2")
+    assert_position(
+        game,
+        f"hands=B1/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+    assert game.called() == [False, False, False, False]
+
+
+def test_H_SEVEN_1_called_player_swapping_away_one_card_loses_the_call() -> None:
+    """H-SEVEN-1 + U-UNO-1: a player who called and plays a 7 from two cards keeps the call
+    for the play; after swapping, the calls of both players are void, nobody draws."""
+    game = at(
+        f"hands=R7 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        seven_swap=True,
+    )
+    assert_legal(game, "R7", "draw", "call")
+    play(game, "call", "R7")
+    assert game.called() == [True, False, False, False]
+    assert_legal(game, "target +1", "target +2", "target +3")
+    play(game, "target +1")
+    assert_position(
+        game,
+        f"hands=Y1 Y2 Y3/G1/B1 B2 B3/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_SEVEN_1_missed_call_is_caught_before_the_swap() -> None:
+    """H-SEVEN-1 + U-UNO-1: a missed call is caught right after the play (2 cards), before
+    the swap; the swap then exchanges the three-card hand."""
+    game = at(
+        f"hands=R7 G1/Y1 Y2 Y3 Y4/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        seven_swap=True,
+    )
+    play(game, "R7")
+    assert game.phase == Phase.CHOOSE_TARGET
+    assert hand(game, 0) == ["Y1", "Y2", "G1"]
+    play(game, "target +1")
+    assert_position(
+        game,
+        "hands=Y1 Y2 Y3 Y4/G1 Y1 Y2/B1 B2 B3/G4 G5 G6; discard=R5 R7; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_SEVEN_1_going_out_on_a_seven_swaps_nothing() -> None:
+    """Finishing on a 7 (docs/rules.md): the player has gone out before any swap; the round
+    is scored on the hands as they are (U-SCORE-1)."""
+    game = at(
+        f"hands=R7/Y1 Y2 Y3/BS B2/G4 G5 W; discard=R5; {FILL}; colour=R; seat=0; dir=+; phase=play; called=0",
+        seven_swap=True,
+    )
+    play(game, "R7")
+    assert game.is_over() and game.phase == Phase.OVER
+    assert hand(game, 2) == ["B2", "BS"]
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+    assert outcome.round_points == (0, 6, 22, 59)
+    assert outcome.scores == (87, 0, 0, 0)
+
+
+# ================================================================ H-ZERO-1
+ZERO_START = (
+    f"hands=R0 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5; {FILL}; colour=R; seat=0; phase=play"
+)
+
+
+def test_H_ZERO_1_rotate_passes_every_hand_on_clockwise() -> None:
+    """H-ZERO-1 ``rotate``: every hand passes to the next player in the direction of play."""
+    game = at(ZERO_START + "; dir=+", zero_rule="rotate")
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=G4 G5 G6 G7 G8/G1 G2/Y1 Y2 Y3/B1 B2 B3 B4; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+
+
+def test_H_ZERO_1_rotate_counter_clockwise() -> None:
+    """H-ZERO-1 ``rotate`` counter-clockwise: seat 0's hand goes to seat 3, and so on."""
+    game = at(ZERO_START + "; dir=-", zero_rule="rotate")
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8/G1 G2; discard=R5 R0; {FILL}; colour=R; seat=3; dir=-; "
+        "phase=play",
+    )
+
+
+def test_H_ZERO_1_rotation_voids_every_call() -> None:
+    """H-ZERO-1 + U-UNO-1: after a rotation the calls of everyone are void; the player who
+    now holds one uncalled card is not punished."""
+    game = at(
+        f"hands=R0 G1 G2/Y1/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=1",
+        zero_rule="rotate",
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=G4 G5 G6/G1 G2/Y1/B1 B2 B3; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_ZERO_1_swap_optional_may_pass() -> None:
+    """H-ZERO-1 ``swap_optional``: after a 0 the player swaps with a chosen player or not."""
+    game = at(ZERO_START + "; dir=+", zero_rule="swap_optional")
+    play(game, "R0")
+    assert game.phase == Phase.CHOOSE_TARGET and game.current_player == 0
+    assert_legal(game, "target +1", "target +2", "target +3", "pass")
+    keep = game.clone()
+    play(keep, "pass")
+    assert_position(
+        keep,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+    play(game, "target +3")
+    assert_position(
+        game,
+        f"hands=G4 G5 G6 G7 G8/Y1 Y2 Y3/B1 B2 B3 B4/G1 G2; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+
+
+def test_H_ZERO_1_swap_must_choose_a_player() -> None:
+    """H-ZERO-1 ``swap`` (002): the chosen player must swap; there is no pass."""
+    game = at(ZERO_START + "; dir=+", zero_rule="swap")
+    play(game, "R0")
+    assert_legal(game, "target +1", "target +2", "target +3")
+    play(game, "target +1")
+    assert_position(
+        game,
+        f"hands=Y1 Y2 Y3/G1 G2/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+
+
+def test_H_ZERO_1_discard_colour_puts_the_colour_under_the_zero() -> None:
+    """H-ZERO-1 ``discard_colour`` (002 "regra de descarte"): the player also discards every
+    card of the 0's colour, under the 0 (their effects do not apply: no skip here)."""
+    game = at(
+        f"hands=R0 R3 R3 RS G2 Y4/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        zero_rule="discard_colour",
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        "hands=Y4 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5 R3 R3 RS R0; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_ZERO_1_discard_colour_emptying_the_hand_goes_out() -> None:
+    """H-ZERO-1 ``discard_colour``: emptying the hand by the discard goes out (round won)."""
+    game = at(
+        f"hands=R0 R3 R4/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_rule="discard_colour",
+    )
+    play(game, "R0")
+    assert game.is_over()
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+    assert [str(c) for c in game.discard_pile()] == ["R5", "R3", "R4", "R0"]
+    assert outcome.scores == (6 + 6 + 15, 0, 0, 0)
+
+
+@pytest.mark.parametrize("rule", ["rotate", "swap"])
+def test_H_ZERO_1_going_out_on_a_zero_rotates_nothing(rule: str) -> None:
+    """Finishing on a 0 (docs/rules.md): the player has gone out before any rotation or swap."""
+    game = at(
+        f"hands=R0/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=0",
+        zero_rule=rule,
+    )
+    play(game, "R0")
+    assert game.is_over() and game.phase == Phase.OVER
+    assert [hand(game, s) for s in range(4)] == [
+        [],
+        ["Y1", "Y2", "Y3"],
+        ["B1", "B2", "B3"],
+        ["G4", "G5", "G6"],
+    ]
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0 and outcome.scores == (27, 0, 0, 0)
+
+
+def test_H_ZERO_1_rule_of_one_rotates_on_a_one_not_on_a_zero() -> None:
+    """H-ZERO-1 ``zero_rule_rank=1`` (002 "regra do 1"): the rotation happens on a 1; a 0
+    is a plain number card."""
+    game = at(
+        f"hands=R1 R0 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5; {FILL}; colour=R; seat=0; dir=+; "
+        "phase=play",
+        zero_rule="rotate",
+        zero_rule_rank=1,
+    )
+    zero = game.clone()
+    play(zero, "R0")
+    assert_position(
+        zero,
+        f"hands=R1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+    play(game, "R1")
+    assert_position(
+        game,
+        f"hands=G4 G5 G6 G7 G8/R0 G2/Y1 Y2 Y3/B1 B2 B3 B4; discard=R5 R1; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+
+
+def test_H_ZERO_1_rule_of_one_moves_the_discard_to_the_one() -> None:
+    """H-ZERO-1 ``zero_rule_rank=1`` with ``discard_colour``: the 1 discards its colour."""
+    game = at(
+        f"hands=G1 G0 G7 R2 B7/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=G5; {FILL}; "
+        "colour=G; seat=0; dir=+; phase=play",
+        zero_rule="discard_colour",
+        zero_rule_rank=1,
+    )
+    play(game, "G1")
+    assert_position(
+        game,
+        "hands=R2 B7/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=G5 G0 G7 G1; "
+        f"{FILL}; colour=G; seat=1; dir=+; phase=play",
+    )
+
+
+@pytest.mark.parametrize("rule", ["swap_optional", "swap"])
+def test_H_ZERO_1_rule_of_one_swap_options(rule: str) -> None:
+    """H-ZERO-1 ``zero_rule_rank=1`` with the swap readings: the 1 asks for a target (and
+    only ``swap_optional`` may pass); a 0 asks for nothing."""
+    game = at(
+        f"hands=R1 R0 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5; {FILL}; colour=R; seat=0; dir=+; "
+        "phase=play",
+        zero_rule=rule,
+        zero_rule_rank=1,
+    )
+    zero = game.clone()
+    play(zero, "R0")
+    assert zero.phase == Phase.PLAY and zero.current_player == 1
+    play(game, "R1")
+    targets = ("target +1", "target +2", "target +3")
+    assert_legal(game, *targets, *(("pass",) if rule == "swap_optional" else ()))
+
+
+# ================================================================ H-JUMP-1
+JUMP_START = f"hands=R5 G1 G2/Y1 Y2 Y3/R5 B1 B2/R4 G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; phase=play"
+
+
+def test_H_JUMP_1_holder_of_the_identical_card_is_asked_and_play_continues_from_them() -> None:
+    """H-JUMP-1: after a play, a player holding the identical card is asked out of turn; the
+    jumped-in card has no effect and play continues from the jumper (seat 1 is passed over)."""
+    game = at(JUMP_START + "; dir=+", jump_in=True)
+    play(game, "R5")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    assert_legal(game, "R5", "pass")
+    play(game, "R5")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2/R4 G4 G5 G6; discard=R4 R5 R5; {FILL}; "
+        "colour=R; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_passing_the_window_lets_the_next_player_play() -> None:
+    """H-JUMP-1: if every asked player passes, the player whose turn it is plays."""
+    game = at(JUMP_START + "; dir=+", jump_in=True)
+    play(game, "R5", "pass")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/R5 B1 B2/R4 G4 G5 G6; discard=R4 R5; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_no_identical_card_no_window() -> None:
+    """H-JUMP-1: a card of the same number but another colour is not identical: no window."""
+    game = at(
+        f"hands=R5 G1 G2/Y1 Y2 Y3/Y5 B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+    )
+    play(game, "R5")
+    assert game.phase == Phase.PLAY and game.current_player == 1
+
+
+@pytest.mark.parametrize(("direction", "order"), [("+", (2, 4)), ("-", (4, 2))])
+def test_H_JUMP_1_windows_ask_holders_in_turn_order(direction: str, order: tuple[int, int]) -> None:
+    """H-JUMP-1: several holders of the identical card (two decks) are asked out of turn in
+    turn order from the player who laid it; when the first passes the next is asked; when
+    all pass, the player whose turn it is plays."""
+    game = at(
+        f"hands=R5 G1 G2/Y1 Y2 Y3/R5 B1 B2/G4 G5 G6/R5 B4 B5; discard=R4; {FILL}; colour=R; seat=0; "
+        f"dir={direction}; phase=play",
+        jump_in=True,
+        decks=2,
+    )
+    play(game, "R5")
+    assert game.phase == Phase.JUMP_IN and game.current_player == order[0]
+    assert_legal(game, "R5", "pass")
+    play(game, "pass")
+    assert game.phase == Phase.JUMP_IN and game.current_player == order[1]
+    assert_legal(game, "R5", "pass")
+    play(game, "pass")
+    assert game.phase == Phase.PLAY and game.current_player == (1 if direction == "+" else 4)
+    assert [len(hand(game, s)) for s in range(5)] == [2, 3, 3, 3, 3]
+
+
+def test_H_JUMP_1_second_holder_jumps_after_the_first_passes() -> None:
+    """H-JUMP-1: the second holder in turn order jumps after the first passed; play
+    continues from the jumper, and nobody else holds the card, so no window follows."""
+    game = at(
+        f"hands=R5 G1 G2/Y1 Y2 Y3/R5 B1 B2/G4 G5 G6/R5 B4 B5; discard=R4; {FILL}; colour=R; seat=0; "
+        "dir=+; phase=play",
+        jump_in=True,
+        decks=2,
+    )
+    play(game, "R5", "pass", "R5")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/R5 B1 B2/G4 G5 G6/B4 B5; discard=R4 R5 R5; {FILL}; colour=R; seat=2; dir=+; "
+        "phase=jump",
+    )
+    assert_legal(game, "R5", "pass")
+    play(game, "pass")
+    assert game.phase == Phase.PLAY and game.current_player == 0
+
+
+def test_H_JUMP_1_jumped_in_skip_has_no_effect() -> None:
+    """H-JUMP-1: a jumped-in action card has no effect: after a Skip and a jumped-in Skip,
+    play continues from the jumper (not two players skipped)."""
+    game = at(
+        f"hands=RS G1 G2/Y1 Y2 Y3/B1 B2 B3/RS G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+    )
+    play(game, "RS")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 3
+    play(game, "RS")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RS RS; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_jumped_in_reverse_and_seven_have_no_effect() -> None:
+    """H-JUMP-1: a jumped-in Reverse does not flip the direction; a jumped-in 7 swaps
+    nothing (H-SEVEN-1 on)."""
+    game = at(
+        f"hands=RR G1 G2/Y1 Y2 Y3/RR B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+    )
+    play(game, "RR")
+    assert game.direction == -1 and game.current_player == 2 and game.phase == Phase.JUMP_IN
+    play(game, "RR")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2/G4 G5 G6; discard=R4 RR RR; {FILL}; colour=R; seat=1; dir=-; phase=play",
+    )
+    seven = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3/R7 B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+        seven_swap=True,
+    )
+    play(seven, "R7", "target +1")
+    assert seven.phase == Phase.JUMP_IN and seven.current_player == 2
+    play(seven, "R7")
+    assert_position(
+        seven,
+        f"hands=Y1 Y2 Y3/G1 G2/B1 B2/G4 G5 G6; discard=R4 R7 R7; {FILL}; colour=R; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_wild_cards_cannot_be_jumped() -> None:
+    """H-JUMP-1: only coloured cards are identical: no window after a Wild."""
+    game = at(
+        f"hands=W G1 G2/W Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+    )
+    play(game, "W", "colour B")
+    assert game.phase == Phase.PLAY and game.current_player == 1
+
+
+def test_H_JUMP_1_no_window_while_a_penalty_is_pending_then_window_after_the_draw() -> None:
+    """H-JUMP-1 + H-STACK-1: while the Draw Two is pending only its target decides (no
+    jump-in window); after the target drew, the holder of the identical card is asked,
+    and the jumped-in Draw Two sends no penalty."""
+    game = at(
+        f"hands=RD2 G1 G2/Y1 Y2 Y3/RD2 B1 B2/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 1 and game.pending_penalty == 2
+    assert_legal(game, "accept")
+    play(game, "accept")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    assert game.pending_penalty == 0
+    assert_legal(game, "RD2", "pass")
+    play(game, "RD2")
+    assert_position(
+        game,
+        "hands=G1 G2/Y1 Y2 Y1 Y2 Y3/B1 B2/G4 G5 G6; discard=R4 RD2 RD2; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_window_after_a_penalty_drawn_at_once() -> None:
+    """H-JUMP-1 without stacking: the Draw Two is drawn at once, then the window opens."""
+    game = at(
+        f"hands=RD2 G1 G2/Y1 Y2 Y3/RD2 B1 B2/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    assert hand(game, 1) == ["Y1", "Y1", "Y2", "Y2", "Y3"]
+    play(game, "pass")
+    assert game.phase == Phase.PLAY and game.current_player == 2
+
+
+def test_H_JUMP_1_victim_cannot_jump_with_a_copy_drawn_as_the_penalty() -> None:
+    """H-JUMP-1: the target of a penalty cannot jump in with a copy it drew as that penalty."""
+    game = at(
+        "hands=RD2 G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; draw=Y4 RD2 Y5; colour=R; seat=0; dir=+; "
+        "phase=play",
+        jump_in=True,
+    )
+    play(game, "RD2")
+    assert_position(
+        game,
+        "hands=G1 G2/Y1 Y2 Y3 Y4 RD2/B1 B2 B3/G4 G5 G6; discard=R4 RD2; draw=Y5; colour=R; seat=2; dir=+; "
+        "phase=play; jumpblock=1:1",
+    )
+    assert_round_trip(game)
+
+
+def test_H_JUMP_1_victim_may_jump_with_a_copy_held_before() -> None:
+    """H-JUMP-1: a copy the target held before the penalty may jump in."""
+    game = at(
+        "hands=RD2 G1 G2/RD2 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; draw=Y4 Y5 Y6; colour=R; seat=0; dir=+; "
+        "phase=play",
+        jump_in=True,
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 1
+    assert_legal(game, "RD2", "pass")
+    play(game, "RD2")
+    assert_position(
+        game,
+        "hands=G1 G2/Y2 Y3 Y4 Y5/B1 B2 B3/G4 G5 G6; discard=R4 RD2 RD2; draw=Y6; colour=R; seat=2; dir=+; "
+        "phase=play",
+    )
+
+
+def test_H_JUMP_1_jumping_in_with_the_last_card_goes_out() -> None:
+    """H-JUMP-1: jumping in with the last card (called) wins the round."""
+    game = at(
+        f"hands=R5 G1 G2/Y1 Y2 Y3/R5/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=2",
+        jump_in=True,
+    )
+    play(game, "R5")
+    assert game.current_player == 2 and game.phase == Phase.JUMP_IN
+    play(game, "R5")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 2
+
+
+def test_H_JUMP_1_jump_in_with_two_cards_may_call_and_a_missed_call_is_caught() -> None:
+    """H-JUMP-1 + U-UNO-1: a jumper left with one card must have called; the window offers
+    the call."""
+    game = at(
+        f"hands=R5 G1 G2/Y1 Y2 Y3/R5 B1/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+    )
+    play(game, "R5")
+    assert_legal(game, "R5", "pass", "call")
+    missed = game.clone()
+    play(missed, "R5")
+    assert hand(missed, 2) == ["Y1", "Y2", "B1"]
+    play(game, "call", "R5")
+    assert hand(game, 2) == ["B1"] and game.called()[2]
+    assert game.current_player == 3 and game.phase == Phase.PLAY
+
+
+# ================================================================ H-MULTI-1
+def test_H_MULTI_1_identical_cards_in_one_play() -> None:
+    """H-MULTI-1: after a card the player may lay an identical one (not another colour) or
+    stop; then the turn passes once."""
+    game = at(
+        f"hands=R5 R5 Y5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "R5")
+    assert game.phase == Phase.CONTINUE and game.current_player == 0
+    assert_legal(game, "R5", "pass")
+    play(game, "R5")
+    assert_position(
+        game,
+        f"hands=Y5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R5 R5; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_1_stop_after_one_card() -> None:
+    """H-MULTI-1: ``pass`` ends the play after one card."""
+    game = at(
+        f"hands=R5 R5 Y5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "R5", "pass")
+    assert_position(
+        game,
+        f"hands=R5 Y5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R5; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_1_two_skips_skip_two_players() -> None:
+    """H-MULTI-1: the play takes effect as a whole: two Skips skip two players."""
+    game = at(
+        f"hands=RS RS G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "RS", "RS")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RS RS; {FILL}; "
+        "colour=R; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_1_two_reverses_flip_twice() -> None:
+    """H-MULTI-1: each Reverse flips the direction: two leave it unchanged."""
+    game = at(
+        f"hands=RR RR G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "RR", "RR")
+    assert game.direction == 1 and game.current_player == 1
+
+
+def test_H_MULTI_1_two_draw_twos_add_up() -> None:
+    """H-MULTI-1: draw amounts add up: two Draw Twos make the next player draw 4."""
+    game = at(
+        f"hands=RD2 RD2 G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "RD2", "RD2")
+    assert_position(
+        game,
+        "hands=G1 G2/Y1 Y2 Y3 Y4 Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2 RD2; "
+        "draw=Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=2; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_1_two_wilds_name_one_colour() -> None:
+    """H-MULTI-1: a colour is named once, at the end of the play."""
+    game = at(
+        f"hands=W W G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "W")
+    assert_legal(game, "W", "pass")
+    play(game, "W")
+    assert game.phase == Phase.CHOOSE_COLOUR and game.current_player == 0
+    play(game, "colour B")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 W W; {FILL}; "
+        "colour=B; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_1_stacking_with_two_draw_twos() -> None:
+    """H-MULTI-1 + H-STACK-1: answering a Draw Two with two Draw Twos passes 6 on."""
+    game = at(
+        "hands=G1 G2 G3/RD2 YD2 YD2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=answer; pending=2; from=0",
+        multi_play="identical",
+        stacking=("D2/D2",),
+    )
+    assert_legal(game, "RD2", "YD2", "accept")
+    play(game, "YD2")
+    assert_legal(game, "YD2", "pass")
+    play(game, "YD2")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/RD2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2 YD2 YD2; "
+        f"{FILL}; colour=Y; seat=2; dir=+; phase=answer; pending=6; from=1",
+    )
+
+
+# ================================================================ H-MULTI-2
+def test_H_MULTI_2_same_number_any_colour() -> None:
+    """H-MULTI-2: several cards of the same number, any colours; the last card's colour
+    is the active colour."""
+    game = at(
+        f"hands=R5 Y5 B5 G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="same_rank",
+    )
+    play(game, "R5")
+    assert_legal(game, "Y5", "B5", "pass")
+    play(game, "B5")
+    assert_legal(game, "Y5", "pass")
+    play(game, "Y5")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4 R5 B5 Y5; {FILL}; "
+        "colour=Y; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_2_number_cards_only_on_the_uno_deck() -> None:
+    """H-MULTI-2: on the Uno deck only number cards combine: a Skip ends the play at once."""
+    game = at(
+        f"hands=RS YS G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="same_rank",
+    )
+    play(game, "RS")
+    assert game.phase == Phase.PLAY and game.current_player == 2
+
+
+# ================================================================ H-SEQ-1
+def test_H_SEQ_1_run_up_in_one_colour() -> None:
+    """H-SEQ-1: a run of same-colour numbers: after R3 both R4 and R2 continue; the second
+    card fixes the direction (R4: up, so not R3 again); the turn then passes once."""
+    game = at(
+        f"hands=R3 R3 R4 R5 R2 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R9; {FILL}; colour=R; seat=0; dir=+; "
+        "phase=play",
+        runs=True,
+    )
+    play(game, "R3")
+    assert game.phase == Phase.CONTINUE
+    assert_legal(game, "R4", "R2", "pass")
+    play(game, "R4")
+    assert_legal(game, "R5", "pass")
+    play(game, "R5")
+    assert_position(
+        game,
+        f"hands=R2 R3 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R9 R3 R4 R5; {FILL}; colour=R; seat=1; dir=+; "
+        "phase=play",
+    )
+
+
+def test_H_SEQ_1_run_down() -> None:
+    """H-SEQ-1: a descending run; once down, an ascending card is refused."""
+    game = at(
+        f"hands=R3 R4 R2 R1 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        runs=True,
+    )
+    play(game, "R3", "R2")
+    assert_legal(game, "R1", "pass")
+    play(game, "R1")
+    assert_position(
+        game,
+        f"hands=R4 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R9 R3 R2 R1; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_SEQ_1_no_run_of_other_colours_or_actions() -> None:
+    """H-SEQ-1: a number of another colour or an action card does not continue a run."""
+    game = at(
+        f"hands=R8 G9 RS Y7 B8/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R2; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        runs=True,
+    )
+    play(game, "R8")
+    assert game.phase == Phase.PLAY and game.current_player == 1
+
+
+# ================================================================ H-LASTONE-1
+def test_H_LASTONE_1_multi_play_must_leave_one_card() -> None:
+    """H-LASTONE-1: a multi-card play may not empty the hand: the last card stays."""
+    game = at(
+        f"hands=R5 Y5 B5/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        multi_play="same_rank",
+        multi_leave_one=True,
+    )
+    play(game, "R5")
+    assert_legal(game, "Y5", "B5", "pass", "call")
+    play(game, "call", "Y5")
+    assert_position(
+        game,
+        f"hands=B5/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4 R5 Y5; {FILL}; "
+        "colour=Y; seat=1; dir=+; phase=play; "
+        "called=0",
+    )
+
+
+def test_H_LASTONE_1_without_the_rule_a_multi_play_may_empty_the_hand() -> None:
+    """H-LASTONE-1 off: the same play may lay every card and go out."""
+    game = at(
+        f"hands=R5 Y5 B5/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        multi_play="same_rank",
+    )
+    play(game, "R5", "call", "Y5")
+    assert_legal(game, "B5", "pass")
+    play(game, "B5")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+
+
+def test_H_LASTONE_1_forgetting_the_call_costs_five_with_the_002_options() -> None:
+    """H-LASTONE-1 with ``uno_penalty=5``, ``uno_catch=1.0``: passing through UNO without
+    the call costs 5 cards."""
+    game = at(
+        f"hands=R5 Y5 B5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="same_rank",
+        multi_leave_one=True,
+        uno_penalty=5,
+        uno_catch=1.0,
+    )
+    play(game, "R5", "Y5", "B5")
+    assert_position(
+        game,
+        "hands=Y1 Y2 Y3 Y4 Y5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4 R5 Y5 B5; "
+        "draw=Y6 Y7 Y8 Y9 B1 B2 B3; colour=B; seat=1; dir=+; phase=play",
+    )
+
+
+# ================================================================ H-EIGHT-1
+def test_H_EIGHT_1_an_eight_gives_another_turn() -> None:
+    """H-EIGHT-1: after an 8 the same player plays again."""
+    game = at(
+        f"hands=R8 G1 G2 G3/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        eight_again=True,
+    )
+    play(game, "R8")
+    assert_position(
+        game,
+        f"hands=G1 G2 G3/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4 R8; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+    )
+    assert_legal(game, "draw")
+
+
+def test_H_EIGHT_1_jumping_in_on_an_eight_takes_the_extra_turn() -> None:
+    """H-EIGHT-1 + H-JUMP-1: a player who jumps in on the 8 takes the extra turn instead."""
+    game = at(
+        f"hands=R8 G1 G2/Y1 Y2 Y3/R8 B2 B3/G4 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        eight_again=True,
+        jump_in=True,
+    )
+    play(game, "R8")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    play(game, "R8")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B2 B3/G4 G6 G7; discard=R4 R8 R8; {FILL}; colour=R; seat=2; dir=+; phase=play",
+    )
+
+
+def test_H_EIGHT_1_going_out_on_an_eight_ends_the_round() -> None:
+    """H-EIGHT-1: an 8 as the last card goes out; there is no extra turn."""
+    game = at(
+        f"hands=R8/Y1 Y2 Y3/B1 B2 B3/G4 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=0",
+        eight_again=True,
+    )
+    play(game, "R8")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+
+
+# ================================================================ H-TWO-1
+def test_H_TWO_1_a_two_gives_two_chosen_cards_to_a_chosen_player() -> None:
+    """H-TWO-1: after a 2 the player picks a player (target), then each of two cards."""
+    game = at(
+        f"hands=R2 G4 B6 Y9 W/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        two_gives=True,
+    )
+    play(game, "R2")
+    assert game.phase == Phase.CHOOSE_TARGET and game.current_player == 0
+    assert_legal(game, "target +1", "target +2", "target +3")
+    play(game, "target +2")
+    assert game.phase == Phase.GIVE and game.current_player == 0
+    assert_legal(game, "G4", "B6", "Y9", "W")
+    play(game, "W")
+    assert game.phase == Phase.GIVE
+    assert_legal(game, "G4", "B6", "Y9")
+    play(game, "G4")
+    assert_position(
+        game,
+        f"hands=Y9 B6/Y1 Y2 Y3/G4 B1 B2 B3 W/G5 G6 G7; discard=R4 R2; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_TWO_1_giving_voids_the_receivers_call() -> None:
+    """H-TWO-1 + U-UNO-1: the receiver's call is void once it holds more cards."""
+    game = at(
+        f"hands=R2 G4 B6 Y9/Y1/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=1",
+        two_gives=True,
+    )
+    play(game, "R2", "target +1", "G4", "B6")
+    assert_position(
+        game,
+        f"hands=Y9/Y1 G4 B6/B1 B2 B3/G5 G6 G7; discard=R4 R2; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_TWO_1_giving_away_the_last_card_goes_out() -> None:
+    """H-TWO-1: a player with one card after the 2 gives it (all they have) and goes out."""
+    game = at(
+        f"hands=R2 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        two_gives=True,
+    )
+    play(game, "call", "R2", "target +3")
+    assert_legal(game, "G4")
+    play(game, "G4")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+    assert hand(game, 3) == ["G4", "G5", "G6", "G7"]
+    assert outcome.scores == (6 + 6 + 22, 0, 0, 0)
+
+
+# ================================================================ H-NOFINISH-1
+@pytest.mark.parametrize(
+    ("last", "legal"),
+    [("RS", ("draw",)), ("RD2", ("draw",)), ("W", ("draw",)), ("WD4", ("draw",)), ("R5", ("R5", "draw"))],
+)
+def test_H_NOFINISH_1_the_last_card_may_not_be_an_action_or_wild(last: str, legal: tuple[str, ...]) -> None:
+    """H-NOFINISH-1: a player with one card may lay it only if it is a number card."""
+    game = at(
+        f"hands={last}/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=0",
+        no_finish_on_action=True,
+    )
+    assert_legal(game, *legal)
+
+
+def test_H_NOFINISH_1_off_the_last_card_may_be_an_action() -> None:
+    """H-NOFINISH-1 off: the last card may be a Skip."""
+    game = at(
+        f"hands=RS/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=0"
+    )
+    assert_legal(game, "RS", "draw")
+
+
+def test_H_NOFINISH_1_multi_play_may_not_end_on_an_action_card() -> None:
+    """H-NOFINISH-1 + H-MULTI-1: no card that would empty the hand may be an action or wild
+    card, whichever card of the play it is: the second Skip stays in hand."""
+    game = at(
+        f"hands=RS RS/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        no_finish_on_action=True,
+        multi_play="identical",
+    )
+    assert_legal(game, "RS", "draw", "call")
+    play(game, "call", "RS")
+    assert_position(
+        game,
+        f"hands=RS/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 RS; {FILL}; "
+        "colour=R; seat=2; dir=+; phase=play; called=0",
+    )
+
+
+def test_H_NOFINISH_1_multi_play_may_end_on_a_number() -> None:
+    """H-NOFINISH-1 + H-MULTI-2: a play emptying the hand on number cards goes out."""
+    game = at(
+        f"hands=R5 Y5/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        no_finish_on_action=True,
+        multi_play="same_rank",
+    )
+    play(game, "call", "R5")
+    assert_legal(game, "Y5", "pass")
+    play(game, "Y5")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+
+
+def test_H_NOFINISH_1_a_last_penalty_card_is_no_answer() -> None:
+    """H-NOFINISH-1 + H-STACK-1: a last Draw Two cannot be stacked (it would empty the hand)."""
+    game = at(
+        "hands=G1 G2 G3/RD2/B1 B2 B3/G5 G6 G7; discard=R4 YD2; "
+        f"{FILL}; colour=Y; seat=1; dir=+; phase=answer; pending=2; from=0; called=1",
+        no_finish_on_action=True,
+        stacking=("D2/D2",),
+    )
+    assert_legal(game, "accept")
+
+
+def test_H_NOFINISH_1_no_jump_in_with_a_last_action_card() -> None:
+    """H-NOFINISH-1 + H-JUMP-1: jumping in with a last Skip would go out on an action card,
+    so its holder is not asked."""
+    game = at(
+        f"hands=RS G1 G2/Y1 Y2 Y3/RS/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=2",
+        no_finish_on_action=True,
+        jump_in=True,
+    )
+    play(game, "RS")
+    assert game.phase == Phase.PLAY and game.current_player == 2
+    assert_legal(game, "draw")
+
+
+# ================================================================ H-ACTION-1
+def test_H_ACTION_1_action_on_action_only_with_the_same_symbol() -> None:
+    """H-ACTION-1: on a Skip, another Skip (any colour) and numbers of the colour are
+    playable; a Reverse, a Draw Two or a wild (action cards of another symbol) are not."""
+    game = at(
+        f"hands=RR RD2 YS W WD4 R5 G5/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 RS; {FILL}; "
+        "colour=R; seat=0; dir=+; "
+        "phase=play",
+        action_same_symbol=True,
+    )
+    assert_legal(game, "YS", "R5", "draw")
+    plain = at(
+        f"hands=RR RD2 YS W WD4 R5 G5/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 RS; {FILL}; "
+        "colour=R; seat=0; dir=+; "
+        "phase=play",
+    )
+    assert_legal(plain, "RR", "RD2", "YS", "W", "WD4", "R5", "draw")
+
+
+def test_H_ACTION_1_on_a_wild_only_a_wild_of_the_same_symbol() -> None:
+    """H-ACTION-1: wilds are action cards: on a Wild, a Wild goes, a Wild Draw Four (another
+    symbol) and coloured action cards do not; numbers of the named colour do."""
+    game = at(
+        f"hands=GS W WD4 G5 R5/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 W; {FILL}; "
+        "colour=G; seat=0; dir=+; phase=play",
+        action_same_symbol=True,
+    )
+    assert_legal(game, "W", "G5", "draw")
+
+
+def test_H_ACTION_1_any_card_on_a_number() -> None:
+    """H-ACTION-1: on a number card every matching card goes."""
+    game = at(
+        f"hands=RS RR W WD4 G5 B8/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        action_same_symbol=True,
+    )
+    assert_legal(game, "RS", "RR", "W", "WD4", "G5", "draw")
+
+
+# ================================================================ H-REACT-1
+def _react_victims(card: str, **overrides: Any) -> Counter[int]:
+    victims: Counter[int] = Counter()
+    for seed in range(60):
+        game = at(
+            f"hands={card} G1 G2/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+            "colour=R; seat=0; dir=+; phase=play",
+            seed=seed,
+            **overrides,
+        )
+        before = [hand(game, s) for s in range(4)]
+        play(game, card)
+        gained = [s for s in range(4) if len(hand(game, s)) != len(before[s]) - (s == 0)]
+        assert len(gained) == 1, game.position()
+        victim = gained[0]
+        penalty = overrides.get("react_penalty", 2)
+        want = sorted(before[victim] + FILL.split("=")[1].split()[:penalty], key=parse_face)
+        if victim == 0:
+            want.remove(card)
+        assert hand(game, victim) == want
+        assert game.current_player == 1 and game.phase == Phase.PLAY
+        victims[victim] += 1
+    return victims
+
+
+@pytest.mark.parametrize(
+    ("card", "overrides"),
+    [
+        ("R9", {"react_nine": True}),
+        ("R7", {"react_seven": True}),
+        ("R9", {"react_nine": True, "react_penalty": 3}),
+    ],
+)
+def test_H_REACT_1_a_random_player_draws_the_reflex_penalty(card: str, overrides: dict[str, Any]) -> None:
+    """H-REACT-1: when a 9 (or 7) is laid, a uniformly random player in play draws
+    ``react_penalty`` cards from the top of the pile; over 60 seeds every seat is hit."""
+    victims = _react_victims(card, **overrides)
+    assert set(victims) == {0, 1, 2, 3}, victims
+    assert all(5 <= v <= 30 for v in victims.values()), victims
+
+
+def test_H_REACT_1_other_numbers_cost_nothing() -> None:
+    """H-REACT-1: with the 9 rule on, a 7 or a 5 is a plain card; with the 7 rule, a 9 is."""
+    for card, rule in (("R7", "react_nine"), ("R5", "react_nine"), ("R9", "react_seven")):
+        overrides: dict[str, Any] = {rule: True}
+        game = at(
+            f"hands={card} G1 G2/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+            "colour=R; seat=0; dir=+; phase=play",
+            **overrides,
+        )
+        play(game, card)
+        assert game.hand_sizes() == [2, 3, 3, 3], (card, rule)
+
+
+# ================================================================ H-ZEROSEE-1
+def test_H_ZEROSEE_1_nobody_blocks_the_player_sees_every_hand() -> None:
+    """H-ZEROSEE-1: after a 0 with no 0 held elsewhere, the player sees every other hand;
+    the knowledge is dropped once a seen hand changes."""
+    game = at(
+        f"hands=R0 G1 G2/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_reveals=True,
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 R0; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>1 0>2 0>3",
+    )
+    play(game, "draw")  # seat 1 draws Y1 (not playable on red): its hand changed
+    assert _fields(game.position())["seen"] == "0>2 0>3"
+
+
+def test_H_ZEROSEE_1_holders_of_a_zero_are_asked_in_turn_order_and_may_block() -> None:
+    """H-ZEROSEE-1: holders of a 0 are asked in turn order whether to lay it to block the
+    look; a block lays the 0 (its colour becomes active) and nobody sees anything."""
+    game = at(
+        f"hands=R0 G1 G2/Y0 Y2 Y3/B1 B2 B3/G0 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=-; phase=play",
+        zero_reveals=True,
+    )
+    play(game, "R0")
+    assert game.phase == Phase.BLOCK and game.current_player == 3
+    assert_legal(game, "G0", "pass")
+    play(game, "pass")
+    assert game.phase == Phase.BLOCK and game.current_player == 1
+    assert_legal(game, "Y0", "pass")
+    play(game, "Y0")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y2 Y3/B1 B2 B3/G0 G6 G7; discard=R4 R0 Y0; {FILL}; colour=Y; seat=3; dir=-; phase=play",
+    )
+
+
+def test_H_ZEROSEE_1_all_pass_then_the_player_looks() -> None:
+    """H-ZEROSEE-1: when every asked player passes, the player sees the other hands."""
+    game = at(
+        f"hands=R0 G1 G2/Y0 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_reveals=True,
+    )
+    play(game, "R0")
+    assert game.phase == Phase.BLOCK and game.current_player == 1
+    play(game, "pass")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y0 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 R0; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>1 0>2 0>3",
+    )
+
+
+# ================================================================ H-SCOPE-1
+@pytest.mark.parametrize(
+    ("rank", "overrides"),
+    [
+        ("7", {"seven_swap": True}),
+        ("0", {"zero_rule": "rotate"}),
+        ("0", {"zero_rule": "swap"}),
+        ("0", {"zero_reveals": True}),
+        ("2", {"two_gives": True}),
+        ("8", {"eight_again": True}),
+        ("9", {"react_nine": True}),
+    ],
+)
+def test_H_SCOPE_1_house_effects_never_apply_to_the_starting_card(
+    rank: str, overrides: dict[str, Any]
+) -> None:
+    """H-SCOPE-1: a starting 7, 0, 2, 8 or 9 has no house-rule effect: the player left of
+    the dealer simply plays, every hand holds its 7 dealt cards, nobody has seen anything."""
+    game = first_deal(lambda g: str(g.top_card)[1:] == rank, **overrides)
+    dealer = int(game.state[L.S_DEALER])
+    assert game.phase == Phase.PLAY and game.current_player == (dealer + 1) % 4
+    assert game.hand_sizes() == [7, 7, 7, 7]
+    assert "seen" not in _fields(game.position())
+
+
+def test_H_SCOPE_1_no_jump_in_on_the_starting_card() -> None:
+    """H-SCOPE-1 + H-JUMP-1: the starting card is no play: a player holding its identical
+    copy is not asked; the player left of the dealer plays."""
+
+    def holds_the_copy(game: Game) -> bool:
+        top = str(game.top_card)
+        return top[1:].isdigit() and any(top in hand(game, s) for s in range(4))
+
+    game = first_deal(holds_the_copy, jump_in=True)
+    dealer = int(game.state[L.S_DEALER])
+    assert game.phase == Phase.PLAY and game.current_player == (dealer + 1) % 4
+
+
+def test_H_SCOPE_1_starting_draw_two_is_drawn_even_with_stacking() -> None:
+    """H-SCOPE-1 + U-START-1: a starting Draw Two applies its printed effect under
+    ``uno_house``: the first player draws 2 at once (no answer) and is skipped."""
+    game = first_deal(lambda g: str(g.top_card).endswith("D2"), "uno_house")
+    dealer = int(game.state[L.S_DEALER])
+    first = (dealer + 1) % 4
+    sizes = [7, 7, 7, 7]
+    sizes[first] = 9
+    assert game.hand_sizes() == sizes
+    assert game.phase == Phase.PLAY and game.current_player == (dealer + 2) % 4
+    assert game.pending_penalty == 0
+
+
+def test_H_SCOPE_1_players_without_cards_are_not_swapped_with() -> None:
+    """H-SCOPE-1 (with MC-END-1 ``end="last_player"``): a player who left holds no cards and
+    is neither a 7's target nor part of a rotation."""
+    seven = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3/-/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play; "
+        "finished=0 0 1 0",
+        seven_swap=True,
+        end="last_player",
+    )
+    play(seven, "R7")
+    assert_legal(seven, "target +1", "target +3")
+    rotate = at(
+        f"hands=R0 G1 G2/Y1 Y2 Y3/-/G5 G6 G7 G8; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play; "
+        "finished=0 0 1 0",
+        zero_rule="rotate",
+        end="last_player",
+    )
+    play(rotate, "R0")
+    assert_position(
+        rotate,
+        f"hands=G5 G6 G7 G8/G1 G2/-/Y1 Y2 Y3; discard=R4 R0; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "finished=0 0 1 0",
+    )
+
+
+def test_H_SCOPE_1_no_cards_given_to_a_player_who_left() -> None:
+    """H-SCOPE-1: a player who left is no target of H-TWO-1."""
+    game = at(
+        f"hands=R2 G1 G2/-/Y1 Y2 Y3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play; "
+        "finished=0 1 0 0",
+        two_gives=True,
+        end="last_player",
+    )
+    play(game, "R2")
+    assert_legal(game, "target +2", "target +3")
+
+
+# ================================================================ H-CUBE-1
+def test_H_CUBE_1_cube_is_refused_with_an_error_naming_the_rule() -> None:
+    """H-CUBE-1: the Uno cube is not implemented: ``cube=True`` is refused, naming the rule."""
+    with pytest.raises(RuleError, match="H-CUBE-1"):
+        RuleSet(cube=True)
+    with pytest.raises(RuleError, match="H-CUBE-1"):
+        load_rules("uno_house", cube=True)
+    with pytest.raises(RuleError, match="H-CUBE-1"):
+        Game("uno", 4, seed=0, cube=True)
+    assert RuleSet(cube=False).cube is False
+
+
+# ================================================================ M-STAR-1
+def test_M_STAR_1_super_star_sends_a_draw_two_back() -> None:
+    """M-STAR-1: a Super Star played on a pending Draw Two sends it back to the player who
+    played the draw card; the star's player names the colour."""
+    game = at(
+        f"hands=RD2 R5 R6/SS G3 G4/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        "uno_mario",
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 1
+    assert_legal(game, "SS", "accept")
+    play(game, "SS")
+    assert game.phase == Phase.CHOOSE_COLOUR and game.current_player == 1
+    play(game, "colour B")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/B4 B5 B6/G7 G8 G9; discard=R9 RD2 SS; "
+        f"{FILL}; colour=B; seat=0; dir=+; phase=answer; pending=2; from=1; class=D2",
+    )
+    assert_legal(game, "accept")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=Y1 Y2 R5 R6/G3 G4/B4 B5 B6/G7 G8 G9; discard=R9 RD2 SS; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=B; seat=1; dir=+; phase=play",
+    )
+
+
+def test_M_STAR_1_super_star_answers_a_wild_draw_four_instead_of_a_challenge() -> None:
+    """M-STAR-1: the victim of a Wild Draw Four may challenge, accept or play a Super Star;
+    the star gives up the challenge and the sender (who may star it back) draws 4."""
+    game = at(
+        "hands=SS G2 G3/SS R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; before=R",
+        "uno_mario",
+    )
+    assert_legal(game, "challenge", "accept", "SS")
+    play(game, "SS", "colour R")
+    assert_position(
+        game,
+        "hands=SS G2 G3/R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 SS; "
+        f"{FILL}; colour=R; seat=0; dir=+; phase=answer; pending=4; from=1; class=WD4",
+    )
+    assert_legal(game, "SS", "accept")
+    play(game, "SS", "colour Y")
+    assert_position(
+        game,
+        "hands=G2 G3/R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 WD4 SS SS; "
+        f"{FILL}; colour=Y; seat=1; dir=+; phase=answer; pending=4; from=0; class=WD4",
+    )
+    play(game, "accept")
+    assert hand(game, 1) == ["R3", "R4", "Y1", "Y2", "Y3", "Y4"]
+    assert game.current_player == 2 and game.phase == Phase.PLAY
+
+
+def test_M_STAR_1_super_star_is_a_wild_without_a_penalty() -> None:
+    """M-STAR-1: with nothing pending a Super Star plays as a wild: name a colour, next plays."""
+    game = at(
+        f"hands=SS G2 G3/R3 R4 R5/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; colour=B; seat=0; dir=+; phase=play",
+        "uno_mario",
+    )
+    assert_legal(game, "SS", "draw")
+    play(game, "SS", "colour R")
+    assert_position(
+        game,
+        f"hands=G2 G3/R3 R4 R5/B4 B5 B6/G7 G8 G9; discard=R9 SS; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+# ================================================================ M-CHAL-1
+def test_M_CHAL_1_failed_challenge_costs_six() -> None:
+    """M-CHAL-1 (``uno_mario``): a failed challenge costs the challenger 6 cards and the turn."""
+    game = at(
+        "hands=G1 G2 G3/R3 R4 R5/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; before=B",
+        "uno_mario",
+    )
+    play(game, "challenge")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/Y1 Y2 Y3 Y4 Y5 Y6 R3 R4 R5/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        "draw=Y7 Y8 Y9 B1 B2 B3; colour=G; seat=2; dir=+; phase=play",
+    )
+
+
+# ================================================================ M-SCORE-1 and U-DECK-2
+def test_M_SCORE_1_super_star_and_customizable_score_fifty() -> None:
+    """M-SCORE-1: a Super Star and a customizable wild left in hand score 50 each."""
+    game = at(
+        f"hands=R5/SS WC/B4 WC/G7; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play; called=0",
+        "uno_mario",
+    )
+    play(game, "R5")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+    assert outcome.round_points == (0, 100, 54, 7)
+    assert outcome.scores == (161, 0, 0, 0)
+
+
+def test_U_DECK_2_mario_deck_adds_super_stars_and_customizable_wilds() -> None:
+    """U-DECK-2: the ``uno_mario`` deck is the 108 cards plus 4 Super Stars and 4
+    customizable wilds (parameters); the counts are parameters."""
+    game = Game("uno_mario", 4, seed=5)
+    deck = cards_of(game)
+    assert sum(deck.values()) == 116
+    assert deck["SS"] == 4 and deck["WC"] == 4 and deck["W"] == 4 and deck["WD4"] == 4
+    other = Game("uno_mario", 3, seed=5, super_stars=2, custom_wilds=0)
+    deck = cards_of(other)
+    assert sum(deck.values()) == 110 and deck["SS"] == 2 and deck["WC"] == 0
+    with pytest.raises(PositionError, match="holds 1 x SS"):
+        at(f"hands=SS G1/R1 R2; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play")
+
+
+def test_U_DECK_2_customizable_wild_plays_as_a_plain_wild() -> None:
+    """U-DECK-2: a customizable card plays as a plain Wild: anywhere, a colour, no penalty,
+    and it does not answer a pending Draw Two."""
+    game = at(
+        f"hands=WC G2 G3/R3 R4 R5/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; colour=B; seat=0; dir=+; phase=play",
+        "uno_mario",
+    )
+    assert_legal(game, "WC", "draw")
+    play(game, "WC")
+    assert_legal(game, "colour R", "colour Y", "colour G", "colour B")
+    play(game, "colour G")
+    assert_position(
+        game,
+        f"hands=G2 G3/R3 R4 R5/B4 B5 B6/G7 G8 G9; discard=R9 WC; {FILL}; colour=G; seat=1; dir=+; phase=play",
+    )
+    pending = at(
+        "hands=G1 G2 G3/WC R3 R4/B4 B5 B6/G7 G8 G9; discard=R9 RD2; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=answer; pending=2; from=0",
+        "uno_mario",
+    )
+    assert_legal(pending, "accept")
+
+
+# ================================================================ interactions
+def test_H_STACK_1_H_REFLECT_1_M_STAR_1_chain_is_drawn_by_the_right_player() -> None:
+    """Stacking + reflect + Super Star (docs/rules.md): a Draw Two is stacked (4), reflected
+    by a Reverse back to the stacker (direction flips), starred back to the reflector, who
+    stacks a Wild Draw Four on it (8, the Draw Two rank kept for the table); the stacker,
+    now the victim of the latest Wild Draw Four, accepts and draws all 8."""
+    game = at(
+        "hands=RD2 R5 R6/BD2 SS G3 G4/BR WD4 Y5 Y6/G7 G8 G9; discard=R9; "
+        "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=0; dir=+; phase=play",
+        "uno_mario",
+        stacking=HOUSE_STACKING,
+        reverse_reflects=True,
+    )
+    play(game, "RD2")
+    assert_legal(game, "BD2", "SS", "accept")
+    play(game, "BD2")
+    assert (game.current_player, game.phase, game.pending_penalty) == (2, Phase.ANSWER, 4)
+    assert_legal(game, "BR", "WD4", "accept")
+    play(game, "BR")
+    assert_position(
+        game,
+        "hands=R5 R6/SS G3 G4/WD4 Y5 Y6/G7 G8 G9; discard=R9 RD2 BD2 BR; "
+        "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=B; seat=1; dir=-; phase=answer; pending=4; "
+        "from=2; class=D2",
+    )
+    assert_legal(game, "SS", "accept")
+    play(game, "SS", "colour Y")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/WD4 Y5 Y6/G7 G8 G9; discard=R9 RD2 BD2 BR SS; "
+        "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=Y; seat=2; dir=-; phase=answer; pending=4; "
+        "from=1; class=D2",
+    )
+    assert_legal(game, "WD4", "accept")
+    play(game, "WD4", "colour G")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/Y5 Y6/G7 G8 G9; discard=R9 RD2 BD2 BR SS WD4; "
+        "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=G; seat=1; dir=-; phase=challenge; pending=8; "
+        "from=2; bluff=1; before=Y",
+    )
+    assert_legal(game, "challenge", "accept")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=R5 R6/Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 G3 G4/Y5 Y6/G7 G8 G9; discard=R9 RD2 BD2 BR SS WD4; "
+        "draw=Y9 B1 B2 B3; colour=G; seat=0; dir=-; phase=play",
+    )
+
+
+def test_H_STACK_1_H_REFLECT_1_M_STAR_1_chain_challenge_of_the_bluff() -> None:
+    """The same chain, but the victim challenges the bluffed Wild Draw Four (its player held
+    yellow): the bluffer draws the whole 8, yellow returns, the challenger plays."""
+    game = at(
+        "hands=RD2 R5 R6/BD2 SS G3 G4/BR WD4 Y5 Y6/G7 G8 G9; discard=R9; "
+        "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=0; dir=+; phase=play",
+        "uno_mario",
+        stacking=HOUSE_STACKING,
+        reverse_reflects=True,
+    )
+    play(game, "RD2", "BD2", "BR", "SS", "colour Y", "WD4", "colour G", "challenge")
+    assert_position(
+        game,
+        "hands=R5 R6/G3 G4/Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y5 Y6/G7 G8 G9; discard=R9 RD2 BD2 BR SS WD4; "
+        "draw=Y9 B1 B2 B3; colour=Y; seat=1; dir=-; phase=play",
+    )
+
+
+def test_H_STACK_1_H_SEVEN_1_H_ZERO_1_H_JUMP_1_uno_house_preset_turns_on_the_starred_rules() -> None:
+    """``uno_house`` = H-STACK-1 (D2/D2, WD4/WD4, WD4/D2), H-SEVEN-1, H-ZERO-1 rotate,
+    H-JUMP-1; everything else as ``uno``."""
+    rules = load_rules("uno_house")
+    assert rules.stacking == ("D2/D2", "WD4/WD4", "WD4/D2")
+    assert rules.seven_swap and rules.jump_in and rules.zero_rule == "rotate"
+    assert rules == RuleSet(stacking=HOUSE_STACKING, seven_swap=True, zero_rule="rotate", jump_in=True)
+    mario = load_rules("uno_mario")
+    assert mario == RuleSet(super_stars=4, custom_wilds=4)
+
+
+# ================================================================ more interactions
+def test_H_STACK_1_last_card_stacked_penalty_is_still_drawn() -> None:
+    """H-STACK-1 + U-END-1: a player going out on a stacked Draw Two wins; the next player
+    still draws the whole stack (4), with no chance to answer."""
+    game = at(
+        "hands=G1 G2 G3/BD2/BD2 B5 B6/G7 G8 G9; discard=R4 RD2; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=answer; pending=2; from=0; called=1",
+        stacking=("D2/D2",),
+    )
+    assert_legal(game, "BD2", "accept")
+    play(game, "BD2")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 1
+    assert hand(game, 2) == ["Y1", "Y2", "Y3", "Y4", "B5", "B6", "BD2"]
+
+
+def test_H_REFLECT_1_last_card_reflect_sends_the_penalty_back() -> None:
+    """H-REFLECT-1 + U-END-1: going out on a reflecting Reverse wins; the sender draws."""
+    game = at(
+        "hands=G1 G2 G3/RR/B4 B5 B6/G7 G8 G9; discard=R4 RD2; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=answer; pending=2; from=0; called=1",
+        reverse_reflects=True,
+    )
+    play(game, "RR")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 1
+    assert hand(game, 0) == ["Y1", "Y2", "G1", "G2", "G3"]
+    assert game.hand_sizes() == [5, 0, 3, 3]
+
+
+def test_M_STAR_1_last_card_super_star_sends_the_penalty_back() -> None:
+    """M-STAR-1 + U-END-1: going out on a Super Star wins (no colour to name); the sender of
+    the pending penalty draws it."""
+    game = at(
+        "hands=G1 G2 G3/SS/B4 B5 B6/G7 G8 G9; discard=R4 WD4; "
+        f"{FILL}; colour=R; seat=1; dir=+; phase=challenge; pending=4; from=0; before=B; called=1",
+        "uno_mario",
+    )
+    play(game, "SS")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 1
+    assert game.hand_sizes() == [7, 0, 3, 3]
+
+
+def test_H_STACK_1_doubling_growth_on_the_uno_deck() -> None:
+    """H-STACK-1 with ``stack_growth="double"`` (MD-SEVEN-1's reading): each stacked card
+    doubles the total: 2, 4, 8."""
+    game = at(
+        f"hands=RD2 R5 R6/BD2 G3 G4/GD2 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        stacking=("D2/D2",),
+        stack_growth="double",
+    )
+    play(game, "RD2")
+    assert game.pending_penalty == 2
+    play(game, "BD2")
+    assert game.pending_penalty == 4
+    play(game, "GD2")
+    assert game.pending_penalty == 8 and game.current_player == 3
+    play(game, "accept")
+    assert game.hand_sizes() == [2, 2, 2, 11]
+
+
+def test_H_JUMP_1_window_after_a_stacked_penalty_blocks_only_the_drawn_copies() -> None:
+    """H-JUMP-1 + H-STACK-1: after a stack of two Draw Twos is drawn, the victim cannot jump
+    with the copy drawn as the penalty; another holder of the identical card is asked."""
+    game = at(
+        "hands=RD2 G1 G2/BD2 R7 R8/Y7 Y8 Y9/G5 BD2 G7 G8; discard=R4; "
+        "draw=Y1 Y2 BD2 Y3 Y4 Y5; colour=R; seat=0; dir=+; phase=play",
+        stacking=("D2/D2",),
+        jump_in=True,
+        decks=2,
+    )
+    play(game, "RD2", "BD2")
+    assert (game.current_player, game.phase, game.pending_penalty) == (2, Phase.ANSWER, 4)
+    play(game, "accept")
+    assert hand(game, 2) == ["Y1", "Y2", "Y3", "Y7", "Y8", "Y9", "BD2"]
+    assert game.phase == Phase.JUMP_IN and game.current_player == 3
+    assert_legal(game, "BD2", "pass")
+    play(game, "pass")
+    assert_position(
+        game,
+        "hands=G1 G2/R7 R8/Y1 Y2 Y3 Y7 Y8 Y9 BD2/G5 G7 G8 BD2; discard=R4 RD2 BD2; draw=Y4 Y5; "
+        "colour=B; seat=3; dir=+; phase=play; jumpblock=2:1",
+    )
+
+
+def test_H_REACT_1_only_players_in_play_are_hit() -> None:
+    """H-REACT-1: the reflex victim is a player in play: one who left (MC-END-1) never draws."""
+    for seed in range(40):
+        game = at(
+            f"hands=R9 G1 G2/Y1 Y2 Y3/-/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play; "
+            "finished=0 0 1 0",
+            seed=seed,
+            react_nine=True,
+            end="last_player",
+        )
+        play(game, "R9")
+        assert hand(game, 2) == []
+        assert sum(game.hand_sizes()) == 10
+
+
+def test_H_ZEROSEE_1_look_after_a_rotation_sees_the_new_hands() -> None:
+    """H-ZEROSEE-1 + H-ZERO-1 ``rotate``: the rotation comes first; the player sees the
+    rotated hands (unchanged since the look)."""
+    game = at(
+        f"hands=R0 G1 G2/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_rule="rotate",
+        zero_reveals=True,
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=G5 G6 G7/G1 G2/Y1 Y2 Y3/B1 B2 B3; discard=R4 R0; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>1 0>2 0>3",
+    )
+
+
+def test_H_SEVEN_1_H_ZERO_1_H_JUMP_1_uno_house_preset_together() -> None:
+    """``uno_house``: a 7 swaps, then the holder of the identical 7 may jump in (no swap)."""
+    game = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3 Y4/R7 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(game, "R7")
+    assert_legal(game, "target +1", "target +2", "target +3")
+    play(game, "target +2")
+    # seat 0 now holds R7 B2 B3 (seat 2's hand) and is the one who laid the card: not asked;
+    # seat 2 holds G1 G2: nobody else holds R7
+    assert_position(
+        game,
+        f"hands=R7 B2 B3/Y1 Y2 Y3 Y4/G1 G2/G5 G6 G7; discard=R4 R7; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+    play(game, "draw")  # Y1: not playable on red, the turn passes to seat 2
+    assert game.current_player == 2
+    zero = at(
+        f"hands=R0 G1 G2/Y1 Y2 Y3 Y4/B2 B3 B4/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(zero, "R0")
+    assert_position(
+        zero,
+        f"hands=G5 G6 G7/G1 G2/Y1 Y2 Y3 Y4/B2 B3 B4; discard=R4 R0; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "overrides", "before"),
+    [
+        (
+            f"hands=R5 G1 G2/Y1 Y2 Y3/R5 B1/G4 G5 G6; discard=R4; {FILL}; "
+            "colour=R; seat=0; dir=+; phase=play",
+            {"jump_in": True},
+            ("R5",),
+        ),
+        (
+            f"hands=R5 R5 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+            "colour=R; seat=0; dir=+; phase=play",
+            {"multi_play": "identical"},
+            ("R5",),
+        ),
+    ],
+    ids=["H-JUMP-1 window", "H-MULTI-1 continue"],
+)
+def test_H_JUMP_1_H_MULTI_1_a_call_without_the_card_does_not_stand(
+    text: str, overrides: dict[str, Any], before: tuple[str, ...]
+) -> None:
+    """U-UNO-1 in the out-of-turn and continue phases (docs/rules.md: "a call stands while
+    its player holds one card"): a player who calls at two cards and then lays nothing
+    (passes the jump-in window, stops the play) holds two cards without a standing call."""
+    game = play(at(text, **overrides), *before)
+    seat = game.current_player
+    assert "call" in {game.describe_action(a) for a in game.legal_actions()}
+    play(game, "call", "pass")
+    assert len(hand(game, seat)) == 2
+    assert game.called()[seat] is False, game.position()
+
+
+def test_H_ZERO_1_swap_optional_pass_is_only_for_the_zero() -> None:
+    """H-ZERO-1 ``swap_optional`` + H-SEVEN-1: the optional pass belongs to the 0; a 7's
+    swap is never optional."""
+    game = at(
+        f"hands=R7 R0 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        seven_swap=True,
+        zero_rule="swap_optional",
+    )
+    seven = game.clone()
+    play(seven, "R7")
+    assert_legal(seven, "target +1", "target +2", "target +3")
+    play(game, "R0")
+    assert_legal(game, "target +1", "target +2", "target +3", "pass")
+
+
+# ================================================================ phases: round trips
+ROUND_TRIP_CASES: list[tuple[str, str, dict[str, Any], tuple[str, ...], Phase]] = [
+    ("answer", REFLECT_START, {"reverse_reflects": True}, ("RD2",), Phase.ANSWER),
+    ("reflected", REFLECT_START, {"reverse_reflects": True}, ("RD2", "RR"), Phase.ANSWER),
+    (
+        "target",
+        f"hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        {"seven_swap": True},
+        ("R7",),
+        Phase.CHOOSE_TARGET,
+    ),
+    ("optional swap", ZERO_START + "; dir=-", {"zero_rule": "swap_optional"}, ("R0",), Phase.CHOOSE_TARGET),
+    (
+        "give",
+        f"hands=R2 G4 B6 Y9 W/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        {"two_gives": True},
+        ("R2", "target +2", "W"),
+        Phase.GIVE,
+    ),
+    ("jump", JUMP_START + "; dir=+", {"jump_in": True}, ("R5",), Phase.JUMP_IN),
+    (
+        "block",
+        f"hands=R0 G1 G2/Y0 Y2 Y3/B1 B2 B3/G0 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=-; phase=play",
+        {"zero_reveals": True},
+        ("R0", "pass"),
+        Phase.BLOCK,
+    ),
+    (
+        "continue run",
+        f"hands=R3 R4 R5 R2 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        {"runs": True},
+        ("R3", "R4"),
+        Phase.CONTINUE,
+    ),
+    (
+        "continue skips",
+        f"hands=RS RS G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        {"multi_play": "identical"},
+        ("RS",),
+        Phase.CONTINUE,
+    ),
+    (
+        "stacked wild colour",
+        f"hands=RD2 R5 R6/WD4 G3 G4/WD4 GD2 B5/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        {"stacking": HOUSE_STACKING},
+        ("RD2", "WD4"),
+        Phase.CHOOSE_COLOUR,
+    ),
+    (
+        "stacked challenge",
+        f"hands=RD2 R5 R6/WD4 G3 G4/WD4 GD2 B5/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        {"stacking": HOUSE_STACKING},
+        ("RD2", "WD4", "colour G"),
+        Phase.CHALLENGE,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "overrides", "actions", "phase"),
+    [case[1:] for case in ROUND_TRIP_CASES],
+    ids=[case[0] for case in ROUND_TRIP_CASES],
+)
+def test_H_rules_mid_play_phases_round_trip_through_position_notation(
+    text: str, overrides: dict[str, Any], actions: tuple[str, ...], phase: Phase
+) -> None:
+    """Every house-rule phase reached in play prints a position that reads back to the same
+    situation and the same legal actions; continuing from the copy gives the same result."""
+    game = play(at(text, **overrides), *actions)
+    assert game.phase == phase
+    assert_round_trip(game)
+    copy = Game.from_position(game.rules, game.position())
+    action = game.legal_actions()[0]
+    game.step(action)
+    copy.step(action)
+    assert copy.position().split("; decisions=")[0] == game.position().split("; decisions=")[0]

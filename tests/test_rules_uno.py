@@ -1,0 +1,1328 @@
+"""Scenario tests of the official Uno rules (``uno`` preset), one or more per rule ID.
+
+Each test names the rule it checks (``../shared/RULES.md``), builds the situation from
+position notation (or a seeded deal), applies decisions and asserts their exact effect:
+hands, piles, active colour, seat to move, direction, phase, pending penalty, scores and
+outcome. Whole positions are compared with :func:`assert_position`, which ignores only the
+order of cards inside a hand and the decision counter.
+
+Rules covered: U-DECK-1, U-SETUP-1, U-SETUP-2, U-START-1, U-START-2, U-MATCH-1, U-DRAW-1,
+U-DRAW-2, U-DRAW-3, U-DRAW-4, U-SKIP-1, U-REV-1, U-D2-1, U-WILD-1, U-WD4-1, U-WD4-2,
+U-UNO-1, U-WRONG-1, U-END-1, U-SCORE-1, U-SCORE-2, U-SCORE-3, E-DIR-1, E-CONS-1, E-END-1.
+
+The file runs compiled and uncompiled (``NUMBA_DISABLE_JIT=1``, ``make nojit``): seed scans
+stop at their first hit or stay at 200 seeds at most.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from uno_env import Game, IllegalActionError, Phase, engine, simulate
+from uno_env import layout as L
+from uno_env.cards import format_face, parse_face
+from uno_env.rng import rand_below, seed_rng
+from uno_env.rules import compile_spec, load_rules
+
+COLOURS = "RYGB"
+ACTION_SYMBOLS = ("S", "R", "D2")
+
+
+# ================================================================ helpers
+def pos(text: str, seed: int = 0, **overrides: Any) -> Game:
+    """A game of the ``uno`` preset (with rule overrides) at a position."""
+    return Game.from_position("uno", text, seed=seed, **overrides)
+
+
+def _fields(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in text.split(";"):
+        if part.strip():
+            key, _, value = part.partition("=")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _sorted_hand(text: str) -> str:
+    tokens = [t for t in text.split() if t != "-"]
+    return " ".join(sorted(tokens, key=parse_face))
+
+
+def _canonical(text: str) -> dict[str, str]:
+    fields = _fields(text)
+    fields["hands"] = "/".join(_sorted_hand(h) for h in fields["hands"].split("/"))
+    return fields
+
+
+def assert_position(game: Game, expected: str) -> None:
+    """The game's position equals ``expected`` (hand order and ``decisions`` aside)."""
+    actual = _canonical(game.position())
+    want = _canonical(expected)
+    if "decisions" not in want:
+        actual.pop("decisions", None)
+    assert actual == want, f"\n got: {game.position()}\nwant: {expected}"
+
+
+def legal(game: Game) -> set[str]:
+    """The legal actions of the player to move, in notation."""
+    return {game.describe_action(a) for a in game.legal_actions()}
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    """A hand in notation, face order."""
+    return [str(c) for c in game.hand(seat)]
+
+
+def draw_pile(game: Game) -> list[str]:
+    """The draw pile from the top, in notation."""
+    text = _fields(game.position())["draw"]
+    return [] if text == "-" else text.split()
+
+
+def all_cards(game: Game) -> Counter[str]:
+    """Every card of the game: hands, discard pile and draw pile (E-CONS-1)."""
+    total: Counter[str] = Counter(draw_pile(game))
+    total.update(str(c) for c in game.discard_pile())
+    for seat in range(game.num_players):
+        total.update(hand(game, seat))
+    return total
+
+
+def official_deck() -> Counter[str]:
+    """U-DECK-1 written out: per colour one 0, two each of 1-9, Skip, Reverse, Draw Two;
+    four Wild and four Wild Draw Four."""
+    deck: Counter[str] = Counter()
+    for colour in COLOURS:
+        deck[f"{colour}0"] = 1
+        for symbol in [*(str(i) for i in range(1, 10)), *ACTION_SYMBOLS]:
+            deck[f"{colour}{symbol}"] = 2
+    deck["W"] = 4
+    deck["WD4"] = 4
+    return deck
+
+
+def is_number(card: str) -> bool:
+    """A number card (0-9 of a colour)."""
+    face = parse_face(card)
+    return face < 52 and face % 13 < 10
+
+
+def first_seed(predicate: Callable[[Game], bool], num_players: int = 4, **overrides: Any) -> Game:
+    """The fresh deal of the first seed (0, 1, ...) whose game satisfies ``predicate``."""
+    for seed in range(400):
+        game = Game("uno", num_players, seed=seed, **overrides)
+        if predicate(game):
+            return game
+    pytest.fail("no seed below 400 deals the wanted situation")
+
+
+def predeal(num_players: int, seed: int, **overrides: Any) -> tuple[int, list[str]]:
+    """The dealer of ``Game("uno", num_players, seed)`` and the shuffled deck it deals from
+    (top first), obtained by running the engine's dealer draw and shuffle on the same seed.
+
+    The helper checks that dealing from its state gives exactly the game's position, so the
+    returned deck is the one the game was dealt from.
+    """
+    rules = load_rules("uno", **overrides)
+    spec = compile_spec(rules)
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    state[L.S_NPLAYERS] = num_players
+    state[L.S_DIRECTION] = 1
+    state[L.S_WINNER] = -1
+    state[L.S_ROUND_WINNER] = -1
+    seed_rng(state, L.RNG, seed, 0)
+    seed_rng(state, L.AGENT_RNG, seed, 1)
+    state[L.DECK : L.DECK + L.MAX_FACES] = rules.deck_counts(num_players)
+    if rules.dealer == "draw":
+        state[L.S_DEALER] = engine.draw_for_dealer(state, spec)
+    else:
+        state[L.S_DEALER] = rand_below(state, L.RNG, num_players)
+    shuffled = state.copy()
+    engine._fill_draw_pile_with_deck(shuffled, spec)
+    count = int(shuffled[L.S_NDRAW])
+    deck = [format_face(int(f)) for f in shuffled[L.DRAW_PILE : L.DRAW_PILE + count][::-1]]
+    engine.deal_round(state, spec)
+    game = Game("uno", num_players, seed=seed, **overrides)
+    for start, size in (
+        (L.HANDS, num_players * L.MAX_FACES),
+        (L.DRAW_PILE, int(state[L.S_NDRAW])),
+        (L.DISCARD_PILE, int(state[L.S_NDISCARD])),
+    ):
+        assert np.array_equal(state[start : start + size], game.state[start : start + size]), (
+            "predeal no longer reproduces the engine's deal"
+        )
+    for scalar in (L.S_DEALER, L.S_CURRENT, L.S_DIRECTION, L.S_COLOUR, L.S_PHASE, L.S_NDRAW, L.S_NDISCARD):
+        assert state[scalar] == game.state[scalar], "predeal no longer reproduces the engine's deal"
+    return int(state[L.S_DEALER]), deck
+
+
+def dealt_hands(dealer: int, deck: list[str], num_players: int, hand_size: int = 7) -> list[list[str]]:
+    """U-SETUP-1 by hand: one card at a time, clockwise, starting left of the dealer."""
+    hands: list[list[str]] = [[] for _ in range(num_players)]
+    for i in range(hand_size * num_players):
+        hands[(dealer + 1 + i) % num_players].append(deck[i])
+    return [sorted(h, key=parse_face) for h in hands]
+
+
+def play_out(game: Game, limit: int) -> None:
+    """Apply up to ``limit`` decisions (a fixed, varied choice among the legal ones)."""
+    for _ in range(limit):
+        if game.is_over():
+            return
+        options = game.legal_actions()
+        game.step(options[(7 * game.decisions + 3) % len(options)])
+
+
+# ================================================================ U-DECK-1
+@pytest.mark.parametrize("num_players", [2, 4, 10])
+def test_U_DECK_1_fresh_deal_holds_the_108_card_deck(num_players: int) -> None:
+    """U-DECK-1: hands + discard + draw pile of a fresh deal are exactly the 108-card deck."""
+    game = Game("uno", num_players, seed=3)
+    cards = all_cards(game)
+    assert sum(official_deck().values()) == 108
+    assert cards == official_deck()
+
+
+# ================================================================ U-SETUP-1
+def test_U_SETUP_1_seven_each_one_at_a_time_from_the_dealers_left() -> None:
+    """U-SETUP-1: the shuffled deck is dealt one card at a time clockwise from the dealer's
+    left, 7 each; the next card starts the discard pile; the rest is the draw pile."""
+    game = first_seed(lambda g: is_number(str(g.top_card)))
+    dealer, deck = predeal(4, game.seed)
+    assert int(game.state[L.S_DEALER]) == dealer
+    expected = dealt_hands(dealer, deck, 4)
+    assert [hand(game, seat) for seat in range(4)] == expected
+    assert [str(c) for c in game.discard_pile()] == [deck[28]]
+    assert draw_pile(game) == deck[29:]
+    assert game.hand_sizes() == [7, 7, 7, 7]
+    assert game.draw_pile_size == 108 - 29
+    assert game.current_player == (dealer + 1) % 4
+    assert game.direction == 1
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 7, 10])
+def test_U_SETUP_1_hand_and_pile_sizes_after_a_fresh_deal(num_players: int) -> None:
+    """U-SETUP-1: 7 cards each (9 for the first player under a starting Draw Two, U-START-1),
+    one starting card, the rest in the draw pile."""
+    for seed in range(4):
+        game = Game("uno", num_players, seed=seed)
+        dealer = int(game.state[L.S_DEALER])
+        first = (dealer + 1) % num_players
+        top = str(game.top_card)
+        sizes = [7] * num_players
+        if top.endswith("D2"):
+            sizes[first] = 9
+        assert game.hand_sizes() == sizes, top
+        assert len(game.discard_pile()) == 1
+        assert game.draw_pile_size == 108 - sum(sizes) - 1
+
+
+# ================================================================ U-SETUP-2
+def _dealer_value(face: int) -> int:
+    """U-SETUP-2: a number card counts its number, every action or wild card zero."""
+    return face % 13 if face < 52 and face % 13 < 10 else 0
+
+
+def _reference_dealer(pile: list[int], num_players: int) -> tuple[int, int, int]:
+    """U-SETUP-2 by hand: contenders (in seat order) each turn a card from the top; the
+    highest number deals; tied contenders draw again. Returns (dealer, rounds, dealer's card)."""
+    contenders = list(range(num_players))
+    at = 0
+    rounds = 0
+    while True:
+        rounds += 1
+        turned: dict[int, int] = {}
+        for seat in contenders:
+            assert at < len(pile), "the reference ran out of cards"
+            turned[seat] = pile[at]
+            at += 1
+        best = max(_dealer_value(f) for f in turned.values())
+        contenders = [s for s in contenders if _dealer_value(turned[s]) == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds, turned[contenders[0]]
+
+
+def _dealer_draw(deck_counts: dict[str, int], num_players: int, seed: int) -> tuple[int, list[int]]:
+    """Run the compiled dealer draw on a hand-built deck; also return its shuffled pile."""
+    spec = compile_spec(load_rules("uno"))
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    state[L.S_NPLAYERS] = num_players
+    seed_rng(state, L.RNG, seed, 0)
+    for card, copies in deck_counts.items():
+        state[L.DECK + parse_face(card)] = copies
+    shuffled = state.copy()
+    engine._fill_draw_pile_with_deck(shuffled, spec)
+    count = int(shuffled[L.S_NDRAW])
+    pile = [int(f) for f in shuffled[L.DRAW_PILE : L.DRAW_PILE + count][::-1]]
+    return int(engine.draw_for_dealer(state, spec)), pile
+
+
+def test_U_SETUP_2_highest_number_deals_and_ties_draw_again() -> None:
+    """U-SETUP-2: on the full deck, the dealer is the highest card of the dealer draw; tied
+    players draw again (the seeds include ties)."""
+    deck = dict(official_deck())
+    tie_seen = False
+    for seed in range(30):
+        dealer, pile = _dealer_draw(deck, 4, seed)
+        want, rounds, _ = _reference_dealer(pile, 4)
+        assert dealer == want, f"seed {seed}"
+        tie_seen = tie_seen or rounds > 1
+    assert tie_seen
+
+
+def test_U_SETUP_2_action_and_wild_cards_count_zero() -> None:
+    """U-SETUP-2: with one R1 among 32 action and wild cards, whoever turns the R1 deals
+    (every action card ties at zero and draws again)."""
+    deck = {"R1": 1, "W": 4, "WD4": 4}
+    deck.update({f"{c}{s}": 2 for c in COLOURS for s in ACTION_SYMBOLS})
+    for seed in range(20):
+        dealer, pile = _dealer_draw(deck, 3, seed)
+        want, _, card = _reference_dealer(pile, 3)
+        assert format_face(card) == "R1"
+        assert dealer == want, f"seed {seed}"
+
+
+@pytest.mark.parametrize("dealer_rule", ["draw", "random"])
+def test_U_SETUP_2_dealer_is_roughly_uniform(dealer_rule: str) -> None:
+    """U-SETUP-2: over 200 seeds every seat deals about a quarter of the games (both the
+    dealer draw and the ``dealer="random"`` option); play starts left of the dealer."""
+    counts = [0, 0, 0, 0]
+    for seed in range(200):
+        game = Game("uno", 4, seed=seed, dealer=dealer_rule)
+        dealer = int(game.state[L.S_DEALER])
+        counts[dealer] += 1
+        if is_number(str(game.top_card)):
+            assert game.current_player == (dealer + 1) % 4
+    assert all(25 <= c <= 75 for c in counts), counts
+
+
+def test_U_SETUP_2_random_dealer_option_deals_from_the_chosen_seat() -> None:
+    """U-SETUP-2 option ``dealer="random"``: the deal still starts left of the dealer."""
+    game = first_seed(lambda g: is_number(str(g.top_card)), dealer="random")
+    dealer, deck = predeal(4, game.seed, dealer="random")
+    assert [hand(game, seat) for seat in range(4)] == dealt_hands(dealer, deck, 4)
+
+
+# ================================================================ U-START-1
+def test_U_START_1_skip_skips_the_first_player() -> None:
+    """U-START-1: a starting Skip skips the player left of the dealer."""
+    game = first_seed(lambda g: str(g.top_card).endswith("S"))
+    dealer = int(game.state[L.S_DEALER])
+    assert game.current_player == (dealer + 2) % 4
+    assert game.direction == 1
+    assert game.phase == Phase.PLAY
+    assert game.hand_sizes() == [7, 7, 7, 7]
+    assert game.active_colour == COLOURS.index(str(game.top_card)[0])
+
+
+def test_U_START_1_draw_two_first_player_draws_two_and_is_skipped() -> None:
+    """U-START-1: a starting Draw Two: the first player takes the next two cards (9 in hand)
+    and the player after them starts."""
+    game = first_seed(lambda g: str(g.top_card).endswith("D2"))
+    dealer, deck = predeal(4, game.seed)
+    first = (dealer + 1) % 4
+    assert deck[28].endswith("D2")
+    expected = dealt_hands(dealer, deck, 4)
+    expected[first] = sorted([*expected[first], deck[29], deck[30]], key=parse_face)
+    assert [hand(game, seat) for seat in range(4)] == expected
+    assert len(hand(game, first)) == 9
+    assert draw_pile(game) == deck[31:]
+    assert game.current_player == (dealer + 2) % 4
+    assert game.direction == 1
+    assert game.phase == Phase.PLAY
+
+
+def test_U_START_1_reverse_dealer_plays_first_then_the_dealers_right() -> None:
+    """U-START-1: a starting Reverse flips the direction; the dealer plays first, then the
+    player to the dealer's right."""
+    game = first_seed(lambda g: str(g.top_card)[1:] == "R")
+    dealer = int(game.state[L.S_DEALER])
+    assert game.direction == -1
+    assert game.current_player == dealer
+    assert game.hand_sizes() == [7, 7, 7, 7]
+    game.step("draw")
+    if game.phase == Phase.PLAY_DRAWN:
+        game.step("pass")
+    assert game.current_player == (dealer - 1) % 4
+    assert game.direction == -1
+
+
+def test_U_START_1_wild_first_player_names_the_colour_then_plays() -> None:
+    """U-START-1: a starting Wild: the first player names the colour, then plays."""
+    game = first_seed(lambda g: str(g.top_card) == "W")
+    dealer = int(game.state[L.S_DEALER])
+    first = (dealer + 1) % 4
+    assert game.current_player == first
+    assert game.phase == Phase.CHOOSE_COLOUR
+    assert legal(game) == {"colour R", "colour Y", "colour G", "colour B"}
+    game.step("colour G")
+    assert game.current_player == first
+    assert game.phase == Phase.PLAY
+    assert game.active_colour == COLOURS.index("G")
+    assert game.hand_sizes() == [7, 7, 7, 7]
+
+
+def test_U_START_1_wild_draw_four_is_returned_and_another_card_turned() -> None:
+    """U-START-1: when the turned card is a Wild Draw Four it goes back into the pile and
+    another card starts; the hands stay as dealt."""
+    found = None
+    for seed in range(200):
+        dealer, deck = predeal(4, seed)
+        if deck[28] == "WD4":
+            found = (seed, dealer, deck)
+            break
+    assert found is not None, "no seed below 200 turns a Wild Draw Four"
+    seed, dealer, deck = found
+    game = Game("uno", 4, seed=seed)
+    top = str(game.top_card)
+    first = (dealer + 1) % 4
+    assert top != "WD4"
+    assert len(game.discard_pile()) == 1
+    dealt = dealt_hands(dealer, deck, 4)
+    for seat in range(4):
+        if seat != first:
+            assert hand(game, seat) == dealt[seat]
+    extra = Counter(hand(game, first)) - Counter(dealt[first])
+    assert sum(extra.values()) == (2 if top.endswith("D2") else 0)
+    assert len(hand(game, first)) == 7 + sum(extra.values())
+    # the returned Wild Draw Four is back among the undealt cards
+    assert Counter(draw_pile(game)) + Counter([top]) + extra == Counter(deck[28:])
+    assert "WD4" in draw_pile(game)
+    assert all_cards(game) == official_deck()
+
+
+def test_U_START_1_never_a_wild_draw_four_on_top_at_the_start() -> None:
+    """U-START-1: no fresh deal (200 seeds, 2 and 5 players) starts on a Wild Draw Four."""
+    for num_players in (2, 5):
+        for seed in range(100):
+            game = Game("uno", num_players, seed=seed)
+            assert str(game.top_card) != "WD4", f"seed {seed}"
+            assert len(game.discard_pile()) == 1
+
+
+# ================================================================ U-START-2
+def test_U_START_2_number_only_start_card() -> None:
+    """U-START-2 (``start_card="number_only"``): over 200 seeds the starting card is always
+    a number card, everyone holds 7 and play starts left of the dealer."""
+    redrawn = 0
+    for seed in range(200):
+        game = Game("uno", 4, seed=seed, start_card="number_only")
+        assert is_number(str(game.top_card)), f"seed {seed}: {game.top_card}"
+        assert game.hand_sizes() == [7, 7, 7, 7]
+        dealer = int(game.state[L.S_DEALER])
+        assert game.current_player == (dealer + 1) % 4
+        assert game.direction == 1
+        assert game.phase == Phase.PLAY
+        redrawn += not is_number(str(Game("uno", 4, seed=seed).top_card))
+    assert redrawn > 0  # the official start turns non-number cards on some of these seeds
+
+
+# ================================================================ U-MATCH-1
+def test_U_MATCH_1_colour_number_or_wild_is_playable() -> None:
+    """U-MATCH-1: on a red 7: any red card, any 7, any Wild / Wild Draw Four."""
+    game = pos("hands=R2 G7 YS B1 W WD4/G3; discard=B5 R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    assert legal(game) == {"R2", "G7", "W", "WD4", "draw"}
+
+
+def test_U_MATCH_1_symbol_matches_symbol() -> None:
+    """U-MATCH-1: on a yellow Skip, a green Skip matches by symbol; a green 7 does not."""
+    game = pos("hands=GS G7 Y1/B3; discard=YS; draw=G9; colour=Y; seat=0; dir=+; phase=play")
+    assert legal(game) == {"GS", "Y1", "draw"}
+
+
+def test_U_MATCH_1_wild_on_top_matches_the_named_colour_only() -> None:
+    """U-MATCH-1: on a Wild named green, only green cards (and wilds) match."""
+    game = pos("hands=G3 R3 B7/Y1; discard=R3 W; draw=G9; colour=G; seat=0; dir=+; phase=play")
+    assert legal(game) == {"G3", "draw"}
+
+
+def test_U_MATCH_1_playing_a_number_card_sets_its_colour() -> None:
+    """U-MATCH-1: a green 7 on a red 7 turns the colour green; the next player moves."""
+    game = pos("hands=R2 G7 YS B1 W WD4/G3; discard=B5 R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    game.step("G7")
+    assert_position(
+        game, "hands=R2 YS B1 W WD4/G3; discard=B5 R7 G7; draw=G9; colour=G; seat=1; dir=+; phase=play"
+    )
+
+
+# ================================================================ U-DRAW-1
+DRAW_SITUATION = "hands=R2 G9 B7/B3; discard=Y5; draw={draw}; colour=Y; seat=0; dir=+; phase=play"
+
+
+def test_U_DRAW_1_playable_drawn_card_may_be_played() -> None:
+    """U-DRAW-1: a playable drawn card asks play-or-keep; playing it ends the turn as usual."""
+    game = pos(DRAW_SITUATION.format(draw="Y1 B9"))
+    assert legal(game) == {"draw"}
+    game.step("draw")
+    assert_position(
+        game,
+        "hands=R2 Y1 G9 B7/B3; discard=Y5; draw=B9; colour=Y; seat=0; dir=+; phase=drawn; drawn=Y1",
+    )
+    assert legal(game) == {"Y1", "pass"}
+    game.step("Y1")
+    assert_position(game, "hands=R2 G9 B7/B3; discard=Y5 Y1; draw=B9; colour=Y; seat=1; dir=+; phase=play")
+
+
+def test_U_DRAW_1_playable_drawn_card_may_be_kept() -> None:
+    """U-DRAW-1: ``pass`` keeps the playable drawn card and ends the turn."""
+    game = pos(DRAW_SITUATION.format(draw="Y1 B9"))
+    game.step("draw")
+    game.step("pass")
+    assert_position(game, "hands=R2 Y1 G9 B7/B3; discard=Y5; draw=B9; colour=Y; seat=1; dir=+; phase=play")
+
+
+def test_U_DRAW_1_unplayable_drawn_card_ends_the_turn() -> None:
+    """U-DRAW-1: an unplayable drawn card stays in hand and the turn passes."""
+    game = pos(DRAW_SITUATION.format(draw="B9 Y1"))
+    game.step("draw")
+    assert_position(game, "hands=R2 G9 B7 B9/B3; discard=Y5; draw=Y1; colour=Y; seat=1; dir=+; phase=play")
+
+
+def test_U_DRAW_1_only_the_drawn_card_may_be_played_after_drawing() -> None:
+    """U-DRAW-1: after drawing, the player may play that card, not another one from hand."""
+    game = pos("hands=R2 Y7 G9/B3; discard=Y5; draw=Y1 B9; colour=Y; seat=0; dir=+; phase=play")
+    assert legal(game) == {"Y7", "draw"}
+    game.step("draw")
+    assert legal(game) == {"Y1", "pass"}
+    with pytest.raises(IllegalActionError):
+        game.step("Y7")
+
+
+# ================================================================ U-DRAW-2
+UNTIL_SITUATION = "hands=R2 G9 B7/B3; discard=Y5; draw={draw}; colour=Y; seat=0; dir=+; phase=play"
+
+
+def test_U_DRAW_2_draw_until_playable_may_keep() -> None:
+    """U-DRAW-2 (``draw="until_playable"``): draw until a playable card; may keep it."""
+    game = pos(UNTIL_SITUATION.format(draw="B9 G2 Y1 R8"), draw="until_playable")
+    game.step("draw")
+    assert_position(
+        game,
+        "hands=R2 G2 G9 B7 B9 Y1/B3; discard=Y5; draw=R8; colour=Y; seat=0; dir=+; phase=drawn; drawn=Y1",
+    )
+    assert legal(game) == {"Y1", "pass"}
+    game.step("pass")
+    assert_position(
+        game, "hands=R2 G2 G9 B7 B9 Y1/B3; discard=Y5; draw=R8; colour=Y; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_DRAW_2_draw_until_playable_must_play() -> None:
+    """U-DRAW-2 (``drawn_card="must_play"``): the playable card that ends the drawing must be
+    played."""
+    game = pos(UNTIL_SITUATION.format(draw="B9 G2 Y1 R8"), draw="until_playable", drawn_card="must_play")
+    game.step("draw")
+    assert legal(game) == {"Y1"}
+    with pytest.raises(IllegalActionError):
+        game.step("pass")
+    game.step("Y1")
+    assert_position(
+        game, "hands=R2 G2 G9 B7 B9/B3; discard=Y5 Y1; draw=R8; colour=Y; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_DRAW_2_must_play_with_draw_one() -> None:
+    """U-DRAW-2 option with U-DRAW-1: a playable single drawn card must be played."""
+    game = pos(UNTIL_SITUATION.format(draw="Y1 R8"), drawn_card="must_play")
+    game.step("draw")
+    assert legal(game) == {"Y1"}
+
+
+def test_U_DRAW_2_until_playable_stops_when_nothing_is_left() -> None:
+    """U-DRAW-2 with U-DRAW-4: no playable card in the whole pile: all are drawn, turn ends."""
+    game = pos(UNTIL_SITUATION.format(draw="B9 G2"), draw="until_playable")
+    game.step("draw")
+    assert_position(game, "hands=R2 G2 G9 B7 B9/B3; discard=Y5; draw=-; colour=Y; seat=1; dir=+; phase=play")
+
+
+# ================================================================ U-DRAW-3
+DRAW3_SITUATION = "hands={hand}/B3; discard=R7; draw=Y1; colour=R; seat=0; dir=+; phase=play"
+
+
+def test_U_DRAW_3_drawing_allowed_with_a_playable_card_by_default() -> None:
+    """U-DRAW-3 (default): drawing is legal while holding a playable card."""
+    assert legal(pos(DRAW3_SITUATION.format(hand="R2 B1 G9"))) == {"R2", "draw"}
+
+
+def test_U_DRAW_3_option_forbids_drawing_with_a_playable_card() -> None:
+    """U-DRAW-3 (``draw_when_playable=False``): no draw while a card is playable; a draw only
+    when none is."""
+    game = pos(DRAW3_SITUATION.format(hand="R2 B1 G9"), draw_when_playable=False)
+    assert legal(game) == {"R2"}
+    with pytest.raises(IllegalActionError):
+        game.step("draw")
+    assert legal(pos(DRAW3_SITUATION.format(hand="B1 B6 G9"), draw_when_playable=False)) == {"draw"}
+
+
+# ================================================================ U-DRAW-4
+def test_U_DRAW_4_reshuffle_keeps_the_top_card() -> None:
+    """U-DRAW-4: an empty draw pile is refilled from the discard pile minus its top card."""
+    for seed in range(4):
+        game = pos(
+            "hands=R1 B7 Y9/B3; discard=B5 Y5 G2; draw=-; colour=G; seat=0; dir=+; phase=play", seed=seed
+        )
+        game.step("draw")
+        assert [str(c) for c in game.discard_pile()] == ["G2"]
+        drawn = Counter(hand(game, 0)) - Counter(["R1", "B7", "Y9"])
+        assert sum(drawn.values()) == 1
+        assert drawn + Counter(draw_pile(game)) == Counter(["B5", "Y5"])
+        assert game.current_player == 1  # neither card matches G2: the turn ended
+        assert game.phase == Phase.PLAY
+        game.check_invariants()
+
+
+def test_U_DRAW_4_nothing_to_draw_skips_the_draw_and_ends_the_turn() -> None:
+    """U-DRAW-4: draw pile empty and nothing under the top card: the draw is skipped."""
+    game = pos("hands=R1 B7 Y9/B3; discard=G2; draw=-; colour=G; seat=0; dir=+; phase=play")
+    assert "draw" in legal(game)
+    game.step("draw")
+    assert_position(game, "hands=R1 B7 Y9/B3; discard=G2; draw=-; colour=G; seat=1; dir=+; phase=play")
+
+
+def test_U_DRAW_4_reshuffle_in_the_middle_of_a_penalty() -> None:
+    """U-DRAW-4 with U-D2-1: the pile runs out during a Draw Two; the discard pile under the
+    Draw Two is reshuffled and the second card comes from it."""
+    game = pos("hands=RD2 R1 B7/B3 Y4/G4 G6; discard=B5 Y5 R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    game.step("RD2")
+    assert [str(c) for c in game.discard_pile()] == ["RD2"]
+    drawn = Counter(hand(game, 1)) - Counter(["B3", "Y4", "G9"])
+    assert "G9" in hand(game, 1)
+    assert sum(drawn.values()) == 1
+    assert drawn + Counter(draw_pile(game)) == Counter(["B5", "Y5", "R7"])
+    assert game.current_player == 2
+    game.check_invariants()
+
+
+def test_U_DRAW_4_penalty_draws_only_what_exists() -> None:
+    """U-DRAW-4: a Draw Two with one card left under the top: the victim draws that one."""
+    game = pos("hands=RD2 R1 B7/B3 Y4/G4 G6; discard=R7; draw=-; colour=R; seat=0; dir=+; phase=play")
+    game.step("RD2")
+    assert_position(
+        game, "hands=R1 B7/B3 Y4 R7/G4 G6; discard=RD2; draw=-; colour=R; seat=2; dir=+; phase=play"
+    )
+
+
+# ================================================================ U-SKIP-1
+def test_U_SKIP_1_skip_passes_over_the_next_player() -> None:
+    """U-SKIP-1: seat 3 plays a Skip: seat 0 loses the turn, seat 1 plays."""
+    game = pos("hands=B3 B4/Y6 Y7/G4 G5/RS R1 R2; discard=R7; draw=G9; colour=R; seat=3; dir=+; phase=play")
+    game.step("RS")
+    assert_position(
+        game, "hands=B3 B4/Y6 Y7/G4 G5/R1 R2; discard=R7 RS; draw=G9; colour=R; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_SKIP_1_skip_follows_the_direction_and_sets_the_colour() -> None:
+    """U-SKIP-1 and U-MATCH-1: a green Skip on a red Skip, counter-clockwise from seat 1:
+    seat 0 is skipped, seat 3 plays, colour green."""
+    game = pos("hands=B3 B4/GS R1 R2/G4 G5/Y6 Y7; discard=RS; draw=G9; colour=R; seat=1; dir=-; phase=play")
+    game.step("GS")
+    assert_position(
+        game, "hands=B3 B4/R1 R2/G4 G5/Y6 Y7; discard=RS GS; draw=G9; colour=G; seat=3; dir=-; phase=play"
+    )
+
+
+def test_U_SKIP_1_two_players_skip_gives_another_turn() -> None:
+    """U-SKIP-1 with two players: the player who skipped plays again."""
+    game = pos("hands=RS R1 R2/B3 B4; discard=R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    game.step("RS")
+    assert_position(game, "hands=R1 R2/B3 B4; discard=R7 RS; draw=G9; colour=R; seat=0; dir=+; phase=play")
+
+
+# ================================================================ U-REV-1
+def test_U_REV_1_reverse_flips_direction_with_three_players() -> None:
+    """U-REV-1: with 3 players a Reverse flips the direction; play goes on counter-clockwise."""
+    game = pos("hands=RR R1 R2/B3 B4/G4 R5 B6; discard=R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    game.step("RR")
+    assert_position(
+        game, "hands=R1 R2/B3 B4/G4 R5 B6; discard=R7 RR; draw=G9; colour=R; seat=2; dir=-; phase=play"
+    )
+    game.step("R5")
+    assert_position(
+        game, "hands=R1 R2/B3 B4/G4 B6; discard=R7 RR R5; draw=G9; colour=R; seat=1; dir=-; phase=play"
+    )
+
+
+def test_U_REV_1_reverse_counter_clockwise_back_to_clockwise() -> None:
+    """U-REV-1: a Reverse while playing counter-clockwise turns play clockwise again."""
+    game = pos("hands=B3 B4/Y4 Y5/RR R1 R2/G6 G7; discard=R7; draw=G9; colour=R; seat=2; dir=-; phase=play")
+    game.step("RR")
+    assert_position(
+        game, "hands=B3 B4/Y4 Y5/R1 R2/G6 G7; discard=R7 RR; draw=G9; colour=R; seat=3; dir=+; phase=play"
+    )
+
+
+def test_U_REV_1_two_players_reverse_acts_as_skip() -> None:
+    """U-REV-1 with two players (default): a Reverse acts as a Skip."""
+    game = pos("hands=RR R1 R2/B3 B4; discard=R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    game.step("RR")
+    assert_position(game, "hands=R1 R2/B3 B4; discard=R7 RR; draw=G9; colour=R; seat=0; dir=+; phase=play")
+
+
+def test_U_REV_1_two_players_option_reverse_only_reverses() -> None:
+    """U-REV-1 option ``reverse_with_two="reverse"``: the direction flips, the other player
+    moves."""
+    game = pos(
+        "hands=RR R1 R2/B3 B4; discard=R7; draw=G9; colour=R; seat=0; dir=+; phase=play",
+        reverse_with_two="reverse",
+    )
+    game.step("RR")
+    assert_position(game, "hands=R1 R2/B3 B4; discard=R7 RR; draw=G9; colour=R; seat=1; dir=-; phase=play")
+
+
+# ================================================================ U-D2-1
+def test_U_D2_1_next_player_draws_two_and_loses_the_turn() -> None:
+    """U-D2-1: seat 1 draws the top two cards; seat 2 plays."""
+    game = pos("hands=RD2 R1 R2/B3 B4/G4 G5; discard=R7; draw=G9 Y1 B2; colour=R; seat=0; dir=+; phase=play")
+    game.step("RD2")
+    assert_position(
+        game,
+        "hands=R1 R2/B3 B4 G9 Y1/G4 G5; discard=R7 RD2; draw=B2; colour=R; seat=2; dir=+; phase=play",
+    )
+
+
+def test_U_D2_1_counter_clockwise() -> None:
+    """U-D2-1 with E-DIR-1: counter-clockwise from seat 0, seat 2 draws and seat 1 plays."""
+    game = pos("hands=RD2 R1 R2/B3 B4/G4 G5; discard=R7; draw=G9 Y1 B2; colour=R; seat=0; dir=-; phase=play")
+    game.step("RD2")
+    assert_position(
+        game,
+        "hands=R1 R2/B3 B4/G4 G5 G9 Y1; discard=R7 RD2; draw=B2; colour=R; seat=1; dir=-; phase=play",
+    )
+
+
+def test_U_D2_1_draw_two_matches_draw_two_and_changes_colour() -> None:
+    """U-D2-1 and U-MATCH-1: a green Draw Two on a red Draw Two turns the colour green."""
+    game = pos("hands=GD2 R1 R2/B3 B4/G4 G5; discard=RD2; draw=G9 Y1; colour=R; seat=0; dir=+; phase=play")
+    game.step("GD2")
+    assert_position(
+        game, "hands=R1 R2/B3 B4 G9 Y1/G4 G5; discard=RD2 GD2; draw=-; colour=G; seat=2; dir=+; phase=play"
+    )
+
+
+# ================================================================ U-WILD-1
+def test_U_WILD_1_wild_names_the_colour() -> None:
+    """U-WILD-1: a Wild is legal on anything; its player names the colour, then the turn
+    passes and the named colour must be followed."""
+    game = pos("hands=W R1 R2/B3 G4 G5/Y1 Y2; discard=R7; draw=G9; colour=R; seat=0; dir=+; phase=play")
+    assert "W" in legal(game)
+    game.step("W")
+    assert game.phase == Phase.CHOOSE_COLOUR
+    assert game.current_player == 0
+    assert legal(game) == {"colour R", "colour Y", "colour G", "colour B"}
+    game.step("colour G")
+    assert_position(
+        game, "hands=R1 R2/B3 G4 G5/Y1 Y2; discard=R7 W; draw=G9; colour=G; seat=1; dir=+; phase=play"
+    )
+    assert legal(game) == {"G4", "G5", "draw"}
+
+
+# ================================================================ U-WD4-1
+WD4_TABLE = (
+    "hands={hand}/G3 G4 G5/Y5 Y6 Y7; discard=R7; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=R; seat=0; dir=+; "
+    "phase=play"
+)
+
+
+@pytest.mark.parametrize(
+    ("hand_text", "legal_when", "wd4_legal"),
+    [
+        ("WD4 R2 B1", "no_matching_colour", False),  # holds a red card
+        ("WD4 G7 B1", "no_matching_colour", True),  # G7 matches by number only
+        ("WD4 W B1", "no_matching_colour", True),  # a Wild is not of the current colour
+        ("WD4 G7 B1", "no_playable_card", False),  # option: G7 is playable
+        ("WD4 W B1", "no_playable_card", False),  # option: the Wild is playable
+        ("WD4 B1 Y3", "no_playable_card", True),
+        ("WD4 WD4 B1", "no_matching_colour", True),  # another Wild Draw Four is no red card
+    ],
+)
+def test_U_WD4_1_legal_only_without_a_card_of_the_current_colour(
+    hand_text: str, legal_when: str, wd4_legal: bool
+) -> None:
+    """U-WD4-1: with ``wd4_bluff="refused"`` the mask offers the Wild Draw Four only when it
+    is legal: no card of the current colour (official), or no other playable card (option)."""
+    game = pos(WD4_TABLE.format(hand=hand_text), wd4_bluff="refused", wd4_legal_when=legal_when)
+    assert ("WD4" in legal(game)) is wd4_legal
+    others = {c for c in hand_text.split() if c != "WD4" and (c == "W" or c[0] == "R" or c[1:] == "7")}
+    assert legal(game) - {"WD4"} == others | {"draw"}
+
+
+def test_U_WD4_1_refused_mode_legal_wild_draw_four_hits_the_next_player() -> None:
+    """U-WD4-1: a legal Wild Draw Four names the colour; the next player draws 4 and loses
+    the turn (no challenge when bluffs are refused)."""
+    game = pos(WD4_TABLE.format(hand="WD4 G7 B1"), wd4_bluff="refused")
+    game.step("WD4")
+    assert game.phase == Phase.CHOOSE_COLOUR
+    game.step("colour B")
+    assert_position(
+        game,
+        "hands=G7 B1/G3 G4 G5 G9 Y1 Y2 Y3/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=B; seat=2; "
+        "dir=+; phase=play",
+    )
+
+
+def test_U_WD4_1_legal_play_asks_the_victim_to_challenge_or_accept() -> None:
+    """U-WD4-1 / U-WD4-2 (default): after the colour is named, the next player decides
+    (challenge or accept) with 4 cards pending; the play was legal (no bluff)."""
+    game = pos(WD4_TABLE.format(hand="WD4 G7 B1"))
+    game.step("WD4")
+    game.step("colour B")
+    assert_position(
+        game,
+        "hands=G7 B1/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=B; seat=1; "
+        "dir=+; phase=challenge; pending=4; from=0; before=R",
+    )
+    assert game.pending_penalty == 4
+    assert legal(game) == {"challenge", "accept"}
+
+
+def test_U_WD4_1_option_no_playable_card_makes_a_number_match_a_bluff() -> None:
+    """U-WD4-1 option ``wd4_legal_when="no_playable_card"``: holding a card that matches by
+    number makes the Wild Draw Four illegal, so a challenge succeeds."""
+    game = pos(WD4_TABLE.format(hand="WD4 G7 B1"), wd4_legal_when="no_playable_card")
+    game.step("WD4")
+    game.step("colour B")
+    assert "bluff" in _fields(game.position())
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=G7 B1 G9 Y1 Y2 Y3/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=R; seat=1; "
+        "dir=+; phase=play",
+    )
+
+
+# ================================================================ U-WD4-2
+def _bluff_pending(**overrides: Any) -> Game:
+    """Seat 0 plays a Wild Draw Four while holding a red card (a bluff) and names blue."""
+    game = pos(WD4_TABLE.format(hand="WD4 R2 G1"), **overrides)
+    game.step("WD4")
+    game.step("colour B")
+    return game
+
+
+def _legal_pending(**overrides: Any) -> Game:
+    """Seat 0 plays a legal Wild Draw Four (no red card) and names blue."""
+    game = pos(WD4_TABLE.format(hand="WD4 G1 B5"), **overrides)
+    game.step("WD4")
+    game.step("colour B")
+    return game
+
+
+def test_U_WD4_2_bluff_is_recorded_for_the_challenge() -> None:
+    """U-WD4-2: an illegal Wild Draw Four may be played; the victim faces the challenge."""
+    game = _bluff_pending()
+    assert_position(
+        game,
+        "hands=R2 G1/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=B; seat=1; "
+        "dir=+; phase=challenge; pending=4; from=0; bluff=1; before=R",
+    )
+    assert legal(game) == {"challenge", "accept"}
+
+
+def test_U_WD4_2_successful_challenge_annuls_colour() -> None:
+    """U-WD4-2: a caught bluffer draws the 4; the colour before the Wild Draw Four stands and
+    the challenger takes a normal turn."""
+    game = _bluff_pending()
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=R2 G1 G9 Y1 Y2 Y3/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=R; seat=1; "
+        "dir=+; phase=play",
+    )
+    assert game.pending_penalty == 0
+
+
+def test_U_WD4_2_successful_challenge_option_colour_stands() -> None:
+    """U-WD4-2 option ``challenge_colour="stands"``: the named colour stays after a caught
+    bluff."""
+    game = _bluff_pending(challenge_colour="stands")
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=R2 G1 G9 Y1 Y2 Y3/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=B; seat=1; "
+        "dir=+; phase=play",
+    )
+
+
+def test_U_WD4_2_failed_challenge_draws_six_and_loses_the_turn() -> None:
+    """U-WD4-2: challenging a legal Wild Draw Four costs 4 + 2 = 6 cards and the turn."""
+    game = _legal_pending()
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=G1 B5/G3 G4 G5 G9 Y1 Y2 Y3 B2 B3/Y5 Y6 Y7; discard=R7 WD4; draw=B4; colour=B; seat=2; "
+        "dir=+; phase=play",
+    )
+
+
+@pytest.mark.parametrize("penalty", [0, 1, 3])
+def test_U_WD4_2_challenge_penalty_parameter(penalty: int) -> None:
+    """U-WD4-2: a failed challenger draws 4 + ``challenge_penalty`` cards."""
+    game = _legal_pending(challenge_penalty=penalty)
+    game.step("challenge")
+    drawn = ["G9", "Y1", "Y2", "Y3", "B2", "B3", "B4"][: 4 + penalty]
+    assert Counter(hand(game, 1)) == Counter(["G3", "G4", "G5", *drawn])
+    assert game.current_player == 2
+    assert game.phase == Phase.PLAY
+
+
+def test_U_WD4_2_accept_draws_four_and_loses_the_turn() -> None:
+    """U-WD4-2: accepting (even a bluff) draws the 4 and loses the turn; the colour stands."""
+    game = _bluff_pending()
+    game.step("accept")
+    assert_position(
+        game,
+        "hands=R2 G1/G3 G4 G5 G9 Y1 Y2 Y3/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=B; seat=2; "
+        "dir=+; phase=play",
+    )
+
+
+def test_U_WD4_2_only_the_victim_may_challenge() -> None:
+    """U-WD4-2: counter-clockwise, the victim is seat 2; the decision is theirs alone."""
+    game = pos(WD4_TABLE.format(hand="WD4 R2 G1").replace("dir=+", "dir=-"))
+    game.step("WD4")
+    game.step("colour B")
+    assert game.current_player == 2
+    assert game.phase == Phase.CHALLENGE
+    assert legal(game) == {"challenge", "accept"}
+    game.step("challenge")
+    assert game.current_player == 2
+    assert game.phase == Phase.PLAY
+    assert len(hand(game, 0)) == 6
+
+
+def test_U_WD4_2_unpunished_option_has_no_challenge() -> None:
+    """U-WD4-2 option ``wd4_bluff="unpunished"``: a bluff goes through, the victim draws 4."""
+    game = _bluff_pending(wd4_bluff="unpunished")
+    assert_position(
+        game,
+        "hands=R2 G1/G3 G4 G5 G9 Y1 Y2 Y3/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=B; seat=2; "
+        "dir=+; phase=play",
+    )
+
+
+def test_U_WD4_2_refused_option_removes_the_bluff() -> None:
+    """U-WD4-2 option ``wd4_bluff="refused"``: the illegal Wild Draw Four cannot be played."""
+    game = pos(WD4_TABLE.format(hand="WD4 R2 G1"), wd4_bluff="refused")
+    before = game.position()
+    with pytest.raises(IllegalActionError):
+        game.step("WD4")
+    assert game.position() == before
+
+
+# ================================================================ U-UNO-1
+UNO_TABLE = "hands={hand}/B3 B4 B5; discard=R7; draw=G1 G2 G3 G4 G5 G6; colour=R; seat=0; dir=+; phase=play"
+
+
+def test_U_UNO_1_call_is_legal_at_two_cards_only() -> None:
+    """U-UNO-1: ``call`` is offered to a player holding two cards, not three."""
+    assert legal(pos(UNO_TABLE.format(hand="R3 R4"))) == {"R3", "R4", "draw", "call"}
+    assert legal(pos(UNO_TABLE.format(hand="R3 R4 B9"))) == {"R3", "R4", "draw"}
+
+
+def test_U_UNO_1_missed_call_is_caught_and_draws_two() -> None:
+    """U-UNO-1 (``uno_catch=1.0``): playing the second-to-last card without a call costs 2."""
+    game = pos(UNO_TABLE.format(hand="R3 R4"))
+    game.step("R3")
+    assert_position(
+        game, "hands=R4 G1 G2/B3 B4 B5; discard=R7 R3; draw=G3 G4 G5 G6; colour=R; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_UNO_1_called_player_keeps_the_call() -> None:
+    """U-UNO-1: after a call the player goes down to one card unpunished; the call stands
+    through the other players' turns."""
+    game = pos(UNO_TABLE.format(hand="R3 R4"))
+    game.step("call")
+    assert_position(
+        game,
+        "hands=R3 R4/B3 B4 B5; discard=R7; draw=G1 G2 G3 G4 G5 G6; colour=R; seat=0; dir=+; phase=play; "
+        "called=0",
+    )
+    assert legal(game) == {"R3", "R4", "draw"}
+    game.step("R3")
+    assert_position(
+        game,
+        "hands=R4/B3 B4 B5; discard=R7 R3; draw=G1 G2 G3 G4 G5 G6; colour=R; seat=1; dir=+; phase=play; "
+        "called=0",
+    )
+    game.step("B3")
+    assert game.called() == [True, False]
+    assert game.current_player == 0
+
+
+def test_U_UNO_1_call_lapses_when_the_player_draws() -> None:
+    """U-UNO-1: a call stands only while its player holds one card."""
+    game = pos("hands=R4/BD2 B4 B5; discard=R3; draw=G1 G2 G3; colour=B; seat=1; dir=+; phase=play; called=0")
+    game.step("BD2")
+    assert_position(
+        game, "hands=R4 G1 G2/B4 B5; discard=R3 BD2; draw=G3; colour=B; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_UNO_1_never_caught() -> None:
+    """U-UNO-1 (``uno_catch=0.0``): a missed call is never caught."""
+    game = pos(UNO_TABLE.format(hand="R3 R4"), uno_catch=0.0)
+    game.step("R3")
+    assert_position(
+        game, "hands=R4/B3 B4 B5; discard=R7 R3; draw=G1 G2 G3 G4 G5 G6; colour=R; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_UNO_1_five_card_option() -> None:
+    """U-UNO-1 (002 option, ``uno_penalty=5``): a missed call costs 5 cards."""
+    game = pos(UNO_TABLE.format(hand="R3 R4"), uno_penalty=5)
+    game.step("R3")
+    assert_position(
+        game, "hands=R4 G1 G2 G3 G4 G5/B3 B4 B5; discard=R7 R3; draw=G6; colour=R; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_UNO_1_catch_probability() -> None:
+    """U-UNO-1 (``uno_catch=0.5``): over 100 seeds a missed call is caught about half the time."""
+    caught = 0
+    for seed in range(100):
+        game = pos(UNO_TABLE.format(hand="R3 R4"), seed=seed, uno_catch=0.5)
+        game.step("R3")
+        size = len(hand(game, 0))
+        assert size in (1, 3)
+        caught += size == 3
+    assert 30 <= caught <= 70, caught
+
+
+def test_U_UNO_1_call_after_drawing_to_two_cards() -> None:
+    """U-UNO-1 with U-DRAW-1: a player who draws up to two cards may call before playing the
+    drawn card; without the call they are caught."""
+    text = "hands=B9/B3 B4 B5; discard=R7; draw=R5 G1 G2; colour=R; seat=0; dir=+; phase=play"
+    game = pos(text)
+    game.step("draw")
+    assert legal(game) == {"R5", "pass", "call"}
+    game.step("call")
+    game.step("R5")
+    assert_position(
+        game, "hands=B9/B3 B4 B5; discard=R7 R5; draw=G1 G2; colour=R; seat=1; dir=+; phase=play; called=0"
+    )
+    game = pos(text)
+    game.step("draw")
+    game.step("R5")
+    assert_position(
+        game, "hands=B9 G1 G2/B3 B4 B5; discard=R7 R5; draw=-; colour=R; seat=1; dir=+; phase=play"
+    )
+
+
+# ================================================================ U-WRONG-1
+def test_U_WRONG_1_wrong_card_raises_and_leaves_the_game_unchanged() -> None:
+    """U-WRONG-1: the engine never accepts a wrong card: IllegalActionError names the position
+    and the legal actions; the game is unchanged."""
+    game = pos("hands=R2 G9 B7/B3; discard=Y5 R5; draw=Y1; colour=R; seat=0; dir=+; phase=play")
+    before = game.position()
+    legal_before = game.legal_actions()
+    for wrong in ("B7", game.parse_action("G9"), "Y5", "colour G", "challenge"):
+        with pytest.raises(IllegalActionError) as info:
+            game.step(wrong)
+        message = str(info.value)
+        assert before in message
+        assert "R2" in message and "draw" in message
+        assert info.value.legal == legal_before
+        assert info.value.position == before
+        assert game.position() == before
+        assert game.legal_actions() == legal_before
+        assert game.history == []
+
+
+# ================================================================ U-END-1
+END_TABLE = (
+    "hands={card}/G5 Y3/B9 Y4; discard=R7; draw=B7 W G1 G2 B8; colour=R; seat=0; dir={dir}; phase=play"
+)
+
+
+def test_U_END_1_last_card_draw_two_is_still_drawn_and_scored() -> None:
+    """U-END-1: going out on a Draw Two: the next player draws 2, which count in scoring."""
+    game = pos(END_TABLE.format(card="RD2", dir="+"))
+    game.step("RD2")
+    assert game.is_over()
+    assert hand(game, 1) == ["Y3", "G5", "B7", "W"]
+    assert draw_pile(game) == ["G1", "G2", "B8"]
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
+    assert outcome.round_points == (0, 3 + 5 + 7 + 50, 9 + 4)
+    assert outcome.scores == (78, 0, 0)
+
+
+def test_U_END_1_last_card_wild_draw_four_is_still_drawn_and_scored() -> None:
+    """U-END-1: going out on a Wild Draw Four: the next player draws 4, which count."""
+    game = pos(END_TABLE.format(card="WD4", dir="+"))
+    game.step("WD4")
+    assert game.is_over()
+    assert Counter(hand(game, 1)) == Counter(["G5", "Y3", "B7", "W", "G1", "G2"])
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.round_points == (0, 5 + 3 + 7 + 50 + 1 + 2, 13)
+    assert outcome.scores == (81, 0, 0)
+
+
+def test_U_END_1_last_card_draw_two_counter_clockwise() -> None:
+    """U-END-1 with E-DIR-1: counter-clockwise, seat 2 is the one who draws."""
+    game = pos(END_TABLE.format(card="RD2", dir="-"))
+    game.step("RD2")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.round_points == (0, 8, 9 + 4 + 7 + 50)
+    assert outcome.scores == (78, 0, 0)
+
+
+def test_U_END_1_option_last_card_not_drawn() -> None:
+    """U-END-1 option ``last_card_draw=False``: the round ends at once, nobody draws."""
+    game = pos(END_TABLE.format(card="RD2", dir="+"), last_card_draw=False)
+    game.step("RD2")
+    assert hand(game, 1) == ["Y3", "G5"]
+    assert draw_pile(game) == ["B7", "W", "G1", "G2", "B8"]
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.round_points == (0, 8, 13)
+    assert outcome.scores == (21, 0, 0)
+
+
+# ================================================================ U-SCORE-1
+def test_U_SCORE_1_exact_points() -> None:
+    """U-SCORE-1: numbers count face value, Skip/Reverse/Draw Two 20, wilds 50; the round
+    winner scores every card left in the other hands."""
+    game = pos(
+        "hands=R5/R0 G9 YS BR GD2/W WD4 B1/Y7; discard=R7; draw=G1; colour=R; seat=0; dir=+; phase=play"
+    )
+    game.step("R5")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
+    assert outcome.reason == "win"
+    assert not outcome.truncated
+    assert outcome.round_points == (0, 0 + 9 + 20 + 20 + 20, 50 + 50 + 1, 7)
+    assert outcome.scores == (177, 0, 0, 0)
+    assert outcome.ranking == (0, 3, 1, 2)
+    assert outcome.rounds == 1
+    assert game.phase == Phase.OVER
+    assert game.legal_actions() == []
+
+
+# ================================================================ U-SCORE-2
+# 30 number cards, so that every later round starts on a number card
+NUMBER_PILE = "R1 R2 R3 R4 R6 R8 R9 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 G1 G2 G3 G4 G5 G6 G7 G8 B1 B4 B5 B6 B7 B8 B9"
+MATCH_TABLE = (
+    "hands=R5/G9 Y1/B2 B3; discard=R7; draw=" + NUMBER_PILE + "; colour=R; seat=0; dir=+; phase=play; "
+    "scores={scores}; dealer=2; round=3"
+)
+
+
+def test_U_SCORE_2_round_below_target_deals_a_new_round() -> None:
+    """U-SCORE-2 (``match="first_to_target"``): a round won below the target scores and a new
+    round is dealt: the dealer moves left, scores carry, 7 cards each, play left of the dealer."""
+    game = pos(MATCH_TABLE.format(scores="10 0 0"), match="first_to_target", target=100)
+    universe = all_cards(game)
+    game.step("R5")
+    assert not game.is_over()
+    assert game.outcome() is None
+    assert game.scores() == [10 + 10 + 5, 0, 0]
+    assert int(game.state[L.S_DEALER]) == 0
+    assert int(game.state[L.S_ROUND]) == 4
+    assert game.hand_sizes() == [7, 7, 7]
+    assert len(game.discard_pile()) == 1
+    assert is_number(str(game.top_card))
+    assert game.current_player == 1
+    assert game.direction == 1
+    assert game.phase == Phase.PLAY
+    assert all_cards(game) == universe
+    game.check_invariants()
+
+
+def test_U_SCORE_2_reaching_the_target_ends_the_match() -> None:
+    """U-SCORE-2: the round winner reaching the target wins the match (reason "match")."""
+    game = pos(MATCH_TABLE.format(scores="85 40 0"), match="first_to_target", target=100)
+    game.step("R5")
+    assert game.is_over()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
+    assert outcome.reason == "match"
+    assert outcome.scores == (100, 40, 0)
+    assert outcome.round_points == (0, 10, 5)
+    assert outcome.rounds == 4
+    assert outcome.ranking == (0, 1, 2)
+
+
+def test_U_SCORE_2_whole_matches_from_a_deal() -> None:
+    """U-SCORE-2: 20 matches to 150 (compiled batch, random play): each lasts rounds until the
+    winner of a round reaches the target; that player wins, every other score is below it."""
+    result = simulate(
+        "uno",
+        3,
+        20,
+        seed=0,
+        match="first_to_target",
+        target=150,
+        draw_when_playable=False,
+        check_invariants=True,
+    )
+    assert not result.truncated.any()
+    assert (result.rounds > 1).any()
+    for g in range(result.num_games):
+        winner = int(result.winner[g])
+        scores = result.scores[g].tolist()
+        assert scores[winner] >= 150
+        assert all(s < 150 for seat, s in enumerate(scores) if seat != winner)
+        assert result.round_points[g, winner] == 0  # the match winner went out last round
+        assert result.ranking[g].tolist() == sorted(range(3), key=lambda s: (-scores[s], (s - winner) % 3))
+
+
+# ================================================================ U-SCORE-3
+def test_U_SCORE_3_everyone_adds_own_hand_points() -> None:
+    """U-SCORE-3 (``match="lowest_total"``): below the target every player adds the points
+    left in their own hand; a new round is dealt by the next dealer."""
+    game = pos(MATCH_TABLE.format(scores="10 20 30"), match="lowest_total", target=100)
+    game.step("R5")
+    assert not game.is_over()
+    assert game.scores() == [10, 20 + 10, 30 + 5]
+    assert int(game.state[L.S_DEALER]) == 0
+    assert game.hand_sizes() == [7, 7, 7]
+    assert game.current_player == 1
+
+
+def test_U_SCORE_3_lowest_total_wins_when_someone_reaches_the_target() -> None:
+    """U-SCORE-3: when someone reaches the target, the lowest total wins (not necessarily the
+    round winner)."""
+    game = pos(MATCH_TABLE.format(scores="50 95 10"), match="lowest_total", target=100)
+    game.step("R5")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.scores == (50, 105, 15)
+    assert outcome.winner == 2
+    assert outcome.reason == "match"
+    assert outcome.ranking == (2, 0, 1)
+
+
+def test_U_SCORE_3_whole_matches_from_a_deal() -> None:
+    """U-SCORE-3: 20 lowest-total matches to 150 (compiled batch, random play): each ends when
+    someone's total reaches the target, and the lowest total wins."""
+    result = simulate(
+        "uno",
+        3,
+        20,
+        seed=0,
+        match="lowest_total",
+        target=150,
+        draw_when_playable=False,
+        check_invariants=True,
+    )
+    assert not result.truncated.any()
+    assert (result.rounds > 1).any()
+    for g in range(result.num_games):
+        scores = result.scores[g].tolist()
+        assert max(scores) >= 150
+        assert scores[int(result.winner[g])] == min(scores)
+
+
+# ================================================================ E-DIR-1
+def test_E_DIR_1_clockwise_wraps_from_last_seat_to_zero() -> None:
+    """E-DIR-1: seats 0..n-1 clockwise; +1 is clockwise: seat 3 of 4 is followed by seat 0."""
+    game = pos("hands=B3 B4/Y6 Y7/G4 G5/R5 R1 R2; discard=R7; draw=G9; colour=R; seat=3; dir=+; phase=play")
+    assert game.direction == 1
+    game.step("R5")
+    assert game.current_player == 0
+
+
+def test_E_DIR_1_counter_clockwise_order() -> None:
+    """E-DIR-1: -1 is counter-clockwise: 0 -> 2 -> 1 with three players."""
+    game = pos("hands=R5 R1 R2/R6 Y7 Y8/R4 G5 G6; discard=R7; draw=G9; colour=R; seat=0; dir=-; phase=play")
+    assert game.direction == -1
+    game.step("R5")
+    assert game.current_player == 2
+    game.step("R4")
+    assert game.current_player == 1
+    game.step("R6")
+    assert game.current_player == 0
+
+
+# ================================================================ E-CONS-1
+def test_E_CONS_1_cards_conserved_through_a_game() -> None:
+    """E-CONS-1: after every decision of a game the 108 cards are all somewhere, once."""
+    game = Game("uno", 4, seed=11)
+    for _ in range(120):
+        if game.is_over():
+            break
+        play_out(game, 1)
+        game.check_invariants()
+        assert all_cards(game) == official_deck()
+    assert game.decisions > 30
+
+
+def test_E_CONS_1_position_cards_conserved_through_penalties_and_reshuffles() -> None:
+    """E-CONS-1: a position's own cards are conserved through a Draw Two, a Wild Draw Four
+    challenge and reshuffles."""
+    game = pos(
+        "hands=RD2 WD4 R1 B7/B3 Y4 G7/R4 G6 G8; discard=B5 Y5 R7; draw=G9; colour=R; seat=0; dir=+; "
+        "phase=play"
+    )
+    universe = all_cards(game)
+    for action in ("RD2", "R4", "draw"):
+        game.step(action)
+        game.check_invariants()
+        assert all_cards(game) == universe
+    play_out(game, 40)
+    game.check_invariants()
+    assert all_cards(game) == universe
+
+
+def test_E_CONS_1_next_round_from_a_short_position_creates_no_card() -> None:
+    """E-CONS-1 with U-SCORE-2: a position's cards are its game's universe. When a match deals
+    its next round from fewer cards than a full deal needs (5 cards, 2 x 7 + 1 wanted), the
+    deal may come up short but must not create a card (nor leave a negative pile count)."""
+    game = pos(
+        "hands=R5/G9 Y1; discard=R7; draw=B2; colour=R; seat=0; dir=+; phase=play",
+        match="first_to_target",
+        target=100,
+    )
+    universe = all_cards(game)
+    game.step("R5")
+    assert game.scores() == [10, 0]
+    assert game.draw_pile_size >= 0
+    assert all_cards(game) == universe, game.position()
+    game.check_invariants()
+
+
+# ================================================================ E-END-1
+def test_E_END_1_turn_limit_truncates() -> None:
+    """E-END-1 (``max_decisions=10``): the game ends after 10 decisions as truncated, not won."""
+    game = Game("uno", 4, seed=5, max_decisions=10)
+    while not game.is_over():
+        game.step(game.legal_actions()[0])
+    assert game.decisions == 10
+    assert game.phase == Phase.OVER
+    assert game.current_player == -1
+    assert game.legal_actions() == []
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.truncated
+    assert outcome.winner is None
+    assert outcome.reason == "turn_limit"
+    assert outcome.ranking == ()
+    assert outcome.decisions == 10
+    with pytest.raises(IllegalActionError):
+        game.step("draw")
+
+
+def test_E_END_1_limit_reached_from_a_position() -> None:
+    """E-END-1: a position at 9 decisions with a limit of 10 is truncated by the next step."""
+    game = pos(
+        "hands=R5 R1 R2/B3 B4; discard=R7; draw=G9; colour=R; seat=0; dir=+; phase=play; decisions=9",
+        max_decisions=10,
+    )
+    game.step("R5")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.truncated and outcome.winner is None and outcome.reason == "turn_limit"
+    assert hand(game, 0) == ["R1", "R2"]

@@ -1,0 +1,543 @@
+"""RuleSet validation, text forms (canonical string, TOML), presets and ``load_rules``.
+
+Every field of :class:`uno_env.RuleSet` is checked generically from its metadata, so fields
+added later are covered: a bad value raises :class:`uno_env.RuleError` naming the field, the
+value and what is allowed; unknown keys list the valid ones; impossible combinations are
+refused (U-DECK-1 / U-SETUP-1: the deal must fit in the deck).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+
+import uno_env
+from uno_env import RuleError, RuleSet
+from uno_env.rules import RULES_FORMAT
+
+FIELDS = dataclasses.fields(RuleSet)
+FIELD_NAMES = [f.name for f in FIELDS]
+
+
+def _derive(base: RuleSet, **changes: Any) -> RuleSet:
+    """``dataclasses.replace`` with field names chosen at run time."""
+    return dataclasses.replace(base, **changes)
+
+
+def _kind(f: dataclasses.Field[Any]) -> str:
+    """The declared type of a field (annotations are strings: ``from __future__ import annotations``)."""
+    return str(f.type)
+
+
+# fields whose values are free-form (rank tokens, effect mappings, stack tables): sample values
+FREE_FORM_ALTERNATIVES: dict[str, list[Any]] = {
+    "card_effects": [(), ("D2:draw:3",), ("7:draw:2", "A:skip"), ("A:skip", "Q:reverse", "J:wild")],
+    "stacking": [(), ("D2/D2",), ("D2/D2", "WD4/WD4", "WD4/D2"), ("7/7",), ("2/2", "3/3", "4/4")],
+    "wild_not_on": ["", "7", "D2"],
+}
+FREE_FORM_BAD: dict[str, list[Any]] = {
+    "card_effects": [("D2",), ("D2:explode",), ("D2:draw",), ("D2:skip:2",), ("ZZ:skip",), ("D2:draw:0",)],
+    "stacking": [("D2",), ("D2/ZZ",), ("XX/D2",)],
+    "wild_not_on": ["ZZ", "11"],
+}
+
+
+def _valid_alternatives(base: RuleSet, f: dataclasses.Field[Any]) -> list[Any]:
+    """Valid non-default values of one field (those that do not make the rule set impossible)."""
+    current = getattr(base, f.name)
+    kind = _kind(f)
+    if kind == "bool":
+        candidates: list[Any] = [not current]
+    elif kind == "tuple[str, ...]" or (kind == "str" and not f.metadata["choices"]):
+        candidates = [v for v in FREE_FORM_ALTERNATIVES[f.name] if v != current]
+    elif f.metadata["choices"]:
+        candidates = [c for c in f.metadata["choices"] if c != current]
+    else:
+        lo, hi = f.metadata["bounds"]
+        if kind == "int":
+            candidates = sorted({int(lo), int(hi), (int(lo) + int(hi)) // 2} - {current})
+        else:
+            candidates = sorted({float(lo), float(hi), (lo + hi) / 4} - {current})
+    out = []
+    for value in candidates:
+        try:
+            _derive(base, **{f.name: value})
+        except RuleError:
+            continue
+        out.append(value)
+    return out
+
+
+def _variants() -> dict[str, RuleSet]:
+    """Every preset, plus every preset with one field changed to each valid alternative."""
+    out: dict[str, RuleSet] = {}
+    for name, rules in uno_env.PRESETS.items():
+        out[name] = rules
+        for f in FIELDS:
+            for value in _valid_alternatives(rules, f):
+                out[f"{name}:{f.name}={value}"] = _derive(rules, **{f.name: value})
+    return out
+
+
+VARIANTS = _variants()
+
+
+def test_every_field_declares_rule_id_and_allowed_values() -> None:
+    for f in FIELDS:
+        assert re.fullmatch(r"[A-Z]+(-[A-Z0-9]+)+", f.metadata["rule"]), f.name
+        assert f.metadata["doc"], f.name
+        kind = _kind(f)
+        assert kind in ("bool", "int", "float", "str", "tuple[str, ...]"), (f.name, kind)
+        if (kind == "str" and not f.metadata["choices"]) or kind == "tuple[str, ...]":
+            assert f.name in FREE_FORM_ALTERNATIVES, f"{f.name} is free-form: list sample values"
+        if kind in ("int", "float"):
+            assert f.metadata["bounds"] is not None, f"{f.name} has no bounds"
+
+
+def test_rule_error_is_a_value_error() -> None:
+    assert issubclass(RuleError, ValueError)
+
+
+def test_every_field_has_valid_alternatives_and_one_field_variants_exist() -> None:
+    base = RuleSet()
+    for f in FIELDS:
+        alternatives = _valid_alternatives(base, f)
+        single_choice = f.metadata["choices"] is not None and len(f.metadata["choices"]) == 1
+        # the deck family changes together with the dealer rule and card effects (see presets)
+        # jokers need the French deck; the cube (H-CUBE-1) is refused until it is available
+        needs_other_fields = f.name in ("deck", "jokers", "cube")
+        assert alternatives or single_choice or needs_other_fields, f"{f.name} has no valid non-default value"
+
+
+# ---------------------------------------------------------------- bad values, field by field
+def _wrong_types(f: dataclasses.Field[Any]) -> list[Any]:
+    kind = _kind(f)
+    if kind == "bool":
+        return ["true", 1, 0, None]
+    if kind == "int":
+        lo = int(f.metadata["bounds"][0])
+        return [str(lo), float(lo), True, None]
+    if kind == "float":
+        return [str(f.metadata["bounds"][0]), True, None]
+    if kind == "tuple[str, ...]":
+        return ["D2/D2", 3, None, (1, 2)]
+    if not f.metadata["choices"]:
+        return [3, None, True]
+    return [3, None, True, tuple(f.metadata["choices"])]
+
+
+def _out_of_range(f: dataclasses.Field[Any]) -> list[Any]:
+    kind = _kind(f)
+    if kind not in ("int", "float"):
+        return []
+    lo, hi = f.metadata["bounds"]
+    if kind == "int":
+        return [int(lo) - 1, int(hi) + 1, -(10**9)]
+    return [lo - 0.01, hi + 0.01, math.nan, -math.inf, math.inf]
+
+
+def _bad_choices(f: dataclasses.Field[Any]) -> list[Any]:
+    if f.name in FREE_FORM_BAD:
+        return FREE_FORM_BAD[f.name]
+    choices = f.metadata["choices"]
+    if not choices:
+        return []
+    return ["bogus", "", str(choices[0]).upper() if str(choices[0]).upper() != choices[0] else "X"]
+
+
+def _allowed_texts(f: dataclasses.Field[Any]) -> list[str]:
+    kind = _kind(f)
+    if f.name in FREE_FORM_ALTERNATIVES:
+        return []  # free-form values: the message shows the expected form instead
+    if kind == "bool":
+        return ["true", "false"]
+    if f.metadata["choices"]:
+        return [repr(c) for c in f.metadata["choices"]]
+    lo, hi = f.metadata["bounds"]
+    return [str(lo), str(hi)]
+
+
+def _problems(bad_values: Any) -> list[str]:
+    """Try every field with its bad values; describe each error that is not as required."""
+    problems: list[str] = []
+    base = RuleSet()
+    for f in FIELDS:
+        for value in bad_values(f):
+            try:
+                _derive(base, **{f.name: value})
+            except RuleError as exc:
+                message = str(exc)
+                shown = (
+                    [repr(v) for v in value]
+                    if isinstance(value, tuple) and value and f.name in FREE_FORM_BAD
+                    else [repr(value)]
+                )
+                missing = [t for t in [f.name, *shown, *_allowed_texts(f)] if t not in message]
+                if missing:
+                    problems.append(f"{f.name}={value!r}: message {message!r} lacks {missing}")
+            else:
+                problems.append(f"{f.name}={value!r} was accepted")
+    return problems
+
+
+def test_wrong_type_names_field_value_and_allowed_values() -> None:
+    problems = _problems(_wrong_types)
+    assert not problems, "\n".join(problems)
+
+
+def test_out_of_range_names_field_value_and_bounds() -> None:
+    problems = _problems(_out_of_range)
+    assert not problems, "\n".join(problems)
+
+
+def test_bad_choice_names_field_value_and_choices() -> None:
+    problems = _problems(_bad_choices)
+    assert not problems, "\n".join(problems)
+
+
+def test_bounds_themselves_are_accepted() -> None:
+    base = RuleSet()
+    for f in FIELDS:
+        if _kind(f) not in ("int", "float"):
+            continue
+        for value in f.metadata["bounds"]:
+            value = int(value) if _kind(f) == "int" else float(value)
+            try:
+                rules = _derive(base, **{f.name: value})
+            except RuleError as exc:  # only a combination rule may refuse a bound
+                assert "impossible" in str(exc) or "larger than" in str(exc), str(exc)
+            else:
+                assert getattr(rules, f.name) == value
+
+
+# ---------------------------------------------------------------- unknown keys
+def _assert_lists_valid_keys(message: str, unknown: str) -> None:
+    assert unknown in message
+    assert f"valid keys: {', '.join(FIELD_NAMES)}" in message
+
+
+def test_unknown_key_in_from_dict_lists_valid_keys() -> None:
+    with pytest.raises(RuleError) as exc:
+        RuleSet.from_dict({"hand_sise": 5})
+    _assert_lists_valid_keys(str(exc.value), "hand_sise")
+
+
+def test_unknown_keys_in_with_overrides_are_all_named() -> None:
+    with pytest.raises(RuleError) as exc:
+        uno_env.preset("uno").with_overrides({"zeta": 1, "hand_size": 5, "alpha": 2})
+    message = str(exc.value)
+    assert "unknown rule key(s) alpha, zeta" in message
+    _assert_lists_valid_keys(message, "alpha")
+
+
+def test_unknown_key_in_toml_names_file_and_valid_keys(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "uno"\nbogus_rule = true\n', encoding="utf-8")
+    with pytest.raises(RuleError) as exc:
+        RuleSet.from_toml(path)
+    assert str(path) in str(exc.value)
+    _assert_lists_valid_keys(str(exc.value), "stacking")
+
+
+def test_unknown_key_as_override_keyword_lists_valid_keys() -> None:
+    with pytest.raises(RuleError) as exc:
+        uno_env.load_rules("uno", hand_sixe=3)
+    _assert_lists_valid_keys(str(exc.value), "hand_sixe")
+    with pytest.raises(RuleError) as exc:
+        uno_env.Game("uno", 4, seed=0, colour_count=3)
+    _assert_lists_valid_keys(str(exc.value), "colour_count")
+
+
+# ---------------------------------------------------------------- TOML
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_toml_round_trip(name: str, tmp_path: Path) -> None:
+    rules = VARIANTS[name]
+    text = rules.to_toml()
+    assert f'format = "{RULES_FORMAT}"' in text
+    path = tmp_path / "rules.toml"
+    path.write_text(text, encoding="utf-8")
+    loaded = RuleSet.from_toml(path)
+    assert loaded == rules
+    assert RuleSet.from_toml(str(path)) == rules
+    assert loaded.to_toml() == text
+    assert str(loaded) == str(rules)
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_toml_preset_base_with_overrides(name: str, tmp_path: Path) -> None:
+    base = uno_env.preset(name)
+    overrides: dict[str, Any] = {}
+    for f in FIELDS:
+        if f.name in ("min_players", "max_players", "hand_size"):
+            continue
+        for value in _valid_alternatives(base, f):
+            try:  # the overrides must also be valid together
+                _derive(base, **{**overrides, f.name: value})
+            except RuleError:
+                continue
+            overrides[f.name] = value
+            break
+        if len(overrides) == 3:
+            break
+    assert overrides, f"preset {name} has no field to override"
+    path = tmp_path / f"{name}_variant.toml"
+    path.write_text(tomli_w.dumps({"preset": name, **overrides}), encoding="utf-8")
+    expected = dataclasses.replace(base, **overrides)
+    assert RuleSet.from_toml(path) == expected
+    assert uno_env.load_rules(path) == expected
+    assert uno_env.load_rules(str(path)) == expected
+
+
+def test_toml_without_preset_starts_from_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "plain.toml"
+    path.write_text("hand_size = 5\n", encoding="utf-8")
+    assert RuleSet.from_toml(path) == dataclasses.replace(RuleSet(), hand_size=5)
+
+
+def test_malformed_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text('preset = "uno"\nhand_size = = 5\n', encoding="utf-8")
+    with pytest.raises(RuleError) as exc:
+        RuleSet.from_toml(path)
+    assert str(path) in str(exc.value)
+    assert "not valid TOML" in str(exc.value)
+
+
+def test_missing_toml_file_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "absent.toml"
+    with pytest.raises(RuleError) as exc:
+        uno_env.load_rules(path)
+    assert str(path) in str(exc.value)
+
+
+def test_toml_preset_must_be_a_known_name(tmp_path: Path) -> None:
+    path = tmp_path / "bad_preset.toml"
+    path.write_text('preset = "unoo"\n', encoding="utf-8")
+    with pytest.raises(RuleError, match="unknown preset 'unoo'; available: "):
+        RuleSet.from_toml(path)
+    path.write_text("preset = 3\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="preset must be a preset name, got 3"):
+        RuleSet.from_toml(path)
+
+
+def test_toml_bad_value_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad_value.toml"
+    path.write_text('preset = "uno"\nhand_size = "seven"\n', encoding="utf-8")
+    with pytest.raises(RuleError, match=r"hand_size.*'seven'"):
+        RuleSet.from_toml(path)
+
+
+# ---------------------------------------------------------------- canonical string
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_canonical_string_round_trip(name: str) -> None:
+    rules = VARIANTS[name]
+    text = str(rules)
+    assert "\n" not in text
+    assert [item.split("=", 1)[0] for item in text.split(" ")] == FIELD_NAMES
+    for item, f in zip(text.split(" "), FIELDS, strict=True):
+        value = getattr(rules, f.name)
+        if isinstance(value, bool):
+            assert item == f"{f.name}={'true' if value else 'false'}"
+        elif isinstance(value, tuple):
+            assert item == f"{f.name}={','.join(value)}"
+        else:
+            assert item == f"{f.name}={value}"
+    assert RuleSet.parse(text) == rules
+    assert str(RuleSet.parse(text)) == text
+
+
+def test_equal_rule_sets_print_the_same_canonical_string(tmp_path: Path) -> None:
+    """A canonical form: rule sets that compare equal must print (and log) identically.
+
+    A float field given as an integer (``uno_catch = 1`` in a TOML file) compares equal to
+    the preset but prints ``uno_catch=1`` instead of ``uno_catch=1.0``.
+    """
+    base = RuleSet()
+    for f in FIELDS:
+        if _kind(f) != "float":
+            continue
+        value = getattr(base, f.name)
+        if float(value).is_integer():
+            as_int = _derive(base, **{f.name: int(value)})
+            assert as_int == base
+            assert str(as_int) == str(base), f"{f.name}: {str(as_int)!r} != {str(base)!r}"
+    path = tmp_path / "catch.toml"
+    path.write_text('preset = "uno"\nuno_catch = 1\n', encoding="utf-8")
+    loaded = RuleSet.from_toml(path)
+    assert loaded == uno_env.preset("uno")
+    assert str(loaded) == str(uno_env.preset("uno"))
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("hand_size", r"malformed rule string item 'hand_size': expected key=value"),
+        ("draw_when_playable=yes", r"draw_when_playable must be true or false, got 'yes'"),
+        ("hand_size=seven", r"hand_size must be a number, got 'seven'"),
+        ("uno_catch=often", r"uno_catch must be a number, got 'often'"),
+        ("hand_size=0", r"hand_size .*between 1 and 20, got 0"),
+        ("draw=sometimes", r"draw .*one of 'one', 'until_playable', .*got 'sometimes'"),
+    ],
+)
+def test_bad_canonical_string_is_refused(text: str, pattern: str) -> None:
+    with pytest.raises(RuleError, match=pattern):
+        RuleSet.parse(text)
+
+
+def test_unknown_key_in_canonical_string_lists_valid_keys() -> None:
+    with pytest.raises(RuleError) as exc:
+        RuleSet.parse(str(RuleSet()) + " bogus_rule=true")
+    _assert_lists_valid_keys(str(exc.value), "bogus_rule")
+
+
+# ---------------------------------------------------------------- derived variants
+def test_replace_derives_a_variant_and_leaves_the_original() -> None:
+    base = uno_env.preset("uno")
+    variant = dataclasses.replace(base, draw="until_playable", hand_size=5)
+    assert (variant.draw, variant.hand_size) == ("until_playable", 5)
+    assert (base.draw, base.hand_size) == (RuleSet().draw, RuleSet().hand_size)
+    assert variant != base
+    assert variant.preset_name() is None
+    assert hash(dataclasses.replace(variant)) == hash(variant)
+
+
+def test_replace_revalidates() -> None:
+    base = uno_env.preset("uno")
+    with pytest.raises(RuleError, match="hand_size"):
+        dataclasses.replace(base, hand_size=0)
+    with pytest.raises(RuleError, match="wd4_bluff"):
+        dataclasses.replace(base, wd4_bluff="sometimes")
+
+
+def test_rule_sets_are_frozen() -> None:
+    rules = uno_env.preset("uno")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.hand_size = 3  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------- impossible combinations
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_hand_size_too_large_for_max_players_is_refused(name: str) -> None:
+    """U-SETUP-1: every player's hand and the starting card must come out of the deck."""
+    base = uno_env.preset(name)
+    lo, hi = next(f for f in FIELDS if f.name == "hand_size").metadata["bounds"]
+    for players in range(base.min_players, base.max_players + 1):
+        rules = dataclasses.replace(base, max_players=players, min_players=min(base.min_players, players))
+        largest = (rules.deck_size(players) - 1) // players
+        if largest + 1 > hi:
+            continue
+        if largest >= lo:
+            ok = dataclasses.replace(rules, hand_size=largest)
+            assert ok.hand_size == largest
+        with pytest.raises(RuleError) as exc:
+            dataclasses.replace(rules, hand_size=largest + 1)
+        message = str(exc.value)
+        assert f"hand_size={largest + 1}" in message
+        assert f"{players} players" in message
+        assert f"at most {largest}" in message
+        assert "max_players" in message
+
+
+def test_largest_hand_size_deals_and_plays() -> None:
+    """The largest allowed hand at the most players leaves a playable game (E-CONS-1)."""
+    base = uno_env.preset("uno")
+    players = base.max_players
+    largest = (base.deck_size(players) - 1) // players
+    rules = dataclasses.replace(base, hand_size=largest)
+    game = uno_env.Game(rules, players, seed=3)
+    game.check_invariants()
+    assert sum(game.hand_sizes()) + game.draw_pile_size + len(game.discard_pile()) == base.deck_size(players)
+    result = uno_env.simulate(rules, players, 5, seed=3, check_invariants=True)
+    assert ((result.winner >= 0) | result.truncated).all()
+
+
+def test_min_players_above_max_players_is_refused() -> None:
+    with pytest.raises(RuleError, match="min_players=5 is larger than max_players=4"):
+        dataclasses.replace(RuleSet(), min_players=5, max_players=4)
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_check_players_accepts_the_range_and_refuses_outside_it(name: str) -> None:
+    rules = uno_env.preset(name)
+    for n in range(rules.min_players, rules.max_players + 1):
+        rules.check_players(n)
+    for n in (rules.min_players - 1, rules.max_players + 1, 0, 11):
+        if rules.min_players <= n <= rules.max_players:
+            continue
+        with pytest.raises(RuleError) as exc:
+            rules.check_players(n)
+        message = str(exc.value)
+        assert f"num_players={n}" in message
+        assert f"{rules.min_players}..{rules.max_players}" in message
+        assert "dataclasses.replace(rules, min_players=..., max_players=...)" in message
+
+
+def test_check_players_on_a_derived_range() -> None:
+    rules = dataclasses.replace(RuleSet(), min_players=3, max_players=5)
+    with pytest.raises(RuleError, match=r"num_players=2 is outside this variant's range 3\.\.5"):
+        rules.check_players(2)
+    with pytest.raises(RuleError, match=r"num_players=2 is outside this variant's range 3\.\.5"):
+        uno_env.Game(rules, 2, seed=0)
+    with pytest.raises(RuleError, match=r"num_players=6 is outside"):
+        uno_env.simulate(rules, 6, 1)
+    assert uno_env.Game(rules, 5, seed=0).num_players == 5
+
+
+@pytest.mark.parametrize("bad", ["4", 4.0, True, None])
+def test_check_players_needs_an_int(bad: Any) -> None:
+    with pytest.raises(RuleError, match=f"num_players must be an int, got {re.escape(repr(bad))}"):
+        RuleSet().check_players(bad)
+
+
+# ---------------------------------------------------------------- presets and load_rules
+def test_presets_are_valid_named_rule_sets() -> None:
+    assert "uno" in uno_env.PRESETS
+    for name, rules in uno_env.PRESETS.items():
+        assert isinstance(rules, RuleSet)
+        assert uno_env.preset(name) is rules
+        assert rules.preset_name() == name
+        assert rules.min_players <= rules.max_players
+        assert RuleSet.parse(str(rules)) == rules
+    assert len({str(r) for r in uno_env.PRESETS.values()}) == len(uno_env.PRESETS), "two presets are equal"
+
+
+def test_unknown_preset_lists_the_available_ones() -> None:
+    with pytest.raises(RuleError) as exc:
+        uno_env.preset("unoo")
+    assert "'unoo'" in str(exc.value)
+    assert f"available: {', '.join(uno_env.PRESETS)}" in str(exc.value)
+    with pytest.raises(RuleError) as exc:
+        uno_env.load_rules("house_uno")
+    assert "'house_uno'" in str(exc.value)
+    assert f"available: {', '.join(uno_env.PRESETS)}" in str(exc.value)
+
+
+def test_load_rules_accepts_name_path_ruleset_and_overrides(tmp_path: Path) -> None:
+    uno = uno_env.preset("uno")
+    assert uno_env.load_rules() == uno
+    assert uno_env.load_rules("uno") is uno
+    variant = dataclasses.replace(uno, hand_size=6, uno_catch=0.5)
+    assert uno_env.load_rules(variant) is variant
+    assert uno_env.load_rules(uno, hand_size=6, uno_catch=0.5) == variant
+    assert uno_env.load_rules("uno", hand_size=6, uno_catch=0.5) == variant
+    path = tmp_path / "variant.toml"
+    path.write_text(variant.to_toml(), encoding="utf-8")
+    assert uno_env.load_rules(path) == variant
+    assert uno_env.load_rules(str(path)) == variant
+    assert uno_env.load_rules(path, hand_size=7) == dataclasses.replace(variant, hand_size=7)
+    assert uno_env.Game(path, 3, seed=0).rules == variant
+
+
+def test_load_rules_refuses_other_types_and_bad_overrides() -> None:
+    with pytest.raises(RuleError) as exc:
+        uno_env.load_rules(42)  # type: ignore[arg-type]
+    assert "42" in str(exc.value)
+    assert ", ".join(uno_env.PRESETS) in str(exc.value)
+    with pytest.raises(RuleError, match=r"hand_size.*between 1 and 20, got 99"):
+        uno_env.load_rules("uno", hand_size=99)
