@@ -31,7 +31,7 @@ def configure_numba_cache() -> Path:
     if not base:
         base = os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "uno_env")
     directory = Path(base) / f"numba-{_source_digest()}"
-    numba.config.CACHE_DIR = str(directory)
+    numba.config.CACHE_DIR = str(directory)  # type: ignore[attr-defined]
     return directory
 
 

@@ -371,7 +371,8 @@ class RuleSet:
             return ranks.index(token.upper())
         context = f"{entry!r}: " if entry is not None and entry != token else ""
         raise RuleError(
-            f"rule {where}: {context}{token!r} is not a rank of the {self.deck} deck; ranks: {', '.join(ranks)}"
+            f"rule {where}: {context}{token!r} is not a rank of the {self.deck} deck; "
+            f"ranks: {', '.join(ranks)}"
         )
 
     def effect_table(self) -> list[tuple[int, int]]:
@@ -389,7 +390,8 @@ class RuleSet:
             key, word = parts[0].strip(), parts[1].strip().lower()
             if word not in EFFECT_WORDS:
                 raise RuleError(
-                    f"rule card_effects: unknown effect {word!r} in {entry!r}; effects: {', '.join(EFFECT_WORDS)}"
+                    f"rule card_effects: unknown effect {word!r} in {entry!r}; "
+                    f"effects: {', '.join(EFFECT_WORDS)}"
                 )
             code = L.EFFECT_NAMES.index(word)
             needs_amount = code in AMOUNT_EFFECTS
@@ -462,7 +464,7 @@ class RuleSet:
             raise RuleError(
                 f"{source}: unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(valid)}"
             )
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()}
         return dataclasses.replace(self, **values)
 
     @classmethod
