@@ -14,7 +14,7 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,train]'
 	touch $@ $(VENV)/.installed-base
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
@@ -29,18 +29,20 @@ demo: $(VENV)/.installed-base
 test: $(VENV)/.installed-dev lint typecheck unit nojit
 
 lint:
-	$(BIN)/ruff check uno_env agents training tests benchmarks
-	$(BIN)/ruff format --check uno_env agents training tests benchmarks
+	$(BIN)/ruff check uno_env agents training tests benchmarks examples
+	$(BIN)/ruff format --check uno_env agents training tests benchmarks examples
 
 typecheck:
 	$(BIN)/mypy
+	$(BIN)/mypy benchmarks examples
 
 unit:
 	$(BIN)/pytest -n 2 -q
 
 # the rule scenarios once more with the engine uncompiled (NUMBA_DISABLE_JIT=1)
 nojit:
-	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q tests/test_rules_uno.py tests/test_position.py
+	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -n 2 tests/test_rules_uno.py tests/test_rules_house.py \
+		tests/test_rules_french.py tests/test_position.py tests/test_agents_styles.py
 
 ## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
 bench: $(VENV)/.installed-bench

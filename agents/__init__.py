@@ -1,9 +1,45 @@
-"""Policies that play :mod:`uno_env` games: act on an observation's legal-action mask.
+"""Agents that play :mod:`uno_env` games, scripted and learned, behind one interface.
 
-:class:`RandomAgent` is the uniform-random legal baseline; the scripted play styles and
-learned policies build on the same interface.
+- :class:`Agent`: ``act(observation, action_mask, view=None) -> action id``; seeded.
+- :func:`make` / :func:`available`: agents by name, ``make("bluffer:bluff=0.3", seed=1)``.
+- :class:`ScriptedAgent`: the compiled play styles of :mod:`uno_env.policies` (the same code
+  the batch simulator runs), reading a :class:`PublicView` of the game.
+- :class:`RandomAgent`: the uniform-random legal baseline.
+- :class:`PolicyAgent`: a trained MaskablePPO checkpoint, checked against the game's rules,
+  observation spec and env version (:func:`save_policy_metadata` writes the record).
+- :func:`play`: seat agents at a :class:`uno_env.Game` and play it out.
+
+The styles, their ideas and parameters: ``docs/agents.md``.
 """
 
-from .random_agent import RandomAgent
+from uno_env.policies import PublicView
 
-__all__ = ["RandomAgent"]
+from .base import Agent, play
+from .policy_agent import (
+    PolicyAgent,
+    PolicyMetadata,
+    PolicyMismatchError,
+    load_policy_metadata,
+    metadata_path,
+    save_policy_metadata,
+)
+from .random_agent import RandomAgent
+from .registry import available, describe, make
+from .scripted import ScriptedAgent
+
+__all__ = [
+    "Agent",
+    "PolicyAgent",
+    "PolicyMetadata",
+    "PolicyMismatchError",
+    "PublicView",
+    "RandomAgent",
+    "ScriptedAgent",
+    "available",
+    "describe",
+    "load_policy_metadata",
+    "make",
+    "metadata_path",
+    "play",
+    "save_policy_metadata",
+]

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+from .base import View, resolve_mask
 
 
 class RandomAgent:
-    """Picks uniformly among the legal actions of a mask; same seed, same choices."""
+    """Picks uniformly among the legal actions of a mask; same seed, same choices.
+
+    Needs no view of the game. (The batch simulator's compiled ``random`` policy plays the
+    same distribution from each game's own agent generator.)
+    """
 
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
-    def act(self, action_mask: np.ndarray) -> int:
-        """A uniformly random legal action id of ``action_mask``."""
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask has no legal action")
+    def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
+        """A uniformly random legal action id of the mask."""
+        legal = np.flatnonzero(resolve_mask(observation, action_mask))
         return int(legal[self._rng.integers(legal.size)])

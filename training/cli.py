@@ -43,9 +43,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"rules: {args.rules} ({rules.preset_name() or 'custom'}); {args.players} players; "
         f"{args.games:,} games; policy: {args.policy}; seed {args.seed}"
     )
-    uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=args.policy)  # compile
+    policies: str | list[str] = args.policy.split("/") if "/" in args.policy else args.policy
+    uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=policies)  # compile
     start = time.perf_counter()
-    result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=args.policy)
+    result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=policies)
     seconds = time.perf_counter() - start
     lengths = result.length
     print(
@@ -94,8 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--policy",
         default="random",
-        choices=sorted(uno_env.batch.POLICIES),
-        help="compiled policy of every seat (default: random)",
+        help="compiled play style of every seat, or one per seat separated by '/', with "
+        "parameters as name:key=value,... e.g. 'greedy/random' or 'bluffer:bluff=0.3' "
+        "(default: random; styles: " + ", ".join(sorted(uno_env.batch.POLICIES)) + ")",
     )
     sim.set_defaults(func=_cmd_simulate)
 

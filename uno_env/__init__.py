@@ -3,14 +3,39 @@
 The engine (:mod:`uno_env.engine`) is numba-compiled rule functions over array state; the
 :class:`Game` facade, the batch simulator (:func:`simulate`) and the environments share it.
 Rule variants are :class:`RuleSet` values; :data:`PRESETS` names the catalogue's presets.
+
+The environments (:mod:`uno_env.envs`) load on first use: ``uno_env.env`` / ``raw_env``
+(PettingZoo AEC), ``uno_env.SingleAgentEnv`` and ``uno_env.VectorEnv`` (Gymnasium). Their ids
+(``uno_env/<preset>-v0``) are registered with PettingZoo and Gymnasium when those are imported.
 """
 
+from typing import TYPE_CHECKING, Any
+
+from ._cache import CACHE_DIR  # noqa: F401  (first: before any function is compiled)
 from .actions import action_table, format_action, parse_action
 from .batch import BatchResult, simulate
 from .cards import Card, CardNotationError, format_face, parse_face
 from .game import Game, IllegalActionError, Outcome, Phase
 from .position import PositionError
 from .rules import PRESETS, RuleError, RuleSet, load_rules, preset
+
+if TYPE_CHECKING:
+    from .envs import SingleAgentEnv, VectorEnv, env, raw_env
+
+_ENV_EXPORTS = ("env", "raw_env", "SingleAgentEnv", "VectorEnv")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ENV_EXPORTS:
+        from . import envs
+
+        return getattr(envs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+from .envs import registration as _registration  # noqa: E402
+
+_registration.install()
 
 __version__ = "0.1.0"
 
@@ -26,12 +51,16 @@ __all__ = [
     "PositionError",
     "RuleError",
     "RuleSet",
+    "SingleAgentEnv",
+    "VectorEnv",
     "action_table",
+    "env",
     "format_action",
     "format_face",
     "load_rules",
     "parse_action",
     "parse_face",
     "preset",
+    "raw_env",
     "simulate",
 ]

@@ -4,7 +4,9 @@
 policies and returns per-game results as arrays. Game ``i`` of ``simulate(..., seed=s)`` is
 dealt exactly like ``Game(rules, n, seed=s + i)``; the policies draw from each game's
 separate agent generator, so their randomness never shifts the game's chance events.
-Studies and benchmarks use this path; nothing in it allocates per step.
+Studies and benchmarks use this path; nothing in it allocates per step (but the
+Monte-Carlo style's scratch buffers, per decision). The compiled policies are the play
+styles of :mod:`uno_env.policies`; :func:`choose_action` is their one entry point.
 """
 
 from __future__ import annotations
@@ -18,32 +20,72 @@ from numba import njit
 
 from . import engine
 from . import layout as L
-from .rng import rand_below
+from .policies import (
+    NUM_POLICY_PARAMS,
+    POLICY_RANDOM,
+    STYLES,
+    available_styles,
+    parse_policy,
+    policy_action,
+    random_action,
+)
 from .rules import RuleSet, compile_spec, load_rules
 
-POLICY_RANDOM = 0
-POLICIES = {"random": POLICY_RANDOM}
-POLICY_DOCS = {"random": "uniform over the legal actions"}
+POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
+"""Compiled policy name -> code (``choose_action``'s ``policy``); see :data:`uno_env.policies.STYLES`."""
+POLICY_DOCS: dict[str, str] = available_styles()
+"""Compiled policy name -> one-line description."""
+ILLEGAL_ACTION = 100  # play_games failure code: a policy chose an action outside the mask
+random_legal_action = random_action
+__all__ = [
+    "ILLEGAL_ACTION",
+    "NUM_POLICY_PARAMS",
+    "POLICIES",
+    "POLICY_DOCS",
+    "POLICY_RANDOM",
+    "BatchResult",
+    "choose_action",
+    "play_games",
+    "play_games_with_params",
+    "policy_table",
+    "random_legal_action",
+    "simulate",
+]
 
 
 @njit(cache=True)
-def random_legal_action(state: np.ndarray, mask: np.ndarray, count: int) -> int:
-    """A uniformly random legal action, from the game's agent generator."""
-    k = rand_below(state, L.AGENT_RNG, count)
-    a = 0
-    while True:
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-        a += 1
+def choose_action(
+    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, count: int, policy: int, params: np.ndarray
+) -> int:
+    """The action compiled ``policy`` takes for the player to move (``state[S_CURRENT]``).
+
+    The one entry point for every caller (batch games, vector envs, the Python agents):
+
+    - ``state``: the game's int64 state buffer; only public information and the mover's own
+      hand are read; the game's *agent* generator (``state[AGENT_RNG:AGENT_RNG+6]``) supplies
+      any randomness and is advanced, nothing else is written;
+    - ``spec``: the compiled rule set (:func:`uno_env.rules.compile_spec`);
+    - ``mask``: int8 legal-action mask of the mover, at least ``spec[SP_NUM_ACTIONS]`` long
+      (as :func:`uno_env.engine.fill_mask` writes it); ``count``: how many actions it allows;
+    - ``policy``: a code of :data:`POLICIES`; ``params``: int64 array of
+      :data:`NUM_POLICY_PARAMS` style parameters (rates in millionths; a negative slot means
+      the default; build it with :func:`policy_table` or :func:`uno_env.policies.parse_policy`).
+
+    Returns a legal action id, or -1 when ``count`` is 0 (the game is over).
+    """
+    return policy_action(state, spec, mask, count, policy, params)
 
 
-@njit(cache=True)
-def choose_action(state: np.ndarray, mask: np.ndarray, count: int, policy: int) -> int:
-    """The action of a compiled policy for the player to move."""
-    # only POLICY_RANDOM exists in the engine layer
-    return random_legal_action(state, mask, count)
+def policy_table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (int64, one per name) and parameters (int64, ``len(names) x NUM_POLICY_PARAMS``)
+    of policy texts such as ``"greedy"`` or ``"bluffer:bluff=0.3,challenge=0.8"``."""
+    codes = np.zeros(len(names), dtype=np.int64)
+    params = np.full((len(names), NUM_POLICY_PARAMS), -1, dtype=np.int64)
+    for i, name in enumerate(names):
+        style, values = parse_policy(name)
+        codes[i] = style.code
+        params[i] = values
+    return codes, params
 
 
 @njit(cache=True)
@@ -61,8 +103,33 @@ def play_games(
     round_points: np.ndarray,
     rounds: np.ndarray,
 ) -> tuple[int, int]:
-    """Play ``len(winner)`` games; write results; return ``(-1, 0)`` or the first game and
-    invariant code that failed when ``check`` is set (invariants checked after every step)."""
+    """:func:`play_games_with_params` with every policy's default parameters."""
+    params = np.full((num_players, NUM_POLICY_PARAMS), -1, dtype=np.int64)
+    return play_games_with_params(
+        spec, num_players, deck, seed, policies, params, check, winner, length, ranking, scores,
+        round_points, rounds,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def play_games_with_params(
+    spec: np.ndarray,
+    num_players: int,
+    deck: np.ndarray,
+    seed: int,
+    policies: np.ndarray,
+    params: np.ndarray,
+    check: bool,
+    winner: np.ndarray,
+    length: np.ndarray,
+    ranking: np.ndarray,
+    scores: np.ndarray,
+    round_points: np.ndarray,
+    rounds: np.ndarray,
+) -> tuple[int, int]:
+    """Play ``len(winner)`` games, seat ``s`` by policy ``policies[s]`` with ``params[s]``;
+    write results; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
+    code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`."""
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     for g in range(len(winner)):
@@ -73,7 +140,10 @@ def play_games(
                 code = engine.check_invariants(state, spec, mask)
                 if code != engine.INV_OK:
                     return g, code
-            action = choose_action(state, mask, count, policies[state[L.S_CURRENT]])
+            seat = state[L.S_CURRENT]
+            action = choose_action(state, spec, mask, count, policies[seat], params[seat])
+            if check and (action < 0 or action >= spec[L.SP_NUM_ACTIONS] or mask[action] == 0):
+                return g, ILLEGAL_ACTION
             engine.apply_action(state, spec, action)
             count = engine.fill_mask(state, spec, mask)
         if check:
@@ -134,33 +204,33 @@ def simulate(
 ) -> BatchResult:
     """Play ``num_games`` complete games in compiled code and return their results.
 
-    ``policies`` names a compiled policy for every seat, or one per seat. With
-    ``check_invariants`` the engine invariants are checked after every decision and the
-    first failure raises AssertionError naming the game's seed.
+    ``policies`` names a compiled policy for every seat, or one per seat, each optionally
+    with parameters (``"bluffer:bluff=0.3,challenge=0.8"``; see
+    :data:`uno_env.policies.STYLES`). With ``check_invariants`` the engine invariants are
+    checked after every decision, and every policy action against the legal mask; the first
+    failure raises AssertionError naming the game's seed.
     """
     ruleset = load_rules(rules, **overrides)
     ruleset.check_players(num_players)
     names = [policies] * num_players if isinstance(policies, str) else list(policies)
     if len(names) != num_players:
         raise ValueError(f"policies lists {len(names)} names for {num_players} players")
-    unknown = [p for p in names if p not in POLICIES]
-    if unknown:
-        raise ValueError(f"unknown compiled policy {unknown[0]!r}; available: {', '.join(POLICIES)}")
     if num_games < 0:
         raise ValueError(f"num_games must be >= 0, got {num_games}")
-    policy_codes = np.array([POLICIES[p] for p in names], dtype=np.int64)
+    policy_codes, policy_params = policy_table(names)
     winner = np.full(num_games, -1, dtype=np.int64)
     length = np.zeros(num_games, dtype=np.int64)
     ranking = np.full((num_games, num_players), -1, dtype=np.int64)
     scores = np.zeros((num_games, num_players), dtype=np.int64)
     round_points = np.zeros((num_games, num_players), dtype=np.int64)
     rounds = np.zeros(num_games, dtype=np.int64)
-    failed, code = play_games(
+    failed, code = play_games_with_params(
         compile_spec(ruleset),
         num_players,
         ruleset.deck_counts(num_players),
         seed,
         policy_codes,
+        policy_params,
         check_invariants,
         winner,
         length,
@@ -172,6 +242,12 @@ def simulate(
     if failed >= 0:
         raise AssertionError(
             f"invariant broken in game seed={seed + failed} ({num_players} players, rules: "
-            f"{ruleset}): {engine.INVARIANT_MESSAGES[code]}"
+            f"{ruleset}, policies {names}): {_failure_message(code)}"
         )
     return BatchResult(str(ruleset), num_players, seed, winner, length, ranking, scores, round_points, rounds)
+
+
+def _failure_message(code: int) -> str:
+    if code == ILLEGAL_ACTION:
+        return "a policy chose an action outside the legal mask"
+    return engine.INVARIANT_MESSAGES[code]

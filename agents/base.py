@@ -1,0 +1,86 @@
+"""The agent interface: one ``act`` for scripted styles, random play and learned policies.
+
+An :class:`Agent` picks a legal action id from an observation and its legal-action mask;
+scripted styles also read a :class:`~uno_env.policies.PublicView` of the game (the public
+state and their own hand). Every agent is seeded: the same seed and the same decisions asked
+give the same choices. :func:`play` seats agents at a :class:`~uno_env.Game` and plays it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from uno_env import Game, Outcome
+from uno_env.policies import PublicView
+
+View = PublicView | Game
+"""What scripted agents accept as ``view``: a :class:`PublicView` or a :class:`Game`."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that plays: a name and ``act``.
+
+    ``act(observation, action_mask, view=None)`` returns a legal action id of the deck
+    family's action table (:mod:`uno_env.actions`). ``observation`` is the env's observation
+    (an array, or PettingZoo's ``{"observation", "action_mask"}`` dict, whose mask is used
+    when ``action_mask`` is None); ``action_mask`` marks the legal actions; ``view`` is the
+    public game state, required by scripted styles and ignored by the others.
+    """
+
+    name: str
+
+    def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
+        """A legal action id."""
+        ...
+
+
+def resolve_mask(observation: Any, action_mask: np.ndarray | None) -> np.ndarray:
+    """The legal-action mask: ``action_mask``, else ``observation["action_mask"]``.
+
+    Raises ValueError if there is none or it allows no action.
+    """
+    if action_mask is None:
+        if isinstance(observation, Mapping) and "action_mask" in observation:
+            action_mask = observation["action_mask"]
+        else:
+            raise ValueError(
+                "no action mask: pass action_mask, or an observation dict with an 'action_mask' entry"
+            )
+    mask = np.asarray(action_mask)
+    if mask.ndim != 1:
+        raise ValueError(f"the action mask must be one-dimensional, got shape {mask.shape}")
+    if not mask.any():
+        raise ValueError("the action mask has no legal action (is the game over?)")
+    return mask
+
+
+def as_view(view: View | None, who: str) -> PublicView:
+    """``view`` as a :class:`PublicView`; a clear error names ``who`` needs one."""
+    if isinstance(view, PublicView):
+        return view
+    if isinstance(view, Game):
+        return PublicView.of(view)
+    raise ValueError(
+        f"{who} reads the public game state: pass view=PublicView.of(game) (or the Game itself); "
+        f"got {type(view).__name__}"
+    )
+
+
+def play(game: Game, agents: Sequence[Agent]) -> Outcome:
+    """Let ``agents[seat]`` decide for every seat until ``game`` ends; return its outcome.
+
+    Each agent gets ``act(None, game.legal_mask(), PublicView.of(game))``; an illegal choice
+    raises :class:`~uno_env.IllegalActionError` from :meth:`Game.step`.
+    """
+    if len(agents) != game.num_players:
+        raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
+    while not game.is_over():
+        seat = game.current_player
+        game.step(agents[seat].act(None, game.legal_mask(), PublicView.of(game)))
+    outcome = game.outcome()
+    assert outcome is not None
+    return outcome

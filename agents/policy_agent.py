@@ -1,0 +1,249 @@
+"""Learned policies: MaskablePPO checkpoints with a metadata sidecar that is checked on load.
+
+A checkpoint is the ``.zip`` that sb3-contrib's ``MaskablePPO.save`` writes, plus a sidecar
+``<name>.meta.json`` beside it (:func:`metadata_path`)::
+
+    {
+      "format": "uno-env-policy/1",
+      "algorithm": "MaskablePPO",
+      "rules": "<str(RuleSet): the canonical one-line rules>",
+      "observation_spec": "<observation layout identifier>",
+      "env_version": "<environment version>",
+      "num_players": 4,            # or null: trained for any player count
+      "extra": {...}               # free-form (training run, seed, ...)
+    }
+
+:func:`save_policy_metadata` writes it; :class:`PolicyAgent` reads it *before* loading the
+model and refuses a checkpoint whose rules, observation spec or env version differ from the
+game's, with a :class:`PolicyMismatchError` naming every difference.
+
+**Security:** SB3 checkpoints contain pickled Python objects; loading one can run arbitrary
+code. Load checkpoints from trusted sources only (the metadata check is a consistency check,
+not a safety check).
+
+The observation spec and env version default to the current environment's
+(``uno_env.envs``: ``OBS_VERSION`` and ``ENV_VERSION``), imported only when needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from uno_env.rules import RuleSet, load_rules
+
+from .base import View, resolve_mask
+
+METADATA_FORMAT = "uno-env-policy/1"
+ALGORITHM = "MaskablePPO"
+
+
+class PolicyMismatchError(ValueError):
+    """A checkpoint recorded for other rules, another observation spec or env version."""
+
+
+@dataclass(frozen=True)
+class PolicyMetadata:
+    """What a checkpoint was trained for (the sidecar's content)."""
+
+    rules: str
+    observation_spec: str
+    env_version: str
+    algorithm: str = ALGORITHM
+    num_players: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    format: str = METADATA_FORMAT
+
+
+def current_observation_spec() -> str:
+    """The observation-layout identifier of the installed environment (``obs-v<N>``)."""
+    from uno_env import envs  # lazily: the env layer sits above this import's users
+
+    return f"obs-v{envs.OBS_VERSION}"
+
+
+def current_env_version() -> str:
+    """The version of the installed environment (``v<N>``)."""
+    from uno_env import envs
+
+    return f"v{envs.ENV_VERSION}"
+
+
+def checkpoint_path(path: str | Path) -> Path:
+    """The ``.zip`` file of a checkpoint path (SB3 adds ``.zip`` when it is missing)."""
+    path = Path(path)
+    return path if path.suffix == ".zip" else path.with_name(path.name + ".zip")
+
+
+def metadata_path(path: str | Path) -> Path:
+    """The sidecar of a checkpoint: ``model.zip`` -> ``model.meta.json``."""
+    zip_path = checkpoint_path(path)
+    return zip_path.with_name(zip_path.stem + ".meta.json")
+
+
+def _rules_text(rules: RuleSet | str | Path) -> str:
+    if isinstance(rules, str) and "=" in rules:  # already a canonical rules string
+        return str(RuleSet.parse(rules))
+    return str(load_rules(rules))
+
+
+def save_policy_metadata(
+    path: str | Path,
+    rules: RuleSet | str | Path,
+    *,
+    observation_spec: str | None = None,
+    env_version: str | None = None,
+    num_players: int | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write the sidecar of checkpoint ``path``; return the sidecar's path.
+
+    ``rules`` is a RuleSet, preset name, TOML path or canonical rules string; the observation
+    spec and env version default to the current environment's.
+    """
+    meta = PolicyMetadata(
+        rules=_rules_text(rules),
+        observation_spec=observation_spec if observation_spec is not None else current_observation_spec(),
+        env_version=env_version if env_version is not None else current_env_version(),
+        num_players=num_players,
+        extra=dict(extra or {}),
+    )
+    target = metadata_path(path)
+    target.write_text(json.dumps(dataclasses.asdict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return target
+
+
+def load_policy_metadata(path: str | Path) -> PolicyMetadata:
+    """Read the sidecar of checkpoint ``path``; a missing or malformed one raises a clear error."""
+    source = metadata_path(path)
+    if not source.exists():
+        raise PolicyMismatchError(
+            f"checkpoint {checkpoint_path(path)} has no metadata sidecar {source}: it records the "
+            "rules, observation spec and env version the policy was trained for (write it with "
+            "agents.save_policy_metadata)"
+        )
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PolicyMismatchError(f"cannot read policy metadata {source}: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != METADATA_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        raise PolicyMismatchError(f"{source}: format {found!r} is not {METADATA_FORMAT!r}")
+    names = {f.name for f in dataclasses.fields(PolicyMetadata)}
+    missing = [k for k in ("rules", "observation_spec", "env_version") if k not in data]
+    if missing:
+        raise PolicyMismatchError(f"{source} lacks {', '.join(missing)}")
+    return PolicyMetadata(**{k: v for k, v in data.items() if k in names})
+
+
+def _rule_differences(recorded: str, wanted: str) -> str:
+    old = dict(item.partition("=")[::2] for item in recorded.split())
+    new = dict(item.partition("=")[::2] for item in wanted.split())
+    keys = sorted(set(old) | set(new))
+    diffs = [
+        f"{k}: trained {old.get(k, '-')}, game {new.get(k, '-')}" for k in keys if old.get(k) != new.get(k)
+    ]
+    return "; ".join(diffs)
+
+
+def check_policy_metadata(
+    meta: PolicyMetadata,
+    rules: RuleSet | str | Path,
+    *,
+    observation_spec: str | None = None,
+    env_version: str | None = None,
+    num_players: int | None = None,
+    source: str = "checkpoint",
+) -> None:
+    """Raise :class:`PolicyMismatchError` naming every way ``meta`` differs from the game."""
+    problems = []
+    wanted_rules = _rules_text(rules)
+    if meta.rules != wanted_rules:
+        problems.append(f"rules differ ({_rule_differences(meta.rules, wanted_rules)})")
+    wanted_obs = observation_spec if observation_spec is not None else current_observation_spec()
+    if meta.observation_spec != wanted_obs:
+        problems.append(f"observation spec: trained {meta.observation_spec!r}, game {wanted_obs!r}")
+    wanted_env = env_version if env_version is not None else current_env_version()
+    if meta.env_version != wanted_env:
+        problems.append(f"env version: trained {meta.env_version!r}, game {wanted_env!r}")
+    if meta.num_players is not None and num_players is not None and meta.num_players != num_players:
+        problems.append(f"players: trained for {meta.num_players}, game has {num_players}")
+    if meta.algorithm != ALGORITHM:
+        problems.append(f"algorithm {meta.algorithm!r} is not {ALGORITHM!r}")
+    if problems:
+        raise PolicyMismatchError(f"{source} does not fit this game: " + "; ".join(problems))
+
+
+class PolicyAgent:
+    """A trained MaskablePPO policy as an agent: ``PolicyAgent("run/model.zip", rules="uno")``.
+
+    The sidecar (:func:`metadata_path`) is checked against ``rules`` (and the observation
+    spec and env version, by default the installed env's; ``num_players`` if given) before
+    the checkpoint is unpickled; a mismatch raises :class:`PolicyMismatchError`. ``act``
+    takes the env's observation (array or ``{"observation", "action_mask"}``) and mask.
+    With ``deterministic`` (default) it plays the most likely legal action; otherwise it
+    samples from the masked action distribution with its own seeded generator.
+
+    SB3 checkpoints are pickles: load them from trusted sources only.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        rules: RuleSet | str | Path,
+        *,
+        observation_spec: str | None = None,
+        env_version: str | None = None,
+        num_players: int | None = None,
+        deterministic: bool = True,
+        seed: int | None = None,
+        device: str = "cpu",
+    ) -> None:
+        self.path = checkpoint_path(path)
+        self.metadata = load_policy_metadata(self.path)
+        check_policy_metadata(
+            self.metadata,
+            rules,
+            observation_spec=observation_spec,
+            env_version=env_version,
+            num_players=num_players,
+            source=f"checkpoint {self.path}",
+        )
+        if not self.path.exists():
+            raise FileNotFoundError(f"checkpoint {self.path} does not exist")
+        from sb3_contrib import MaskablePPO  # the train extra; imported only when used
+
+        self.model = MaskablePPO.load(self.path, device=device)
+        self.deterministic = deterministic
+        self._rng = np.random.default_rng(seed)
+        self.name = f"policy:{self.path.name}"
+
+    def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
+        """The policy's legal action for ``observation``."""
+        mask = resolve_mask(observation, action_mask).astype(bool)
+        obs = observation["observation"] if isinstance(observation, Mapping) else observation
+        obs = np.asarray(obs)
+        if self.deterministic:
+            action, _ = self.model.predict(obs, deterministic=True, action_masks=mask)
+            chosen = int(np.asarray(action).reshape(-1)[0])
+        else:
+            import torch
+
+            tensor, _ = self.model.policy.obs_to_tensor(obs)
+            with torch.no_grad():
+                dist = self.model.policy.get_distribution(tensor, action_masks=mask)
+            categorical = dist.distribution
+            if not isinstance(categorical, torch.distributions.Categorical):
+                raise TypeError(f"policy {self.path} does not have a discrete (categorical) action space")
+            probs = categorical.probs.cpu().numpy().reshape(-1).astype(np.float64)
+            probs = np.where(mask, probs, 0.0)
+            chosen = int(self._rng.choice(probs.size, p=probs / probs.sum()))
+        if not 0 <= chosen < mask.size or not mask[chosen]:
+            raise RuntimeError(f"policy {self.path} chose action {chosen}, which the mask does not allow")
+        return chosen

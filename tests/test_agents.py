@@ -1,0 +1,213 @@
+"""The agent interface: registry, parameters, the Python agents at a Game, seeding.
+
+Every agent plays thousands of decisions at a :class:`~uno_env.Game` of every preset at its
+smallest, a middle and its largest player count; :meth:`Game.step` raises on any illegal
+choice, and every scripted choice is checked against the compiled kernel run on the full
+(unredacted) state with the same generator: the redacted view changes nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from agents import Agent, PublicView, RandomAgent, ScriptedAgent, make
+from uno_env import PRESETS, Game, batch, policies
+from uno_env import layout as L
+from uno_env.rules import compile_spec, preset
+
+STYLES = list(policies.STYLES)
+
+
+def player_counts(name: str) -> list[int]:
+    """Smallest, a middle (4 where allowed) and largest player count of a preset."""
+    rules = preset(name)
+    middle = min(max(4, rules.min_players), rules.max_players)
+    return sorted({rules.min_players, middle, rules.max_players})
+
+
+CASES = [(name, n) for name in PRESETS for n in player_counts(name)]
+
+
+# ================================================================ registry and parameters
+def test_available_lists_at_least_eight_styles_with_descriptions() -> None:
+    names = agents.available()
+    assert len(names) >= 9
+    assert set(names) == set(batch.POLICIES) == set(batch.POLICY_DOCS)
+    assert all(isinstance(doc, str) and doc and "\n" not in doc for doc in names.values())
+
+
+@pytest.mark.parametrize("name", STYLES)
+def test_make_builds_every_style(name: str) -> None:
+    agent = make(name, seed=1)
+    assert isinstance(agent, Agent)
+    assert isinstance(agent, RandomAgent if name == "random" else ScriptedAgent)
+
+
+def test_make_reads_parameters_and_writes_the_canonical_name() -> None:
+    agent = make("bluffer:bluff=0.3, challenge=0.8", seed=0)
+    assert isinstance(agent, ScriptedAgent)
+    assert agent.name == "bluffer:bluff=0.3,challenge=0.8"
+    assert agent.params[policies.P_BLUFF] == 300_000
+    assert agent.params[policies.P_CHALLENGE] == 800_000
+    assert make("bluffer", seed=0).name == "bluffer:bluff=0.5,challenge=0.5"
+    assert policies.canonical_policy("hoarder:threat=3") == "hoarder:doubt=0.5,threat=3,limit=10"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nobody", "unknown play style 'nobody'; available: random, greedy"),
+        ("greedy:bluff=0.3", "style 'greedy' has no parameter 'bluff'; its parameters: doubt"),
+        ("random:x=1", "style 'random' has no parameter 'x'; its parameters: none"),
+        ("bluffer:bluff=2", "parameter 'bluff' of style 'bluffer' must be between 0 and 1, got 2"),
+        ("bluffer:bluff=often", "parameter 'bluff' of style 'bluffer' must be a number, got 'often'"),
+        ("hoarder:threat=1.5", "parameter 'threat' of style 'hoarder' must be an integer, got '1.5'"),
+        ("bluffer:bluff", "style parameter 'bluff' of 'bluffer' is not key=value"),
+        ("bluffer:bluff=0.1,bluff=0.2", "style parameter 'bluff' of 'bluffer' is given twice"),
+    ],
+)
+def test_bad_policy_text_is_refused_with_the_valid_choices(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        make(text)
+    assert message in str(info.value)
+
+
+def test_simulate_accepts_parameters_and_refuses_unknown_styles() -> None:
+    result = batch.simulate("uno", 2, 5, seed=3, policies=["bluffer:bluff=1", "greedy"])
+    assert result.num_games == 5
+    with pytest.raises(ValueError, match="unknown play style 'nobody'"):
+        batch.simulate("uno", 2, 1, policies="nobody")
+
+
+def test_describe_is_a_markdown_table_of_every_style() -> None:
+    table = agents.describe().splitlines()
+    assert table[0] == "| style | idea | parameters |"
+    assert len(table) == 2 + len(STYLES)
+    assert any("`bluff` = 0.5 (0..1)" in line for line in table)
+
+
+# ================================================================ views and masks
+def test_scripted_agents_need_a_view() -> None:
+    game = Game("uno", 2, seed=1)
+    with pytest.raises(ValueError, match="play style 'greedy' reads the public game state"):
+        ScriptedAgent("greedy").act(None, game.legal_mask())
+
+
+def test_the_mask_may_come_from_a_pettingzoo_observation() -> None:
+    game = Game("uno", 2, seed=1)
+    obs = {"observation": np.zeros(3), "action_mask": game.legal_mask()}
+    assert RandomAgent(0).act(obs) in game.legal_actions()
+    assert ScriptedAgent("greedy").act(obs, None, game) in game.legal_actions()
+    with pytest.raises(ValueError, match="no action mask"):
+        RandomAgent(0).act(np.zeros(3))
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomAgent(0).act(None, np.zeros(5, dtype=np.int8))
+
+
+def test_redacted_view_wipes_hidden_information_only() -> None:
+    game = Game("uno", 4, seed=5)
+    view = PublicView.of(game)
+    seat = view.seat
+    red = view.redacted()
+    for other in range(L.MAX_PLAYERS):
+        start = L.HANDS + other * L.MAX_FACES
+        expected = game.state[start : start + L.MAX_FACES] if other == seat else 0
+        assert np.array_equal(red[start : start + L.MAX_FACES], np.broadcast_to(expected, L.MAX_FACES))
+    assert not red[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS].any()
+    assert not red[L.RNG : L.RNG + L.RNG_WORDS].any()
+    public = np.ones(L.STATE_SIZE, dtype=bool)
+    public[L.HANDS : L.HANDS + L.MAX_PLAYERS * L.MAX_FACES] = False
+    public[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS] = False
+    public[L.RNG : L.RNG + L.RNG_WORDS] = False
+    public[L.S_BLUFF] = False
+    assert np.array_equal(red[public], game.state[public])
+    assert view.state is game.state  # the view never copies or writes the game
+
+
+# ================================================================ legal play at a Game
+def _play_checked(name: str, num_players: int, style: str, min_decisions: int) -> int:
+    """Play games with ``style`` at even seats and random at odd seats until ``style`` took
+    ``min_decisions`` decisions; check each scripted choice against the compiled kernel."""
+    decisions = 0
+    seed = 0
+    while decisions < min_decisions:
+        game = Game(name, num_players, seed=1000 + seed)
+        spec = compile_spec(game.rules)
+        players: list[Agent] = [
+            make(style, seed=seed * 10 + s) if s % 2 == 0 else RandomAgent(seed * 10 + s)
+            for s in range(num_players)
+        ]
+        while not game.is_over():
+            seat = game.current_player
+            agent = players[seat]
+            if isinstance(agent, ScriptedAgent):
+                full = game.state.copy()
+                full[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = agent._generator
+                mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+                mask[: game.num_actions] = game.legal_mask()
+                expected = batch.choose_action(
+                    full, spec, mask, int(mask.sum()), agent.style.code, agent.params
+                )
+                action = agent.act(None, game.legal_mask(), game)
+                assert action == expected, f"{style} seat {seat}: {game.position()}"
+                decisions += 1
+            else:
+                action = agent.act(None, game.legal_mask())
+            game.step(action)  # raises IllegalActionError on an illegal choice
+        seed += 1
+    return decisions
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(("name", "num_players"), CASES)
+def test_python_agents_only_pick_legal_actions(name: str, num_players: int, style: str) -> None:
+    """Thousands of decisions per style; the random agent plays through the same loop."""
+    if style == "random":
+        game_decisions = seed = 0
+        while game_decisions < 2000:
+            game = Game(name, num_players, seed=seed)
+            agents.play(game, [RandomAgent(seed * 10 + s) for s in range(num_players)])
+            game_decisions += game.decisions
+            seed += 1
+        return
+    wanted = 300 if style == "monte_carlo" else 2000
+    assert _play_checked(name, num_players, style, wanted) >= wanted
+
+
+# ================================================================ seeding
+@pytest.mark.parametrize("style", STYLES)
+def test_same_seed_same_choices(style: str) -> None:
+    def history(seed: int) -> list[tuple[int, int]]:
+        game = Game("uno", 3, seed=42)
+        agents.play(game, [make(style, seed=seed + s) for s in range(3)])
+        return game.history
+
+    assert history(7) == history(7)
+
+
+@pytest.mark.parametrize("style", ["random", "bluffer:bluff=0.5,challenge=0.5", "monte_carlo:samples=2"])
+def test_random_styles_differ_with_the_seed(style: str) -> None:
+    def history(seed: int) -> list[tuple[int, int]]:
+        game = Game("uno", 2, seed=11)
+        agents.play(game, [make(style, seed=seed), make("random", seed=1)])
+        return game.history
+
+    assert any(history(1) != history(s) for s in (2, 3, 4))
+
+
+def test_reset_reseeds_a_scripted_agent() -> None:
+    agent = ScriptedAgent("bluffer", seed=5)
+    first = agent._generator.copy()
+    game = Game("uno", 2, seed=2)
+    agents.play(game, [agent, make("bluffer", seed=6)])
+    agent.reset(5)
+    assert np.array_equal(agent._generator, first)
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        agent.reset(-1)
+
+
+def test_play_checks_the_table_size() -> None:
+    with pytest.raises(ValueError, match="2 agents for a game of 3 players"):
+        agents.play(Game("uno", 3, seed=0), [RandomAgent(0), RandomAgent(1)])

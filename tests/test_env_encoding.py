@@ -1,0 +1,330 @@
+"""The observation encoding: its slice table, seat-relative content and hidden information.
+
+Every env shares :func:`uno_env.envs.encoding.encode`. These tests check the table (one
+place, contiguous, deck-family sizes), that each field holds what its meaning says from the
+observer's seat, and that nothing hidden leaks: opponents' cards, the draw pile's order,
+an opponent's drawn card and a Wild Draw Four bluff flag (U-WD4-2) never change the vector.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import uno_env
+from uno_env import Game
+from uno_env import layout as L
+from uno_env.cards import format_cards, parse_cards
+from uno_env.envs import describe, layout_table, obs_layout
+from uno_env.envs.encoding import DRAW_PILE_SCALE, HAND_SIZE_SCALE, OBS_VERSION, observe_state
+
+
+def obs_of(game: Game, seat: int) -> np.ndarray:
+    """``seat``'s observation vector of ``game``."""
+    return observe_state(game.state, game._spec, seat, game.deck)
+
+
+def field(obs: np.ndarray, name: str, deck: str = "uno") -> np.ndarray:
+    return obs[obs_layout(deck).slice(name)]  # type: ignore[arg-type]
+
+
+def fields_of(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in text.split(";"):
+        if part.strip():
+            key, _, value = part.partition("=")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def join_fields(fields: dict[str, str]) -> str:
+    return "; ".join(f"{k}={v}" for k, v in fields.items())
+
+
+# ================================================================ the table
+@pytest.mark.parametrize("deck", ["uno", "french"])
+def test_slices_are_contiguous_and_cover_the_vector(deck: str) -> None:
+    lay = obs_layout(deck)  # type: ignore[arg-type]
+    start = 0
+    for f in lay.fields:
+        assert f.start == start and f.size > 0
+        assert lay.offsets[lay.fields.index(f)] == f.start
+        start = f.stop
+    assert start == lay.size == lay.low.shape[0] == lay.high.shape[0]
+    assert np.all(lay.low < lay.high)
+    names = [f.name for f in lay.fields]
+    assert len(set(names)) == len(names)
+
+
+def test_layout_depends_only_on_the_deck_family() -> None:
+    uno, french = obs_layout("uno"), obs_layout("french")
+    assert [f.name for f in uno.fields] == [f.name for f in french.fields]
+    # four fields have one slot per card face, "revealed" one per face and opponent: 56 vs 54 faces
+    assert uno.size - french.size == (4 + 9) * (56 - 54)
+    assert uno.field("hand").size == 56 and french.field("hand").size == 54
+    assert uno.field("phase").size == L.PHASE_SLOTS
+    assert uno.field("hand_sizes").size == L.MAX_PLAYERS - 1
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_every_preset_and_player_count_of_a_family_has_one_layout(name: str) -> None:
+    rules = uno_env.preset(name)
+    sizes = set()
+    for n in range(rules.min_players, rules.max_players + 1):
+        sizes.add(uno_env.env(name, n).observation_space("player_0")["observation"].shape)
+    assert sizes == {(obs_layout(rules.deck_family).size,)}
+
+
+def test_layout_table_lists_every_field_in_order() -> None:
+    table = layout_table("uno")
+    assert [row[0] for row in table][:3] == ["hand", "top_card", "colour"]
+    assert table[-1][1] + table[-1][2] == obs_layout("uno").size
+    assert all(meaning for *_, meaning in table)
+    assert OBS_VERSION >= 1
+
+
+def test_unknown_field_names_the_valid_ones() -> None:
+    with pytest.raises(KeyError, match="fields: hand, top_card"):
+        obs_layout("uno").field("hands")
+    with pytest.raises(ValueError, match="expected 'uno' or 'french'"):
+        obs_layout("tarot")  # type: ignore[arg-type]
+
+
+# ================================================================ content, seat-relative
+POSITION = (
+    "hands=R7 R7 YS W/G3 G4/BD2 B9 B1; discard=B5 Y5 R5; draw=B2 G9 WD4 Y1; colour=R; seat=0; "
+    "dir=-; phase=play; called=1; scores=10 20 30"
+)
+
+
+def test_fields_hold_the_observers_view() -> None:
+    game = Game.from_position("uno", POSITION)
+    obs = obs_of(game, 0)
+    assert format_cards([f for f in range(56) for _ in range(int(field(obs, "hand")[f]))]) == "R7 R7 YS W"
+    assert np.flatnonzero(field(obs, "top_card")).tolist() == parse_cards("R5")
+    assert field(obs, "colour").tolist() == [1, 0, 0, 0]
+    assert np.flatnonzero(field(obs, "phase")).tolist() == [L.PH_PLAY]
+    assert field(obs, "direction").tolist() == [-1]
+    assert np.flatnonzero(field(obs, "to_move")).tolist() == [0]
+    assert field(obs, "seated").tolist() == [1, 1, 0, 0, 0, 0, 0, 0, 0]
+    assert (field(obs, "hand_sizes")[:3] * HAND_SIZE_SCALE).round().tolist() == [2, 3, 0]
+    assert field(obs, "called")[:2].tolist() == [1, 0]
+    assert field(obs, "own_called").tolist() == [0]
+    discard = field(obs, "discard")
+    assert {int(f): int(discard[f]) for f in np.flatnonzero(discard)} == {
+        f: 1 for f in parse_cards("B5 Y5 R5")
+    }
+    assert round(float(field(obs, "draw_pile")[0]) * DRAW_PILE_SCALE) == 4
+    assert field(obs, "scores")[:3].tolist() == pytest.approx([10 / 500, 20 / 500, 30 / 500])
+
+
+def test_other_seats_are_relative_to_the_observer() -> None:
+    game = Game.from_position("uno", POSITION)
+    obs = obs_of(game, 1)
+    # seat 1 sees seat 2 one place clockwise and seat 0 two places clockwise (E-DIR-1)
+    assert (field(obs, "hand_sizes")[:2] * HAND_SIZE_SCALE).round().tolist() == [3, 4]
+    assert field(obs, "called")[:2].tolist() == [0, 0]
+    assert field(obs, "own_called").tolist() == [1]
+    assert np.flatnonzero(field(obs, "to_move")).tolist() == [2]
+    assert field(obs, "scores")[:3].tolist() == pytest.approx([20 / 500, 30 / 500, 10 / 500])
+    assert format_cards([f for f in range(56) for _ in range(int(field(obs, "hand")[f]))]) == "G3 G4"
+
+
+def test_pending_penalty_names_its_sender_relative_to_the_victim() -> None:
+    """U-WD4-2: the victim sees 4 cards pending from the seat before it and the old colour."""
+    game = Game.from_position(
+        "uno",
+        "hands=R1 R2/G3 G4/B9 B1; discard=B5 WD4; draw=B2 G9 Y1 Y2 Y3 Y4; colour=G; seat=1; dir=+; "
+        "phase=challenge; pending=4; from=0; before=B",
+    )
+    obs = obs_of(game, 1)
+    assert np.flatnonzero(field(obs, "phase")).tolist() == [L.PH_CHALLENGE]
+    assert field(obs, "pending")[0] * 10 == pytest.approx(4)
+    assert np.flatnonzero(field(obs, "pending_from")).tolist() == [2]  # seat 0 is +2 from seat 1
+    assert field(obs, "colour_before").tolist() == [0, 0, 0, 1]
+
+
+def test_the_drawn_card_is_seen_by_its_drawer_only() -> None:
+    """U-DRAW-1: the card just drawn is private until played."""
+    game = Game.from_position(
+        "uno",
+        "hands=R1 R2 B3/G3 G4/B9 B1; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=drawn; drawn=B3",
+    )
+    assert np.flatnonzero(field(obs_of(game, 0), "drawn_card")).tolist() == parse_cards("B3")
+    assert not field(obs_of(game, 1), "drawn_card").any()
+    assert not field(obs_of(game, 2), "drawn_card").any()
+
+
+def test_seats_beyond_the_table_read_as_absent() -> None:
+    game = Game("uno", 2, seed=3)
+    obs = obs_of(game, 0)
+    assert field(obs, "seated").tolist() == [1] + [0] * 8
+    assert not field(obs, "hand_sizes")[1:].any() and not field(obs, "scores")[2:].any()
+
+
+def test_a_seen_hand_is_revealed_to_its_observer_until_it_changes() -> None:
+    """H-ZEROSEE-1: the observer sees the hand it looked at, as long as the hand is unchanged."""
+    game = Game.from_position(
+        "uno",
+        "hands=R1 R2/G3 G4/B9 B1; discard=R5; draw=B2 G9; colour=R; seat=1; dir=+; phase=play; seen=0>2",
+    )
+    revealed = field(obs_of(game, 0), "revealed").reshape(9, 56)
+    assert [format_cards(np.repeat(np.arange(56), row.astype(int)).tolist()) for row in revealed[:2]] == [
+        "-",
+        "B1 B9",
+    ]  # seat 2 is two places clockwise from seat 0
+    assert not field(obs_of(game, 1), "revealed").any() and not field(obs_of(game, 2), "revealed").any()
+    assert "+2: B1 B9" in describe(obs_of(game, 0))
+    game = Game.from_position(
+        "uno",
+        "hands=R1 R2/G3 G4/B9 B1; discard=R5; draw=B2 G9; colour=R; seat=2; dir=+; phase=play; seen=0>2",
+    )
+    game.step("draw")  # seat 2's hand changed: the look is out of date
+    assert not field(obs_of(game, 0), "revealed").any()
+
+
+def test_sit_out_turns_and_players_who_left() -> None:
+    """MC-FOUR-1 turns to sit out and MC-END-1 players who left, per relative seat."""
+    game = Game.from_position(
+        "macao", "hands=7H 8H/9C/; discard=5H; draw=2C 3C; colour=H; seat=0; dir=+; phase=play; "
+        "sitout=0 2 0; finished=0 0 1",
+    )  # fmt: skip
+    obs = obs_of(game, 1)
+    assert (field(obs, "sit_out", "french")[:3] * 10).round().tolist() == [2, 0, 0]
+    assert field(obs, "finished", "french")[:3].tolist() == [0, 1, 0]
+
+
+def test_a_pending_sit_out_penalty() -> None:
+    """MC-FOUR-1: the target sees one turn to sit out pending, sent from two seats on."""
+    game = Game.from_position(
+        "macao", "hands=7H 8H/9C 4C/2D; discard=5H 4H; draw=2C 3C; colour=H; seat=1; dir=+; phase=answer; "
+        "skip=1; from=0; class=4",
+    )  # fmt: skip
+    obs = obs_of(game, 1)
+    assert field(obs, "pending_turns", "french")[0] * 10 == pytest.approx(1)
+    assert field(obs, "pending", "french")[0] == 0
+    assert np.flatnonzero(field(obs, "pending_from", "french")).tolist() == [2]
+    assert np.flatnonzero(field(obs, "phase", "french")).tolist() == [L.PH_ANSWER]
+
+
+# ================================================================ no hidden information
+def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
+    """The same position with the observer's hidden cards redealt: opponents keep their hand
+    sizes, the draw pile its size, but which cards sit where (and the draw order) changes.
+    An opponent's drawn card stays in their hand (the position names it); hands the observer
+    has seen and that did not change since (H-ZEROSEE-1) are not hidden, so they stay."""
+    fields = fields_of(text)
+    hands = [h.split() for h in fields["hands"].split("/")]
+    draw = fields["draw"].split() if fields["draw"] not in ("", "-") else []
+    keep: dict[int, str] = {}
+    if fields.get("phase") == "drawn" and "drawn" in fields and int(fields["seat"]) != observer:
+        keep[int(fields["seat"])] = fields["drawn"]
+    seen = {
+        int(pair.split(">")[1]) for pair in fields.get("seen", "").split() if pair.startswith(f"{observer}>")
+    }
+    fixed = {observer} | seen  # the observer's hand and hands it has seen (H-ZEROSEE-1) stay
+    pool = list(draw)
+    for seat, hand in enumerate(hands):
+        if seat not in fixed:
+            hand = list(hand)
+            if seat in keep:
+                hand.remove(keep[seat])
+            pool.extend(hand)
+    rng.shuffle(pool)
+    for seat, hand in enumerate(hands):
+        if seat not in fixed:
+            size = len(hand) - (1 if seat in keep else 0)
+            new = pool[:size] + ([keep[seat]] if seat in keep else [])
+            pool = pool[size:]
+            hands[seat] = new
+    fields["hands"] = "/".join(" ".join(h) for h in hands)
+    fields["draw"] = " ".join(pool) or "-"
+    if "bluff" in fields:
+        del fields["bluff"]  # whether a Wild Draw Four was a bluff is hidden too
+    return join_fields(fields)
+
+
+LEAK_CASES = [
+    ("uno", {}, 2),
+    ("uno", {}, 3),
+    ("uno", {}, 5),
+    ("uno_house", {"zero_reveals": True}, 4),  # H-ZEROSEE-1: seen hands stay, the rest is redealt
+    ("uno_mario", {}, 3),
+    ("mau_mau", {}, 4),
+    ("mau_mau_doubling", {}, 3),
+    ("macao", {}, 5),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides", "n"), LEAK_CASES)
+def test_hidden_cards_and_draw_order_do_not_change_the_observation(
+    preset: str, overrides: dict[str, object], n: int
+) -> None:
+    """Redealing everything the observer cannot see leaves every observation identical."""
+    if preset not in uno_env.PRESETS:
+        pytest.skip(f"no preset {preset}")
+    rng = random.Random(n)
+    game = Game(preset, n, seed=n, **overrides)
+    checked = 0
+    for step in range(600):
+        if game.is_over():
+            break
+        if step % 17 == 0:
+            position = game.position()
+            for observer in range(n):
+                variant = Game.from_position(preset, hidden_variant(position, observer, rng), **overrides)
+                assert variant.hand(observer) == game.hand(observer)
+                np.testing.assert_array_equal(obs_of(variant, observer), obs_of(game, observer))
+                checked += 1
+        actions = game.legal_actions()
+        game.step(actions[rng.randrange(len(actions))])
+    assert checked >= 2 * n
+
+
+def test_an_opponents_drawn_card_and_a_bluff_flag_do_not_leak() -> None:
+    drawn = (
+        "hands=R1 R2/G3 G4 B3/B9 B1; discard=R5; draw=B2 G9 Y7; colour=R; seat=1; dir=+; phase=drawn; "
+        "drawn=B3"
+    )
+    other = (
+        drawn.replace("G4 B3", "G4 Y7")
+        .replace("draw=B2 G9 Y7", "draw=B2 G9 B3")
+        .replace("drawn=B3", "drawn=Y7")
+    )
+    for observer in (0, 2):
+        np.testing.assert_array_equal(
+            obs_of(Game.from_position("uno", drawn), observer),
+            obs_of(Game.from_position("uno", other), observer),
+        )
+    bluff = (
+        "hands=R1 R2/G3 G4/B9 B1; discard=B5 WD4; draw=B2 G9 Y1 Y2; colour=G; seat=1; dir=+; "
+        "phase=challenge; pending=4; from=0; before=B"
+    )
+    for observer in range(3):
+        np.testing.assert_array_equal(
+            obs_of(Game.from_position("uno", bluff), observer),
+            obs_of(Game.from_position("uno", bluff + "; bluff=1"), observer),
+        )
+
+
+def test_the_probe_sees_a_change_in_public_information() -> None:
+    """The leak test can fail: a visible change (a hand size) does change the vector."""
+    game = Game.from_position("uno", POSITION)
+    bigger = Game.from_position("uno", POSITION.replace("G3 G4/", "G3 G4 G5/"))
+    assert not np.array_equal(obs_of(game, 0), obs_of(bigger, 0))
+
+
+# ================================================================ for people
+def test_describe_names_every_field_and_decodes_it() -> None:
+    game = Game.from_position("uno", POSITION)
+    text = describe(obs_of(game, 0))
+    assert [line.split()[0] for line in text.splitlines()] == [f.name for f in obs_layout("uno").fields]
+    assert "R7x2 YS W" in text and "+1:2 +2:3" in text and "counter-clockwise" in text
+    assert describe({"observation": obs_of(game, 0), "action_mask": np.zeros(74, np.int8)}) == text
+
+
+def test_describe_refuses_a_vector_of_no_known_size() -> None:
+    with pytest.raises(ValueError, match="fits no deck family"):
+        describe(np.zeros(7, dtype=np.float32))

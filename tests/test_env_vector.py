@@ -1,0 +1,212 @@
+"""The native vector env: game-for-game equality with single envs, auto-reset, SB3 and Gymnasium.
+
+Game ``i`` of a vector env reset with seeds ``[s0, s1, ...]`` is the game a
+:class:`SingleAgentEnv` deals from ``s_i``; both continue with the same seed sequence, so
+driven by the same learner actions they must produce the same observations, masks,
+rewards and episode ends, across auto-resets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import uno_env
+from uno_env import IllegalActionError
+from uno_env.envs import SingleAgentEnv, VectorEnv
+from uno_env.envs.core import next_seed
+
+
+def choose(mask: np.ndarray, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def vector_transcript(venv: VectorEnv, seeds: list[int], steps: int) -> list[list[tuple[Any, ...]]]:
+    """Per game: (observation, mask) after reset, then (reward, terminated, truncated, final view, view)."""
+    obs, info = venv.reset(seed=seeds)
+    rngs = [np.random.default_rng(i) for i in range(len(seeds))]
+    out: list[list[tuple[Any, ...]]] = [[(obs[i], info["action_mask"][i])] for i in range(len(seeds))]
+    for _ in range(steps):
+        masks = venv.action_masks()
+        actions = np.array([choose(masks[i], rngs[i]) for i in range(len(seeds))])
+        obs, rewards, terminated, truncated, info = venv.step(actions)
+        for i in range(len(seeds)):
+            final = info["final_obs"][i] if terminated[i] or truncated[i] else None
+            out[i].append((rewards[i], terminated[i], truncated[i], final, obs[i], info["action_mask"][i]))
+    return out
+
+
+def single_transcript(env: SingleAgentEnv, seed: int, index: int, steps: int) -> list[tuple[Any, ...]]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(index)
+    out: list[tuple[Any, ...]] = [(obs, info["action_mask"])]
+    for _ in range(steps):
+        obs, reward, terminated, truncated, info = env.step(choose(env.action_masks(), rng))
+        if terminated or truncated:
+            final = obs
+            obs, info = env.reset()
+            out.append((reward, terminated, truncated, final, obs, info["action_mask"]))
+        else:
+            out.append((reward, terminated, truncated, None, obs, info["action_mask"]))
+    return out
+
+
+def assert_same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> None:
+    assert len(a) == len(b)
+    for step, (x, y) in enumerate(zip(a, b, strict=True)):
+        for u, v in zip(x, y, strict=True):
+            if u is None or v is None:
+                assert u is None and v is None, step
+            else:
+                np.testing.assert_array_equal(np.asarray(u), np.asarray(v), err_msg=f"step {step}")
+
+
+@pytest.mark.parametrize(
+    ("n", "kwargs"),
+    [
+        (2, {"seat": 0, "reward": "win"}),
+        (4, {"seat": None, "reward": "rank"}),
+        (3, {"seat": 1, "reward": "score", "opponents": ["random", "greedy"]}),
+    ],
+)
+def test_vector_games_match_single_envs_game_for_game(n: int, kwargs: dict[str, Any]) -> None:
+    if "greedy" in str(kwargs.get("opponents")) and "greedy" not in uno_env.batch.POLICIES:
+        pytest.skip("no greedy style")
+    seeds = [11, 500, 2**40 + 3]
+    rules = {"max_decisions": 60}  # several whole games (truncated ones included) per row
+    venv = VectorEnv(len(seeds), "uno", n, **kwargs, **rules)
+    vec = vector_transcript(venv, seeds, steps=80)
+    ends = 0
+    for i, seed in enumerate(seeds):
+        single = single_transcript(SingleAgentEnv("uno", n, **kwargs, **rules), seed, i, steps=80)
+        assert_same(vec[i], single)
+        ends += sum(1 for entry in single[1:] if entry[1] or entry[2])
+    assert ends >= len(seeds)
+
+
+def test_the_seed_sequence_stays_in_range_and_does_not_repeat() -> None:
+    seeds = [0]
+    for _ in range(20_000):
+        seeds.append(next_seed(seeds[-1]))
+    assert all(0 <= s < 2**63 for s in seeds) and len(set(seeds)) == len(seeds)
+    assert next_seed(2**63 - 1) == next_seed(2**63 - 1) != next_seed(2**63 - 2)
+
+
+def test_the_comparison_can_fail() -> None:
+    venv = VectorEnv(1, "uno", 3)
+    vec = vector_transcript(venv, [1], steps=5)
+    single = single_transcript(SingleAgentEnv("uno", 3), 2, 0, steps=5)
+    with pytest.raises(AssertionError):
+        assert_same(vec[0], single)
+
+
+# ================================================================ gymnasium vector API
+def test_spaces_and_same_step_autoreset() -> None:
+    venv = VectorEnv(8, "uno", 2, max_decisions=20)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, info = venv.reset(seed=3)
+    assert obs.shape == (8, venv.single_observation_space.shape[0]) and venv.observation_space.contains(obs)
+    assert venv.action_space.shape == (8,)
+    assert venv.game_seeds.tolist() == [3 + i for i in range(8)]
+    seen_end = False
+    for _ in range(25):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])
+        obs, _, terminated, truncated, info = venv.step(actions)
+        assert venv.observation_space.contains(obs) and venv.action_masks().any(axis=1).all()
+        done = terminated | truncated
+        if done.any():
+            seen_end = True
+            assert info["_final_obs"].tolist() == done.tolist()
+            for i in np.flatnonzero(done):
+                assert venv.single_observation_space.contains(info["final_obs"][i])
+                assert not np.array_equal(info["final_obs"][i], obs[i])
+    assert seen_end
+
+
+def test_copy_false_buffers_last_through_the_next_step() -> None:
+    """copy=False: two alternating buffers; an observation survives one more step, not two."""
+    venv = VectorEnv(2, "uno", 3, copy=False)
+
+    def first_legal() -> np.ndarray:
+        return np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])
+
+    obs0, _ = venv.reset(seed=0)
+    kept = obs0.copy()
+    obs1, *_ = venv.step(first_legal())
+    np.testing.assert_array_equal(obs0, kept)  # still valid next to obs1
+    assert obs1 is not obs0
+    obs2, *_ = venv.step(first_legal())
+    assert obs2 is obs0 and not np.array_equal(obs0, kept)  # reused by the step after
+    copied = VectorEnv(2, "uno", 3)
+    obs, _ = copied.reset(seed=0)
+    keep = obs.copy()
+    for _ in range(2):
+        copied.step(np.array([int(np.flatnonzero(m)[0]) for m in copied.action_masks()]))
+    np.testing.assert_array_equal(obs, keep)
+
+
+def test_illegal_actions_in_the_vector_env() -> None:
+    venv = VectorEnv(3, "uno", 3, illegal_reward=-3.0)
+    venv.reset(seed=0)
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])
+    actions[1] = int(np.flatnonzero(~venv.action_masks()[1])[0])
+    _, rewards, terminated, truncated, info = venv.step(actions)
+    assert rewards[1] == -3.0 and terminated.tolist() == [False, True, False] and not truncated.any()
+    assert info["illegal_action"].tolist() == [False, True, False]
+    assert venv.game_seeds[1] != 1  # a new game was dealt in row 1
+
+    raising = VectorEnv(3, "uno", 3, illegal_action="raise")
+    raising.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="game 1: illegal action"):
+        raising.step(actions)
+
+    penalty = VectorEnv(3, "uno", 3, illegal_action="draw_penalty")
+    obs, _ = penalty.reset(seed=0)
+    size = obs[1, :56].sum()
+    obs, rewards, terminated, _, info = penalty.step(actions)
+    assert obs[1, :56].sum() == size + 2 and not terminated[1] and info["illegal_action"][1]
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+        VectorEnv(0)
+    with pytest.raises(TypeError, match="compiled opponents only"):
+        VectorEnv(2, "uno", 2, opponents=[lambda o, m: 0])  # type: ignore[list-item]
+    venv = VectorEnv(2, "uno", 3)
+    with pytest.raises(RuntimeError, match="reset"):
+        venv.step(np.zeros(2, dtype=np.int64))
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match="2 integer action ids"):
+        venv.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="got 1 seeds for 2 games"):
+        venv.reset(seed=[1])
+
+
+# ================================================================ Stable-Baselines3
+def test_sb3_vecenv_adapter_and_maskableppo() -> None:
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    venv = VectorEnv(16, "uno", 3, max_decisions=40)
+    sb3 = venv.to_sb3()
+    assert is_masking_supported(sb3)
+    sb3.seed(7)
+    obs = sb3.reset()
+    assert obs.shape == (16, venv.single_observation_space.shape[0]) and venv.game_seeds[0] == 7
+    masks = get_action_masks(sb3)
+    assert masks.shape == (16, venv.single_action_space.n) and masks.dtype == bool
+    model = MaskablePPO("MlpPolicy", sb3, n_steps=8, batch_size=32, n_epochs=1, seed=0)
+    model.learn(total_timesteps=16 * 8 * 2)
+    actions, _ = model.predict(sb3.reset(), action_masks=get_action_masks(sb3))
+    assert all(get_action_masks(sb3)[i, a] for i, a in enumerate(actions))
+    ended = 0
+    for _ in range(30):
+        _, _, dones, infos = sb3.step(np.array([int(np.flatnonzero(m)[0]) for m in get_action_masks(sb3)]))
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == obs.shape[1:]
+            assert "TimeLimit.truncated" in infos[i]
+            ended += 1
+    assert ended > 0

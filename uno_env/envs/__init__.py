@@ -1,0 +1,60 @@
+"""The environments: PettingZoo AEC, single-agent Gymnasium and the native vector env.
+
+Layers: these modules sit on the observation encoding (:mod:`uno_env.envs.encoding`) and
+the engine (:mod:`uno_env.engine`); the engine imports nothing from here. The names below
+are loaded on first use, so importing :mod:`uno_env` does not import PettingZoo or
+Gymnasium; the env ids are registered with them when they are imported
+(:mod:`uno_env.envs.registration`).
+
+=====================  ===========================================================
+``env``, ``raw_env``   PettingZoo AEC env (:mod:`uno_env.envs.aec`)
+``SingleAgentEnv``     one learner vs opponents, Gymnasium (:mod:`.single`)
+``VectorEnv``          N games in compiled lockstep, Gymnasium vector (:mod:`.vector`)
+``describe``           an observation as text (:mod:`.encoding`)
+=====================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .common import ActionOutOfBoundsError
+from .encoding import OBS_VERSION, describe, layout_table, obs_layout
+from .registration import ENV_VERSION
+
+if TYPE_CHECKING:
+    from .aec import UnoEnv, env, raw_env
+    from .single import SingleAgentEnv
+    from .vector import VectorEnv
+
+_LAZY = {
+    "env": "aec",
+    "raw_env": "aec",
+    "UnoEnv": "aec",
+    "SingleAgentEnv": "single",
+    "VectorEnv": "vector",
+}
+
+__all__ = [
+    "ENV_VERSION",
+    "OBS_VERSION",
+    "ActionOutOfBoundsError",
+    "SingleAgentEnv",
+    "UnoEnv",
+    "VectorEnv",
+    "describe",
+    "env",
+    "layout_table",
+    "obs_layout",
+    "raw_env",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,460 @@
+"""The PettingZoo AEC environment: every rule variant of the Uno family, one class.
+
+``uno_env.env(rules="uno", num_players=4, render_mode=None, **rule_overrides)`` returns a
+ready-to-use environment; ``uno_env.raw_env`` is the bare class for people who want to
+wrap it themselves. Both are registered as ``uno_env/<preset>-v0`` for every preset::
+
+    import pettingzoo, uno_env
+    env = pettingzoo.make("aec", "uno_env/uno-v0", num_players=4)
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+``rules`` is a preset name, a TOML path or a :class:`~uno_env.RuleSet`; keyword overrides
+derive a variant (``env("uno", 4, draw="until_playable", max_decisions=500)``).
+
+Agents
+    ``player_0`` .. ``player_{n-1}``, seat ``i`` is ``player_i`` (seats clockwise, E-DIR-1).
+    ``agent_selection`` is always the player who must decide: multi-decision turns (name a
+    colour, play or keep the drawn card, challenge) and out-of-turn decisions (the victim
+    of a Wild Draw Four) move it to whoever decides.
+
+Observation
+    ``Dict{"observation": Box(float32), "action_mask": Box(0, 1, (num_actions,), int8)}``
+    in that key order. The vector is seat-relative; its named slices are listed by
+    :func:`uno_env.envs.encoding.layout_table` and explained in ``docs/envs.md``;
+    :func:`uno_env.envs.describe` prints one for people. The layout depends only on the
+    deck family, so a policy moves between presets of the same family. The mask is all
+    zeros for every agent but the one to move.
+
+Actions
+    ``Discrete(num_actions)``, the engine's flat table (:mod:`uno_env.actions`): play each
+    card face, name each colour/suit, choose each relative target seat, draw, pass/keep,
+    call, challenge, accept. :meth:`raw_env.describe_action` names an id.
+
+Rewards (at the end of the game only; ``reward=``)
+    ``"win"`` (default): +1 to the winner, -1/(n-1) to every other player.
+    ``"rank"``: 1 - 2r/(n-1) for finishing rank r (0 = best), from +1 down to -1.
+    ``"score"``, by the rules' scoring: where the round winner scores the cards left in
+    the other hands (U-SCORE-1), a single round pays the winner those points and every
+    other player minus their own points, and a first-to-target match (U-SCORE-2) pays
+    match points minus the table mean; where players keep their own points and lower is
+    better (U-SCORE-3, MM-SCORE-1, and the loser's hand under MC-END-1), it pays the table
+    mean minus own points. All three are zero-sum. A game ended by the decision limit
+    (E-END-1) is truncated: ``truncations`` are True and every reward is 0.
+
+Illegal actions (``illegal_action=``)
+    ``"terminate"`` (default, PettingZoo's TerminateIllegalWrapper semantics): the game
+    ends, the offender gets ``illegal_reward`` (default -1), everyone else 0, every agent
+    is terminated. ``"raise"``: :class:`~uno_env.IllegalActionError` (the game unchanged)
+    naming the legal actions and the position. ``"draw_penalty"`` (U-WRONG-1): the card is
+    taken back and the player draws 2, then decides again; the wrong move counts as a
+    decision, so the decision limit still ends the game. An action outside the action
+    space (not an integer in ``0..num_actions-1``) always raises
+    :class:`ActionOutOfBoundsError`, an ``AssertionError`` like PettingZoo's
+    AssertOutOfBoundsWrapper raises.
+
+Safety
+    :func:`env` gives the guarantees of PettingZoo's classic wrapper stack (order
+    enforcing, out-of-bounds check, illegal action ends the game with a penalty) built into
+    one class (:class:`UnoEnv`) instead of three wrapper layers, which would cost more per
+    step than the game itself. :class:`raw_env` has the same rules and checks except the
+    order enforcing of ``agent_iter``; wrapping it in PettingZoo's own wrappers works.
+
+Rendering
+    ``"ansi"`` returns a text table (whose cards: ``render_seat``, default every hand);
+    ``"human"`` prints it after every step.
+
+Seeds
+    ``reset(seed=s)`` deals exactly like ``Game(rules, n, seed=s)``. ``reset()`` without a
+    seed deals the game of :func:`uno_env.envs.core.next_seed` of the previous seed (a
+    fresh random seed the first time). ``reset(options={"position": text})`` starts from a
+    position in :mod:`uno_env.position` notation.
+
+Version history
+    v0: first release (observation layout version 1).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+
+from .. import actions, engine
+from .. import layout as L
+from ..game import Game, IllegalActionError
+from ..position import PHASE_NAMES, format_position
+from ..rules import RuleSet, compile_spec, load_rules
+from . import core
+from .common import RENDER_MODES, check_choice, check_seed, coerce_action
+from .encoding import obs_layout, observe_state
+from .registration import ENV_VERSION
+from .render import render_table
+
+_BEFORE_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "_cumulative_rewards"}
+)
+
+
+class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZoo naming)
+    """The Uno-family AEC environment without order enforcing (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
+        "render_modes": list(RENDER_MODES),
+        "name": f"uno_env_v{ENV_VERSION}",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        rules: RuleSet | str | Path = "uno",
+        num_players: int = 4,
+        render_mode: str | None = None,
+        *,
+        reward: str = "win",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_seat: int | None = None,
+        **rule_overrides: Any,
+    ) -> None:
+        super().__init__()
+        self.rules = load_rules(rules, **rule_overrides)
+        self.rules.check_players(num_players)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
+            )
+        if render_seat is not None and not 0 <= render_seat < num_players:
+            raise ValueError(f"render_seat must be None or a seat 0..{num_players - 1}, got {render_seat!r}")
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self._reward_code = check_choice("reward", reward, core.REWARDS)
+        self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
+        self.illegal_reward = float(illegal_reward)
+        self.num_players = int(num_players)
+        self.deck = self.rules.deck_family
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self._names = tuple(self.possible_agents)
+        self._seat_of = {name: i for i, name in enumerate(self._names)}
+        self._spec = compile_spec(self.rules)
+        self._deck_counts = self.rules.deck_counts(num_players)
+        self._layout = obs_layout(self.deck)
+        self._offsets = self._layout.offsets
+        self._obs_size = self._layout.size
+        self._num_actions = self.rules.num_actions
+        box = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
+        self.observation_spaces = {
+            name: spaces.Dict(
+                [
+                    ("observation", spaces.Box(box.low, box.high, dtype=np.float32)),
+                    ("action_mask", spaces.Box(0, 1, (self._num_actions,), dtype=np.int8)),
+                ]
+            )
+            for name in self._names
+        }
+        self.action_spaces = {name: spaces.Discrete(self._num_actions) for name in self._names}
+        self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+        self._seed: int | None = None
+        self._has_reset = False
+        self._has_updated = False
+        self._over = True  # no game yet: step() takes the slow path
+        self._cur_seat = -1
+        self._cur_agent = ""
+        self._cur_obs: dict[str, np.ndarray] = {}
+        self._skip_agent_selection: str | None = None
+        self._last_actions: list[int | None] | None = None
+
+    # ------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent`` (the same object on every call)."""
+        return self.action_spaces[agent]
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached when normal lookup fails: the per-game attributes before reset()
+        if name in _BEFORE_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    # ------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game (see the module docstring for seeds and ``options["position"]``)."""
+        if seed is not None:
+            game_seed = check_seed(seed)
+        elif self._seed is not None:
+            game_seed = core.next_seed(self._seed)
+        else:
+            game_seed = secrets.randbits(63)
+        self._seed = game_seed
+        position = (options or {}).get("position")
+        if position is not None:
+            game = Game.from_position(self.rules, position, seed=game_seed)
+            if game.num_players != self.num_players:
+                raise ValueError(
+                    f"the position has {game.num_players} hands, this env seats {self.num_players} players"
+                )
+            if game.is_over():
+                raise ValueError(f"the position is a finished game: {position}")
+            self._state[:] = game.state
+        else:  # as Game(rules, n, seed) deals: stream 0
+            engine.new_game(self._state, self._spec, self.num_players, self._deck_counts, game_seed, 0)
+        engine.fill_mask(self._state, self._spec, self._mask)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._has_reset = True
+        self._has_updated = True
+        self._over = False
+        self._last_actions = [None] * self.num_players if self.render_mode is not None else None
+        obs = np.empty(self._obs_size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        seat = core.aec_view(self._state, self._spec, self._mask, self._offsets, obs, mask)
+        self._select(seat, obs, mask)
+        if self.render_mode == "human":
+            self.render()
+
+    def _select(self, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
+        self._cur_seat = seat
+        self._cur_agent = self._names[seat]
+        self._cur_obs = {"observation": obs, "action_mask": mask}
+        self.agent_selection = self._cur_agent
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Apply the decision of ``agent_selection`` (None for an agent that is done)."""
+        self._has_updated = True
+        if self._over:
+            self._step_done(action)
+            return
+        if type(action) is not int:
+            action = coerce_action(action, self._num_actions)
+        obs = np.empty(self._obs_size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        actor = self._cur_seat
+        seat = core.aec_step(self._state, self._spec, action, self._mask, self._offsets, obs, mask)
+        if seat >= 0:
+            self._cur_seat = seat
+            self._cur_agent = self.agent_selection = self._names[seat]
+            self._cur_obs = {"observation": obs, "action_mask": mask}
+            if self._last_actions is not None:
+                self._after_step(actor, action)
+            return
+        if seat == core.OVER:
+            if self._last_actions is not None:
+                self._last_actions[actor] = action
+            self._end_game()
+        else:
+            self._illegal(action)
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_step(self, actor: int, action: int) -> None:
+        assert self._last_actions is not None
+        self._last_actions[actor] = action
+        if self.render_mode == "human":
+            self.render()
+
+    def _step_done(self, action: Any) -> None:
+        """A step once the game is over (or before it began): remove a finished agent."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before step.")
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._was_dead_step(action)
+
+    def _end_game(self) -> None:
+        self._over = True
+        out = np.zeros(self.num_players, dtype=np.float64)
+        core.final_rewards(self._state, self._spec, self._reward_code, out)
+        truncated = self._state[L.S_STATUS] == L.ST_TRUNCATED
+        self.rewards = {agent: float(r) for agent, r in zip(self._names, out, strict=True)}
+        if truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+    def _illegal(self, action: int) -> None:
+        if not 0 <= action < self._num_actions:
+            coerce_action(action, self._num_actions)  # raises ActionOutOfBoundsError
+        if self._illegal_code == core.ILLEGAL_RAISE:
+            raise self.illegal_error(action)
+        if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
+            core.wrong_move(self._state, self._spec, self._mask)
+            obs = np.empty(self._obs_size, dtype=np.float32)
+            mask = np.empty(self._num_actions, dtype=np.int8)
+            seat = core.aec_view(self._state, self._spec, self._mask, self._offsets, obs, mask)
+            if seat >= 0:
+                self._select(seat, obs, mask)
+            else:
+                self._end_game()
+            return
+        EnvLogger.warn_on_illegal_move()
+        self._over = True
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[self._cur_agent] = self.illegal_reward
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+    def illegal_error(self, action: int) -> IllegalActionError:
+        """The error for an illegal ``action`` of the player to move, naming the legal ones."""
+        legal = [int(a) for a in np.flatnonzero(self._mask[: self._num_actions])]
+        names = ", ".join(f"{a}={self.describe_action(a)}" for a in legal)
+        position = self.position()
+        message = (
+            f"illegal action {action} ({self.describe_action(action)}) for {self._cur_agent} in phase "
+            f"{self._phase_name()}; legal actions: {names}; position: {position}"
+        )
+        return IllegalActionError(message, action, legal, position)
+
+    def _phase_name(self) -> str:
+        return PHASE_NAMES.get(int(self._state[L.S_PHASE]), "?")
+
+    # ------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: its view vector and its legal-action mask (zeros if not to move)."""
+        if agent is self._cur_agent and not self._over:
+            return self._cur_obs
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before observe.")
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise KeyError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
+        if seat == self._cur_seat and not self._over:
+            return self._cur_obs
+        return {
+            "observation": observe_state(self._state, self._spec, seat, self.deck),
+            "action_mask": np.zeros(self._num_actions, dtype=np.int8),
+        }
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """Observation, reward since its last step, termination, truncation, info of ``agent_selection``."""
+        agent = self.agent_selection
+        if observe:
+            obs: dict[str, np.ndarray] | None = (
+                self._cur_obs if agent is self._cur_agent and not self._over else self.observe(agent)
+            )
+        else:
+            obs = None
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    # ------------------------------------------------------------ for people
+    def describe_action(self, action: int) -> str:
+        """Notation of an action id (``R7``, ``colour G``, ``draw``...)."""
+        return actions.format_action(int(action), self.deck)
+
+    def position(self) -> str:
+        """The current situation in position notation (see :mod:`uno_env.position`)."""
+        return format_position(self._state, self._spec, self.deck)
+
+    @property
+    def game_seed(self) -> int | None:
+        """Seed of the game being played (``Game(rules, n, seed=...)`` deals the same)."""
+        return self._seed
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``), or printed (``"human"``); see :mod:`uno_env.envs.render`."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before render.")
+        if self.render_mode is None:
+            EnvLogger._generic_warning("You are calling render method without specifying any render mode.")
+            return None
+        shown = None if self.render_seat is None else [self.render_seat]
+        text = render_table(
+            self._state,
+            self.deck,
+            self.rules.num_faces,
+            shown,
+            self._last_actions,
+            title=f"{self.rules.preset_name() or 'custom rules'}",
+        )
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+
+class UnoEnv(raw_env):
+    """:class:`raw_env` with PettingZoo's order enforcing built in (what :func:`env` returns).
+
+    Accessing the game's attributes, ``step``, ``observe``, ``render`` or ``agent_iter``
+    before ``reset`` raises; ``agent_iter`` asserts that ``step`` or ``reset`` was called
+    between two agents; ``step`` after every agent is done only warns.
+    """
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderedAgents:
+        """Iterate over the agent to act until the game is done (at most ``max_iter`` times)."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before agent_iter().")
+        return _OrderedAgents(self, max_iter)
+
+
+class _OrderedAgents:
+    """``agent_iter`` of :class:`UnoEnv`: fails if an agent is yielded twice without a step."""
+
+    __slots__ = ("env", "left")
+
+    def __init__(self, env: UnoEnv, max_iter: int) -> None:
+        self.env = env
+        self.left = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        if not env._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        env._has_updated = False
+        return env.agent_selection
+
+
+def env(
+    rules: RuleSet | str | Path = "uno",
+    num_players: int = 4,
+    render_mode: str | None = None,
+    **kwargs: Any,
+) -> UnoEnv:
+    """The ready-to-use AEC environment (see the module docstring for every option).
+
+    ``kwargs`` are the env options (``reward``, ``illegal_action``, ``illegal_reward``,
+    ``render_seat``) and rule overrides (any :class:`~uno_env.RuleSet` field).
+    """
+    return UnoEnv(rules, num_players, render_mode, **kwargs)

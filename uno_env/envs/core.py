@@ -1,0 +1,435 @@
+"""Compiled pieces shared by the environments: one call per step, rewards, wrong moves, seeds.
+
+Each env step is one compiled call that checks the action, applies it (the engine resolves
+chance events), lets compiled opponents move, refills the legal mask and encodes the next
+observation. Rewards (:func:`final_rewards`) and the U-WRONG-1 penalty
+(:func:`wrong_move`) are env-layer rules over the engine's state, so they live here and
+not in :mod:`uno_env.engine`.
+
+Rules implemented: U-WRONG-1 (the ``draw_penalty`` illegal-action policy), E-END-1 (a
+wrong move counts as a decision, so games still end at the decision limit), and the reward
+formulas over U-SCORE-1..3 (documented in :mod:`uno_env.envs.aec`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import engine
+from .. import layout as L
+from ..batch import choose_action
+from ..rng import mix32
+from .encoding import encode
+
+# reward modes
+REWARD_WIN = 0
+REWARD_RANK = 1
+REWARD_SCORE = 2
+REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "score": REWARD_SCORE}
+
+# illegal-action policies
+ILLEGAL_TERMINATE = 0
+ILLEGAL_RAISE = 1
+ILLEGAL_DRAW_PENALTY = 2
+ILLEGAL_ACTIONS = {
+    "terminate": ILLEGAL_TERMINATE,
+    "raise": ILLEGAL_RAISE,
+    "draw_penalty": ILLEGAL_DRAW_PENALTY,
+}
+
+WRONG_MOVE_CARDS = 2  # U-WRONG-1: the wrong card goes back and its player draws 2
+
+# return codes of the step functions (seats are >= 0)
+OVER = -1  # the game has ended
+ILLEGAL = -2  # the action was not legal; nothing changed
+
+# seat codes of a table: >= 0 a compiled policy (uno_env.batch.POLICIES), else a caller
+LEARNER = -1  # the learning agent (the caller decides)
+EXTERNAL = -2  # a Python opponent (the caller decides)
+
+M31 = 0x7FFFFFFF
+
+
+@njit(cache=True)
+def next_seed(seed: int) -> int:
+    """The seed of the game dealt after the game of ``seed`` (auto-reset, reset without seed).
+
+    A fixed mixing of the 63-bit seed, so a game sequence depends only on its first seed.
+    """
+    lo = seed & 0xFFFFFFFF
+    hi = (seed >> 32) & M31
+    new_lo = mix32(lo ^ mix32(hi ^ 0x6A09E667))
+    new_hi = mix32(hi ^ mix32(new_lo ^ 0xBB67AE85)) & M31
+    return (new_hi << 32) | new_lo
+
+
+@njit(cache=True)
+def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> None:
+    """U-WRONG-1: the player to move took a wrong card back and draws 2; they decide again.
+
+    Counts as a decision (E-END-1), so a game of wrong moves still ends at the limit.
+    Refills ``mask``.
+    """
+    seat = state[L.S_CURRENT]
+    engine.draw_cards(state, seat, WRONG_MOVE_CARDS)
+    state[L.S_DECISIONS] += 1
+    if state[L.S_STATUS] == L.ST_RUNNING and state[L.S_DECISIONS] >= spec[L.SP_MAX_DECISIONS]:
+        engine.finish(state, L.ST_TRUNCATED, -1)
+    engine.fill_mask(state, spec, mask)
+
+
+@njit(cache=True)
+def final_rewards(state: np.ndarray, spec: np.ndarray, mode: int, out: np.ndarray) -> None:
+    """Per-seat rewards of a finished game into ``out[:n]`` (all 0 unless it was won).
+
+    ``win``: +1 to the winner, -1/(n-1) to each other player. ``rank``: 1 - 2r/(n-1) for
+    rank r (0 = best, :func:`uno_env.engine.compute_ranking`). ``score``, by the rules'
+    scoring: where the round winner scores the points left in the other hands (U-SCORE-1),
+    a single round pays the winner those points and every other player minus their own, a
+    first-to-target match (U-SCORE-2) pays match points minus the table mean; where players
+    keep their own points, lower being better (U-SCORE-3, MM-SCORE-1, and the hand left to
+    the loser under MC-END-1), it pays the table mean minus own points. Every mode is
+    zero-sum.
+    """
+    n = state[L.S_NPLAYERS]
+    for seat in range(n):
+        out[seat] = 0.0
+    if state[L.S_STATUS] != L.ST_WON:
+        return
+    winner = state[L.S_WINNER]
+    if mode == REWARD_WIN:
+        for seat in range(n):
+            out[seat] = -1.0 / (n - 1)
+        out[winner] = 1.0
+    elif mode == REWARD_RANK:
+        ranking = np.empty(n, dtype=np.int64)
+        engine.compute_ranking(state, spec, ranking)
+        for r in range(n):
+            out[ranking[r]] = 1.0 - 2.0 * r / (n - 1)
+    else:
+        match = spec[L.SP_MATCH]
+        if spec[L.SP_END_RULE] == 1:  # MC-END-1: only the loser is left with points
+            _relative_to_mean(state, L.ROUND_POINTS, n, -1.0, out)
+        elif spec[L.SP_ROUND_SCORE] == 1 or match == engine.MATCH_LOWEST_TOTAL:  # MM-SCORE-1, U-SCORE-3
+            _relative_to_mean(state, L.SCORE, n, -1.0, out)
+        elif match == engine.MATCH_SINGLE_ROUND:  # U-SCORE-1
+            total = 0.0
+            for seat in range(n):
+                if seat != winner:
+                    points = float(state[L.ROUND_POINTS + seat])
+                    out[seat] = -points
+                    total += points
+            out[winner] = total
+        else:  # U-SCORE-2
+            _relative_to_mean(state, L.SCORE, n, 1.0, out)
+
+
+@njit(cache=True)
+def _relative_to_mean(state: np.ndarray, at: int, n: int, sign: float, out: np.ndarray) -> None:
+    """``out[s] = sign * (state[at + s] - mean)`` over the ``n`` seats."""
+    mean = 0.0
+    for seat in range(n):
+        mean += state[at + seat]
+    mean /= n
+    for seat in range(n):
+        out[seat] = sign * (state[at + seat] - mean)
+
+
+@njit(cache=True)
+def export_mask(spec: np.ndarray, mask: np.ndarray, out_mask: np.ndarray) -> None:
+    """Copy the engine mask's action-table part into ``out_mask``."""
+    for a in range(spec[L.SP_NUM_ACTIONS]):
+        out_mask[a] = mask[a]
+
+
+@njit(cache=True)
+def aec_step(
+    state: np.ndarray,
+    spec: np.ndarray,
+    action: int,
+    mask: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_mask: np.ndarray,
+) -> int:
+    """One AEC step: check and apply ``action``; encode the next decider's view.
+
+    Returns the seat that must decide now (its observation in ``obs``, legal actions in
+    ``out_mask``), :data:`OVER` or :data:`ILLEGAL` (nothing changed).
+    """
+    if not engine.step_checked(state, spec, action, mask):
+        return ILLEGAL
+    if state[L.S_STATUS] != L.ST_RUNNING:
+        return OVER
+    seat = state[L.S_CURRENT]
+    encode(state, spec, seat, offsets, obs)
+    export_mask(spec, mask, out_mask)
+    return seat
+
+
+@njit(cache=True)
+def aec_view(
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_mask: np.ndarray,
+) -> int:
+    """Encode the current decider's view (after a reset or a wrong move); as :func:`aec_step`."""
+    if state[L.S_STATUS] != L.ST_RUNNING:
+        return OVER
+    seat = state[L.S_CURRENT]
+    encode(state, spec, seat, offsets, obs)
+    export_mask(spec, mask, out_mask)
+    return seat
+
+
+@njit(cache=True)
+def play_compiled(
+    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, seats: np.ndarray, params: np.ndarray
+) -> int:
+    """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
+
+    Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
+    :func:`uno_env.batch.choose_action`. Returns the seat that must decide now (a learner
+    or external seat) or :data:`OVER`. ``mask`` holds the current legal actions on entry
+    and on return.
+    """
+    count = -1  # legal actions in mask, counted on first use
+    while state[L.S_STATUS] == L.ST_RUNNING:
+        seat = state[L.S_CURRENT]
+        code = seats[seat]
+        if code < 0:
+            return seat
+        if count < 0:
+            count = 0
+            for a in range(spec[L.SP_NUM_ACTIONS]):
+                count += mask[a]
+        action = choose_action(state, spec, mask, count, code, params[seat])
+        engine.apply_action(state, spec, action)
+        count = engine.fill_mask(state, spec, mask)
+    return OVER
+
+
+@njit(cache=True)
+def learner_seats(
+    seats: np.ndarray,
+    params: np.ndarray,
+    template: np.ndarray,
+    template_params: np.ndarray,
+    num_players: int,
+    learner: int,
+) -> None:
+    """Seat the table: the learner, and ``template[k-1]`` (with its parameters) k seats clockwise."""
+    seats[learner] = LEARNER
+    for k in range(1, num_players):
+        seat = (learner + k) % num_players
+        seats[seat] = template[k - 1]
+        for j in range(params.shape[1]):
+            params[seat, j] = template_params[k - 1, j]
+
+
+@njit(cache=True)
+def single_step(
+    state: np.ndarray,
+    spec: np.ndarray,
+    action: int,
+    mask: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+) -> int:
+    """Apply a caller's ``action`` then let compiled opponents move.
+
+    Returns :data:`ILLEGAL` (nothing changed), :data:`OVER`, or the seat that must decide.
+    """
+    if not engine.step_checked(state, spec, action, mask):
+        return ILLEGAL
+    return play_compiled(state, spec, mask, seats, params)
+
+
+@njit(cache=True)
+def seat_for_seed(seed: int, num_players: int, seat_mode: int) -> int:
+    """The learner's seat: ``seat_mode`` if >= 0, else ``seed % num_players`` (rotating)."""
+    if seat_mode >= 0:
+        return seat_mode
+    return seed % num_players
+
+
+@njit(cache=True)
+def reset_game(
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    template: np.ndarray,
+    template_params: np.ndarray,
+    seat_mode: int,
+    seed: int,
+    num_players: int,
+    deck: np.ndarray,
+) -> int:
+    """Deal the game of ``seed``, seat the learner and let compiled opponents move.
+
+    Stops when a caller (the learner or an external opponent) must decide. A game that the
+    compiled opponents finish before that is dealt again from :func:`next_seed`. Returns
+    the seed actually dealt; ``state``, ``mask`` and ``seats`` hold the game.
+    """
+    while True:
+        learner = seat_for_seed(seed, num_players, seat_mode)
+        learner_seats(seats, params, template, template_params, num_players, learner)
+        engine.new_game(state, spec, num_players, deck, seed, 0)
+        engine.fill_mask(state, spec, mask)
+        if play_compiled(state, spec, mask, seats, params) >= 0:
+            return seed
+        seed = next_seed(seed)
+
+
+@njit(cache=True)
+def vector_reset(
+    states: np.ndarray,
+    spec: np.ndarray,
+    masks: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    learners: np.ndarray,
+    template: np.ndarray,
+    template_params: np.ndarray,
+    seat_mode: int,
+    seeds: np.ndarray,
+    num_players: int,
+    deck: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_masks: np.ndarray,
+) -> None:
+    """Deal every game of a batch from ``seeds`` (updated to the seeds dealt); encode views."""
+    for i in range(states.shape[0]):
+        seeds[i] = reset_game(
+            states[i], spec, masks[i], seats[i], params[i], template, template_params, seat_mode, seeds[i],
+            num_players, deck,
+        )  # fmt: skip
+        learners[i] = seat_for_seed(seeds[i], num_players, seat_mode)
+        encode(states[i], spec, learners[i], offsets, obs[i])
+        export_mask(spec, masks[i], out_masks[i])
+
+
+@njit(cache=True)
+def vector_step(
+    states: np.ndarray,
+    spec: np.ndarray,
+    masks: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    learners: np.ndarray,
+    template: np.ndarray,
+    template_params: np.ndarray,
+    seat_mode: int,
+    seeds: np.ndarray,
+    num_players: int,
+    deck: np.ndarray,
+    actions: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_masks: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    illegal: np.ndarray,
+    final_obs: np.ndarray,
+    reward_mode: int,
+    illegal_mode: int,
+    illegal_reward: float,
+) -> int:
+    """Step every game of a batch with the learners' ``actions``; auto-reset finished games.
+
+    Per game: apply the learner's action (or the illegal-action policy), let the compiled
+    opponents move, and write the learner's next observation and mask. A finished game's
+    last observation goes to ``final_obs[i]`` and the game of :func:`next_seed` is dealt in
+    its place (same step). Returns the first game whose action was illegal when
+    ``illegal_mode`` is raise (that game unchanged, the games before it stepped), else -1.
+    """
+    scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    for i in range(states.shape[0]):
+        state = states[i]
+        mask = masks[i]
+        learner = learners[i]
+        rewards[i] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+        illegal[i] = False
+        if engine.step_checked(state, spec, actions[i], mask):
+            play_compiled(state, spec, mask, seats[i], params[i])
+        elif illegal_mode == ILLEGAL_RAISE:
+            return i
+        elif illegal_mode == ILLEGAL_DRAW_PENALTY:
+            illegal[i] = True
+            wrong_move(state, spec, mask)  # the learner decides again (or the limit ended it)
+        else:
+            illegal[i] = True
+            terminated[i] = True
+            rewards[i] = illegal_reward
+        if state[L.S_STATUS] != L.ST_RUNNING or terminated[i]:
+            if not terminated[i]:
+                final_rewards(state, spec, reward_mode, scratch)
+                rewards[i] = scratch[learner]
+                terminated[i] = state[L.S_STATUS] == L.ST_WON
+                truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
+            encode(state, spec, learner, offsets, final_obs[i])
+            seeds[i] = reset_game(
+                state, spec, mask, seats[i], params[i], template, template_params, seat_mode,
+                next_seed(seeds[i]), num_players, deck,
+            )  # fmt: skip
+            learner = seat_for_seed(seeds[i], num_players, seat_mode)
+            learners[i] = learner
+        encode(state, spec, learner, offsets, obs[i])
+        export_mask(spec, mask, out_masks[i])
+    return -1
+
+
+@njit(cache=True)
+def learner_view(
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    learner: int,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_mask: np.ndarray,
+) -> None:
+    """Encode the learner's view; its mask is the legal set if it is to move, else zeros."""
+    encode(state, spec, learner, offsets, obs)
+    if state[L.S_STATUS] == L.ST_RUNNING and state[L.S_CURRENT] == learner:
+        export_mask(spec, mask, out_mask)
+    else:
+        for a in range(out_mask.shape[0]):
+            out_mask[a] = 0
+
+
+@njit(cache=True)
+def learner_step(
+    state: np.ndarray,
+    spec: np.ndarray,
+    action: int,
+    mask: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    learner: int,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_mask: np.ndarray,
+) -> int:
+    """The single-agent step: the learner's ``action``, then the compiled opponents.
+
+    Returns :data:`ILLEGAL` (nothing changed), :data:`OVER` or the seat to decide. When
+    that is the learner, or the game is over, the learner's view is in ``obs`` and
+    ``out_mask``; when it is an external opponent, the caller asks it.
+    """
+    if not engine.step_checked(state, spec, action, mask):
+        return ILLEGAL
+    seat = play_compiled(state, spec, mask, seats, params)
+    if seat == learner or seat == OVER:
+        learner_view(state, spec, mask, learner, offsets, obs, out_mask)
+    return seat

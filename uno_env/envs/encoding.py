@@ -1,0 +1,415 @@
+"""The observation: one flat float32 vector per player, seat-relative, with named slices.
+
+Every environment (AEC, single-agent, vector) encodes a game the same way, with one
+compiled function, :func:`encode`. The vector is *seat-relative*: "relative seat k" is the
+player k places clockwise (E-DIR-1) from the observer, so relative seat 0 is the observer.
+Its layout is a table of named slices (:data:`FIELDS`) that depends only on the deck
+family (``uno``: 56 faces, ``french``: 54 faces) and :data:`uno_env.layout.MAX_PLAYERS`,
+never on the rule switches or the number of players: a policy trained on one preset can be
+evaluated on any other preset of the same deck family, and at any player count (seats
+beyond the table read as absent).
+
+Only public information and the observer's own cards are encoded: opponents' cards, the
+order and content of the draw pile, the card an opponent just drew and whether a pending
+Wild Draw Four was a bluff (U-WD4-2) never appear. The discard pile is public memory:
+every card played since the last reshuffle (U-DRAW-4) lies in it, so its per-face counts
+are the cards played since then.
+
+Versioning: fields are only ever *appended* to :data:`FIELDS` (turns to sit out per seat,
+players who finished, hands revealed under H-ZEROSEE-1 and more phases will come with the
+house rules and French games), and every change bumps :data:`OBS_VERSION` and the env
+version (:data:`uno_env.envs.ENV_VERSION`). Checkpoints record both.
+
+``describe(obs)`` turns a vector back into text for people; ``layout_table(deck)`` lists
+the slices (name, start, size, meaning) for documentation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from .. import cards
+from .. import layout as L
+from ..cards import DeckFamily
+from ..position import PHASE_NAMES
+
+OBS_VERSION = 1
+"""Version of the observation layout; bumped whenever a field is added or changes meaning."""
+
+FACES = -1
+"""Size marker in the table: one slot per card face of the deck family (``k * FACES``: k blocks)."""
+
+OPPONENTS = L.MAX_PLAYERS - 1
+HAND_SIZE_SCALE = 10.0
+DRAW_PILE_SCALE = 100.0
+PENALTY_SCALE = 10.0
+SCORE_HIGH = 10_000.0  # points / target stays below (target + 128 cards x 50 points) / target
+
+
+@dataclass(frozen=True)
+class ObsField:
+    """One named slice of the observation vector."""
+
+    name: str
+    size: int
+    low: float
+    high: float
+    meaning: str
+    start: int = 0
+
+    @property
+    def stop(self) -> int:
+        """End (exclusive) of the slice."""
+        return self.start + self.size
+
+
+_TABLE: list[tuple[str, int, float, float, str]] = []
+
+
+def _field(name: str, size: int, low: float, high: float, meaning: str) -> int:
+    """Append a field to the table; its id is its position (used by the compiled encoder)."""
+    _TABLE.append((name, size, low, high, meaning))
+    return len(_TABLE) - 1
+
+
+# The table: append only (and bump OBS_VERSION). Ids are read by the compiled encoder.
+HAND = _field("hand", FACES, 0.0, L.MAX_CARDS, "copies of each face in your hand")
+TOP_CARD = _field("top_card", FACES, 0.0, 1.0, "one-hot: the face on top of the discard pile")
+COLOUR = _field(
+    "colour",
+    L.NUM_COLOURS,
+    0.0,
+    1.0,
+    "one-hot: the active colour/suit (none while a starting wild awaits it)",
+)
+PHASE = _field(
+    "phase", L.PHASE_SLOTS, 0.0, 1.0, "one-hot: the decision asked now (slot = phase code, see Phase)"
+)
+DRAWN_CARD = _field(
+    "drawn_card", FACES, 0.0, 1.0, "one-hot: the card you just drew and may play (phase drawn; you only)"
+)
+PENDING = _field(
+    "pending", 1, 0.0, L.MAX_CARDS / PENALTY_SCALE,
+    "cards the target of a pending penalty draws / 10 (the target: to_move in phases challenge, answer)",
+)  # fmt: skip
+PENDING_FROM = _field(
+    "pending_from", L.MAX_PLAYERS, 0.0, 1.0, "one-hot relative seat that sent the pending penalty"
+)
+COLOUR_BEFORE = _field(
+    "colour_before", L.NUM_COLOURS, 0.0, 1.0, "one-hot: the colour before a pending Wild Draw Four (U-WD4-2)"
+)
+DIRECTION = _field("direction", 1, -1.0, 1.0, "+1 clockwise, -1 counter-clockwise (E-DIR-1)")
+TO_MOVE = _field("to_move", L.MAX_PLAYERS, 0.0, 1.0, "one-hot relative seat that must decide now")
+SEATED = _field("seated", OPPONENTS, 0.0, 1.0, "relative seats 1..9: 1 if that seat is at the table")
+HAND_SIZES = _field(
+    "hand_sizes", OPPONENTS, 0.0, L.MAX_CARDS / HAND_SIZE_SCALE, "relative seats 1..9: cards held / 10"
+)
+CALLED = _field("called", OPPONENTS, 0.0, 1.0, "relative seats 1..9: 1 while their UNO call stands (U-UNO-1)")
+OWN_CALLED = _field("own_called", 1, 0.0, 1.0, "1 while your own UNO call stands (U-UNO-1)")
+DISCARD = _field(
+    "discard", FACES, 0.0, L.MAX_CARDS, "copies of each face in the discard pile (public memory)"
+)
+DRAW_PILE = _field("draw_pile", 1, 0.0, L.MAX_CARDS / DRAW_PILE_SCALE, "cards in the draw pile / 100")
+SCORES = _field(
+    "scores", L.MAX_PLAYERS, 0.0, SCORE_HIGH, "relative seats 0..9: match points / target (U-SCORE-1..3)"
+)
+DECISIONS = _field("decisions", 1, 0.0, 1.0, "decisions so far / the decision limit (E-END-1)")
+PENDING_TURNS = _field(
+    "pending_turns",
+    1,
+    0.0,
+    L.MAX_CARDS / PENALTY_SCALE,
+    "turns the target of a pending penalty sits out / 10",
+)
+CHALLENGEABLE = _field("challengeable", 1, 0.0, 1.0, "1 if the pending penalty may be challenged (U-WD4-2)")
+SIT_OUT = _field(
+    "sit_out",
+    L.MAX_PLAYERS,
+    0.0,
+    L.MAX_CARDS / PENALTY_SCALE,
+    "relative seats 0..9: turns still to sit out / 10",
+)
+FINISHED = _field(
+    "finished", L.MAX_PLAYERS, 0.0, 1.0, "relative seats 0..9: 1 once the player left (MC-END-1)"
+)
+ACTOR = _field(
+    "actor", L.MAX_PLAYERS, 0.0, 1.0, "one-hot relative seat whose play is being resolved (mid-play phases)"
+)
+PLAY_COUNT = _field(
+    "play_count",
+    1,
+    0.0,
+    L.MAX_CARDS / PENALTY_SCALE,
+    "cards laid in the play being made / 10 (mid-play phases)",
+)
+RUN_STEP = _field(
+    "run_step", 1, -1.0, 1.0, "direction of a same-colour run: +1 up, -1 down, 0 unknown (H-SEQ-1)"
+)
+TARGET_REASON = _field(
+    "target_reason",
+    4,
+    0.0,
+    1.0,
+    "one-hot why a seat is chosen (phase target): swap (H-SEVEN-1/H-ZERO-1), give",
+)
+GIVE = _field(
+    "give", L.MAX_PLAYERS, 0.0, L.MAX_CARDS / PENALTY_SCALE,
+    "phase give: cards still to give / 10 at the receiver's relative seat (H-TWO-1)",
+)  # fmt: skip
+WINDOW_FROM = _field(
+    "window_from", L.MAX_PLAYERS, 0.0, 1.0, "one-hot relative seat whose card opened an out-of-turn window"
+)
+REVEALED = _field(
+    "revealed", OPPONENTS * FACES, 0.0, L.MAX_CARDS,
+    "relative seats 1..9 x faces: a hand you have seen and that has not changed since (H-ZEROSEE-1)",
+)  # fmt: skip
+NUM_FIELDS = len(_TABLE)
+
+
+@dataclass(frozen=True)
+class ObsLayout:
+    """The observation layout of one deck family: fields with offsets, size and bounds."""
+
+    deck: DeckFamily
+    num_faces: int
+    fields: tuple[ObsField, ...]
+    size: int
+    offsets: np.ndarray  # int64 start of each field, indexed by field id (for the encoder)
+    low: np.ndarray
+    high: np.ndarray
+
+    def field(self, name: str) -> ObsField:
+        """The field called ``name``; an unknown name lists the valid ones."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"no observation field {name!r}; fields: {', '.join(f.name for f in self.fields)}")
+
+    def slice(self, name: str) -> slice:
+        """The slice of the vector holding field ``name``."""
+        f = self.field(name)
+        return slice(f.start, f.stop)
+
+
+@lru_cache(maxsize=4)
+def obs_layout(deck: DeckFamily = "uno") -> ObsLayout:
+    """The observation layout of a deck family (``"uno"`` or ``"french"``)."""
+    if deck not in cards.NUM_FACES:
+        raise ValueError(f"unknown deck family {deck!r}; expected 'uno' or 'french'")
+    nf = cards.NUM_FACES[deck]
+    fields = []
+    start = 0
+    for name, size, low, high, meaning in _TABLE:
+        width = nf * (size // FACES) if size < 0 else size
+        fields.append(ObsField(name, width, low, high, meaning, start))
+        start += width
+    offsets = np.array([f.start for f in fields], dtype=np.int64)
+    low_arr = np.zeros(start, dtype=np.float32)
+    high_arr = np.zeros(start, dtype=np.float32)
+    for f in fields:
+        low_arr[f.start : f.stop] = f.low
+        high_arr[f.start : f.stop] = f.high
+    for arr in (offsets, low_arr, high_arr):
+        arr.setflags(write=False)
+    return ObsLayout(deck, nf, tuple(fields), start, offsets, low_arr, high_arr)
+
+
+def layout_table(deck: DeckFamily = "uno") -> list[tuple[str, int, int, str]]:
+    """Every field as ``(name, start, size, meaning)``, in vector order."""
+    return [(f.name, f.start, f.size, f.meaning) for f in obs_layout(deck).fields]
+
+
+# ---------------------------------------------------------------- the compiled encoder
+@njit(cache=True)
+def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, out: np.ndarray) -> None:
+    """Write ``seat``'s observation of ``state`` into ``out`` (float32, the layout's size)."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    n = state[L.S_NPLAYERS]
+    nf = spec[L.SP_NUM_FACES]
+    base = L.HANDS + seat * L.MAX_FACES
+    o = offsets[HAND]
+    for face in range(nf):
+        out[o + face] = state[base + face]
+    ndiscard = state[L.S_NDISCARD]
+    if ndiscard > 0:
+        out[offsets[TOP_CARD] + state[L.DISCARD_PILE + ndiscard - 1]] = 1.0
+    o = offsets[DISCARD]
+    for i in range(ndiscard):
+        out[o + state[L.DISCARD_PILE + i]] += 1.0
+    colour = state[L.S_COLOUR]
+    if 0 <= colour < L.NUM_COLOURS:
+        out[offsets[COLOUR] + colour] = 1.0
+    phase = state[L.S_PHASE]
+    out[offsets[PHASE] + phase] = 1.0
+    current = state[L.S_CURRENT]
+    if phase == L.PH_PLAY_DRAWN and current == seat and state[L.S_DRAWN] >= 0:
+        out[offsets[DRAWN_CARD] + state[L.S_DRAWN]] = 1.0
+    if state[L.S_PENDING] > 0 or state[L.S_PENDING_SKIP] > 0:
+        out[offsets[PENDING]] = state[L.S_PENDING] / PENALTY_SCALE
+        sender = state[L.S_PENDING_FROM]
+        if sender >= 0:
+            out[offsets[PENDING_FROM] + (sender - seat + n) % n] = 1.0
+        before = state[L.S_COLOUR_BEFORE]
+        if 0 <= before < L.NUM_COLOURS:
+            out[offsets[COLOUR_BEFORE] + before] = 1.0
+    out[offsets[DIRECTION]] = state[L.S_DIRECTION]
+    if current >= 0:
+        out[offsets[TO_MOVE] + (current - seat + n) % n] = 1.0
+    o_seated = offsets[SEATED]
+    o_sizes = offsets[HAND_SIZES]
+    o_called = offsets[CALLED]
+    for k in range(1, n):
+        other = (seat + k) % n
+        out[o_seated + k - 1] = 1.0
+        out[o_sizes + k - 1] = state[L.HAND_SIZE + other] / HAND_SIZE_SCALE
+        out[o_called + k - 1] = state[L.CALLED + other]
+    out[offsets[OWN_CALLED]] = state[L.CALLED + seat]
+    out[offsets[DRAW_PILE]] = state[L.S_NDRAW] / DRAW_PILE_SCALE
+    o = offsets[SCORES]
+    target = spec[L.SP_TARGET]
+    for k in range(n):
+        out[o + k] = state[L.SCORE + (seat + k) % n] / target
+    out[offsets[DECISIONS]] = min(1.0, state[L.S_DECISIONS] / spec[L.SP_MAX_DECISIONS])
+    out[offsets[PENDING_TURNS]] = state[L.S_PENDING_SKIP] / PENALTY_SCALE
+    out[offsets[CHALLENGEABLE]] = state[L.S_CHALLENGEABLE]
+    o_sit = offsets[SIT_OUT]
+    o_fin = offsets[FINISHED]
+    for k in range(n):
+        other = (seat + k) % n
+        out[o_sit + k] = state[L.SITOUT + other] / PENALTY_SCALE
+        out[o_fin + k] = 1.0 if state[L.FINISHED + other] > 0 else 0.0
+    if _is_midplay(phase):
+        actor = state[L.S_ACTOR]
+        if 0 <= actor < n:
+            out[offsets[ACTOR] + (actor - seat + n) % n] = 1.0
+        out[offsets[PLAY_COUNT]] = state[L.S_PLAY_COUNT] / PENALTY_SCALE
+        out[offsets[RUN_STEP]] = state[L.S_RUN_STEP]
+        if phase == L.PH_CHOOSE_TARGET:
+            out[offsets[TARGET_REASON] + state[L.S_TARGET_REASON]] = 1.0
+        target = state[L.S_TARGET]
+        if phase == L.PH_GIVE and 0 <= target < n:
+            out[offsets[GIVE] + (target - seat + n) % n] = state[L.S_GIVE_LEFT] / PENALTY_SCALE
+        opener = state[L.S_WINDOW_FROM]
+        if (phase == L.PH_JUMP_IN or phase == L.PH_BLOCK) and 0 <= opener < n:
+            out[offsets[WINDOW_FROM] + (opener - seat + n) % n] = 1.0
+    o = offsets[REVEALED]
+    for k in range(1, n):
+        other = (seat + k) % n
+        if state[L.SEEN + seat * L.MAX_PLAYERS + other] == state[L.HAND_VERSION + other] + 1:
+            base = L.HANDS + other * L.MAX_FACES
+            row = o + (k - 1) * nf
+            for face in range(nf):
+                out[row + face] = state[base + face]
+
+
+@njit(cache=True)
+def _is_midplay(phase: int) -> bool:
+    """Phases inside the resolution of a play, where the play's own fields mean something."""
+    return (
+        phase == L.PH_CHOOSE_COLOUR
+        or phase == L.PH_CONTINUE
+        or phase == L.PH_CHOOSE_TARGET
+        or phase == L.PH_GIVE
+        or phase == L.PH_JUMP_IN
+        or phase == L.PH_BLOCK
+    )
+
+
+def observe_state(state: np.ndarray, spec: np.ndarray, seat: int, deck: DeckFamily) -> np.ndarray:
+    """``seat``'s observation of a raw game state (a new float32 array)."""
+    lay = obs_layout(deck)
+    out = np.empty(lay.size, dtype=np.float32)
+    encode(state, spec, seat, lay.offsets, out)
+    return out
+
+
+# ---------------------------------------------------------------- for people
+def _deck_of_size(size: int) -> DeckFamily:
+    for deck in ("uno", "french"):
+        if obs_layout(deck).size == size:
+            return deck
+    sizes = ", ".join(f"{d}: {obs_layout(d).size}" for d in ("uno", "french"))
+    raise ValueError(f"an observation has {size} values, which fits no deck family ({sizes})")
+
+
+def _faces_text(values: np.ndarray, deck: DeckFamily) -> str:
+    parts = []
+    for face in np.flatnonzero(values):
+        count = round(float(values[face]))
+        token = cards.format_face(int(face), deck)
+        parts.append(token if count == 1 else f"{token}x{count}")
+    return " ".join(parts) or "-"
+
+
+def _one_hot_text(values: np.ndarray, names: list[str]) -> str:
+    hot = np.flatnonzero(values)
+    return " ".join(names[i] for i in hot) or "-"
+
+
+def describe(obs: np.ndarray | dict[str, np.ndarray], deck: DeckFamily | None = None) -> str:
+    """The observation as text, one named slice per line (``print(describe(obs))``).
+
+    ``obs`` is an observation vector or a ``{"observation", "action_mask"}`` dict; the deck
+    family is inferred from its size unless given.
+    """
+    if isinstance(obs, dict):
+        obs = obs["observation"]
+    vec = np.asarray(obs, dtype=np.float32)
+    if vec.ndim != 1:
+        raise ValueError(f"describe takes one observation vector, got shape {vec.shape}")
+    deck = deck or _deck_of_size(vec.shape[0])
+    lay = obs_layout(deck)
+    if vec.shape[0] != lay.size:
+        raise ValueError(f"a {deck} observation has {lay.size} values, got {vec.shape[0]}")
+    colours = list(cards.COLOUR_LETTERS[deck])
+    phases = [PHASE_NAMES.get(i, f"phase{i}") for i in range(L.PHASE_SLOTS)]
+    rel = [f"+{k}" if k else "you" for k in range(L.MAX_PLAYERS)]
+    lines = []
+    for f in lay.fields:
+        v = vec[f.start : f.stop]
+        if f.size == lay.num_faces:
+            text = _faces_text(v, deck)
+        elif f.name == "challengeable" or f.name == "own_called":
+            text = "yes" if v[0] else "no"
+        elif f.name in ("colour", "colour_before"):
+            text = _one_hot_text(v, colours)
+        elif f.name == "phase":
+            text = _one_hot_text(v, phases)
+        elif f.name in ("pending_from", "to_move", "actor", "window_from"):
+            text = _one_hot_text(v, rel)
+        elif f.name in ("sit_out", "give"):
+            text = (
+                " ".join(f"{rel[k]}:{round(float(v[k]) * PENALTY_SCALE)}" for k in np.flatnonzero(v)) or "-"
+            )
+        elif f.name == "finished":
+            text = _one_hot_text(v, rel)
+        elif f.name == "target_reason":
+            text = _one_hot_text(v, ["swap", "give", "reason2", "reason3"])
+        elif f.name == "revealed":
+            rows = v.reshape(OPPONENTS, lay.num_faces)
+            text = "; ".join(
+                f"+{k + 1}: {_faces_text(rows[k], deck)}" for k in range(OPPONENTS) if rows[k].any()
+            )
+            text = text or "-"
+        elif f.name in ("seated", "called"):
+            text = " ".join(f"+{k + 1}" for k in np.flatnonzero(v)) or "-"
+        elif f.name == "hand_sizes":
+            seated = vec[lay.slice("seated")]
+            text = " ".join(
+                f"+{k + 1}:{round(float(v[k]) * HAND_SIZE_SCALE)}" for k in np.flatnonzero(seated)
+            )
+        elif f.name in ("pending", "pending_turns", "play_count"):
+            text = str(round(float(v[0]) * PENALTY_SCALE))
+        elif f.name == "draw_pile":
+            text = str(round(float(v[0]) * DRAW_PILE_SCALE))
+        elif f.name == "direction":
+            text = "clockwise" if v[0] > 0 else "counter-clockwise"
+        else:
+            text = " ".join(f"{x:g}" for x in v)
+        lines.append(f"{f.name:<14}[{f.start:>3}:{f.stop:<3}] {text}")
+    return "\n".join(lines)

@@ -1,0 +1,108 @@
+"""The native vector env as a Stable-Baselines3 ``VecEnv`` (imported only when asked for).
+
+``VectorEnv(...).to_sb3()`` (or ``SB3VecEnv(VectorEnv(...))``) exposes the same compiled
+games through SB3's interface (with the vector env's ``copy=False`` buffers, valid for the
+one step SB3 keeps an observation): ``reset() -> obs``, ``step_async``/``step_wait`` returning
+``(obs, rewards, dones, infos)`` with ``infos[i]["terminal_observation"]`` and
+``infos[i]["TimeLimit.truncated"]`` for finished games, and ``env_method("action_masks")``
+for sb3-contrib's MaskablePPO.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
+
+from .vector import VectorEnv
+
+
+class SB3VecEnv(VecEnv):
+    """A :class:`~uno_env.envs.vector.VectorEnv` behind SB3's ``VecEnv`` interface."""
+
+    def __init__(self, venv: VectorEnv) -> None:
+        venv.copy = False  # two alternating buffers: SB3 keeps one observation across a step
+        self.venv = venv
+        self.render_mode = None
+        super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
+        self._actions = np.zeros(venv.num_envs, dtype=np.int64)
+
+    def reset(self) -> np.ndarray:
+        """Deal every game (from the seed given to :meth:`seed`, if any)."""
+        seeds = [s for s in self._seeds if s is not None]
+        if len(seeds) == self.num_envs:  # VecEnv.seed(s) gave game i the seed s + i
+            obs, _ = self.venv.reset(seed=[int(s) for s in seeds])
+        else:
+            obs, _ = self.venv.reset()
+        self._reset_seeds()
+        self._reset_options()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Remember the actions of the next :meth:`step_wait`."""
+        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        """Step every game; finished games restart at once (their last view in the infos)."""
+        obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
+        dones = terminated | truncated
+        out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            final = infos["final_obs"]
+            for i in np.flatnonzero(dones):
+                out[i]["terminal_observation"] = final[i]
+                out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+        return obs, rewards.astype(np.float32), dones, out
+
+    def close(self) -> None:
+        """Close the underlying vector env."""
+        self.venv.close()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal-action masks, shape ``(num_envs, num_actions)``."""
+        return self.venv.action_masks()
+
+    # ------------------------------------------------------------ attribute plumbing
+    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
+        return list(self._get_indices(indices))
+
+    def get_attr(self, attr_name: str, indices: int | Iterable[int] | None = None) -> list[Any]:
+        """An attribute of the games (shared by all of them) once per index."""
+        value = getattr(self.venv, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: int | Iterable[int] | None = None) -> None:
+        """Set an attribute of the vector env (shared by every game)."""
+        setattr(self.venv, attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: int | Iterable[int] | None = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
+        """``action_masks`` per game (what MaskablePPO asks for); other methods of the vector env once."""
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.venv.action_masks()
+            return [masks[i] for i in idx]
+        result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(
+        self, wrapper_class: type[gym.Wrapper[Any, Any, Any, Any]], indices: int | Iterable[int] | None = None
+    ) -> list[bool]:
+        """No game is wrapped."""
+        return [False for _ in self._indices(indices)]
+
+    def has_attr(self, attr_name: str) -> bool:
+        """Whether the vector env has the attribute (``action_masks`` for MaskablePPO)."""
+        return hasattr(self.venv, attr_name) or hasattr(self, attr_name)
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        """No images: the env renders no frames."""
+        return [None for _ in range(self.num_envs)]

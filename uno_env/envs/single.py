@@ -1,0 +1,374 @@
+"""The single-agent Gymnasium environment: one learner seat, the other seats played by opponents.
+
+``SingleAgentEnv(rules="uno", num_players=4, opponents="random", seat=0)`` is a real
+``gymnasium.Env``: the observation is the learner's flat vector (the layout of
+:mod:`uno_env.envs.encoding`), the action space ``Discrete(num_actions)`` and
+:meth:`SingleAgentEnv.action_masks` gives the legal actions for sb3-contrib's
+MaskablePPO (also in ``info["action_mask"]``). Registered with Gymnasium as
+``uno_env/<Preset>-v0`` (see :mod:`uno_env.envs.registration`).
+
+Opponents
+    ``opponents`` is one opponent for every other seat or a list of ``num_players - 1``,
+    where entry ``k-1`` sits ``k`` places clockwise from the learner. An opponent is
+
+    - the name of a compiled policy of :data:`uno_env.batch.POLICIES`, with parameters if
+      wanted (``"random"``, ``"bluffer:bluff=0.3"``): it moves inside the compiled step
+      through :func:`uno_env.batch.choose_action`, drawing from the game's agent generator;
+    - an object with ``act(observation, action_mask) -> int`` or a callable
+      ``(observation, action_mask) -> int`` (an ``agents`` play style, a frozen copy of a
+      model for self-play...): it gets its own seat-relative observation and mask. An
+      ``act`` that takes a ``view`` keyword (the scripted agents of :mod:`agents`) also
+      gets ``view=PublicView(state, spec)`` (:class:`uno_env.policies.PublicView`), the
+      public game state.
+
+    An opponent's illegal action raises :class:`~uno_env.IllegalActionError` (a bug in the
+    opponent, whatever ``illegal_action`` says about the learner).
+
+Episodes
+    One episode is one game (a whole match when the rules play a match). The learner's
+    seat is ``seat``, or with ``seat=None`` it rotates with the game: ``game_seed %
+    num_players``. A game that ends before the learner's first decision (possible with
+    two players and a run of Skips) is dropped and the game of the next seed is dealt.
+    Rewards, truncation and the illegal-action policies are those of the AEC env (see
+    :mod:`uno_env.envs.aec`), from the learner's seat; the reward is paid on the step
+    that ends the game.
+
+Seeds
+    ``reset(seed=s)`` deals like ``Game(rules, n, seed=s)``; ``reset()`` then deals the
+    game of :func:`uno_env.envs.core.next_seed` of the previous game's seed, as the
+    native vector env's auto-reset does, so game ``i`` of a vector env matches a single
+    env reset with the same seed, game for game.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .. import actions
+from .. import layout as L
+from ..batch import NUM_POLICY_PARAMS, POLICIES, policy_table
+from ..game import IllegalActionError
+from ..policies import PublicView
+from ..position import format_position
+from ..rules import RuleSet, compile_spec, load_rules
+from . import core
+from .common import RENDER_MODES, check_choice, check_seed, coerce_action
+from .encoding import obs_layout, observe_state
+from .registration import ENV_VERSION
+from .render import render_table
+
+
+@runtime_checkable
+class Opponent(Protocol):
+    """Anything that picks an action from an observation and its legal-action mask."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The action id to play (must be legal in ``action_mask``)."""
+        ...
+
+
+OpponentSpec = str | Opponent | Callable[[np.ndarray, np.ndarray], int]
+OpponentFn = Callable[..., int]
+"""A compiled policy text, an object with ``act(observation, action_mask)``, or a callable."""
+
+
+def opponent_table(
+    opponents: OpponentSpec | Sequence[OpponentSpec], num_players: int
+) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn, bool] | None]]:
+    """Seat codes and policy parameters (relative seats 1..n-1) and the external callables.
+
+    Code ``>= 0``: a compiled policy of :data:`uno_env.batch.POLICIES` (parameters in the
+    same row of the second array); ``EXTERNAL``: a Python opponent, whose callable (and
+    whether it takes a ``view`` keyword) is in the list at the same index.
+    """
+    if isinstance(opponents, (str, Opponent)) or callable(opponents):
+        entries: list[Any] = [opponents] * (num_players - 1)
+    else:
+        entries = list(opponents)
+    if len(entries) != num_players - 1:
+        raise ValueError(
+            f"opponents lists {len(entries)} entries; {num_players} players need {num_players - 1} "
+            "(entry k-1 sits k seats clockwise from the learner)"
+        )
+    codes = np.full(L.MAX_PLAYERS - 1, core.EXTERNAL, dtype=np.int64)
+    params = np.full((L.MAX_PLAYERS - 1, NUM_POLICY_PARAMS), -1, dtype=np.int64)
+    callables: list[tuple[OpponentFn, bool] | None] = []
+    for k, entry in enumerate(entries):
+        if isinstance(entry, str):
+            entry_codes, entry_params = policy_table([entry])  # ValueError names the valid styles
+            codes[k] = entry_codes[0]
+            params[k] = entry_params[0]
+            callables.append(None)
+        elif isinstance(entry, Opponent):
+            callables.append((entry.act, _takes_view(entry.act)))
+        elif callable(entry):
+            callables.append((entry, False))
+        else:
+            raise TypeError(
+                f"opponent {entry!r} is neither a compiled policy name ({', '.join(POLICIES)}), an object "
+                "with act(observation, action_mask), nor a callable (observation, action_mask) -> int"
+            )
+    return codes, params, callables
+
+
+def _takes_view(act: OpponentFn) -> bool:
+    try:
+        return "view" in inspect.signature(act).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
+    """One learner against fixed opponents, as a Gymnasium env (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's class attribute)
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
+        "name": f"uno_env_single_v{ENV_VERSION}",
+    }
+
+    def __init__(
+        self,
+        rules: RuleSet | str | Path = "uno",
+        num_players: int = 4,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        seat: int | None = 0,
+        *,
+        reward: str = "win",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **rule_overrides: Any,
+    ) -> None:
+        self.rules = load_rules(rules, **rule_overrides)
+        self.rules.check_players(num_players)
+        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
+            raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.num_players = int(num_players)
+        self.seat = seat
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self._reward_code = check_choice("reward", reward, core.REWARDS)
+        self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
+        self.illegal_reward = float(illegal_reward)
+        self.deck = self.rules.deck_family
+        self._template, self._template_params, self._external = opponent_table(opponents, num_players)
+        self._seat_mode = -1 if seat is None else int(seat)
+        self._spec = compile_spec(self.rules)
+        self._deck_counts = self.rules.deck_counts(num_players)
+        self._layout = obs_layout(self.deck)
+        self._offsets = self._layout.offsets
+        self._num_actions = self.rules.num_actions
+        self.observation_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self._num_actions)
+        self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+        self._seats = np.full(L.MAX_PLAYERS, core.EXTERNAL - 1, dtype=np.int64)
+        self._params = np.full((L.MAX_PLAYERS, NUM_POLICY_PARAMS), -1, dtype=np.int64)
+        self._seed: int | None = None
+        self._learner = 0
+        self._over = True
+        self._obs = np.zeros(self._layout.size, dtype=np.float32)
+        self._out_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+
+    # ------------------------------------------------------------ episode
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a game and play the opponents until the learner decides; return its view."""
+        super().reset(seed=seed)
+        if seed is not None:
+            game_seed = check_seed(seed)
+        elif self._seed is not None:
+            game_seed = core.next_seed(self._seed)
+        else:
+            game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        while True:
+            game_seed = core.reset_game(
+                self._state,
+                self._spec,
+                self._mask,
+                self._seats,
+                self._params,
+                self._template,
+                self._template_params,
+                self._seat_mode,
+                game_seed,
+                self.num_players,
+                self._deck_counts,
+            )
+            self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
+            if self._ask_external(int(self._state[L.S_CURRENT])) != core.OVER:
+                break
+            game_seed = core.next_seed(game_seed)
+        self._seed = game_seed
+        self._over = False
+        obs, mask = self._view()
+        if self.render_mode == "human":
+            self.render()
+        return obs, {"action_mask": mask.copy(), "seat": self._learner, "game_seed": game_seed}
+
+    def _view(self) -> tuple[np.ndarray, np.ndarray]:
+        obs = np.empty(self._layout.size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        core.learner_view(self._state, self._spec, self._mask, self._learner, self._offsets, obs, mask)
+        self._obs = obs
+        self._out_mask = mask
+        return obs, mask
+
+    def _ask_external(self, seat: int) -> int:
+        """Let Python opponents (and the compiled ones after them) move until the learner or the end."""
+        while seat >= 0 and seat != self._learner:
+            k = (seat - self._learner) % self.num_players
+            external = self._external[k - 1]
+            assert external is not None, "a compiled opponent is played inside the compiled step"
+            policy, takes_view = external
+            obs = observe_state(self._state, self._spec, seat, self.deck)
+            mask = self._mask[: self._num_actions].copy()
+            if takes_view:
+                chosen = policy(obs, mask, view=PublicView(self._state, self._spec))
+            else:
+                chosen = policy(obs, mask)
+            try:
+                action = coerce_action(chosen, self._num_actions)
+            except ValueError as exc:
+                raise IllegalActionError(
+                    f"opponent at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
+                ) from None
+            result = core.single_step(self._state, self._spec, action, self._mask, self._seats, self._params)
+            if result == core.ILLEGAL:
+                legal = [int(a) for a in np.flatnonzero(mask)]
+                raise IllegalActionError(
+                    f"opponent at seat {seat} played the illegal action {action} "
+                    f"({actions.format_action(action, self.deck)}); legal: "
+                    f"{', '.join(actions.format_action(a, self.deck) for a in legal)}; "
+                    f"position: {self.position()}",
+                    action,
+                    legal,
+                    self.position(),
+                )
+            seat = result
+        return seat
+
+    def step(self, action: int | np.integer[Any]) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponents until the learner decides or the game ends."""
+        if self._over:
+            raise RuntimeError("step() called after the episode ended: call reset() first")
+        if type(action) is not int:
+            action = coerce_action(action, self._num_actions)
+        obs = np.empty(self._layout.size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        seat = core.learner_step(
+            self._state,
+            self._spec,
+            action,
+            self._mask,
+            self._seats,
+            self._params,
+            self._learner,
+            self._offsets,
+            obs,
+            mask,
+        )
+        info: dict[str, Any] = {"action_mask": mask}
+        if seat == core.ILLEGAL:
+            return self._illegal(action)
+        if seat != self._learner and seat != core.OVER:
+            seat = self._ask_external(seat)
+            obs, mask = self._view()
+            info = {"action_mask": mask}
+        self._obs = obs
+        self._out_mask = mask
+        reward = 0.0
+        terminated = truncated = False
+        if seat == core.OVER:
+            self._over = True
+            core.final_rewards(self._state, self._spec, self._reward_code, self._scratch)
+            reward = float(self._scratch[self._learner])
+            terminated = bool(self._state[L.S_STATUS] == L.ST_WON)
+            truncated = not terminated
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, truncated, info
+
+    def _illegal(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not 0 <= action < self._num_actions:
+            coerce_action(action, self._num_actions)  # raises ActionOutOfBoundsError
+        if self._illegal_code == core.ILLEGAL_RAISE:
+            legal = [int(a) for a in np.flatnonzero(self._mask[: self._num_actions])]
+            position = self.position()
+            raise IllegalActionError(
+                f"illegal action {action} ({actions.format_action(action, self.deck)}) for the learner at "
+                f"seat {self._learner}; legal actions: "
+                f"{', '.join(f'{a}={actions.format_action(a, self.deck)}' for a in legal)}; "
+                f"position: {position}",
+                action,
+                legal,
+                position,
+            )
+        if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
+            core.wrong_move(self._state, self._spec, self._mask)
+            obs, mask = self._view()
+            truncated = bool(self._state[L.S_STATUS] == L.ST_TRUNCATED)
+            self._over = truncated
+            return obs, 0.0, False, truncated, {"action_mask": mask.copy(), "illegal_action": True}
+        self._over = True
+        obs = observe_state(self._state, self._spec, self._learner, self.deck)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._obs = obs
+        self._out_mask = mask
+        return obs, self.illegal_reward, True, False, {"action_mask": mask.copy(), "illegal_action": True}
+
+    # ------------------------------------------------------------ masks and people
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal-action mask of the learner (all False once the episode ended)."""
+        return self._out_mask.astype(bool)
+
+    def describe_action(self, action: int) -> str:
+        """Notation of an action id (``R7``, ``colour G``, ``draw``...)."""
+        return actions.format_action(int(action), self.deck)
+
+    def position(self) -> str:
+        """The current situation in position notation (see :mod:`uno_env.position`)."""
+        return format_position(self._state, self._spec, self.deck)
+
+    @property
+    def learner_seat(self) -> int:
+        """The learner's seat in the current game."""
+        return self._learner
+
+    @property
+    def game_seed(self) -> int | None:
+        """Seed of the current game (``Game(rules, n, seed=...)`` deals the same)."""
+        return self._seed
+
+    def render(self) -> str | None:
+        """The table from the learner's seat as text (``"ansi"``), or printed (``"human"``)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_table(
+            self._state,
+            self.deck,
+            self.rules.num_faces,
+            [self._learner],
+            None,
+            title=f"{self.rules.preset_name() or 'custom rules'} · you are seat {self._learner}",
+        )
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
