@@ -141,7 +141,10 @@ def play_games_with_params(
                 if code != engine.INV_OK:
                     return g, code
             seat = state[L.S_CURRENT]
-            action = choose_action(state, spec, mask, count, policies[seat], params[seat])
+            if policies[seat] == POLICY_RANDOM:  # the common baseline skips the style dispatch
+                action = random_action(state, mask, count)
+            else:
+                action = choose_action(state, spec, mask, count, policies[seat], params[seat])
             if check and (action < 0 or action >= spec[L.SP_NUM_ACTIONS] or mask[action] == 0):
                 return g, ILLEGAL_ACTION
             engine.apply_action(state, spec, action)
