@@ -27,17 +27,13 @@ from typing import Any
 import pytest
 
 import uno_env
+from tests.scenarios import all_cards, assert_position, discard, draw_pile, hand, legal
+from tests.scenarios import position_fields as fields
 from uno_env import Game, Phase, RuleError, preset
 from uno_env import layout as L
-from uno_env.cards import FRENCH_RANKS, FRENCH_SUITS, parse_face
+from uno_env.cards import FRENCH_RANKS, FRENCH_SUITS
 from uno_env.rules import MACAO_EFFECTS, MACAO_KINGS, RuleSet
 
-# the mid-play bookkeeping fields of position notation (phases colour and continue); only
-# compared when a test names them
-MIDPLAY_KEYS = frozenset(
-    ("actor", "stage", "kind", "count", "run", "skips", "draws", "sits", "previous", "choose",
-     "penaltycards", "carry", "carryskip", "reason", "target", "give", "resume", "window", "scan")
-)  # fmt: skip
 PLAIN_RANKS = {
     # ranks without an effect in each preset (the starting-card scans look for them)
     "mau_mau": {"2", "3", "4", "5", "6", "8", "10", "K"},
@@ -52,71 +48,9 @@ def pos(rules: str | RuleSet, text: str, seed: int = 0, **overrides: Any) -> Gam
     return Game.from_position(rules, text, seed=seed, **overrides)
 
 
-def fields(text: str) -> dict[str, str]:
-    """The ``key=value`` fields of a position line."""
-    out: dict[str, str] = {}
-    for part in text.split(";"):
-        if part.strip():
-            key, _, value = part.partition("=")
-            out[key.strip()] = value.strip()
-    return out
-
-
-def _sorted_hand(text: str) -> str:
-    tokens = [t for t in text.split() if t != "-"]
-    return " ".join(sorted(tokens, key=lambda t: parse_face(t, "french")))
-
-
-def _canonical(text: str) -> dict[str, str]:
-    out = fields(text)
-    out["hands"] = "/".join(_sorted_hand(h) for h in out["hands"].split("/"))
-    return out
-
-
-def assert_position(game: Game, expected: str) -> None:
-    """The game's position equals ``expected`` (hand order, ``decisions`` and the mid-play
-    bookkeeping fields aside, unless ``expected`` names them)."""
-    actual = _canonical(game.position())
-    want = _canonical(expected)
-    for key in ("decisions", *MIDPLAY_KEYS):
-        if key not in want:
-            actual.pop(key, None)
-    assert actual == want, f"\n got: {game.position()}\nwant: {expected}"
-
-
 def field(game: Game, key: str) -> str | None:
     """One field of the game's position (None when it is not printed)."""
     return fields(game.position()).get(key)
-
-
-def legal(game: Game) -> set[str]:
-    """The legal actions of the player to move, in notation."""
-    return {game.describe_action(a) for a in game.legal_actions()}
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    """A hand in notation, face order."""
-    return [str(c) for c in game.hand(seat)]
-
-
-def draw_pile(game: Game) -> list[str]:
-    """The draw pile from the top, in notation."""
-    text = fields(game.position())["draw"]
-    return [] if text == "-" else text.split()
-
-
-def discard(game: Game) -> list[str]:
-    """The discard pile, bottom to top."""
-    return [str(c) for c in game.discard_pile()]
-
-
-def all_cards(game: Game) -> Counter[str]:
-    """Every card of the game: hands, discard pile and draw pile (E-CONS-1)."""
-    total: Counter[str] = Counter(draw_pile(game))
-    total.update(discard(game))
-    for seat in range(game.num_players):
-        total.update(hand(game, seat))
-    return total
 
 
 def french_deck(copies: int, jokers: bool = False) -> Counter[str]:

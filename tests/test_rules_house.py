@@ -24,49 +24,18 @@ from typing import Any
 
 import pytest
 
+from tests.scenarios import all_cards as cards_of
+from tests.scenarios import assert_position, hand, position_fields
 from uno_env import Game, Phase, PositionError, RuleError, RuleSet
 from uno_env import layout as L
 from uno_env.cards import parse_face
-from uno_env.position import MIDPLAY_FIELDS
 from uno_env.rules import HOUSE_STACKING, load_rules
-
-MIDPLAY_KEYS = frozenset(name for name, _ in MIDPLAY_FIELDS)
 
 
 # ================================================================ helpers
 def at(text: str, rules: str = "uno", seed: int = 0, **overrides: Any) -> Game:
     """A game of ``rules`` (a preset, with rule overrides) at a position."""
     return Game.from_position(rules, text, seed=seed, **overrides)
-
-
-def _fields(text: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for part in text.split(";"):
-        if part.strip():
-            key, _, value = part.partition("=")
-            out[key.strip()] = value.strip()
-    return out
-
-
-def _sorted_hands(text: str) -> str:
-    hands = []
-    for h in text.split("/"):
-        tokens = [t for t in h.split() if t != "-"]
-        hands.append(" ".join(sorted(tokens, key=parse_face)))
-    return "/".join(hands)
-
-
-def assert_position(game: Game, expected: str) -> None:
-    """The game's position equals ``expected``: hand order, the decision counter and the
-    fields of a play in progress (``actor``, ``resume``, ...) are compared only if listed."""
-    actual = _fields(game.position())
-    want = _fields(expected)
-    for fields in (actual, want):
-        fields["hands"] = _sorted_hands(fields["hands"])
-    for key in [*MIDPLAY_KEYS, "decisions"]:
-        if key not in want:
-            actual.pop(key, None)
-    assert actual == want, f"\n got: {game.position()}\nwant: {expected}"
 
 
 def assert_legal(game: Game, *notations: str) -> None:
@@ -84,21 +53,6 @@ def play(game: Game, *actions: str) -> Game:
         game.step(action)
         game.check_invariants()
     return game
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    """A hand in notation, face order."""
-    return [str(c) for c in game.hand(seat)]
-
-
-def cards_of(game: Game) -> Counter[str]:
-    """Every card of the game: hands, discard pile and draw pile (E-CONS-1)."""
-    draw = _fields(game.position())["draw"]
-    total: Counter[str] = Counter([] if draw == "-" else draw.split())
-    total.update(str(c) for c in game.discard_pile())
-    for seat in range(game.num_players):
-        total.update(hand(game, seat))
-    return total
 
 
 def assert_round_trip(game: Game) -> None:
@@ -1492,7 +1446,7 @@ def test_H_ZEROSEE_1_nobody_blocks_the_player_sees_every_hand() -> None:
         "seen=0>1 0>2 0>3",
     )
     play(game, "draw")  # seat 1 draws Y1 (not playable on red): its hand changed
-    assert _fields(game.position())["seen"] == "0>2 0>3"
+    assert position_fields(game.position())["seen"] == "0>2 0>3"
 
 
 def test_H_ZEROSEE_1_holders_of_a_zero_are_asked_in_turn_order_and_may_block() -> None:
@@ -1554,7 +1508,7 @@ def test_H_SCOPE_1_house_effects_never_apply_to_the_starting_card(
     dealer = int(game.state[L.S_DEALER])
     assert game.phase == Phase.PLAY and game.current_player == (dealer + 1) % 4
     assert game.hand_sizes() == [7, 7, 7, 7]
-    assert "seen" not in _fields(game.position())
+    assert "seen" not in position_fields(game.position())
 
 
 def test_H_SCOPE_1_no_jump_in_on_the_starting_card() -> None:

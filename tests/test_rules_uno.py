@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.scenarios import all_cards, assert_position, draw_pile, hand, legal, position_fields
 from uno_env import Game, IllegalActionError, Phase, engine, simulate
 from uno_env import layout as L
 from uno_env.cards import format_face, parse_face
@@ -37,60 +38,6 @@ ACTION_SYMBOLS = ("S", "R", "D2")
 def pos(text: str, seed: int = 0, **overrides: Any) -> Game:
     """A game of the ``uno`` preset (with rule overrides) at a position."""
     return Game.from_position("uno", text, seed=seed, **overrides)
-
-
-def _fields(text: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for part in text.split(";"):
-        if part.strip():
-            key, _, value = part.partition("=")
-            out[key.strip()] = value.strip()
-    return out
-
-
-def _sorted_hand(text: str) -> str:
-    tokens = [t for t in text.split() if t != "-"]
-    return " ".join(sorted(tokens, key=parse_face))
-
-
-def _canonical(text: str) -> dict[str, str]:
-    fields = _fields(text)
-    fields["hands"] = "/".join(_sorted_hand(h) for h in fields["hands"].split("/"))
-    return fields
-
-
-def assert_position(game: Game, expected: str) -> None:
-    """The game's position equals ``expected`` (hand order and ``decisions`` aside)."""
-    actual = _canonical(game.position())
-    want = _canonical(expected)
-    if "decisions" not in want:
-        actual.pop("decisions", None)
-    assert actual == want, f"\n got: {game.position()}\nwant: {expected}"
-
-
-def legal(game: Game) -> set[str]:
-    """The legal actions of the player to move, in notation."""
-    return {game.describe_action(a) for a in game.legal_actions()}
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    """A hand in notation, face order."""
-    return [str(c) for c in game.hand(seat)]
-
-
-def draw_pile(game: Game) -> list[str]:
-    """The draw pile from the top, in notation."""
-    text = _fields(game.position())["draw"]
-    return [] if text == "-" else text.split()
-
-
-def all_cards(game: Game) -> Counter[str]:
-    """Every card of the game: hands, discard pile and draw pile (E-CONS-1)."""
-    total: Counter[str] = Counter(draw_pile(game))
-    total.update(str(c) for c in game.discard_pile())
-    for seat in range(game.num_players):
-        total.update(hand(game, seat))
-    return total
 
 
 def official_deck() -> Counter[str]:
@@ -787,7 +734,7 @@ def test_U_WD4_1_option_no_playable_card_makes_a_number_match_a_bluff() -> None:
     game = pos(WD4_TABLE.format(hand="WD4 G7 B1"), wd4_legal_when="no_playable_card")
     game.step("WD4")
     game.step("colour B")
-    assert "bluff" in _fields(game.position())
+    assert "bluff" in position_fields(game.position())
     game.step("challenge")
     assert_position(
         game,
