@@ -55,6 +55,7 @@ def uno_rule_sets(draw: st.DrawFn) -> dict[str, Any]:
         "react_seven": draw(st.booleans()),
         "react_penalty": draw(st.integers(1, 4)),
         "zero_reveals": draw(st.booleans()),
+        "cube": draw(st.booleans()),
         "super_stars": draw(st.integers(0, 8)),
         "custom_wilds": draw(st.integers(0, 8)),
         "draw": draw(st.sampled_from(("one", "until_playable", "one_then_any", "one_then_pass"))),

@@ -9,7 +9,7 @@ pending penalty, calls, scores, and the exact legal-action set of every new phas
 Rules covered: H-STACK-1, H-REFLECT-1, H-SEVEN-1, H-ZERO-1 (rotate, swap_optional, swap,
 discard_colour, zero_rule_rank=1), H-JUMP-1, H-MULTI-1, H-MULTI-2, H-SEQ-1, H-EIGHT-1,
 H-TWO-1, H-NOFINISH-1, H-LASTONE-1, H-ACTION-1, H-REACT-1, H-ZEROSEE-1, H-SCOPE-1,
-H-CUBE-1 (refused), M-STAR-1, M-CHAL-1, M-SCORE-1, U-DECK-2; and their interactions
+H-CUBE-1, M-STAR-1, M-CHAL-1, M-SCORE-1, U-DECK-2; and their interactions
 (stacking + reflect + Super Star chains, jump-in around a pending penalty, swaps and UNO
 calls, going out on a 7 or 0, no-finish with multi-card plays, out-of-turn windows).
 
@@ -24,9 +24,10 @@ from typing import Any
 
 import pytest
 
+import uno_env
 from tests.scenarios import all_cards as cards_of
-from tests.scenarios import assert_position, hand, position_fields
-from uno_env import Game, Phase, PositionError, RuleError, RuleSet
+from tests.scenarios import assert_position, discard, hand, position_fields
+from uno_env import Game, Phase, PositionError, RuleSet
 from uno_env import layout as L
 from uno_env.cards import parse_face
 from uno_env.rules import HOUSE_STACKING, load_rules
@@ -1575,15 +1576,143 @@ def test_H_SCOPE_1_no_cards_given_to_a_player_who_left() -> None:
 
 
 # ================================================================ H-CUBE-1
-def test_H_CUBE_1_cube_is_refused_with_an_error_naming_the_rule() -> None:
-    """H-CUBE-1: the Uno cube is not implemented: ``cube=True`` is refused, naming the rule."""
-    with pytest.raises(RuleError, match="H-CUBE-1"):
-        RuleSet(cube=True)
-    with pytest.raises(RuleError, match="H-CUBE-1"):
-        load_rules("uno_house", cube=True)
-    with pytest.raises(RuleError, match="H-CUBE-1"):
-        Game("uno", 4, seed=0, cube=True)
-    assert RuleSet(cube=False).cube is False
+CUBE_FILL = "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3 B4 B5 B6 B7"
+
+
+def _cube_call(seed: int) -> Game:
+    """Seat 0 holds two cards and calls UNO with the cube on (H-CUBE-1), from ``seed``."""
+    game = at(
+        f"hands=R1 G5/G2 G3 R4/B4 B5 R6; discard=R9; {CUBE_FILL}; colour=R; seat=0; dir=+; phase=play",
+        seed=seed,
+        cube=True,
+    )
+    game.step("call")
+    return game
+
+
+def _first_roll(action: int, face: int) -> Game:
+    """The first seed whose UNO call rolls ``action`` and ``face``."""
+    for seed in range(2000):
+        game = _cube_call(seed)
+        if (game.state[L.S_CUBE_ACTION], game.state[L.S_CUBE_FACE]) == (action, face):
+            return game
+    pytest.fail(f"no seed rolls {action}:{face}")
+
+
+def test_H_CUBE_1_calling_uno_rolls_two_fair_dice() -> None:
+    """H-CUBE-1: an UNO call rolls the action and target dice from the game's generator, each
+    face about a sixth of the time; off, the call rolls nothing."""
+    actions: Counter[int] = Counter()
+    faces: Counter[int] = Counter()
+    for seed in range(600):
+        game = _cube_call(seed)
+        actions[int(game.state[L.S_CUBE_ACTION])] += 1
+        faces[int(game.state[L.S_CUBE_FACE])] += 1
+        game.check_invariants()
+    assert set(actions) == set(faces) == set(range(6))
+    assert all(60 < c < 140 for c in [*actions.values(), *faces.values()]), (actions, faces)
+    plain = at(f"hands=R1 G5/G2 G3 R4/B4 B5 R6; discard=R9; {CUBE_FILL}; colour=R; seat=0; dir=+; phase=play")
+    plain.step("call")
+    assert plain.phase == Phase.PLAY and plain.hand_sizes() == [2, 3, 3]
+
+
+def test_H_CUBE_1_blank_face_does_nothing() -> None:
+    """H-CUBE-1: a blank action face: the caller simply goes on with the turn."""
+    game = _first_roll(4, 1)
+    assert (game.phase, game.current_player, game.hand_sizes()) == (Phase.PLAY, 0, [2, 3, 3])
+    assert game.called()[0]
+
+
+def test_H_CUBE_1_draw_two_hits_everyone_else() -> None:
+    """H-CUBE-1: +2 for everyone else: both opponents draw 2; the caller plays on."""
+    game = _first_roll(L.CUBE_DRAW_TWO, L.CUBE_OTHERS)
+    assert (game.phase, game.current_player, game.hand_sizes()) == (Phase.PLAY, 0, [2, 5, 5])
+    assert game.called()[0]
+
+
+def test_H_CUBE_1_draw_four_on_a_chosen_player() -> None:
+    """H-CUBE-1: +4 on a chosen player: the roller picks a seat (not itself), who draws 4."""
+    game = _first_roll(L.CUBE_DRAW_FOUR, L.CUBE_CHOSEN)
+    assert (game.phase, game.current_player) == (Phase.CHOOSE_TARGET, 0)
+    assert "cube=1:0" in game.position()
+    assert sorted(game.legal_actions()) == sorted(game.parse_action(t) for t in ("target +1", "target +2"))
+    assert_round_trip(game)
+    game.step("target +2")
+    assert (game.phase, game.current_player, game.hand_sizes()) == (Phase.PLAY, 0, [2, 3, 7])
+
+
+def test_H_CUBE_1_skip_on_yourself_costs_your_next_turn() -> None:
+    """H-CUBE-1: skip, only you: the roller sits out its next turn (MC-FOUR-1 counter)."""
+    game = _first_roll(L.CUBE_SKIP, L.CUBE_YOU)
+    assert (game.phase, game.current_player) == (Phase.PLAY, 0)
+    assert position_fields(game.position())["sitout"] == "1 0 0"
+
+
+def test_H_CUBE_1_choose_colour_faces_set_the_colour_in_play() -> None:
+    """H-CUBE-1: +2 for everyone with "choose the colour": the roller names a colour, everyone
+    (the roller too) draws 2, and play goes on in the named colour."""
+    game = _first_roll(L.CUBE_DRAW_TWO, L.CUBE_ALL_COLOUR)
+    assert (game.phase, game.current_player) == (Phase.CHOOSE_COLOUR, 0)
+    assert_round_trip(game)
+    game.step("colour B")
+    assert (game.phase, game.current_player, game.hand_sizes()) == (Phase.PLAY, 0, [4, 5, 5])
+    assert game.active_colour == 3
+
+
+def test_H_CUBE_1_discard_a_colour_keeps_one_card() -> None:
+    """H-CUBE-1: discard, chosen player + colour: the roller picks a seat and a colour; that
+    player discards every card of it under the top card, but never the last card."""
+    game = _first_roll(L.CUBE_DISCARD, L.CUBE_CHOSEN_COLOUR)
+    game.step("target +1")
+    assert game.phase == Phase.CHOOSE_COLOUR
+    game.step("colour G")
+    assert hand(game, 1) == ["R4"]
+    assert discard(game) == ["G2", "G3", "R9"] and game.active_colour == 2
+    game = _first_roll(L.CUBE_DISCARD, L.CUBE_OTHERS)
+    game.step("colour B")
+    assert hand(game, 2) == ["R6"] and hand(game, 1) == ["R4", "G2", "G3"]
+
+
+def test_H_CUBE_1_discard_on_yourself_at_uno_draws_two() -> None:
+    """H-CUBE-1: "nobody goes out with the discard face": a roller at UNO who hits only
+    itself with it draws 2 instead."""
+    game = _first_roll(L.CUBE_DISCARD, L.CUBE_YOU)
+    game.step("colour R")
+    assert (game.phase, game.current_player, game.hand_sizes()) == (Phase.PLAY, 0, [4, 3, 3])
+    assert not game.called()[0]
+
+
+def test_H_CUBE_1_ten_cards_roll_once_at_the_start_of_the_turn() -> None:
+    """H-CUBE-1: a player starting a turn with 10 cards rolls, once until the hand drops
+    below 10 again."""
+    ten = "R2 R3 R4 R5 R6 R7 R8 Y5 Y6 Y7"
+    rolled = 0
+    for seed in range(40):
+        game = at(
+            f"hands=R1 G5/{ten}/B4 B5 B6; discard=R9; {CUBE_FILL}; colour=R; seat=0; dir=+; phase=play",
+            seed=seed,
+            cube=True,
+        )
+        game.step("R1")
+        assert position_fields(game.position())["cuberolled"] == "0 1 0"
+        rolled += int(game.state[L.S_CUBE_ROLLER] == 1)
+    assert rolled == 40
+    again = at(
+        f"hands=R1 G5/{ten}/B4 B5 B6; discard=R9; {CUBE_FILL}; colour=R; seat=0; dir=+; phase=play; "
+        "cuberolled=0 1 0",
+        cube=True,
+    )
+    again.step("R1")
+    assert (again.phase, again.current_player, again.state[L.S_CUBE_ROLLER]) == (Phase.PLAY, 1, 0)
+
+
+def test_H_CUBE_1_random_games_keep_the_invariants() -> None:
+    """H-CUBE-1 with stacking and Seven-O: random and scripted games keep every invariant."""
+    for policy in ("random", "greedy"):
+        result = uno_env.simulate(
+            "uno_house", 4, 60, seed=3, policies=policy, check_invariants=True, cube=True
+        )
+        assert (result.winner >= 0).sum() + result.truncated.sum() == 60
 
 
 # ================================================================ M-STAR-1

@@ -110,8 +110,8 @@ def test_every_field_has_valid_alternatives_and_one_field_variants_exist() -> No
         alternatives = _valid_alternatives(base, f)
         single_choice = f.metadata["choices"] is not None and len(f.metadata["choices"]) == 1
         # the deck family changes together with the dealer rule and card effects (see presets)
-        # jokers need the French deck; the cube (H-CUBE-1) is refused until it is available
-        needs_other_fields = f.name in ("deck", "jokers", "cube")
+        # jokers need the French deck
+        needs_other_fields = f.name in ("deck", "jokers")
         assert alternatives or single_choice or needs_other_fields, f"{f.name} has no valid non-default value"
 
 

@@ -354,10 +354,10 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
                 if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
                     mask[face] = 1
                     count += 1
-        else:  # U-DRAW-1 / U-DRAW-2: the drawn card
-            mask[state[L.S_DRAWN]] = 1
+        elif state[L.S_DRAWN] >= 0 and count_in_hand(state, seat, state[L.S_DRAWN]) > 0:
+            mask[state[L.S_DRAWN]] = 1  # U-DRAW-1 / U-DRAW-2: the drawn card
             count += 1
-        if spec[L.SP_DRAWN_MUST_PLAY] == 0 or spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:
+        if count == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0 or spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:
             mask[nf + L.A_PASS_OFFSET] = 1
             count += 1
         may_call = True
@@ -424,6 +424,100 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
+# ================================================================ the Uno cube (H-CUBE-1)
+@njit(cache=True)
+def cube_roll(state: np.ndarray, spec: np.ndarray, seat: int, at_uno: int) -> None:
+    """H-CUBE-1: ``seat`` rolls the action and target dice (chance, the game's generator).
+
+    The roller then picks a player and/or a colour where the faces ask for it; the effect
+    applies and the roller returns to the decision the roll interrupted.
+    """
+    state[L.S_CUBE_ACTION] = rand_below(state, L.RNG, 6)
+    state[L.S_CUBE_FACE] = rand_below(state, L.RNG, 6)
+    state[L.S_CUBE_ROLLER] = seat
+    state[L.S_CUBE_AT_UNO] = at_uno
+    state[L.S_CUBE_RETURN] = state[L.S_PHASE]
+    state[L.S_CUBE_CHOSEN] = -1
+    state[L.S_CUBE_COLOUR] = -1
+    if state[L.S_CUBE_ACTION] <= L.CUBE_DISCARD:  # faces 4 and 5 are blank
+        cube_next(state, spec)
+
+
+@njit(cache=True)
+def cube_next(state: np.ndarray, spec: np.ndarray) -> None:
+    """Ask the roller the next choice the dice call for, or apply the roll."""
+    seat = state[L.S_CUBE_ROLLER]
+    face = state[L.S_CUBE_FACE]
+    if (face == L.CUBE_CHOSEN or face == L.CUBE_CHOSEN_COLOUR) and state[L.S_CUBE_CHOSEN] < 0:
+        if not has_target(state, seat):
+            _cube_return(state, spec)  # nobody to choose (H-SCOPE-1): the roll does nothing
+            return
+        state[L.S_CURRENT] = seat
+        state[L.S_PHASE] = L.PH_CHOOSE_TARGET
+        state[L.S_TARGET_REASON] = L.TR_CUBE
+        return
+    names_colour = face >= L.CUBE_YOU_COLOUR or state[L.S_CUBE_ACTION] == L.CUBE_DISCARD
+    if names_colour and state[L.S_CUBE_COLOUR] < 0:
+        state[L.S_CURRENT] = seat
+        state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
+        state[L.S_AFTER_CHOICE] = L.AC_CUBE
+        return
+    cube_apply(state, spec)
+
+
+@njit(cache=True)
+def cube_apply(state: np.ndarray, spec: np.ndarray) -> None:
+    """H-CUBE-1: the action hits the players the target die names; then back to the roller."""
+    seat = state[L.S_CUBE_ROLLER]
+    face = state[L.S_CUBE_FACE]
+    action = state[L.S_CUBE_ACTION]
+    colour = state[L.S_CUBE_COLOUR]
+    if face >= L.CUBE_YOU_COLOUR and colour >= 0:
+        state[L.S_COLOUR] = colour  # "choose the colour": play goes on in it
+    for target in range(state[L.S_NPLAYERS]):
+        if state[L.FINISHED + target] != 0:
+            continue
+        if face == L.CUBE_CHOSEN or face == L.CUBE_CHOSEN_COLOUR:
+            hit = target == state[L.S_CUBE_CHOSEN]
+        elif face == L.CUBE_OTHERS:
+            hit = target != seat
+        elif face == L.CUBE_YOU or face == L.CUBE_YOU_COLOUR:
+            hit = target == seat
+        else:
+            hit = True
+        if not hit:
+            continue
+        if action == L.CUBE_DRAW_TWO:
+            draw_cards(state, target, 2)
+        elif action == L.CUBE_DRAW_FOUR:
+            draw_cards(state, target, 4)
+        elif action == L.CUBE_SKIP:
+            state[L.SITOUT + target] += 1
+        elif state[L.S_CUBE_AT_UNO] == 1 and target == seat:
+            draw_cards(state, seat, 2)  # nobody goes out with the discard face: +2 instead
+        else:
+            _cube_discard(state, spec, target, colour)
+    _cube_return(state, spec)
+
+
+@njit(cache=True)
+def _cube_discard(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
+    """The discard face: every card of ``colour`` goes under the top card; one card stays."""
+    for face in range(spec[L.SP_NUM_FACES]):
+        if spec[L.F_COLOUR + face] == colour:
+            while count_in_hand(state, seat, face) > 0 and state[L.HAND_SIZE + seat] > 1:
+                remove_from_hand(state, seat, face)
+                tuck_discard(state, face)
+
+
+@njit(cache=True)
+def _cube_return(state: np.ndarray, spec: np.ndarray) -> None:
+    state[L.S_CURRENT] = state[L.S_CUBE_ROLLER]
+    state[L.S_PHASE] = state[L.S_CUBE_RETURN]
+    state[L.S_CUBE_CHOSEN] = -1
+    state[L.S_CUBE_COLOUR] = -1
+
+
 # ================================================================ turns
 @njit(cache=True, inline="always")
 def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
@@ -437,6 +531,12 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     state[L.S_PHASE] = L.PH_PLAY
     state[L.S_DRAWN] = -1
     state[L.S_DREW] = 0
+    if spec[L.SP_CUBE] == 1:  # H-CUBE-1: a player holding 10 cards rolls, once per time
+        if state[L.HAND_SIZE + seat] < 10:
+            state[L.CUBE_ROLLED + seat] = 0
+        elif state[L.CUBE_ROLLED + seat] == 0:
+            state[L.CUBE_ROLLED + seat] = 1
+            cube_roll(state, spec, seat, 0)
 
 
 @njit(cache=True, inline="always")
@@ -1034,7 +1134,12 @@ def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> Non
 # ================================================================ applying a decision
 @njit(cache=True)
 def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
-    """Name the colour/suit after a wild (U-WILD-1, MM-JACK-1, MC-ACE-1)."""
+    """Name the colour/suit after a wild (U-WILD-1, MM-JACK-1, MC-ACE-1) or for the cube."""
+    if state[L.S_AFTER_CHOICE] == L.AC_CUBE:
+        state[L.S_AFTER_CHOICE] = L.AC_END_TURN
+        state[L.S_CUBE_COLOUR] = colour
+        cube_next(state, spec)
+        return
     state[L.S_COLOUR] = colour
     if state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:  # U-START-1: a starting wild
         state[L.S_PHASE] = L.PH_PLAY
@@ -1046,6 +1151,10 @@ def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -
 def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -> None:
     """Pick the seat ``offset`` places clockwise: swap with it, or give it cards."""
     target = (seat + offset) % state[L.S_NPLAYERS]
+    if state[L.S_TARGET_REASON] == L.TR_CUBE:
+        state[L.S_CUBE_CHOSEN] = target
+        cube_next(state, spec)
+        return
     if state[L.S_TARGET_REASON] == L.TR_GIVE:
         state[L.S_TARGET] = target
         state[L.S_PHASE] = L.PH_GIVE
@@ -1100,6 +1209,10 @@ def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
             draw_cards(state, seat, spec[L.SP_FALSE_CALL_PENALTY])
             return
     state[L.CALLED + seat] = 1
+    if spec[L.SP_CUBE] == 1:  # H-CUBE-1: calling UNO rolls the cube, in the caller's own turn
+        phase = state[L.S_PHASE]
+        if phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
+            cube_roll(state, spec, seat, 1)
 
 
 @njit(cache=True)

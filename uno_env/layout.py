@@ -69,6 +69,7 @@ STAGE_PASS = 4
 # after a colour choice: what happens next (S_AFTER_CHOICE)
 AC_END_TURN = 0  # the play's resolution goes on (S_STAGE)
 AC_SAME_PLAYER = 1  # starting wild: the first player named the colour and now plays
+AC_CUBE = 2  # the roller of the Uno cube names a colour (H-CUBE-1)
 
 # what a play is (S_PLAY_KIND)
 PK_NORMAL = 0
@@ -79,6 +80,19 @@ PK_STAR = 3  # a Super Star sends a pending penalty back (M-STAR-1)
 # why a target is chosen (S_TARGET_REASON)
 TR_SWAP = 0  # H-SEVEN-1, H-ZERO-1 swap readings
 TR_GIVE = 1  # H-TWO-1
+TR_CUBE = 2  # H-CUBE-1: who the cube's action hits
+
+# the Uno cube (H-CUBE-1): action die faces, then target die faces
+CUBE_DRAW_TWO = 0
+CUBE_DRAW_FOUR = 1
+CUBE_SKIP = 2
+CUBE_DISCARD = 3  # faces 4 and 5 are blank
+CUBE_CHOSEN = 0  # a chosen player but you
+CUBE_OTHERS = 1  # everyone else
+CUBE_YOU = 2  # only you
+CUBE_YOU_COLOUR = 3  # only you, and choose the colour
+CUBE_ALL_COLOUR = 4  # everyone, and choose the colour
+CUBE_CHOSEN_COLOUR = 5  # a chosen player, and choose the colour
 
 # ---------------------------------------------------------------- state scalars
 S_NPLAYERS = 0
@@ -129,7 +143,14 @@ S_JUMP_BLOCK_SEAT = 44  # H-JUMP-1: seat that drew the top card's penalty
 S_JUMP_BLOCK_COUNT = 45  # copies of the top face that seat drew as the penalty
 S_NFINISHED = 46  # players who left the game (MC-END-1)
 S_DREW = 47  # 1 once the player to move has drawn this turn (MM-CALL-1)
-NUM_SCALARS = 48
+S_CUBE_ACTION = 48  # H-CUBE-1: the action die of the roll being resolved
+S_CUBE_FACE = 49  # H-CUBE-1: the target die
+S_CUBE_ROLLER = 50
+S_CUBE_AT_UNO = 51  # 1 if the roll came with an UNO call
+S_CUBE_RETURN = 52  # the roller's decision the roll interrupted
+S_CUBE_CHOSEN = 53  # the chosen player, or -1
+S_CUBE_COLOUR = 54  # the chosen colour, or -1
+NUM_SCALARS = 56
 
 RNG = NUM_SCALARS  # 6 words: xorwow state (5) + Weyl counter; chance events
 RNG_WORDS = 6
@@ -143,7 +164,8 @@ SITOUT = ROUND_POINTS + MAX_PLAYERS  # [MAX_PLAYERS] turns still to sit out (MC-
 FINISHED = SITOUT + MAX_PLAYERS  # [MAX_PLAYERS] 0 playing, k: k-th to leave (MC-END-1)
 HAND_VERSION = FINISHED + MAX_PLAYERS  # [MAX_PLAYERS] bumped whenever a hand changes
 SEEN = HAND_VERSION + MAX_PLAYERS  # [MAX_PLAYERS**2] observer*10+seat: version+1 when looked at
-HANDS = SEEN + MAX_PLAYERS * MAX_PLAYERS  # [MAX_PLAYERS * MAX_FACES] count of each face per seat
+CUBE_ROLLED = SEEN + MAX_PLAYERS * MAX_PLAYERS  # [MAX_PLAYERS] rolled at 10 cards (H-CUBE-1)
+HANDS = CUBE_ROLLED + MAX_PLAYERS  # [MAX_PLAYERS * MAX_FACES] count of each face per seat
 DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES  # [MAX_CARDS] faces, top of pile at S_NDRAW-1
 DISCARD_PILE = DRAW_PILE + MAX_CARDS  # [MAX_CARDS] faces, top at S_NDISCARD-1
 DECK = DISCARD_PILE + MAX_CARDS  # [MAX_FACES] copies of each face in this game (E-CONS-1)

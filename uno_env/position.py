@@ -20,6 +20,10 @@ Fields are ``key=value`` separated by ``;``. The first seven are always printed:
 
 Optional fields, printed only when they differ from their default:
 
+- ``cube=1:5`` (the Uno cube's action and target dice, H-CUBE-1, while its roller chooses a
+  player or a colour), ``cubeuno=1``, ``cubereturn=drawn``, ``cubechosen=2``, and per seat
+  ``cuberolled=0 1 0`` (rolled at 10 cards since last holding fewer);
+
 - ``drawn=R3``: the card just drawn (phase ``drawn``);
 - a pending penalty: ``pending=4`` cards and/or ``skip=2`` turns to sit out, ``from=1`` its
   sender, ``class=WD4`` the rank that raised it (for the stack table), ``challengeable=1``,
@@ -103,7 +107,8 @@ PHASE_FIELDS: dict[int, tuple[str, ...]] = {
 OPTIONAL = (
     "drawn", "pending", "skip", "from", "class", "challengeable", "bluff", "before", "after",
     "called", "scores", "sitout", "finished", "seen", "jumpblock", "dealer", "round",
-    "decisions", "winner", "status", *(name for name, _ in MIDPLAY_FIELDS),
+    "decisions", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen", "cubecolour",
+    "cuberolled", *(name for name, _ in MIDPLAY_FIELDS),
 )  # fmt: skip
 
 
@@ -217,7 +222,18 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
         fields.append(f"seen={' '.join(seen)}")
     if state[L.S_JUMP_BLOCK_SEAT] >= 0 and state[L.S_JUMP_BLOCK_COUNT] > 0:
         fields.append(f"jumpblock={int(state[L.S_JUMP_BLOCK_SEAT])}:{int(state[L.S_JUMP_BLOCK_COUNT])}")
-    if phase in MIDPLAY_PHASES and not (
+    rolled = _seat_values(state, L.CUBE_ROLLED, n)
+    if any(rolled):
+        fields.append(f"cuberolled={' '.join(map(str, rolled))}")
+    if _in_cube(state):  # H-CUBE-1: the roll being resolved
+        fields.append(f"cube={int(state[L.S_CUBE_ACTION])}:{int(state[L.S_CUBE_FACE])}")
+        if state[L.S_CUBE_AT_UNO]:
+            fields.append("cubeuno=1")
+        if state[L.S_CUBE_RETURN] != L.PH_PLAY:
+            fields.append(f"cubereturn={PHASE_NAMES[int(state[L.S_CUBE_RETURN])]}")
+        if state[L.S_CUBE_CHOSEN] >= 0:
+            fields.append(f"cubechosen={int(state[L.S_CUBE_CHOSEN])}")
+    elif phase in MIDPLAY_PHASES and not (
         phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER
     ):
         defaults = _midplay_defaults(state, spec)
@@ -232,6 +248,15 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
         if state[L.S_WINNER] >= 0:
             fields.append(f"winner={int(state[L.S_WINNER])}")
     return "; ".join(fields)
+
+
+def _in_cube(state: np.ndarray) -> bool:
+    """Whether the decision asked is a choice of the Uno cube's roller (H-CUBE-1)."""
+    phase = state[L.S_PHASE]
+    return bool(
+        (phase == L.PH_CHOOSE_TARGET and state[L.S_TARGET_REASON] == L.TR_CUBE)
+        or (phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_CUBE)
+    )
 
 
 def _split_fields(text: str) -> dict[str, str]:
@@ -433,7 +458,39 @@ def parse_position(
         state[L.S_JUMP_BLOCK_SEAT] = int(seat_text)
         state[L.S_JUMP_BLOCK_COUNT] = int(count_text)
 
-    if phase in MIDPLAY_PHASES and state[L.S_AFTER_CHOICE] != L.AC_SAME_PLAYER:
+    per_seat = _per_seat(values, "cuberolled", n)
+    if per_seat is not None:
+        state[L.CUBE_ROLLED : L.CUBE_ROLLED + n] = per_seat
+    state[L.S_CUBE_CHOSEN] = -1
+    state[L.S_CUBE_COLOUR] = -1
+    if "cube" in values:  # H-CUBE-1: a roll awaiting the roller's choice
+        action_text, sep, face_text = values["cube"].partition(":")
+        if (
+            not sep
+            or not action_text.isdigit()
+            or not face_text.isdigit()
+            or max(int(action_text), int(face_text)) > 5
+        ):
+            raise PositionError(
+                f"position field cube={values['cube']!r} must be action:target, each die 0..5"
+            )
+        if phase not in (L.PH_CHOOSE_TARGET, L.PH_CHOOSE_COLOUR):
+            raise PositionError("position field cube belongs to phases target and colour")
+        state[L.S_CUBE_ACTION] = int(action_text)
+        state[L.S_CUBE_FACE] = int(face_text)
+        state[L.S_CUBE_ROLLER] = state[L.S_CURRENT]
+        state[L.S_CUBE_AT_UNO] = _int_field(values, "cubeuno", 0)
+        back = values.get("cubereturn", "play")
+        phase_names = {v: k for k, v in PHASE_NAMES.items()}
+        if back not in ("play", "drawn"):
+            raise PositionError(f"position field cubereturn={back!r}; allowed: play, drawn")
+        state[L.S_CUBE_RETURN] = phase_names[back]
+        state[L.S_CUBE_CHOSEN] = _int_field(values, "cubechosen", -1)
+        if phase == L.PH_CHOOSE_TARGET:
+            state[L.S_TARGET_REASON] = L.TR_CUBE
+        else:
+            state[L.S_AFTER_CHOICE] = L.AC_CUBE
+    elif phase in MIDPLAY_PHASES and state[L.S_AFTER_CHOICE] != L.AC_SAME_PLAYER:
         defaults = _midplay_defaults(state, spec)
         unused = [name for name, _ in MIDPLAY_FIELDS if name in values and name not in PHASE_FIELDS[phase]]
         if unused:

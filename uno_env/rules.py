@@ -268,8 +268,6 @@ class RuleSet:
             raise RuleError("jokers (MC-OPT-1) need deck='french'")
         if not uno and self.dealer == "draw":
             raise RuleError("dealer='draw' (U-SETUP-2) needs deck='uno'; use dealer='random'")
-        if self.cube:
-            raise RuleError("cube=true (H-CUBE-1) is not available yet; allowed: false")
         house_numbers = [
             name
             for name in (
@@ -279,6 +277,7 @@ class RuleSet:
                 "react_nine",
                 "react_seven",
                 "zero_reveals",
+                "cube",
             )
             if getattr(self, name)
         ] + (["zero_rule"] if self.zero_rule != "none" else [])

@@ -74,7 +74,7 @@ Seeds
     position in :mod:`uno_env.position` notation.
 
 Version history
-    v0: first release (observation layout version 1).
+    v0: first release (observation layout version 2: version 1 plus the Uno cube's dice).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from .. import layout as L
 from ..cards import DeckFamily
 from ..position import PHASE_NAMES
 
-OBS_VERSION = 1
+OBS_VERSION = 2
 """Version of the observation layout; bumped whenever a field is added or changes meaning."""
 
 FACES = -1
@@ -154,7 +154,7 @@ TARGET_REASON = _field(
     4,
     0.0,
     1.0,
-    "one-hot why a seat is chosen (phase target): swap (H-SEVEN-1/H-ZERO-1), give",
+    "one-hot why a seat is chosen (phase target): swap (H-SEVEN-1/H-ZERO-1), give (H-TWO-1), cube",
 )
 GIVE = _field(
     "give", L.MAX_PLAYERS, 0.0, L.MAX_CARDS / PENALTY_SCALE,
@@ -166,6 +166,11 @@ WINDOW_FROM = _field(
 REVEALED = _field(
     "revealed", OPPONENTS * FACES, 0.0, L.MAX_CARDS,
     "relative seats 1..9 x faces: a hand you have seen and that has not changed since (H-ZEROSEE-1)",
+)  # fmt: skip
+CUBE = _field(
+    "cube", 12, 0.0, 1.0,
+    "the Uno cube's roll awaiting its roller's choice (H-CUBE-1): one-hot action die "
+    "(+2, +4, skip, discard, blank, blank), then one-hot target die",
 )  # fmt: skip
 NUM_FIELDS = len(_TABLE)
 
@@ -297,6 +302,11 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
         opener = state[L.S_WINDOW_FROM]
         if (phase == L.PH_JUMP_IN or phase == L.PH_BLOCK) and 0 <= opener < n:
             out[offsets[WINDOW_FROM] + (opener - seat + n) % n] = 1.0
+    if (phase == L.PH_CHOOSE_TARGET and state[L.S_TARGET_REASON] == L.TR_CUBE) or (
+        phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_CUBE
+    ):
+        out[offsets[CUBE] + state[L.S_CUBE_ACTION]] = 1.0
+        out[offsets[CUBE] + 6 + state[L.S_CUBE_FACE]] = 1.0
     o = offsets[REVEALED]
     for k in range(1, n):
         other = (seat + k) % n
@@ -389,7 +399,7 @@ def describe(obs: np.ndarray | dict[str, np.ndarray], deck: DeckFamily | None = 
         elif f.name == "finished":
             text = _one_hot_text(v, rel)
         elif f.name == "target_reason":
-            text = _one_hot_text(v, ["swap", "give", "reason2", "reason3"])
+            text = _one_hot_text(v, ["swap", "give", "cube", "reason3"])
         elif f.name == "revealed":
             rows = v.reshape(OPPONENTS, lay.num_faces)
             text = "; ".join(
