@@ -35,7 +35,7 @@ POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
 """Compiled policy name -> code (``choose_action``'s ``policy``); see :data:`uno_env.policies.STYLES`."""
 POLICY_DOCS: dict[str, str] = available_styles()
 """Compiled policy name -> one-line description."""
-ILLEGAL_ACTION = 100  # play_games failure code: a policy chose an action outside the mask
+ILLEGAL_ACTION = 100  # play_games_with_params failure code: a policy chose an action outside the mask
 random_legal_action = random_action
 __all__ = [
     "ILLEGAL_ACTION",
@@ -45,7 +45,6 @@ __all__ = [
     "POLICY_RANDOM",
     "BatchResult",
     "choose_action",
-    "play_games",
     "play_games_with_params",
     "policy_table",
     "random_legal_action",
@@ -86,29 +85,6 @@ def policy_table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
         codes[i] = style.code
         params[i] = values
     return codes, params
-
-
-@njit(cache=True)
-def play_games(
-    spec: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    seed: int,
-    policies: np.ndarray,
-    check: bool,
-    winner: np.ndarray,
-    length: np.ndarray,
-    ranking: np.ndarray,
-    scores: np.ndarray,
-    round_points: np.ndarray,
-    rounds: np.ndarray,
-) -> tuple[int, int]:
-    """:func:`play_games_with_params` with every policy's default parameters."""
-    params = np.full((num_players, NUM_POLICY_PARAMS), -1, dtype=np.int64)
-    return play_games_with_params(
-        spec, num_players, deck, seed, policies, params, check, winner, length, ranking, scores,
-        round_points, rounds,
-    )  # fmt: skip
 
 
 @njit(cache=True)
