@@ -557,27 +557,19 @@ def _clear_pending(state: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def random_other_seat(state: np.ndarray, seat: int) -> int:
-    """A uniformly random player in play other than ``seat`` (MM-CALL-1 false accusations)."""
-    k = rand_below(state, L.RNG, active_players(state) - 1)
-    for other in range(state[L.S_NPLAYERS]):
-        if other != seat and state[L.FINISHED + other] == 0:
-            if k == 0:
-                return other
-            k -= 1
-    return seat
+def random_seat(state: np.ndarray, exclude: int) -> int:
+    """A uniformly random player in play other than ``exclude`` (-1: anyone).
 
-
-@njit(cache=True)
-def random_active_seat(state: np.ndarray) -> int:
-    """A uniformly random player still in play (reflex penalties, H-REACT-1)."""
-    k = rand_below(state, L.RNG, active_players(state))
+    Reflex penalties hit anyone (H-REACT-1); a false accusation comes from another player
+    (MM-CALL-1).
+    """
+    k = rand_below(state, L.RNG, active_players(state) - (1 if exclude >= 0 else 0))
     for seat in range(state[L.S_NPLAYERS]):
-        if state[L.FINISHED + seat] == 0:
+        if seat != exclude and state[L.FINISHED + seat] == 0:
             if k == 0:
                 return seat
             k -= 1
-    return 0
+    return max(exclude, 0)
 
 
 # ================================================================ a play, card by card
@@ -747,7 +739,7 @@ def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
         and active_players(state) > 1
     ):
         if chance_ppm(state, L.RNG, spec[L.SP_FALSE_ACCUSE_PPM]):
-            accuser = random_other_seat(state, seat)
+            accuser = random_seat(state, seat)
             draw_cards(state, accuser, spec[L.SP_FALSE_CALL_PENALTY])  # nobody to accuse
 
 
@@ -940,7 +932,7 @@ def _reflex_penalty(state: np.ndarray, spec: np.ndarray) -> None:
     """H-REACT-1: a 9 (slowest hand) or a 7 (broken silence) costs a random player cards."""
     number = _played_number(state, spec, state[L.S_ACTOR])
     if (number == 9 and spec[L.SP_REACT_NINE] == 1) or (number == 7 and spec[L.SP_REACT_SEVEN] == 1):
-        draw_cards(state, random_active_seat(state), spec[L.SP_REACT_PENALTY])
+        draw_cards(state, random_seat(state, -1), spec[L.SP_REACT_PENALTY])
 
 
 @njit(cache=True)
