@@ -14,6 +14,7 @@ Subcommands:
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 import time
@@ -82,6 +83,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+# Modules that contribute a subcommand: each defines ``add_subcommand(subparsers)``, which adds
+# its parser and sets ``func`` to a callable taking the parsed arguments and returning an exit
+# code. These modules import heavy dependencies (torch, pandas, Ray) inside the functions that
+# need them, so building the parser stays fast and ``uno-env simulate`` never loads torch.
+SUBCOMMAND_MODULES: tuple[str, ...] = ()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``uno-env``."""
     parser = argparse.ArgumentParser(prog="uno-env", description=__doc__.split("\n\n")[0])
@@ -105,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("rules", nargs="?", help="preset name or TOML file to print")
     rules.add_argument("--fields", action="store_true", help="describe every rule switch")
     rules.set_defaults(func=_cmd_rules)
+
+    for module_name in SUBCOMMAND_MODULES:
+        importlib.import_module(module_name).add_subcommand(sub)
     return parser
 
 
