@@ -87,7 +87,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 # its parser and sets ``func`` to a callable taking the parsed arguments and returning an exit
 # code. These modules import heavy dependencies (torch, pandas, Ray) inside the functions that
 # need them, so building the parser stays fast and ``uno-env simulate`` never loads torch.
-SUBCOMMAND_MODULES: tuple[str, ...] = ()
+SUBCOMMAND_MODULES: tuple[str, ...] = ("training.study", "training.tournament")
 
 
 def build_parser() -> argparse.ArgumentParser:

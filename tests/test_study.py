@@ -1,0 +1,207 @@
+"""The house-rules study: spec validation, a tiny study end to end, determinism, resume after
+a kill, and the Ray executor giving the process executor's results.
+
+Budget: about 40 s of CPU on 2 workers (the Ray test starts a local Ray instance).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import uno_env
+from training import study
+from uno_env.envs.registration import ENV_VERSION
+
+pd = pytest.importorskip("pandas")
+
+TINY: dict[str, Any] = {
+    "name": "tiny",
+    "seed": 5,
+    "bases": ["uno"],
+    "players": [2, 3],
+    "styles": ["greedy", "hoarder", "aggressor"],
+    "games": 3000,
+    "batch_games": 250,
+    "variations": {
+        "stacking": {"stacking": ["D2/D2", "WD4/WD4", "WD4/D2"]},
+        "seven_swap": {"seven_swap": True},
+    },
+}
+
+
+def write_spec(path: Path, data: dict[str, Any]) -> Path:
+    import tomli_w
+
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny study, uninterrupted, on a pool of 2 processes."""
+    out = tmp_path_factory.mktemp("study") / "run"
+    study.run_study(study.parse_spec(TINY), out, executor="process", workers=2, progress=False)
+    return out
+
+
+# ---------------------------------------------------------------- spec validation
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"colour": 1}, "unknown key(s) colour; allowed: name, seed"),
+        ({"variations": {"x": {"stackin": True}}}, "unknown switch(es) stackin"),
+        ({"variations": {"x": {"zero_rule": "spin"}}}, "zero_rule"),
+        ({"variations": {"x": {}}}, "one or more switches"),
+        ({"variations": {"bad label": {"jump_in": True}}}, "labels are letters"),
+        ({"players": [2, 11]}, "impossible player count 11"),
+        ({"players": [1]}, "impossible player count 1"),
+        (
+            {"bases": ["mau_mau"], "players": [2], "variations": {}},
+            "impossible player count 2 for variant mau_mau",
+        ),
+        ({"bases": ["mau_mau"], "players": [4]}, "variation 'stacking' of mau_mau: rule stacking"),
+        ({"bases": ["uno_deluxe"]}, "unknown preset 'uno_deluxe'"),
+        ({"styles": ["greedy", "sneaky"]}, "unknown play style 'sneaky'"),
+        ({"styles": ["greedy", "greedy"]}, "lists a style twice"),
+        ({"styles": ["runs/model.zip"]}, "looks like a learned policy"),
+        ({"styles": ["bluffer:bluf=0.2"]}, "has no parameter 'bluf'"),
+        ({"games": 0}, "games must be an integer >= 1"),
+        ({"seed": -1}, "seed must be an integer >= 0"),
+        ({"name": "a b"}, "name must be letters"),
+    ],
+)
+def test_bad_specs_are_refused_with_a_clear_message(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(study.SpecError) as info:
+        study.parse_spec({**TINY, **change})
+    assert message in str(info.value)
+
+
+def test_the_default_spec_is_valid_and_covers_official_uno_at_2_and_4_players() -> None:
+    spec = study.load_spec()
+    assert spec.bases == ("uno",) and spec.players == (2, 4)
+    assert spec.styles == study.SCRIPTED_STYLES
+    variants = spec.variants()
+    assert len(variants) == 1 + len(spec.variations)  # every variation changes official Uno
+    assert all(v.rules != uno_env.load_rules("uno") for v in variants[1:])
+
+
+def test_seatings_put_every_style_in_every_seat_and_every_pair_together() -> None:
+    styles = ["a", "b", "c", "d", "e"]
+    layout = study.seatings(styles, 3)
+    assert len(layout) == 10 * 3
+    for seat in range(3):
+        assert {s: sum(t[seat] == s for t in layout) for s in styles} == dict.fromkeys(styles, 6)
+    pairs = {(x, y): sum(x in t and y in t for t in layout) for x in styles for y in styles if x < y}
+    assert set(pairs.values()) == {9}
+    assert study.seatings(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+
+
+# ---------------------------------------------------------------- a tiny study end to end
+def test_a_tiny_study_writes_results_plots_and_a_report(tiny_run: Path) -> None:
+    for name in ("spec.toml", "results.csv", "results.parquet", "report.md", "winrate_change.png",
+                 "game_length.png", "log.jsonl"):  # fmt: skip
+        assert (tiny_run / name).stat().st_size > 0, name
+    frame = pd.read_csv(tiny_run / "results.csv", keep_default_na=False)
+    assert list(frame.columns) == list(study.COLUMNS)
+    assert len(frame) == 3 * 2 * 3  # variants x player counts x styles
+    assert not frame.duplicated(["variant", "players", "style"]).any()
+    assert set(frame["variant"]) == {"uno", "uno+stacking", "uno+seven_swap"}
+    assert (frame["env_version"] == ENV_VERSION).all()
+    for variant in study.parse_spec(TINY).variants():
+        assert (frame.loc[frame["variant"] == variant.id, "rules"] == str(variant.rules)).all()
+    for (_, n), cell in frame.groupby(["variant", "players"]):
+        seatings = len(study.seatings(TINY["styles"], n))
+        games = cell["games"].iloc[0]
+        assert games == seatings * cell["deals"].iloc[0] >= TINY["games"]
+        # every game has one winner (or none when truncated), counted for the style of its seat
+        truncated = round(cell["truncated_rate"].iloc[0] * games)
+        assert cell["wins"].sum() + truncated == games
+        assert cell["seat_games"].sum() == games * n
+        seat_rates = [float(x) for x in cell["seat_win_rates"].iloc[0].split(";")]
+        assert sum(seat_rates) == pytest.approx(1 - truncated / games, abs=1e-5)
+    assert ((frame["win_lo"] <= frame["win_rate"]) & (frame["win_rate"] <= frame["win_hi"])).all()
+    report = (tiny_run / "report.md").read_text()
+    for label, switches in TINY["variations"].items():
+        assert f"**{label}**" in report
+        assert next(iter(switches)) in report
+    assert "noise" in report
+
+
+def test_two_identical_studies_give_identical_results_files(tiny_run: Path, tmp_path: Path) -> None:
+    # the second run plays in another order (one process), and must still match byte for byte
+    study.run_study(study.parse_spec(TINY), tmp_path, executor="serial", progress=False)
+    assert (tmp_path / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
+    assert (tmp_path / "results.parquet").read_bytes() == (tiny_run / "results.parquet").read_bytes()
+    assert (tmp_path / "report.md").read_bytes() == (tiny_run / "report.md").read_bytes()
+
+
+def test_a_killed_study_resumes_without_losing_finished_batches(tiny_run: Path, tmp_path: Path) -> None:
+    spec_file = write_spec(tmp_path / "tiny.toml", TINY)
+    out = tmp_path / "run"
+    total = len(study.plan(study.parse_spec(TINY)))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "training.study",
+            str(spec_file),
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+            "--quiet",
+        ],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(list((out / "batches").glob("*.json"))) < 3 and time.monotonic() < deadline:
+            assert proc.poll() is None, "the study ended before it could be killed"
+            time.sleep(0.002)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "batches").glob("*.json")}
+    assert 3 <= len(before) < total
+    assert not (out / "results.csv").exists()
+    assert study.main(["--resume", str(out), "--workers", "1", "--quiet"]) == 0
+    after = {p.name: p.stat().st_mtime_ns for p in (out / "batches").glob("*.json")}
+    assert len(after) == total
+    assert all(after[name] == mtime for name, mtime in before.items())  # not computed again
+    assert (out / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
+
+
+def test_resume_refuses_a_folder_without_a_study(tmp_path: Path) -> None:
+    with pytest.raises(study.SpecError, match="no study to resume"):
+        study.run_study(study.parse_spec(TINY), tmp_path, resume=True, progress=False)
+
+
+def test_the_ray_executor_gives_the_process_executors_results(tiny_run: Path, tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        study.run_study(study.parse_spec(TINY), tmp_path, executor="ray", workers=2, progress=False)
+    finally:
+        ray.shutdown()
+    assert (tmp_path / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
+
+
+def test_the_cli_runs_a_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+
+    spec_file = write_spec(tmp_path / "s.toml", {**TINY, "variations": {}, "players": [2]})
+    assert main(["study", str(spec_file), "--out", str(tmp_path / "o"), "--games", "60", "--quiet"]) == 0
+    assert "report:" in capsys.readouterr().out
+    frame = pd.read_csv(tmp_path / "o" / "results.csv", keep_default_na=False)
+    assert len(frame) == 3 and (frame["games"] == 60).all()
+    assert main(["study", str(tmp_path / "missing.toml")]) == 2

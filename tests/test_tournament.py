@@ -1,0 +1,150 @@
+"""Tournaments: the duplicate format (every deal under every seating), the statistics and
+ratings, resume, the command line, bad input, and a learned policy through the Python path.
+
+Budget: about 20 s of CPU (most of it loading torch for the tiny learned policy).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import uno_env
+from training import tournament
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("openskill")
+
+AGENTS = ["greedy", "aggressor", "hoarder", "bluffer:bluff=0.3,challenge=0.8"]
+
+
+@pytest.fixture(scope="module")
+def three_player(tmp_path_factory: pytest.TempPathFactory) -> tournament.TournamentResult:
+    out = tmp_path_factory.mktemp("tournament") / "t"
+    return tournament.run_tournament("uno", 3, AGENTS, 6, seed=11, out=out, executor="process", workers=2,
+                                     batch_games=4, progress=False)  # fmt: skip
+
+
+def test_agents_split_on_commas_but_keep_style_parameters() -> None:
+    text = "greedy,bluffer:bluff=0.3,challenge=0.8,random, hoarder:threat=3"
+    assert tournament.split_agents(text) == [
+        "greedy",
+        "bluffer:bluff=0.3,challenge=0.8",
+        "random",
+        "hoarder:threat=3",
+    ]
+
+
+def test_every_deal_is_played_at_every_table_in_every_seating(
+    three_player: tournament.TournamentResult,
+) -> None:
+    games = three_player.games
+    tables = list(itertools.combinations(AGENTS, 3))
+    assert len(games) == 6 * len(tables) * 6  # deals x tables x 3! seatings
+    for t, table in enumerate(tables):
+        part = games[games["table"] == t]
+        assert set(part["seating"]) == {"|".join(p) for p in itertools.permutations(table)}
+        for seating, rows in part.groupby("seating"):
+            assert rows["deal"].tolist() == list(range(6))
+            assert rows["seed"].tolist() == list(range(11, 17))
+            # the same deals as the batch engine plays them, seat by seat
+            expected = uno_env.simulate("uno", 3, 6, seed=11, policies=seating.split("|"))
+            assert rows["winner_seat"].tolist() == expected.winner.tolist()
+            assert rows["length"].tolist() == expected.length.tolist()
+    assert games["deal"].is_monotonic_increasing  # ordered deal by deal (the rating order)
+
+
+def test_standings_count_every_game_and_carry_ratings(three_player: tournament.TournamentResult) -> None:
+    table = three_player.standings
+    games = three_player.games
+    assert sorted(table["agent"]) == sorted(AGENTS)
+    assert (table["games"] == 6 * 3 * 6).all()  # 3 tables hold each agent, 6 seatings, 6 deals
+    assert table["wins"].sum() == (games["winner"] != "").sum()
+    for _, row in table.iterrows():
+        assert row["wins"] == (games["winner"] == row["agent"]).sum()
+        assert row["win_lo"] <= row["win_rate"] <= row["win_hi"]
+        assert row["rating_lo"] < row["rating_mu"] < row["rating_hi"]
+        assert row["rating_sigma"] > 0 and np.isfinite(row["rating_ordinal"])
+        assert 1 <= row["mean_rank"] <= 3
+    assert table["rating_ordinal"].is_monotonic_decreasing
+    assert table["rating_mu"].nunique() == len(AGENTS)  # the games moved the ratings apart
+    for name in ("standings.csv", "standings.parquet", "standings.png", "games.csv", "tournament.json"):
+        assert (three_player.out / name).stat().st_size > 0
+
+
+def test_five_players_rotate_instead_of_all_seatings(tmp_path: Path) -> None:
+    agents = ["greedy", "aggressor", "hoarder", "controller", "blocker"]
+    result = tournament.run_tournament("uno", 5, agents, 2, out=tmp_path, executor="serial", progress=False)
+    seatings = sorted(set(result.games["seating"]))
+    assert seatings == sorted("|".join(agents[(r + j) % 5] for j in range(5)) for r in range(5))
+    assert (result.standings["games"] == 2 * 5).all()
+
+
+def test_a_tournament_resumes_without_replaying_finished_batches(
+    three_player: tournament.TournamentResult,
+) -> None:
+    out = three_player.out
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "batches").glob("*.npz")}
+    victim = sorted(before)[3]
+    (out / "batches" / victim).unlink()
+    again = tournament.run_tournament("uno", 3, AGENTS, 6, seed=11, out=out, executor="serial", batch_games=4,
+                                      resume=True, progress=False)  # fmt: skip
+    after = {p.name: p.stat().st_mtime_ns for p in (out / "batches").glob("*.npz")}
+    assert set(after) == set(before)
+    assert [n for n in after if after[n] != before[n]] == [victim]
+    pd.testing.assert_frame_equal(again.standings, three_player.standings)
+    with pytest.raises(ValueError, match="already holds a tournament"):
+        tournament.run_tournament("uno", 3, AGENTS, 6, seed=11, out=out, progress=False)
+
+
+def test_the_cli_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+
+    argv = ["tournament", "--players", "2", "--agents", "greedy,cautious", "--games", "20", "--seed", "3",
+            "--out", str(tmp_path / "t"), "--quiet", "--workers", "1"]  # fmt: skip
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "rating mu" in text and "cautious" in text and "greedy" in text
+    frame = pd.read_csv(tmp_path / "t" / "standings.csv")
+    assert (frame["games"] == 40).all()
+
+
+@pytest.mark.parametrize(
+    ("agents", "players", "message"),
+    [
+        (["greedy", "sneaky"], 2, "unknown play style 'sneaky'"),
+        (["greedy"], 2, "need at least 2 agents"),
+        (["greedy", "greedy"], 2, "listed twice"),
+        (["greedy", "nowhere/model.zip"], 2, "does not exist"),
+    ],
+)
+def test_bad_agents_are_refused(agents: list[str], players: int, message: str, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=message):
+        tournament.run_tournament("uno", players, agents, 2, out=tmp_path, progress=False)
+
+
+def test_a_learned_policy_plays_through_the_python_path(tmp_path: Path) -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from agents import save_policy_metadata
+    from uno_env.envs.single import SingleAgentEnv
+
+    rules = uno_env.load_rules("uno", max_decisions=200)
+    path = tmp_path / "model.zip"
+    env = SingleAgentEnv(rules, 2, "greedy")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu")
+    model.save(path)
+    save_policy_metadata(path, rules, num_players=2)
+    result = tournament.run_tournament(rules, 2, [str(path), "greedy"], 2, seed=4, out=tmp_path / "t",
+                                       executor="serial", progress=False)  # fmt: skip
+    games = result.games
+    assert sorted(games["seating"]) == sorted([f"{path}|greedy", f"greedy|{path}"] * 2)
+    assert games["seed"].tolist() == [4, 4, 5, 5]
+    assert (result.standings["games"] == 4).all()
+    assert set(result.standings["agent"]) == {str(path), "greedy"}
+    # a checkpoint recorded for other rules is refused before any game
+    with pytest.raises(ValueError, match="rules"):
+        tournament.run_tournament("uno", 2, [str(path), "greedy"], 1, out=tmp_path / "u", executor="serial",
+                                  progress=False)  # fmt: skip

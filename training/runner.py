@@ -1,0 +1,195 @@
+"""Running many independent batches of games: executors, atomic result files, progress.
+
+The study (:mod:`training.study`) and the tournament (:mod:`training.tournament`) split their
+work into *batches*: picklable task objects that a top-level function turns into a small,
+JSON-serialisable result. :func:`run_batches` runs them
+
+- on a local process pool (``executor="process"``, :class:`concurrent.futures.ProcessPoolExecutor`
+  with ``workers`` processes; forked on Linux after the parent has loaded the compiled code,
+  so workers start warm),
+- as Ray tasks (``executor="ray"``: ``ray.init(num_cpus=workers)`` locally, or
+  ``ray.init(address=...)`` for a cluster; the same function, no other change),
+- or in this process (``executor="serial"``),
+
+and hands every result to a callback *in the driver* as soon as it arrives. The callers write
+each result to its own file with :func:`write_json_atomic` (write to a temporary file in the
+same folder, fsync, ``os.replace``), so a result file either exists whole or not at all: an
+interrupted run loses only the batches still in flight, and a resumed run computes only the
+batches whose files are missing.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any, TypeVar
+
+EXECUTORS = ("process", "ray", "serial")
+"""Accepted ``executor`` names."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON (sorted keys, fixed layout) to ``path`` atomically.
+
+    The text goes to a temporary file in the same folder, is flushed to disk, and replaces
+    ``path`` in one ``os.replace``: readers see the old file, or the complete new one.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, sort_keys=True, indent=1) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one whole line to ``path`` with a single ``os.write`` (a log, not results)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+class Progress:
+    """A one-line progress display on stderr: batches done, games, elapsed time and ETA."""
+
+    def __init__(self, total: int, label: str = "batches", enabled: bool = True) -> None:
+        self.total = total
+        self.label = label
+        self.enabled = enabled
+        self.done = 0
+        self.games = 0
+        self.start = time.perf_counter()
+        self._tty = sys.stderr.isatty()
+
+    def update(self, games: int) -> None:
+        """Count one finished batch of ``games`` games and redraw the line."""
+        self.done += 1
+        self.games += games
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        line = (
+            f"{self.done}/{self.total} {self.label}, {self.games:,} games, "
+            f"{elapsed:.0f} s elapsed, ~{eta:.0f} s left"
+        )
+        if self._tty:
+            end = "\n" if self.done == self.total else ""
+            print(f"\r{line}   ", end=end, file=sys.stderr, flush=True)
+        elif self.done == self.total or self.done % max(1, self.total // 20) == 0:
+            print(line, file=sys.stderr, flush=True)
+
+    @property
+    def seconds(self) -> float:
+        """Wall time since the display started."""
+        return time.perf_counter() - self.start
+
+
+def check_executor(executor: str, workers: int) -> None:
+    """Raise ValueError for an unknown executor or a worker count below 1."""
+    if executor not in EXECUTORS:
+        raise ValueError(f"unknown executor {executor!r}; allowed: {', '.join(EXECUTORS)}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+
+
+def default_workers() -> int:
+    """Worker processes by default: the CPU cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_batches(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    on_result: Callable[[R], None],
+    *,
+    executor: str = "process",
+    workers: int = 1,
+    ray_address: str | None = None,
+    warm_up: Callable[[], None] | None = None,
+) -> None:
+    """Run ``function`` on every task and call ``on_result`` in this process as each finishes.
+
+    Args:
+        function: A top-level (picklable) function of one task.
+        tasks: The batches to run; results arrive in completion order, not task order.
+        on_result: Called in the driver with each result (write it to disk here).
+        executor: ``"process"``, ``"ray"`` or ``"serial"`` (see the module docstring).
+        workers: Processes of the local pool, or CPUs of a local Ray instance.
+        ray_address: Address of an existing Ray cluster (``ray.init(address=...)``);
+            ``None`` starts a local instance with ``num_cpus=workers``.
+        warm_up: Called once in the driver before a process pool forks (load compiled code).
+    """
+    check_executor(executor, workers)
+    if not tasks:
+        return
+    if executor == "serial" or (executor == "process" and (workers == 1 or len(tasks) == 1)):
+        for task in tasks:
+            on_result(function(task))
+        return
+    if executor == "process":
+        if warm_up is not None:
+            warm_up()
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+            pending: set[Future[R]] = {pool.submit(function, task) for task in tasks}
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=id):
+                    on_result(future.result())
+        return
+    _run_ray(function, tasks, on_result, workers=workers, address=ray_address)
+
+
+def _run_ray(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    on_result: Callable[[R], None],
+    *,
+    workers: int,
+    address: str | None,
+) -> None:
+    """The ``"ray"`` executor: one Ray task per batch, results handled as they complete."""
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - the ray extra is optional
+        raise ValueError("--executor ray needs Ray: pip install -e '.[ray]'") from exc
+    started = False
+    if not ray.is_initialized():
+        if address is None:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(function)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                on_result(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,572 @@
+"""Tournaments in duplicate format: which of my strategies is best?
+
+``uno-env tournament --rules R --players N --agents a,b,c,... --games G --seed S --out DIR``
+(or ``python -m training.tournament``) plays every agent against the others and ranks them.
+
+**Agents** are compiled play styles with optional parameters (``greedy``,
+``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.batch.POLICIES``), or learned
+policies given as the path of a MaskablePPO checkpoint (``run/model.zip``, loaded with
+:class:`agents.PolicyAgent`, its metadata sidecar checked against the rules and player
+count). In ``--agents`` commas separate agents; a comma followed by ``key=value`` continues
+the previous style's parameters.
+
+**Format.** The *tables* are every combination of ``N`` agents from the list (one table when
+there are exactly ``N``). Each table is played in every *seating*: all ``N!`` orders of its
+agents for ``N <= 4``, and the ``N`` cyclic rotations (every agent in every seat once) above
+that, where ``N!`` would be too many. Duplicate format: deal ``d`` (``0 <= d < G``, seed
+``S + d``, dealt like ``uno_env.Game(rules, N, seed=S + d)``) is played at every table in every
+seating, so each agent meets the same shuffled decks from every seat and luck of the deal
+cancels out of the comparison. Games: ``G x tables x seatings``.
+
+**Engines.** When every agent is a compiled style the games run in the compiled batch
+simulator (:func:`uno_env.simulate`, the styles' randomness from each game's agent generator).
+When any agent is a learned policy, every game of the tournament runs through the Python
+:class:`uno_env.Game` loop instead (scripted agents as :class:`agents.ScriptedAgent`, each
+seeded from the game), slower but the same deals.
+
+**Statistics** per agent, over all its games: win rate with a 95% Wilson interval; mean
+rank (1 = best, games that ended) and points per game with 95% normal intervals; an
+OpenSkill Plackett-Luce rating (``openskill.models.PlackettLuce``) updated game by game in
+a fixed order (deal by deal, then table and seating), reported as ``mu`` with the interval
+``mu +- 1.96 sigma`` (the rating's own uncertainty, not a bootstrap) and the ordinal
+``mu - 3 sigma``. Truncated games (E-END-1) count as not won and are left out of the
+ranks and the ratings. Games are treated as independent for the intervals.
+
+**Output** in ``--out`` (default ``runs/tournament__<rules>__<N>p__<seed>__<UTC time>``):
+``batches/`` (one ``.npz`` per finished batch, written atomically; ``--resume DIR`` plays
+only the missing ones), ``standings.csv`` (+ ``.parquet`` with pyarrow), ``games.csv``
+(one row per game: deal, seed, table, seating, winner, ranking, length), ``standings.png``
+and the table on screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import itertools
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+import uno_env
+from training.runner import EXECUTORS, Progress, check_executor, default_workers, run_batches
+from uno_env.policies import parse_policy
+from uno_env.rules import RuleError, RuleSet
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from agents.base import Agent
+
+TOURNAMENT_FORMAT = "uno-env-tournament/1"
+ALL_SEATINGS_UP_TO = 4
+"""Tables of at most this many players are played in all N! seatings; bigger ones rotate."""
+Z95 = 1.96
+
+
+# ================================================================ agents and the plan
+def split_agents(text: str) -> list[str]:
+    """Split ``--agents``: commas separate agents; ``,key=value`` continues a style's parameters."""
+    out: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        if "=" in token and ":" not in token and out and not is_checkpoint(token):
+            out[-1] += f",{token}"
+        else:
+            out.append(token)
+    return out
+
+
+def is_checkpoint(agent: str) -> bool:
+    """Whether an agent spec names a learned-policy checkpoint (a path) rather than a style."""
+    return agent.endswith(".zip") or os.sep in agent or Path(agent).exists()
+
+
+def check_agents(agents: Sequence[str], rules: RuleSet, players: int) -> None:
+    """Raise ValueError naming an unknown style, a missing checkpoint or too few agents."""
+    if len(agents) < players:
+        raise ValueError(
+            f"{players} players need at least {players} agents, got {len(agents)}: {list(agents)}"
+        )
+    if len(set(agents)) != len(agents):
+        raise ValueError(f"an agent is listed twice: {list(agents)}")
+    for agent in agents:
+        if is_checkpoint(agent):
+            if not Path(agent).exists() and not Path(agent + ".zip").exists():
+                raise ValueError(f"learned policy checkpoint {agent!r} does not exist")
+            from agents.policy_agent import check_policy_metadata, load_policy_metadata
+
+            check_policy_metadata(
+                load_policy_metadata(agent), rules, num_players=players, source=f"checkpoint {agent}"
+            )
+            continue
+        try:
+            parse_policy(agent)
+        except ValueError as exc:
+            raise ValueError(f"agent {agent!r}: {exc} (or give a MaskablePPO checkpoint path)") from None
+
+
+def seatings(table: Sequence[str]) -> list[tuple[str, ...]]:
+    """The seat orders a table is played in: all permutations up to 4 players, else rotations."""
+    n = len(table)
+    if n <= ALL_SEATINGS_UP_TO:
+        return list(itertools.permutations(table))
+    return [tuple(table[(r + j) % n] for j in range(n)) for r in range(n)]
+
+
+@dataclass(frozen=True)
+class TournamentTask:
+    """One batch: deals ``[first, first + count)`` at one table in one seating."""
+
+    id: str
+    rules: RuleSet
+    table: int
+    seating_index: int
+    seating: tuple[str, ...]
+    seed: int
+    first: int
+    count: int
+    compiled: bool
+
+
+def plan(
+    rules: RuleSet, players: int, agents: Sequence[str], games: int, seed: int, batch_games: int = 50_000
+) -> list[TournamentTask]:
+    """Every batch of a tournament, in a fixed order (table, seating, deal chunk)."""
+    compiled = not any(is_checkpoint(a) for a in agents)
+    chunk = max(1, batch_games if compiled else min(batch_games, 200))
+    out = []
+    for t, table in enumerate(itertools.combinations(agents, players)):
+        for s, seating in enumerate(seatings(table)):
+            for c, first in enumerate(range(0, games, chunk)):
+                out.append(
+                    TournamentTask(
+                        f"t{t:03d}_s{s:03d}_c{c:05d}",
+                        rules,
+                        t,
+                        s,
+                        tuple(seating),
+                        seed,
+                        first,
+                        min(chunk, games - first),
+                        compiled,
+                    )
+                )
+    return out
+
+
+# ================================================================ playing a batch
+def _python_agent(spec: str, rules: RuleSet, players: int, seed: int) -> Agent:
+    """A Python agent for the slow path: a learned policy or a seeded scripted style."""
+    import agents
+
+    if is_checkpoint(spec):
+        return agents.PolicyAgent(spec, rules, num_players=players)
+    return agents.make(spec, seed=seed)
+
+
+def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
+    """Play a batch through the :class:`uno_env.Game` loop (learned policies present)."""
+    from uno_env.envs.encoding import observe_state
+    from uno_env.policies import PublicView
+    from uno_env.rules import compile_spec
+
+    n = len(task.seating)
+    spec = compile_spec(task.rules)
+    loaded = {
+        name: _python_agent(name, task.rules, n, 0)
+        for name in dict.fromkeys(task.seating)
+        if is_checkpoint(name)
+    }
+    winner = np.full(task.count, -1, dtype=np.int64)
+    length = np.zeros(task.count, dtype=np.int64)
+    ranking = np.full((task.count, n), -1, dtype=np.int64)
+    scores = np.zeros((task.count, n), dtype=np.int64)
+    for i in range(task.count):
+        deal_seed = task.seed + task.first + i
+        seats = [
+            loaded[name] if name in loaded else _python_agent(name, task.rules, n, deal_seed * 16 + seat)
+            for seat, name in enumerate(task.seating)
+        ]
+        game = uno_env.Game(task.rules, n, seed=deal_seed)
+        while not game.is_over():
+            seat = game.current_player
+            obs = observe_state(game.state, spec, seat, task.rules.deck_family)
+            game.step(seats[seat].act(obs, game.legal_mask(), PublicView.of(game)))
+        outcome = game.outcome()
+        assert outcome is not None
+        winner[i] = -1 if outcome.winner is None else outcome.winner
+        length[i] = outcome.decisions
+        if outcome.ranking:
+            ranking[i] = outcome.ranking
+        scores[i] = outcome.scores
+    return {"winner": winner, "length": length, "ranking": ranking, "scores": scores}
+
+
+def run_task(task: TournamentTask) -> dict[str, Any]:
+    """Play one batch; return its id and per-game arrays (winner, length, ranking, scores)."""
+    if task.compiled:
+        result = uno_env.simulate(
+            task.rules,
+            len(task.seating),
+            task.count,
+            seed=task.seed + task.first,
+            policies=list(task.seating),
+        )
+        arrays = {
+            "winner": result.winner,
+            "length": result.length,
+            "ranking": result.ranking,
+            "scores": result.scores,
+        }
+    else:
+        arrays = _play_python(task)
+    return {"id": task.id, **arrays}
+
+
+def _save_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write arrays to ``path`` (.npz) via a temporary file and ``os.replace``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.savez(handle, **arrays)  # type: ignore[arg-type]
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# ================================================================ the tournament
+@dataclass
+class TournamentResult:
+    """What a tournament produced: the standings, the per-game table and the output folder."""
+
+    standings: pd.DataFrame
+    games: pd.DataFrame
+    out: Path
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
+    if values.size == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.nan
+    return mean, mean - half, mean + half
+
+
+def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
+    """One row per game from the batch files, ordered deal by deal, then table and seating."""
+    import pandas as pd
+
+    frames = []
+    for task in tasks:
+        with np.load(out / "batches" / f"{task.id}.npz") as data:
+            n = len(task.seating)
+            frame = pd.DataFrame(
+                {
+                    "deal": np.arange(task.first, task.first + task.count),
+                    "seed": task.seed + np.arange(task.first, task.first + task.count),
+                    "table": task.table,
+                    "seating_index": task.seating_index,
+                    "seating": "|".join(task.seating),
+                    "winner_seat": data["winner"],
+                    "length": data["length"],
+                }
+            )
+            winners = data["winner"]
+            frame["winner"] = [task.seating[w] if w >= 0 else "" for w in winners]
+            ranking = data["ranking"]
+            frame["ranking"] = [
+                "|".join(task.seating[s] for s in row) if row[0] >= 0 else "" for row in ranking
+            ]
+            for seat in range(n):
+                frame[f"score_{seat}"] = data["scores"][:, seat]
+            frames.append(frame)
+    table = pd.concat(frames, ignore_index=True)
+    return table.sort_values(["deal", "table", "seating_index"], kind="stable").reset_index(drop=True)
+
+
+def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Per-agent win rate, mean rank, points and OpenSkill rating, with 95% intervals."""
+    import pandas as pd
+    from openskill.models import PlackettLuce
+
+    from training.cli import wilson_interval
+
+    seats_of = [s.split("|") for s in games["seating"]]
+    rankings = [r.split("|") if r else [] for r in games["ranking"]]
+    winners = games["winner"].tolist()
+    points: dict[str, list[int]] = {a: [] for a in agents}
+    ranks: dict[str, list[int]] = {a: [] for a in agents}
+    wins = dict.fromkeys(agents, 0)
+    seat_games = dict.fromkeys(agents, 0)
+    model = PlackettLuce()
+    ratings = {a: model.rating(name=a) for a in agents}
+    score_cols = [games[f"score_{s}"].to_numpy() for s in range(players)]
+    for i, seating in enumerate(seats_of):
+        for seat, agent in enumerate(seating):
+            seat_games[agent] += 1
+            points[agent].append(int(score_cols[seat][i]))
+        if winners[i]:
+            wins[winners[i]] += 1
+        order = rankings[i]
+        if order:
+            for place, agent in enumerate(order, start=1):
+                ranks[agent].append(place)
+            teams = [[ratings[a]] for a in order]
+            updated = model.rate(teams, ranks=list(range(1, len(order) + 1)))
+            for agent, team in zip(order, updated, strict=True):
+                ratings[agent] = team[0]
+    rows = []
+    for agent in agents:
+        n = seat_games[agent]
+        lo, hi = wilson_interval(wins[agent], n)
+        rank_mean, rank_lo, rank_hi = _mean_ci(np.asarray(ranks[agent], dtype=np.float64))
+        pts, pts_lo, pts_hi = _mean_ci(np.asarray(points[agent], dtype=np.float64))
+        r = ratings[agent]
+        rows.append(
+            {
+                "agent": agent,
+                "games": n,
+                "wins": wins[agent],
+                "win_rate": wins[agent] / n if n else math.nan,
+                "win_lo": lo,
+                "win_hi": hi,
+                "mean_rank": rank_mean,
+                "rank_lo": rank_lo,
+                "rank_hi": rank_hi,
+                "points_per_game": pts,
+                "points_lo": pts_lo,
+                "points_hi": pts_hi,
+                "rating_mu": r.mu,
+                "rating_sigma": r.sigma,
+                "rating_lo": r.mu - Z95 * r.sigma,
+                "rating_hi": r.mu + Z95 * r.sigma,
+                "rating_ordinal": r.ordinal(),
+            }
+        )
+    table = pd.DataFrame(rows)
+    return table.sort_values("rating_ordinal", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def run_tournament(
+    rules: RuleSet | str | Path,
+    players: int,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    out: Path | None = None,
+    *,
+    executor: str = "process",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    batch_games: int = 50_000,
+    resume: bool = False,
+    progress: bool = True,
+) -> TournamentResult:
+    """Play a duplicate-format tournament and write its outputs (see the module docstring)."""
+    ruleset = uno_env.load_rules(rules)
+    ruleset.check_players(players)
+    agents = list(agents)
+    check_agents(agents, ruleset, players)
+    if games < 1:
+        raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
+    workers = default_workers() if workers is None else workers
+    check_executor(executor, workers)
+    if out is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        name = ruleset.preset_name() or "custom"
+        out = Path("runs") / f"tournament__{name}__{players}p__{seed}__{stamp}"
+    meta = {
+        "format": TOURNAMENT_FORMAT,
+        "rules": str(ruleset),
+        "players": players,
+        "agents": agents,
+        "games": games,
+        "seed": seed,
+        "batch_games": batch_games,
+    }
+    meta_file = out / "tournament.json"
+    if meta_file.exists():
+        recorded = json.loads(meta_file.read_text(encoding="utf-8"))
+        if not resume:
+            raise ValueError(f"{out} already holds a tournament; continue it with --resume {out}")
+        if recorded != meta:
+            raise ValueError(f"{out} holds a different tournament: {recorded}")
+    elif resume:
+        raise ValueError(f"{out} holds no tournament to resume (no tournament.json)")
+    (out / "batches").mkdir(parents=True, exist_ok=True)
+    meta_file.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    tasks = plan(ruleset, players, agents, games, seed, batch_games)
+    todo = [t for t in tasks if not (out / "batches" / f"{t.id}.npz").exists()]
+    if progress:
+        print(
+            f"tournament: {len(agents)} agents, {players} players, {games:,} deals x "
+            f"{len({t.table for t in tasks})} tables x {len(seatings(agents[:players]))} seatings "
+            f"= {games * len({(t.table, t.seating_index) for t in tasks}):,} games -> {out}",
+            file=sys.stderr,
+        )
+    bar = Progress(len(todo), enabled=progress)
+
+    def store(result: dict[str, Any]) -> None:
+        arrays = {k: v for k, v in result.items() if k != "id"}
+        _save_npz_atomic(out / "batches" / f"{result['id']}.npz", arrays)
+        bar.update(len(arrays["winner"]))
+
+    def warm() -> None:
+        if tasks[0].compiled:
+            uno_env.simulate(ruleset, players, 1, seed=0, policies=list(tasks[0].seating))
+
+    run_batches(
+        run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address, warm_up=warm
+    )
+    table = games_table(tasks, out)
+    ranked = standings(agents, table, players)
+    _write_frame(ranked, out / "standings")
+    table.to_csv(out / "games.csv", index=False, lineterminator="\n")
+    plot_standings(ranked, out / "standings.png", f"{ruleset.preset_name() or 'custom'}, {players} players")
+    return TournamentResult(ranked, table, out)
+
+
+def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
+    """``stem.csv`` and, with pyarrow, ``stem.parquet``."""
+    frame.to_csv(stem.with_suffix(".csv"), index=False, float_format="%.6f", lineterminator="\n")
+    if importlib.util.find_spec("pyarrow") is None:
+        return
+    frame.to_parquet(stem.with_suffix(".parquet"), index=False)
+
+
+def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
+    """Win rates and ratings with their 95% intervals, one bar per agent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.5 + 0.45 * len(frame)))
+    y = np.arange(len(frame))
+    labels = [Path(a).name if is_checkpoint(a) else a for a in frame["agent"]]
+    rate = frame["win_rate"] * 100
+    left.barh(y, rate, color="C0")
+    left.errorbar(
+        rate,
+        y,
+        xerr=[np.maximum(0, rate - frame["win_lo"] * 100), np.maximum(0, frame["win_hi"] * 100 - rate)],
+        fmt="none",
+        color="k",
+    )
+    left.set_yticks(y, labels)
+    left.invert_yaxis()
+    left.set_xlabel("win rate (%), 95% Wilson interval")
+    right.errorbar(frame["rating_mu"], y, xerr=Z95 * frame["rating_sigma"], fmt="o", color="C1")
+    right.set_yticks(y, labels)
+    right.invert_yaxis()
+    right.set_xlabel("OpenSkill mu (Plackett-Luce), +- 1.96 sigma")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def format_standings(frame: pd.DataFrame) -> str:
+    """The standings as a fixed-width table for the screen."""
+    width = max(5, *(len(a) for a in frame["agent"]))
+    lines = [
+        f"{'agent':<{width}}  {'games':>8}  {'win rate [95%]':<24}  {'mean rank':>9}  {'points/game':>11}  "
+        f"{'rating mu [95%]':<22}"
+    ]
+    for _, r in frame.iterrows():
+        lines.append(
+            f"{r['agent']:<{width}}  {r['games']:>8,}  "
+            f"{r['win_rate']:6.1%} [{r['win_lo']:5.1%}, {r['win_hi']:5.1%}]    "
+            f"{r['mean_rank']:9.2f}  {r['points_per_game']:11.1f}  "
+            f"{r['rating_mu']:6.2f} [{r['rating_lo']:.2f}, {r['rating_hi']:.2f}]"
+        )
+    return "\n".join(lines)
+
+
+# ================================================================ command line
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
+    parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
+    parser.add_argument(
+        "--agents",
+        default="greedy,aggressor,controller,blocker",
+        help="agents separated by commas: compiled styles (with parameters, e.g. bluffer:bluff=0.3) "
+        "or MaskablePPO checkpoint paths (default: greedy,aggressor,controller,blocker)",
+    )
+    parser.add_argument("--games", type=int, default=2000, help="deals, each played in every seating")
+    parser.add_argument("--seed", type=int, default=0, help="deal d uses seed + d (default: 0)")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default: under runs/)")
+    parser.add_argument(
+        "--resume", type=Path, default=None, metavar="DIR", help="continue the tournament in DIR"
+    )
+    parser.add_argument("--executor", choices=EXECUTORS, default="process", help="where batches run")
+    parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
+    parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Run ``uno-env tournament`` from parsed arguments."""
+    out = args.resume if args.resume is not None else args.out
+    result = run_tournament(
+        args.rules,
+        args.players,
+        split_agents(args.agents),
+        args.games,
+        args.seed,
+        out,
+        executor=args.executor,
+        workers=args.workers,
+        ray_address=args.ray_address,
+        resume=args.resume is not None,
+        progress=not args.quiet,
+    )
+    print(format_standings(result.standings))
+    print(f"\nstandings: {result.out / 'standings.csv'}, plot: {result.out / 'standings.png'}")
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env tournament`` to the ``uno-env`` command line."""
+    parser = subparsers.add_parser(
+        "tournament",
+        help="duplicate-format tournament of styles and learned policies",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_arguments(parser)
+    parser.set_defaults(func=cmd_tournament)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.tournament``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m training.tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return cmd_tournament(args)
+    except (RuleError, ValueError) as exc:
+        print(f"tournament: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
