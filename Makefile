@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit nojit bench clean
+.PHONY: demo test lint typecheck unit nojit notebooks bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,19 +14,23 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/pip install --quiet -e '.[dev,train,study]'
+	touch $@ $(VENV)/.installed-base
+
+$(VENV)/.installed-study: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[study]'
 	touch $@ $(VENV)/.installed-base
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[bench]'
 	touch $@ $(VENV)/.installed-base
 
-## demo: set up and run the main job on built-in defaults
-demo: $(VENV)/.installed-base
-	$(BIN)/uno-env simulate
+## demo: set up and run the default house-rules study (report and plots under runs/)
+demo: $(VENV)/.installed-study
+	$(BIN)/uno-env study
 
 ## test: set up and run linters, type checks and the whole test suite
-test: $(VENV)/.installed-dev lint typecheck unit nojit
+test: $(VENV)/.installed-dev lint typecheck unit nojit notebooks
 
 lint:
 	$(BIN)/ruff check uno_env agents training tests benchmarks examples
@@ -38,6 +42,10 @@ typecheck:
 
 unit:
 	$(BIN)/pytest -n 2 -q
+
+# the notebooks, run end to end on tiny specs
+notebooks:
+	$(BIN)/pytest -q --nbmake notebooks
 
 # the rule scenarios once more with the engine uncompiled (NUMBA_DISABLE_JIT=1)
 nojit:
