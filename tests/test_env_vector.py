@@ -17,7 +17,8 @@ from gymnasium.vector import AutoresetMode
 import uno_env
 from uno_env import IllegalActionError
 from uno_env.envs import SingleAgentEnv, VectorEnv
-from uno_env.envs.core import next_seed
+from uno_env.envs.core import next_seed, pick_table
+from uno_env.envs.vector import OpponentPool
 
 
 def choose(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -103,6 +104,91 @@ def test_the_comparison_can_fail() -> None:
         assert_same(vec[0], single)
 
 
+# ================================================================ opponents decided in Python
+def lowest_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
+    """A deterministic Python opponent: the lowest legal action id."""
+    return int(np.flatnonzero(action_mask)[0])
+
+
+class LowestLegalBatch:
+    """The same opponent as a batch policy; counts its calls and the games it was asked about."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.asked = 0
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        assert observations.shape[0] == masks.shape[0] and observations.dtype == np.float32
+        self.calls += 1
+        self.asked += masks.shape[0]
+        return np.array(
+            [lowest_legal(o, m) for o, m in zip(observations, masks, strict=True)], dtype=np.int64
+        )
+
+
+@pytest.mark.parametrize(("n", "seat"), [(2, 0), (4, None)])
+def test_batch_policy_opponents_match_python_opponents_of_single_envs(n: int, seat: int | None) -> None:
+    """A batch policy in the vector env plays game for game like the same Python opponent of
+    SingleAgentEnv, next to compiled opponents, across auto-resets."""
+    seeds = [5, 77, 2**35 + 1]
+    rules = {"max_decisions": 60}
+    batch = LowestLegalBatch()
+    vector_table: list[Any] = [batch] + ["random"] * (n - 2)
+    single_table: list[Any] = [lowest_legal] + ["random"] * (n - 2)
+    venv = VectorEnv(len(seeds), "uno", n, opponents=vector_table, seat=seat, **rules)
+    vec = vector_transcript(venv, seeds, steps=80)
+    assert batch.asked > 0 and batch.calls <= batch.asked
+    for i, seed in enumerate(seeds):
+        env = SingleAgentEnv("uno", n, opponents=single_table, seat=seat, **rules)
+        assert_same(vec[i], single_transcript(env, seed, i, steps=80))
+
+
+def test_the_pool_picks_a_table_per_game_from_its_seed() -> None:
+    batch = LowestLegalBatch()
+    pool = OpponentPool([["random"], [batch]], weights=[3.0, 1.0])
+    venv = VectorEnv(64, "uno", 2, opponents=pool)
+    venv.reset(seed=1000)
+    cumulative = np.cumsum(pool.integer_weights())
+    expected = [pick_table(int(s), cumulative) for s in venv.game_seeds]
+    assert venv.table_index.tolist() == expected
+    assert 0 < sum(expected) < 32  # both tables used, the snapshot one less often
+    counts = np.bincount([pick_table(s, cumulative) for s in range(20_000)], minlength=2)
+    assert abs(counts[1] / 20_000 - 0.25) < 0.02
+    assert pick_table(123, np.array([1_000_000])) == 0
+    # only the games at the batch table ask it
+    for _ in range(30):
+        venv.step(np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()]))
+    assert batch.asked > 0
+
+
+def test_set_opponents_applies_to_games_dealt_afterwards() -> None:
+    venv = VectorEnv(4, "uno", 2, opponents="random", max_decisions=30)
+    venv.reset(seed=0)
+    batch = LowestLegalBatch()
+    venv.set_opponents(batch)
+    assert batch.asked == 0
+    for _ in range(40):
+        venv.step(np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()]))
+    assert batch.asked > 0  # the games dealt after the change sit with it
+    assert venv.opponents == [batch]
+
+
+def test_an_illegal_answer_of_a_batch_policy_is_refused() -> None:
+    def first_illegal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.array([int(np.flatnonzero(m == 0)[0]) for m in masks], dtype=np.int64)
+
+    venv = VectorEnv(2, "uno", 2, opponents=first_illegal, seat=1)
+    with pytest.raises(IllegalActionError, match=r"batch policy .* at seat 0 chose the illegal action"):
+        venv.reset(seed=0)
+
+    def wrong_shape(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.zeros(masks.shape[0] + 1, dtype=np.int64)
+
+    venv = VectorEnv(2, "uno", 2, opponents=wrong_shape, seat=1)
+    with pytest.raises(ValueError, match="must return 2 integer action ids"):
+        venv.reset(seed=0)
+
+
 # ================================================================ gymnasium vector API
 def test_spaces_and_same_step_autoreset() -> None:
     venv = VectorEnv(8, "uno", 2, max_decisions=20)
@@ -173,8 +259,14 @@ def test_illegal_actions_in_the_vector_env() -> None:
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         VectorEnv(0)
-    with pytest.raises(TypeError, match="compiled opponents only"):
-        VectorEnv(2, "uno", 2, opponents=[lambda o, m: 0])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="neither a compiled policy name"):
+        VectorEnv(2, "uno", 3, opponents=["random", 3])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="lists 1 entries; 3 players need 2"):
+        VectorEnv(2, "uno", 3, opponents=OpponentPool([["random", "random"], ["random"]]))
+    with pytest.raises(ValueError, match="2 weights for 1 opponent tables"):
+        OpponentPool(["random"], weights=[1.0, 2.0])
+    with pytest.raises(ValueError, match="not all 0"):
+        OpponentPool(["random", "greedy"], weights=[0.0, 0.0])
     venv = VectorEnv(2, "uno", 3)
     with pytest.raises(RuntimeError, match="reset"):
         venv.step(np.zeros(2, dtype=np.int64))

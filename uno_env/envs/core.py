@@ -46,7 +46,7 @@ ILLEGAL = -2  # the action was not legal; nothing changed
 
 # seat codes of a table: >= 0 a compiled policy (uno_env.batch.POLICIES), else a caller
 LEARNER = -1  # the learning agent (the caller decides)
-EXTERNAL = -2  # a Python opponent (the caller decides)
+EXTERNAL = -2  # a Python opponent (the caller decides); the vector env numbers its k-th EXTERNAL - k
 
 M31 = 0x7FFFFFFF
 
@@ -288,15 +288,69 @@ def reset_game(
 
 
 @njit(cache=True)
-def vector_reset(
+def pick_table(seed: int, cumulative_weights: np.ndarray) -> int:
+    """The opponent table of the game of ``seed``: a weighted pick, a function of the seed only.
+
+    ``cumulative_weights`` holds the running sums of the tables' integer weights. With one
+    table it is table 0 and the seed is not used.
+    """
+    count = cumulative_weights.shape[0]
+    if count == 1:
+        return 0
+    lo = seed & 0xFFFFFFFF
+    hi = (seed >> 32) & M31
+    ticket = mix32(lo ^ mix32(hi ^ 0x3C6EF372)) % cumulative_weights[count - 1]
+    for p in range(count):
+        if ticket < cumulative_weights[p]:
+            return p
+    return count - 1
+
+
+@njit(cache=True)
+def deal_row(
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    templates: np.ndarray,
+    template_params: np.ndarray,
+    cumulative_weights: np.ndarray,
+    seat_mode: int,
+    seed: int,
+    num_players: int,
+    deck: np.ndarray,
+    table: np.ndarray,
+) -> int:
+    """Deal the game of ``seed`` at the table :func:`pick_table` chooses; as :func:`reset_game`.
+
+    The table index goes to ``table[0]``; returns the seed actually dealt.
+    """
+    while True:
+        p = pick_table(seed, cumulative_weights)
+        learner = seat_for_seed(seed, num_players, seat_mode)
+        learner_seats(seats, params, templates[p], template_params[p], num_players, learner)
+        engine.new_game(state, spec, num_players, deck, seed, 0)
+        engine.fill_mask(state, spec, mask)
+        if play_compiled(state, spec, mask, seats, params) >= 0:
+            table[0] = p
+            return seed
+        seed = next_seed(seed)
+
+
+@njit(cache=True)
+def settle_row(
+    i: int,
     states: np.ndarray,
     spec: np.ndarray,
     masks: np.ndarray,
     seats: np.ndarray,
     params: np.ndarray,
     learners: np.ndarray,
-    template: np.ndarray,
+    templates: np.ndarray,
     template_params: np.ndarray,
+    cumulative_weights: np.ndarray,
+    tables: np.ndarray,
     seat_mode: int,
     seeds: np.ndarray,
     num_players: int,
@@ -304,16 +358,96 @@ def vector_reset(
     offsets: np.ndarray,
     obs: np.ndarray,
     out_masks: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    final_obs: np.ndarray,
+    reward_mode: int,
+    waiting: np.ndarray,
+    fresh: np.ndarray,
+    forced_end: bool,
+    scratch: np.ndarray,
 ) -> None:
-    """Deal every game of a batch from ``seeds`` (updated to the seeds dealt); encode views."""
-    for i in range(states.shape[0]):
-        seeds[i] = reset_game(
-            states[i], spec, masks[i], seats[i], params[i], template, template_params, seat_mode, seeds[i],
-            num_players, deck,
+    """After moves in game ``i``: end and redeal it if it is over, then hand it to its next caller.
+
+    A game that ended (or that ``forced_end`` ends: an illegal action under the terminate
+    policy, reward already set) records the learner's reward and flags and its last
+    observation in ``final_obs[i]``, and the game of :func:`next_seed` is dealt in its place;
+    a game dealt in this step that ends before the learner has decided (external opponents
+    finished it) is dealt again silently, as :func:`reset_game` does. Then either the
+    learner decides (its view goes to ``obs[i]``, ``out_masks[i]``, ``waiting[i] = -1``) or
+    an external opponent does (``waiting[i]`` = its seat).
+    """
+    state = states[i]
+    end_now = forced_end
+    while True:
+        if not end_now and state[L.S_STATUS] == L.ST_RUNNING:
+            seat = state[L.S_CURRENT]
+            if seat == learners[i]:
+                waiting[i] = -1
+                encode(state, spec, seat, offsets, obs[i])
+                export_mask(spec, masks[i], out_masks[i])
+            else:
+                waiting[i] = seat
+            return
+        if not fresh[i]:
+            if not end_now:
+                final_rewards(state, spec, reward_mode, scratch)
+                rewards[i] = scratch[learners[i]]
+                terminated[i] = state[L.S_STATUS] == L.ST_WON
+                truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
+            encode(state, spec, learners[i], offsets, final_obs[i])
+        seeds[i] = deal_row(
+            state, spec, masks[i], seats[i], params[i], templates, template_params, cumulative_weights,
+            seat_mode, next_seed(seeds[i]), num_players, deck, tables[i:i + 1],
         )  # fmt: skip
         learners[i] = seat_for_seed(seeds[i], num_players, seat_mode)
-        encode(states[i], spec, learners[i], offsets, obs[i])
-        export_mask(spec, masks[i], out_masks[i])
+        fresh[i] = True
+        end_now = False
+
+
+@njit(cache=True)
+def vector_reset(
+    states: np.ndarray,
+    spec: np.ndarray,
+    masks: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    learners: np.ndarray,
+    templates: np.ndarray,
+    template_params: np.ndarray,
+    cumulative_weights: np.ndarray,
+    tables: np.ndarray,
+    seat_mode: int,
+    seeds: np.ndarray,
+    num_players: int,
+    deck: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_masks: np.ndarray,
+    waiting: np.ndarray,
+    fresh: np.ndarray,
+) -> None:
+    """Deal every game of a batch from ``seeds`` (updated to the seeds dealt).
+
+    Encodes the learners' views, or marks in ``waiting`` the games where an external
+    opponent decides first (:func:`external_step` continues them).
+    """
+    unused = np.zeros(states.shape[0], dtype=np.float64)
+    flags = np.zeros(states.shape[0], dtype=np.bool_)
+    scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    for i in range(states.shape[0]):
+        seeds[i] = deal_row(
+            states[i], spec, masks[i], seats[i], params[i], templates, template_params, cumulative_weights,
+            seat_mode, seeds[i], num_players, deck, tables[i:i + 1],
+        )  # fmt: skip
+        learners[i] = seat_for_seed(seeds[i], num_players, seat_mode)
+        fresh[i] = True
+        settle_row(
+            i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
+            tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, unused, flags, flags, obs,
+            0, waiting, fresh, False, scratch,
+        )  # fmt: skip
 
 
 @njit(cache=True)
@@ -324,8 +458,10 @@ def vector_step(
     seats: np.ndarray,
     params: np.ndarray,
     learners: np.ndarray,
-    template: np.ndarray,
+    templates: np.ndarray,
     template_params: np.ndarray,
+    cumulative_weights: np.ndarray,
+    tables: np.ndarray,
     seat_mode: int,
     seeds: np.ndarray,
     num_players: int,
@@ -342,24 +478,28 @@ def vector_step(
     reward_mode: int,
     illegal_mode: int,
     illegal_reward: float,
+    waiting: np.ndarray,
+    fresh: np.ndarray,
 ) -> int:
     """Step every game of a batch with the learners' ``actions``; auto-reset finished games.
 
     Per game: apply the learner's action (or the illegal-action policy), let the compiled
-    opponents move, and write the learner's next observation and mask. A finished game's
-    last observation goes to ``final_obs[i]`` and the game of :func:`next_seed` is dealt in
-    its place (same step). Returns the first game whose action was illegal when
-    ``illegal_mode`` is raise (that game unchanged, the games before it stepped), else -1.
+    opponents move, then :func:`settle_row`: the learner's next view, or the game waits for
+    an external opponent (``waiting[i] >= 0``). A finished game's last observation goes to
+    ``final_obs[i]`` and the game of :func:`next_seed` is dealt in its place (same step).
+    Returns the first game whose action was illegal when ``illegal_mode`` is raise (that
+    game unchanged, the games before it stepped), else -1.
     """
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     for i in range(states.shape[0]):
         state = states[i]
         mask = masks[i]
-        learner = learners[i]
         rewards[i] = 0.0
         terminated[i] = False
         truncated[i] = False
         illegal[i] = False
+        fresh[i] = False
+        forced_end = False
         if engine.step_checked(state, spec, actions[i], mask):
             play_compiled(state, spec, mask, seats[i], params[i])
         elif illegal_mode == ILLEGAL_RAISE:
@@ -371,21 +511,82 @@ def vector_step(
             illegal[i] = True
             terminated[i] = True
             rewards[i] = illegal_reward
-        if state[L.S_STATUS] != L.ST_RUNNING or terminated[i]:
-            if not terminated[i]:
-                final_rewards(state, spec, reward_mode, scratch)
-                rewards[i] = scratch[learner]
-                terminated[i] = state[L.S_STATUS] == L.ST_WON
-                truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
-            encode(state, spec, learner, offsets, final_obs[i])
-            seeds[i] = reset_game(
-                state, spec, mask, seats[i], params[i], template, template_params, seat_mode,
-                next_seed(seeds[i]), num_players, deck,
-            )  # fmt: skip
-            learner = seat_for_seed(seeds[i], num_players, seat_mode)
-            learners[i] = learner
-        encode(state, spec, learner, offsets, obs[i])
-        export_mask(spec, mask, out_masks[i])
+            forced_end = True
+        if not forced_end and state[L.S_STATUS] == L.ST_RUNNING and state[L.S_CURRENT] == learners[i]:
+            # the common case, kept out of settle_row's long call
+            waiting[i] = -1
+            encode(state, spec, learners[i], offsets, obs[i])
+            export_mask(spec, mask, out_masks[i])
+            continue
+        settle_row(
+            i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
+            tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
+            truncated, final_obs, reward_mode, waiting, fresh, forced_end, scratch,
+        )  # fmt: skip
+    return -1
+
+
+@njit(cache=True)
+def external_views(
+    states: np.ndarray,
+    spec: np.ndarray,
+    masks: np.ndarray,
+    waiting: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_masks: np.ndarray,
+) -> None:
+    """Encode the view and legal actions of the external opponent each waiting game waits for."""
+    for i in range(states.shape[0]):
+        if waiting[i] >= 0:
+            encode(states[i], spec, waiting[i], offsets, obs[i])
+            export_mask(spec, masks[i], out_masks[i])
+
+
+@njit(cache=True)
+def external_step(
+    states: np.ndarray,
+    spec: np.ndarray,
+    masks: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    learners: np.ndarray,
+    templates: np.ndarray,
+    template_params: np.ndarray,
+    cumulative_weights: np.ndarray,
+    tables: np.ndarray,
+    seat_mode: int,
+    seeds: np.ndarray,
+    num_players: int,
+    deck: np.ndarray,
+    actions: np.ndarray,
+    offsets: np.ndarray,
+    obs: np.ndarray,
+    out_masks: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    final_obs: np.ndarray,
+    reward_mode: int,
+    waiting: np.ndarray,
+    fresh: np.ndarray,
+) -> int:
+    """Apply the external opponents' ``actions`` in the waiting games, then settle them as
+    :func:`vector_step` does. Returns the first game whose external action was illegal
+    (nothing applied from it on), else -1.
+    """
+    scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    for i in range(states.shape[0]):
+        if waiting[i] < 0:
+            continue
+        if not engine.step_checked(states[i], spec, actions[i], masks[i]):
+            return i
+        play_compiled(states[i], spec, masks[i], seats[i], params[i])
+        settle_row(
+            i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
+            tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
+            truncated, final_obs, reward_mode, waiting, fresh, False, scratch,
+        )  # fmt: skip
     return -1
 
 

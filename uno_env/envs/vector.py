@@ -7,6 +7,15 @@ call that, for every game, applies the learner's action, plays the opponents' mo
 compiled policies (texts of :data:`uno_env.batch.POLICIES` such as ``"random"`` or
 ``"bluffer:bluff=0.3"``, computed by :func:`uno_env.batch.choose_action` inside the loop),
 auto-resets finished games and writes observations and masks into preallocated arrays.
+
+Opponents decided in Python (a frozen copy of a network for self-play, say) are *batch
+policies*: callables ``(observations, masks) -> actions`` over a batch of games, given in
+place of a style name. When some games wait on one, :meth:`VectorEnv.step` asks it once
+for all of them (their views from the opponent's seat), applies the answers in one
+compiled call and goes on until every learner decides; without batch policies a step
+stays one compiled call. An :class:`OpponentPool` seats each game at one of several
+tables, picked with the given weights from the game's seed, and :meth:`VectorEnv.set_opponents`
+changes the tables for games dealt afterwards (fictitious self-play adds snapshots this way).
 :meth:`VectorEnv.action_masks` gives the legal actions of every game;
 :meth:`VectorEnv.to_sb3` wraps the same games as a Stable-Baselines3 ``VecEnv`` for
 sb3-contrib's MaskablePPO.
@@ -30,9 +39,10 @@ after that; keep a copy to hold it longer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import gymnasium as gym
 import numpy as np
@@ -50,6 +60,41 @@ from .common import check_choice, check_seed
 from .encoding import obs_layout
 from .registration import ENV_VERSION
 
+BatchPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""An opponent decided in Python: ``(observations (k, obs_size), masks (k, num_actions)) -> (k,) actions``."""
+
+OpponentTable: TypeAlias = str | BatchPolicy | Sequence[str | BatchPolicy]
+"""The opponents of one table: one entry for every opponent seat, or a list with one per seat."""
+
+
+@dataclass(frozen=True)
+class OpponentPool:
+    """Several opponent tables and their weights: each game is dealt at one, picked by its seed.
+
+    The pick is a function of the game's seed only (:func:`uno_env.envs.core.pick_table`),
+    so the same seeds meet the same tables whatever the batch size or order. Weights are
+    relative (they need not sum to one); the pick resolves them in millionths.
+    """
+
+    tables: Sequence[OpponentTable]
+    weights: Sequence[float] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.tables) == 0:
+            raise ValueError("an opponent pool needs at least one table")
+        if self.weights is not None:
+            if len(self.weights) != len(self.tables):
+                raise ValueError(f"{len(self.weights)} weights for {len(self.tables)} opponent tables")
+            if any(not np.isfinite(w) or w < 0 for w in self.weights) or sum(self.weights) <= 0:
+                raise ValueError(f"pool weights must be finite, >= 0 and not all 0, got {list(self.weights)}")
+
+    def integer_weights(self) -> np.ndarray:
+        """The weights in millionths of their total (each table with weight > 0 keeps at least 1)."""
+        weights = np.ones(len(self.tables)) if self.weights is None else np.asarray(self.weights, dtype=float)
+        scaled = np.round(weights / weights.sum() * 1_000_000).astype(np.int64)
+        scaled[(weights > 0) & (scaled == 0)] = 1
+        return scaled
+
 
 class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """N single-agent games against compiled opponents, stepped in compiled code."""
@@ -65,7 +110,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         num_envs: int = 256,
         rules: RuleSet | str | Path = "uno",
         num_players: int = 4,
-        opponents: str | Sequence[str] = "random",
+        opponents: OpponentTable | OpponentPool = "random",
         seat: int | None = 0,
         *,
         reward: str = "win",
@@ -91,24 +136,6 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
         self.deck = self.rules.deck_family
-        names = [opponents] * (num_players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != num_players - 1:
-            raise ValueError(
-                f"opponents lists {len(names)} names; {num_players} players need {num_players - 1} "
-                "(entry k-1 sits k seats clockwise from the learner)"
-            )
-        for name in names:
-            if not isinstance(name, str):
-                raise TypeError(
-                    f"the vector env plays compiled opponents only (policy names such as 'random'), "
-                    f"got {name!r}; use SingleAgentEnv for Python opponents"
-                )
-        codes, params = policy_table(names)  # ValueError names the valid styles
-        self.opponents = names
-        self._template = np.full(L.MAX_PLAYERS - 1, core.EXTERNAL, dtype=np.int64)
-        self._template[: num_players - 1] = codes
-        self._template_params = np.full((L.MAX_PLAYERS - 1, NUM_POLICY_PARAMS), -1, dtype=np.int64)
-        self._template_params[: num_players - 1] = params
         self._seat_mode = -1 if seat is None else int(seat)
         self._spec = compile_spec(self.rules)
         self._deck_counts = self.rules.deck_counts(num_players)
@@ -127,7 +154,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.action_space = spaces.MultiDiscrete(np.full(n, self._num_actions, dtype=np.int64))
         self._states = np.zeros((n, L.STATE_SIZE), dtype=np.int64)
         self._masks = np.zeros((n, L.MAX_ACTIONS), dtype=np.int8)
-        self._seats = np.full((n, L.MAX_PLAYERS), core.EXTERNAL - 1, dtype=np.int64)
+        self._seats = np.full((n, L.MAX_PLAYERS), core.LEARNER, dtype=np.int64)
         self._params = np.full((n, L.MAX_PLAYERS, NUM_POLICY_PARAMS), -1, dtype=np.int64)
         self._learners = np.zeros(n, dtype=np.int64)
         self._seeds = np.zeros(n, dtype=np.int64)
@@ -141,7 +168,74 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._final_obs = np.zeros((n, size), dtype=np.float32)
         self._actions = np.zeros(n, dtype=np.int64)
+        self._tables = np.zeros(n, dtype=np.int64)
+        self._waiting = np.full(n, -1, dtype=np.int64)
+        self._fresh = np.zeros(n, dtype=np.bool_)
+        self._external_obs = np.zeros((n, size), dtype=np.float32)
+        self._external_masks = np.zeros((n, self._num_actions), dtype=np.int8)
+        self._external_actions = np.zeros(n, dtype=np.int64)
+        self._externals: list[BatchPolicy | None] = []
+        self._set_tables(opponents)
         self._has_reset = False
+
+    # ------------------------------------------------------------ opponents
+    def _set_tables(self, opponents: OpponentTable | OpponentPool) -> None:
+        pool = opponents if isinstance(opponents, OpponentPool) else OpponentPool([opponents])
+        n = self.num_players
+        templates = np.full((len(pool.tables), L.MAX_PLAYERS - 1), core.EXTERNAL, dtype=np.int64)
+        template_params = np.full(
+            (len(pool.tables), L.MAX_PLAYERS - 1, NUM_POLICY_PARAMS), -1, dtype=np.int64
+        )
+        externals = self._externals  # indices stay valid for the games in progress
+        described: list[list[str | BatchPolicy]] = []
+        for p, table in enumerate(pool.tables):
+            entries: list[Any] = (
+                [table] * (n - 1) if isinstance(table, str) or callable(table) else list(table)
+            )
+            if len(entries) != n - 1:
+                raise ValueError(
+                    f"an opponent table lists {len(entries)} entries; {n} players need {n - 1} "
+                    "(entry k-1 sits k seats clockwise from the learner)"
+                )
+            for k, entry in enumerate(entries):
+                if isinstance(entry, str):
+                    codes, params = policy_table([entry])  # ValueError names the valid styles
+                    templates[p, k] = codes[0]
+                    template_params[p, k] = params[0]
+                elif callable(entry):
+                    index = next((j for j, f in enumerate(externals) if f is entry), len(externals))
+                    if index == len(externals):
+                        externals.append(entry)
+                    templates[p, k] = core.EXTERNAL - index
+                else:
+                    raise TypeError(
+                        f"opponent {entry!r} is neither a compiled policy name (such as 'random' or "
+                        "'bluffer:bluff=0.3') nor a batch policy: a callable (observations, masks) -> actions"
+                    )
+            described.append(entries)
+        self._templates = templates
+        self._template_params = template_params
+        self._cumulative_weights = np.cumsum(pool.integer_weights()).astype(np.int64)
+        used = set(templates.ravel().tolist()) | set(self._seats.ravel().tolist())
+        for j in range(len(externals)):
+            if core.EXTERNAL - j not in used:
+                externals[j] = None  # no game sits with it any more: let it go
+        self.opponent_pool = pool
+        self.opponents = described[0] if len(described) == 1 else described
+
+    def set_opponents(self, opponents: OpponentTable | OpponentPool) -> None:
+        """Change the opponents; games dealt from now on (resets, auto-resets) use them.
+
+        Games in progress finish at the table they were dealt at (their batch policies are
+        still called until then), so a training loop can swap in a new :class:`OpponentPool`,
+        say after adding a snapshot of its own policy, between steps.
+        """
+        self._set_tables(opponents)
+
+    @property
+    def table_index(self) -> np.ndarray:
+        """Which table of the opponent pool each row's current game was dealt at (a copy)."""
+        return self._tables.copy()
 
     # ------------------------------------------------------------ gymnasium API
     def reset(
@@ -174,8 +268,10 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._seats,
             self._params,
             self._learners,
-            self._template,
+            self._templates,
             self._template_params,
+            self._cumulative_weights,
+            self._tables,
             self._seat_mode,
             self._seeds,
             self.num_players,
@@ -183,8 +279,14 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._offsets,
             self._obs,
             self._out_masks,
+            self._waiting,
+            self._fresh,
         )
         self._has_reset = True
+        self._rewards[:] = 0.0
+        self._terminated[:] = False
+        self._truncated[:] = False
+        self._play_externals()
         return self._observations(), {"action_mask": self._out_masks.copy()}
 
     def step(
@@ -208,8 +310,10 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._seats,
             self._params,
             self._learners,
-            self._template,
+            self._templates,
             self._template_params,
+            self._cumulative_weights,
+            self._tables,
             self._seat_mode,
             self._seeds,
             self.num_players,
@@ -226,9 +330,12 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._reward_code,
             self._illegal_code,
             self.illegal_reward,
+            self._waiting,
+            self._fresh,
         )
         if failed >= 0:
             raise self._illegal_error(failed)
+        self._play_externals()
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         done = self._terminated | self._truncated
         if done.any():
@@ -248,6 +355,86 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._terminated.copy(),
             self._truncated.copy(),
             infos,
+        )
+
+    def _play_externals(self) -> None:
+        """Ask the batch policies for the games waiting on them, until every learner decides.
+
+        Each round is one compiled call to encode the waiting opponents' views, one call of
+        each batch policy on all the games that wait on it, and one compiled call to apply
+        the answers and let compiled opponents move on.
+        """
+        if all(policy is None for policy in self._externals):
+            return
+        while True:
+            rows = np.flatnonzero(self._waiting >= 0)
+            if rows.size == 0:
+                return
+            core.external_views(
+                self._states,
+                self._spec,
+                self._masks,
+                self._waiting,
+                self._offsets,
+                self._external_obs,
+                self._external_masks,
+            )
+            codes = self._seats[rows, self._waiting[rows]]
+            for code in np.unique(codes):
+                chosen = rows[codes == code]
+                policy = self._externals[core.EXTERNAL - int(code)]
+                assert policy is not None, "a game sits with a released batch policy"
+                answer = np.asarray(policy(self._external_obs[chosen], self._external_masks[chosen]))
+                if answer.shape != (chosen.size,) or answer.dtype.kind not in "iu":
+                    raise ValueError(
+                        f"batch policy {policy!r} must return {chosen.size} integer action ids "
+                        f"(shape ({chosen.size},)), got {answer.dtype} array of shape {answer.shape}"
+                    )
+                self._external_actions[chosen] = answer
+            failed = core.external_step(
+                self._states,
+                self._spec,
+                self._masks,
+                self._seats,
+                self._params,
+                self._learners,
+                self._templates,
+                self._template_params,
+                self._cumulative_weights,
+                self._tables,
+                self._seat_mode,
+                self._seeds,
+                self.num_players,
+                self._deck_counts,
+                self._external_actions,
+                self._offsets,
+                self._obs,
+                self._out_masks,
+                self._rewards,
+                self._terminated,
+                self._truncated,
+                self._final_obs,
+                self._reward_code,
+                self._waiting,
+                self._fresh,
+            )
+            if failed >= 0:
+                raise self._external_error(failed)
+
+    def _external_error(self, i: int) -> IllegalActionError:
+        action = int(self._external_actions[i])
+        seat = int(self._waiting[i])
+        policy = self._externals[core.EXTERNAL - int(self._seats[i, seat])]
+        legal = [int(a) for a in np.flatnonzero(self._external_masks[i])]
+        position = format_position(self._states[i], self._spec, self.deck)
+        what = actions.format_action(action, self.deck) if 0 <= action < self._num_actions else "out of range"
+        return IllegalActionError(
+            f"game {i}: batch policy {policy!r} at seat {seat} chose the illegal action {action} ({what}); "
+            f"legal actions: {', '.join(f'{a}={actions.format_action(a, self.deck)}' for a in legal)}; "
+            f"position: {position}",
+            action,
+            legal,
+            position,
         )
 
     def _next_buffer(self) -> None:
