@@ -65,7 +65,10 @@ Safety
 
 Rendering
     ``"ansi"`` returns a text table (whose cards: ``render_seat``, default every hand);
-    ``"human"`` prints it after every step.
+    ``"human"`` prints it after every step. ``"rgb_array"`` returns a picture of the table
+    (800 x 600, uint8 ``(600, 800, 3)``; :func:`uno_env.envs.render.render_rgb`) with the
+    hand of ``render_seat`` face up, or with ``render_seat=None`` the hand of the agent to
+    move; the other seats show card backs and hand counts.
 
 Seeds
     ``reset(seed=s)`` deals exactly like ``Game(rules, n, seed=s)``. ``reset()`` without a
@@ -98,7 +101,7 @@ from . import core
 from .common import RENDER_MODES, check_choice, check_seed, coerce_action
 from .encoding import obs_layout, observe_state
 from .registration import ENV_VERSION
-from .render import render_table
+from .render import render_rgb, render_table
 
 _BEFORE_RESET = frozenset(
     {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "_cumulative_rewards"}
@@ -380,13 +383,25 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         """Seed of the game being played (``Game(rules, n, seed=...)`` deals the same)."""
         return self._seed
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``), or printed (``"human"``); see :mod:`uno_env.envs.render`."""
+    def render(self) -> str | np.ndarray | None:
+        """The table as text (``"ansi"``), printed (``"human"``) or a picture (``"rgb_array"``).
+
+        See :mod:`uno_env.envs.render`.
+        """
         if not self._has_reset:
             raise AssertionError("reset() needs to be called before render.")
         if self.render_mode is None:
             EnvLogger._generic_warning("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(
+                self._state,
+                self.deck,
+                self.rules.num_faces,
+                self.render_seat,
+                self._last_actions,
+                title=f"{self.rules.preset_name() or 'custom rules'}",
+            )
         shown = None if self.render_seat is None else [self.render_seat]
         text = render_table(
             self._state,

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 class ActionOutOfBoundsError(ValueError, AssertionError):

@@ -62,7 +62,7 @@ from . import core
 from .common import RENDER_MODES, check_choice, check_seed, coerce_action
 from .encoding import obs_layout, observe_state
 from .registration import ENV_VERSION
-from .render import render_table
+from .render import render_rgb, render_table
 
 
 @runtime_checkable
@@ -355,11 +355,25 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         """Seed of the current game (``Game(rules, n, seed=...)`` deals the same)."""
         return self._seed
 
-    def render(self) -> str | None:
-        """The table from the learner's seat as text (``"ansi"``), or printed (``"human"``)."""
+    def render(self) -> str | np.ndarray | None:
+        """The table from the learner's seat: text (``"ansi"``), printed (``"human"``) or a picture.
+
+        ``"rgb_array"`` gives :func:`uno_env.envs.render.render_rgb` with the learner's hand.
+        """
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gym.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'"
+            )
             return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(
+                self._state,
+                self.deck,
+                self.rules.num_faces,
+                self._learner,
+                None,
+                title=f"{self.rules.preset_name() or 'custom rules'} · learner seat {self._learner}",
+            )
         text = render_table(
             self._state,
             self.deck,

@@ -1,0 +1,426 @@
+"""Game records: any game as a compact JSON object, one per line (JSON Lines), replayed exactly.
+
+A game is fixed by its rules, player count, seed and the decisions taken (E-SEED-1: the
+seed fixes every chance event), so a record stores only those, plus optional notes::
+
+    {"format": "uno-env-record/1", "env_version": 0, "rules": "<str(RuleSet)>",
+     "preset": "uno", "num_players": 4, "seed": 7, "actions": [12, 3, 60, ...],
+     "agents": ["human", "greedy", "random", "bluffer"], "source": "play",
+     "outcome": {"winner": 2, "ranking": [2, 0, 3, 1], ...},
+     "final_position": "<position notation at the end>"}
+
+``rules`` is the canonical one-line rules string (``str(rules)``, read back with
+:meth:`RuleSet.parse`); ``preset`` only names it for people. ``actions`` are action ids of
+the deck family's table (:mod:`uno_env.actions`). ``agents`` (who sat where), ``source``,
+``outcome``, ``final_position`` and ``extra`` are optional; when ``outcome`` or
+``final_position`` are present, :func:`replay_game` checks the replay against them and
+raises :class:`ReplayMismatchError` if it differs.
+
+Writing: :func:`record_game` (from a :class:`~uno_env.Game`'s history),
+:func:`record_simulated` (games of :func:`uno_env.simulate`, re-played through ``Game``
+with the same compiled styles and the same agent generator, so they are exactly the batch
+games), :func:`save_records` / :func:`append_records`. Reading: :func:`load_records`
+(errors name the file, the line and what is wrong), :func:`replay` (the game after each
+action) and :func:`replay_game`.
+
+A record from another environment version (:data:`~uno_env.envs.registration.ENV_VERSION`)
+is refused: the engine may have changed what the same actions do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .envs.registration import ENV_VERSION
+from .game import Game, IllegalActionError, Outcome
+from .rules import RuleError, RuleSet, load_rules
+
+RECORD_FORMAT = "uno-env-record/1"
+"""The ``format`` field of every record this module writes."""
+
+_REQUIRED = ("format", "env_version", "rules", "num_players", "seed", "actions")
+_OPTIONAL = ("preset", "agents", "source", "outcome", "final_position", "extra")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed (malformed, other env version, unknown rules)."""
+
+
+class ReplayMismatchError(AssertionError):
+    """A replay that does not end as its record says (outcome or final position differ)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One recorded game (see the module docstring for the JSON form)."""
+
+    rules: str
+    num_players: int
+    seed: int
+    actions: tuple[int, ...]
+    env_version: int = ENV_VERSION
+    preset: str | None = None
+    agents: tuple[str, ...] | None = None
+    source: str | None = None
+    outcome: Outcome | None = None
+    final_position: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def ruleset(self) -> RuleSet:
+        """The rule set of the game (raises :class:`RecordError` if the rules string is unknown)."""
+        try:
+            return RuleSet.parse(self.rules)
+        except RuleError as exc:
+            raise RecordError(f"the record's rules string is not a rule set of this version: {exc}") from None
+
+    def new_game(self) -> Game:
+        """The game as dealt, before the first action."""
+        if self.env_version != ENV_VERSION:
+            raise RecordError(
+                f"the record was written by env version {self.env_version}, this is env version "
+                f"{ENV_VERSION}: the same actions may play differently; replay it with that version"
+            )
+        return Game(self.ruleset(), self.num_players, seed=self.seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of the record (optional fields left out when empty)."""
+        out: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "env_version": self.env_version,
+            "rules": self.rules,
+            "preset": self.preset,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }
+        if self.agents is not None:
+            out["agents"] = list(self.agents)
+        if self.source is not None:
+            out["source"] = self.source
+        if self.outcome is not None:
+            out["outcome"] = outcome_to_dict(self.outcome)
+        if self.final_position is not None:
+            out["final_position"] = self.final_position
+        if self.extra:
+            out["extra"] = self.extra
+        if out["preset"] is None:
+            del out["preset"]
+        return out
+
+    def to_json(self) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "record") -> GameRecord:
+        """Read a record object; :class:`RecordError` names ``where`` and what is wrong."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"{where}: expected a JSON object, got {type(data).__name__}")
+        missing = [k for k in _REQUIRED if k not in data]
+        if missing:
+            raise RecordError(f"{where}: missing field(s) {', '.join(missing)}; a record needs {_REQUIRED}")
+        unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
+        if unknown:
+            raise RecordError(
+                f"{where}: unknown field(s) {', '.join(unknown)}; allowed: {_REQUIRED + _OPTIONAL}"
+            )
+        if data["format"] != RECORD_FORMAT:
+            raise RecordError(f"{where}: format {data['format']!r} is not {RECORD_FORMAT!r}")
+        for key in ("env_version", "num_players", "seed"):
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RecordError(f"{where}: {key} must be an integer, got {value!r}")
+        if not 0 <= data["seed"] < 2**63:
+            raise RecordError(f"{where}: seed must be in 0..2**63-1, got {data['seed']}")
+        if data["env_version"] != ENV_VERSION:
+            raise RecordError(
+                f"{where}: recorded with env version {data['env_version']}, this is env version "
+                f"{ENV_VERSION}; the same actions may play differently, so it is not replayed"
+            )
+        if not isinstance(data["rules"], str):
+            raise RecordError(f"{where}: rules must be the one-line rules string, got {data['rules']!r}")
+        try:
+            ruleset = RuleSet.parse(data["rules"])
+            ruleset.check_players(data["num_players"])
+        except RuleError as exc:
+            raise RecordError(f"{where}: unknown rules: {exc}") from None
+        acts = data["actions"]
+        if not isinstance(acts, list) or any(isinstance(a, bool) or not isinstance(a, int) for a in acts):
+            raise RecordError(f"{where}: actions must be a list of integer action ids")
+        bad = [a for a in acts if not 0 <= a < ruleset.num_actions]
+        if bad:
+            raise RecordError(
+                f"{where}: action id {bad[0]} is outside the {ruleset.deck_family} action table "
+                f"0..{ruleset.num_actions - 1}"
+            )
+        agents = data.get("agents")
+        if agents is not None and (
+            not isinstance(agents, list)
+            or len(agents) != data["num_players"]
+            or not all(isinstance(a, str) for a in agents)
+        ):
+            raise RecordError(f"{where}: agents must list {data['num_players']} names, one per seat")
+        outcome = None
+        if data.get("outcome") is not None:
+            outcome = outcome_from_dict(data["outcome"], where)
+        for key in ("preset", "source", "final_position"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise RecordError(f"{where}: {key} must be a string, got {data[key]!r}")
+        extra = data.get("extra") or {}
+        if not isinstance(extra, dict):
+            raise RecordError(f"{where}: extra must be a JSON object")
+        return cls(
+            rules=data["rules"],
+            num_players=data["num_players"],
+            seed=data["seed"],
+            actions=tuple(acts),
+            env_version=data["env_version"],
+            preset=data.get("preset"),
+            agents=None if agents is None else tuple(agents),
+            source=data.get("source"),
+            outcome=outcome,
+            final_position=data.get("final_position"),
+            extra=extra,
+        )
+
+
+def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
+    """An :class:`~uno_env.Outcome` as a JSON object (tuples as lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(outcome).items()}
+
+
+def outcome_from_dict(data: Any, where: str = "outcome") -> Outcome:
+    """Read an outcome object back; :class:`RecordError` names what is wrong."""
+    names = [f.name for f in dataclasses.fields(Outcome)]
+    if not isinstance(data, Mapping) or sorted(data) != sorted(names):
+        raise RecordError(f"{where}: outcome must be an object with exactly the fields {', '.join(names)}")
+
+    def integer(key: str) -> int:
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RecordError(f"{where}: outcome {key} must be an integer, got {value!r}")
+        return value
+
+    def integers(key: str) -> tuple[int, ...]:
+        value = data[key]
+        if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+            raise RecordError(f"{where}: outcome {key} must be a list of integers, got {value!r}")
+        return tuple(value)
+
+    if not isinstance(data["reason"], str) or not isinstance(data["truncated"], bool):
+        raise RecordError(f"{where}: outcome reason must be a string and truncated true/false")
+    return Outcome(
+        winner=None if data["winner"] is None else integer("winner"),
+        ranking=integers("ranking"),
+        scores=integers("scores"),
+        round_points=integers("round_points"),
+        reason=data["reason"],
+        truncated=data["truncated"],
+        rounds=integer("rounds"),
+        decisions=integer("decisions"),
+    )
+
+
+# ------------------------------------------------------------------ writing
+def record_game(
+    game: Game,
+    agents: Sequence[str] | None = None,
+    source: str | None = "game",
+    extra: Mapping[str, Any] | None = None,
+) -> GameRecord:
+    """The record of ``game`` so far, from its :attr:`~uno_env.Game.history`.
+
+    ``agents`` names who sat at each seat. The outcome and final position are stored when
+    the game is over. The record is checked by replaying it; a game built with
+    :meth:`Game.from_position` cannot be recorded (its deal is not the seed's): a
+    :class:`RecordError` says so.
+    """
+    if agents is not None and len(agents) != game.num_players:
+        raise ValueError(f"agents lists {len(agents)} names for {game.num_players} seats")
+    record = GameRecord(
+        rules=str(game.rules),
+        num_players=game.num_players,
+        seed=game.seed,
+        actions=tuple(action for _, action in game.history),
+        preset=game.rules.preset_name(),
+        agents=None if agents is None else tuple(agents),
+        source=source,
+        outcome=game.outcome(),
+        final_position=game.position() if game.is_over() else None,
+        extra=dict(extra or {}),
+    )
+    # the record must deal and play to this very position (not so for Game.from_position)
+    replayed = Game(game.rules, game.num_players, seed=game.seed)
+    replays = True
+    try:
+        for action in record.actions:
+            replayed.step(action)
+    except IllegalActionError:
+        replays = False
+    if not replays or replayed.position() != game.position():
+        raise RecordError(
+            "the game does not replay from its seed and history: only games dealt from a seed "
+            "(Game(rules, n, seed), not Game.from_position) can be recorded"
+        )
+    return record
+
+
+def record_simulated(
+    rules: RuleSet | str | Path,
+    num_players: int,
+    seed: int,
+    policies: str | Sequence[str],
+    games: Iterable[int],
+    **overrides: Any,
+) -> list[GameRecord]:
+    """Records of games ``i`` of ``uno_env.simulate(rules, num_players, ..., seed, policies)``.
+
+    The batch engine keeps no action history, so each game is played again through
+    :class:`~uno_env.Game` (dealt with seed ``seed + i``) with the same compiled styles
+    deciding from the full game state and the game's own agent generator, exactly as
+    :func:`uno_env.batch.play_games_with_params` does: the records are the batch's games.
+    """
+    import numpy as np
+
+    from . import layout as L
+    from .batch import choose_action, policy_table
+    from .policies import POLICY_RANDOM, random_action
+    from .rules import compile_spec
+
+    ruleset = load_rules(rules, **overrides)
+    names = [policies] * num_players if isinstance(policies, str) else list(policies)
+    if len(names) != num_players:
+        raise ValueError(f"policies lists {len(names)} names for {num_players} players")
+    codes, params = policy_table(names)
+    spec = compile_spec(ruleset)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    out = []
+    for i in games:
+        game = Game(ruleset, num_players, seed=seed + i)
+        state = game.state  # the compiled styles advance its agent generator, as in the batch loop
+        while not game.is_over():
+            mask[:] = 0
+            legal = game.legal_actions()
+            mask[legal] = 1
+            seat = game.current_player
+            if codes[seat] == POLICY_RANDOM:
+                action = random_action(state, mask, len(legal))
+            else:
+                action = choose_action(state, spec, mask, len(legal), codes[seat], params[seat])
+            game.step(int(action))
+        out.append(
+            record_game(
+                game,
+                agents=[_style_name(n) for n in names],
+                source="simulate",
+                extra={"game_index": int(i)},
+            )
+        )
+    return out
+
+
+def _style_name(policy: str) -> str:
+    """The canonical text of a compiled style (``"bluffer:bluff=0.3,..."``)."""
+    from .policies import parse_policy
+
+    style, values = parse_policy(policy)
+    return style.format(values)
+
+
+def save_records(path: str | Path, records: Iterable[GameRecord]) -> int:
+    """Write ``records`` to ``path`` (JSON Lines, replacing the file); return how many."""
+    count = 0
+    with Path(path).open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(record.to_json() + "\n")
+            count += 1
+    return count
+
+
+def append_records(path: str | Path, records: GameRecord | Iterable[GameRecord]) -> int:
+    """Append ``records`` (one or many) to ``path``, creating it; return how many were written."""
+    items = [records] if isinstance(records, GameRecord) else list(records)
+    with Path(path).open("a", encoding="utf-8") as handle:
+        for record in items:
+            handle.write(record.to_json() + "\n")
+    return len(items)
+
+
+def load_records(path: str | Path) -> list[GameRecord]:
+    """Every record of a JSON Lines file (blank lines skipped).
+
+    Raises :class:`RecordError` naming the file, the line and the problem for a line that is
+    not JSON, not a record, from another env version or with unknown rules, and
+    FileNotFoundError for a missing file.
+    """
+    path = Path(path)
+    records = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
+            records.append(GameRecord.from_dict(data, where))
+    if not records:
+        raise RecordError(f"{path}: no records in the file")
+    return records
+
+
+# ------------------------------------------------------------------ replaying
+def replay(record: GameRecord) -> Iterator[tuple[Game, int | None]]:
+    """The game as dealt (with action None), then after each recorded action (with that action).
+
+    The same :class:`~uno_env.Game` object is yielded each time, advanced in place; clone it
+    to keep a step. An action that is not legal where the record plays it raises
+    :class:`ReplayMismatchError` naming the step.
+    """
+    game = record.new_game()
+    yield game, None
+    for step, action in enumerate(record.actions):
+        if game.is_over():
+            raise ReplayMismatchError(
+                f"the record goes on after the game ended: action {step} of {len(record.actions)}"
+            )
+        try:
+            game.step(action)
+        except IllegalActionError as exc:
+            raise ReplayMismatchError(f"action {step} of the record does not replay: {exc}") from None
+        yield game, action
+
+
+def replay_game(record: GameRecord, check: bool = True) -> Game:
+    """Replay the whole record and return the final game.
+
+    With ``check`` (default), a recorded outcome or final position must match the replay,
+    else :class:`ReplayMismatchError` says what differs.
+    """
+    steps = replay(record)
+    game, _ = next(steps)
+    for _ in steps:
+        pass
+    if check:
+        check_replay(record, game)
+    return game
+
+
+def check_replay(record: GameRecord, game: Game) -> None:
+    """Raise :class:`ReplayMismatchError` if ``game`` (replayed to the end) differs from the record."""
+    if record.outcome is not None and game.outcome() != record.outcome:
+        raise ReplayMismatchError(
+            "the replay ends differently from the record: recorded "
+            f"{record.outcome}, replayed {game.outcome()}"
+        )
+    if record.final_position is not None and game.position() != record.final_position:
+        raise ReplayMismatchError(
+            "the replay's final position differs from the record: recorded "
+            f"{record.final_position!r}, replayed {game.position()!r}"
+        )
