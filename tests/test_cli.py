@@ -86,6 +86,6 @@ def test_bad_player_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_unknown_subcommand_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
-        main(["play"])
+        main(["fly"])
     assert exc.value.code == 2
-    assert "invalid choice: 'play'" in capsys.readouterr().err
+    assert "invalid choice: 'fly'" in capsys.readouterr().err

@@ -66,7 +66,27 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"\nthroughput: {lengths.sum() / seconds:,.0f} decisions/s, "
         f"{result.num_games / seconds:,.0f} games/s ({seconds:.1f} s, one core)"
     )
+    if args.record:
+        _record_simulated(args, rules, policies, result)
     return 0
+
+
+def _record_simulated(
+    args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | list[str], result: uno_env.BatchResult
+) -> None:
+    """Write the first ``--record-games`` games as records, checked against the batch results."""
+    from uno_env.records import record_simulated, save_records
+
+    count = min(args.record_games, result.num_games)
+    records = record_simulated(rules, args.players, args.seed, policies, range(count))
+    for i, record in enumerate(records):
+        outcome = record.outcome
+        assert outcome is not None
+        winner = -1 if outcome.winner is None else outcome.winner
+        if outcome.decisions != result.length[i] or winner != result.winner[i]:
+            raise AssertionError(f"recorded game {i} (seed {args.seed + i}) differs from the simulated one")
+    save_records(args.record, records)
+    print(f"\nrecorded games 0..{count - 1} (seeds {args.seed}..{args.seed + count - 1}) to {args.record}")
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
@@ -87,7 +107,12 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 # its parser and sets ``func`` to a callable taking the parsed arguments and returning an exit
 # code. These modules import heavy dependencies (torch, pandas, Ray) inside the functions that
 # need them, so building the parser stays fast and ``uno-env simulate`` never loads torch.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("training.study", "training.tournament")
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "training.study",
+    "training.tournament",
+    "training.play",
+    "training.replay",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,6 +131,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="compiled play style of every seat, or one per seat separated by '/', with "
         "parameters as name:key=value,... e.g. 'greedy/random' or 'bluffer:bluff=0.3' "
         "(default: random; styles: " + ", ".join(sorted(uno_env.batch.POLICIES)) + ")",
+    )
+    sim.add_argument("--record", metavar="FILE.jsonl", help="write the first games as replayable records")
+    sim.add_argument(
+        "--record-games",
+        type=int,
+        default=10,
+        metavar="K",
+        help="games to record with --record (default: 10)",
     )
     sim.set_defaults(func=_cmd_simulate)
 

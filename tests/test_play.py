@@ -1,0 +1,192 @@
+"""``uno-env play`` driven through its standard input: whole games with wrong answers mixed in.
+
+The scripted person answers every decision with ``1`` (the first legal action, as the menu
+lists the legal actions in id order) after a run of wrong answers: non-numbers, numbers out
+of range, a card that is not in the game. The recorded game must then show exactly the
+first legal action at each of the person's decisions, and replay to the same outcome.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+import uno_env
+from training import play
+from uno_env import records
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def person_input(bad_card: str, decisions: int = 1500) -> io.StringIO:
+    """Answers for ``decisions`` decisions: each preceded by one of a cycle of wrong answers."""
+    wrong = itertools.cycle(["xyz", "99", "0", bad_card, "", "?", "target +9"])
+    lines = []
+    for _ in range(decisions):
+        lines += [next(wrong), "1"]
+    return io.StringIO("\n".join(lines) + "\n")
+
+
+def run_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], stdin: io.StringIO
+) -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", stdin)
+    code = play.main(argv)
+    return code, capsys.readouterr().out
+
+
+def check_first_legal_answers(record: records.GameRecord, seat: int) -> int:
+    """Replay ``record``; every action of ``seat`` must be the first legal one. Returns their number."""
+    game = record.new_game()
+    mine = 0
+    for action in record.actions:
+        if game.current_player == seat:
+            assert action == game.legal_actions()[0]
+            mine += 1
+        game.step(action)
+    records.check_replay(record, game)
+    return mine
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "seat", "vs", "bad_card"),
+    [
+        ("uno", 4, 1, "greedy,random,bluffer:bluff=0.3,challenge=0.8", "WC"),  # no customizable wilds
+        ("macao", 3, 0, "greedy/random", "JKR"),  # Macao is played without jokers
+    ],
+)
+def test_a_whole_game_through_stdin_with_wrong_answers(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    preset: str,
+    players: int,
+    seat: int,
+    vs: str,
+    bad_card: str,
+) -> None:
+    rules = uno_env.load_rules(preset)
+    assert rules.deck_counts(players)[uno_env.parse_face(bad_card, rules.deck_family)] == 0
+    path = tmp_path / "games.jsonl"
+    argv = ["--rules", preset, "--players", str(players), "--seat", str(seat), "--vs", vs, "--seed", "3"]
+    code, out = run_play(monkeypatch, capsys, [*argv, "--record", str(path)], person_input(bad_card))
+    assert code == 0, out[-2000:]
+    assert "\x1b[" not in out  # not a terminal: no colour
+    assert "Game over" in out and "ranking: 1. " in out and "points left in hand:" in out
+    assert "there is no choice 99: pick 1.." in out and "there is no choice 0: pick 1.." in out
+    assert "not understood: 'xyz' is not an action" in out
+    assert f"{bad_card} is not legal now" in out and "target +9 is not legal now" in out
+    assert "; legal choices:" in out
+    (record,) = records.load_records(path)
+    assert record.source == "play" and record.agents is not None and record.agents[seat] == play.HUMAN
+    assert record.outcome is not None and not record.outcome.truncated
+    mine = check_first_legal_answers(record, seat)
+    assert mine > 0 and out.count("choice [1-") == 2 * mine  # one wrong answer, then "1"
+    winner = record.outcome.winner
+    assert ("You win!" in out) == (winner == seat)
+
+
+def test_the_same_seed_and_answers_play_the_same_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--rules", "uno", "--players", "3", "--vs", "bluffer", "--seed", "12"]
+    first = run_play(monkeypatch, capsys, argv, person_input("WC", 400))
+    second = run_play(monkeypatch, capsys, argv, person_input("WC", 400))
+    assert first == second and first[0] == 0
+
+
+@pytest.mark.parametrize("preset", list(uno_env.PRESETS))
+def test_every_preset_plays_to_an_outcome(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset: str
+) -> None:
+    players = max(4, uno_env.PRESETS[preset].min_players)
+    argv = ["--rules", preset, "--players", str(players), "--seat", "2", "--vs", "greedy", "--seed", "5"]
+    code, out = run_play(monkeypatch, capsys, argv, io.StringIO("1\n" * 3000))
+    assert code == 0
+    assert "Game over" in out or "decision limit" in out
+
+
+def test_end_of_input_leaves_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_play(monkeypatch, capsys, ["--seed", "1"], io.StringIO("1\n"))
+    assert code == 0
+    assert out.rstrip().endswith("end of input: leaving the game.")
+    assert "Traceback" not in out and "Game over" not in out
+
+
+def test_quit_and_ctrl_c(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_play(monkeypatch, capsys, ["--seed", "1"], io.StringIO("q\n"))
+    assert code == 0 and out.rstrip().endswith("leaving the game.")
+
+    class Interrupted(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            raise KeyboardInterrupt
+
+    code, out = run_play(monkeypatch, capsys, ["--seed", "1"], Interrupted())
+    assert code == 130 and out.rstrip().endswith("interrupted: leaving the game.")
+
+
+def test_colour_on_request_and_off_with_no_color(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code, out = run_play(monkeypatch, capsys, ["--seed", "4", "--color"], io.StringIO("1\n" * 3))
+    assert code == 0 and "\x1b[1;9" in out
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, plain = run_play(monkeypatch, capsys, ["--seed", "4", "--color"], io.StringIO("1\n" * 3))
+    assert "\x1b[" not in plain
+    assert ANSI.sub("", out) == plain  # the same game, only uncoloured
+
+
+def test_answers_by_notation_and_seat(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seven-O: seat 0 plays R7 by notation, then picks "seat 2" to swap hands with
+    position = (
+        "hands=R7 R1 G5/B2 B3/Y4 Y5 Y6; discard=R3; draw=G1 G2 G3 G4; colour=R; seat=0; dir=+; phase=play"
+    )
+    game = uno_env.Game.from_position(uno_env.load_rules("uno", seven_swap=True), position)
+    opponents = play.build_opponents("greedy", game.rules, 3, 0, 1)
+    out = io.StringIO()
+    session = play.Session(game, 0, opponents, io.StringIO("r7\nseat 0\nseat 2\n"), out)
+    assert session.ask() == game.parse_action("R7")
+    game.step("R7")
+    assert game.phase == uno_env.Phase.CHOOSE_TARGET
+    assert "Pick the seat to swap hands with." in session.question()
+    assert session.ask() == game.parse_action("target +2")
+    text = out.getvalue()
+    assert "seat 0 is not a seat you can pick" in text
+    assert "target +2 = seat 2 (3 cards)" in text
+
+
+def test_opponent_lists() -> None:
+    assert play.split_opponents("bluffer:bluff=0.3,challenge=0.8,greedy") == [
+        "bluffer:bluff=0.3,challenge=0.8",
+        "greedy",
+    ]
+    assert play.split_opponents("greedy/random") == ["greedy", "random"]
+    rules = uno_env.load_rules("uno")
+    agents = play.build_opponents("greedy,random", rules, 3, 1, 9)
+    assert sorted(agents) == [0, 2] and agents[0].name.startswith("greedy") and agents[2].name == "random"
+    with pytest.raises(ValueError, match=r"--vs lists 2 agents; .* give one for all or 3 \(seats 0, 2, 3"):
+        play.build_opponents("greedy,random", rules, 4, 1, 9)
+    with pytest.raises(ValueError, match="--vs entry 'nobody'"):
+        play.build_opponents("nobody", rules, 3, 0, 9)
+
+
+def test_bad_options_are_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert play.main(["--players", "3", "--seat", "3"]) == 2
+    assert "--seat must be a seat 0..2, got 3" in capsys.readouterr().err
+    assert play.main(["--rules", "mau_mau", "--players", "2"]) == 2
+    assert "outside this variant's range" in capsys.readouterr().err
+
+
+def test_play_and_replay_are_cli_subcommands() -> None:
+    from training import cli
+
+    assert "training.play" in cli.SUBCOMMAND_MODULES and "training.replay" in cli.SUBCOMMAND_MODULES

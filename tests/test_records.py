@@ -1,0 +1,234 @@
+"""Game records: written from Game, simulate and the CLI; replayed exactly; malformed files refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import uno_env
+from agents import make
+from training import replay as replay_cli
+from uno_env import Game, records
+from uno_env.envs.registration import ENV_VERSION
+from uno_env.policies import PublicView
+from uno_env.records import GameRecord, RecordError, ReplayMismatchError
+
+
+def played_game(preset: str, players: int, seed: int) -> tuple[Game, list[str]]:
+    """A game played by scripted agents, and its position after every decision."""
+    game = Game(preset, players, seed=seed)
+    agents = [
+        make(style, seed=seed + s) for s, style in enumerate(["greedy", "bluffer", "random", "cautious"])
+    ]
+    positions = [game.position()]
+    while not game.is_over():
+        seat = game.current_player
+        game.step(agents[seat % 4].act(None, game.legal_mask(), PublicView.of(game)))
+        positions.append(game.position())
+    return game, positions
+
+
+@pytest.mark.parametrize(("preset", "players"), [("uno", 4), ("uno_house", 3), ("macao", 5), ("mau_mau", 4)])
+def test_a_game_record_replays_every_position_and_the_outcome(
+    tmp_path: Path, preset: str, players: int
+) -> None:
+    game, positions = played_game(preset, players, seed=21)
+    record = records.record_game(game, agents=[f"agent{s}" for s in range(players)], source="test")
+    path = tmp_path / "g.jsonl"
+    assert records.save_records(path, [record]) == 1
+    (loaded,) = records.load_records(path)
+    assert loaded == record
+    assert loaded.rules == str(game.rules) and loaded.env_version == ENV_VERSION
+    assert loaded.preset == preset and loaded.seed == 21 and len(loaded.actions) == game.decisions
+    replayed = [g.position() for g, _ in records.replay(loaded)]
+    assert replayed == positions
+    final = records.replay_game(loaded)
+    assert final.outcome() == game.outcome() == loaded.outcome
+
+
+def test_simulated_games_are_recorded_exactly() -> None:
+    policies = ["greedy", "bluffer:bluff=0.3", "random"]
+    for preset in ("uno", "macao", "uno_mario"):
+        result = uno_env.simulate(preset, 3, 6, seed=40, policies=policies)
+        recs = records.record_simulated(preset, 3, 40, policies, range(6))
+        for i, record in enumerate(recs):
+            outcome = record.outcome
+            assert outcome is not None and record.seed == 40 + i and record.source == "simulate"
+            assert outcome.decisions == result.length[i] == len(record.actions)
+            assert outcome.winner == (None if result.winner[i] < 0 else result.winner[i])
+            assert list(outcome.ranking) == result.ranking[i].tolist()
+            assert list(outcome.scores) == result.scores[i].tolist()
+            assert records.replay_game(record).position() == record.final_position
+
+
+def test_cli_simulate_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+
+    path = tmp_path / "sim.jsonl"
+    argv = ["simulate", "--rules", "uno_house", "--players", "3", "--games", "50", "--seed", "7"]
+    assert (
+        main([*argv, "--policy", "greedy/random/bluffer", "--record", str(path), "--record-games", "4"]) == 0
+    )
+    assert "recorded games 0..3 (seeds 7..10)" in capsys.readouterr().out
+    recs = records.load_records(path)
+    result = uno_env.simulate("uno_house", 3, 4, seed=7, policies=["greedy", "random", "bluffer"])
+    assert [r.outcome.decisions for r in recs if r.outcome] == result.length.tolist()
+    assert replay_cli.main([str(path), "--game", "-1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "(matches the record)" in out and f"seed {recs[-1].seed}" in out
+
+
+def test_replay_prints_every_table_and_steps_on_enter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _ = played_game("uno", 2, seed=3)
+    path = tmp_path / "g.jsonl"
+    records.append_records(path, records.record_game(game))
+    records.append_records(path, [records.record_game(played_game("macao", 3, seed=4)[0])])
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 5))  # Enter five times, then end of input
+    assert replay_cli.main([str(path), "--step", "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    n = game.decisions
+    assert out.count("[Enter: next action]") == 6  # five answered; end of input plays the rest
+    assert out.count("\naction ") == n and f"action {n}/{n}: " in out
+    assert out.count(" ?") >= n  # only seat 0's hand shown
+    assert replay_cli.main([str(path), "--game", "1", "--quiet"]) == 0
+    assert "replay: macao, 3 players, seed 4" in capsys.readouterr().out
+    assert replay_cli.main([str(path), "--game", "2"]) == 2
+    assert "--game 2: " in capsys.readouterr().err
+
+
+def test_replay_writes_a_gif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from PIL import Image
+
+    game, _ = played_game("mau_mau_doubling", 2, seed=8)
+    path = tmp_path / "g.jsonl"
+    records.save_records(path, [records.record_game(game)])
+    gif = tmp_path / "g.gif"
+    assert replay_cli.main([str(path), "--quiet", "--video", str(gif), "--fps", "5"]) == 0
+    with Image.open(gif) as image:
+        assert image.size == (800, 600) and image.n_frames == game.decisions + 1
+        assert image.info["duration"] == 200
+    assert replay_cli.main([str(path), "--quiet", "--video", str(tmp_path / "g.avi")]) == 2
+    assert "unknown video type '.avi'" in capsys.readouterr().err
+
+
+def test_mp4_needs_imageio_ffmpeg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    frames = [np.zeros((600, 800, 3), dtype=np.uint8)] * 3
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "imageio_ffmpeg" else real(name, *a)
+    )
+    with pytest.raises(RuntimeError, match=r"needs imageio-ffmpeg .*or write a \.gif"):
+        replay_cli.write_video(frames, tmp_path / "g.mp4", 2)
+    monkeypatch.undo()
+    pytest.importorskip("imageio_ffmpeg")
+    replay_cli.write_video(frames, tmp_path / "g.mp4", 2)
+    assert (tmp_path / "g.mp4").stat().st_size > 0
+
+
+def test_a_changed_record_fails_loudly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game, _ = played_game("uno", 3, seed=5)
+    record = records.record_game(game)
+    assert record.outcome is not None and record.outcome.winner is not None
+    other = (record.outcome.winner + 1) % 3
+    wrong = dataclasses.replace(record, outcome=dataclasses.replace(record.outcome, winner=other))
+    with pytest.raises(ReplayMismatchError, match="ends differently from the record"):
+        records.replay_game(wrong)
+    path = tmp_path / "bad.jsonl"
+    records.save_records(path, [wrong])
+    assert replay_cli.main([str(path), "--quiet"]) == 1
+    assert "does not replay as recorded" in capsys.readouterr().err
+    moved = dataclasses.replace(record, final_position=record.final_position + " ")  # type: ignore[operator]
+    with pytest.raises(ReplayMismatchError, match="final position differs"):
+        records.replay_game(moved)
+    cut = dataclasses.replace(record, actions=record.actions[:5] + record.actions[6:])
+    with pytest.raises(
+        ReplayMismatchError, match=r"action \d+ of the record does not replay|ends differently"
+    ):
+        records.replay_game(cut)
+    longer = dataclasses.replace(record, actions=(*record.actions, record.actions[-1]))
+    with pytest.raises(ReplayMismatchError, match="goes on after the game ended"):
+        records.replay_game(longer)
+
+
+def test_a_game_from_a_position_cannot_be_recorded() -> None:
+    game = Game.from_position(
+        "uno", "hands=R5/G1; discard=R3; draw=Y1 Y2; colour=R; seat=0; dir=+; phase=play"
+    )
+    game.step("R5")
+    with pytest.raises(RecordError, match="only games dealt from a seed"):
+        records.record_game(game)
+
+
+def good_line() -> dict[str, object]:
+    game, _ = played_game("uno", 2, seed=1)
+    return records.record_game(game, agents=["a", "b"]).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: "{not json", r"line 2: not JSON \(Expecting property name"),
+        (lambda d: json.dumps([1, 2]), "line 2: expected a JSON object, got list"),
+        (lambda d: json.dumps({k: v for k, v in d.items() if k != "seed"}), "line 2: missing field.s. seed"),
+        (lambda d: json.dumps({**d, "colour": 1}), r"line 2: unknown field\(s\) colour"),
+        (
+            lambda d: json.dumps({**d, "format": "other/9"}),
+            "line 2: format 'other/9' is not 'uno-env-record/1'",
+        ),
+        (lambda d: json.dumps({**d, "env_version": ENV_VERSION + 1}), "line 2: recorded with env version"),
+        (lambda d: json.dumps({**d, "rules": "deck=uno hand_size=lots"}), "line 2: unknown rules: "),
+        (lambda d: json.dumps({**d, "rules": "deck=uno colours=5"}), "line 2: unknown rules: "),
+        (lambda d: json.dumps({**d, "num_players": 11}), "line 2: unknown rules: num_players=11"),
+        (lambda d: json.dumps({**d, "seed": -1}), r"line 2: seed must be in 0..2\*\*63-1"),
+        (lambda d: json.dumps({**d, "seed": "7"}), "line 2: seed must be an integer"),
+        (
+            lambda d: json.dumps({**d, "actions": [0, 500]}),
+            "line 2: action id 500 is outside the uno action table",
+        ),
+        (
+            lambda d: json.dumps({**d, "actions": "R7"}),
+            "line 2: actions must be a list of integer action ids",
+        ),
+        (lambda d: json.dumps({**d, "agents": ["a"]}), "line 2: agents must list 2 names"),
+        (
+            lambda d: json.dumps({**d, "outcome": {"winner": 0}}),
+            "line 2: outcome must be an object with exactly",
+        ),
+    ],
+)
+def test_malformed_lines_are_named(tmp_path: Path, change: object, message: str) -> None:
+    data = good_line()
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(data) + "\n" + change(data) + "\n", encoding="utf-8")  # type: ignore[operator]
+    with pytest.raises(RecordError, match=message) as info:
+        records.load_records(path)
+    assert str(path) in str(info.value)
+
+
+def test_empty_and_missing_files(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n\n", encoding="utf-8")
+    with pytest.raises(RecordError, match="no records in the file"):
+        records.load_records(path)
+    with pytest.raises(FileNotFoundError):
+        records.load_records(tmp_path / "missing.jsonl")
+
+
+def test_records_are_compact_json_lines(tmp_path: Path) -> None:
+    game, _ = played_game("uno", 4, seed=2)
+    line = records.record_game(game).to_json()
+    assert "\n" not in line and " " not in line.split('"rules"')[0]
+    data = json.loads(line)
+    assert data["actions"] == [a for _, a in game.history]
+    assert GameRecord.from_dict(data) == records.record_game(game)
+    assert np.all(np.asarray(data["actions"]) < game.num_actions)

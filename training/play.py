@@ -1,0 +1,507 @@
+"""``uno-env play``: a person at the table with agents, in the terminal.
+
+::
+
+    uno-env play --rules uno --players 4 --seat 0 --vs greedy,bluffer,random --seed 7
+    uno-env play --rules macao --players 3 --vs greedy --record games.jsonl
+    python -m training.play --rules uno_house --vs "bluffer:bluff=0.3/greedy/random"
+
+The person sits at ``--seat``; ``--vs`` names the agents of the other seats, in seat order:
+one entry for all of them or one per seat, separated by ``,`` or ``/`` (a style parameter
+such as ``challenge=0.8`` after a comma belongs to the style before it). An entry is a
+play style of :func:`agents.available` (``greedy``, ``bluffer:bluff=0.3``, ``random``...)
+or the path of a MaskablePPO checkpoint (``.zip``, loaded by :class:`agents.PolicyAgent`
+after its metadata is checked against the rules).
+
+Every decision the rules ask of the person is a phase of the engine with its own legal
+actions (play or draw, name a colour, play or keep the drawn card, challenge or accept a
+Wild Draw Four, stack on a penalty, lay more cards of a multi-play, pick a seat to swap
+with, give cards, jump in out of turn, block a look, call): the legal actions are listed
+numbered under a question for the phase, and the person answers with the number or the
+action's notation (``R7``, ``draw``, ``colour G``, ``keep``, ``seat 2``...). A bad answer
+re-prompts with the legal choices; ``?`` lists them again; ``q``, end of input or Ctrl-C
+leave the game (exit codes 0, 0 and 130). Colour is used on a terminal unless
+``--no-color`` or the ``NO_COLOR`` environment variable says otherwise.
+
+The agents' seeds derive from the game seed (:func:`agent_seed`), so the same seed and the
+same answers replay the same game; ``--record FILE`` appends the finished game to a JSON
+Lines file of :mod:`uno_env.records` (``uno-env replay FILE`` plays it back).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+import uno_env
+from agents import Agent, PolicyAgent, make
+from uno_env import Game, Phase
+from uno_env import layout as L
+from uno_env.envs.render import ansi, paint_action, paint_face, render_table
+from uno_env.policies import PublicView
+from uno_env.rules import RuleSet, compile_spec
+
+HUMAN = "human"
+"""The name the person's seat gets in a record."""
+
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_ALERT = "\x1b[1;91m"
+_QUIT_WORDS = ("q", "quit", "exit")
+_HELP_WORDS = ("?", "h", "help")
+
+
+class QuitGameError(Exception):
+    """The person asked to leave (``q``)."""
+
+
+# ------------------------------------------------------------------ opponents
+def split_opponents(text: str) -> list[str]:
+    """The entries of ``--vs``: split on ``/``, else on ``,`` keeping ``key=value`` parameters
+    with the style before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries)."""
+    if "/" in text and not Path(text).exists():
+        parts = text.split("/")
+    else:
+        parts = []
+        for piece in text.split(","):
+            if parts and "=" in piece and ":" not in piece:
+                parts[-1] += "," + piece
+            else:
+                parts.append(piece)
+    entries = [p.strip() for p in parts]
+    if not entries or any(not e for e in entries):
+        raise ValueError(f"--vs {text!r} has an empty entry; name a style or a checkpoint per seat")
+    return entries
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` in the game dealt with ``game_seed``."""
+    return (game_seed * 1_000_003 + 7919 * (seat + 1)) % 2**63
+
+
+def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int) -> Agent:
+    """A play style by name, or a MaskablePPO checkpoint for a path (``.zip`` or an existing file)."""
+    if entry.endswith(".zip") or Path(entry).is_file():
+        return PolicyAgent(entry, rules, num_players=num_players, seed=seed)
+    try:
+        return make(entry, seed=seed)
+    except ValueError as exc:
+        raise ValueError(f"--vs entry {entry!r}: {exc} (or give the path of a .zip checkpoint)") from None
+
+
+def build_opponents(
+    text: str, rules: RuleSet, num_players: int, seat: int, game_seed: int
+) -> dict[int, Agent]:
+    """The agent of every seat but ``seat``, from ``--vs`` text (one entry for all or one per seat)."""
+    entries = split_opponents(text)
+    others = [s for s in range(num_players) if s != seat]
+    if len(entries) == 1:
+        entries = entries * len(others)
+    if len(entries) != len(others):
+        raise ValueError(
+            f"--vs lists {len(entries)} agents; with {num_players} players and you at seat {seat} "
+            f"give one for all or {len(others)} (seats {', '.join(map(str, others))} in order)"
+        )
+    return {
+        s: make_agent(entry, rules, num_players, agent_seed(game_seed, s))
+        for s, entry in zip(others, entries, strict=True)
+    }
+
+
+# ------------------------------------------------------------------ the session
+class Session:
+    """One game between a person (reading ``inp``, writing ``out``) and agents.
+
+    ``run`` plays it to the end and returns the exit code; :attr:`game` holds the game.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        opponents: dict[int, Agent],
+        inp: TextIO,
+        out: TextIO,
+        colour: bool = False,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.opponents = opponents
+        self.inp = inp
+        self.out = out
+        self.colour = colour
+        self.deck = game.deck
+        self.spec = compile_spec(game.rules)
+        self.last: list[int | None] = [None] * game.num_players
+        self.title = f"{game.rules.preset_name() or 'custom rules'} · you are seat {seat}"
+        self._encoder: Any = None
+
+    # ---------------------------------------------------------------- output
+    def say(self, text: str = "") -> None:
+        """Write a line."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def paint(self, text: str, code: str) -> str:
+        """``text`` in the ANSI ``code`` when colour is on."""
+        return ansi(text, code, self.colour)
+
+    def who(self, seat: int) -> str:
+        """``you`` or ``seat 2 (greedy)``."""
+        if seat == self.seat:
+            return "you"
+        return f"seat {seat} ({self.opponents[seat].name})"
+
+    def show_table(self) -> None:
+        """The table from the person's seat, with their hand."""
+        self.say()
+        self.say(
+            render_table(
+                self.game.state,
+                self.deck,
+                self.game.rules.num_faces,
+                [self.seat],
+                self.last,
+                title=self.title,
+                colour=self.colour,
+            )
+        )
+
+    # ---------------------------------------------------------------- the person's decisions
+    def question(self) -> str:
+        """The question of the current phase, for the person."""
+        game, state = self.game, self.game.state
+        phase = game.phase
+        colour_word = "colour" if self.deck == "uno" else "suit"
+        pending, sender = game.pending_penalty, int(state[L.S_PENDING_FROM])
+        if phase == Phase.PLAY:
+            return "Your turn: play a card or draw."
+        if phase == Phase.CHOOSE_COLOUR:
+            return f"Name the {colour_word}."
+        if phase == Phase.PLAY_DRAWN:
+            drawn = int(state[L.S_DRAWN])
+            card = paint_face(drawn, self.deck, self.colour) if drawn >= 0 else "a card"
+            return f"You drew {card}: play it, or keep it (pass)."
+        if phase == Phase.CHALLENGE:
+            return (
+                f"{self.who(sender).capitalize()} laid a Wild Draw Four on you ({pending} cards): "
+                "challenge it, accept it, or answer it if you can."
+            )
+        if phase == Phase.ANSWER:
+            return f"{self.penalty_text()} from {self.who(sender)} is on you: answer it or accept it."
+        if phase == Phase.CONTINUE:
+            return "Lay another card of the same play, or stop (pass)."
+        if phase == Phase.CHOOSE_TARGET:
+            reason = int(state[L.S_TARGET_REASON])
+            what = {L.TR_SWAP: "swap hands with", L.TR_GIVE: "give cards to", L.TR_CUBE: "hit with the cube"}
+            return f"Pick the seat to {what.get(reason, 'target')}."
+        if phase == Phase.GIVE:
+            left, target = int(state[L.S_GIVE_LEFT]), int(state[L.S_TARGET])
+            return f"Pick a card to give to {self.who(target)} ({left} to give)."
+        if phase == Phase.JUMP_IN:
+            top = paint_face(game.top_card.face, self.deck, self.colour)
+            return f"Out of turn: jump in with your identical {top}, or pass."
+        if phase == Phase.BLOCK:
+            return "Out of turn: block the look at the hands with a 0, or pass."
+        return f"Decide ({phase.name.lower()})."
+
+    def penalty_text(self) -> str:
+        """The pending penalty in words: ``Draw 4 cards``, ``Sit out 1 turn`` or both."""
+        cards_, turns = self.game.pending_penalty, int(self.game.state[L.S_PENDING_SKIP])
+        parts = []
+        if cards_:
+            parts.append(f"draw {cards_} card{'s' if cards_ != 1 else ''}")
+        if turns:
+            parts.append(f"sit out {turns} turn{'s' if turns != 1 else ''}")
+        return (" and ".join(parts) or "a penalty").capitalize()
+
+    def label(self, action: int) -> str:
+        """The menu text of a legal action in the current phase."""
+        game = self.game
+        nf = game.rules.num_faces
+        text = paint_action(action, self.deck, self.colour)
+        phase = game.phase
+        if action < nf:
+            verb = {Phase.GIVE: "give", Phase.JUMP_IN: "jump in", Phase.BLOCK: "block with"}.get(
+                phase, "play"
+            )
+            return f"{verb} {text}"
+        if nf + L.A_TARGET_OFFSET <= action < nf + L.A_TARGET_OFFSET + L.NUM_TARGETS:
+            k = action - nf - L.A_TARGET_OFFSET + 1
+            target = (self.seat + k) % game.num_players
+            return f"{text} = seat {target} ({game.hand_sizes()[target]} cards)"
+        if action == nf + L.A_PASS_OFFSET:
+            word = {Phase.PLAY_DRAWN: "keep", Phase.CONTINUE: "stop"}.get(phase)
+            return f"pass ({word})" if word else "pass"
+        if action == nf + L.A_ACCEPT_OFFSET and (game.pending_penalty or game.state[L.S_PENDING_SKIP]):
+            return f"accept ({self.penalty_text().lower()})"
+        return text
+
+    def menu(self, legal: Sequence[int]) -> str:
+        """The numbered legal actions, cards first, then colours/targets, then the rest."""
+        nf = self.game.rules.num_faces
+        groups: list[list[str]] = [[], [], []]
+        for number, action in enumerate(legal, 1):
+            group = 0 if action < nf else 1 if action < nf + L.A_DRAW_OFFSET else 2
+            groups[group].append(f"{number:>2}) {self.label(action)}")
+        return "\n".join("   " + "   ".join(g) for g in groups if g)
+
+    def parse_answer(self, text: str, legal: Sequence[int]) -> int | str:
+        """The action id an answer means, or a message saying why it is not a legal choice."""
+        game = self.game
+        word = text.strip().lower()
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            return f"there is no choice {number}: pick 1..{len(legal)}"
+        aliases = {"keep": "pass", "stop": "pass", "uno": "call", "mau": "call", "take": "accept"}
+        word = aliases.get(word, word)
+        parts = word.split()
+        if len(parts) == 2 and parts[0] == "seat" and parts[1].isdigit():
+            target = int(parts[1])
+            k = (target - self.seat) % game.num_players
+            if target >= game.num_players or k == 0:
+                return f"seat {target} is not a seat you can pick"
+            word = f"target +{k}"
+        try:
+            action = game.parse_action(word)
+        except ValueError as exc:
+            return f"not understood: {exc}"
+        if action not in legal:
+            return f"{game.describe_action(action)} is not legal now"
+        return action
+
+    def ask(self) -> int:
+        """The person's legal action: prompt until the answer is one (EOFError, QuitGameError to leave)."""
+        legal = self.game.legal_actions()
+        self.say(self.paint(self.question(), _BOLD))
+        self.say(self.menu(legal))
+        while True:
+            self.out.write(f"choice [1-{len(legal)}]> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise EOFError
+            word = line.strip().lower()
+            if not word:
+                continue
+            if word in _QUIT_WORDS:
+                raise QuitGameError
+            if word in _HELP_WORDS:
+                self.say(self.menu(legal))
+                continue
+            answer = self.parse_answer(line, legal)
+            if isinstance(answer, int):
+                return answer
+            self.say(self.paint(answer, _ALERT) + "; legal choices:")
+            self.say(self.menu(legal))
+
+    # ---------------------------------------------------------------- agents
+    def observation(self, seat: int) -> np.ndarray:
+        """``seat``'s env observation vector (for learned policies)."""
+        if self._encoder is None:
+            from uno_env.envs.encoding import observe_state
+
+            self._encoder = observe_state
+        obs: np.ndarray = self._encoder(self.game.state, self.spec, seat, self.deck)
+        return obs
+
+    def agent_action(self, seat: int) -> int:
+        """The action of the agent at ``seat``, fed as :func:`agents.play` feeds agents."""
+        agent = self.opponents[seat]
+        observation = self.observation(seat) if isinstance(agent, PolicyAgent) else None
+        return int(agent.act(observation, self.game.legal_mask(), PublicView(self.game.state, self.spec)))
+
+    def narrate(self, seat: int, phase: Phase, action: int) -> str:
+        """One line saying what an agent did."""
+        nf = self.game.rules.num_faces
+        text = paint_action(action, self.deck, self.colour)
+        who = self.who(seat)
+        if action < nf:
+            if phase == Phase.GIVE:
+                return f"{who} gives a card to {self.who(int(self.game.state[L.S_TARGET]))}"
+            verb = {Phase.JUMP_IN: "jumps in with", Phase.BLOCK: "blocks with"}.get(phase, "plays")
+            return f"{who} {verb} {text}"
+        if action < nf + L.A_TARGET_OFFSET:
+            return f"{who} names {text}"
+        if action < nf + L.A_DRAW_OFFSET:
+            k = action - nf - L.A_TARGET_OFFSET + 1
+            return f"{who} picks {self.who((seat + k) % self.game.num_players)}"
+        words = {
+            nf + L.A_DRAW_OFFSET: "draws",
+            nf + L.A_CALL_OFFSET: "calls",
+            nf + L.A_CHALLENGE_OFFSET: "challenges",
+            nf + L.A_ACCEPT_OFFSET: "accepts the penalty",
+        }
+        if action == nf + L.A_PASS_OFFSET:
+            word = {Phase.PLAY_DRAWN: "keeps the drawn card", Phase.CONTINUE: "stops"}.get(phase, "passes")
+            return f"{who} {word}"
+        return f"{who} {words[action]}"
+
+    # ---------------------------------------------------------------- the game
+    def my_hand(self) -> Counter[int]:
+        """The person's cards as a multiset of faces."""
+        return Counter(card.face for card in self.game.hand(self.seat))
+
+    def report_hand_change(self, before: Counter[int]) -> None:
+        """Say which cards came into (or left, other than by the person's play) the person's hand."""
+        after = self.my_hand()
+        gained, lost = after - before, before - after
+        if gained:
+            faces = " ".join(paint_face(f, self.deck, self.colour) for f in sorted(gained.elements()))
+            self.say(f"   your hand gets {faces}")
+        if lost and self.game.history[-1][0] != self.seat:
+            faces = " ".join(paint_face(f, self.deck, self.colour) for f in sorted(lost.elements()))
+            self.say(f"   your hand loses {faces}")
+
+    def play(self) -> None:
+        """Play until the game ends (EOFError / QuitGameError / KeyboardInterrupt propagate)."""
+        game = self.game
+        while not game.is_over():
+            seat = game.current_player
+            phase = game.phase
+            before = self.my_hand()
+            if seat == self.seat:
+                self.show_table()
+                action = self.ask()
+                self.say(self.paint(" > ", _DIM) + f"you: {self.label(action)}")
+            else:
+                action = self.agent_action(seat)
+                self.say(self.paint(" . ", _DIM) + self.narrate(seat, phase, action))
+            game.step(action)
+            self.last[seat] = action
+            self.report_hand_change(before)
+
+    def show_outcome(self) -> None:
+        """The final table with every hand, the winner, the ranking and the points."""
+        game = self.game
+        outcome = game.outcome()
+        assert outcome is not None
+        self.say()
+        self.say(
+            render_table(
+                game.state, self.deck, game.rules.num_faces, None, self.last, self.title, colour=self.colour
+            )
+        )
+        self.say()
+        if outcome.truncated:
+            self.say(self.paint("The game hit the decision limit: no winner.", _BOLD))
+        else:
+            assert outcome.winner is not None
+            winner = "You win!" if outcome.winner == self.seat else f"{self.who(outcome.winner)} wins."
+            self.say(self.paint(f"Game over ({outcome.reason}): {winner}", _BOLD))
+            self.say("ranking: " + ", ".join(f"{i}. {self.who(s)}" for i, s in enumerate(outcome.ranking, 1)))
+        self.say(
+            "points left in hand: " + " ".join(f"seat {s}={p}" for s, p in enumerate(outcome.round_points))
+        )
+        self.say("scores: " + " ".join(f"seat {s}={p}" for s, p in enumerate(outcome.scores)))
+        self.say(f"{outcome.decisions} decisions, {outcome.rounds} round(s) finished")
+
+
+# ------------------------------------------------------------------ command line
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``uno-env play``."""
+    parser.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
+    parser.add_argument("--players", type=int, default=4, help="players at the table (default: 4)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default: 0)")
+    parser.add_argument(
+        "--vs",
+        default="greedy",
+        help="agents of the other seats in seat order: one for all or one per seat, separated by ',' or "
+        "'/'; a play style (" + ", ".join(sorted(uno_env.batch.POLICIES)) + ", with parameters as "
+        "name:key=value) or a MaskablePPO checkpoint .zip (default: greedy)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")
+    parser.add_argument("--record", metavar="FILE.jsonl", help="append the finished game to this record file")
+    parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR env var)")
+    parser.add_argument("--color", action="store_true", help="ANSI colours even when not on a terminal")
+
+
+def use_colour(args: argparse.Namespace, out: TextIO) -> bool:
+    """Colour on a terminal, unless ``--no-color`` or ``NO_COLOR``; ``--color`` forces it."""
+    if args.no_color or os.environ.get("NO_COLOR"):
+        return False
+    return bool(args.color) or bool(getattr(out, "isatty", lambda: False)())
+
+
+def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Play one game from parsed arguments; the exit code (0 done or left, 130 interrupted)."""
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    rules = uno_env.load_rules(args.rules)
+    rules.check_players(args.players)
+    if not 0 <= args.seat < args.players:
+        raise ValueError(f"--seat must be a seat 0..{args.players - 1}, got {args.seat}")
+    seed = secrets.randbits(63) if args.seed is None else args.seed
+    game = Game(rules, args.players, seed=seed)
+    opponents = build_opponents(args.vs, rules, args.players, args.seat, seed)
+    session = Session(game, args.seat, opponents, inp, out, use_colour(args, out))
+    others = ", ".join(f"seat {s}: {a.name}" for s, a in opponents.items())
+    session.say(
+        f"uno-env play: {rules.preset_name() or args.rules}, {args.players} players, seed {seed}; "
+        f"you are seat {args.seat}; {others}"
+    )
+    session.say("Answer with a number or an action (R7, draw, colour G, keep, seat 2); ? lists, q quits.")
+    try:
+        session.play()
+    except EOFError:
+        session.say("\nend of input: leaving the game.")
+        return 0
+    except QuitGameError:
+        session.say("leaving the game.")
+        return 0
+    except KeyboardInterrupt:
+        session.say("\ninterrupted: leaving the game.")
+        return 130
+    except BrokenPipeError:  # the reader went away (``| head``)
+        quiet_stdout()
+        return 0
+    session.show_outcome()
+    if args.record:
+        from uno_env.records import append_records, record_game
+
+        names = [HUMAN if s == args.seat else opponents[s].name for s in range(args.players)]
+        append_records(args.record, record_game(game, names, source="play"))
+        session.say(f"recorded to {args.record} (uno-env replay {args.record} --game -1)")
+    return 0
+
+
+def quiet_stdout() -> None:
+    """Point stdout at the null device (after a broken pipe, so exiting does not complain)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file descriptor (captured output)
+        pass
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env play`` to the CLI."""
+    parser = subparsers.add_parser("play", help="play a game in the terminal against agents")
+    configure(parser)
+    parser.set_defaults(func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.play``: the same as ``uno-env play``."""
+    parser = argparse.ArgumentParser(prog="python -m training.play", description=__doc__.split("\n\n")[0])
+    configure(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except (uno_env.RuleError, ValueError) as exc:
+        print(f"play: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

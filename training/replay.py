@@ -1,0 +1,214 @@
+"""``uno-env replay``: step through a recorded game, check it replays exactly, write a video.
+
+::
+
+    uno-env replay games.jsonl                    # every table of the first game
+    uno-env replay games.jsonl --game -1 --step   # the last game, Enter after each action
+    uno-env replay games.jsonl --video game.gif --fps 2 --seat 0
+
+The record (:mod:`uno_env.records`) is re-dealt from its seed and its actions are applied
+one by one; after each, the table is printed (every hand face up, or only ``--seat``'s).
+At the end the replay is checked against the recorded outcome and final position; any
+difference fails with exit code 1. ``--video`` draws every position with the
+``rgb_array`` renderer (:func:`uno_env.envs.render.render_rgb`) and writes a GIF (Pillow)
+or an MP4 (imageio with imageio-ffmpeg, the ``video`` extra; a clear error if missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from uno_env import Game
+from uno_env.envs.render import render_rgb, render_table
+from uno_env.records import GameRecord, RecordError, ReplayMismatchError, check_replay, load_records
+
+
+def pick_record(records: Sequence[GameRecord], index: int, source: str) -> GameRecord:
+    """Record ``index`` of a file (negative counts from the end); a clear error if out of range."""
+    if not -len(records) <= index < len(records):
+        raise ValueError(f"--game {index}: {source} holds {len(records)} game(s), 0..{len(records) - 1}")
+    return records[index]
+
+
+def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> None:
+    """Write ``frames`` as a GIF (Pillow) or an MP4 (imageio with imageio-ffmpeg) at ``fps`` frames/s.
+
+    Raises ValueError for another file type and RuntimeError naming the package to install
+    when the MP4 encoder is missing.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if not frames:
+        raise ValueError("no frames to write")
+    if suffix == ".gif":
+        from PIL import Image
+
+        images = [Image.fromarray(frame) for frame in frames]
+        images[0].save(
+            path,
+            save_all=True,
+            append_images=images[1:],
+            duration=round(1000.0 / fps),
+            loop=0,
+            optimize=False,
+        )
+        return
+    if suffix in (".mp4", ".m4v", ".mov", ".mkv", ".webm"):
+        missing = [name for name in ("imageio", "imageio_ffmpeg") if importlib.util.find_spec(name) is None]
+        if missing:
+            raise RuntimeError(
+                f"writing {path.name} needs {' and '.join(m.replace('_', '-') for m in missing)} "
+                "(pip install 'uno-env[video]'); or write a .gif, which needs only Pillow"
+            )
+        import imageio.v2 as imageio
+
+        imageio.mimsave(path, list(frames), fps=fps, macro_block_size=8)
+        return
+    raise ValueError(f"--video {path}: unknown video type {suffix!r}; use .gif or .mp4")
+
+
+def _describe(game: Game, seat: int, action: int) -> str:
+    return f"seat {seat}: {game.describe_action(action)}"
+
+
+def replay_record(
+    record: GameRecord,
+    out: TextIO,
+    inp: TextIO | None = None,
+    seat: int | None = None,
+    quiet: bool = False,
+    video: str | None = None,
+    fps: float = 2.0,
+) -> Game:
+    """Replay ``record`` printing the table after each action (waiting for Enter with ``inp``).
+
+    Returns the final game after checking it against the record
+    (:class:`~uno_env.records.ReplayMismatchError` if it differs).
+    """
+    game = record.new_game()
+    if seat is not None and not 0 <= seat < game.num_players:
+        raise ValueError(f"--seat must be a seat 0..{game.num_players - 1}, got {seat}")
+    shown = None if seat is None else [seat]
+    last: list[int | None] = [None] * game.num_players
+    title = game.rules.preset_name() or "custom rules"
+    frames: list[np.ndarray] = []
+
+    def show(header: str) -> None:
+        if video is not None:
+            frames.append(render_rgb(game.state, game.deck, game.rules.num_faces, seat, last, title))
+        if quiet:
+            return
+        out.write(f"\n{header}\n")
+        out.write(render_table(game.state, game.deck, game.rules.num_faces, shown, last, title) + "\n")
+        out.flush()
+
+    who = ", ".join(f"seat {i}: {name}" for i, name in enumerate(record.agents or ()))
+    out.write(
+        f"replay: {record.preset or 'custom rules'}, {record.num_players} players, seed {record.seed}, "
+        f"{len(record.actions)} actions{'; ' + who if who else ''}\n"
+    )
+    show("dealt")
+    for step, action in enumerate(record.actions):
+        if inp is not None:
+            out.write("[Enter: next action] ")
+            out.flush()
+            if not inp.readline():
+                inp = None  # end of input: play the rest without waiting
+        if game.is_over():
+            raise ReplayMismatchError(f"the record goes on after the game ended (action {step})")
+        actor = game.current_player
+        try:
+            game.step(action)
+        except ValueError as exc:
+            raise ReplayMismatchError(f"action {step} of the record does not replay: {exc}") from None
+        last[actor] = action
+        show(f"action {step + 1}/{len(record.actions)}: {_describe(game, actor, action)}")
+    check_replay(record, game)
+    outcome = game.outcome()
+    if outcome is None:
+        out.write("\nthe record ends before the game does (no outcome recorded)\n")
+    elif outcome.truncated:
+        out.write("\nreplayed: decision limit reached, no winner\n")
+    else:
+        checked = " (matches the record)" if record.outcome is not None else ""
+        out.write(
+            f"\nreplayed: seat {outcome.winner} won; ranking {list(outcome.ranking)}; "
+            f"scores {list(outcome.scores)}{checked}\n"
+        )
+    if video is not None:
+        write_video(frames, video, fps)
+        out.write(f"wrote {video} ({len(frames)} frames at {fps:g} fps)\n")
+    return game
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``uno-env replay``."""
+    parser.add_argument("file", help="a JSON Lines record file (uno-env play --record, simulate --record)")
+    parser.add_argument("--game", type=int, default=0, help="which game of the file, 0-based; -1 the last")
+    parser.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    parser.add_argument("--seat", type=int, default=None, help="show only this seat's hand (default: all)")
+    parser.add_argument("--quiet", action="store_true", help="print only the summary, not every table")
+    parser.add_argument("--video", metavar="OUT.gif|OUT.mp4", help="write the game as a video")
+    parser.add_argument("--fps", type=float, default=2.0, help="video frames per second (default: 2)")
+
+
+def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Replay one game from parsed arguments; exit code 0, or 1 if the replay differs."""
+    out = sys.stdout if out is None else out
+    if args.fps <= 0:
+        raise ValueError(f"--fps must be positive, got {args.fps}")
+    if not Path(args.file).exists():
+        raise ValueError(f"record file {args.file} does not exist")
+    record = pick_record(load_records(args.file), args.game, args.file)
+    try:
+        replay_record(
+            record,
+            out,
+            (sys.stdin if inp is None else inp) if args.step else None,
+            args.seat,
+            args.quiet,
+            args.video,
+            args.fps,
+        )
+    except ReplayMismatchError as exc:
+        print(f"uno-env replay: the game does not replay as recorded: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        out.write("\ninterrupted\n")
+        return 130
+    except BrokenPipeError:  # the reader went away (``| head``)
+        from training.play import quiet_stdout
+
+        quiet_stdout()
+        return 0
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env replay`` to the CLI."""
+    parser = subparsers.add_parser("replay", help="step through a recorded game; write a video")
+    configure(parser)
+    parser.set_defaults(func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.replay``: the same as ``uno-env replay``."""
+    parser = argparse.ArgumentParser(prog="python -m training.replay", description=__doc__.split("\n\n")[0])
+    configure(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except (RecordError, ValueError, RuntimeError) as exc:
+        print(f"replay: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
