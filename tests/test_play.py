@@ -170,6 +170,8 @@ def test_opponent_lists() -> None:
         "greedy",
     ]
     assert play.split_opponents("greedy/random") == ["greedy", "random"]
+    assert play.split_opponents("runs/a/model.zip,greedy") == ["runs/a/model.zip", "greedy"]
+    assert play.split_opponents("runs/a/model.zip") == ["runs/a/model.zip"]
     rules = uno_env.load_rules("uno")
     agents = play.build_opponents("greedy,random", rules, 3, 1, 9)
     assert sorted(agents) == [0, 2] and agents[0].name.startswith("greedy") and agents[2].name == "random"

@@ -7,8 +7,9 @@
     python -m training.play --rules uno_house --vs "bluffer:bluff=0.3/greedy/random"
 
 The person sits at ``--seat``; ``--vs`` names the agents of the other seats, in seat order:
-one entry for all of them or one per seat, separated by ``,`` or ``/`` (a style parameter
-such as ``challenge=0.8`` after a comma belongs to the style before it). An entry is a
+one entry for all of them or one per seat, separated by ``,`` (a style parameter such as
+``challenge=0.8`` after a comma belongs to the style before it), or by ``/`` between style
+names. An entry is a
 play style of :func:`agents.available` (``greedy``, ``bluffer:bluff=0.3``, ``random``...)
 or the path of a MaskablePPO checkpoint (``.zip``, loaded by :class:`agents.PolicyAgent`
 after its metadata is checked against the rules).
@@ -65,17 +66,17 @@ class QuitGameError(Exception):
 
 # ------------------------------------------------------------------ opponents
 def split_opponents(text: str) -> list[str]:
-    """The entries of ``--vs``: split on ``/``, else on ``,`` keeping ``key=value`` parameters
-    with the style before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries)."""
-    if "/" in text and not Path(text).exists():
+    """The entries of ``--vs``, split on ``,`` keeping ``key=value`` parameters with the style
+    before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries); a single entry
+    with ``/`` that is not a checkpoint path is split on ``/`` (``"greedy/random"``)."""
+    parts: list[str] = []
+    for piece in text.split(","):
+        if parts and "=" in piece and ":" not in piece:
+            parts[-1] += "," + piece
+        else:
+            parts.append(piece)
+    if len(parts) == 1 and "/" in text and not text.endswith(".zip") and not Path(text).is_file():
         parts = text.split("/")
-    else:
-        parts = []
-        for piece in text.split(","):
-            if parts and "=" in piece and ":" not in piece:
-                parts[-1] += "," + piece
-            else:
-                parts.append(piece)
     entries = [p.strip() for p in parts]
     if not entries or any(not e for e in entries):
         raise ValueError(f"--vs {text!r} has an empty entry; name a style or a checkpoint per seat")
@@ -435,6 +436,14 @@ def use_colour(args: argparse.Namespace, out: TextIO) -> bool:
 
 def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game from parsed arguments; the exit code (0 done or left, 130 interrupted)."""
+    try:
+        return _run(args, inp, out)
+    except KeyboardInterrupt:  # while setting up or loading a checkpoint
+        print("\ninterrupted.", file=sys.stdout if out is None else out)
+        return 130
+
+
+def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> int:
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
     rules = uno_env.load_rules(args.rules)
