@@ -184,6 +184,8 @@ class Session:
         colour_word = "colour" if self.deck == "uno" else "suit"
         pending, sender = game.pending_penalty, int(state[L.S_PENDING_FROM])
         if phase == Phase.PLAY:
+            if game.rules.num_faces + L.A_CALL_OFFSET in game.legal_actions():
+                return "Your turn: play a card or draw (call first if your play leaves you one card)."
             return "Your turn: play a card or draw."
         if phase == Phase.CHOOSE_COLOUR:
             return f"Name the {colour_word}."
