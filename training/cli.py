@@ -112,6 +112,9 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.tournament",
     "training.play",
     "training.replay",
+    "training.train",
+    "training.selfplay",
+    "training.evaluate",
 )
 
 

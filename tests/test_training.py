@@ -1,0 +1,311 @@
+"""Training, self-play and evaluation scripts: smoke runs, resume, determinism, checkpoint checks.
+
+Budget: about 150 s of CPU on 2 workers. The scripts run on tiny budgets (a few thousand
+steps); the subprocess tests run them exactly as a user would (``python -m training.<name>``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import uno_env
+from training.cli import wilson_interval
+from training.common import mean_interval, resolve_rules
+from training.evaluate import GameRecords, opponent_seats, play_style, summarize
+from training.pool import pool_tables
+from training.train import TrainConfig, namespaced_key, parse_opponent, read_eval_rows, train
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = [
+    "--num-envs", "8", "--n-steps", "64", "--batch-size", "256", "--n-epochs", "1",
+    "--net-arch", "32", "32", "--eval-games", "16", "--no-progress", "--no-tensorboard",
+]  # fmt: skip
+
+
+def run_module(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m module args`` from the repository root, output captured."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", module, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def tiny_config(tmp: Path, **changes: object) -> TrainConfig:
+    """A training config that runs in a few seconds."""
+    cfg = TrainConfig(
+        total_steps=1024, num_envs=8, n_steps=64, batch_size=256, n_epochs=1, net_arch=[32, 32],
+        eval_every=512, eval_games=8, eval_opponents=["greedy"], opponents=["random", "greedy"],
+        runs_dir=str(tmp), progress_bar=False, tensorboard=False,
+    )  # fmt: skip
+    for key, value in changes.items():
+        setattr(cfg, key, value)
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny run with styles and snapshots, through the command line."""
+    tmp = tmp_path_factory.mktemp("runs")
+    args = [*TINY, "--steps", "1024", "--eval-every", "512", "--runs-dir", str(tmp), "--seed", "3"]
+    args += ["--opponents", "random", "blocker@2", "--snapshot-weight", "1", "--snapshot-every", "256"]
+    args += [
+        "--snapshot-pool",
+        "2",
+        "--eval-opponents",
+        "greedy",
+        "--exp",
+        "smoke",
+        "--set",
+        "max_decisions=300",
+    ]
+    proc = run_module("training.train", *args, cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    (run_dir,) = tmp.iterdir()
+    return run_dir
+
+
+def test_train_writes_the_run_directory(trained_run: Path) -> None:
+    assert trained_run.name.startswith("custom__smoke__3__")  # a preset with an override
+    config = json.loads((trained_run / "config.json").read_text())
+    assert config["seed"] == 3 and config["opponents"] == ["random", "blocker@2"]
+    rules = uno_env.load_rules("uno", max_decisions=300)
+    assert (trained_run / "rules.txt").read_text().strip() == str(rules)
+    env_info = json.loads((trained_run / "env.json").read_text())
+    assert env_info["observation_spec"] == f"obs-v{uno_env.envs.OBS_VERSION}"
+    assert env_info["env_version"] == f"v{uno_env.envs.ENV_VERSION}"
+    rows = read_eval_rows(trained_run / "eval.csv")
+    assert [r["step"] for r in rows] == [512, 1024]
+    assert all(r["opponents"] == "greedy" and r["games"] == 16 for r in rows)
+    assert all(r["win_low"] <= r["win_rate"] <= r["win_high"] for r in rows)
+    assert (trained_run / "eval_curve.png").read_bytes()[:4] == b"\x89PNG"
+    latest = json.loads((trained_run / "checkpoints" / "latest.json").read_text())
+    assert latest["step"] == 1024 and latest["checkpoint"] == "step_0000001024.zip"
+    assert latest["snapshot_steps"] == [768, 1024]  # the two most recent of 0, 256, 512, 768, 1024
+    meta = json.loads((trained_run / "checkpoints" / "step_0000001024.meta.json").read_text())
+    assert meta["rules"] == str(rules) and meta["num_players"] == 2
+    assert (trained_run / "model.zip").exists() and (trained_run / "model.meta.json").exists()
+    header = (trained_run / "progress.csv").read_text().splitlines()[0].split(",")
+    assert {"charts/win_rate_vs_blocker", "losses/value_loss", "eval/win_rate_vs_greedy"} <= set(header)
+    assert all(key.split("/")[0] in ("charts", "losses", "eval") for key in header)
+
+
+def test_resume_continues_the_step_counter_and_keeps_eval_rows(trained_run: Path, tmp_path: Path) -> None:
+    import shutil
+
+    run_dir = tmp_path / trained_run.name
+    shutil.copytree(trained_run, run_dir)
+    before = read_eval_rows(run_dir / "eval.csv")
+    proc = run_module("training.train", "--resume", str(run_dir), "--steps", "2048", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "resuming" in proc.stdout and "step 1,024 of 2,048" in proc.stdout
+    after = read_eval_rows(run_dir / "eval.csv")
+    assert after[: len(before)] == before
+    assert [r["step"] for r in after[len(before) :]] == [1536, 2048]
+    latest = json.loads((run_dir / "checkpoints" / "latest.json").read_text())
+    assert latest["step"] == 2048
+    assert latest["snapshot_steps"] == [1792, 2048]
+
+
+def test_same_seed_same_parameters(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    def params(run: Path) -> list[np.ndarray]:
+        model = MaskablePPO.load(str(run / "model.zip"))
+        return [p.detach().numpy().copy() for p in model.policy.parameters()]
+
+    a = params(train(tiny_config(tmp_path / "a", seed=5)))
+    b = params(train(tiny_config(tmp_path / "b", seed=5)))
+    c = params(train(tiny_config(tmp_path / "c", seed=6)))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
+def test_every_preset_trains_with_the_same_command(tmp_path: Path) -> None:
+    for preset in uno_env.PRESETS:
+        cfg = tiny_config(tmp_path, rules=preset, players=4, total_steps=512, eval_every=512, eval_games=4)
+        run = train(cfg)
+        assert (run / "rules.txt").read_text().strip() == str(uno_env.load_rules(preset))
+        assert [r["step"] for r in read_eval_rows(run / "eval.csv")] == [512]
+
+
+def test_rule_overrides_and_toml(tmp_path: Path) -> None:
+    rules = resolve_rules("uno", ["seven_swap=true", "stacking=D2/D2,WD4/WD4"])
+    assert rules.seven_swap and rules.stacking == ("D2/D2", "WD4/WD4")
+    toml = tmp_path / "r.toml"
+    toml.write_text('preset = "uno_house"\nseven_swap = false\n')
+    assert resolve_rules(toml) == uno_env.load_rules("uno_house", seven_swap=False)
+    with pytest.raises(uno_env.RuleError, match=r"unknown rule key.*sevens"):
+        resolve_rules("uno", ["sevens=true"])
+    with pytest.raises(ValueError, match="key=value"):
+        resolve_rules("uno", ["seven_swap"])
+
+
+def test_evaluate_refuses_a_mismatched_checkpoint(trained_run: Path, tmp_path: Path) -> None:
+    model = str(trained_run / "model.zip")
+    common = ["--players", "2", "--vs", "greedy", "--games", "20"]
+    proc = run_module("training.evaluate", model, "--rules", "uno_house", *common, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "rules differ" in proc.stderr and "--allow-rules-mismatch" in proc.stderr
+    same_rules = ["--set", "max_decisions=300", "--players", "3"]
+    proc = run_module("training.evaluate", model, *common, *same_rules, cwd=tmp_path)
+    assert proc.returncode == 2 and "players: trained for 2, game has 3" in proc.stderr
+    proc = run_module(
+        "training.evaluate",
+        model,
+        "--rules",
+        "mau_mau",
+        "--allow-rules-mismatch",
+        *common,
+        "--players",
+        "4",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and "deck family" in proc.stderr
+    out = tmp_path / "transfer"
+    args = [model, "--rules", "uno_house", "--allow-rules-mismatch", *common, "--out", str(out)]
+    proc = run_module("training.evaluate", *args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "TRANSFER EVALUATION" in proc.stdout
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert data["results"][0]["games"] == 20 and data["results"][0]["rules"] == "uno_house"
+
+
+def test_evaluate_a_style_matches_the_batch_simulator(tmp_path: Path) -> None:
+    out = tmp_path / "eval"
+    args = ["blocker", "--players", "3", "--vs", "greedy", "random/greedy", "--games", "300", "--seed", "7"]
+    proc = run_module("training.evaluate", *args, "--out", str(out), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [r["opponents"] for r in data["results"]] == ["greedy", "random/greedy"]
+    csv_text = out.with_suffix(".csv").read_text().splitlines()
+    assert csv_text[0].startswith("model,opponents,") and len(csv_text) == 3
+    # the same games by hand: game j from seed 7 + j, blocker at seat (7 + j) % 3
+    wins = 0
+    for seat in range(3):
+        names = ["random"] * 3
+        names[seat] = "blocker"
+        names[(seat + 1) % 3] = "random"
+        names[(seat + 2) % 3] = "greedy"
+        result = uno_env.simulate("uno", 3, 300, seed=7, policies=names)
+        games = [j for j in range(300) if (7 + j) % 3 == seat]
+        wins += int(sum(result.winner[j] == seat for j in games))
+    assert data["results"][1]["wins"] == wins
+
+
+def test_selfplay_smoke(tmp_path: Path) -> None:
+    args = ["--players", "3", "--steps", "512", "--envs", "2", "--n-steps", "128", "--batch-size", "128"]
+    args += ["--net-arch", "32", "--eval-games", "12", "--eval-opponents", "greedy", "--no-progress"]
+    proc = run_module("training.selfplay", *args, "--runs-dir", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (run_dir,) = tmp_path.iterdir()
+    assert run_dir.name.startswith("uno__selfplay__0__")
+    result = json.loads((run_dir / "eval.json").read_text())
+    assert result["steps"] == 512 and result["results"][0]["games"] == 12
+    assert json.loads((run_dir / "model.meta.json").read_text())["num_players"] == 3
+
+
+def test_selfplay_env_rotates_the_learner_and_pays_the_final_reward() -> None:
+    from training.selfplay_env import SelfPlayEnv
+
+    env = SelfPlayEnv("uno", 3)
+    env.set_opponent(lambda obs, mask: int(np.flatnonzero(mask)[0]))
+    for seed in (30, 31, 32):
+        env.reset(seed=seed)
+        assert env.learner == f"player_{seed % 3}"
+        done, reward = False, 0.0
+        while not done:
+            _obs, reward, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            done = term or trunc
+        assert reward == env.aec.rewards[env.learner] and reward in (1.0, -0.5, 0.0)
+
+
+def test_interval_math() -> None:
+    rules = uno_env.load_rules("uno")
+    won = np.array([True] * 7 + [False] * 3)
+    rank = np.where(won, 1.0, 2.0)
+    rank[-1] = np.nan  # a truncated game has no rank
+    points = np.arange(10, dtype=float)
+    records = GameRecords(won, rank, points, np.arange(10) == 9, np.arange(10) % 2)
+    res = summarize(records, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
+    assert res.games == 10 and res.wins == 7 and res.win_rate == 0.7 and res.truncated == 1
+    p, n, z = 0.7, 10, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert res.win_low == pytest.approx(centre - half) and res.win_high == pytest.approx(centre + half)
+    assert (res.win_low, res.win_high) == wilson_interval(7, 10)
+    assert res.mean_rank == pytest.approx(11 / 9)
+    sd = np.std([1.0] * 7 + [2.0] * 2, ddof=1)
+    assert res.rank_high - res.mean_rank == pytest.approx(1.96 * sd / 3)
+    mean, _lo, hi = mean_interval(np.array([1.0, 2.0, 3.0]))
+    assert (mean, hi - mean) == (2.0, pytest.approx(1.96 / math.sqrt(3)))
+    assert res.points == 4.5 and res.games_per_second == 10.0
+
+
+def test_seats_rotate_in_style_evaluation() -> None:
+    rules = uno_env.load_rules("uno")
+    records = play_style("greedy", rules, 4, opponent_seats("random", 4), 40, seed=5)
+    assert list(records.seat[:5]) == [1, 2, 3, 0, 1]
+    assert np.bincount(records.seat).tolist() == [10, 10, 10, 10]
+
+
+def test_argument_checks() -> None:
+    assert parse_opponent("blocker@2.5") == ("blocker", 2.5)
+    assert parse_opponent("bluffer:bluff=0.3") == ("bluffer:bluff=0.3", 1.0)
+    with pytest.raises(ValueError, match="weight"):
+        parse_opponent("blocker@x")
+    with pytest.raises(ValueError, match="seats; 3 players need 2"):
+        opponent_seats("greedy/random/random", 3)
+    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+        TrainConfig(num_envs=0).check()
+    assert namespaced_key("train/value_loss") == "losses/value_loss"
+    assert namespaced_key("rollout/ep_rew_mean") == "charts/ep_rew_mean"
+    assert namespaced_key("train/learning_rate") == "charts/learning_rate"
+    assert namespaced_key("eval/win_rate_vs_random") == "eval/win_rate_vs_random"
+
+
+def test_snapshot_tables_play_with_batched_inference() -> None:
+    from sb3_contrib import MaskablePPO
+
+    from training.snapshots import SnapshotPool
+    from training.train import build_env, refresh_pool
+
+    cfg = TrainConfig(num_envs=32, opponents=["random", "blocker@2"], snapshot_weight=1.0, net_arch=[16])
+    env = build_env(cfg, uno_env.load_rules("uno"))
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, policy_kwargs={"net_arch": [16]}, seed=0)
+    snapshots = SnapshotPool(capacity=2, seed=0)
+    for step in (0, 10, 20):
+        snapshots.add(model.policy, step)
+    assert snapshots.steps == [10, 20]
+    pool, labels = pool_tables([("random", 1.0), ("blocker", 2.0)], list(snapshots), 1.0)
+    assert (
+        list(pool.weights or []) == [1.0, 2.0, 0.5, 0.5]
+        and labels == ["random", "blocker"] + ["snapshots"] * 2
+    )
+    calls = [0, 0]
+    for k, actor in enumerate(snapshots.actors):
+        original = actor.__call__
+
+        def counting(obs: np.ndarray, masks: np.ndarray, k: int = k, original=original) -> np.ndarray:
+            calls[k] += obs.shape[0]
+            return original(obs, masks)
+
+        snapshots.actors[k] = counting  # type: ignore[assignment]
+    refresh_pool(env, cfg, snapshots)
+    env.seed(0)
+    env.reset()
+    seen = set()
+    for _ in range(40):
+        seen |= set(env.venv.table_index.tolist())
+        env.step_async(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+        env.step_wait()
+    assert seen == {0, 1, 2, 3} and min(calls) > 0

@@ -1,0 +1,134 @@
+"""Shared pieces of the training and evaluation scripts.
+
+- :func:`resolve_rules`: a rule variant from a preset name or TOML file plus ``key=value``
+  overrides (``--set``), parsed with the canonical rules-string types.
+- :func:`set_torch_threads`: the torch intra-op thread count (1 by default, see below).
+- :class:`BatchActor`: batched inference of a MaskablePPO policy over a batch of
+  observations with legal-action masks (deterministic arg-max, or sampled from the masked
+  distribution with a numpy generator, so evaluation never touches torch's global RNG).
+- :func:`mean_interval`: a mean with its 95% normal interval (win rates use the Wilson
+  interval of :func:`training.cli.wilson_interval`).
+
+Torch threads: the training loop alternates a compiled environment step (one core) with
+small-batch MLP updates; on a 2-core machine more than one torch thread buys little and
+competes with the environment and with other processes, so the default is 1
+(``--threads`` changes it).
+
+Heavy packages (torch, sb3) are imported inside functions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from uno_env.rules import RuleError, RuleSet, load_rules
+
+
+def parse_overrides(items: Sequence[str]) -> dict[str, str]:
+    """``["stacking=D2/D2", "seven_swap=true"]`` -> ``{"stacking": "D2/D2", ...}`` (raw text values)."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--set expects key=value (a rule field and its value), got {item!r}")
+        out[key] = value.strip()
+    return out
+
+
+def resolve_rules(rules: str | Path | RuleSet, overrides: Sequence[str] | dict[str, str] = ()) -> RuleSet:
+    """The rule set of a preset name / TOML file / RuleSet with ``key=value`` overrides applied.
+
+    Override values are text, read as in the canonical rules string (``true``/``false``,
+    numbers, comma-separated tuples); an unknown key raises a :class:`~uno_env.RuleError`
+    listing the valid ones.
+    """
+    base = load_rules(rules)
+    extra = parse_overrides(overrides) if not isinstance(overrides, dict) else dict(overrides)
+    if not extra:
+        return base
+    items = dict(part.partition("=")[::2] for part in str(base).split())
+    unknown = sorted(set(extra) - set(items))
+    if unknown:
+        raise RuleError(f"unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(items)}")
+    items.update(extra)
+    return RuleSet.parse(" ".join(f"{k}={v}" for k, v in items.items()))
+
+
+def rules_label(rules: RuleSet) -> str:
+    """A short name for run directories: the preset's name, or ``custom``."""
+    return rules.preset_name() or "custom"
+
+
+def set_torch_threads(threads: int) -> None:
+    """Set torch's intra-op thread count (``threads >= 1``)."""
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    import torch
+
+    torch.set_num_threads(threads)
+
+
+def mean_interval(values: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
+    """Mean of ``values`` with its 95% normal-approximation interval (NaN when empty)."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = float(values.mean())
+    if values.size == 1:
+        return (mean, mean, mean)
+    half = z * float(values.std(ddof=1)) / math.sqrt(values.size)
+    return (mean, mean - half, mean + half)
+
+
+class BatchActor:
+    """Batched action choice of a MaskablePPO policy (``model.policy`` or a frozen copy).
+
+    ``actor(obs, masks)`` takes observations ``(B, obs_size)`` and boolean masks
+    ``(B, num_actions)`` and returns ``(B,)`` int64 legal actions: the most likely legal
+    action when ``deterministic``, else a sample from the masked distribution drawn with
+    ``rng`` (Gumbel-max on the logits), so torch's global RNG is never used.
+    """
+
+    def __init__(self, policy: Any, *, deterministic: bool = True, seed: int | None = None) -> None:
+        self.policy = policy
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Unmasked action logits of a batch of observations, ``(B, num_actions)`` float64."""
+        import torch
+
+        policy = self.policy
+        with torch.no_grad():
+            tensor = torch.as_tensor(np.asarray(obs, dtype=np.float32), device=policy.device)
+            features = policy.extract_features(tensor, policy.pi_features_extractor)
+            latent = policy.mlp_extractor.forward_actor(features)
+            out = policy.action_net(latent)
+        return np.asarray(out.cpu().numpy(), dtype=np.float64)
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Legal actions for every row (rows without a legal action get action 0)."""
+        masks = np.asarray(masks, dtype=bool)
+        logits = self.logits(obs)
+        if not self.deterministic:
+            logits = logits + self.rng.gumbel(size=logits.shape)
+        logits = np.where(masks, logits, -np.inf)
+        actions = np.argmax(logits, axis=1).astype(np.int64)
+        actions[~masks.any(axis=1)] = 0
+        return actions
+
+
+def load_model(path: str | Path, device: str = "cpu") -> Any:
+    """Load a MaskablePPO checkpoint *without* the metadata check (callers check first).
+
+    SB3 checkpoints are pickles: load them from trusted sources only.
+    """
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(str(path), device=device)

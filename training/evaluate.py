@@ -1,0 +1,418 @@
+"""Evaluate a trained policy (or a scripted style) against opponent sets: ``uno-env evaluate``.
+
+::
+
+    uno-env evaluate runs/<run>/model.zip --rules uno --players 2 --vs random blocker \\
+        --games 10000 --seed 0 --out results/uno_eval
+    python -m training.evaluate blocker --rules uno --players 2 --vs greedy --games 10000
+
+``MODEL`` is a MaskablePPO checkpoint (``.zip`` with its ``.meta.json`` sidecar) or the name
+of a compiled play style (``greedy``, ``blocker``, ``bluffer:bluff=0.3``...), so scripted
+styles are measured the same way. Each ``--vs`` entry is an opponent set: one style for every
+opponent seat, or ``a/b/c`` naming the seats 1, 2, 3 places clockwise from the evaluated
+player.
+
+Games and seats: game ``j`` is dealt from seed ``S + j`` (as ``uno_env.Game(rules, n,
+seed=S + j)``) and the evaluated player sits at seat ``(S + j) % n``, so seats rotate
+evenly. A policy plays on the native vector env (:class:`uno_env.VectorEnv`) with batched
+inference: ``--batch`` games at once, one forward pass of the policy per step for the whole
+batch (deterministic arg-max by default, ``--sample`` samples from the masked distribution
+with a seeded generator). A style plays in the compiled batch simulator
+(:func:`uno_env.simulate`).
+
+Reported per opponent set, each with a 95% interval: the win rate (Wilson interval; a game
+truncated at the decision limit, E-END-1, counts as not won), the mean finishing rank
+(1 = winner; truncated games left out) and the points per game: the evaluated player's
+score at the end of the game as the rules count it (U-SCORE-1: points won from the other
+hands; U-SCORE-3 / MM-SCORE-1: points held, lower is better). Printed as a table and written
+to ``OUT.json`` and ``OUT.csv``.
+
+Checkpoint safety: the sidecar is checked before the checkpoint is unpickled
+(:class:`agents.PolicyAgent`): other rules, another observation spec or env version are
+refused with a :class:`agents.PolicyMismatchError`. ``--allow-rules-mismatch`` (transfer
+evaluation) accepts other rules, and another player count, when the observation spec, env
+version and deck family agree (trained on ``uno``, evaluated on ``uno_house``: the house-rule
+transfer experiment), and says so. **SB3 checkpoints are pickles: loading one can run
+arbitrary code; evaluate checkpoints from trusted sources only.**
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import uno_env
+from uno_env.rules import RuleSet
+
+from .cli import wilson_interval
+from .common import BatchActor, mean_interval, resolve_rules, set_torch_threads
+
+Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""Batched policy: ``(obs (B, D), masks (B, A) bool) -> actions (B,)``."""
+
+
+@dataclass
+class GameRecords:
+    """Per-game results from the evaluated player's seat."""
+
+    won: np.ndarray  # bool
+    rank: np.ndarray  # float, 1 = winner, NaN when truncated
+    points: np.ndarray  # float
+    truncated: np.ndarray  # bool
+    seat: np.ndarray  # int
+
+
+@dataclass
+class EvalResult:
+    """Summary of one opponent set, with 95% intervals."""
+
+    model: str
+    opponents: str
+    rules: str
+    players: int
+    games: int
+    wins: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_rank: float
+    rank_low: float
+    rank_high: float
+    points: float
+    points_low: float
+    points_high: float
+    truncated: int
+    seconds: float
+    games_per_second: float
+
+
+def opponent_seats(entry: str, num_players: int) -> list[str]:
+    """An opponent set: ``"greedy"`` for every seat, or ``"a/b/c"`` for seats 1..n-1 clockwise."""
+    names = entry.split("/") if "/" in entry else [entry] * (num_players - 1)
+    if len(names) != num_players - 1:
+        raise ValueError(
+            f"opponent set {entry!r} names {len(names)} seats; {num_players} players need "
+            f"{num_players - 1} (or one style for all)"
+        )
+    uno_env.batch.policy_table(names)  # ValueError naming the valid styles
+    return names
+
+
+def play_policy(
+    actor: Actor,
+    rules: RuleSet,
+    num_players: int,
+    opponents: Sequence[str],
+    games: int,
+    seed: int,
+    batch: int = 1024,
+) -> GameRecords:
+    """Play ``games`` games (game ``j`` from seed ``seed + j``) with ``actor`` in the rotating seat."""
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    won = np.zeros(games, dtype=bool)
+    rank = np.full(games, np.nan)
+    points = np.zeros(games)
+    truncated = np.zeros(games, dtype=bool)
+    seat = np.zeros(games, dtype=np.int64)
+    layout = uno_env.envs.obs_layout(rules.deck_family)
+    score_slot = layout.field("scores").start  # relative seat 0: the learner
+    target = float(rules.target) if rules.target else 1.0
+    for start in range(0, games, batch):
+        rows = min(batch, games - start)
+        venv = uno_env.VectorEnv(
+            num_envs=rows, rules=rules, num_players=num_players, opponents=list(opponents), seat=None,
+            reward="rank", copy=False,
+        )  # fmt: skip
+        obs, _ = venv.reset(seed=seed + start)
+        seat[start : start + rows] = venv.learner_seats
+        open_rows = np.ones(rows, dtype=bool)
+        while open_rows.any():
+            actions = actor(obs, venv.action_masks())
+            obs, rewards, term, trunc, info = venv.step(actions)
+            done = (term | trunc) & open_rows
+            for i in np.flatnonzero(done):
+                g = start + i
+                truncated[g] = bool(trunc[i] and not term[i])
+                if not truncated[g]:
+                    r = round((1.0 - float(rewards[i])) * (num_players - 1) / 2.0)
+                    rank[g] = r + 1
+                    won[g] = r == 0
+                points[g] = float(info["final_obs"][i][score_slot]) * target
+            open_rows &= ~done
+    return GameRecords(won, rank, points, truncated, seat)
+
+
+def play_style(
+    style: str, rules: RuleSet, num_players: int, opponents: Sequence[str], games: int, seed: int
+) -> GameRecords:
+    """The same games as :func:`play_policy` with a compiled style in the rotating seat."""
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    idx = np.arange(games)
+    seat = (seed + idx) % num_players
+    won = np.zeros(games, dtype=bool)
+    rank = np.full(games, np.nan)
+    points = np.zeros(games)
+    truncated = np.zeros(games, dtype=bool)
+    for k in range(num_players):
+        rows = np.flatnonzero(seat == k)
+        if rows.size == 0:
+            continue
+        names = [""] * num_players
+        names[k] = style
+        for j, name in enumerate(opponents, start=1):
+            names[(k + j) % num_players] = name
+        result = uno_env.simulate(rules, num_players, games, seed=seed, policies=names)
+        won[rows] = result.winner[rows] == k
+        truncated[rows] = result.truncated[rows]
+        order = np.argmax(result.ranking[rows] == k, axis=1)
+        rank[rows] = np.where(truncated[rows], np.nan, order + 1)
+        points[rows] = result.scores[rows, k]
+    return GameRecords(won, rank, points, truncated, seat)
+
+
+def summarize(
+    records: GameRecords, *, model: str, opponents: str, rules: RuleSet, players: int, seconds: float
+) -> EvalResult:
+    """Win rate, mean rank and points per game with 95% intervals."""
+    games = int(records.won.size)
+    wins = int(records.won.sum())
+    lo, hi = wilson_interval(wins, games)
+    ranks = records.rank[~np.isnan(records.rank)]
+    rank_mean, rank_lo, rank_hi = mean_interval(ranks)
+    pts, pts_lo, pts_hi = mean_interval(records.points)
+    return EvalResult(
+        model=model,
+        opponents=opponents,
+        rules=rules.preset_name() or str(rules),
+        players=players,
+        games=games,
+        wins=wins,
+        win_rate=wins / games,
+        win_low=lo,
+        win_high=hi,
+        mean_rank=rank_mean,
+        rank_low=rank_lo,
+        rank_high=rank_hi,
+        points=pts,
+        points_low=pts_lo,
+        points_high=pts_hi,
+        truncated=int(records.truncated.sum()),
+        seconds=seconds,
+        games_per_second=games / seconds if seconds > 0 else float("inf"),
+    )
+
+
+def load_checkpoint_actor(
+    path: str | Path,
+    rules: RuleSet,
+    num_players: int,
+    *,
+    deterministic: bool = True,
+    seed: int | None = None,
+    allow_rules_mismatch: bool = False,
+    log: Callable[[str], None] = print,
+) -> BatchActor:
+    """A checkpoint's batched actor, after the metadata check of :class:`agents.PolicyAgent`.
+
+    Without ``allow_rules_mismatch`` any difference in rules, observation spec, env version
+    or player count raises :class:`agents.PolicyMismatchError`. With it, other rules and
+    player counts are accepted when the observation spec, env version and deck family agree
+    (a transfer evaluation, announced through ``log``). Checkpoints are pickles: trusted
+    sources only.
+    """
+    from agents import PolicyAgent, PolicyMismatchError
+    from agents.policy_agent import check_policy_metadata, load_policy_metadata
+
+    meta = load_policy_metadata(path)
+    try:
+        check_policy_metadata(meta, rules, num_players=num_players, source=f"checkpoint {path}")
+        agent = PolicyAgent(path, rules, num_players=num_players)
+    except PolicyMismatchError as exc:
+        if not allow_rules_mismatch:
+            raise PolicyMismatchError(
+                f"{exc}. To evaluate it under other rules of the same deck family on purpose "
+                "(a transfer evaluation), pass --allow-rules-mismatch"
+            ) from exc
+        trained = RuleSet.parse(meta.rules)
+        if trained.deck_family != rules.deck_family:
+            raise PolicyMismatchError(
+                f"checkpoint {path} was trained on the {trained.deck_family} deck family; these rules use "
+                f"the {rules.deck_family} family: the action tables differ, no transfer possible"
+            ) from exc
+        # everything but the rules and the player count must still agree
+        agent = PolicyAgent(path, trained)
+        log(
+            f"TRANSFER EVALUATION: policy trained on {trained.preset_name() or 'custom rules'} "
+            f"({meta.num_players or 'any'} players), evaluated on {rules.preset_name() or 'custom rules'} "
+            f"({num_players} players); observation spec {meta.observation_spec} and env version "
+            f"{meta.env_version} agree. Differences: {exc}"
+        )
+    return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
+
+
+def is_style(model: str) -> bool:
+    """Whether ``model`` names a compiled play style rather than a checkpoint path."""
+    name = model.split(":", 1)[0]
+    return name in uno_env.batch.POLICIES and not Path(model).exists()
+
+
+def evaluate(
+    model: str,
+    rules: RuleSet,
+    num_players: int,
+    vs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    deterministic: bool = True,
+    batch: int = 1024,
+    allow_rules_mismatch: bool = False,
+    actor: Actor | None = None,
+    log: Callable[[str], None] = print,
+) -> list[EvalResult]:
+    """Evaluate ``model`` (checkpoint path or style name, or a ready ``actor``) against each set."""
+    rules.check_players(num_players)
+    sets = [(entry, opponent_seats(entry, num_players)) for entry in vs]
+    style = actor is None and is_style(model)
+    if actor is None and not style:
+        actor = load_checkpoint_actor(
+            model, rules, num_players, deterministic=deterministic, seed=seed,
+            allow_rules_mismatch=allow_rules_mismatch, log=log,
+        )  # fmt: skip
+    results = []
+    for entry, seats in sets:
+        start = time.perf_counter()
+        if style:
+            records = play_style(model, rules, num_players, seats, games, seed)
+        else:
+            assert actor is not None
+            records = play_policy(actor, rules, num_players, seats, games, seed, batch=batch)
+        seconds = time.perf_counter() - start
+        results.append(
+            summarize(
+                records, model=model, opponents=entry, rules=rules, players=num_players, seconds=seconds
+            )
+        )
+    return results
+
+
+def format_table(results: Sequence[EvalResult]) -> str:
+    """The results as a fixed-width table."""
+    lines = [
+        f"{'opponents':<24} {'games':>7} {'win rate (95% CI)':<26} {'mean rank (95% CI)':<22} "
+        f"{'points/game (95% CI)':<28} {'trunc':>5} {'games/s':>8}"
+    ]
+    for r in results:
+        lines.append(
+            f"{r.opponents:<24} {r.games:>7,} "
+            f"{f'{r.win_rate:.1%} ({r.win_low:.1%}-{r.win_high:.1%})':<26} "
+            f"{f'{r.mean_rank:.3f} ({r.rank_low:.3f}-{r.rank_high:.3f})':<22} "
+            f"{f'{r.points:.1f} ({r.points_low:.1f}-{r.points_high:.1f})':<28} "
+            f"{r.truncated:>5} {r.games_per_second:>8,.0f}"
+        )
+    return "\n".join(lines)
+
+
+def write_results(
+    results: Sequence[EvalResult], out: str | Path, extra: dict[str, Any] | None = None
+) -> Path:
+    """Write ``OUT.json`` (results plus ``extra``) and ``OUT.csv``; return the JSON path."""
+    base = Path(out)
+    if base.suffix in (".json", ".csv"):
+        base = base.with_suffix("")
+    base.parent.mkdir(parents=True, exist_ok=True)
+    rows = [dataclasses.asdict(r) for r in results]
+    json_path = base.with_name(base.name + ".json")
+    json_path.write_text(json.dumps({**(extra or {}), "results": rows}, indent=2) + "\n", encoding="utf-8")
+    with base.with_name(base.name + ".csv").open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=[f.name for f in dataclasses.fields(EvalResult)])
+        writer.writeheader()
+        writer.writerows(rows)
+    return json_path
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("model", help="checkpoint .zip (with its .meta.json) or a compiled style name")
+    parser.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
+    parser.add_argument(
+        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="rule override"
+    )
+    parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
+    parser.add_argument(
+        "--vs",
+        nargs="+",
+        default=["random"],
+        help="opponent sets: a style for every opponent seat, or 'a/b/c' per seat clockwise "
+        "(default: random)",
+    )
+    parser.add_argument("--games", type=int, default=10_000, help="games per opponent set (default: 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="game j is dealt from seed+j (default: 0)")
+    parser.add_argument("--sample", action="store_true", help="sample actions instead of the arg-max")
+    parser.add_argument("--batch", type=int, default=1024, help="games played at once (default: 1024)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default: 1)")
+    parser.add_argument("--out", help="write OUT.json and OUT.csv")
+    parser.add_argument(
+        "--allow-rules-mismatch",
+        action="store_true",
+        help="transfer evaluation: accept a checkpoint trained on other rules / player count of the same "
+        "deck family (observation spec and env version must still agree)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``uno-env evaluate`` from parsed arguments."""
+    if args.games < 1 or args.batch < 1:
+        raise ValueError(f"--games and --batch must be >= 1, got {args.games} and {args.batch}")
+    set_torch_threads(args.threads)
+    rules = resolve_rules(args.rules, args.overrides)
+    results = evaluate(
+        args.model, rules, args.players, args.vs, args.games, args.seed,
+        deterministic=not args.sample, batch=args.batch, allow_rules_mismatch=args.allow_rules_mismatch,
+    )  # fmt: skip
+    print(
+        f"{args.model} on {rules.preset_name() or 'custom rules'}, {args.players} players, seed {args.seed}"
+    )
+    print(format_table(results))
+    if args.out:
+        path = write_results(
+            results,
+            args.out,
+            {"model": args.model, "rules_string": str(rules), "seed": args.seed, "sample": args.sample},
+        )
+        print(f"wrote {path} and {path.with_suffix('.csv')}")
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env evaluate``."""
+    parser = subparsers.add_parser("evaluate", help="win rate / rank / points of a policy or style")
+    _add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.evaluate``."""
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
+    _add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except (uno_env.RuleError, ValueError) as exc:
+        print(f"evaluate: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

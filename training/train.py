@@ -1,0 +1,701 @@
+"""Train MaskablePPO per rule variant against an opponent pool: ``uno-env train``.
+
+::
+
+    uno-env train --rules uno --players 2 --steps 2000000
+    uno-env train --rules uno_house --set seven_swap=false --players 4 --opponents random blocker@2
+    python -m training.train --rules my_rules.toml --players 3 --snapshot-weight 1
+    uno-env train --resume runs/uno__ppo__0__20261202-141500
+
+The learner is sb3-contrib's MaskablePPO (MLP policy) on the native vector env
+(:class:`uno_env.VectorEnv`, ``seat=None``: the learner's seat rotates with the game).
+Opponents come from a pool (:mod:`training.pool`): compiled play styles and ``random``
+played inside the vector env (``--opponents STYLE[@WEIGHT] ...``; ``a/b/c`` names the seats
+1, 2, 3 places clockwise from the learner), plus frozen snapshots of the learner itself
+(fictitious self-play, :mod:`training.snapshots`): ``--snapshot-weight W`` gives the snapshot
+entry weight ``W`` next to the styles' weights, ``--snapshot-every STEPS`` freezes a copy of
+the learner that often (the first at step 0), ``--snapshot-pool K`` keeps the ``K`` most
+recent and every snapshot game draws one of them uniformly. Weights are shares of the game
+rows: with ``--num-envs 64 --opponents random blocker@2 --snapshot-weight 1``, 16 rows play
+random, 32 blocker and 16 snapshots.
+
+Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
+
+- ``config.json``: the resolved :class:`TrainConfig` (plus the rules string and versions);
+- ``rules.txt``: the canonical one-line rules (``str(rules)``);
+- ``env.json``: observation spec, env version, observation size and action count;
+- ``tb/``: TensorBoard logs (if tensorboard is installed) with namespaced metrics:
+  ``charts/`` (episode win rate and reward per opponent entry, episode length, steps/s,
+  learning rate), ``losses/`` (SB3's ``train/`` values: policy, value and entropy losses,
+  approx KL, clip fraction, explained variance) and ``eval/`` (the periodic evaluation);
+  SB3's ``rollout/`` and ``time/`` keys go to ``charts/``. ``progress.csv`` has the same rows;
+- ``checkpoints/step_<N>.zip`` + ``.meta.json`` (the policy sidecar of
+  :mod:`agents.policy_agent`), ``step_<N>.state.json`` (step counter, snapshot steps,
+  evaluation rows) and ``step_<N>.snapshots.pt`` (snapshot weights and generator states),
+  every ``--eval-every`` steps (after each evaluation) and at the end;
+- ``eval.csv`` and ``eval_curve.png``: win rate with 95% Wilson interval against each
+  evaluation opponent (default ``random`` and ``blocker``, the strongest scripted style
+  head to head in the README) every ``--eval-every`` steps, on the same ``--eval-games``
+  games each time, seats rotated, deterministic play;
+- ``model.zip`` + ``model.meta.json``: the final policy.
+
+``--resume RUN_DIR`` continues from the run's last checkpoint with its saved config
+(``--steps`` may raise the total): the step counter, optimiser state (inside the SB3 zip),
+snapshot pool and its generator continue; evaluation rows up to that checkpoint stay.
+Reproducibility: the same config and seed give the same parameters on the same machine
+(torch, numpy and env seeds from ``--seed``, fixed thread count); a resumed run is
+reproducible too but reseeds its games from ``seed + steps`` at the resume point.
+
+Torch threads: ``--threads`` (default 1, see :mod:`training.common`).
+
+**SB3 checkpoints are pickles: load (and resume from) checkpoints from trusted sources only.**
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import uno_env
+from uno_env.rules import RuleSet
+
+from .common import BatchActor, resolve_rules, rules_label, set_torch_threads
+
+STRONGEST_STYLE = "blocker"
+"""The strongest scripted style head to head at 2 players (README, agents: 54.0% vs greedy)."""
+
+EVAL_FIELDS = [
+    "step",
+    "seconds",
+    "opponents",
+    "games",
+    "wins",
+    "win_rate",
+    "win_low",
+    "win_high",
+    "mean_rank",
+    "points",
+]
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (written resolved to ``config.json``)."""
+
+    rules: str = "uno"
+    """Preset name or rule TOML file."""
+    overrides: list[str] = field(default_factory=list)
+    """Rule overrides ``key=value`` (``--set``)."""
+    players: int = 2
+    exp: str = "ppo"
+    """Experiment name (part of the run directory's name)."""
+    seed: int = 0
+    total_steps: int = 2_000_000
+    """Learner decisions to train for (``--steps``)."""
+    num_envs: int = 64
+    """Games played at once (rows of the vector envs)."""
+    n_steps: int = 64
+    """Rollout length per game row: a PPO batch is ``n_steps * num_envs`` decisions."""
+    batch_size: int = 1024
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    lr_schedule: str = "constant"
+    """``constant`` or ``linear`` (decays to 0 at ``total_steps``)."""
+    ent_coef: float = 0.01
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    reward: str = "win"
+    """Env reward: ``win``, ``rank`` or ``score`` (see the AEC env)."""
+    opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "blocker@2", "aggressor"])
+    """Compiled styles with optional ``@weight`` (default 1); ``a/b/c`` per opponent seat."""
+    snapshot_weight: float = 0.0
+    """Weight of the snapshot entry in the pool (0: no self-play opponents)."""
+    snapshot_every: int = 250_000
+    snapshot_pool: int = 5
+    snapshot_sample: bool = True
+    """Snapshots sample their actions (else arg-max)."""
+    eval_every: int = 250_000
+    eval_games: int = 1000
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", STRONGEST_STYLE])
+    eval_seed: int = 1_000_000_000
+    threads: int = 1
+    device: str = "cpu"
+    runs_dir: str = "runs"
+    progress_bar: bool = True
+    tensorboard: bool = True
+
+    def check(self) -> None:
+        """Raise ValueError naming a bad value and what is allowed."""
+        positive = ["players", "total_steps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every"]
+        positive += ["eval_games", "snapshot_every", "snapshot_pool", "threads"]
+        for name in positive:
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if self.lr_schedule not in ("constant", "linear"):
+            raise ValueError(f"lr_schedule must be 'constant' or 'linear', got {self.lr_schedule!r}")
+        if self.reward not in ("win", "rank", "score"):
+            raise ValueError(f"reward must be win, rank or score, got {self.reward!r}")
+        if self.snapshot_weight < 0:
+            raise ValueError(f"snapshot_weight must be >= 0, got {self.snapshot_weight}")
+        if not self.net_arch or any(w < 1 for w in self.net_arch):
+            raise ValueError(f"net_arch must list positive layer widths, got {self.net_arch}")
+        if not self.opponents and self.snapshot_weight <= 0:
+            raise ValueError("the opponent pool is empty: give --opponents or a positive --snapshot-weight")
+        if not self.eval_opponents:
+            raise ValueError("eval_opponents must name at least one opponent set")
+
+
+def parse_opponent(entry: str) -> tuple[str, float]:
+    """``"blocker@2"`` -> ``("blocker", 2.0)``; no ``@`` means weight 1."""
+    name, sep, weight = entry.rpartition("@")
+    if not sep:
+        return entry, 1.0
+    try:
+        value = float(weight)
+    except ValueError:
+        raise ValueError(f"opponent {entry!r}: the weight after '@' must be a number") from None
+    if value < 0 or not math.isfinite(value):
+        raise ValueError(f"opponent {entry!r}: the weight must be >= 0")
+    return name, value
+
+
+# ---------------------------------------------------------------- logging
+def namespaced_key(key: str) -> str:
+    """SB3 logger keys mapped to the ``charts/`` / ``losses/`` / ``eval/`` namespaces."""
+    prefix, _, name = key.partition("/")
+    if prefix in ("charts", "losses", "eval") or not name:
+        return key
+    if prefix == "train":
+        if name in ("learning_rate", "n_updates", "clip_range", "std"):
+            return f"charts/{name}"
+        return f"losses/{name}"
+    if prefix in ("rollout", "time"):
+        return f"charts/{name}"
+    return key
+
+
+def make_logger(run_dir: Path, tensorboard: bool) -> Any:
+    """An SB3 logger writing ``progress.csv`` and, if available, TensorBoard logs under ``tb/``."""
+    from stable_baselines3.common import logger as sb3_logger
+
+    class Namespaced(sb3_logger.KVWriter):
+        """Renames SB3's keys (see :func:`namespaced_key`) before handing them on."""
+
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def write(self, key_values: dict[str, Any], key_excluded: dict[str, Any], step: int = 0) -> None:
+            values = {namespaced_key(k): v for k, v in key_values.items()}
+            excluded = {namespaced_key(k): v for k, v in key_excluded.items()}
+            self.inner.write(values, excluded, step)
+
+        def close(self) -> None:
+            self.inner.close()
+
+    formats: list[Any] = [Namespaced(sb3_logger.CSVOutputFormat(str(run_dir / "progress.csv")))]
+    if tensorboard:
+        try:
+            formats.append(Namespaced(sb3_logger.TensorBoardOutputFormat(str(run_dir / "tb"))))
+        except ImportError:
+            print("tensorboard is not installed: no TensorBoard logs (progress.csv has the same values)")
+    return sb3_logger.Logger(str(run_dir), formats)
+
+
+# ---------------------------------------------------------------- building blocks
+def build_env(cfg: TrainConfig, rules: RuleSet) -> Any:
+    """The vector env of ``cfg`` behind the SB3 adapter, with the style tables of the pool.
+
+    Snapshot tables join with :func:`refresh_pool` (a pool with no style gets a placeholder
+    ``random`` table until then; it never deals a game, as the pool is refreshed before the
+    first reset).
+    """
+    from .pool import PoolVecEnv, pool_tables
+
+    styles = [parse_opponent(e) for e in cfg.opponents]
+    pool, labels = pool_tables(styles or [("random", 1.0)], [], 0.0)
+    venv = uno_env.VectorEnv(
+        cfg.num_envs, rules, cfg.players, opponents=pool, seat=None, reward=cfg.reward, copy=False
+    )
+    return PoolVecEnv(venv, labels)
+
+
+def refresh_pool(env: Any, cfg: TrainConfig, snapshots: Any) -> None:
+    """Seat the current snapshots (each an opponent table) next to the styles, for the next games."""
+    from .pool import pool_tables
+
+    if cfg.snapshot_weight > 0:
+        env.set_pool(
+            *pool_tables([parse_opponent(e) for e in cfg.opponents], list(snapshots), cfg.snapshot_weight)
+        )
+
+
+def make_model(cfg: TrainConfig, env: Any) -> Any:
+    """A fresh MaskablePPO for ``cfg`` (seeded: torch, numpy, env seeds)."""
+    from sb3_contrib import MaskablePPO
+
+    lr: Any = cfg.learning_rate
+    if cfg.lr_schedule == "linear":
+        start = cfg.learning_rate
+
+        def lr(progress_remaining: float) -> float:
+            return start * progress_remaining
+
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        learning_rate=lr,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+        policy_kwargs={"net_arch": list(cfg.net_arch)},
+        seed=cfg.seed,
+        device=cfg.device,
+        verbose=0,
+    )
+
+
+def evaluate_policy(
+    policy: Any, cfg: TrainConfig, rules: RuleSet, step: int, seconds: float
+) -> list[dict[str, Any]]:
+    """One evaluation point: win rate (95% Wilson interval) against each evaluation opponent set."""
+    from .evaluate import opponent_seats, play_policy, summarize
+
+    actor = BatchActor(policy, deterministic=True)
+    rows = []
+    for entry in cfg.eval_opponents:
+        seats = opponent_seats(entry, cfg.players)
+        start = time.perf_counter()
+        records = play_policy(actor, rules, cfg.players, seats, cfg.eval_games, cfg.eval_seed)
+        res = summarize(
+            records, model="learner", opponents=entry, rules=rules, players=cfg.players,
+            seconds=time.perf_counter() - start,
+        )  # fmt: skip
+        rows.append(
+            {
+                "step": step,
+                "seconds": round(seconds, 1),
+                "opponents": entry,
+                "games": res.games,
+                "wins": res.wins,
+                "win_rate": res.win_rate,
+                "win_low": res.win_low,
+                "win_high": res.win_high,
+                "mean_rank": res.mean_rank,
+                "points": res.points,
+            }
+        )
+    return rows
+
+
+def read_eval_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of ``eval.csv`` (numbers converted)."""
+    if not path.exists():
+        return []
+    with path.open(newline="", encoding="utf-8") as fh:
+        rows: list[dict[str, Any]] = list(csv.DictReader(fh))
+    for row in rows:
+        for key in ("step", "games", "wins"):
+            row[key] = int(row[key])
+        for key in ("seconds", "win_rate", "win_low", "win_high", "mean_rank", "points"):
+            row[key] = float(row[key])
+    return rows
+
+
+def write_eval_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """Rewrite ``eval.csv`` with ``rows``."""
+    tmp = path.with_suffix(".csv.tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=EVAL_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+
+
+def plot_eval_curve(rows: Sequence[dict[str, Any]], path: Path, title: str) -> None:
+    """Win rate per evaluation opponent over training steps, with the 95% band, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for opp in dict.fromkeys(r["opponents"] for r in rows):
+        pts = sorted((r for r in rows if r["opponents"] == opp), key=lambda r: r["step"])
+        steps = [r["step"] for r in pts]
+        ax.plot(steps, [r["win_rate"] for r in pts], marker="o", ms=3, label=f"vs {opp}")
+        ax.fill_between(steps, [r["win_low"] for r in pts], [r["win_high"] for r in pts], alpha=0.25)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize=9)
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------- the run
+class Run:
+    """One training run in its directory: set-up, callbacks, checkpoints, resume."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, rules: RuleSet) -> None:
+        self.cfg = cfg
+        self.dir = run_dir
+        self.rules = rules
+        self.ckpt_dir = run_dir / "checkpoints"
+        self.eval_path = run_dir / "eval.csv"
+        self.eval_rows: list[dict[str, Any]] = read_eval_rows(self.eval_path)
+        self.snapshot_steps: list[int] = []
+        self.seconds_before = 0.0  # wall time of earlier sessions of this run
+        self.start_time = time.perf_counter()
+        from .snapshots import SnapshotPool
+
+        self.snapshots = SnapshotPool(cfg.snapshot_pool, seed=cfg.seed + 1, sample=cfg.snapshot_sample)
+
+    @property
+    def seconds(self) -> float:
+        """Wall time of the run so far (all sessions)."""
+        return self.seconds_before + time.perf_counter() - self.start_time
+
+    def write_header(self) -> None:
+        """config.json, rules.txt, env.json."""
+        from agents.policy_agent import current_env_version, current_observation_spec
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.ckpt_dir.mkdir(exist_ok=True)
+        config = dataclasses.asdict(self.cfg)
+        config["rules_string"] = str(self.rules)
+        (self.dir / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        (self.dir / "rules.txt").write_text(str(self.rules) + "\n", encoding="utf-8")
+        layout = uno_env.envs.obs_layout(self.rules.deck_family)
+        env_info = {
+            "observation_spec": current_observation_spec(),
+            "env_version": current_env_version(),
+            "observation_size": layout.size,
+            "num_actions": self.rules.num_actions,
+            "deck_family": self.rules.deck_family,
+            "uno_env_version": getattr(uno_env, "__version__", "unknown"),
+        }
+        (self.dir / "env.json").write_text(json.dumps(env_info, indent=2) + "\n", encoding="utf-8")
+
+    def save_checkpoint(self, model: Any, step: int) -> Path:
+        """Model zip + sidecar + progress state + snapshot pool for ``step``."""
+        from agents.policy_agent import save_policy_metadata
+
+        stem = self.ckpt_dir / f"step_{step:010d}"
+        model.save(str(stem) + ".zip")
+        extra = {"run": self.dir.name, "step": step, "seed": self.cfg.seed}
+        save_policy_metadata(str(stem) + ".zip", self.rules, num_players=self.cfg.players, extra=extra)
+        self.snapshots.save(str(stem) + ".snapshots.pt")
+        state = {
+            "step": step,
+            "seconds": self.seconds,
+            "eval_rows": len(self.eval_rows),
+            "snapshot_steps": list(self.snapshots.steps),
+            "checkpoint": stem.name + ".zip",
+        }
+        tmp = self.ckpt_dir / "latest.json.tmp"
+        (self.ckpt_dir / f"{stem.name}.state.json").write_text(
+            json.dumps(state, indent=2) + "\n", encoding="utf-8"
+        )
+        tmp.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(self.ckpt_dir / "latest.json")  # the last complete checkpoint
+        return stem
+
+    def record_eval(self, model: Any, step: int) -> list[dict[str, Any]]:
+        """Evaluate, append to eval.csv, redraw eval_curve.png, log ``eval/``."""
+        rows = evaluate_policy(model.policy, self.cfg, self.rules, step, self.seconds)
+        self.eval_rows.extend(rows)
+        write_eval_rows(self.eval_path, self.eval_rows)
+        title = (
+            f"{rules_label(self.rules)}, {self.cfg.players} players, seed {self.cfg.seed}: {self.dir.name}"
+        )
+        plot_eval_curve(self.eval_rows, self.dir / "eval_curve.png", title)
+        for row in rows:
+            key = row["opponents"].replace("/", "-").replace(":", "_")
+            model.logger.record(f"eval/win_rate_vs_{key}", row["win_rate"])
+            model.logger.record(f"eval/win_low_vs_{key}", row["win_low"])
+            model.logger.record(f"eval/mean_rank_vs_{key}", row["mean_rank"])
+        return rows
+
+
+def make_callback(run: Run, start_step: int) -> Any:
+    """The SB3 callback: charts per rollout, snapshots, evaluation + checkpoint on schedule."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    cfg = run.cfg
+
+    class TrainCallback(BaseCallback):
+        """Snapshots every ``snapshot_every``, evaluation + checkpoint every ``eval_every`` steps."""
+
+        def __init__(self) -> None:
+            super().__init__(verbose=0)
+            self.next_eval = (start_step // cfg.eval_every + 1) * cfg.eval_every
+            self.next_snapshot = (start_step // cfg.snapshot_every + 1) * cfg.snapshot_every
+            self.rollout_start = time.perf_counter()
+            self.rollout_steps = start_step
+
+        def _on_step(self) -> bool:
+            step = self.num_timesteps
+            if cfg.snapshot_weight > 0 and step >= self.next_snapshot:
+                run.snapshots.add(self.model.policy, step)
+                refresh_pool(self.model.get_env(), cfg, run.snapshots)
+                self.next_snapshot += cfg.snapshot_every
+            if step >= self.next_eval:
+                rows = run.record_eval(self.model, step)
+                run.save_checkpoint(self.model, step)
+                summary = ", ".join(
+                    f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
+                    for r in rows
+                )
+                self.model.logger.record("charts/wall_seconds", run.seconds)
+                print(f"\nstep {step:,} ({run.seconds:.0f} s): {summary}", flush=True)
+                self.next_eval += cfg.eval_every
+            return True
+
+        def _on_rollout_end(self) -> None:
+            env: Any = self.model.get_env()
+            stats = env.pop_stats() if hasattr(env, "pop_stats") else {}
+            for key, value in stats.items():
+                self.model.logger.record(f"charts/{key}", value)
+            now = time.perf_counter()
+            steps = self.num_timesteps - self.rollout_steps
+            if now > self.rollout_start:
+                self.model.logger.record("charts/steps_per_second", steps / (now - self.rollout_start))
+            self.rollout_start, self.rollout_steps = now, self.num_timesteps
+            self.model.logger.record("charts/snapshots", len(run.snapshots))
+
+    return TrainCallback()
+
+
+def new_run_dir(cfg: TrainConfig, rules: RuleSet) -> Path:
+    """``runs/<rules>__<exp>__<seed>__<time>/`` (a suffix keeps two runs in one second apart)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = Path(cfg.runs_dir) / f"{rules_label(rules)}__{cfg.exp}__{cfg.seed}__{stamp}"
+    path, k = base, 1
+    while path.exists():
+        path = base.with_name(f"{base.name}-{k}")
+        k += 1
+    return path
+
+
+def train(cfg: TrainConfig, *, run_dir: Path | None = None) -> Path:
+    """Run ``cfg`` from scratch in a new run directory (or ``run_dir``); return that directory."""
+    cfg.check()
+    set_torch_threads(cfg.threads)
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    rules.check_players(cfg.players)
+    run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules)
+    run.write_header()
+    print(f"run directory: {run.dir}")
+    env = build_env(cfg, rules)
+    model = make_model(cfg, env)
+    model.set_logger(make_logger(run.dir, cfg.tensorboard))
+    if cfg.snapshot_weight > 0:
+        run.snapshots.add(model.policy, 0)
+        refresh_pool(env, cfg, run.snapshots)
+    return _learn(run, model, 0)
+
+
+def resume(run_dir: str | Path, *, total_steps: int | None = None) -> Path:
+    """Continue the run in ``run_dir`` from its last checkpoint (its config; ``total_steps`` may raise it)."""
+    from sb3_contrib import MaskablePPO
+
+    run_path = Path(run_dir)
+    config_path = run_path / "config.json"
+    latest = run_path / "checkpoints" / "latest.json"
+    if not config_path.exists():
+        raise ValueError(f"{run_path} is not a training run directory (no config.json)")
+    data = json.loads(config_path.read_text(encoding="utf-8"))
+    data.pop("rules_string", None)
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    cfg = TrainConfig(**{k: v for k, v in data.items() if k in names})
+    if total_steps is not None:
+        cfg.total_steps = total_steps
+    cfg.check()
+    set_torch_threads(cfg.threads)
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    if (run_path / "rules.txt").read_text(encoding="utf-8").strip() != str(rules):
+        raise ValueError(f"{run_path}/rules.txt no longer matches the rules its config resolves to")
+    run = Run(cfg, run_path, rules)
+    if not latest.exists():
+        print(f"{run_path} has no checkpoint yet: starting it again from step 0")
+        run.eval_rows = []
+        write_eval_rows(run.eval_path, [])
+        return train(cfg, run_dir=run_path)
+    state = json.loads(latest.read_text(encoding="utf-8"))
+    step = int(state["step"])
+    run.eval_rows = [r for r in run.eval_rows if r["step"] <= step]  # rows after the checkpoint redo
+    write_eval_rows(run.eval_path, run.eval_rows)
+    run.seconds_before = float(state["seconds"])
+    run.write_header()
+    env = build_env(cfg, rules)
+    ckpt = run.ckpt_dir / state["checkpoint"]
+    model = MaskablePPO.load(str(ckpt), env=env, device=cfg.device)
+    model.set_random_seed(cfg.seed + step)  # fresh games from here; same again on another resume
+    model.set_logger(make_logger(run.dir, cfg.tensorboard))
+    run.snapshots.load(ckpt.with_suffix("").with_suffix(".snapshots.pt"), lambda: _empty_policy(model))
+    refresh_pool(env, cfg, run.snapshots)
+    print(f"resuming {run.dir} at step {step:,} of {cfg.total_steps:,}")
+    return _learn(run, model, step)
+
+
+def _empty_policy(model: Any) -> Any:
+    """A policy network shaped like ``model``'s (for loading snapshot weights)."""
+    return model.policy_class(
+        model.observation_space, model.action_space, model.lr_schedule, **model.policy_kwargs
+    ).to(model.device)
+
+
+def _learn(run: Run, model: Any, start_step: int) -> Path:
+    cfg = run.cfg
+    remaining = cfg.total_steps - start_step
+    if remaining > 0:
+        model.learn(
+            remaining,
+            callback=make_callback(run, start_step),
+            reset_num_timesteps=start_step == 0,
+            progress_bar=cfg.progress_bar,
+        )
+    step = int(model.num_timesteps)
+    if not run.eval_rows or run.eval_rows[-1]["step"] != step:
+        rows = run.record_eval(model, step)
+        print(
+            "final evaluation: "
+            + ", ".join(
+                f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
+                for r in rows
+            )
+        )
+    model.logger.dump(step)
+    run.save_checkpoint(model, step)
+    from agents.policy_agent import save_policy_metadata
+
+    model.save(str(run.dir / "model.zip"))
+    save_policy_metadata(
+        run.dir / "model.zip", run.rules, num_players=cfg.players, extra={"run": run.dir.name, "step": step}
+    )
+    print(f"done: {step:,} steps in {run.seconds:.0f} s; final model {run.dir / 'model.zip'}")
+    return run.dir
+
+
+# ---------------------------------------------------------------- command line
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = TrainConfig()
+    a = parser.add_argument
+    a("--rules", default=d.rules, help="preset name or rule TOML file (default: uno)")
+    a(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="rule override (repeatable)",
+    )
+    a("--players", type=int, default=d.players, help=f"players per game (default: {d.players})")
+    a("--exp", default=d.exp, help="experiment name in the run directory's name")
+    a("--seed", type=int, default=d.seed, help="seed of torch, numpy and the games")
+    a("--steps", dest="total_steps", type=int, default=d.total_steps, help="learner decisions to train for")
+    a("--num-envs", type=int, default=d.num_envs, help="games played at once")
+    a(
+        "--n-steps",
+        type=int,
+        default=d.n_steps,
+        help="rollout length per game row (batch = n_steps x num_envs)",
+    )
+    a("--batch-size", type=int, default=d.batch_size, help="PPO minibatch size")
+    a("--n-epochs", type=int, default=d.n_epochs, help="PPO epochs per batch")
+    a("--lr", dest="learning_rate", type=float, default=d.learning_rate, help="learning rate")
+    a("--lr-schedule", default=d.lr_schedule, choices=["constant", "linear"], help="learning-rate schedule")
+    a("--ent-coef", type=float, default=d.ent_coef, help="entropy bonus")
+    a("--gamma", type=float, default=d.gamma, help="discount")
+    a("--gae-lambda", type=float, default=d.gae_lambda, help="GAE lambda")
+    a("--clip-range", type=float, default=d.clip_range, help="PPO clip range")
+    a("--net-arch", type=int, nargs="+", default=d.net_arch, help="hidden layer widths (default: 256 256)")
+    a("--reward", default=d.reward, choices=["win", "rank", "score"], help="env reward")
+    a(
+        "--opponents",
+        nargs="*",
+        default=d.opponents,
+        help="compiled styles with optional @weight, 'a/b/c' per seat (default: "
+        + " ".join(d.opponents)
+        + ")",
+    )
+    a(
+        "--snapshot-weight",
+        type=float,
+        default=d.snapshot_weight,
+        help="weight of self-play snapshots (0: none)",
+    )
+    a("--snapshot-every", type=int, default=d.snapshot_every, help="steps between snapshots")
+    a("--snapshot-pool", type=int, default=d.snapshot_pool, help="most recent snapshots kept")
+    a("--snapshot-argmax", dest="snapshot_sample", action="store_false", help="snapshots play arg-max")
+    a("--eval-every", type=int, default=d.eval_every, help="steps between evaluations + checkpoints")
+    a("--eval-games", type=int, default=d.eval_games, help="games per evaluation opponent")
+    a("--eval-opponents", nargs="+", default=d.eval_opponents, help="evaluation opponent sets")
+    a("--threads", type=int, default=d.threads, help="torch threads (default: 1)")
+    a("--runs-dir", default=d.runs_dir, help="parent of run directories (default: runs)")
+    a("--no-progress", dest="progress_bar", action="store_false", help="no progress bar")
+    a("--no-tensorboard", dest="tensorboard", action="store_false", help="no TensorBoard logs")
+    a("--resume", metavar="RUN_DIR", help="continue this run from its last checkpoint (its own config)")
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The :class:`TrainConfig` of parsed arguments."""
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    return TrainConfig(**{k: v for k, v in vars(args).items() if k in names})
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    """Run ``uno-env train`` from parsed arguments."""
+    if args.resume:
+        steps = args.total_steps if args.total_steps != TrainConfig().total_steps else None
+        resume(args.resume, total_steps=steps)
+    else:
+        train(config_from_args(args))
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env train``."""
+    parser = subparsers.add_parser("train", help="train MaskablePPO against an opponent pool")
+    _add_arguments(parser)
+    parser.set_defaults(func=run_cli)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.train``."""
+    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
+    _add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run_cli(args)
+    except (uno_env.RuleError, ValueError) as exc:
+        print(f"train: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
