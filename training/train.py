@@ -131,6 +131,9 @@ class TrainConfig:
     eval_games: int = 1000
     eval_opponents: list[str] = field(default_factory=lambda: ["random", STRONGEST_STYLE])
     eval_seed: int = 1_000_000_000
+    max_minutes: float = 0.0
+    """Wall-time budget of the run in minutes, evaluations included (0: none); training stops
+    at the first step past it, then the final evaluation and checkpoint are written."""
     threads: int = 1
     device: str = "cpu"
     runs_dir: str = "runs"
@@ -149,6 +152,8 @@ class TrainConfig:
             raise ValueError(f"lr_schedule must be 'constant' or 'linear', got {self.lr_schedule!r}")
         if self.reward not in ("win", "rank", "score"):
             raise ValueError(f"reward must be win, rank or score, got {self.reward!r}")
+        if self.max_minutes < 0:
+            raise ValueError(f"max_minutes must be >= 0 (0: no budget), got {self.max_minutes}")
         if self.snapshot_weight < 0:
             raise ValueError(f"snapshot_weight must be >= 0, got {self.snapshot_weight}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
@@ -473,6 +478,11 @@ def make_callback(run: Run, start_step: int) -> Any:
                 self.model.logger.record("charts/wall_seconds", run.seconds)
                 print(f"\nstep {step:,} ({run.seconds:.0f} s): {summary}", flush=True)
                 self.next_eval += cfg.eval_every
+            if cfg.max_minutes and run.seconds >= cfg.max_minutes * 60:
+                print(
+                    f"\nwall-time budget of {cfg.max_minutes:g} minutes reached at step {step:,}", flush=True
+                )
+                return False
             return True
 
         def _on_rollout_end(self) -> None:
@@ -655,6 +665,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--eval-every", type=int, default=d.eval_every, help="steps between evaluations + checkpoints")
     a("--eval-games", type=int, default=d.eval_games, help="games per evaluation opponent")
     a("--eval-opponents", nargs="+", default=d.eval_opponents, help="evaluation opponent sets")
+    a("--max-minutes", type=float, default=d.max_minutes, help="wall-time budget in minutes (0: none)")
     a("--threads", type=int, default=d.threads, help="torch threads (default: 1)")
     a("--runs-dir", default=d.runs_dir, help="parent of run directories (default: runs)")
     a("--no-progress", dest="progress_bar", action="store_false", help="no progress bar")
