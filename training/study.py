@@ -2,8 +2,9 @@
 
 ``uno-env study [SPEC.toml]`` (or ``python -m training.study``) answers "which house rules
 favour which play styles?" with the compiled batch engine. Without a SPEC it runs the
-built-in default spec (``training/specs/default_study.toml``): every single-switch variation
-of official Uno the catalogue offers for scripted play, at 2 and 4 players, all scripted styles.
+built-in default spec (``training/specs/default_study.toml``): twelve single-switch variations
+of official Uno (stacking, Seven-O, jump-in, the draw rules, Wild Draw Four legality and
+bluffs, multi-plays, ...), at 2 and 4 players, all scripted styles.
 
 **Spec** (TOML; unknown keys, switches, values, styles and impossible player counts are
 refused with an error naming what is allowed)::
@@ -40,8 +41,8 @@ seating (duplicate format: the same shuffled deck under every seating; deals per
 95% Wilson interval, mean rank (games that ended, best = 1), points per seat-game (the
 match scores of the rule set) with a 95% normal interval, and the change of the win rate
 against the same style in the base variant with a 95% interval of the difference (normal
-approximation treating the two cells as independent: conservative, because the shared deals
-correlate them positively). Per cell (repeated on the cell's rows): games, win rate of every
+approximation treating the two cells as independent: usually conservative, as the shared
+deals tend to correlate them positively). Per cell (repeated on the cell's rows): games, win rate of every
 seat (seat advantage; seat 0 with its Wilson interval), the game length distribution in
 decisions (mean with a 95% interval, p10/p25/p50/p75/p90), its change against the base, and
 the rate of games truncated at the decision limit (E-END-1). Games are treated as
@@ -810,7 +811,8 @@ def plot_study(frame: pd.DataFrame, out: Path) -> list[Path]:
                 for j in range(grid.shape[1]):
                     value = grid.iat[i, j]
                     mark = "" if bool(sig.iat[i, j]) else "~"
-                    ax.text(j, i, f"{mark}{value:+.1f}", ha="center", va="center", fontsize=7)
+                    colour = "white" if abs(value) > 0.6 * limit else "black"
+                    ax.text(j, i, f"{mark}{value:+.1f}", ha="center", va="center", fontsize=7, color=colour)
             ax.set_title(f"{base}, {n} players: win rate change (pp)")
             fig.colorbar(image, ax=ax, shrink=0.8)
         fig.text(

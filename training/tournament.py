@@ -5,10 +5,10 @@
 
 **Agents** are compiled play styles with optional parameters (``greedy``,
 ``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.batch.POLICIES``), or learned
-policies given as the path of a MaskablePPO checkpoint (``run/model.zip``, loaded with
-:class:`agents.PolicyAgent`, its metadata sidecar checked against the rules and player
-count). In ``--agents`` commas separate agents; a comma followed by ``key=value`` continues
-the previous style's parameters.
+policies given as the path of a MaskablePPO checkpoint (a path ending in ``.zip`` or
+containing a ``/``, such as ``run/model.zip``; loaded with :class:`agents.PolicyAgent`, its
+metadata sidecar checked against the rules and player count). In ``--agents`` commas
+separate agents; a comma followed by ``key=value`` continues the previous style's parameters.
 
 **Format.** The *tables* are every combination of ``N`` agents from the list (one table when
 there are exactly ``N``). Each table is played in every *seating*: all ``N!`` orders of its
@@ -88,8 +88,9 @@ def split_agents(text: str) -> list[str]:
 
 
 def is_checkpoint(agent: str) -> bool:
-    """Whether an agent spec names a learned-policy checkpoint (a path) rather than a style."""
-    return agent.endswith(".zip") or os.sep in agent or Path(agent).exists()
+    """Whether an agent spec names a learned-policy checkpoint: a path ending in ``.zip`` or
+    containing a ``/`` (style specs never do)."""
+    return agent.endswith(".zip") or "/" in agent or os.sep in agent
 
 
 def check_agents(agents: Sequence[str], rules: RuleSet, players: int) -> None:
