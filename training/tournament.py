@@ -27,10 +27,12 @@ seeded from the game), slower but the same deals.
 **Statistics** per agent, over all its games: win rate with a 95% Wilson interval; mean
 rank (1 = best, games that ended) and points per game with 95% normal intervals; an
 OpenSkill Plackett-Luce rating (``openskill.models.PlackettLuce``) updated game by game in
-a fixed order (deal by deal, then table and seating), reported as ``mu`` with the interval
-``mu +- 1.96 sigma`` (the rating's own uncertainty, not a bootstrap) and the ordinal
-``mu - 3 sigma``. Truncated games (E-END-1) count as not won and are left out of the
-ranks and the ratings. Games are treated as independent for the intervals.
+a fixed order (deal by deal, then table and seating) from the full ranking of each game,
+reported as ``mu`` with the interval ``mu +- 1.96 sigma`` (the rating's own uncertainty, not
+a bootstrap) and the ordinal ``mu - 3 sigma``. The model runs without its dynamics factor
+(``tau = 0``): agents are fixed strategies whose strength does not drift, so the ratings
+converge instead of following the most recent games. Truncated games (E-END-1) count as not
+won and are left out of the ranks and the ratings. Games are treated as independent for the intervals.
 
 **Output** in ``--out`` (default ``runs/tournament__<rules>__<N>p__<seed>__<UTC time>``):
 ``batches/`` (one ``.npz`` per finished batch, written atomically; ``--resume DIR`` plays
@@ -313,7 +315,7 @@ def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.Da
     ranks: dict[str, list[int]] = {a: [] for a in agents}
     wins = dict.fromkeys(agents, 0)
     seat_games = dict.fromkeys(agents, 0)
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)  # fixed strategies: no skill drift between games
     ratings = {a: model.rating(name=a) for a in agents}
     score_cols = [games[f"score_{s}"].to_numpy() for s in range(players)]
     for i, seating in enumerate(seats_of):
