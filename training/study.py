@@ -538,6 +538,8 @@ def run_study(
         raise SpecError(f"{out} holds no study to resume (no spec.toml)")
     write_spec(spec, out)
     (out / "batches").mkdir(exist_ok=True)
+    for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
+        stale.unlink()
     todo = missing_batches(spec, out)
     total = len(plan(spec))
     log = out / "log.jsonl"
