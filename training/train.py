@@ -627,7 +627,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--players", type=int, default=d.players, help=f"players per game (default: {d.players})")
     a("--exp", default=d.exp, help="experiment name in the run directory's name")
     a("--seed", type=int, default=d.seed, help="seed of torch, numpy and the games")
-    a("--steps", dest="total_steps", type=int, default=d.total_steps, help="learner decisions to train for")
+    a(
+        "--steps",
+        dest="total_steps",
+        type=int,
+        default=None,
+        help=f"learner decisions to train for (default: {d.total_steps:,}; with --resume: the new total)",
+    )
     a("--num-envs", type=int, default=d.num_envs, help="games played at once")
     a(
         "--n-steps",
@@ -676,14 +682,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The :class:`TrainConfig` of parsed arguments."""
     names = {f.name for f in dataclasses.fields(TrainConfig)}
-    return TrainConfig(**{k: v for k, v in vars(args).items() if k in names})
+    return TrainConfig(**{k: v for k, v in vars(args).items() if k in names and v is not None})
 
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env train`` from parsed arguments."""
     if args.resume:
-        steps = args.total_steps if args.total_steps != TrainConfig().total_steps else None
-        resume(args.resume, total_steps=steps)
+        resume(args.resume, total_steps=args.total_steps)
     else:
         train(config_from_args(args))
     return 0
