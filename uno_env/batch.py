@@ -20,6 +20,7 @@ from numba import njit
 
 from . import engine
 from . import layout as L
+from ._borrow import borrow
 from .policies import (
     NUM_POLICY_PARAMS,
     POLICY_RANDOM,
@@ -108,6 +109,40 @@ def play_games_with_params(
     code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`."""
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    return _play_games(
+        state, mask, spec, num_players, deck, seed, policies, params, check, winner, length, ranking, scores,
+        round_points, rounds,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _play_games(
+    state: np.ndarray,
+    mask: np.ndarray,
+    spec: np.ndarray,
+    num_players: int,
+    deck: np.ndarray,
+    seed: int,
+    policies: np.ndarray,
+    params: np.ndarray,
+    check: bool,
+    winner: np.ndarray,
+    length: np.ndarray,
+    ranking: np.ndarray,
+    scores: np.ndarray,
+    round_points: np.ndarray,
+    rounds: np.ndarray,
+) -> tuple[int, int]:
+    """The loop of :func:`play_games_with_params` over the caller's ``state`` and ``mask``.
+
+    Works on borrowed views (:func:`uno_env._borrow.borrow`) of its arguments: the caller
+    keeps them alive for the call, and nothing here outlives it.
+    """
+    state = borrow(state)
+    mask = borrow(mask)
+    spec = borrow(spec)
+    deck = borrow(deck)
+    params = borrow(params)
     for g in range(len(winner)):
         engine.new_game(state, spec, num_players, deck, seed + g, 0)
         count = engine.fill_mask(state, spec, mask)

@@ -18,6 +18,7 @@ from numba import njit
 
 from .. import engine
 from .. import layout as L
+from .._borrow import borrow
 from ..batch import choose_action
 from ..rng import mix32
 from .encoding import encode
@@ -158,6 +159,12 @@ def aec_step(
     Returns the seat that must decide now (its observation in ``obs``, legal actions in
     ``out_mask``), :data:`OVER` or :data:`ILLEGAL` (nothing changed).
     """
+    state = borrow(state)
+    spec = borrow(spec)
+    mask = borrow(mask)
+    offsets = borrow(offsets)
+    obs = borrow(obs)
+    out_mask = borrow(out_mask)
     if not engine.step_checked(state, spec, action, mask):
         return ILLEGAL
     if state[L.S_STATUS] != L.ST_RUNNING:
@@ -244,6 +251,11 @@ def single_step(
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER`, or the seat that must decide.
     """
+    state = borrow(state)
+    spec = borrow(spec)
+    mask = borrow(mask)
+    seats = borrow(seats)
+    params = borrow(params)
     if not engine.step_checked(state, spec, action, mask):
         return ILLEGAL
     return play_compiled(state, spec, mask, seats, params)
@@ -433,6 +445,14 @@ def vector_reset(
     Encodes the learners' views, or marks in ``waiting`` the games where an external
     opponent decides first (:func:`external_step` continues them).
     """
+    states = borrow(states)
+    spec = borrow(spec)
+    masks = borrow(masks)
+    seats = borrow(seats)
+    params = borrow(params)
+    offsets = borrow(offsets)
+    obs = borrow(obs)
+    out_masks = borrow(out_masks)
     unused = np.zeros(states.shape[0], dtype=np.float64)
     flags = np.zeros(states.shape[0], dtype=np.bool_)
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
@@ -491,6 +511,14 @@ def vector_step(
     game unchanged, the games before it stepped), else -1.
     """
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    states = borrow(states)
+    spec = borrow(spec)
+    masks = borrow(masks)
+    seats = borrow(seats)
+    params = borrow(params)
+    offsets = borrow(offsets)
+    obs = borrow(obs)
+    out_masks = borrow(out_masks)
     for i in range(states.shape[0]):
         state = states[i]
         mask = masks[i]
@@ -575,6 +603,14 @@ def external_step(
     :func:`vector_step` does. Returns the first game whose external action was illegal
     (nothing applied from it on), else -1.
     """
+    states = borrow(states)
+    spec = borrow(spec)
+    masks = borrow(masks)
+    seats = borrow(seats)
+    params = borrow(params)
+    offsets = borrow(offsets)
+    obs = borrow(obs)
+    out_masks = borrow(out_masks)
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     for i in range(states.shape[0]):
         if waiting[i] < 0:
@@ -628,6 +664,14 @@ def learner_step(
     that is the learner, or the game is over, the learner's view is in ``obs`` and
     ``out_mask``; when it is an external opponent, the caller asks it.
     """
+    state = borrow(state)
+    spec = borrow(spec)
+    mask = borrow(mask)
+    seats = borrow(seats)
+    params = borrow(params)
+    offsets = borrow(offsets)
+    obs = borrow(obs)
+    out_mask = borrow(out_mask)
     if not engine.step_checked(state, spec, action, mask):
         return ILLEGAL
     seat = play_compiled(state, spec, mask, seats, params)
