@@ -20,6 +20,7 @@ from .. import engine
 from .. import layout as L
 from .._borrow import borrow
 from ..batch import choose_action
+from ..policies import POLICY_RANDOM, random_action
 from ..rng import mix32
 from .encoding import encode
 
@@ -195,16 +196,20 @@ def aec_view(
 
 @njit(cache=True)
 def play_compiled(
-    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, seats: np.ndarray, params: np.ndarray
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    seats: np.ndarray,
+    params: np.ndarray,
+    count: int = -1,
 ) -> int:
     """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
     :func:`uno_env.batch.choose_action`. Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`. ``mask`` holds the current legal actions on entry
-    and on return.
+    and on return; ``count`` is how many (``-1``: not known, counted on first use).
     """
-    count = -1  # legal actions in mask, counted on first use
     while state[L.S_STATUS] == L.ST_RUNNING:
         seat = state[L.S_CURRENT]
         code = seats[seat]
@@ -214,7 +219,10 @@ def play_compiled(
             count = 0
             for a in range(spec[L.SP_NUM_ACTIONS]):
                 count += mask[a]
-        action = choose_action(state, spec, mask, count, code, params[seat])
+        if code == POLICY_RANDOM:  # the common baseline skips the style dispatch, as the batch loop
+            action = random_action(state, mask, count)
+        else:
+            action = choose_action(state, spec, mask, count, code, params[seat])
         engine.apply_action(state, spec, action)
         count = engine.fill_mask(state, spec, mask)
     return OVER
@@ -528,8 +536,10 @@ def vector_step(
         illegal[i] = False
         fresh[i] = False
         forced_end = False
-        if engine.step_checked(state, spec, actions[i], mask):
-            play_compiled(state, spec, mask, seats[i], params[i])
+        action = actions[i]
+        if 0 <= action < spec[L.SP_NUM_ACTIONS] and mask[action] == 1:  # engine.step_checked, inlined
+            engine.apply_action(state, spec, action)
+            play_compiled(state, spec, mask, seats[i], params[i], engine.fill_mask(state, spec, mask))
         elif illegal_mode == ILLEGAL_RAISE:
             return i
         elif illegal_mode == ILLEGAL_DRAW_PENALTY:
