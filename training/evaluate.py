@@ -138,7 +138,12 @@ def play_policy(
         seat[start : start + rows] = venv.learner_seats
         open_rows = np.ones(rows, dtype=bool)
         while open_rows.any():
-            actions = actor(obs, venv.action_masks())
+            masks = venv.action_masks()
+            # rows whose evaluation game ended play on with their first legal action (not
+            # counted): the policy runs only on the open rows, so long games cost little
+            actions = np.argmax(masks, axis=1).astype(np.int64)
+            live = np.flatnonzero(open_rows)
+            actions[live] = actor(obs[live], masks[live])
             obs, rewards, term, trunc, info = venv.step(actions)
             done = (term | trunc) & open_rows
             for i in np.flatnonzero(done):
