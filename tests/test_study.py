@@ -1,7 +1,9 @@
 """The house-rules study: spec validation, a tiny study end to end, determinism, resume after
-a kill, and the Ray executor giving the process executor's results.
+a kill, the Ray executor giving the process executor's results, and learned policies (tiny
+MaskablePPO checkpoints) seated next to scripted styles.
 
-Budget: about 40 s of CPU on 2 workers (the Ray test starts a local Ray instance).
+Budget: about 40 s of CPU on 2 workers (the Ray test starts a local Ray instance), plus about
+30 s for the learned-policy tests (loading torch in the test and pool processes).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import uno_env
@@ -71,7 +74,8 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ({"bases": ["uno_deluxe"]}, "unknown preset 'uno_deluxe'"),
         ({"styles": ["greedy", "sneaky"]}, "unknown play style 'sneaky'"),
         ({"styles": ["greedy", "greedy"]}, "lists a style twice"),
-        ({"styles": ["runs/model.zip"]}, "looks like a learned policy"),
+        ({"styles": ["runs/model.zip"]}, "checkpoint runs/model.zip does not exist"),
+        ({"allow_rules_mismatch": "yes"}, "allow_rules_mismatch must be true or false"),
         ({"styles": ["bluffer:bluf=0.2"]}, "has no parameter 'bluf'"),
         ({"games": 0}, "games must be an integer >= 1"),
         ({"seed": -1}, "seed must be an integer >= 0"),
@@ -205,3 +209,110 @@ def test_the_cli_runs_a_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     frame = pd.read_csv(tmp_path / "o" / "results.csv", keep_default_na=False)
     assert len(frame) == 3 and (frame["games"] == 60).all()
     assert main(["study", str(tmp_path / "missing.toml")]) == 2
+
+
+# ---------------------------------------------------------------- learned policies
+LEARNED: dict[str, Any] = {
+    "name": "learned",
+    "seed": 11,
+    "bases": ["uno"],
+    "players": [2],
+    "games": 60,
+    "batch_games": 20,
+    "variations": {"seven_swap": {"seven_swap": True}},
+    "allow_rules_mismatch": True,
+}
+
+
+def make_checkpoint(path: Path, rules: str) -> Path:
+    """An untrained MaskablePPO checkpoint with its sidecar (a fixed, seeded policy)."""
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from agents import save_policy_metadata
+    from uno_env.envs.single import SingleAgentEnv
+
+    env = SingleAgentEnv(rules, 2, "greedy")
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu", policy_kwargs={"net_arch": [32]}
+    )
+    model.save(path)
+    save_policy_metadata(path, rules)
+    return path
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A policy recorded for official Uno (any player count)."""
+    return str(make_checkpoint(tmp_path_factory.mktemp("policy") / "uno_policy.zip", "uno"))
+
+
+@pytest.fixture(scope="module")
+def learned_run(checkpoint: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A study of the policy and two styles on a pool of 2 processes (a transfer to Seven-O)."""
+    out = tmp_path_factory.mktemp("learned") / "run"
+    spec = study.parse_spec({**LEARNED, "styles": [checkpoint, "greedy", "hoarder"]})
+    study.run_study(spec, out, executor="process", workers=2, progress=False)
+    return out
+
+
+def test_a_learned_policy_gets_rows_like_the_styles(learned_run: Path, checkpoint: str) -> None:
+    frame = pd.read_csv(learned_run / "results.csv", keep_default_na=False)
+    assert list(frame.columns) == list(study.COLUMNS)
+    assert set(frame["variant"]) == {"uno", "uno+seven_swap"}
+    assert sorted(frame["style"].unique()) == sorted([checkpoint, "greedy", "hoarder"])
+    for _, cell in frame.groupby("variant"):
+        games = cell["games"].iloc[0]
+        assert games == 6 * 10  # 3 pairs x 2 rotations, 10 deals each
+        # every style sits in 4 of the 6 seatings
+        assert (cell["seat_games"] == 4 * 10).all()
+        truncated = round(cell["truncated_rate"].iloc[0] * games)
+        assert cell["wins"].sum() + truncated == games
+    mine = frame[frame["style"] == checkpoint]
+    assert len(mine) == 2 and mine["win_lo"].le(mine["win_rate"]).all()
+    assert (
+        mine["rules"]
+        == [str(v.rules) for v in study.parse_spec({**LEARNED, "styles": ["greedy"]}).variants()]
+    ).all()
+
+
+def test_learned_seatings_replay_the_tournaments_game_loop(checkpoint: str) -> None:
+    # the batched loop plays exactly the games the tournament's one-game-at-a-time loop plays
+    from training import tournament
+
+    spec = study.parse_spec({**LEARNED, "styles": [checkpoint, "greedy"], "variations": {}})
+    task = study.plan(spec)[0]
+    for table in task.seatings:
+        mine = study.play_learned(task, table)
+        theirs = tournament.run_task(
+            tournament.TournamentTask("x", task.rules, 0, 0, table, task.seed, task.first, task.count, False)
+        )
+        for key in ("winner", "length", "ranking", "scores"):
+            assert np.array_equal(mine[key], theirs[key]), key
+        assert (mine["winner"] >= 0).all()
+
+
+def test_a_study_with_a_learned_policy_is_deterministic(
+    learned_run: Path, checkpoint: str, tmp_path: Path
+) -> None:
+    spec = study.parse_spec({**LEARNED, "styles": [checkpoint, "greedy", "hoarder"]})
+    study.run_study(spec, tmp_path, executor="serial", progress=False)
+    assert (tmp_path / "results.csv").read_bytes() == (learned_run / "results.csv").read_bytes()
+    assert (tmp_path / "report.md").read_bytes() == (learned_run / "report.md").read_bytes()
+
+
+def test_mismatched_checkpoints_are_refused(checkpoint: str, tmp_path: Path) -> None:
+    styles = {"styles": [checkpoint, "greedy"]}
+    # other rules than the policy was trained on need the transfer option
+    with pytest.raises(study.SpecError) as info:
+        study.parse_spec({**LEARNED, **styles, "allow_rules_mismatch": False})
+    text = str(info.value)
+    assert "cell uno+seven_swap at 2 players" in text and "seven_swap" in text
+    assert "set allow_rules_mismatch = true" in text
+    # a policy of another deck family never plays, transfer or not
+    macao = str(make_checkpoint(tmp_path / "macao_policy.zip", "macao"))
+    with pytest.raises(study.SpecError, match=r"trained on the french deck family .*uses the uno family"):
+        study.parse_spec({**LEARNED, "styles": [macao, "greedy"]})
+    # a checkpoint without its sidecar
+    bare = tmp_path / "bare.zip"
+    bare.write_bytes((tmp_path / "macao_policy.zip").read_bytes())
+    with pytest.raises(study.SpecError, match="has no metadata sidecar"):
+        study.parse_spec({**LEARNED, "styles": [str(bare), "greedy"]})

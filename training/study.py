@@ -16,6 +16,7 @@ refused with an error naming what is allowed)::
     styles = ["greedy", "hoarder", "bluffer:bluff=0.3"]   # default: every scripted style
     games = 20000              # games per cell (rounded up to whole deals x seatings)
     batch_games = 100000       # at most this many games per batch (one task)
+    allow_rules_mismatch = false   # true: learned policies may play other rules (transfer)
 
     [variations]               # label = { switch = value, ... } (RuleSet field names)
     stacking = { stacking = ["D2/D2", "WD4/WD4", "WD4/D2"] }
@@ -59,8 +60,31 @@ results files. Output folder: ``runs/study__<name>__<seed>__<UTC time>/`` (or ``
 with pyarrow), ``report.md``, ``winrate_change.png``, ``game_length.png`` and ``log.jsonl``
 (timings; the only file that differs between identical runs).
 
-Learned policies are not supported by the study yet (the study runs compiled styles only);
-play them against styles with ``uno-env tournament``.
+**Learned policies.** ``styles`` may also name MaskablePPO checkpoints: a path ending in
+``.zip`` or containing a ``/`` (``"runs/uno/model.zip"``, with its ``.meta.json`` sidecar; see
+:mod:`agents.policy_agent`). They take seats like the scripted styles (same seatings, same
+result columns; the ``style`` column holds the path as given). The sidecar is checked for
+every cell when the spec is read: a checkpoint trained on another deck family, another
+observation spec or env version is refused. A study varies the rules, so a policy trained on
+``uno`` meets other rules in the variation cells; that is a *transfer* experiment and needs
+``allow_rules_mismatch = true`` in the spec (the option ``uno-env evaluate
+--allow-rules-mismatch`` offers; without it any difference in rules or player count is
+refused with a message that names the differences and this key).
+
+Seatings with a learned seat are played by a Python loop over :class:`uno_env.Game`
+(``LEARNED_CHUNK`` games of the batch at a time): scripted seats decide through
+:func:`agents.make` (seeded ``deal_seed * 16 + seat``, as the tournament seeds them), and at
+every round all the games waiting on one learned policy get their actions from a single
+batched forward pass (:class:`training.common.BatchActor`, deterministic arg-max, loaded
+with :func:`training.evaluate.load_checkpoint_actor` once per worker process; torch runs
+with one thread per worker). Seatings of scripted styles only still run in the compiled
+batch simulator, so a scripted style's games in such a cell come from both engines (the
+same deals and the same style, different random streams). The native vector env was not
+used: it resets a finished game inside its compiled step, and the study needs every seat's
+ranking, score and the game length. A study with learned policies splits its cells into
+batches of at most ``LEARNED_BATCH_GAMES`` games so progress and resume stay fine-grained.
+The inference is batched in the same way whatever the executor (the batch composition is
+fixed by the task), so results stay byte-identical across executors and runs.
 """
 
 from __future__ import annotations
@@ -100,7 +124,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 STUDY_FORMAT = "uno-env-study/1"
-SPEC_KEYS = ("name", "seed", "bases", "players", "styles", "games", "batch_games", "variations")
+SPEC_KEYS = (
+    "name", "seed", "bases", "players", "styles", "games", "batch_games", "variations",
+    "allow_rules_mismatch",
+)  # fmt: skip
 MAX_SEATINGS = 1000
 """Most seatings of the all-combinations design; above it a cell uses the cyclic rotation."""
 UNSCRIPTED = ("random", "monte_carlo")
@@ -112,6 +139,10 @@ DEFAULT_SPEC = "default_study.toml"
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 Z95 = 1.96
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
+LEARNED_BATCH_GAMES = 4000
+"""Most games per batch in a study with learned policies (their games are slower)."""
+LEARNED_CHUNK = 512
+"""Games of a batch played at once by the learned-policy loop (one forward pass per round)."""
 
 
 class SpecError(ValueError):
@@ -142,6 +173,11 @@ class StudySpec:
     games: int
     batch_games: int
     variations: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    allow_rules_mismatch: bool = False
+
+    def learned(self) -> tuple[str, ...]:
+        """The styles that are learned-policy checkpoints."""
+        return tuple(s for s in self.styles if is_checkpoint(s))
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
@@ -155,6 +191,7 @@ class StudySpec:
             "games": self.games,
             "batch_games": self.batch_games,
             "variations": {label: dict(switches) for label, switches in self.variations},
+            "allow_rules_mismatch": self.allow_rules_mismatch,
         }
 
     def variants(self) -> list[Variant]:
@@ -258,17 +295,17 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         raise SpecError(f"{source}: styles must be a non-empty list of style names")
     styles = [s.strip() for s in styles]
     for style in styles:
-        if style.endswith(".zip") or "/" in style:
-            raise SpecError(
-                f"{source}: style {style!r} looks like a learned policy; the study runs compiled styles "
-                "only (play learned policies with `uno-env tournament`)"
-            )
+        if is_checkpoint(style):
+            continue  # checked per cell below
         try:
             parse_policy(style)
         except ValueError as exc:
             raise SpecError(f"{source}: style {style!r}: {exc}") from None
     if len(set(styles)) != len(styles):
         raise SpecError(f"{source}: styles lists a style twice: {styles}")
+    allow = data.get("allow_rules_mismatch", False)
+    if not isinstance(allow, bool):
+        raise SpecError(f"{source}: allow_rules_mismatch must be true or false, got {allow!r}")
 
     raw_variations = data.get("variations", {})
     if not isinstance(raw_variations, dict):
@@ -300,6 +337,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         games=games,
         batch_games=batch_games,
         variations=tuple(variations),
+        allow_rules_mismatch=allow,
     )
     try:
         variants = spec.variants()
@@ -313,10 +351,67 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
                 raise SpecError(
                     f"{source}: impossible player count {n} for variant {variant.id}: {exc}"
                 ) from None
+    for path in spec.learned():
+        check_checkpoint(path, variants, spec.players, allow, source)
     for label, _ in spec.variations:
         if not any(v.variation == label for v in variants):
             print(f"note: variation {label!r} changes no base; it is skipped", file=sys.stderr)
     return spec
+
+
+def is_checkpoint(style: str) -> bool:
+    """Whether a style names a learned-policy checkpoint (as in ``uno-env tournament``)."""
+    from training.tournament import is_checkpoint as named_checkpoint
+
+    return named_checkpoint(style)
+
+
+def check_checkpoint(
+    path: str, variants: Sequence[Variant], players: Sequence[int], allow_rules_mismatch: bool, source: str
+) -> None:
+    """Raise SpecError unless checkpoint ``path`` may play in every cell.
+
+    The sidecar must exist and agree with the installed observation spec and env version;
+    the deck family must be the variants'. Other rules or player counts need
+    ``allow_rules_mismatch`` (a transfer study).
+    """
+    from agents.policy_agent import (
+        PolicyMismatchError,
+        check_policy_metadata,
+        checkpoint_path,
+        load_policy_metadata,
+    )
+
+    where = f"{source}: learned policy {path!r}"
+    if not checkpoint_path(path).exists():
+        raise SpecError(f"{where}: checkpoint {checkpoint_path(path)} does not exist")
+    try:
+        meta = load_policy_metadata(path)
+        trained = RuleSet.parse(meta.rules)
+    except (PolicyMismatchError, RuleError) as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    for variant in variants:
+        if trained.deck_family != variant.rules.deck_family:
+            raise SpecError(
+                f"{where} was trained on the {trained.deck_family} deck family "
+                f"({trained.preset_name() or 'custom'} rules); variant {variant.id} uses the "
+                f"{variant.rules.deck_family} family: the observations and action tables differ, so it "
+                "cannot play in this study"
+            )
+        for n in players:
+            try:
+                check_policy_metadata(meta, variant.rules, num_players=n, source=f"checkpoint {path}")
+            except PolicyMismatchError as exc:
+                if not allow_rules_mismatch:
+                    raise SpecError(
+                        f"{where}, cell {variant.id} at {n} players: {exc}. To play it under other rules or "
+                        "player counts of its deck family on purpose (a transfer study, as "
+                        "`uno-env evaluate --allow-rules-mismatch`), set allow_rules_mismatch = true"
+                    ) from None
+                try:  # the observation spec and env version must agree all the same
+                    check_policy_metadata(meta, trained, source=f"checkpoint {path}")
+                except PolicyMismatchError as inner:
+                    raise SpecError(f"{where}: {inner}") from None
 
 
 def load_spec(path: str | Path | None = None) -> StudySpec:
@@ -379,6 +474,7 @@ class BatchTask:
     seed: int
     first: int
     count: int
+    allow_rules_mismatch: bool = False
 
 
 def plan(spec: StudySpec) -> list[BatchTask]:
@@ -388,12 +484,13 @@ def plan(spec: StudySpec) -> list[BatchTask]:
     playing the same chunk of deals.
     """
     out = []
+    batch_games = min(spec.batch_games, LEARNED_BATCH_GAMES) if spec.learned() else spec.batch_games
     for variant in spec.variants():
         for n in spec.players:
             layout = seatings(spec.styles, n)
             deals = deals_per_seating(spec, n)
-            chunk = min(deals, spec.batch_games)
-            group = max(1, spec.batch_games // chunk)
+            chunk = min(deals, batch_games)
+            group = max(1, batch_games // chunk)
             index = 0
             for start in range(0, len(layout), group):
                 for first in range(0, deals, chunk):
@@ -408,6 +505,7 @@ def plan(spec: StudySpec) -> list[BatchTask]:
                             seed=spec.seed,
                             first=first,
                             count=min(chunk, deals - first),
+                            allow_rules_mismatch=spec.allow_rules_mismatch,
                         )
                     )
                     index += 1
@@ -428,24 +526,34 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
     games = 0
     places = np.arange(1, n + 1, dtype=np.int64)
     for table in task.seatings:
-        result = uno_env.simulate(
-            task.rules, n, task.count, seed=task.seed + task.first, policies=list(table)
-        )
-        games += result.num_games
-        won = result.winner >= 0
+        if any(is_checkpoint(s) for s in table):
+            result = play_learned(task, table)
+        else:
+            sim = uno_env.simulate(
+                task.rules, n, task.count, seed=task.seed + task.first, policies=list(table)
+            )
+            result = {
+                "winner": sim.winner,
+                "length": sim.length,
+                "ranking": sim.ranking,
+                "scores": sim.scores,
+            }
+        count = int(result["winner"].size)
+        games += count
+        won = result["winner"] >= 0
         truncated += int((~won).sum())
-        wins = np.bincount(result.winner[won], minlength=n)
+        wins = np.bincount(result["winner"][won], minlength=n)
         seat_wins += wins
-        lengths.append(result.length)
+        lengths.append(result["length"])
         ranks = np.zeros((int(won.sum()), n), dtype=np.int64)
-        np.put_along_axis(ranks, result.ranking[won], np.broadcast_to(places, ranks.shape), axis=1)
+        np.put_along_axis(ranks, result["ranking"][won], np.broadcast_to(places, ranks.shape), axis=1)
         rank_sum = ranks.sum(axis=0)
-        points = result.scores
+        points = result["scores"].astype(np.int64)
         points_sum = points.sum(axis=0)
         points_sq = (points * points).sum(axis=0)
         for seat, style in enumerate(table):
             row = per_style[style]
-            row["seat_games"] += result.num_games
+            row["seat_games"] += count
             row["wins"] += int(wins[seat])
             row["ranked"] += int(won.sum())
             row["rank_sum"] += int(rank_sum[seat])
@@ -472,10 +580,108 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
     }
 
 
+_ACTORS: dict[str, Any] = {}
+"""The learned policies loaded in this process, by checkpoint path (each loaded once)."""
+
+
+def _actor(path: str, rules: RuleSet, players: int, allow_rules_mismatch: bool) -> Any:
+    """The batched actor of checkpoint ``path``, loaded on first use in this process.
+
+    The first load sets torch to one thread (one per worker process; the same in every
+    executor, so the arithmetic and the results do not depend on where a batch runs).
+    """
+    actor = _ACTORS.get(path)
+    if actor is None:
+        from training.common import set_torch_threads
+        from training.evaluate import load_checkpoint_actor
+
+        set_torch_threads(1)
+        actor = load_checkpoint_actor(
+            path,
+            rules,
+            players,
+            deterministic=True,
+            allow_rules_mismatch=allow_rules_mismatch,
+            log=lambda _: None,
+        )
+        _ACTORS[path] = actor
+    return actor
+
+
+def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]:
+    """Play deals ``[first, first + count)`` of ``task`` at a seating with learned seats.
+
+    Returns per-game arrays as :func:`uno_env.simulate` gives them: ``winner`` (-1 when
+    truncated), ``length`` (decisions), ``ranking`` (seats best first; -1 when truncated) and
+    ``scores``. Deal ``d`` is ``uno_env.Game(rules, n, seed=seed + d)``; a scripted seat is
+    ``agents.make(style, seed=(seed + d) * 16 + seat)``; the games are played
+    :data:`LEARNED_CHUNK` at a time, and in each round every game waiting on a learned policy
+    gets its action from one batched forward pass over those games (in game order).
+    """
+    import agents
+    from uno_env.envs.encoding import observe_state
+    from uno_env.policies import PublicView
+    from uno_env.rules import compile_spec
+
+    n = len(table)
+    rules = task.rules
+    spec = compile_spec(rules)
+    deck = rules.deck_family
+    actors = {
+        seat: _actor(style, rules, n, task.allow_rules_mismatch)
+        for seat, style in enumerate(table)
+        if is_checkpoint(style)
+    }
+    winner = np.full(task.count, -1, dtype=np.int64)
+    length = np.zeros(task.count, dtype=np.int64)
+    ranking = np.full((task.count, n), -1, dtype=np.int64)
+    scores = np.zeros((task.count, n), dtype=np.int64)
+    for start in range(0, task.count, LEARNED_CHUNK):
+        stop = min(task.count, start + LEARNED_CHUNK)
+        games = [uno_env.Game(rules, n, seed=task.seed + task.first + i) for i in range(start, stop)]
+        scripted = [
+            {
+                seat: agents.make(style, seed=(task.seed + task.first + i) * 16 + seat)
+                for seat, style in enumerate(table)
+                if seat not in actors
+            }
+            for i in range(start, stop)
+        ]
+        live = list(range(len(games)))
+        while live:
+            waiting: dict[int, list[int]] = {}
+            for g in live:
+                game, seats = games[g], scripted[g]
+                while not game.is_over() and game.current_player in seats:
+                    agent = seats[game.current_player]
+                    game.step(agent.act(None, game.legal_mask(), PublicView.of(game)))
+                if not game.is_over():
+                    waiting.setdefault(game.current_player, []).append(g)
+            for seat, rows in sorted(waiting.items()):
+                obs = np.stack([observe_state(games[g].state, spec, seat, deck) for g in rows])
+                masks = np.stack([games[g].legal_mask() for g in rows]).astype(bool)
+                for g, action in zip(rows, actors[seat](obs, masks), strict=True):
+                    games[g].step(int(action))
+            live = [g for g in live if not games[g].is_over()]
+        for g, game in enumerate(games):
+            outcome = game.outcome()
+            assert outcome is not None
+            i = start + g
+            winner[i] = -1 if outcome.winner is None else outcome.winner
+            length[i] = outcome.decisions
+            if outcome.ranking:
+                ranking[i] = outcome.ranking
+            scores[i] = outcome.scores
+    return {"winner": winner, "length": length, "ranking": ranking, "scores": scores}
+
+
 def _warm_up(spec: StudySpec) -> None:
-    """Load the compiled batch loop in this process (before a pool forks)."""
+    """Load the compiled batch loop in this process (before a pool forks; no torch here)."""
     n = spec.players[0]
-    uno_env.simulate(spec.variants()[0].rules, n, 1, seed=0, policies=list(seatings(spec.styles, n)[0]))
+    scripted = [s for s in spec.styles if not is_checkpoint(s)] or ["greedy"]
+    uno_env.simulate(
+        spec.variants()[0].rules, n, 1, seed=0, policies=[scripted[i % len(scripted)] for i in range(n)]
+    )
 
 
 # ================================================================ running
@@ -780,6 +986,14 @@ def assemble(out: Path) -> pd.DataFrame:
 
 
 # ================================================================ plots and report
+def style_label(style: str) -> str:
+    """A short label for plots: a checkpoint's folder and file stem (``run/model``), else the style."""
+    if not is_checkpoint(style):
+        return style
+    path = Path(style)
+    return f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
+
+
 def plot_study(frame: pd.DataFrame, out: Path) -> list[Path]:
     """``winrate_change.png`` (heat map per base and player count) and ``game_length.png``."""
     import matplotlib
@@ -807,7 +1021,9 @@ def plot_study(frame: pd.DataFrame, out: Path) -> list[Path]:
             sig = sig.reindex_like(grid)
             limit = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))) if grid.size else 1.0)
             image = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
-            ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=45, ha="right")
+            ax.set_xticks(
+                range(grid.shape[1]), [style_label(c) for c in grid.columns], rotation=45, ha="right"
+            )
             ax.set_yticks(range(grid.shape[0]), grid.index)
             for i in range(grid.shape[0]):
                 for j in range(grid.shape[1]):
