@@ -9,6 +9,7 @@ Budget: about 40 s of CPU on 2 workers (the Ray test starts a local Ray instance
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -316,3 +317,21 @@ def test_mismatched_checkpoints_are_refused(checkpoint: str, tmp_path: Path) -> 
     bare.write_bytes((tmp_path / "macao_policy.zip").read_bytes())
     with pytest.raises(study.SpecError, match="has no metadata sidecar"):
         study.parse_spec({**LEARNED, "styles": [str(bare), "greedy"]})
+
+
+def test_resume_refuses_a_checkpoint_replaced_since_the_start(checkpoint: str, tmp_path: Path) -> None:
+    import shutil
+
+    from agents.policy_agent import metadata_path
+
+    path = tmp_path / "policy.zip"
+    shutil.copy(checkpoint, path)
+    shutil.copy(metadata_path(checkpoint), metadata_path(path))
+    spec = study.parse_spec({**LEARNED, "styles": [str(path), "greedy"]})
+    study.check_checkpoints(spec, tmp_path)
+    recorded = (tmp_path / "checkpoints.json").read_text()
+    study.check_checkpoints(spec, tmp_path)  # unchanged: fine
+    path.write_bytes(path.read_bytes() + b"\0")
+    with pytest.raises(study.SpecError, match=re.escape(f"checkpoint(s) {path} changed since the study")):
+        study.check_checkpoints(spec, tmp_path)
+    assert (tmp_path / "checkpoints.json").read_text() == recorded

@@ -56,7 +56,8 @@ default: the cores) or as Ray tasks (``--executor ray``). Each finished batch is
 DIR`` runs only the missing batches. Batch seeds come from the spec seed and the batch's
 deal range, never from execution order, so the same spec and seed give byte-identical
 results files. Output folder: ``runs/study__<name>__<seed>__<UTC time>/`` (or ``--out``):
-``spec.toml`` (the normalised spec), ``batches/``, ``results.csv`` (+ ``results.parquet``
+``spec.toml`` (the normalised spec), ``checkpoints.json`` (SHA-256 of the learned policies'
+files, checked on resume), ``batches/``, ``results.csv`` (+ ``results.parquet``
 with pyarrow), ``report.md``, ``winrate_change.png``, ``game_length.png`` and ``log.jsonl``
 (timings; the only file that differs between identical runs).
 
@@ -702,6 +703,43 @@ def write_spec(spec: StudySpec, out: Path) -> None:
     tmp.replace(target)
 
 
+def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
+    """SHA-256 of each learned policy's checkpoint and sidecar, by path as the spec gives it."""
+    import hashlib
+
+    from agents.policy_agent import checkpoint_path, metadata_path
+
+    out = {}
+    for path in spec.learned():
+        digest = hashlib.sha256()
+        for part in (checkpoint_path(path), metadata_path(path)):
+            digest.update(part.read_bytes())
+        out[path] = digest.hexdigest()
+    return out
+
+
+def check_checkpoints(spec: StudySpec, out: Path) -> None:
+    """Record the learned policies' digests in ``out/checkpoints.json``, or check them on resume.
+
+    A checkpoint replaced since the study started would mix two policies in one results
+    file: resuming then raises SpecError naming the checkpoint.
+    """
+    if not spec.learned():
+        return
+    digests = checkpoint_digests(spec)
+    target = out / "checkpoints.json"
+    if target.exists():
+        recorded = json.loads(target.read_text(encoding="utf-8"))
+        changed = sorted(p for p in digests if recorded.get(p) != digests[p])
+        if changed:
+            raise SpecError(
+                f"{out}: checkpoint(s) {', '.join(changed)} changed since the study started "
+                f"(SHA-256 recorded in {target}); start a new study for the new policy"
+            )
+        return
+    write_json_atomic(target, digests)
+
+
 def missing_batches(spec: StudySpec, out: Path) -> list[BatchTask]:
     """The batches of ``spec`` without a result file in ``out/batches``."""
     done = {p.stem for p in (out / "batches").glob("*.json")}
@@ -743,6 +781,7 @@ def run_study(
     elif resume:
         raise SpecError(f"{out} holds no study to resume (no spec.toml)")
     write_spec(spec, out)
+    check_checkpoints(spec, out)
     (out / "batches").mkdir(exist_ok=True)
     for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
         stale.unlink()
