@@ -1026,11 +1026,13 @@ def assemble(out: Path) -> pd.DataFrame:
 
 # ================================================================ plots and report
 def style_label(style: str) -> str:
-    """A short label for plots: a checkpoint's folder and file stem (``run/model``), else the style."""
+    """A short label for plots: a checkpoint's folder and file stem (``run/model``, the middle of
+    a long one elided to ``...``), else the style."""
     if not is_checkpoint(style):
         return style
     path = Path(style)
-    return f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
+    label = f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
+    return label if len(label) <= 22 else f"{label[:8]}...{label[-11:]}"
 
 
 def plot_study(frame: pd.DataFrame, out: Path) -> list[Path]:
