@@ -32,6 +32,15 @@ def test_simulate_prints_win_rates_and_throughput(capsys: pytest.CaptureFixture[
     assert f"{result.truncated.mean():.2%} of games" in out
 
 
+def test_wilson_interval_bounds_at_the_extremes() -> None:
+    low, high = wilson_interval(0, 1000)
+    assert low == 0.0 and str(low) == "0.0" and 0.0 < high < 0.01
+    low, high = wilson_interval(1000, 1000)
+    assert high == 1.0 and 0.99 < low < 1.0
+    low, high = wilson_interval(500, 1000)
+    assert 0.46 < low < 0.5 < high < 0.54 and abs((low + high) / 2 - 0.5) < 1e-12
+
+
 def test_simulate_with_a_rule_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "short.toml"
     path.write_text('preset = "uno"\nmax_decisions = 10\n', encoding="utf-8")

@@ -34,7 +34,8 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (centre - half, centre + half)
+    # exact bounds are 0 and 1 at 0 and all successes; clamp the rounding (no "-0.000000")
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
