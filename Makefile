@@ -50,7 +50,7 @@ notebooks:
 # the rule scenarios once more with the engine uncompiled (NUMBA_DISABLE_JIT=1)
 nojit:
 	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -n 2 tests/test_rules_uno.py tests/test_rules_house.py \
-		tests/test_rules_french.py tests/test_position.py tests/test_agents_styles.py
+		tests/test_rules_french.py tests/test_position.py tests/test_agents_styles.py tests/test_borrow.py
 
 ## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
 bench: $(VENV)/.installed-bench
