@@ -135,6 +135,26 @@ def test_mp4_needs_imageio_ffmpeg(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert (tmp_path / "g.mp4").stat().st_size > 0
 
 
+def test_the_cli_reports_a_missing_video_encoder_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from training.cli import main as cli_main
+
+    game, _ = played_game("uno", 2, seed=3)
+    path = tmp_path / "games.jsonl"
+    records.save_records(path, [records.record_game(game)])
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "imageio_ffmpeg" else real(name, *a)
+    )
+    assert cli_main(["replay", str(path), "--quiet", "--video", str(tmp_path / "g.mp4")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-env: error: writing g.mp4 needs imageio-ffmpeg") and "Traceback" not in err
+    assert not (tmp_path / "g.mp4").exists()
+
+
 def test_a_changed_record_fails_loudly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game, _ = played_game("uno", 3, seed=5)
     record = records.record_game(game)

@@ -156,14 +156,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class MissingPackageError(RuntimeError):
+    """An optional package a command needs is not installed; the message names the extra."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``uno-env`` console script."""
+    """Entry point of the ``uno-env`` console script.
+
+    Bad input (unknown rules, malformed files, impossible settings) and a missing optional
+    package end with ``uno-env: error: <what and what is allowed>`` and exit code 2.
+    """
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (uno_env.RuleError, ValueError) as exc:
+    except (uno_env.RuleError, ValueError, MissingPackageError) as exc:
         print(f"uno-env: error: {exc}", file=sys.stderr)
         return 2
+
+
+def run_module(command: str, argv: Sequence[str] | None = None) -> int:
+    """``python -m training.<module>``: exactly ``uno-env <command> ...``, same options and errors."""
+    return main([command, *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

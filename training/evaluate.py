@@ -408,15 +408,10 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.evaluate``."""
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except (uno_env.RuleError, ValueError) as exc:
-        print(f"evaluate: error: {exc}", file=sys.stderr)
-        return 2
+    """``python -m training.evaluate``: the same as ``uno-env evaluate``."""
+    from training.cli import run_module
+
+    return run_module("evaluate", argv)
 
 
 if __name__ == "__main__":

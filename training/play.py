@@ -504,14 +504,9 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.play``: the same as ``uno-env play``."""
-    parser = argparse.ArgumentParser(prog="python -m training.play", description=__doc__.split("\n\n")[0])
-    configure(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except (uno_env.RuleError, ValueError) as exc:
-        print(f"play: error: {exc}", file=sys.stderr)
-        return 2
+    from training.cli import run_module
+
+    return run_module("play", argv)
 
 
 if __name__ == "__main__":

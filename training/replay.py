@@ -27,7 +27,7 @@ import numpy as np
 
 from uno_env import Game
 from uno_env.envs.render import render_rgb, render_table
-from uno_env.records import GameRecord, RecordError, ReplayMismatchError, check_replay, load_records
+from uno_env.records import GameRecord, ReplayMismatchError, check_replay, load_records
 
 
 def pick_record(records: Sequence[GameRecord], index: int, source: str) -> GameRecord:
@@ -40,8 +40,8 @@ def pick_record(records: Sequence[GameRecord], index: int, source: str) -> GameR
 def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> None:
     """Write ``frames`` as a GIF (Pillow) or an MP4 (imageio with imageio-ffmpeg) at ``fps`` frames/s.
 
-    Raises ValueError for another file type and RuntimeError naming the package to install
-    when the MP4 encoder is missing.
+    Raises ValueError for another file type and :class:`training.cli.MissingPackageError`
+    (a RuntimeError) naming the package to install when the MP4 encoder is missing.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -63,7 +63,9 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> N
     if suffix in (".mp4", ".m4v", ".mov", ".mkv", ".webm"):
         missing = [name for name in ("imageio", "imageio_ffmpeg") if importlib.util.find_spec(name) is None]
         if missing:
-            raise RuntimeError(
+            from training.cli import MissingPackageError
+
+            raise MissingPackageError(
                 f"writing {path.name} needs {' and '.join(m.replace('_', '-') for m in missing)} "
                 "(pip install 'uno-env[video]'); or write a .gif, which needs only Pillow"
             )
@@ -200,14 +202,9 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.replay``: the same as ``uno-env replay``."""
-    parser = argparse.ArgumentParser(prog="python -m training.replay", description=__doc__.split("\n\n")[0])
-    configure(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except (RecordError, ValueError, RuntimeError) as exc:
-        print(f"replay: error: {exc}", file=sys.stderr)
-        return 2
+    from training.cli import run_module
+
+    return run_module("replay", argv)
 
 
 if __name__ == "__main__":

@@ -38,8 +38,6 @@ from pathlib import Path
 
 import numpy as np
 
-import uno_env
-
 from .common import BatchActor, resolve_rules, rules_label, set_torch_threads
 
 
@@ -197,15 +195,10 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.selfplay``."""
-    parser = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.split("\n\n")[0])
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run_cli(args)
-    except (uno_env.RuleError, ValueError) as exc:
-        print(f"selfplay: error: {exc}", file=sys.stderr)
-        return 2
+    """``python -m training.selfplay``: the same as ``uno-env selfplay``."""
+    from training.cli import run_module
+
+    return run_module("selfplay", argv)
 
 
 if __name__ == "__main__":

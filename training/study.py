@@ -1253,19 +1253,10 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.study``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m training.study",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return cmd_study(args)
-    except (SpecError, RuleError, ValueError) as exc:
-        print(f"study: error: {exc}", file=sys.stderr)
-        return 2
+    """``python -m training.study``: the same as ``uno-env study``."""
+    from training.cli import run_module
+
+    return run_module("study", argv)
 
 
 if __name__ == "__main__":

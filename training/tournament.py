@@ -62,7 +62,7 @@ import numpy as np
 import uno_env
 from training.runner import EXECUTORS, Progress, check_executor, default_workers, run_batches
 from uno_env.policies import parse_policy
-from uno_env.rules import RuleError, RuleSet
+from uno_env.rules import RuleSet
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -556,19 +556,10 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.tournament``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m training.tournament",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return cmd_tournament(args)
-    except (RuleError, ValueError) as exc:
-        print(f"tournament: error: {exc}", file=sys.stderr)
-        return 2
+    """``python -m training.tournament``: the same as ``uno-env tournament``."""
+    from training.cli import run_module
+
+    return run_module("tournament", argv)
 
 
 if __name__ == "__main__":

@@ -702,15 +702,10 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.train``."""
-    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run_cli(args)
-    except (uno_env.RuleError, ValueError) as exc:
-        print(f"train: error: {exc}", file=sys.stderr)
-        return 2
+    """``python -m training.train``: the same as ``uno-env train``."""
+    from training.cli import run_module
+
+    return run_module("train", argv)
 
 
 if __name__ == "__main__":
