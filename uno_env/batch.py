@@ -90,33 +90,6 @@ def policy_table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True)
 def play_games_with_params(
-    spec: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    seed: int,
-    policies: np.ndarray,
-    params: np.ndarray,
-    check: bool,
-    winner: np.ndarray,
-    length: np.ndarray,
-    ranking: np.ndarray,
-    scores: np.ndarray,
-    round_points: np.ndarray,
-    rounds: np.ndarray,
-) -> tuple[int, int]:
-    """Play ``len(winner)`` games, seat ``s`` by policy ``policies[s]`` with ``params[s]``;
-    write results; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
-    code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`."""
-    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-    return _play_games(
-        state, mask, spec, num_players, deck, seed, policies, params, check, winner, length, ranking, scores,
-        round_points, rounds,
-    )  # fmt: skip
-
-
-@njit(cache=True)
-def _play_games(
     state: np.ndarray,
     mask: np.ndarray,
     spec: np.ndarray,
@@ -133,10 +106,13 @@ def _play_games(
     round_points: np.ndarray,
     rounds: np.ndarray,
 ) -> tuple[int, int]:
-    """The loop of :func:`play_games_with_params` over the caller's ``state`` and ``mask``.
+    """Play ``len(winner)`` games, seat ``s`` by policy ``policies[s]`` with ``params[s]``;
+    write results; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
+    code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`.
 
-    Works on borrowed views (:func:`uno_env._borrow.borrow`) of its arguments: the caller
-    keeps them alive for the call, and nothing here outlives it.
+    ``state`` (``L.STATE_SIZE`` int64) and ``mask`` (``L.MAX_ACTIONS`` int8) are the caller's
+    scratch buffers. The loop works on borrowed views (:func:`uno_env._borrow.borrow`) of its
+    arguments: the caller keeps them alive for the call, and nothing here outlives it.
     """
     state = borrow(state)
     mask = borrow(mask)
@@ -239,6 +215,8 @@ def simulate(
     round_points = np.zeros((num_games, num_players), dtype=np.int64)
     rounds = np.zeros(num_games, dtype=np.int64)
     failed, code = play_games_with_params(
+        np.zeros(L.STATE_SIZE, dtype=np.int64),
+        np.zeros(L.MAX_ACTIONS, dtype=np.int8),
         compile_spec(ruleset),
         num_players,
         ruleset.deck_counts(num_players),
