@@ -115,10 +115,12 @@ def test_redacted_view_wipes_hidden_information_only() -> None:
         start = L.HANDS + other * L.MAX_FACES
         expected = game.state[start : start + L.MAX_FACES] if other == seat else 0
         assert np.array_equal(red[start : start + L.MAX_FACES], np.broadcast_to(expected, L.MAX_FACES))
+        assert red[L.HELD + other] == (game.state[L.HELD + seat] if other == seat else 0)
     assert not red[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS].any()
     assert not red[L.RNG : L.RNG + L.RNG_WORDS].any()
     public = np.ones(L.STATE_SIZE, dtype=bool)
     public[L.HANDS : L.HANDS + L.MAX_PLAYERS * L.MAX_FACES] = False
+    public[L.HELD : L.HELD + L.MAX_PLAYERS] = False
     public[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS] = False
     public[L.RNG : L.RNG + L.RNG_WORDS] = False
     public[L.S_BLUFF] = False

@@ -1,9 +1,14 @@
-"""The engine's fast path for one-card plays (``SP_PLAIN_PLAYS``) equals the general path.
+"""The engine's fast paths equal the general paths they shortcut.
 
-Rule sets without answerable penalties, multi-card plays, house-rule number effects or
-jump-in resolve one-card plays directly (:func:`uno_env.engine.play_plain`). These tests play
-the same seeded games with the fast path on and forced off and require identical games:
-the same final state buffer, decision for decision.
+- One-card plays (``SP_PLAIN_PLAYS``): rule sets without answerable penalties, multi-card
+  plays, house-rule number effects or jump-in resolve one-card plays directly
+  (:func:`uno_env.engine.play_plain`). These tests play the same seeded games with the fast
+  path on and forced off and require identical games: the same final state buffer.
+- Legal plays as bitmasks (``SP_PLAIN_MATCHING``, U-MATCH-1): :func:`uno_env.engine.fill_mask`
+  from the held-faces bitmask (``L.HELD``) equals the per-face test of every card.
+- Random opponents without a mask: :func:`uno_env.policies.quick_random_action` takes the
+  action, and the random number, that :func:`uno_env.policies.random_action` takes on the
+  mask, in every position of every preset where it answers.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from numba import njit
 import uno_env
 from uno_env import engine
 from uno_env import layout as L
+from uno_env._bits import lowest_bit, popcount
+from uno_env.policies import quick_random_action, random_action
 from uno_env.rng import rand_below
 from uno_env.rules import compile_spec, plain_plays
 
@@ -85,3 +92,150 @@ def test_house_rules_and_french_games_take_the_general_path() -> None:
     for name in ("uno_house", "uno_mario", "mau_mau", "macao"):
         assert not plain_plays(uno_env.preset(name)), name
         assert compile_spec(uno_env.preset(name))[L.SP_PLAIN_PLAYS] == 0
+
+
+# ================================================================ bit counting
+@njit(cache=True)
+def _bits_compiled(value: int) -> tuple[int, int]:
+    return popcount(value), lowest_bit(value)
+
+
+@pytest.mark.parametrize("value", [0, 1, 2, 3, 0b1011000, 1 << 55, (1 << 55) | (1 << 3), (1 << 56) - 1])
+def test_bit_counting(value: int) -> None:
+    expected = (bin(value).count("1"), (value & -value).bit_length() - 1 if value else 64)
+    assert _bits_compiled(value) == expected
+    assert _bits_compiled(np.int64(value)) == expected
+
+
+# ================================================================ held faces and legal plays
+@njit(cache=True)
+def _masks_both_ways(
+    spec: np.ndarray, general: np.ndarray, num_players: int, deck: np.ndarray, seed: int, games: int
+) -> tuple[int, int, int]:
+    """Random games under ``spec``; at every decision compare fill_mask under ``spec`` and
+    ``general`` (the bitmask path forced off). Returns (decisions, play decisions, first
+    mismatching decision or -1)."""
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    other = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    decisions = 0
+    plays = 0
+    for g in range(games):
+        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        while state[L.S_STATUS] == L.ST_RUNNING:
+            count = engine.fill_mask(state, spec, mask)
+            if engine.fill_mask(state, general, other) != count:
+                return decisions, plays, decisions
+            for a in range(L.MAX_ACTIONS):
+                if mask[a] != other[a]:
+                    return decisions, plays, decisions
+            for seat in range(num_players):
+                bits = 0
+                for face in range(L.MAX_FACES):
+                    if engine.count_in_hand(state, seat, face) > 0:
+                        bits |= 1 << face
+                if bits != state[L.HELD + seat]:
+                    return decisions, plays, decisions
+            plays += state[L.S_PHASE] == L.PH_PLAY
+            decisions += 1
+            engine.apply_action(state, spec, random_action(state, mask, count))
+    return decisions, plays, -1
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_legal_plays_from_bitmasks_equal_the_per_face_test(name: str, num_players: int) -> None:
+    # U-MATCH-1: colour, number/symbol or wild, as masks of the held faces
+    rules = uno_env.load_rules(name, max_decisions=800)
+    spec = compile_spec(rules)
+    general = spec.copy()
+    general[L.SP_PLAIN_MATCHING] = 0
+    decisions, plays, mismatch = _masks_both_ways(
+        spec, general, num_players, rules.deck_counts(num_players), 5, 40
+    )
+    assert mismatch == -1, f"{name}: masks or held faces differ at decision {mismatch}"
+    assert decisions > 1000 and plays > decisions // 3
+
+
+def test_held_faces_follow_parsing_and_swaps() -> None:
+    # H-SEVEN-1: hands swap, and so do their held-faces masks
+    game = uno_env.Game.from_position(
+        "uno",
+        "hands=R1 R7 B3/G2 G2 Y9/W; discard=R5; draw=B1 B2 B3 B4; colour=R; seat=0; dir=+; phase=play",
+        seven_swap=True,
+    )
+    assert game.state[L.HELD + 0] == _faces("R1", "R7", "B3")
+    assert game.state[L.HELD + 1] == _faces("G2", "Y9")
+    assert game.state[L.HELD + 2] == _faces("W")
+    game.step("R7")
+    game.step("target +1")
+    assert game.state[L.HELD + 0] == _faces("G2", "Y9")
+    assert game.state[L.HELD + 1] == _faces("R1", "B3")
+    assert game.state[L.HELD + 2] == _faces("W")
+    game.check_invariants()
+
+
+def _faces(*tokens: str) -> int:
+    bits = 0
+    for token in tokens:
+        bits |= 1 << uno_env.cards.parse_face(token, "uno")
+    return bits
+
+
+# ================================================================ random opponents without a mask
+@njit(cache=True)
+def _quick_against_mask(
+    spec: np.ndarray, num_players: int, deck: np.ndarray, seed: int, games: int
+) -> np.ndarray:
+    """Random games; at every decision the quick action vs random_action on the mask, each
+    on its own copy of the state. Returns [decisions, quick answers, first mismatch or -1]."""
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    out = np.array([0, 0, -1], dtype=np.int64)
+    for g in range(games):
+        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        while state[L.S_STATUS] == L.ST_RUNNING:
+            count = engine.fill_mask(state, spec, mask)
+            before = state.copy()
+            quick_state = state.copy()
+            quick = quick_random_action(quick_state, spec)
+            action = random_action(state, mask, count)
+            # an answer draws the same random number as random_action; no answer draws none
+            expected = state if quick >= 0 else before
+            same = quick < 0 or quick == action
+            for i in range(L.STATE_SIZE):
+                same = same and quick_state[i] == expected[i]
+            out[1] += quick >= 0
+            if not same:
+                out[2] = out[0]
+                return out
+            out[0] += 1
+            engine.apply_action(state, spec, action)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+@pytest.mark.parametrize("num_players", [2, 4, 7])
+def test_random_opponents_without_a_mask_play_exactly_as_with_one(name: str, num_players: int) -> None:
+    rules = uno_env.load_rules(name, max_decisions=800)
+    if num_players > rules.max_players:
+        pytest.skip(f"{name} seats at most {rules.max_players}")
+    spec = compile_spec(rules)
+    decisions, quick, mismatch = _quick_against_mask(spec, num_players, rules.deck_counts(num_players), 3, 40)
+    assert mismatch == -1, f"{name}: the quick random action differs at decision {mismatch}"
+    assert decisions > 1000
+    if spec[L.SP_PLAIN_MATCHING] == 1 and spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:
+        assert quick > decisions // 2  # the fast path carries most decisions where it applies
+    else:
+        assert quick > 0 or spec[L.SP_DRAW_RULE] == engine.DRAW_ONE_THEN_ANY
+
+
+def test_batch_games_are_the_same_with_and_without_checks() -> None:
+    # the checked loop writes every mask; the plain one skips them for random seats
+    for name in ("uno", "uno_house", "macao"):
+        plain = uno_env.simulate(name, 4, 30, seed=9, policies=["random", "greedy", "random", "bluffer"])
+        checked = uno_env.simulate(
+            name, 4, 30, seed=9, policies=["random", "greedy", "random", "bluffer"], check_invariants=True
+        )
+        assert np.array_equal(plain.length, checked.length) and np.array_equal(plain.winner, checked.winner)
+        assert np.array_equal(plain.scores, checked.scores)

@@ -28,6 +28,7 @@ from .policies import (
     available_styles,
     parse_policy,
     policy_action,
+    quick_random_action,
     random_action,
 )
 from .rules import RuleSet, compile_spec, load_rules
@@ -121,21 +122,31 @@ def play_games_with_params(
     params = borrow(params)
     for g in range(len(winner)):
         engine.new_game(state, spec, num_players, deck, seed + g, 0)
-        count = engine.fill_mask(state, spec, mask)
+        fresh = False  # whether mask holds the legal actions (count: how many)
+        count = 0
         while state[L.S_STATUS] == L.ST_RUNNING:
             if check:
-                code = engine.check_invariants(state, spec, mask)
+                code = engine.check_invariants(state, spec, mask)  # fills the mask too
                 if code != engine.INV_OK:
                     return g, code
+                count = 0
+                for a in range(spec[L.SP_NUM_ACTIONS]):
+                    count += mask[a]
+                fresh = True
             seat = state[L.S_CURRENT]
-            if policies[seat] == POLICY_RANDOM:  # the common baseline skips the style dispatch
-                action = random_action(state, mask, count)
-            else:
-                action = choose_action(state, spec, mask, count, policies[seat], params[seat])
-            if check and (action < 0 or action >= spec[L.SP_NUM_ACTIONS] or mask[action] == 0):
+            # the common baseline skips the style dispatch, and mostly the mask
+            action = quick_random_action(state, spec) if policies[seat] == POLICY_RANDOM else -1
+            if action < 0:
+                if not fresh:
+                    count = engine.fill_mask(state, spec, mask)
+                if policies[seat] == POLICY_RANDOM:
+                    action = random_action(state, mask, count)
+                else:
+                    action = choose_action(state, spec, mask, count, policies[seat], params[seat])
+            if check and not engine.is_legal(spec, action, mask):
                 return g, ILLEGAL_ACTION
             engine.apply_action(state, spec, action)
-            count = engine.fill_mask(state, spec, mask)
+            fresh = False
         if check:
             code = engine.check_invariants(state, spec, mask)
             if code != engine.INV_OK:

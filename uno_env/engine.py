@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
+from ._bits import lowest_bit, popcount
 from .rng import chance_ppm, rand_below, seed_rng, shuffle
 
 MATCH_SINGLE_ROUND = 0
@@ -68,16 +69,34 @@ MULTI_SAME_RANK = 2
 
 # ================================================================ seats (E-DIR-1, MC-END-1)
 @njit(cache=True, inline="always")
+def wrap_seat(x: int, n: int) -> int:
+    """``x mod n`` (in ``0..n-1``), by comparisons when ``-n <= x < 2n``.
+
+    Seat arithmetic runs several times per decision; an integer division costs more than
+    the rest of a simple turn's bookkeeping, so the common cases avoid it.
+    """
+    if x >= n:
+        x -= n
+        if x >= n:
+            x %= n
+    elif x < 0:
+        x += n
+        if x < 0:
+            x %= n
+    return x
+
+
+@njit(cache=True, inline="always")
 def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
     """The seat ``steps`` places from ``seat`` in the direction of play, skipping players who left."""
     n = state[L.S_NPLAYERS]
     d = state[L.S_DIRECTION]
     if state[L.S_NFINISHED] == 0:
-        return (seat + d * steps) % n
+        return wrap_seat(seat + d * steps, n)
     for _ in range(steps):
-        seat = (seat + d) % n
+        seat = wrap_seat(seat + d, n)
         while state[L.FINISHED + seat] != 0:
-            seat = (seat + d) % n
+            seat = wrap_seat(seat + d, n)
     return seat
 
 
@@ -86,9 +105,9 @@ def previous_seat(state: np.ndarray, seat: int) -> int:
     """The player before ``seat`` in the direction of play (MM-NINE-1), skipping who left."""
     n = state[L.S_NPLAYERS]
     d = state[L.S_DIRECTION]
-    seat = (seat - d) % n
+    seat = wrap_seat(seat - d, n)
     while state[L.FINISHED + seat] != 0:
-        seat = (seat - d) % n
+        seat = wrap_seat(seat - d, n)
     return seat
 
 
@@ -115,6 +134,7 @@ def count_in_hand(state: np.ndarray, seat: int, face: int) -> int:
 def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Put one card of ``face`` into ``seat``'s hand."""
     state[L.HANDS + seat * L.MAX_FACES + face] += 1
+    state[L.HELD + seat] |= 1 << face
     state[L.HAND_SIZE + seat] += 1
     state[L.HAND_VERSION + seat] += 1
 
@@ -123,8 +143,43 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
 def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Take one card of ``face`` out of ``seat``'s hand."""
     state[L.HANDS + seat * L.MAX_FACES + face] -= 1
+    if state[L.HANDS + seat * L.MAX_FACES + face] == 0:
+        state[L.HELD + seat] &= ~(1 << face)
     state[L.HAND_SIZE + seat] -= 1
     state[L.HAND_VERSION + seat] += 1
+
+
+@njit(cache=True)
+def recount_held(state: np.ndarray, seat: int) -> None:
+    """Rebuild ``seat``'s held-faces bitmask from its face counts (after writing HANDS directly)."""
+    bits = 0
+    for face in range(L.MAX_FACES):
+        if state[L.HANDS + seat * L.MAX_FACES + face] > 0:
+            bits |= 1 << face
+    state[L.HELD + seat] = bits
+
+
+@njit(cache=True, inline="always")
+def playable_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """U-MATCH-1 as bitmasks: the faces ``seat`` holds of the active colour, of the top card's
+    rank, or wild. The legal plays when ``SP_PLAIN_MATCHING`` says no other rule restricts them.
+    """
+    colour = state[L.S_COLOUR]
+    match = spec[L.ANYWHERE_FACES] | spec[L.RANK_FACES + spec[L.F_RANK + top_face(state)]]
+    if 0 <= colour < L.NUM_COLOURS:
+        match |= spec[L.COLOUR_FACES + colour]
+    return state[L.HELD + seat] & match
+
+
+@njit(cache=True, inline="always")
+def call_legal(state: np.ndarray, spec: np.ndarray, seat: int, phase: int) -> bool:
+    """Whether ``seat`` may call now, in a phase that allows a call (U-UNO-1, MC-CALL-1, MM-CALL-1)."""
+    if state[L.CALLED + seat] != 0:
+        return False
+    rule = spec[L.SP_CALL_RULE]
+    return (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or (
+        rule == CALL_MAU_MAU and phase != L.PH_JUMP_IN and phase != L.PH_BLOCK
+    )
 
 
 @njit(cache=True, inline="always")
@@ -326,18 +381,12 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     if phase == L.PH_PLAY:
         any_playable = False
         if spec[L.SP_PLAIN_MATCHING] == 1:  # U-MATCH-1 alone: the hot path of most rule sets
-            colour = state[L.S_COLOUR]
-            top_rank = spec[L.F_RANK + top_face(state)]
-            hand = L.HANDS + seat * L.MAX_FACES
-            for face in range(nf):
-                if state[hand + face] > 0 and (
-                    spec[L.F_COLOUR + face] == colour
-                    or spec[L.F_ANYWHERE + face] == 1
-                    or spec[L.F_RANK + face] == top_rank
-                ):
-                    mask[face] = 1
-                    count += 1
-                    any_playable = True
+            bits = playable_faces(state, spec, seat)
+            any_playable = bits != 0
+            count = popcount(bits)
+            while bits != 0:
+                mask[lowest_bit(bits)] = 1
+                bits &= bits - 1
         else:
             for face in range(nf):
                 if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
@@ -387,7 +436,7 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     elif phase == L.PH_CHOOSE_TARGET:
         n = state[L.S_NPLAYERS]
         for k in range(1, n):
-            other = (seat + k) % n
+            other = wrap_seat(seat + k, n)
             if state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
                 mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
                 count += 1
@@ -414,13 +463,9 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
         mask[nf + L.A_PASS_OFFSET] = 1
         count += 1
         may_call = True
-    if may_call and state[L.CALLED + seat] == 0:
-        rule = spec[L.SP_CALL_RULE]
-        if (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or (
-            rule == CALL_MAU_MAU and phase != L.PH_JUMP_IN and phase != L.PH_BLOCK
-        ):
-            mask[nf + L.A_CALL_OFFSET] = 1  # U-UNO-1, MC-CALL-1, MM-CALL-1
-            count += 1
+    if may_call and call_legal(state, spec, seat, phase):
+        mask[nf + L.A_CALL_OFFSET] = 1  # U-UNO-1, MC-CALL-1, MM-CALL-1
+        count += 1
     return count
 
 
@@ -896,6 +941,9 @@ def swap_hands(state: np.ndarray, a: int, b: int) -> None:
         tmp = state[ia]
         state[ia] = state[ib]
         state[ib] = tmp
+    tmp = state[L.HELD + a]
+    state[L.HELD + a] = state[L.HELD + b]
+    state[L.HELD + b] = tmp
     tmp = state[L.HAND_SIZE + a]
     state[L.HAND_SIZE + a] = state[L.HAND_SIZE + b]
     state[L.HAND_SIZE + b] = tmp
@@ -1287,6 +1335,12 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
         finish(state, L.ST_TRUNCATED, -1)  # E-END-1
 
 
+@njit(cache=True, inline="always")
+def is_legal(spec: np.ndarray, action: int, mask: np.ndarray) -> bool:
+    """Whether ``action`` is in the action table and set in ``mask`` (the current legal set)."""
+    return 0 <= action < spec[L.SP_NUM_ACTIONS] and mask[action] == 1
+
+
 @njit(cache=True)
 def step_checked(state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray) -> bool:
     """Check ``action`` against the legal set, apply it and refill ``mask``.
@@ -1294,7 +1348,7 @@ def step_checked(state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndar
     Returns False (state and mask unchanged) when the action is illegal. ``mask`` must hold
     the legal actions of the current state on entry (as left by the previous call).
     """
-    if action < 0 or action >= spec[L.SP_NUM_ACTIONS] or mask[action] == 0:
+    if not is_legal(spec, action, mask):
         return False
     apply_action(state, spec, action)
     fill_mask(state, spec, mask)
@@ -1415,6 +1469,7 @@ def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
         state[L.HANDS + i] = 0
     for seat in range(L.MAX_PLAYERS):
         state[L.HAND_SIZE + seat] = 0
+        state[L.HELD + seat] = 0
         state[L.CALLED + seat] = 0
         state[L.SITOUT + seat] = 0
         state[L.FINISHED + seat] = 0
@@ -1556,6 +1611,7 @@ INV_BAD_SEAT = 5
 INV_EMPTY_DISCARD = 6
 INV_BAD_COLOUR = 7
 INV_FINISHED_HOLDS_CARDS = 8
+INV_HELD = 9
 
 
 @njit(cache=True)
@@ -1572,14 +1628,19 @@ def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> i
         counts[state[L.DISCARD_PILE + i]] += 1
     for seat in range(n):
         size = 0
+        bits = 0
         for face in range(nf):
             held = count_in_hand(state, seat, face)
             if held < 0:
                 return INV_NEGATIVE
             counts[face] += held
             size += held
+            if held > 0:
+                bits |= 1 << face
         if size != state[L.HAND_SIZE + seat]:
             return INV_HAND_SIZE
+        if bits != state[L.HELD + seat]:
+            return INV_HELD
         if state[L.SITOUT + seat] < 0:
             return INV_NEGATIVE
         if state[L.FINISHED + seat] != 0 and size != 0 and state[L.S_STATUS] == L.ST_RUNNING:
@@ -1608,4 +1669,5 @@ INVARIANT_MESSAGES = {
     INV_EMPTY_DISCARD: "the discard pile is empty during play",
     INV_BAD_COLOUR: "no active colour during play",
     INV_FINISHED_HOLDS_CARDS: "MC-END-1: a player who left holds cards",
+    INV_HELD: "a held-faces bitmask disagrees with the cards held",
 }

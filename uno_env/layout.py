@@ -169,7 +169,8 @@ HANDS = CUBE_ROLLED + MAX_PLAYERS  # [MAX_PLAYERS * MAX_FACES] count of each fac
 DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES  # [MAX_CARDS] faces, top of pile at S_NDRAW-1
 DISCARD_PILE = DRAW_PILE + MAX_CARDS  # [MAX_CARDS] faces, top at S_NDISCARD-1
 DECK = DISCARD_PILE + MAX_CARDS  # [MAX_FACES] copies of each face in this game (E-CONS-1)
-STATE_SIZE = DECK + MAX_FACES
+HELD = DECK + MAX_FACES  # [MAX_PLAYERS] bit f set while the seat holds face f (mirrors HANDS)
+STATE_SIZE = HELD + MAX_PLAYERS
 
 # ---------------------------------------------------------------- rule spec
 SP_DECK = 0  # 0 Uno, 1 French
@@ -235,7 +236,10 @@ F_PLAY_ON = F_IS_NUMBER + MAX_FACES  # [MAX_FACES] PO_* restriction (jokers)
 NUM_RANKS = 16  # ranks (F_RANK values) of either deck family
 STACK = F_PLAY_ON + MAX_FACES  # [NUM_RANKS * NUM_RANKS] STACK[a*16+b]: rank a answers rank b
 STACKABLE = STACK + NUM_RANKS * NUM_RANKS  # [NUM_RANKS] 1 if some card may answer this rank
-SPEC_SIZE = STACKABLE + NUM_RANKS
+COLOUR_FACES = STACKABLE + NUM_RANKS  # [NUM_COLOURS] bitmask of the faces of each colour/suit
+RANK_FACES = COLOUR_FACES + NUM_COLOURS  # [NUM_RANKS] bitmask of the faces of each rank
+ANYWHERE_FACES = RANK_FACES + NUM_RANKS  # bitmask of the faces playable on any card
+SPEC_SIZE = ANYWHERE_FACES + 1
 
 # ---------------------------------------------------------------- action offsets (per deck)
 NUM_TARGETS = MAX_PLAYERS - 1  # "target +k": the seat k places clockwise from the actor

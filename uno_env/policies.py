@@ -60,6 +60,7 @@ from numba import njit
 
 from . import engine
 from . import layout as L
+from ._bits import lowest_bit, popcount
 from .rng import chance_ppm, next_u32, rand_below, seed_rng
 from .rules import compile_spec
 
@@ -333,6 +334,46 @@ def random_action(state: np.ndarray, mask: np.ndarray, count: int) -> int:
         a += 1
 
 
+@njit(cache=True)
+def quick_random_action(state: np.ndarray, spec: np.ndarray) -> int:
+    """:func:`random_action` without a mask, in the phases whose legal actions are cheap to list.
+
+    Exactly the action (and the same draw from the agent generator) that :func:`random_action`
+    takes on the mask :func:`uno_env.engine.fill_mask` writes; -1, with nothing drawn, in the
+    other phases and rule sets. Compiled loops use it to skip writing masks nobody reads.
+    """
+    phase = state[L.S_PHASE]
+    nf = spec[L.SP_NUM_FACES]
+    if phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1: the four colours, nothing else
+        return nf + rand_below(state, L.AGENT_RNG, L.NUM_COLOURS)
+    seat = state[L.S_CURRENT]
+    if phase == L.PH_PLAY and spec[L.SP_PLAIN_MATCHING] == 1:
+        faces = engine.playable_faces(state, spec, seat)
+        playable = popcount(faces)
+        draw = 1 if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or playable == 0 else 0  # U-DRAW-3
+    elif phase == L.PH_PLAY_DRAWN and spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:
+        drawn = state[L.S_DRAWN]  # U-DRAW-1 / U-DRAW-2: the drawn card, or keep it (pass)
+        faces = 1 << drawn if drawn >= 0 and engine.count_in_hand(state, seat, drawn) > 0 else 0
+        playable = popcount(faces)
+        draw = 0
+    else:
+        return -1
+    # the order of the action table: faces, (colours, targets), draw, pass, call
+    passing = 1 if phase == L.PH_PLAY_DRAWN and (playable == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0) else 0
+    calling = 1 if engine.call_legal(state, spec, seat, phase) else 0
+    k = rand_below(state, L.AGENT_RNG, playable + draw + passing + calling)
+    if k < playable:
+        for _ in range(k):
+            faces &= faces - 1
+        return lowest_bit(faces)
+    k -= playable
+    if k < draw:
+        return nf + L.A_DRAW_OFFSET
+    if k < draw + passing:
+        return nf + L.A_PASS_OFFSET
+    return nf + L.A_CALL_OFFSET
+
+
 # ================================================================ card scores, one idea each
 # Each takes the mover's hand summary ``h`` (:func:`hand_summary`) and returns the score of
 # playing ``face``: the highest score >= 0 is played; below 0 the style would rather draw.
@@ -593,6 +634,7 @@ def determinise(state: np.ndarray, spec: np.ndarray, world: np.ndarray, pool: np
             world[L.HANDS + other * L.MAX_FACES + pool[dealt]] += 1
             dealt += 1
         world[L.HAND_SIZE + other] = size
+        engine.recount_held(world, other)
     rest = total - dealt
     for i in range(rest):
         world[L.DRAW_PILE + i] = pool[dealt + i]
@@ -1039,6 +1081,7 @@ class PublicView:
         for other in range(L.MAX_PLAYERS):
             if other != seat:
                 out[L.HANDS + other * L.MAX_FACES : L.HANDS + (other + 1) * L.MAX_FACES] = 0
+                out[L.HELD + other] = 0
         out[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS] = 0
         out[L.RNG : L.RNG + L.RNG_WORDS] = 0
         out[L.S_BLUFF] = 0

@@ -50,7 +50,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import cards
+from . import cards, engine
 from . import layout as L
 from .cards import DeckFamily
 from .rng import seed_rng
@@ -356,6 +356,8 @@ def parse_position(
                 f"has {allowed[face]}"
             )
     state[L.DECK : L.DECK + L.MAX_FACES] = counts
+    for seat in range(n):
+        engine.recount_held(state, seat)
 
     colour = values["colour"]
     state[L.S_COLOUR] = -1 if colour in ("-", "") else _parse_colour(colour, deck)

@@ -832,9 +832,13 @@ def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:
         spec[L.F_AMOUNT + face] = amount
         wild = effect in (L.EF_WILD, L.EF_WILD_DRAW, L.EF_STAR)
         spec[L.F_ANYWHERE + face] = wild
+        spec[L.RANK_FACES + rank] |= 1 << face
+        if wild:
+            spec[L.ANYWHERE_FACES] |= 1 << face
         spec[L.F_IS_NUMBER + face] = effect == L.EF_NONE and (deck == "french" or rank < 10)
         if face < 52:
             spec[L.F_COLOUR + face] = face // 13
+            spec[L.COLOUR_FACES + face // 13] |= 1 << face
         if deck == "uno":
             spec[L.F_POINTS + face] = rank if rank < 10 else (20 if rank < 13 else 50)
             spec[L.F_DEALER_VALUE + face] = rank if rank < 10 else 0

@@ -20,7 +20,7 @@ from .. import engine
 from .. import layout as L
 from .._borrow import borrow
 from ..batch import choose_action
-from ..policies import POLICY_RANDOM, random_action
+from ..policies import POLICY_RANDOM, quick_random_action, random_action
 from ..rng import mix32
 from .encoding import encode
 
@@ -45,6 +45,7 @@ WRONG_MOVE_CARDS = 2  # U-WRONG-1: the wrong card goes back and its player draws
 # return codes of the step functions (seats are >= 0)
 OVER = -1  # the game has ended
 ILLEGAL = -2  # the action was not legal; nothing changed
+MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
 # seat codes of a table: >= 0 a compiled policy (uno_env.batch.POLICIES), else a caller
 LEARNER = -1  # the learning agent (the caller decides)
@@ -207,24 +208,35 @@ def play_compiled(
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
     :func:`uno_env.batch.choose_action`. Returns the seat that must decide now (a learner
-    or external seat) or :data:`OVER`. ``mask`` holds the current legal actions on entry
-    and on return; ``count`` is how many (``-1``: not known, counted on first use).
+    or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
+    ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
+    legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
+    Random opponents mostly decide without a mask (:func:`quick_random_action`), so the mask
+    is written only when a decision needs it, and once before returning.
     """
     while state[L.S_STATUS] == L.ST_RUNNING:
         seat = state[L.S_CURRENT]
         code = seats[seat]
         if code < 0:
+            if count == MASK_STALE:
+                engine.fill_mask(state, spec, mask)
             return seat
-        if count < 0:
-            count = 0
-            for a in range(spec[L.SP_NUM_ACTIONS]):
-                count += mask[a]
-        if code == POLICY_RANDOM:  # the common baseline skips the style dispatch, as the batch loop
-            action = random_action(state, mask, count)
-        else:
-            action = choose_action(state, spec, mask, count, code, params[seat])
+        action = quick_random_action(state, spec) if code == POLICY_RANDOM else -1
+        if action < 0:
+            if count == MASK_STALE:
+                count = engine.fill_mask(state, spec, mask)
+            elif count < 0:
+                count = 0
+                for a in range(spec[L.SP_NUM_ACTIONS]):
+                    count += mask[a]
+            if code == POLICY_RANDOM:  # the common baseline skips the style dispatch, as the batch loop
+                action = random_action(state, mask, count)
+            else:
+                action = choose_action(state, spec, mask, count, code, params[seat])
         engine.apply_action(state, spec, action)
-        count = engine.fill_mask(state, spec, mask)
+        count = MASK_STALE
+    if count == MASK_STALE:
+        engine.fill_mask(state, spec, mask)  # no legal action: all zeros
     return OVER
 
 
@@ -264,9 +276,10 @@ def single_step(
     mask = borrow(mask)
     seats = borrow(seats)
     params = borrow(params)
-    if not engine.step_checked(state, spec, action, mask):
+    if not engine.is_legal(spec, action, mask):
         return ILLEGAL
-    return play_compiled(state, spec, mask, seats, params)
+    engine.apply_action(state, spec, action)
+    return play_compiled(state, spec, mask, seats, params, MASK_STALE)
 
 
 @njit(cache=True)
@@ -301,8 +314,7 @@ def reset_game(
         learner = seat_for_seed(seed, num_players, seat_mode)
         learner_seats(seats, params, template, template_params, num_players, learner)
         engine.new_game(state, spec, num_players, deck, seed, 0)
-        engine.fill_mask(state, spec, mask)
-        if play_compiled(state, spec, mask, seats, params) >= 0:
+        if play_compiled(state, spec, mask, seats, params, MASK_STALE) >= 0:
             return seed
         seed = next_seed(seed)
 
@@ -351,8 +363,7 @@ def deal_row(
         learner = seat_for_seed(seed, num_players, seat_mode)
         learner_seats(seats, params, templates[p], template_params[p], num_players, learner)
         engine.new_game(state, spec, num_players, deck, seed, 0)
-        engine.fill_mask(state, spec, mask)
-        if play_compiled(state, spec, mask, seats, params) >= 0:
+        if play_compiled(state, spec, mask, seats, params, MASK_STALE) >= 0:
             table[0] = p
             return seed
         seed = next_seed(seed)
@@ -537,9 +548,9 @@ def vector_step(
         fresh[i] = False
         forced_end = False
         action = actions[i]
-        if 0 <= action < spec[L.SP_NUM_ACTIONS] and mask[action] == 1:  # engine.step_checked, inlined
+        if engine.is_legal(spec, action, mask):
             engine.apply_action(state, spec, action)
-            play_compiled(state, spec, mask, seats[i], params[i], engine.fill_mask(state, spec, mask))
+            play_compiled(state, spec, mask, seats[i], params[i], MASK_STALE)
         elif illegal_mode == ILLEGAL_RAISE:
             return i
         elif illegal_mode == ILLEGAL_DRAW_PENALTY:
@@ -625,9 +636,10 @@ def external_step(
     for i in range(states.shape[0]):
         if waiting[i] < 0:
             continue
-        if not engine.step_checked(states[i], spec, actions[i], masks[i]):
+        if not engine.is_legal(spec, actions[i], masks[i]):
             return i
-        play_compiled(states[i], spec, masks[i], seats[i], params[i])
+        engine.apply_action(states[i], spec, actions[i])
+        play_compiled(states[i], spec, masks[i], seats[i], params[i], MASK_STALE)
         settle_row(
             i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
             tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
@@ -682,9 +694,10 @@ def learner_step(
     offsets = borrow(offsets)
     obs = borrow(obs)
     out_mask = borrow(out_mask)
-    if not engine.step_checked(state, spec, action, mask):
+    if not engine.is_legal(spec, action, mask):
         return ILLEGAL
-    seat = play_compiled(state, spec, mask, seats, params)
+    engine.apply_action(state, spec, action)
+    seat = play_compiled(state, spec, mask, seats, params, MASK_STALE)
     if seat == learner or seat == OVER:
         learner_view(state, spec, mask, learner, offsets, obs, out_mask)
     return seat

@@ -34,7 +34,9 @@ from numba import njit
 
 from .. import cards
 from .. import layout as L
+from .._bits import lowest_bit
 from ..cards import DeckFamily
+from ..engine import wrap_seat
 from ..position import PHASE_NAMES
 
 OBS_VERSION = 2
@@ -238,8 +240,11 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
     nf = spec[L.SP_NUM_FACES]
     base = L.HANDS + seat * L.MAX_FACES
     o = offsets[HAND]
-    for face in range(nf):
+    held = state[L.HELD + seat]  # only the faces held: the rest is already zero
+    while held != 0:
+        face = lowest_bit(held)
         out[o + face] = state[base + face]
+        held &= held - 1
     ndiscard = state[L.S_NDISCARD]
     if ndiscard > 0:
         out[offsets[TOP_CARD] + state[L.DISCARD_PILE + ndiscard - 1]] = 1.0
@@ -258,18 +263,18 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
         out[offsets[PENDING]] = state[L.S_PENDING] / PENALTY_SCALE
         sender = state[L.S_PENDING_FROM]
         if sender >= 0:
-            out[offsets[PENDING_FROM] + (sender - seat + n) % n] = 1.0
+            out[offsets[PENDING_FROM] + wrap_seat(sender - seat, n)] = 1.0
         before = state[L.S_COLOUR_BEFORE]
         if 0 <= before < L.NUM_COLOURS:
             out[offsets[COLOUR_BEFORE] + before] = 1.0
     out[offsets[DIRECTION]] = state[L.S_DIRECTION]
     if current >= 0:
-        out[offsets[TO_MOVE] + (current - seat + n) % n] = 1.0
+        out[offsets[TO_MOVE] + wrap_seat(current - seat, n)] = 1.0
     o_seated = offsets[SEATED]
     o_sizes = offsets[HAND_SIZES]
     o_called = offsets[CALLED]
     for k in range(1, n):
-        other = (seat + k) % n
+        other = wrap_seat(seat + k, n)
         out[o_seated + k - 1] = 1.0
         out[o_sizes + k - 1] = state[L.HAND_SIZE + other] / HAND_SIZE_SCALE
         out[o_called + k - 1] = state[L.CALLED + other]
@@ -278,30 +283,30 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
     o = offsets[SCORES]
     target = spec[L.SP_TARGET]
     for k in range(n):
-        out[o + k] = state[L.SCORE + (seat + k) % n] / target
+        out[o + k] = state[L.SCORE + wrap_seat(seat + k, n)] / target
     out[offsets[DECISIONS]] = min(1.0, state[L.S_DECISIONS] / spec[L.SP_MAX_DECISIONS])
     out[offsets[PENDING_TURNS]] = state[L.S_PENDING_SKIP] / PENALTY_SCALE
     out[offsets[CHALLENGEABLE]] = state[L.S_CHALLENGEABLE]
     o_sit = offsets[SIT_OUT]
     o_fin = offsets[FINISHED]
     for k in range(n):
-        other = (seat + k) % n
+        other = wrap_seat(seat + k, n)
         out[o_sit + k] = state[L.SITOUT + other] / PENALTY_SCALE
         out[o_fin + k] = 1.0 if state[L.FINISHED + other] > 0 else 0.0
     if _is_midplay(phase):
         actor = state[L.S_ACTOR]
         if 0 <= actor < n:
-            out[offsets[ACTOR] + (actor - seat + n) % n] = 1.0
+            out[offsets[ACTOR] + wrap_seat(actor - seat, n)] = 1.0
         out[offsets[PLAY_COUNT]] = state[L.S_PLAY_COUNT] / PENALTY_SCALE
         out[offsets[RUN_STEP]] = state[L.S_RUN_STEP]
         if phase == L.PH_CHOOSE_TARGET:
             out[offsets[TARGET_REASON] + state[L.S_TARGET_REASON]] = 1.0
         target = state[L.S_TARGET]
         if phase == L.PH_GIVE and 0 <= target < n:
-            out[offsets[GIVE] + (target - seat + n) % n] = state[L.S_GIVE_LEFT] / PENALTY_SCALE
+            out[offsets[GIVE] + wrap_seat(target - seat, n)] = state[L.S_GIVE_LEFT] / PENALTY_SCALE
         opener = state[L.S_WINDOW_FROM]
         if (phase == L.PH_JUMP_IN or phase == L.PH_BLOCK) and 0 <= opener < n:
-            out[offsets[WINDOW_FROM] + (opener - seat + n) % n] = 1.0
+            out[offsets[WINDOW_FROM] + wrap_seat(opener - seat, n)] = 1.0
     if (phase == L.PH_CHOOSE_TARGET and state[L.S_TARGET_REASON] == L.TR_CUBE) or (
         phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_CUBE
     ):
@@ -309,7 +314,7 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
         out[offsets[CUBE] + 6 + state[L.S_CUBE_FACE]] = 1.0
     o = offsets[REVEALED]
     for k in range(1, n):
-        other = (seat + k) % n
+        other = wrap_seat(seat + k, n)
         if state[L.SEEN + seat * L.MAX_PLAYERS + other] == state[L.HAND_VERSION + other] + 1:
             base = L.HANDS + other * L.MAX_FACES
             row = o + (k - 1) * nf

@@ -341,7 +341,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
         if np.count_nonzero(self._terminated) or np.count_nonzero(self._truncated):
             done = self._terminated | self._truncated
-            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_obs = np.empty(self.num_envs, dtype=object)  # all None
             for i in np.flatnonzero(done):
                 final_obs[i] = self._final_obs[i].copy()
             infos["final_obs"] = final_obs
