@@ -96,6 +96,13 @@ class OpponentPool:
         return scaled
 
 
+# the leading arguments of core.vector_reset / vector_step / external_step, in order
+_GameArgs = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, int, np.ndarray, int, np.ndarray,
+]  # fmt: skip
+
+
 class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """N single-agent games against compiled opponents, stepped in compiled code."""
 
@@ -263,20 +270,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._seeds[:] = seeds
         self._next_buffer()
         core.vector_reset(
-            self._states,
-            self._spec,
-            self._masks,
-            self._seats,
-            self._params,
-            self._learners,
-            self._templates,
-            self._template_params,
-            self._cumulative_weights,
-            self._tables,
-            self._seat_mode,
-            self._seeds,
-            self.num_players,
-            self._deck_counts,
+            *self._games(),
             self._offsets,
             self._obs,
             self._out_masks,
@@ -305,20 +299,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._actions[:] = acts
         self._next_buffer()
         failed = core.vector_step(
-            self._states,
-            self._spec,
-            self._masks,
-            self._seats,
-            self._params,
-            self._learners,
-            self._templates,
-            self._template_params,
-            self._cumulative_weights,
-            self._tables,
-            self._seat_mode,
-            self._seeds,
-            self.num_players,
-            self._deck_counts,
+            *self._games(),
             self._actions,
             self._offsets,
             self._obs,
@@ -394,20 +375,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                     )
                 self._external_actions[chosen] = answer
             failed = core.external_step(
-                self._states,
-                self._spec,
-                self._masks,
-                self._seats,
-                self._params,
-                self._learners,
-                self._templates,
-                self._template_params,
-                self._cumulative_weights,
-                self._tables,
-                self._seat_mode,
-                self._seeds,
-                self.num_players,
-                self._deck_counts,
+                *self._games(),
                 self._external_actions,
                 self._offsets,
                 self._obs,
@@ -437,6 +405,25 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             action,
             legal,
             position,
+        )
+
+    def _games(self) -> _GameArgs:
+        """The leading arguments of the compiled batch functions: the games, their tables and seeds."""
+        return (
+            self._states,
+            self._spec,
+            self._masks,
+            self._seats,
+            self._params,
+            self._learners,
+            self._templates,
+            self._template_params,
+            self._cumulative_weights,
+            self._tables,
+            self._seat_mode,
+            self._seeds,
+            self.num_players,
+            self._deck_counts,
         )
 
     def _next_buffer(self) -> None:
