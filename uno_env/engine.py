@@ -72,8 +72,8 @@ MULTI_SAME_RANK = 2
 def wrap_seat(x: int, n: int) -> int:
     """``x mod n`` (in ``0..n-1``), by comparisons when ``-n <= x < 2n``.
 
-    Seat arithmetic runs several times per decision; an integer division costs more than
-    the rest of a simple turn's bookkeeping, so the common cases avoid it.
+    Seat arithmetic runs several times per decision and per observation; the common cases
+    (one or two seats along) need no integer division.
     """
     if x >= n:
         x -= n
