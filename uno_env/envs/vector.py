@@ -392,20 +392,10 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 raise self._external_error(failed)
 
     def _external_error(self, i: int) -> IllegalActionError:
-        action = int(self._external_actions[i])
         seat = int(self._waiting[i])
         policy = self._externals[core.EXTERNAL - int(self._seats[i, seat])]
-        legal = [int(a) for a in np.flatnonzero(self._external_masks[i])]
-        position = format_position(self._states[i], self._spec, self.deck)
-        what = actions.format_action(action, self.deck) if 0 <= action < self._num_actions else "out of range"
-        return IllegalActionError(
-            f"game {i}: batch policy {policy!r} at seat {seat} chose the illegal action {action} ({what}); "
-            f"legal actions: {', '.join(f'{a}={actions.format_action(a, self.deck)}' for a in legal)}; "
-            f"position: {position}",
-            action,
-            legal,
-            position,
-        )
+        chose = f"batch policy {policy!r} at seat {seat} chose the illegal action "
+        return self._action_error(i, int(self._external_actions[i]), self._external_masks[i], chose, "")
 
     def _games(self) -> _GameArgs:
         """The leading arguments of the compiled batch functions: the games, their tables and seeds."""
@@ -435,12 +425,19 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         return self._obs.copy() if self.copy else self._obs
 
     def _illegal_error(self, i: int) -> IllegalActionError:
-        action = int(self._actions[i])
-        legal = [int(a) for a in np.flatnonzero(self._out_masks[i])]
+        whose = f" for the learner at seat {int(self._learners[i])}"
+        return self._action_error(i, int(self._actions[i]), self._out_masks[i], "illegal action ", whose)
+
+    def _action_error(
+        self, i: int, action: int, mask: np.ndarray, before: str, after: str
+    ) -> IllegalActionError:
+        """The error for an illegal ``action`` in game ``i`` (said between ``before`` and ``after``),
+        with the legal actions of ``mask`` and the position."""
+        legal = [int(a) for a in np.flatnonzero(mask)]
         position = format_position(self._states[i], self._spec, self.deck)
         what = actions.format_action(action, self.deck) if 0 <= action < self._num_actions else "out of range"
         return IllegalActionError(
-            f"game {i}: illegal action {action} ({what}) for the learner at seat {int(self._learners[i])}; "
+            f"game {i}: {before}{action} ({what}){after}; "
             f"legal actions: {', '.join(f'{a}={actions.format_action(a, self.deck)}' for a in legal)}; "
             f"position: {position}",
             action,
