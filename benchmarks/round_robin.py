@@ -25,8 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import uno_env
-from training.cli import wilson_interval
 from uno_env.policies import STYLES
+from uno_env.stats import wilson_interval
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 import uno_env
-from training.cli import main, wilson_interval
+from training.cli import main
 from uno_env.rules import rule_fields
+from uno_env.stats import wilson_interval
 
 
 def test_simulate_prints_win_rates_and_throughput(capsys: pytest.CaptureFixture[str]) -> None:

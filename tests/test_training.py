@@ -19,11 +19,11 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import uno_env
-from training.cli import wilson_interval
-from training.common import mean_interval, resolve_rules
+from training.common import resolve_rules
 from training.evaluate import GameRecords, opponent_seats, play_style, summarize
 from training.pool import pool_tables
 from training.train import TrainConfig, namespaced_key, parse_opponent, read_eval_rows, train
+from uno_env.stats import mean_interval, t_quantile, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = [
@@ -238,16 +238,16 @@ def test_interval_math() -> None:
     records = GameRecords(won, rank, points, np.arange(10) == 9, np.arange(10) % 2)
     res = summarize(records, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
     assert res.games == 10 and res.wins == 7 and res.win_rate == 0.7 and res.truncated == 1
-    p, n, z = 0.7, 10, 1.96
+    p, n, z = 0.7, 10, t_quantile(0.975, math.inf)
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     assert res.win_low == pytest.approx(centre - half) and res.win_high == pytest.approx(centre + half)
     assert (res.win_low, res.win_high) == wilson_interval(7, 10)
     assert res.mean_rank == pytest.approx(11 / 9)
     sd = np.std([1.0] * 7 + [2.0] * 2, ddof=1)
-    assert res.rank_high - res.mean_rank == pytest.approx(1.96 * sd / 3)
+    assert res.rank_high - res.mean_rank == pytest.approx(t_quantile(0.975, 8) * sd / 3)
     mean, _lo, hi = mean_interval(np.array([1.0, 2.0, 3.0]))
-    assert (mean, hi - mean) == (2.0, pytest.approx(1.96 / math.sqrt(3)))
+    assert (mean, hi - mean) == (2.0, pytest.approx(t_quantile(0.975, 2) / math.sqrt(3)))
     assert res.points == 4.5 and res.games_per_second == 10.0
 
 

@@ -4,7 +4,9 @@ Subcommands:
 
 ``uno-env simulate``
     play many games with compiled policies on the batch engine and print game length,
-    seat win rates (95% intervals) and throughput. On built-in defaults: 100,000
+    seat win rates and throughput; every rate and mean with its 95% interval (game ``i`` is
+    dealt from seed ``seed + i``, so games are independent: Wilson intervals for rates,
+    Student-t intervals for means). On built-in defaults: 100,000
     official-Uno games at 4 players, uniform random legal play.
 ``uno-env rules [PRESET|FILE.toml]``
     list the presets, or print a rule set as TOML (with ``--fields``: every switch, its
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import sys
 import time
 from collections.abc import Sequence
@@ -24,18 +25,7 @@ import numpy as np
 
 import uno_env
 from uno_env.rules import rule_fields
-
-
-def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    # exact bounds are 0 and 1 at 0 and all successes; clamp the rounding (no "-0.000000")
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from uno_env.stats import mean_interval, wilson_interval
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -51,14 +41,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=policies)
     seconds = time.perf_counter() - start
     lengths = result.length
+    mean, lo, hi = mean_interval(lengths)
     print(
-        f"\ngame length (decisions): mean {lengths.mean():.1f}, median {np.median(lengths):.0f}, "
-        f"p10 {np.percentile(lengths, 10):.0f}, p90 {np.percentile(lengths, 90):.0f}"
+        f"\ngame length (decisions: every choice a player makes): mean {mean:.1f} [{lo:.1f}, {hi:.1f}], "
+        f"median {np.median(lengths):.0f}, p10 {np.percentile(lengths, 10):.0f}, "
+        f"p90 {np.percentile(lengths, 90):.0f}"
     )
     print(
         f"truncated at the decision limit ({rules.max_decisions:,}): {result.truncated.mean():.2%} of games"
     )
-    print("\nseat  win rate  95% interval")
+    print("\nseat  win rate  95% interval (Wilson; each game its own deal, so games are independent)")
     wins = np.bincount(result.winner[result.winner >= 0], minlength=args.players)
     for seat in range(args.players):
         lo, hi = wilson_interval(wins[seat], result.num_games)

@@ -6,8 +6,6 @@
 - :class:`BatchActor`: batched inference of a MaskablePPO policy over a batch of
   observations with legal-action masks (deterministic arg-max, or sampled from the masked
   distribution with a numpy generator, so evaluation never touches torch's global RNG).
-- :func:`mean_interval`: a mean with its 95% normal interval (win rates use the Wilson
-  interval of :func:`training.cli.wilson_interval`).
 
 Torch threads: the training loop alternates a compiled environment step (one core) with
 small-batch MLP updates; on a 2-core machine more than one torch thread buys little and
@@ -19,7 +17,6 @@ Heavy packages (torch, sb3) are imported inside functions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -72,18 +69,6 @@ def set_torch_threads(threads: int) -> None:
     import torch
 
     torch.set_num_threads(threads)
-
-
-def mean_interval(values: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
-    """Mean of ``values`` with its 95% normal-approximation interval (NaN when empty)."""
-    values = np.asarray(values, dtype=np.float64)
-    if values.size == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = float(values.mean())
-    if values.size == 1:
-        return (mean, mean, mean)
-    half = z * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return (mean, mean - half, mean + half)
 
 
 class BatchActor:

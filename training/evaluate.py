@@ -20,7 +20,9 @@ batch (deterministic arg-max by default, ``--sample`` samples from the masked di
 with a seeded generator). A style plays in the compiled batch simulator
 (:func:`uno_env.simulate`).
 
-Reported per opponent set, each with a 95% interval: the win rate (Wilson interval; a game
+Reported per opponent set, each with a 95% interval (every game is its own deal, so games
+are independent: Wilson intervals for rates, Student-t intervals for means, from
+:mod:`uno_env.stats`): the win rate (a game
 truncated at the decision limit, E-END-1, counts as not won), the mean finishing rank
 (1 = winner; truncated games left out) and the points per game: the evaluated player's
 score at the end of the game as the rules count it (U-SCORE-1: points won from the other
@@ -53,9 +55,9 @@ import numpy as np
 
 import uno_env
 from uno_env.rules import RuleSet
+from uno_env.stats import mean_interval, wilson_interval
 
-from .cli import wilson_interval
-from .common import BatchActor, mean_interval, resolve_rules, set_torch_threads
+from .common import BatchActor, resolve_rules, set_torch_threads
 
 Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """Batched policy: ``(obs (B, D), masks (B, A) bool) -> actions (B,)``."""

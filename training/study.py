@@ -834,7 +834,7 @@ def run_study(
 # ================================================================ statistics
 def wilson(successes: int, trials: int) -> tuple[float, float]:
     """95% Wilson score interval of a proportion."""
-    from training.cli import wilson_interval
+    from uno_env.stats import wilson_interval
 
     return wilson_interval(successes, trials, Z95)
 

@@ -24,15 +24,21 @@ When any agent is a learned policy, every game of the tournament runs through th
 :class:`uno_env.Game` loop instead (scripted agents as :class:`agents.ScriptedAgent`, each
 seeded from the game), slower but the same deals.
 
-**Statistics** per agent, over all its games: win rate with a 95% Wilson interval; mean
-rank (1 = best, games that ended) and points per game with 95% normal intervals; an
-OpenSkill Plackett-Luce rating (``openskill.models.PlackettLuce``) updated game by game in
-a fixed order (deal by deal, then table and seating) from the full ranking of each game,
-reported as ``mu`` with the interval ``mu +- 1.96 sigma`` (the rating's own uncertainty, not
-a bootstrap) and the ordinal ``mu - 3 sigma``. The model runs without its dynamics factor
-(``tau = 0``): agents are fixed strategies whose strength does not drift, so the ratings
-converge instead of following the most recent games. Truncated games (E-END-1) count as not
-won and are left out of the ranks and the ratings. Games are treated as independent for the intervals.
+**Statistics** per agent, over all its games, each with a 95% interval in which the *deal*
+is the unit: every deal is played at every table and seating, so an agent's games of one
+deal share its cards and are not independent. Each rate or mean is the ratio of the agent's
+per-deal totals, with a cluster-robust standard error over the deals and a Student-t
+interval on ``deals - 1`` degrees of freedom (:mod:`uno_env.stats`); the win rate's interval
+is the Wilson interval at the matching effective sample size. Reported: win rate; mean rank
+(1 = best, games that ended); points per game; and an OpenSkill Plackett-Luce rating
+(``openskill.models.PlackettLuce``) updated game by game in a fixed order (deal by deal,
+then table and seating) from the full ranking of each game, reported as ``mu`` with the
+interval ``mu +- 1.96 sigma`` (the rating's own uncertainty, not a bootstrap) and the
+ordinal ``mu - 3 sigma``. The model runs without its dynamics factor (``tau = 0``): agents
+are fixed strategies whose strength does not drift, so the ratings converge instead of
+following the most recent games. Truncated games (E-END-1) count as not won and are left
+out of the ranks and the ratings. The mean game length is printed in decisions (every
+choice a player makes, colours and answers included), grouped by deal as well.
 
 **Output** in ``--out`` (default ``runs/tournament__<rules>__<N>p__<seed>__<UTC time>``):
 ``batches/`` (one ``.npz`` per finished batch, written atomically; ``--resume DIR`` plays
@@ -63,6 +69,7 @@ import uno_env
 from training.runner import EXECUTORS, Progress, check_executor, default_workers, run_batches
 from uno_env.policies import parse_policy
 from uno_env.rules import RuleSet
+from uno_env.stats import Z95, grouped_ratio
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,7 +79,6 @@ if TYPE_CHECKING:
 TOURNAMENT_FORMAT = "uno-env-tournament/1"
 ALL_SEATINGS_UP_TO = 4
 """Tables of at most this many players are played in all N! seatings; bigger ones rotate."""
-Z95 = 1.96
 
 
 # ================================================================ agents and the plan
@@ -261,14 +267,6 @@ class TournamentResult:
     out: Path
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    if values.size == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.nan
-    return mean, mean - half, mean + half
-
-
 def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
     """One row per game from the batch files, ordered deal by deal, then table and seating."""
     import pandas as pd
@@ -302,57 +300,57 @@ def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
 
 
 def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
-    """Per-agent win rate, mean rank, points and OpenSkill rating, with 95% intervals."""
+    """Per-agent win rate, mean rank, points and OpenSkill rating, with 95% intervals.
+
+    The deal is the unit of the intervals (every deal is played at every table and seating,
+    so an agent's games of one deal are not independent): each rate and mean is the ratio of
+    the agent's per-deal totals, with a cluster-robust standard error over the deals
+    (:func:`uno_env.stats.grouped_ratio`); the win rate's interval is the Wilson interval at
+    the effective sample size.
+    """
     import pandas as pd
     from openskill.models import PlackettLuce
 
-    from training.cli import wilson_interval
-
     seats_of = [s.split("|") for s in games["seating"]]
     rankings = [r.split("|") if r else [] for r in games["ranking"]]
-    winners = games["winner"].tolist()
-    points: dict[str, list[int]] = {a: [] for a in agents}
-    ranks: dict[str, list[int]] = {a: [] for a in agents}
-    wins = dict.fromkeys(agents, 0)
-    seat_games = dict.fromkeys(agents, 0)
     model = PlackettLuce(tau=0.0)  # fixed strategies: no skill drift between games
     ratings = {a: model.rating(name=a) for a in agents}
-    score_cols = [games[f"score_{s}"].to_numpy() for s in range(players)]
-    for i, seating in enumerate(seats_of):
-        for seat, agent in enumerate(seating):
-            seat_games[agent] += 1
-            points[agent].append(int(score_cols[seat][i]))
-        if winners[i]:
-            wins[winners[i]] += 1
-        order = rankings[i]
+    for order in rankings:
         if order:
-            for place, agent in enumerate(order, start=1):
-                ranks[agent].append(place)
             teams = [[ratings[a]] for a in order]
             updated = model.rate(teams, ranks=list(range(1, len(order) + 1)))
             for agent, team in zip(order, updated, strict=True):
                 ratings[agent] = team[0]
+    long = _seat_games(games, seats_of, rankings, players)
+    per_deal = long.groupby(["agent", "deal"], sort=True).agg(
+        seat_games=("won", "size"), wins=("won", "sum"), ranked=("rank", "count"),
+        rank_sum=("rank", "sum"), points=("points", "sum"),
+    )  # fmt: skip
     rows = []
     for agent in agents:
-        n = seat_games[agent]
-        lo, hi = wilson_interval(wins[agent], n)
-        rank_mean, rank_lo, rank_hi = _mean_ci(np.asarray(ranks[agent], dtype=np.float64))
-        pts, pts_lo, pts_hi = _mean_ci(np.asarray(points[agent], dtype=np.float64))
+        part = per_deal.loc[agent] if agent in per_deal.index.get_level_values(0) else per_deal.iloc[:0]
+        n = int(part["seat_games"].sum())
+        wins = int(part["wins"].sum())
+        win = grouped_ratio(part["wins"].to_numpy(), part["seat_games"].to_numpy())
+        lo, hi = win.proportion_interval()
+        rank = grouped_ratio(part["rank_sum"].to_numpy(), part["ranked"].to_numpy())
+        pts = grouped_ratio(part["points"].to_numpy(), part["seat_games"].to_numpy())
         r = ratings[agent]
         rows.append(
             {
                 "agent": agent,
                 "games": n,
-                "wins": wins[agent],
-                "win_rate": wins[agent] / n if n else math.nan,
+                "deals": len(part),
+                "wins": wins,
+                "win_rate": wins / n if n else math.nan,
                 "win_lo": lo,
                 "win_hi": hi,
-                "mean_rank": rank_mean,
-                "rank_lo": rank_lo,
-                "rank_hi": rank_hi,
-                "points_per_game": pts,
-                "points_lo": pts_lo,
-                "points_hi": pts_hi,
+                "mean_rank": rank.value,
+                "rank_lo": rank.interval()[0],
+                "rank_hi": rank.interval()[1],
+                "points_per_game": pts.value,
+                "points_lo": pts.interval()[0],
+                "points_hi": pts.interval()[1],
                 "rating_mu": r.mu,
                 "rating_sigma": r.sigma,
                 "rating_lo": r.mu - Z95 * r.sigma,
@@ -362,6 +360,40 @@ def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.Da
         )
     table = pd.DataFrame(rows)
     return table.sort_values("rating_ordinal", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _seat_games(
+    games: pd.DataFrame, seats_of: list[list[str]], rankings: list[list[str]], players: int
+) -> pd.DataFrame:
+    """One row per seat-game: deal, agent, won (0/1), rank (NaN when truncated), points."""
+    import pandas as pd
+
+    count = len(games)
+    agent = np.array(seats_of, dtype=object).reshape(count, players)
+    winner = games["winner_seat"].to_numpy()
+    rank = np.full((count, players), np.nan)
+    for i, order in enumerate(rankings):
+        if order:
+            place = {a: p for p, a in enumerate(order, start=1)}
+            rank[i] = [place[a] for a in seats_of[i]]
+    points = np.stack([games[f"score_{s}"].to_numpy() for s in range(players)], axis=1)
+    return pd.DataFrame(
+        {
+            "deal": np.repeat(games["deal"].to_numpy(), players),
+            "agent": agent.ravel(),
+            "won": (winner[:, None] == np.arange(players)[None, :]).astype(np.int64).ravel(),
+            "rank": rank.ravel(),
+            "points": points.ravel().astype(np.float64),
+        }
+    )
+
+
+def game_length(games: pd.DataFrame) -> dict[str, float]:
+    """Mean game length in decisions, with its 95% interval grouped by deal."""
+    per_deal = games.groupby("deal", sort=True)["length"].agg(["sum", "size"])
+    est = grouped_ratio(per_deal["sum"].to_numpy(), per_deal["size"].to_numpy())
+    lo, hi = est.interval()
+    return {"decisions": est.value, "decisions_lo": lo, "decisions_hi": hi}
 
 
 def run_tournament(
@@ -472,7 +504,7 @@ def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
     )
     left.set_yticks(y, labels)
     left.invert_yaxis()
-    left.set_xlabel("win rate (%), 95% Wilson interval")
+    left.set_xlabel("win rate (%), 95% interval grouped by deal")
     right.errorbar(frame["rating_mu"], y, xerr=Z95 * frame["rating_sigma"], fmt="o", color="C1")
     right.set_yticks(y, labels)
     right.invert_yaxis()
@@ -539,6 +571,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     print(format_standings(result.standings))
+    length = game_length(result.games)
+    print(
+        f"\nmean game length: {length['decisions']:.1f} decisions "
+        f"[{length['decisions_lo']:.1f}, {length['decisions_hi']:.1f}] (95%, grouped by deal)"
+    )
     print(f"\nstandings: {result.out / 'standings.csv'}, plot: {result.out / 'standings.png'}")
     return 0
 

@@ -1,0 +1,343 @@
+"""Statistics of simulated games: intervals that match how the games were drawn.
+
+Every rate or mean the project reports comes from one of two designs:
+
+- **Independent games** (``uno-env simulate``, ``uno-env evaluate``): game ``j`` is dealt
+  from its own seed, so games are independent draws. A rate gets the Wilson score interval
+  (:func:`wilson_interval`); a mean the Student-t interval (:func:`mean_interval`).
+- **Duplicate format** (the house-rules study, tournaments): every deal is replayed at many
+  seatings, and in every rule variant of a study. Games of one deal share its cards, so they
+  are not independent; the *deal* is the unit. :func:`grouped_ratio` takes per-deal totals
+  and counts (wins and seat-games of a style in each deal, say) and returns the ratio
+  estimate with a cluster-robust standard error (the CR1 sandwich: residuals summed within
+  each deal, scaled by ``G / (G - 1)`` for ``G`` deals) and ``G - 1`` degrees of freedom.
+  :func:`paired_difference` compares two cells that played the same deals (a rule variant
+  against its base), deal by deal, so the correlation the shared deals induce is used rather
+  than ignored.
+
+Intervals of grouped estimates are Student-t intervals with ``G - 1`` degrees of freedom; a
+grouped *proportion* gets the Wilson interval at its effective sample size
+``p (1 - p) / se^2`` (the number of independent games that would give the same standard
+error), which keeps it inside [0, 1] and sensible near 0 and 1.
+
+Many comparisons: :func:`benjamini_hochberg` (false discovery rate) and :func:`holm`
+(family-wise error) adjust p-values; :func:`fcr_level` gives the confidence level of the
+Benjamini-Yekutieli false-coverage-rate intervals that go with Benjamini-Hochberg selection,
+whose intervals exclude 0 exactly for the selected effects.
+
+The Student-t distribution is computed here (regularized incomplete beta function by its
+continued fraction) so that the base install needs no SciPy.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+LEVEL = 0.95
+"""The confidence level of every interval unless a caller asks for another."""
+
+__all__ = [
+    "LEVEL",
+    "Z95",
+    "GroupedEstimate",
+    "benjamini_hochberg",
+    "fcr_level",
+    "grouped_ratio",
+    "holm",
+    "mean_interval",
+    "paired_difference",
+    "t_cdf",
+    "t_quantile",
+    "wilson_interval",
+]
+
+
+# ================================================================ the t distribution
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz evaluation)."""
+    tiny = 1e-300
+    c = 1.0
+    d = 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        # even step
+        coef = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2))
+        d = 1.0 + coef * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + coef / c
+        c = c if abs(c) > tiny else tiny
+        result *= d * c
+        # odd step
+        coef = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0))
+        d = 1.0 + coef * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + coef / c
+        c = c if abs(c) > tiny else tiny
+        step = d * c
+        result *= step
+        if abs(step - 1.0) < 1e-15:
+            break
+    return result
+
+
+def _regularized_beta(a: float, b: float, x: float) -> float:
+    """``I_x(a, b)``, the regularized incomplete beta function, for ``0 <= x <= 1``."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_cdf(t: float, df: float) -> float:
+    """``P(T <= t)`` for Student's t with ``df`` degrees of freedom (normal for infinite ``df``)."""
+    if math.isinf(df):
+        return NormalDist().cdf(t)
+    if df <= 0:
+        raise ValueError(f"degrees of freedom must be > 0, got {df}")
+    tail = 0.5 * _regularized_beta(df / 2.0, 0.5, df / (df + t * t))  # P(T > |t|)
+    return 1.0 - tail if t >= 0 else tail
+
+
+def two_sided_p(t: float, df: float) -> float:
+    """``P(|T| >= |t|)``; 1 for an undefined statistic (NaN: no evidence either way)."""
+    if math.isnan(t):
+        return 1.0
+    if math.isinf(t):
+        return 0.0
+    if math.isinf(df):
+        return 2.0 * NormalDist().cdf(-abs(t))
+    return _regularized_beta(df / 2.0, 0.5, df / (df + t * t))
+
+
+@functools.lru_cache(maxsize=4096)
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (``0 < p < 1``)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"a quantile needs 0 < p < 1, got {p}")
+    z = NormalDist().inv_cdf(p)
+    if math.isinf(df):
+        return z
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    # bracket, then bisect on the exact CDF (the t quantile is at least the normal one)
+    low, high = z, max(2.0 * z, 1.0)
+    while t_cdf(high, df) < p:
+        low, high = high, 2.0 * high
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if t_cdf(mid, df) < p:
+            low = mid
+        else:
+            high = mid
+        if high - low <= 1e-12 * max(1.0, high):
+            break
+    return 0.5 * (low + high)
+
+
+def critical_value(level: float, df: float) -> float:
+    """The two-sided critical value of a ``level`` interval with ``df`` degrees of freedom."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"a confidence level is in (0, 1), got {level}")
+    return t_quantile(0.5 + level / 2.0, df)
+
+
+# ================================================================ independent games
+def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default) from independent trials.
+
+    ``trials`` may be an effective sample size (not an integer). No trials: ``(0, 1)``.
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / trials + z * z / (4 * trials * trials)) / denom
+    # the exact bounds are 0 at no success and 1 at all successes; clamp the rounding elsewhere
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return (low, high)
+
+
+def mean_interval(values: np.ndarray | Sequence[float], level: float = LEVEL) -> tuple[float, float, float]:
+    """Mean of independent ``values`` with its Student-t interval: ``(mean, low, high)``.
+
+    NaN for no values; a single value gives a zero-width interval.
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = float(arr.mean())
+    if arr.size == 1:
+        return (mean, mean, mean)
+    half = critical_value(level, arr.size - 1) * float(arr.std(ddof=1)) / math.sqrt(arr.size)
+    return (mean, mean - half, mean + half)
+
+
+# ================================================================ grouped by deal
+@dataclass(frozen=True)
+class GroupedEstimate:
+    """A ratio or a difference estimated over groups (deals), with its cluster-robust error.
+
+    ``value``: the estimate; ``se``: its standard error; ``groups``: the deals it rests on
+    (the interval has ``groups - 1`` degrees of freedom); ``observations``: the games (or
+    seat-games) it counts.
+    """
+
+    value: float
+    se: float
+    groups: int
+    observations: float
+
+    @property
+    def df(self) -> float:
+        """Degrees of freedom of the interval: ``groups - 1`` (infinite for a single group)."""
+        return float(self.groups - 1) if self.groups > 1 else math.inf
+
+    def interval(self, level: float = LEVEL) -> tuple[float, float]:
+        """The Student-t interval ``value +- t * se``."""
+        if math.isnan(self.value):
+            return (math.nan, math.nan)
+        half = critical_value(level, self.df) * self.se
+        return (self.value - half, self.value + half)
+
+    def proportion_interval(self, level: float = LEVEL) -> tuple[float, float]:
+        """For a proportion: the Wilson interval at the effective sample size ``p(1-p)/se^2``.
+
+        When the estimate sits at 0 or 1 (no variance to measure) the observation count is
+        used, as for independent games.
+        """
+        p = self.value
+        if math.isnan(p):
+            return (math.nan, math.nan)
+        variance = p * (1 - p)
+        n_eff = variance / (self.se * self.se) if self.se > 0 and variance > 0 else self.observations
+        return wilson_interval(p * n_eff, n_eff, critical_value(level, self.df))
+
+    def p_value(self) -> float:
+        """Two-sided p-value of ``value = 0`` (1 when nothing varies: identical results)."""
+        if math.isnan(self.value):
+            return 1.0
+        if self.se == 0:
+            return 1.0 if self.value == 0 else 0.0
+        return two_sided_p(self.value / self.se, self.df)
+
+
+def _as_groups(
+    totals: np.ndarray | Sequence[float], counts: np.ndarray | Sequence[float] | float
+) -> tuple[np.ndarray, np.ndarray]:
+    y = np.asarray(totals, dtype=np.float64)
+    m = np.broadcast_to(np.asarray(counts, dtype=np.float64), y.shape)
+    if y.ndim != 1:
+        raise ValueError(f"per-deal totals must be one-dimensional, got shape {y.shape}")
+    return y, m
+
+
+def grouped_ratio(
+    totals: np.ndarray | Sequence[float], counts: np.ndarray | Sequence[float] | float
+) -> GroupedEstimate:
+    """``sum(totals) / sum(counts)`` over deals, with its cluster-robust (CR1) standard error.
+
+    ``totals[d]`` is the sum of the outcome over the games of deal ``d`` (wins, decisions,
+    points...), ``counts[d]`` how many games (or seat-games) it sums (a scalar when every
+    deal has as many). Deals with a zero count are left out.
+    """
+    y, m = _as_groups(totals, counts)
+    keep = m > 0
+    y, m = y[keep], m[keep]
+    total = float(m.sum())
+    groups = int(y.size)
+    if groups == 0 or total == 0:
+        return GroupedEstimate(math.nan, math.nan, groups, total)
+    ratio = float(y.sum()) / total
+    if groups == 1:
+        return GroupedEstimate(ratio, math.nan, 1, total)
+    residual = (y - ratio * m) / total
+    se = math.sqrt(groups / (groups - 1) * float(np.dot(residual, residual)))
+    return GroupedEstimate(ratio, se, groups, total)
+
+
+def paired_difference(
+    totals: np.ndarray | Sequence[float],
+    counts: np.ndarray | Sequence[float] | float,
+    base_totals: np.ndarray | Sequence[float],
+    base_counts: np.ndarray | Sequence[float] | float,
+) -> GroupedEstimate:
+    """The change of a ratio between two cells that played the same deals, paired by deal.
+
+    Both cells give per-deal totals and counts over the same deals (index ``d`` is the same
+    deal in both). The estimate is ``ratio - base_ratio``; its standard error comes from the
+    per-deal linearized residuals of both ratios, subtracted deal by deal and summed
+    (cluster-robust, CR1), so what the two cells share through their deals cancels.
+    """
+    y1, m1 = _as_groups(totals, counts)
+    y0, m0 = _as_groups(base_totals, base_counts)
+    if y1.shape != y0.shape:
+        raise ValueError(f"paired cells need the same deals, got {y1.size} and {y0.size}")
+    keep = (m1 > 0) & (m0 > 0)
+    y1, m1, y0, m0 = y1[keep], m1[keep], y0[keep], m0[keep]
+    groups = int(y1.size)
+    t1, t0 = float(m1.sum()), float(m0.sum())
+    if groups == 0:
+        return GroupedEstimate(math.nan, math.nan, 0, 0.0)
+    r1, r0 = float(y1.sum()) / t1, float(y0.sum()) / t0
+    if groups == 1:
+        return GroupedEstimate(r1 - r0, math.nan, 1, t1 + t0)
+    residual = (y1 - r1 * m1) / t1 - (y0 - r0 * m0) / t0
+    se = math.sqrt(groups / (groups - 1) * float(np.dot(residual, residual)))
+    return GroupedEstimate(r1 - r0, se, groups, t1 + t0)
+
+
+# ================================================================ many comparisons
+def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (step-up; reject where adjusted <= q for FDR q)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    ranked = p[order] * m / np.arange(1, m + 1)
+    adjusted = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
+
+
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm adjusted p-values (step-down; reject where adjusted <= alpha for FWER alpha)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    ranked = p[order] * (m - np.arange(m))
+    adjusted = np.maximum.accumulate(ranked)
+    out = np.empty(m)
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
+
+
+def fcr_level(selected: int, tests: int, q: float = 1 - LEVEL) -> float:
+    """Confidence level of the false-coverage-rate intervals after selecting ``selected`` of
+    ``tests`` effects by Benjamini-Hochberg at ``q``: ``1 - selected * q / tests``.
+
+    With nothing selected it is ``1 - q / tests`` (the Bonferroni level). At this level an
+    effect's interval excludes 0 exactly when Benjamini-Hochberg selects it.
+    """
+    if tests <= 0:
+        return 1 - q
+    return 1 - max(selected, 1) * q / tests
