@@ -14,7 +14,7 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,train,study,ray,video]'
+	$(BIN)/pip install --quiet -e '.[dev,train,study,ray,video,clients]'
 	touch $@ $(VENV)/.installed-base
 
 $(VENV)/.installed-study: pyproject.toml | $(BIN)/python

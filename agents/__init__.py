@@ -9,7 +9,8 @@
   observation spec and env version (:func:`save_policy_metadata` writes the record).
 - :func:`play`: seat agents at a :class:`uno_env.Game` and play it out.
 
-The styles, their ideas and parameters: ``docs/agents.md``.
+The styles, their ideas and parameters: the README, section "Agents and play styles"
+(``agents.describe()`` prints the table).
 """
 
 from uno_env.policies import PublicView

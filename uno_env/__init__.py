@@ -5,7 +5,8 @@ The engine (:mod:`uno_env.engine`) is numba-compiled rule functions over array s
 Rule variants are :class:`RuleSet` values; :data:`PRESETS` names the catalogue's presets.
 
 The environments (:mod:`uno_env.envs`) load on first use: ``uno_env.env`` / ``raw_env``
-(PettingZoo AEC), ``uno_env.SingleAgentEnv`` and ``uno_env.VectorEnv`` (Gymnasium). Their ids
+(PettingZoo AEC), ``uno_env.parallel_env`` (PettingZoo Parallel),
+``uno_env.SingleAgentEnv`` and ``uno_env.VectorEnv`` (Gymnasium). Their ids
 (``uno_env/<preset>-v0``) are registered with PettingZoo and Gymnasium when those are imported.
 """
 
@@ -20,9 +21,9 @@ from .position import PositionError
 from .rules import PRESETS, RuleError, RuleSet, load_rules, preset
 
 if TYPE_CHECKING:
-    from .envs import SingleAgentEnv, VectorEnv, env, raw_env
+    from .envs import SingleAgentEnv, VectorEnv, env, parallel_env, raw_env
 
-_ENV_EXPORTS = ("env", "raw_env", "SingleAgentEnv", "VectorEnv")
+_ENV_EXPORTS = ("env", "raw_env", "parallel_env", "SingleAgentEnv", "VectorEnv")
 
 
 def __getattr__(name: str) -> Any:
@@ -58,6 +59,7 @@ __all__ = [
     "format_action",
     "format_face",
     "load_rules",
+    "parallel_env",
     "parse_action",
     "parse_face",
     "preset",

@@ -8,6 +8,7 @@ Gymnasium; the env ids are registered with them when they are imported
 
 =====================  ===========================================================
 ``env``, ``raw_env``   PettingZoo AEC env (:mod:`uno_env.envs.aec`)
+``parallel_env``       PettingZoo Parallel env, the turn-based conversion (:mod:`.parallel`)
 ``SingleAgentEnv``     one learner vs opponents, Gymnasium (:mod:`.single`)
 ``VectorEnv``          N games in compiled lockstep, Gymnasium vector (:mod:`.vector`)
 ``describe``           an observation as text (:mod:`.encoding`)
@@ -25,6 +26,7 @@ from .registration import ENV_VERSION
 
 if TYPE_CHECKING:
     from .aec import UnoEnv, env, raw_env
+    from .parallel import parallel_env
     from .single import SingleAgentEnv
     from .vector import VectorEnv
 
@@ -32,6 +34,7 @@ _LAZY = {
     "env": "aec",
     "raw_env": "aec",
     "UnoEnv": "aec",
+    "parallel_env": "parallel",
     "SingleAgentEnv": "single",
     "VectorEnv": "vector",
 }
@@ -47,6 +50,7 @@ __all__ = [
     "env",
     "layout_table",
     "obs_layout",
+    "parallel_env",
     "raw_env",
 ]
 

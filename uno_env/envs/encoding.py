@@ -21,7 +21,8 @@ house rules and French games), and every change bumps :data:`OBS_VERSION` and th
 version (:data:`uno_env.envs.ENV_VERSION`). Checkpoints record both.
 
 ``describe(obs)`` turns a vector back into text for people; ``layout_table(deck)`` lists
-the slices (name, start, size, meaning) for documentation.
+the slices (name, start, size, meaning) and ``layout_markdown()`` writes the README's table
+from them (``python -m uno_env.envs.encoding`` prints it).
 """
 
 from __future__ import annotations
@@ -230,6 +231,23 @@ def layout_table(deck: DeckFamily = "uno") -> list[tuple[str, int, int, str]]:
     return [(f.name, f.start, f.size, f.meaning) for f in obs_layout(deck).fields]
 
 
+def layout_markdown() -> str:
+    """The observation table of the README, generated from the layout (a test keeps them equal).
+
+    One row per field with its slice in the Uno and the French layouts, then the total sizes.
+    """
+    uno, french = obs_layout("uno"), obs_layout("french")
+    lines = ["| field | Uno slice | French slice | meaning |", "|---|---|---|---|"]
+    for a, b in zip(uno.fields, french.fields, strict=True):
+        meaning = a.meaning.replace("|", "/")
+        lines.append(f"| `{a.name}` | {a.start}:{a.stop} | {b.start}:{b.stop} | {meaning} |")
+    lines.append(
+        f"| **size** | {uno.size} | {french.size} | `observation_space.shape`: Uno {uno.num_faces} faces, "
+        f"French {french.num_faces} |"
+    )
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- the compiled encoder
 @njit(cache=True)
 def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, out: np.ndarray) -> None:
@@ -428,3 +446,7 @@ def describe(obs: np.ndarray | dict[str, np.ndarray], deck: DeckFamily | None = 
             text = " ".join(f"{x:g}" for x in v)
         lines.append(f"{f.name:<14}[{f.start:>3}:{f.stop:<3}] {text}")
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(layout_markdown())

@@ -3,7 +3,9 @@
 For every preset of :data:`uno_env.PRESETS`:
 
 - PettingZoo: ``pettingzoo.make("aec", "uno_env/uno-v0", num_players=4)`` gives
-  :func:`uno_env.envs.aec.env` for that preset (keyword arguments as for ``env()``).
+  :func:`uno_env.envs.aec.env` for that preset (keyword arguments as for ``env()``), and
+  ``pettingzoo.make("parallel", "uno_env/uno-v0", ...)`` the Parallel-API env
+  :func:`uno_env.envs.parallel.parallel_env` (PettingZoo's turn-based conversion of it).
 - Gymnasium: ``gymnasium.make("uno_env/Uno-v0", num_players=4)`` gives the
   :class:`~uno_env.envs.single.SingleAgentEnv`, and
   ``gymnasium.make_vec("uno_env/Uno-v0", num_envs=256)`` the native
@@ -45,13 +47,17 @@ def gymnasium_id(preset: str) -> str:
 
 
 def register_pettingzoo() -> None:
-    """Register the AEC env of every preset with PettingZoo (once)."""
+    """Register the AEC and the Parallel env of every preset with PettingZoo (once)."""
     import pettingzoo
 
     for name in PRESETS:
         env_id = pettingzoo_id(name)
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, "uno_env.envs.aec:env", kwargs={"rules": name})
+        if env_id not in pettingzoo.parallel_registry:
+            pettingzoo.register(
+                "parallel", env_id, "uno_env.envs.parallel:parallel_env", kwargs={"rules": name}
+            )
 
 
 def register_gymnasium() -> None:

@@ -7,6 +7,12 @@
 MaskablePPO (also in ``info["action_mask"]``). Registered with Gymnasium as
 ``uno_env/<Preset>-v0`` (see :mod:`uno_env.envs.registration`).
 
+Dict observation (opt-in)
+    ``dict_observation=True`` makes the observation ``{"observation": vector,
+    "action_mask": int8 mask}`` (a ``spaces.Dict``, the AEC env's format), so clients
+    whose masked models read the mask from the observation (TorchRL's ``ActionMask``
+    transform, RLlib's action-masking modules, Tianshou) need no info-dict reader.
+
 Opponents
     ``opponents`` is one opponent for every other seat or a list of ``num_players - 1``,
     where entry ``k-1`` sits ``k`` places clockwise from the learner. An opponent is
@@ -125,7 +131,7 @@ def _takes_view(act: OpponentFn) -> bool:
         return False
 
 
-class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
+class SingleAgentEnv(gym.Env[Any, np.int64]):
     """One learner against fixed opponents, as a Gymnasium env (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's class attribute)
@@ -145,6 +151,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        dict_observation: bool = False,
         **rule_overrides: Any,
     ) -> None:
         self.rules = load_rules(rules, **rule_overrides)
@@ -171,7 +178,18 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         self._layout = obs_layout(self.deck)
         self._offsets = self._layout.offsets
         self._num_actions = self.rules.num_actions
-        self.observation_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
+        self.dict_observation = bool(dict_observation)
+        vector_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
+        self.observation_space: spaces.Space[Any] = (
+            spaces.Dict(
+                [
+                    ("observation", vector_space),
+                    ("action_mask", spaces.Box(0, 1, (self._num_actions,), dtype=np.int8)),
+                ]
+            )
+            if self.dict_observation
+            else vector_space
+        )
         self.action_space = spaces.Discrete(self._num_actions)
         self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
         self._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
@@ -187,7 +205,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     # ------------------------------------------------------------ episode
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Deal a game and play the opponents until the learner decides; return its view."""
         super().reset(seed=seed)
         if seed is not None:
@@ -219,7 +237,14 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         obs, mask = self._view()
         if self.render_mode == "human":
             self.render()
-        return obs, {"action_mask": mask.copy(), "seat": self._learner, "game_seed": game_seed}
+        info = {"action_mask": mask.copy(), "seat": self._learner, "game_seed": game_seed}
+        return self._shaped(obs, mask), info
+
+    def _shaped(self, obs: np.ndarray, mask: np.ndarray) -> Any:
+        """The observation as returned: the vector, or with ``dict_observation`` the vector and mask."""
+        if self.dict_observation:
+            return {"observation": obs, "action_mask": mask.copy()}
+        return obs
 
     def _view(self) -> tuple[np.ndarray, np.ndarray]:
         obs = np.empty(self._layout.size, dtype=np.float32)
@@ -263,7 +288,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             seat = result
         return seat
 
-    def step(self, action: int | np.integer[Any]) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents until the learner decides or the game ends."""
         if self._over:
             raise RuntimeError("step() called after the episode ended: call reset() first")
@@ -302,9 +327,9 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             truncated = not terminated
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, truncated, info
+        return self._shaped(obs, mask), reward, terminated, truncated, info
 
-    def _illegal(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def _illegal(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not 0 <= action < self._num_actions:
             coerce_action(action, self._num_actions)  # raises ActionOutOfBoundsError
         if self._illegal_code == core.ILLEGAL_RAISE:
@@ -324,13 +349,15 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             obs, mask = self._view()
             truncated = bool(self._state[L.S_STATUS] == L.ST_TRUNCATED)
             self._over = truncated
-            return obs, 0.0, False, truncated, {"action_mask": mask.copy(), "illegal_action": True}
+            info = {"action_mask": mask.copy(), "illegal_action": True}
+            return self._shaped(obs, mask), 0.0, False, truncated, info
         self._over = True
         obs = observe_state(self._state, self._spec, self._learner, self.deck)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         self._obs = obs
         self._out_mask = mask
-        return obs, self.illegal_reward, True, False, {"action_mask": mask.copy(), "illegal_action": True}
+        info = {"action_mask": mask.copy(), "illegal_action": True}
+        return self._shaped(obs, mask), self.illegal_reward, True, False, info
 
     # ------------------------------------------------------------ masks and people
     def action_masks(self) -> np.ndarray:

@@ -20,9 +20,20 @@ changes the tables for games dealt afterwards (fictitious self-play adds snapsho
 :meth:`VectorEnv.to_sb3` wraps the same games as a Stable-Baselines3 ``VecEnv`` for
 sb3-contrib's MaskablePPO.
 
-Auto-reset is *same-step* (``metadata["autoreset_mode"]``): when game ``i`` ends, the step
-returns the first observation of the next game in row ``i`` and puts the last observation
-of the finished game in ``infos["final_obs"][i]`` (SB3: ``infos[i]["terminal_observation"]``).
+Auto-reset is *same-step* (the ``autoreset_mode`` attribute, also in ``metadata``, as
+Gymnasium's own vector envs carry it): when game ``i`` ends, the step returns the first
+observation of the next game in row ``i`` and puts the last observation of the finished
+game in ``infos["final_obs"][i]`` (SB3: ``infos[i]["terminal_observation"]``).
+
+``dict_observation=True`` makes the observations ``{"observation": (N, size) float32,
+"action_mask": (N, num_actions) int8}`` (a ``spaces.Dict`` of batched boxes; each
+``final_obs`` entry a dict too), the format masked models of TorchRL and RLlib read.
+
+Stable-Baselines3 has its own ``VecEnv`` interface: hand it :meth:`VectorEnv.to_sb3`. Handing
+it the ``VectorEnv`` itself raises a ``TypeError`` that says so, instead of SB3's "not a
+Gymnasium environment": SB3's first look at an env is ``isinstance(env, VecEnv)``, which
+reads ``env.__class__``, and the vector env answers that read from SB3's code with the error
+(every other caller gets the class, as usual).
 
 Seeds: ``reset(seed=s)`` deals game ``i`` from seed ``s + i`` (or ``seed=[s0, s1, ...]``
 one seed per game); each later game of row ``i`` is dealt from
@@ -39,9 +50,11 @@ after that; keep a copy to hold it longer.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, TypeAlias
 
 import gymnasium as gym
@@ -103,7 +116,7 @@ _GameArgs = tuple[
 ]  # fmt: skip
 
 
-class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     """N single-agent games against compiled opponents, stepped in compiled code."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's class attribute)
@@ -124,6 +137,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         copy: bool = True,
+        dict_observation: bool = False,
         **rule_overrides: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -136,6 +150,8 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.num_players = int(num_players)
         self.seat = seat
         self.copy = copy
+        self.dict_observation = bool(dict_observation)
+        self.autoreset_mode = AutoresetMode.SAME_STEP
         self.render_mode = None
         self.reward_mode = reward
         self.illegal_action = illegal_action
@@ -151,13 +167,24 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._num_actions = self.rules.num_actions
         size = self._layout.size
         n = self.num_envs
-        self.single_observation_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
-        self.single_action_space = spaces.Discrete(self._num_actions)
-        self.observation_space = spaces.Box(
+        single_vector = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
+        batch_vector = spaces.Box(
             np.broadcast_to(self._layout.low, (n, size)),
             np.broadcast_to(self._layout.high, (n, size)),
             dtype=np.float32,
         )
+        self.single_action_space = spaces.Discrete(self._num_actions)
+        if self.dict_observation:
+            na = self._num_actions
+            self.single_observation_space: spaces.Space[Any] = spaces.Dict(
+                [("observation", single_vector), ("action_mask", spaces.Box(0, 1, (na,), dtype=np.int8))]
+            )
+            self.observation_space: spaces.Space[Any] = spaces.Dict(
+                [("observation", batch_vector), ("action_mask", spaces.Box(0, 1, (n, na), dtype=np.int8))]
+            )
+        else:
+            self.single_observation_space = single_vector
+            self.observation_space = batch_vector
         self.action_space = spaces.MultiDiscrete(np.full(n, self._num_actions, dtype=np.int64))
         self._states = np.zeros((n, L.STATE_SIZE), dtype=np.int64)
         self._masks = np.zeros((n, L.MAX_ACTIONS), dtype=np.int8)
@@ -248,7 +275,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     # ------------------------------------------------------------ gymnasium API
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Deal every game (see the module docstring for seeds); return observations and infos."""
         if seed is None:
             if self._has_reset:
@@ -284,9 +311,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._play_externals()
         return self._observations(), {"action_mask": self._out_masks.copy()}
 
-    def step(
-        self, actions: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every game with the learners' actions; finished games restart in the same step."""
         if not self._has_reset:
             raise RuntimeError("reset() needs to be called before step()")
@@ -324,7 +349,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             done = self._terminated | self._truncated
             final_obs = np.empty(self.num_envs, dtype=object)  # all None
             for i in np.flatnonzero(done):
-                final_obs[i] = self._final_obs[i].copy()
+                final_obs[i] = self._final_view(int(i))
             infos["final_obs"] = final_obs
             infos["_final_obs"] = done.copy()
             infos["final_info"] = {"illegal_action": self._illegal & done, "_illegal_action": done.copy()}
@@ -421,8 +446,20 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._turn ^= 1
         self._obs = self._buffers[self._turn]
 
-    def _observations(self) -> np.ndarray:
-        return self._obs.copy() if self.copy else self._obs
+    def _observations(self) -> Any:
+        obs = self._obs.copy() if self.copy else self._obs
+        if self.dict_observation:
+            return {"observation": obs, "action_mask": self._out_masks.copy()}
+        return obs
+
+    def _final_view(self, i: int) -> Any:
+        """The last observation of the game that just ended in row ``i`` (its mask: all zeros)."""
+        if self.dict_observation:
+            return {
+                "observation": self._final_obs[i].copy(),
+                "action_mask": np.zeros(self._num_actions, dtype=np.int8),
+            }
+        return self._final_obs[i].copy()
 
     def _illegal_error(self, i: int) -> IllegalActionError:
         whose = f" for the learner at seat {int(self._learners[i])}"
@@ -444,6 +481,13 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             legal,
             position,
         )
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        # isinstance() reads __class__ when the type alone does not match: the one place to
+        # tell Stable-Baselines3, which checks its env with isinstance first, about to_sb3()
+        _refuse_sb3_caller()
+        return type(self)
 
     def action_masks(self) -> np.ndarray:
         """Boolean legal-action masks of every game's learner, shape ``(num_envs, num_actions)``."""
@@ -472,3 +516,19 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
+
+
+_SB3_PACKAGES = ("stable_baselines3", "sb3_contrib")
+
+
+def _refuse_sb3_caller() -> None:
+    """Raise TypeError when the code asking (past :mod:`abc`) is Stable-Baselines3's."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__") == "abc":
+        frame = frame.f_back
+    caller = "" if frame is None else str(frame.f_globals.get("__name__", ""))
+    if caller.partition(".")[0] in _SB3_PACKAGES:
+        raise TypeError(
+            "uno_env.VectorEnv is a Gymnasium vector env, not a Stable-Baselines3 VecEnv: pass "
+            "venv.to_sb3() to Stable-Baselines3 / sb3-contrib, e.g. MaskablePPO('MlpPolicy', venv.to_sb3())"
+        )

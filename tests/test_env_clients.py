@@ -1,0 +1,135 @@
+"""The envs in other RL clients without glue: PettingZoo's parallel id, Gymnasium's vector
+attribute, the opt-in dict observation, TorchRL's GymWrapper and SB3's misuse error."""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pettingzoo
+import pytest
+from gymnasium.vector import AutoresetMode
+from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+import uno_env
+from uno_env.envs.registration import gymnasium_id, pettingzoo_id
+
+
+# ================================================================ PettingZoo parallel
+@pytest.mark.parametrize("preset", list(uno_env.PRESETS))
+def test_parallel_id_passes_pettingzoo_parallel_tests(preset: str) -> None:
+    players = uno_env.preset(preset).min_players
+    make = functools.partial(pettingzoo.make, "parallel", pettingzoo_id(preset), num_players=players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the API test's unmasked random actions are illegal moves
+        parallel_api_test(make(), num_cycles=200)
+        parallel_seed_test(make, num_cycles=200)
+
+
+def test_parallel_env_plays_a_masked_game_to_the_end() -> None:
+    env = uno_env.parallel_env("uno", 3)
+    observations, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    steps = 0
+    rewards: dict[str, float] = {}
+    while env.agents:
+        movers = [a for a in env.agents if observations[a]["action_mask"].any()]
+        assert len(movers) == 1  # turn-based: one agent decides
+        actions = {a: 0 for a in env.agents}
+        actions[movers[0]] = int(rng.choice(np.flatnonzero(observations[movers[0]]["action_mask"])))
+        observations, rewards, *_ = env.step(actions)
+        steps += 1
+    assert steps > 10 and sorted(rewards.values())[-1] == 1.0 and abs(sum(rewards.values())) < 1e-9
+
+
+# ================================================================ Gymnasium and SB3
+def test_vector_env_has_gymnasium_autoreset_attribute() -> None:
+    venv = gymnasium.make_vec(gymnasium_id("uno"), num_envs=2, num_players=2)
+    assert venv.autoreset_mode == AutoresetMode.SAME_STEP == venv.metadata["autoreset_mode"]
+
+
+def test_bare_vector_env_in_sb3_names_to_sb3() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    venv = uno_env.VectorEnv(2, "uno", 2)
+    with pytest.raises(TypeError, match=r"pass venv\.to_sb3\(\)"):
+        MaskablePPO("MlpPolicy", venv)
+    MaskablePPO("MlpPolicy", venv.to_sb3(), n_steps=8, batch_size=8)  # the adapter is accepted
+
+
+def _check_dict(obs: dict[str, np.ndarray], space: Any, mask: np.ndarray) -> None:
+    assert list(obs) == ["observation", "action_mask"] and space.contains(obs)
+    assert np.array_equal(obs["action_mask"].astype(bool), mask)
+
+
+def test_single_env_dict_observation() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = uno_env.SingleAgentEnv("uno", 2, dict_observation=True)
+    check_env(env, skip_render_check=True)
+    plain = uno_env.SingleAgentEnv("uno", 2)
+    obs, _ = env.reset(seed=3)
+    flat, _ = plain.reset(seed=3)
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        _check_dict(obs, env.observation_space, env.action_masks())
+        assert np.array_equal(obs["observation"], flat)
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, _, terminated, truncated, _ = env.step(action)
+        flat, *_ = plain.step(action)
+        done = terminated or truncated
+    assert not obs["action_mask"].any()
+
+
+def test_vector_env_dict_observation() -> None:
+    venv = uno_env.VectorEnv(4, "uno", 2, opponents="greedy", dict_observation=True)
+    plain = uno_env.VectorEnv(4, "uno", 2, opponents="greedy")
+    obs, _ = venv.reset(seed=9)
+    flat, _ = plain.reset(seed=9)
+    finished = 0
+    for _ in range(200):
+        _check_dict(obs, venv.observation_space, venv.action_masks())
+        assert np.array_equal(obs["observation"], flat)
+        actions = venv.action_masks().argmax(axis=1)  # the first legal action: a card when one is
+        obs, _, terminated, truncated, infos = venv.step(actions)
+        flat, *_ = plain.step(actions)
+        for i in np.flatnonzero(terminated | truncated):
+            final = infos["final_obs"][i]
+            assert venv.single_observation_space.contains(final) and not final["action_mask"].any()
+            finished += 1
+    assert finished > 0
+
+
+# ================================================================ TorchRL
+def _torchrl_rollout(base: Any, steps: int) -> Any:
+    pytest.importorskip("torchrl")
+    from torchrl.envs import GymWrapper, TransformedEnv
+    from torchrl.envs.transforms import ActionMask
+
+    env = TransformedEnv(GymWrapper(base, categorical_action_encoding=True), ActionMask())
+    env.set_seed(0)
+    return env.rollout(steps, break_when_any_done=False)
+
+
+def test_torchrl_gym_wrapper_over_make_vec_plays_legally() -> None:
+    """TorchRL reads the mask from ``info["action_mask"]`` (its info reader) over the vector env."""
+    venv = gymnasium.make_vec(gymnasium_id("uno"), num_envs=4, num_players=2, opponents="greedy")
+    rollout = _torchrl_rollout(venv, 300)
+    assert rollout["next", "done"].any()  # games ended and restarted
+    assert not rollout["next", "illegal_action"].any()
+
+
+def test_torchrl_gym_wrapper_over_dict_observation_env_plays_legally() -> None:
+    env = uno_env.SingleAgentEnv("uno", 2, opponents="greedy", dict_observation=True)
+    rollout = _torchrl_rollout(env, 300)
+    assert rollout["next", "done"].any()
+    assert rollout["next", "reward"][rollout["next", "done"]].abs().sum() > 0
+    # every action was legal: it is set in the mask it was chosen under
+    masks = rollout["action_mask"].bool()
+    chosen = masks.gather(-1, rollout["action"].unsqueeze(-1))
+    assert chosen.all()
