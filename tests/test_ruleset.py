@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 import tomli_w
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import uno_env
 from uno_env import RuleError, RuleSet
@@ -396,6 +398,62 @@ def test_unknown_key_in_canonical_string_lists_valid_keys() -> None:
     _assert_lists_valid_keys(str(exc.value), "bogus_rule")
 
 
+@pytest.mark.parametrize(
+    ("changes", "pattern"),
+    [
+        ({"stacking": ("D2 / D2",)}, r"stacking: 'D2 / D2' must be a non-empty ASCII token without spaces"),
+        ({"stacking": ("D2/D2 ",)}, r"stacking: 'D2/D2 ' must be"),
+        ({"stacking": ("D2/D2,WD4/WD4",)}, r"without spaces or commas"),
+        ({"stacking": ("",)}, r"stacking: '' must be a non-empty"),
+        ({"card_effects": ("7 :draw:2",)}, r"card_effects: '7 :draw:2' must be"),
+        ({"card_effects": ("7:draw:\u0663",)}, r"card_effects: '7:draw:\u0663' must be .*ASCII"),
+        ({"card_effects": ("7:draw:\u00b2",)}, r"card_effects: '7:draw:\u00b2' must be .*ASCII"),
+        ({"wild_not_on": "\u00df"}, r"wild_not_on: '\u00df' must be .*ASCII"),
+    ],
+)
+def test_list_entries_that_would_not_print_back_are_refused(changes: dict[str, Any], pattern: str) -> None:
+    """``str(rules)`` separates items by spaces and list entries by commas: an entry holding
+    either (or other scripts' digits) made a rule set whose own record did not load."""
+    with pytest.raises(RuleError, match=pattern):
+        _derive(RuleSet(), **changes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hand_size=\u0667",  # Arabic-Indic seven
+        "hand_size=0_7",
+        "hand_size=\u00b2",  # superscript two: int() raises a bare ValueError
+        "hand_size=\uff17",  # fullwidth seven
+        "uno_catch=0_5",
+        "uno_catch=\u0661.0",
+        "card_effects=7:draw:\u0663",
+        "card_effects=7:draw:\u00b2",
+    ],
+)
+def test_numbers_in_rule_strings_are_ascii_digits(text: str) -> None:
+    with pytest.raises(RuleError, match="must be"):
+        RuleSet.parse(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    entries=st.lists(
+        st.text(alphabet=st.sampled_from("D2W4/ :,7draw\t\u00a0\u0663\u00b2\u00dfAskip_"), max_size=9),
+        max_size=3,
+    ),
+    field=st.sampled_from(["stacking", "card_effects"]),
+)
+def test_every_accepted_rule_set_prints_back(entries: list[str], field: str) -> None:
+    """Whatever list entries are given, the rule set is refused with a RuleError or its
+    canonical string reads back equal (records of its games load)."""
+    try:
+        rules = _derive(RuleSet(), **{field: tuple(entries)})
+    except RuleError:
+        return
+    assert RuleSet.parse(str(rules)) == rules
+
+
 # ---------------------------------------------------------------- derived variants
 def test_replace_derives_a_variant_and_leaves_the_original() -> None:
     base = uno_env.preset("uno")
@@ -423,25 +481,40 @@ def test_rule_sets_are_frozen() -> None:
 
 # ---------------------------------------------------------------- impossible combinations
 @pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
-def test_hand_size_too_large_for_max_players_is_refused(name: str) -> None:
-    """U-SETUP-1: every player's hand and the starting card must come out of the deck."""
+def test_hand_size_too_large_for_some_player_count_is_refused(name: str) -> None:
+    """U-SETUP-1: at every player count of the range, every hand and the starting card must
+    come out of the deck; the error names the first count that runs short."""
     base = uno_env.preset(name)
     lo, hi = next(f for f in FIELDS if f.name == "hand_size").metadata["bounds"]
     for players in range(base.min_players, base.max_players + 1):
         rules = dataclasses.replace(base, max_players=players, min_players=min(base.min_players, players))
-        largest = (rules.deck_size(players) - 1) // players
+        counts = range(rules.min_players, players + 1)
+        largest = min((rules.deck_size(m) - 1) // m for m in counts)
         if largest + 1 > hi:
             continue
         if largest >= lo:
             ok = dataclasses.replace(rules, hand_size=largest)
             assert ok.hand_size == largest
+        short = next(m for m in counts if m * (largest + 1) + 1 > rules.deck_size(m))
         with pytest.raises(RuleError) as exc:
             dataclasses.replace(rules, hand_size=largest + 1)
         message = str(exc.value)
-        assert f"hand_size={largest + 1}" in message
-        assert f"{players} players" in message
+        assert f"{short} players x hand_size={largest + 1}" in message
         assert f"at most {largest}" in message
         assert "max_players" in message
+
+
+def test_every_player_count_of_the_range_is_checked() -> None:
+    """MD-DECK-1 / U-SETUP-1: with an extra deck above 6 players, 20 cards fit 2..5 and 7..10
+    players but not 6 (121 cards from 108); checking only the range's ends missed it, and the
+    game dealt 18,18,18,17,18,18."""
+    with pytest.raises(RuleError) as exc:
+        RuleSet(hand_size=20, extra_deck_above=6, max_players=10)
+    message = str(exc.value)
+    assert "6 players x hand_size=20 needs 121 cards" in message
+    assert "deck has 108 at 6 players" in message
+    assert "extra_deck_above=6" in message
+    assert RuleSet(hand_size=17, extra_deck_above=6, max_players=10).hand_size == 17
 
 
 def test_largest_hand_size_deals_and_plays() -> None:

@@ -18,6 +18,7 @@ U-SCORE-1..3, E-END-1.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -259,6 +260,11 @@ class RuleSet:
             elif f.type == "float" and isinstance(value, int) and not isinstance(value, bool):
                 object.__setattr__(self, f.name, float(value))  # one canonical form
             _check_value(f, getattr(self, f.name))
+            if f.type == "tuple[str, ...]":
+                for entry in getattr(self, f.name):
+                    _check_token(f.name, entry)
+        if self.wild_not_on:
+            _check_token("wild_not_on", self.wild_not_on)
         if self.min_players > self.max_players:
             raise RuleError(f"min_players={self.min_players} is larger than max_players={self.max_players}")
         uno = self.deck == "uno"
@@ -298,13 +304,19 @@ class RuleSet:
                     f"{self.deck_size(n)} cards, but a game holds at most {L.MAX_CARDS}; lower decks "
                     "or extra_deck_above"
                 )
-        for n in (self.min_players, self.max_players):
+        # U-SETUP-1 at every player count: the deck grows in steps (extra_deck_above), so a
+        # count between min_players and max_players can be the one that runs short
+        counts = range(self.min_players, self.max_players + 1)
+        for n in counts:
             need = n * self.hand_size + 1
             if need > self.deck_size(n):
+                largest = min((self.deck_size(m) - 1) // m for m in counts)
                 raise RuleError(
                     f"impossible rule set: {n} players x hand_size={self.hand_size} needs {need} "
-                    f"cards with the starting card, but the deck has {self.deck_size(n)}; lower "
-                    f"hand_size to at most {(self.deck_size(n) - 1) // n}, add decks or narrow "
+                    f"cards with the starting card, but the deck has {self.deck_size(n)} at {n} "
+                    f"players (decks={self.decks}, extra_deck_above={self.extra_deck_above}); every "
+                    f"count in min_players..max_players={self.min_players}..{self.max_players} "
+                    f"allows hand_size at most {largest}; lower hand_size, add decks or narrow "
                     "the player range (min_players, max_players)"
                 )
 
@@ -401,7 +413,7 @@ class RuleSet:
                 )
             amount = 0
             if needs_amount:
-                if not parts[2].isdigit() or not 1 <= int(parts[2]) <= 20:
+                if not _ASCII_INT.fullmatch(parts[2]) or not 1 <= int(parts[2]) <= 20:
                     raise RuleError(f"rule card_effects: {entry!r}: the amount must be 1..20")
                 amount = int(parts[2])
             try:
@@ -539,11 +551,35 @@ class RuleSet:
         return None
 
 
+# numbers in rule strings: ASCII digits only (Python's int() and float() also take other
+# scripts' digits, superscripts' neighbours and underscores, which str(rules) never writes)
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+_ASCII_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def _parse_number(key: str, raw: str, kind: type) -> Any:
-    try:
-        return kind(raw)
-    except ValueError:
-        raise RuleError(f"rule {key} must be a number, got {raw!r}") from None
+    pattern = _ASCII_INT if kind is int else _ASCII_FLOAT
+    if not pattern.fullmatch(raw):
+        what = "an integer" if kind is int else "a decimal number"
+        raise RuleError(f"rule {key} must be a number, got {raw!r}; write {what} in ASCII digits")
+    return kind(raw)
+
+
+def _check_token(name: str, entry: str) -> None:
+    """Entries of list rules (and ``wild_not_on``) are ASCII with no spaces or commas, so that
+    ``str(rules)`` (space-separated items, comma-separated lists) always parses back."""
+    if not entry or not entry.isascii() or "," in entry or any(c.isspace() for c in entry):
+        raise RuleError(
+            f"rule {name}: {entry!r} must be a non-empty ASCII token without spaces or commas, "
+            f"e.g. {_TOKEN_EXAMPLES[name]}"
+        )
+
+
+_TOKEN_EXAMPLES = {
+    "stacking": "'D2/D2' or '7/7'",
+    "card_effects": "'A:skip' or '7:draw:2'",
+    "wild_not_on": "'7'",
+}
 
 
 def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
