@@ -6,7 +6,8 @@
   the batch simulator runs), reading a :class:`PublicView` of the game.
 - :class:`RandomAgent`: the uniform-random legal baseline.
 - :class:`PolicyAgent`: a trained MaskablePPO checkpoint, checked against the game's rules,
-  observation spec and env version (:func:`save_policy_metadata` writes the record).
+  observation spec and env version (:func:`save_policy_metadata` writes the record), and
+  loaded only when this installation signed it or the caller trusts it (:mod:`agents.trust`).
 - :func:`play`: seat agents at a :class:`uno_env.Game` and play it out.
 
 The styles, their ideas and parameters: the README, section "Agents and play styles"
@@ -27,6 +28,7 @@ from .policy_agent import (
 from .random_agent import RandomAgent
 from .registry import available, describe, make
 from .scripted import ScriptedAgent
+from .trust import UntrustedCheckpointError
 
 __all__ = [
     "Agent",
@@ -36,6 +38,7 @@ __all__ = [
     "PublicView",
     "RandomAgent",
     "ScriptedAgent",
+    "UntrustedCheckpointError",
     "available",
     "describe",
     "load_policy_metadata",

@@ -10,7 +10,8 @@ A checkpoint is the ``.zip`` that sb3-contrib's ``MaskablePPO.save`` writes, plu
       "observation_spec": "<observation layout identifier>",
       "env_version": "<environment version>",
       "num_players": 4,            # or null: trained for any player count
-      "extra": {...}               # free-form (training run, seed, ...)
+      "extra": {...},              # free-form (training run, seed, ...)
+      "signature": "hmac-sha256:..."   # this installation's signature (agents.trust)
     }
 
 :func:`save_policy_metadata` writes it; :class:`PolicyAgent` reads it *before* loading the
@@ -18,8 +19,9 @@ model and refuses a checkpoint whose rules, observation spec or env version diff
 game's, with a :class:`PolicyMismatchError` naming every difference.
 
 **Security:** SB3 checkpoints contain pickled Python objects; loading one can run arbitrary
-code. Load checkpoints from trusted sources only (the metadata check is a consistency check,
-not a safety check).
+code. The metadata check is a consistency check, not a safety check; the signature is the
+safety check: :class:`PolicyAgent` loads only checkpoints this installation signed
+(:mod:`agents.trust`) unless called with ``trust=True`` (``--trust-checkpoint``).
 
 The observation spec and env version default to the current environment's
 (``uno_env.envs``: ``OBS_VERSION`` and ``ENV_VERSION``), imported only when needed.
@@ -39,6 +41,7 @@ import numpy as np
 from uno_env.rules import RuleSet, load_rules
 
 from .base import View, resolve_mask
+from .trust import check_trusted, sign
 
 METADATA_FORMAT = "uno-env-policy/1"
 ALGORITHM = "MaskablePPO"
@@ -59,6 +62,8 @@ class PolicyMetadata:
     num_players: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     format: str = METADATA_FORMAT
+    signature: str | None = None
+    """This installation's signature of the checkpoint (:mod:`agents.trust`); ``None``: unsigned."""
 
 
 def current_observation_spec() -> str:
@@ -105,7 +110,9 @@ def save_policy_metadata(
     """Write the sidecar of checkpoint ``path``; return the sidecar's path.
 
     ``rules`` is a RuleSet, preset name, TOML path or canonical rules string; the observation
-    spec and env version default to the current environment's.
+    spec and env version default to the current environment's. When the zip exists (save the
+    model first), the sidecar is signed with this user's key, so the checkpoint loads without
+    ``trust=True`` (:mod:`agents.trust`).
     """
     meta = PolicyMetadata(
         rules=_rules_text(rules),
@@ -114,8 +121,10 @@ def save_policy_metadata(
         num_players=num_players,
         extra=dict(extra or {}),
     )
+    data = dataclasses.asdict(meta)
+    data["signature"] = sign(checkpoint_path(path), data)
     target = metadata_path(path)
-    target.write_text(json.dumps(dataclasses.asdict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return target
 
 
@@ -185,12 +194,14 @@ class PolicyAgent:
 
     The sidecar (:func:`metadata_path`) is checked against ``rules`` (and the observation
     spec and env version, by default the installed env's; ``num_players`` if given) before
-    the checkpoint is unpickled; a mismatch raises :class:`PolicyMismatchError`. ``act``
+    the checkpoint is unpickled; a mismatch raises :class:`PolicyMismatchError`. Then the
+    checkpoint must be one this installation signed (:mod:`agents.trust`), unless ``trust``:
+    otherwise :class:`agents.trust.UntrustedCheckpointError`. ``act``
     takes the env's observation (array or ``{"observation", "action_mask"}``) and mask.
     With ``deterministic`` (default) it plays the most likely legal action; otherwise it
     samples from the masked action distribution with its own seeded generator.
 
-    SB3 checkpoints are pickles: load them from trusted sources only.
+    SB3 checkpoints are pickles: ``trust=True`` runs whatever the file contains.
     """
 
     def __init__(
@@ -204,6 +215,7 @@ class PolicyAgent:
         deterministic: bool = True,
         seed: int | None = None,
         device: str = "cpu",
+        trust: bool = False,
     ) -> None:
         self.path = checkpoint_path(path)
         self.metadata = load_policy_metadata(self.path)
@@ -217,6 +229,7 @@ class PolicyAgent:
         )
         if not self.path.exists():
             raise FileNotFoundError(f"checkpoint {self.path} does not exist")
+        check_trusted(self.path, metadata_path(self.path), trust=trust)
         from sb3_contrib import MaskablePPO  # the train extra; imported only when used
 
         self.model = MaskablePPO.load(self.path, device=device)

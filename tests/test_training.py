@@ -309,3 +309,100 @@ def test_snapshot_tables_play_with_batched_inference() -> None:
         env.step_async(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
         env.step_wait()
     assert seen == {0, 1, 2, 3} and min(calls) > 0
+
+
+def copy_run(run: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    target = tmp_path / run.name
+    shutil.copytree(run, target)
+    return target
+
+
+def csv_lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_resuming_a_finished_run_keeps_every_log_row(trained_run: Path, tmp_path: Path) -> None:
+    run_dir = copy_run(trained_run, tmp_path)
+    progress, evals = csv_lines(run_dir / "progress.csv"), csv_lines(run_dir / "eval.csv")
+    assert len(progress) > 2
+    proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert csv_lines(run_dir / "progress.csv")[: len(progress)] == progress  # issue 20, item 4
+    assert csv_lines(run_dir / "eval.csv") == evals
+    assert not (run_dir / "progress.superseded.csv").exists()
+
+
+def test_resuming_from_an_earlier_checkpoint_moves_rows_aside(trained_run: Path, tmp_path: Path) -> None:
+    run_dir = copy_run(trained_run, tmp_path)
+    progress = csv_lines(run_dir / "progress.csv")
+    earlier = run_dir / "checkpoints" / "step_0000000512.state.json"
+    kept = json.loads(earlier.read_text())["progress_rows"]  # rows written when it was saved
+    assert 0 <= kept < len(progress) - 1  # 0: saved before the first PPO update was logged
+    (run_dir / "checkpoints" / "latest.json").write_text(earlier.read_text())  # as if killed after it
+    proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    after = csv_lines(run_dir / "progress.csv")
+    assert after[: kept + 1] == progress[: kept + 1] and len(after) > kept + 1
+    moved = csv_lines(run_dir / "progress.superseded.csv")
+    assert moved[1:] == progress[kept + 1 :]
+    assert [r["step"] for r in read_eval_rows(run_dir / "eval.csv")] == [512, 1024]
+    assert len(csv_lines(run_dir / "eval.superseded.csv")) == 2  # header + the old row of step 1024
+
+
+def test_resume_stays_inside_the_run_directory(trained_run: Path, tmp_path: Path) -> None:
+    from tests.hostile import poison
+
+    run_dir = copy_run(trained_run, tmp_path / "runs")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    marker = tmp_path / "code-ran"
+    poison(run_dir / "model.zip", elsewhere / "model.zip", marker)
+    latest = run_dir / "checkpoints" / "latest.json"
+    state = json.loads(latest.read_text())
+    for name in ("../../elsewhere/model.zip", str(elsewhere / "model.zip"), "step_0000000512.zip"):
+        latest.write_text(json.dumps({**state, "checkpoint": name}))
+        proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
+        assert proc.returncode == 2 and "must name a file step_<N>.zip" in proc.stderr, proc.stderr
+    latest.write_text(json.dumps(state))
+    ckpt = run_dir / "checkpoints" / "step_0000001024.zip"
+    ckpt.unlink()
+    ckpt.symlink_to(elsewhere / "model.zip")
+    proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
+    assert proc.returncode == 2 and "leads outside the run directory" in proc.stderr, proc.stderr
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("observation_spec", "obs-v999", "observation spec: trained 'obs-v999'"),
+        ("env_version", "v999", "env version: trained 'v999'"),
+        ("num_players", 3, "players: trained for 3, game has 2"),
+        ("rules", str(uno_env.load_rules("uno_house")), "rules differ"),
+    ],
+)
+def test_resume_checks_the_checkpoint_sidecar(
+    trained_run: Path, tmp_path: Path, field: str, value: object, message: str
+) -> None:
+    from agents import PolicyMismatchError
+    from training.train import resume
+
+    run_dir = copy_run(trained_run, tmp_path)
+    side = run_dir / "checkpoints" / "step_0000001024.meta.json"
+    side.write_text(json.dumps({**json.loads(side.read_text()), field: value}))
+    with pytest.raises(PolicyMismatchError, match=message):  # issue 20, item 5
+        resume(run_dir)
+
+
+def test_resume_refuses_an_unsigned_checkpoint_without_the_flag(trained_run: Path, tmp_path: Path) -> None:
+    from agents import UntrustedCheckpointError
+    from training.train import resume
+
+    run_dir = copy_run(trained_run, tmp_path)
+    side = run_dir / "checkpoints" / "step_0000001024.meta.json"
+    side.write_text(json.dumps({**json.loads(side.read_text()), "signature": None}))
+    with pytest.raises(UntrustedCheckpointError, match="--trust-checkpoint"):
+        resume(run_dir)
+    assert resume(run_dir, trust=True) == run_dir

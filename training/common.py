@@ -17,6 +17,7 @@ Heavy packages (torch, sb3) are imported inside functions.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -109,10 +110,21 @@ class BatchActor:
         return actions
 
 
-def load_model(path: str | Path, device: str = "cpu") -> Any:
-    """Load a MaskablePPO checkpoint *without* the metadata check (callers check first).
+def add_trust_argument(parser: argparse.ArgumentParser) -> None:
+    """``--trust-checkpoint``: load checkpoints this installation did not sign (:mod:`agents.trust`)."""
+    parser.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="load MaskablePPO checkpoints that this installation did not write (downloaded, from "
+        "another machine or user, or changed since). SB3 checkpoints are pickles: loading one runs "
+        "any code it contains, so give this only for files from a source you trust",
+    )
 
-    SB3 checkpoints are pickles: load them from trusted sources only.
+
+def load_model(path: str | Path, device: str = "cpu") -> Any:
+    """Load a MaskablePPO checkpoint *without* the metadata or signature checks (callers check first).
+
+    SB3 checkpoints are pickles: load them from trusted sources only (:mod:`agents.trust`).
     """
     from sb3_contrib import MaskablePPO
 

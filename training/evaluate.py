@@ -35,7 +35,8 @@ refused with a :class:`agents.PolicyMismatchError`. ``--allow-rules-mismatch`` (
 evaluation) accepts other rules, and another player count, when the observation spec, env
 version and deck family agree (trained on ``uno``, evaluated on ``uno_house``: the house-rule
 transfer experiment), and says so. **SB3 checkpoints are pickles: loading one can run
-arbitrary code; evaluate checkpoints from trusted sources only.**
+arbitrary code.** A checkpoint this installation did not sign (:mod:`agents.trust`) is
+refused unless ``--trust-checkpoint`` is given.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ import uno_env
 from uno_env.rules import RuleSet
 from uno_env.stats import mean_interval, wilson_interval
 
-from .common import BatchActor, resolve_rules, set_torch_threads
+from .common import BatchActor, add_trust_argument, resolve_rules, set_torch_threads
 
 Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """Batched policy: ``(obs (B, D), masks (B, A) bool) -> actions (B,)``."""
@@ -229,6 +230,7 @@ def load_checkpoint_actor(
     deterministic: bool = True,
     seed: int | None = None,
     allow_rules_mismatch: bool = False,
+    trust: bool = False,
     log: Callable[[str], None] = print,
 ) -> BatchActor:
     """A checkpoint's batched actor, after the metadata check of :class:`agents.PolicyAgent`.
@@ -236,8 +238,8 @@ def load_checkpoint_actor(
     Without ``allow_rules_mismatch`` any difference in rules, observation spec, env version
     or player count raises :class:`agents.PolicyMismatchError`. With it, other rules and
     player counts are accepted when the observation spec, env version and deck family agree
-    (a transfer evaluation, announced through ``log``). Checkpoints are pickles: trusted
-    sources only.
+    (a transfer evaluation, announced through ``log``). Checkpoints are pickles: one this
+    installation did not sign is refused unless ``trust`` (:mod:`agents.trust`).
     """
     from agents import PolicyAgent, PolicyMismatchError
     from agents.policy_agent import check_policy_metadata, load_policy_metadata
@@ -245,7 +247,7 @@ def load_checkpoint_actor(
     meta = load_policy_metadata(path)
     try:
         check_policy_metadata(meta, rules, num_players=num_players, source=f"checkpoint {path}")
-        agent = PolicyAgent(path, rules, num_players=num_players)
+        agent = PolicyAgent(path, rules, num_players=num_players, trust=trust)
     except PolicyMismatchError as exc:
         if not allow_rules_mismatch:
             raise PolicyMismatchError(
@@ -259,7 +261,7 @@ def load_checkpoint_actor(
                 f"the {rules.deck_family} family: the action tables differ, no transfer possible"
             ) from exc
         # everything but the rules and the player count must still agree
-        agent = PolicyAgent(path, trained)
+        agent = PolicyAgent(path, trained, trust=trust)
         log(
             f"TRANSFER EVALUATION: policy trained on {trained.preset_name() or 'custom rules'} "
             f"({meta.num_players or 'any'} players), evaluated on {rules.preset_name() or 'custom rules'} "
@@ -286,6 +288,7 @@ def evaluate(
     deterministic: bool = True,
     batch: int = 1024,
     allow_rules_mismatch: bool = False,
+    trust: bool = False,
     actor: Actor | None = None,
     log: Callable[[str], None] = print,
 ) -> list[EvalResult]:
@@ -296,7 +299,7 @@ def evaluate(
     if actor is None and not style:
         actor = load_checkpoint_actor(
             model, rules, num_players, deterministic=deterministic, seed=seed,
-            allow_rules_mismatch=allow_rules_mismatch, log=log,
+            allow_rules_mismatch=allow_rules_mismatch, trust=trust, log=log,
         )  # fmt: skip
     results = []
     for entry, seats in sets:
@@ -376,6 +379,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="transfer evaluation: accept a checkpoint trained on other rules / player count of the same "
         "deck family (observation spec and env version must still agree)",
     )
+    add_trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -387,6 +391,7 @@ def run(args: argparse.Namespace) -> int:
     results = evaluate(
         args.model, rules, args.players, args.vs, args.games, args.seed,
         deterministic=not args.sample, batch=args.batch, allow_rules_mismatch=args.allow_rules_mismatch,
+        trust=args.trust_checkpoint,
     )  # fmt: skip
     print(
         f"{args.model} on {rules.preset_name() or 'custom rules'}, {args.players} players, seed {args.seed}"

@@ -12,7 +12,8 @@ one entry for all of them or one per seat, separated by ``,`` (a style parameter
 names. An entry is a
 play style of :func:`agents.available` (``greedy``, ``bluffer:bluff=0.3``, ``random``...)
 or the path of a MaskablePPO checkpoint (``.zip``, loaded by :class:`agents.PolicyAgent`
-after its metadata is checked against the rules).
+after its metadata is checked against the rules; SB3 checkpoints are pickles, so one this
+installation did not sign needs ``--trust-checkpoint``, :mod:`agents.trust`).
 
 Every decision the rules ask of the person is a phase of the engine with its own legal
 actions (play or draw, name a colour, play or keep the drawn card, challenge or accept a
@@ -49,6 +50,8 @@ from uno_env import layout as L
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
 from uno_env.policies import PublicView
 from uno_env.rules import RuleSet, compile_spec
+
+from .common import add_trust_argument
 
 HUMAN = "human"
 """The name the person's seat gets in a record."""
@@ -88,10 +91,11 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return (game_seed * 1_000_003 + 7919 * (seat + 1)) % 2**63
 
 
-def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int) -> Agent:
-    """A play style by name, or a MaskablePPO checkpoint for a path (``.zip`` or an existing file)."""
+def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int, *, trust: bool = False) -> Agent:
+    """A play style by name, or a MaskablePPO checkpoint for a path (``.zip`` or an existing file;
+    one this installation did not sign needs ``trust``, :mod:`agents.trust`)."""
     if entry.endswith(".zip") or Path(entry).is_file():
-        return PolicyAgent(entry, rules, num_players=num_players, seed=seed)
+        return PolicyAgent(entry, rules, num_players=num_players, seed=seed, trust=trust)
     try:
         return make(entry, seed=seed)
     except ValueError as exc:
@@ -99,7 +103,7 @@ def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int) -> Agent
 
 
 def build_opponents(
-    text: str, rules: RuleSet, num_players: int, seat: int, game_seed: int
+    text: str, rules: RuleSet, num_players: int, seat: int, game_seed: int, *, trust: bool = False
 ) -> dict[int, Agent]:
     """The agent of every seat but ``seat``, from ``--vs`` text (one entry for all or one per seat)."""
     entries = split_opponents(text)
@@ -112,7 +116,7 @@ def build_opponents(
             f"give one for all or {len(others)} (seats {', '.join(map(str, others))} in order)"
         )
     return {
-        s: make_agent(entry, rules, num_players, agent_seed(game_seed, s))
+        s: make_agent(entry, rules, num_players, agent_seed(game_seed, s), trust=trust)
         for s, entry in zip(others, entries, strict=True)
     }
 
@@ -427,6 +431,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="FILE.jsonl", help="append the finished game to this record file")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR env var)")
     parser.add_argument("--color", action="store_true", help="ANSI colours even when not on a terminal")
+    add_trust_argument(parser)
 
 
 def use_colour(args: argparse.Namespace, out: TextIO) -> bool:
@@ -454,7 +459,7 @@ def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> in
         raise ValueError(f"--seat must be a seat 0..{args.players - 1}, got {args.seat}")
     seed = secrets.randbits(63) if args.seed is None else args.seed
     game = Game(rules, args.players, seed=seed)
-    opponents = build_opponents(args.vs, rules, args.players, args.seat, seed)
+    opponents = build_opponents(args.vs, rules, args.players, args.seat, seed, trust=args.trust_checkpoint)
     session = Session(game, args.seat, opponents, inp, out, use_colour(args, out))
     others = ", ".join(f"seat {s}: {a.name}" for s, a in opponents.items())
     session.say(

@@ -70,7 +70,10 @@ observation spec or env version is refused. A study varies the rules, so a polic
 ``uno`` meets other rules in the variation cells; that is a *transfer* experiment and needs
 ``allow_rules_mismatch = true`` in the spec (the option ``uno-env evaluate
 --allow-rules-mismatch`` offers; without it any difference in rules or player count is
-refused with a message that names the differences and this key).
+refused with a message that names the differences and this key). SB3 checkpoints are pickles:
+one this installation did not sign is refused unless the study runs with
+``--trust-checkpoint`` (a command-line flag, never a spec key, so a shared spec cannot turn
+the check off; :mod:`agents.trust`).
 
 Seatings with a learned seat are played by a Python loop over :class:`uno_env.Game`
 (``LEARNED_CHUNK`` games of the batch at a time): scripted seats decide through
@@ -109,6 +112,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
+from training.common import add_trust_argument
 from training.runner import (
     EXECUTORS,
     Progress,
@@ -603,6 +607,7 @@ def _actor(path: str, rules: RuleSet, players: int, allow_rules_mismatch: bool) 
             players,
             deterministic=True,
             allow_rules_mismatch=allow_rules_mismatch,
+            trust=True,  # run_study checked the signature (or the user's trust) before any batch
             log=lambda _: None,
         )
         _ACTORS[path] = actor
@@ -718,6 +723,18 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
     return out
 
 
+def check_trust(spec: StudySpec, trust: bool) -> None:
+    """Raise :class:`agents.trust.UntrustedCheckpointError` for a learned policy this installation
+    did not sign, unless ``trust`` (``--trust-checkpoint``; :mod:`agents.trust`)."""
+    if not spec.learned() or trust:
+        return
+    from agents.policy_agent import checkpoint_path, metadata_path
+    from agents.trust import check_trusted
+
+    for path in spec.learned():
+        check_trusted(checkpoint_path(path), metadata_path(path))
+
+
 def check_checkpoints(spec: StudySpec, out: Path) -> None:
     """Record the learned policies' digests in ``out/checkpoints.json``, or check them on resume.
 
@@ -756,6 +773,7 @@ def run_study(
     resume: bool = False,
     progress: bool = True,
     report: bool = True,
+    trust_checkpoints: bool = False,
 ) -> Path:
     """Run (or resume) a study into ``out`` and assemble its results; return ``out``.
 
@@ -768,9 +786,12 @@ def run_study(
         resume: Continue a study in ``out`` (its ``spec.toml`` must equal ``spec``).
         progress: Show a progress line on stderr.
         report: Write the results files, plots and report at the end.
+        trust_checkpoints: Load learned policies this installation did not sign
+            (``--trust-checkpoint``; SB3 checkpoints are pickles, :mod:`agents.trust`).
     """
     workers = default_workers() if workers is None else workers
     check_executor(executor, workers)
+    check_trust(spec, trust_checkpoints)
     spec_file = out / "spec.toml"
     if spec_file.exists():
         recorded = load_spec(spec_file)
@@ -1213,6 +1234,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=None, help="override the spec's games per cell")
     parser.add_argument("--seed", type=int, default=None, help="override the spec's seed")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
+    add_trust_argument(parser)
 
 
 def cmd_study(args: argparse.Namespace) -> int:
@@ -1237,6 +1259,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         resume=args.resume is not None,
         progress=not args.quiet,
+        trust_checkpoints=args.trust_checkpoint,
     )
     print(f"results: {out / 'results.csv'}\nreport: {out / 'report.md'}")
     return 0

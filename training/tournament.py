@@ -7,7 +7,8 @@
 ``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.batch.POLICIES``), or learned
 policies given as the path of a MaskablePPO checkpoint (a path ending in ``.zip`` or
 containing a ``/``, such as ``run/model.zip``; loaded with :class:`agents.PolicyAgent`, its
-metadata sidecar checked against the rules and player count). In ``--agents`` commas
+metadata sidecar checked against the rules and player count; SB3 checkpoints are pickles, so
+one this installation did not sign needs ``--trust-checkpoint``, :mod:`agents.trust`). In ``--agents`` commas
 separate agents; a comma followed by ``key=value`` continues the previous style's parameters.
 
 **Format.** The *tables* are every combination of ``N`` agents from the list (one table when
@@ -66,6 +67,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
+from training.common import add_trust_argument
 from training.runner import EXECUTORS, Progress, check_executor, default_workers, run_batches
 from uno_env.policies import parse_policy
 from uno_env.rules import RuleSet
@@ -101,8 +103,12 @@ def is_checkpoint(agent: str) -> bool:
     return agent.endswith(".zip") or "/" in agent or os.sep in agent
 
 
-def check_agents(agents: Sequence[str], rules: RuleSet, players: int) -> None:
-    """Raise ValueError naming an unknown style, a missing checkpoint or too few agents."""
+def check_agents(agents: Sequence[str], rules: RuleSet, players: int, *, trust: bool = False) -> None:
+    """Raise ValueError naming an unknown style, a missing checkpoint or too few agents.
+
+    A checkpoint must also be one this installation signed, unless ``trust``
+    (:class:`agents.trust.UntrustedCheckpointError`, :mod:`agents.trust`).
+    """
     if len(agents) < players:
         raise ValueError(
             f"{players} players need at least {players} agents, got {len(agents)}: {list(agents)}"
@@ -113,11 +119,18 @@ def check_agents(agents: Sequence[str], rules: RuleSet, players: int) -> None:
         if is_checkpoint(agent):
             if not Path(agent).exists() and not Path(agent + ".zip").exists():
                 raise ValueError(f"learned policy checkpoint {agent!r} does not exist")
-            from agents.policy_agent import check_policy_metadata, load_policy_metadata
+            from agents.policy_agent import (
+                check_policy_metadata,
+                checkpoint_path,
+                load_policy_metadata,
+                metadata_path,
+            )
+            from agents.trust import check_trusted
 
             check_policy_metadata(
                 load_policy_metadata(agent), rules, num_players=players, source=f"checkpoint {agent}"
             )
+            check_trusted(checkpoint_path(agent), metadata_path(agent), trust=trust)
             continue
         try:
             parse_policy(agent)
@@ -180,7 +193,8 @@ def _python_agent(spec: str, rules: RuleSet, players: int, seed: int) -> Agent:
     import agents
 
     if is_checkpoint(spec):
-        return agents.PolicyAgent(spec, rules, num_players=players)
+        # run_tournament checked the signature (or the user's trust) before any batch ran
+        return agents.PolicyAgent(spec, rules, num_players=players, trust=True)
     return agents.make(spec, seed=seed)
 
 
@@ -410,12 +424,17 @@ def run_tournament(
     batch_games: int = 50_000,
     resume: bool = False,
     progress: bool = True,
+    trust_checkpoints: bool = False,
 ) -> TournamentResult:
-    """Play a duplicate-format tournament and write its outputs (see the module docstring)."""
+    """Play a duplicate-format tournament and write its outputs (see the module docstring).
+
+    ``trust_checkpoints`` loads learned policies this installation did not sign
+    (``--trust-checkpoint``; :mod:`agents.trust`).
+    """
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
     agents = list(agents)
-    check_agents(agents, ruleset, players)
+    check_agents(agents, ruleset, players, trust=trust_checkpoints)
     if games < 1:
         raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
     workers = default_workers() if workers is None else workers
@@ -552,6 +571,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
     parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
+    add_trust_argument(parser)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -569,6 +589,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         resume=args.resume is not None,
         progress=not args.quiet,
+        trust_checkpoints=args.trust_checkpoint,
     )
     print(format_standings(result.standings))
     length = game_length(result.games)

@@ -41,14 +41,21 @@ Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
 
 ``--resume RUN_DIR`` continues from the run's last checkpoint with its saved config
 (``--steps`` may raise the total): the step counter, optimiser state (inside the SB3 zip),
-snapshot pool and its generator continue; evaluation rows up to that checkpoint stay.
+snapshot pool and its generator continue; every log row up to that checkpoint stays
+(``progress.csv``, ``eval.csv``), and rows written after it, whose training is redone, move to
+``progress.superseded.csv`` / ``eval.superseded.csv``. Resume reads only the run directory
+(rules from ``rules.txt``; ``checkpoints/latest.json`` must name a ``step_<N>.zip`` there, no
+link leading out) and checks the checkpoint's sidecar against the run's rules, player count
+and the installed observation spec and env version.
 Reproducibility: the same config and seed give the same parameters on the same machine
 (torch, numpy and env seeds from ``--seed``, fixed thread count); a resumed run is
 reproducible too but reseeds its games from ``seed + steps`` at the resume point.
 
 Torch threads: ``--threads`` (default 1, see :mod:`training.common`).
 
-**SB3 checkpoints are pickles: load (and resume from) checkpoints from trusted sources only.**
+**SB3 checkpoints are pickles**: every checkpoint a run writes is signed with this user's key
+(:mod:`agents.trust`); ``--resume`` loads an unsigned or changed one only with
+``--trust-checkpoint``.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ import csv
 import dataclasses
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -68,7 +76,7 @@ from typing import Any
 import uno_env
 from uno_env.rules import RuleSet
 
-from .common import BatchActor, resolve_rules, rules_label, set_torch_threads
+from .common import BatchActor, add_trust_argument, resolve_rules, rules_label, set_torch_threads
 
 STRONGEST_STYLE = "blocker"
 """The strongest scripted style head to head at 2 players (README, agents: 54.0% vs greedy)."""
@@ -193,8 +201,81 @@ def namespaced_key(key: str) -> str:
     return key
 
 
-def make_logger(run_dir: Path, tensorboard: bool) -> Any:
-    """An SB3 logger writing ``progress.csv`` and, if available, TensorBoard logs under ``tb/``."""
+def move_superseded(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Append ``rows`` of log ``path`` to ``<stem>.superseded.csv``: rows written after the
+    checkpoint a run resumes from (their training is redone), kept rather than deleted."""
+    moved = path.with_name(path.stem + ".superseded.csv")
+    fresh = not moved.exists()
+    with moved.open("a", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        if fresh:
+            writer.writerow(header)
+        writer.writerows(rows)
+    print(
+        f"{len(rows)} row(s) of {path.name} written after the checkpoint (their training is redone) "
+        f"moved to {moved.name}"
+    )
+
+
+class ProgressLog:
+    """``progress.csv`` that keeps the rows of earlier sessions of the run.
+
+    SB3's CSV writer truncates its file when it opens it, which would erase a resumed run's
+    history. This writer reads the rows already there and appends to them; with
+    ``keep_rows`` (the row count the resumed checkpoint recorded) the rows written after that
+    checkpoint, whose training is about to be redone, move to ``progress.superseded.csv``
+    instead of being dropped. A new metric column rewrites the file (atomically) with the
+    column added to every row.
+    """
+
+    def __init__(self, path: Path, keep_rows: int | None = None) -> None:
+        self.path = path
+        self.keys: list[str] = []
+        self.rows = 0
+        rows: list[list[str]] = []
+        if path.exists():
+            with path.open(newline="", encoding="utf-8", errors="replace") as fh:
+                table = list(csv.reader(fh))
+            if table:
+                self.keys, rows = table[0], table[1:]
+        if keep_rows is not None and len(rows) > keep_rows:
+            move_superseded(path, self.keys, rows[keep_rows:])
+            rows = rows[:keep_rows]
+        self._rewrite(rows)
+
+    def _rewrite(self, rows: Sequence[Sequence[str]]) -> None:
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with tmp.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            if self.keys:
+                writer.writerow(self.keys)
+            for row in rows:
+                writer.writerow([*row, *[""] * (len(self.keys) - len(row))])
+        tmp.replace(self.path)
+        self.rows = len(rows)
+
+    def write(self, key_values: dict[str, Any], key_excluded: dict[str, Any], step: int = 0) -> None:
+        """Append one row (SB3's ``KVWriter.write``); values excluded from ``csv`` are left out."""
+        values = {k: v for k, v in key_values.items() if "csv" not in (key_excluded.get(k) or ())}
+        new_keys = [k for k in values if k not in self.keys]
+        if new_keys:
+            with self.path.open(newline="", encoding="utf-8") as fh:
+                rows = list(csv.reader(fh))[1:] if self.keys else []
+            self.keys.extend(new_keys)
+            self._rewrite(rows)
+        with self.path.open("a", newline="", encoding="utf-8") as fh:
+            csv.writer(fh, lineterminator="\n").writerow(
+                ["" if values.get(k) is None else values[k] for k in self.keys]
+            )
+        self.rows += 1
+
+    def close(self) -> None:
+        """Nothing to close: every row is written and closed at once."""
+
+
+def make_logger(run_dir: Path, tensorboard: bool, progress: ProgressLog | None = None) -> Any:
+    """An SB3 logger writing ``progress.csv`` (``progress``, by default a fresh :class:`ProgressLog`)
+    and, if available, TensorBoard logs under ``tb/``."""
     from stable_baselines3.common import logger as sb3_logger
 
     class Namespaced(sb3_logger.KVWriter):
@@ -211,7 +292,8 @@ def make_logger(run_dir: Path, tensorboard: bool) -> Any:
         def close(self) -> None:
             self.inner.close()
 
-    formats: list[Any] = [Namespaced(sb3_logger.CSVOutputFormat(str(run_dir / "progress.csv")))]
+    progress = ProgressLog(run_dir / "progress.csv") if progress is None else progress
+    formats: list[Any] = [Namespaced(progress)]
     if tensorboard:
         try:
             formats.append(Namespaced(sb3_logger.TensorBoardOutputFormat(str(run_dir / "tb"))))
@@ -316,13 +398,17 @@ def read_eval_rows(path: Path) -> list[dict[str, Any]]:
     """The rows of ``eval.csv`` (numbers converted)."""
     if not path.exists():
         return []
-    with path.open(newline="", encoding="utf-8") as fh:
+    with path.open(newline="", encoding="utf-8", errors="replace") as fh:
         rows: list[dict[str, Any]] = list(csv.DictReader(fh))
-    for row in rows:
-        for key in ("step", "games", "wins"):
-            row[key] = int(row[key])
-        for key in ("seconds", "win_rate", "win_low", "win_high", "mean_rank", "points"):
-            row[key] = float(row[key])
+    for line, row in enumerate(rows, 2):
+        try:
+            for key in ("step", "games", "wins"):
+                row[key] = int(row[key])
+            for key in ("seconds", "win_rate", "win_low", "win_high", "mean_rank", "points"):
+                row[key] = float(row[key])
+        except (KeyError, TypeError, ValueError) as exc:
+            fields = ", ".join(EVAL_FIELDS)
+            raise ValueError(f"{path}, line {line}: not an evaluation row of {fields} ({exc})") from None
     return rows
 
 
@@ -373,6 +459,7 @@ class Run:
         self.eval_path = run_dir / "eval.csv"
         self.eval_rows: list[dict[str, Any]] = read_eval_rows(self.eval_path)
         self.snapshot_steps: list[int] = []
+        self.progress: ProgressLog | None = None
         self.seconds_before = 0.0  # wall time of earlier sessions of this run
         self.start_time = time.perf_counter()
         from .snapshots import SnapshotPool
@@ -383,6 +470,14 @@ class Run:
     def seconds(self) -> float:
         """Wall time of the run so far (all sessions)."""
         return self.seconds_before + time.perf_counter() - self.start_time
+
+    def supersede_eval_rows(self, step: int) -> None:
+        """Keep the evaluation rows up to ``step``; later ones move to ``eval.superseded.csv``."""
+        later = [r for r in self.eval_rows if r["step"] > step]
+        if later:
+            move_superseded(self.eval_path, EVAL_FIELDS, [[r[k] for k in EVAL_FIELDS] for r in later])
+            self.eval_rows = [r for r in self.eval_rows if r["step"] <= step]
+            write_eval_rows(self.eval_path, self.eval_rows)
 
     def write_header(self) -> None:
         """config.json, rules.txt, env.json."""
@@ -418,6 +513,7 @@ class Run:
             "step": step,
             "seconds": self.seconds,
             "eval_rows": len(self.eval_rows),
+            "progress_rows": None if self.progress is None else self.progress.rows,
             "snapshot_steps": list(self.snapshots.steps),
             "checkpoint": stem.name + ".zip",
         }
@@ -511,61 +607,151 @@ def new_run_dir(cfg: TrainConfig, rules: RuleSet) -> Path:
     return path
 
 
-def train(cfg: TrainConfig, *, run_dir: Path | None = None) -> Path:
-    """Run ``cfg`` from scratch in a new run directory (or ``run_dir``); return that directory."""
+def train(
+    cfg: TrainConfig, *, run_dir: Path | None = None, rules: RuleSet | None = None, restart: bool = False
+) -> Path:
+    """Run ``cfg`` from scratch in a new run directory (or ``run_dir``); return that directory.
+
+    ``rules`` replaces the rules ``cfg`` names (a resumed run's own ``rules.txt``); ``restart``
+    starts an existing run directory again from step 0, its earlier log rows superseded.
+    """
     cfg.check()
     set_torch_threads(cfg.threads)
-    rules = resolve_rules(cfg.rules, cfg.overrides)
+    rules = resolve_rules(cfg.rules, cfg.overrides) if rules is None else rules
     rules.check_players(cfg.players)
     run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules)
+    if restart:
+        run.supersede_eval_rows(0)
     run.write_header()
     print(f"run directory: {run.dir}")
     env = build_env(cfg, rules)
     model = make_model(cfg, env)
-    model.set_logger(make_logger(run.dir, cfg.tensorboard))
+    run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=0 if restart else None)
+    model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
     if cfg.snapshot_weight > 0:
         run.snapshots.add(model.policy, 0)
         refresh_pool(env, cfg, run.snapshots)
     return _learn(run, model, 0)
 
 
-def resume(run_dir: str | Path, *, total_steps: int | None = None) -> Path:
-    """Continue the run in ``run_dir`` from its last checkpoint (its config; ``total_steps`` may raise it)."""
+CHECKPOINT_NAME = re.compile(r"step_(\d{10})\.zip")
+"""The file names of a run's checkpoints (``step_<N>.zip``, ``N`` on ten digits)."""
+
+
+def _inside(path: Path, folder: Path, what: str) -> Path:
+    """``path`` after resolving links, refused unless it lies inside ``folder``."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(folder.resolve()):
+        raise ValueError(f"{what} {path} leads outside the run directory {folder} (to {resolved}); refused")
+    return resolved
+
+
+def _read_json(path: Path, what: str) -> dict[str, Any]:
+    """A JSON object from a run directory's file, or a ValueError naming the file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"cannot read {what} {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{what} {path} is not a JSON object")
+    return data
+
+
+def resume_config(run_path: Path, total_steps: int | None = None) -> tuple[TrainConfig, RuleSet]:
+    """The config and rules of the run in ``run_path``, read from its own files only.
+
+    The rules come from ``rules.txt`` (never from the rule file ``config.json`` names, which
+    may have changed or lie elsewhere) and must equal the config's ``rules_string``.
+    """
+    config_path = run_path / "config.json"
+    if not config_path.is_file():
+        raise ValueError(f"{run_path} is not a training run directory (no config.json)")
+    data = _read_json(_inside(config_path, run_path, "config.json"), "run config")
+    recorded = data.pop("rules_string", None)
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    try:
+        cfg = TrainConfig(**{k: v for k, v in data.items() if k in names})
+        if total_steps is not None:
+            cfg.total_steps = total_steps
+        cfg.check()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{config_path}: {exc}") from None
+    rules_path = _inside(run_path / "rules.txt", run_path, "rules.txt")
+    try:
+        rules = RuleSet.parse(rules_path.read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError, uno_env.RuleError) as exc:
+        raise ValueError(f"cannot read the run's rules {rules_path}: {exc}") from None
+    if recorded != str(rules):
+        raise ValueError(f"{rules_path} does not match the rules_string of {config_path}")
+    return cfg, rules
+
+
+def resume_checkpoint(run: Run, *, trust: bool = False) -> tuple[dict[str, Any], Path]:
+    """The state of the run's last checkpoint and the path of its zip, after every check.
+
+    ``checkpoints/latest.json`` must name a checkpoint of this run (``step_<N>.zip`` in
+    ``checkpoints/``, no link leading elsewhere, ``N`` its step); the checkpoint's sidecar
+    must record the run's rules, player count and the installed observation spec and env
+    version (:class:`agents.PolicyMismatchError` otherwise); and the checkpoint must be one
+    this installation signed, unless ``trust`` (:mod:`agents.trust`).
+    """
+    from agents.policy_agent import check_policy_metadata, load_policy_metadata, metadata_path
+    from agents.trust import check_trusted
+
+    latest = run.ckpt_dir / "latest.json"
+    state = _read_json(_inside(latest, run.dir, "latest.json"), "checkpoint record")
+    name = state.get("checkpoint")
+    match = CHECKPOINT_NAME.fullmatch(name) if isinstance(name, str) else None
+    step = state.get("step")
+    if match is None or isinstance(step, bool) or not isinstance(step, int) or int(match[1]) != step:
+        raise ValueError(
+            f"{latest}: 'checkpoint' must name a file step_<N>.zip of {run.ckpt_dir} (N: ten digits) and "
+            f"'step' must be N; got checkpoint={name!r}, step={step!r}"
+        )
+    seconds = state.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
+        raise ValueError(f"{latest}: 'seconds' must be a number >= 0, got {seconds!r}")
+    ckpt = run.ckpt_dir / match[0]
+    for part, what in ((ckpt, "checkpoint"), (metadata_path(ckpt), "sidecar")):
+        if not part.is_file():
+            raise ValueError(f"{latest} names {ckpt.name}, but its {what} {part} is missing")
+        _inside(part, run.dir, what)
+    snapshots = ckpt.with_suffix("").with_suffix(".snapshots.pt")
+    if snapshots.exists():
+        _inside(snapshots, run.dir, "snapshot file")
+    meta = load_policy_metadata(ckpt)
+    check_policy_metadata(meta, run.rules, num_players=run.cfg.players, source=f"checkpoint {ckpt}")
+    check_trusted(ckpt, metadata_path(ckpt), trust=trust)
+    return state, ckpt
+
+
+def resume(run_dir: str | Path, *, total_steps: int | None = None, trust: bool = False) -> Path:
+    """Continue the run in ``run_dir`` from its last checkpoint (its config; ``total_steps`` may raise it).
+
+    Everything is read from the run directory and checked first (:func:`resume_config`,
+    :func:`resume_checkpoint`); ``trust`` loads a checkpoint this installation did not sign.
+    Log rows up to the checkpoint stay; rows written after it move to ``*.superseded.csv``.
+    """
     from sb3_contrib import MaskablePPO
 
     run_path = Path(run_dir)
-    config_path = run_path / "config.json"
-    latest = run_path / "checkpoints" / "latest.json"
-    if not config_path.exists():
-        raise ValueError(f"{run_path} is not a training run directory (no config.json)")
-    data = json.loads(config_path.read_text(encoding="utf-8"))
-    data.pop("rules_string", None)
-    names = {f.name for f in dataclasses.fields(TrainConfig)}
-    cfg = TrainConfig(**{k: v for k, v in data.items() if k in names})
-    if total_steps is not None:
-        cfg.total_steps = total_steps
-    cfg.check()
+    cfg, rules = resume_config(run_path, total_steps)
     set_torch_threads(cfg.threads)
-    rules = resolve_rules(cfg.rules, cfg.overrides)
-    if (run_path / "rules.txt").read_text(encoding="utf-8").strip() != str(rules):
-        raise ValueError(f"{run_path}/rules.txt no longer matches the rules its config resolves to")
     run = Run(cfg, run_path, rules)
-    if not latest.exists():
+    if not (run.ckpt_dir / "latest.json").exists():
         print(f"{run_path} has no checkpoint yet: starting it again from step 0")
-        run.eval_rows = []
-        write_eval_rows(run.eval_path, [])
-        return train(cfg, run_dir=run_path)
-    state = json.loads(latest.read_text(encoding="utf-8"))
+        return train(cfg, run_dir=run_path, rules=rules, restart=True)
+    state, ckpt = resume_checkpoint(run, trust=trust)
     step = int(state["step"])
-    run.eval_rows = [r for r in run.eval_rows if r["step"] <= step]  # rows after the checkpoint redo
-    write_eval_rows(run.eval_path, run.eval_rows)
+    run.supersede_eval_rows(step)
     run.seconds_before = float(state["seconds"])
     run.write_header()
     env = build_env(cfg, rules)
-    ckpt = run.ckpt_dir / state["checkpoint"]
     model = MaskablePPO.load(str(ckpt), env=env, device=cfg.device)
     model.set_random_seed(cfg.seed + step)  # fresh games from here; same again on another resume
-    model.set_logger(make_logger(run.dir, cfg.tensorboard))
+    keep = state.get("progress_rows")
+    run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=keep if isinstance(keep, int) else None)
+    model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
     run.snapshots.load(ckpt.with_suffix("").with_suffix(".snapshots.pt"), lambda: _empty_policy(model))
     refresh_pool(env, cfg, run.snapshots)
     print(f"resuming {run.dir} at step {step:,} of {cfg.total_steps:,}")
@@ -677,6 +863,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--no-progress", dest="progress_bar", action="store_false", help="no progress bar")
     a("--no-tensorboard", dest="tensorboard", action="store_false", help="no TensorBoard logs")
     a("--resume", metavar="RUN_DIR", help="continue this run from its last checkpoint (its own config)")
+    add_trust_argument(parser)
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -688,7 +875,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env train`` from parsed arguments."""
     if args.resume:
-        resume(args.resume, total_steps=args.total_steps)
+        resume(args.resume, total_steps=args.total_steps, trust=args.trust_checkpoint)
     else:
         train(config_from_args(args))
     return 0
