@@ -29,6 +29,8 @@ from uno_env.stats import mean_interval, wilson_interval
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
     rules = uno_env.load_rules(args.rules)
     rules.check_players(args.players)
     print(

@@ -11,6 +11,7 @@ styles of :mod:`uno_env.policies`; :func:`choose_action` is their one entry poin
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from .policies import (
     quick_random_action,
     random_action,
 )
+from .rng import SEED_LIMIT, check_seed
 from .rules import RuleSet, compile_spec, load_rules
 
 POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
@@ -198,7 +200,7 @@ def simulate(
     rules: RuleSet | str | Path = "uno",
     num_players: int = 4,
     num_games: int = 1000,
-    seed: int = 0,
+    seed: int | None = 0,
     policies: str | list[str] = "random",
     check_invariants: bool = False,
     **overrides: Any,
@@ -210,14 +212,26 @@ def simulate(
     :data:`uno_env.policies.STYLES`). With ``check_invariants`` the engine invariants are
     checked after every decision, and every policy action against the legal mask; the first
     failure raises AssertionError naming the game's seed.
+
+    ``seed`` takes what :class:`~uno_env.Game` takes (an integer in ``0..2**63-1``, or None
+    for one drawn from the operating system, kept in :attr:`BatchResult.seed`), and every
+    ``seed + i`` must be one too.
     """
     ruleset = load_rules(rules, **overrides)
     ruleset.check_players(num_players)
     names = [policies] * num_players if isinstance(policies, str) else list(policies)
     if len(names) != num_players:
         raise ValueError(f"policies lists {len(names)} names for {num_players} players")
-    if num_games < 0:
-        raise ValueError(f"num_games must be >= 0, got {num_games}")
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 0:
+        raise ValueError(f"num_games must be an integer >= 0, got {num_games!r}")
+    if seed is None:  # as Game: one drawn from the operating system (kept in the result)
+        seed = secrets.randbelow(max(SEED_LIMIT - num_games + 1, 1))
+    seed = check_seed(seed)  # the seeds Game takes: game i is Game(rules, n, seed + i)
+    if seed + num_games > SEED_LIMIT:
+        raise ValueError(
+            f"seed + num_games must stay within 2**63 (game i is dealt from seed + i), got seed {seed} "
+            f"and {num_games} games"
+        )
     policy_codes, policy_params = policy_table(names)
     winner = np.full(num_games, -1, dtype=np.int64)
     length = np.zeros(num_games, dtype=np.int64)

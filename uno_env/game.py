@@ -21,6 +21,7 @@ from . import actions, cards, engine
 from . import layout as L
 from .cards import Card
 from .position import PHASE_NAMES, format_position, parse_position
+from .rng import check_seed
 from .rules import RuleSet, compile_spec, load_rules
 
 
@@ -134,11 +135,7 @@ class Game:
     ) -> None:
         self.rules = load_rules(rules, **overrides)
         self.rules.check_players(num_players)
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-            raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
-        self.seed = int(seed)
+        self.seed = secrets.randbits(63) if seed is None else check_seed(seed)
         self.deck: cards.DeckFamily = self.rules.deck_family
         self._spec = compile_spec(self.rules)
         self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
@@ -157,7 +154,7 @@ class Game:
         """A game at the situation written in position notation (see :mod:`uno_env.position`)."""
         game = cls.__new__(cls)
         game.rules = load_rules(rules, **overrides)
-        game.seed = seed
+        game.seed = check_seed(seed)
         game.deck = game.rules.deck_family
         game._spec = compile_spec(game.rules)
         game._state = parse_position(text, game.deck, game._spec, game.rules.deck_counts, seed)
@@ -194,15 +191,23 @@ class Game:
     def step(self, action: int | str) -> None:
         """Apply the decision of the player to move: an action id or its notation (``"R7"``).
 
-        Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal.
+        Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal,
+        including anything that is not an action: an id outside ``0..num_actions-1``, a float,
+        a bool, None or a list.
         """
-        if isinstance(action, str):
+        if type(action) is int and 0 <= action < self.rules.num_actions:
+            action_id = action  # the common case, checked first
+        elif isinstance(action, str):
             try:
                 action_id = actions.parse_action(action, self.deck)
             except ValueError as exc:
                 raise self._illegal(action, str(exc)) from None
-        else:
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            if not 0 <= action < self.rules.num_actions:
+                raise self._illegal(action, f"not an action id 0..{self.rules.num_actions - 1}")
             action_id = int(action)
+        else:
+            raise self._illegal(action, "not an action: give an action id (int) or its notation (str)")
         seat = int(self._state[L.S_CURRENT])
         count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal)
         if count < 0:
@@ -210,11 +215,15 @@ class Game:
         self._num_legal = count
         self.history.append((seat, action_id))
 
-    def _illegal(self, action: int | str, why: str) -> IllegalActionError:
+    def _illegal(self, action: Any, why: str) -> IllegalActionError:
         legal = self.legal_actions()
         names = ", ".join(f"{a}={self.describe_action(a)}" for a in legal) or "none (game over)"
         what = action if isinstance(action, str) else f"{action}"
-        if isinstance(action, (int, np.integer)) and 0 <= action < self.num_actions:
+        if (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)
+            and 0 <= action < self.num_actions
+        ):
             what = f"{action} ({self.describe_action(int(action))})"
         position = self.position()
         message = (
@@ -268,7 +277,13 @@ class Game:
         return Card(int(self._state[L.DISCARD_PILE + self._state[L.S_NDISCARD] - 1]), self.deck)
 
     def hand(self, seat: int) -> list[Card]:
-        """Cards ``seat`` holds, in face order."""
+        """Cards ``seat`` holds, in face order (ValueError unless ``seat`` is 0..num_players-1)."""
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, (int, np.integer))
+            or not 0 <= seat < self.num_players
+        ):
+            raise ValueError(f"seat must be a seat 0..{self.num_players - 1}, got {seat!r}")
         start = L.HANDS + seat * L.MAX_FACES
         return [
             Card(face, self.deck)

@@ -17,6 +17,14 @@ from numba import njit
 
 M32 = 0xFFFFFFFF
 WEYL_STEP = 362437
+SEED_LIMIT = 2**63  # seeds are 0..2**63-1: they fit the state's int64 words
+
+
+def check_seed(seed: object) -> int:
+    """A game seed as int; anything but an integer in ``0..2**63-1`` (bools too) raises ValueError."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
+    return int(seed)
 
 
 @njit(cache=True)

@@ -249,8 +249,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         if self._over:
             self._step_done(action)
             return
-        if type(action) is not int:
-            action = coerce_action(action, self._num_actions)
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            action = coerce_action(action, self._num_actions)  # ActionOutOfBoundsError if outside
         obs = np.empty(self._obs_size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
         actor = self._cur_seat

@@ -6,6 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from ..rng import check_seed
+
+__all__ = ["RENDER_MODES", "ActionOutOfBoundsError", "check_choice", "check_seed", "coerce_action"]
+
 RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
@@ -18,13 +22,6 @@ def check_choice(name: str, value: str, allowed: dict[str, int]) -> int:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(repr(k) for k in allowed)}, got {value!r}")
     return allowed[value]
-
-
-def check_seed(seed: Any) -> int:
-    """A game seed as int; anything but an integer in 0..2**63-1 raises ValueError."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
-    return int(seed)
 
 
 def coerce_action(action: Any, num_actions: int) -> int:

@@ -45,6 +45,7 @@ WRONG_MOVE_CARDS = 2  # U-WRONG-1: the wrong card goes back and its player draws
 # return codes of the step functions (seats are >= 0)
 OVER = -1  # the game has ended
 ILLEGAL = -2  # the action was not legal; nothing changed
+OUT_OF_BOUNDS = -2  # vector_step: OUT_OF_BOUNDS - i, game i's action is outside the action table
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
 # seat codes of a table: >= 0 a compiled policy (uno_env.batch.POLICIES), else a caller
@@ -527,8 +528,13 @@ def vector_step(
     an external opponent (``waiting[i] >= 0``). A finished game's last observation goes to
     ``final_obs[i]`` and the game of :func:`next_seed` is dealt in its place (same step).
     Returns the first game whose action was illegal when ``illegal_mode`` is raise (that
-    game unchanged, the games before it stepped), else -1.
+    game unchanged, the games before it stepped), ``OUT_OF_BOUNDS - i`` when the action of
+    game ``i`` (the first such) is outside the action table (no game stepped), else -1.
     """
+    num_actions = spec[L.SP_NUM_ACTIONS]
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= num_actions:
+            return OUT_OF_BOUNDS - i
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     states = borrow(states)
     spec = borrow(spec)

@@ -292,8 +292,8 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         """Play the learner's action, then the opponents until the learner decides or the game ends."""
         if self._over:
             raise RuntimeError("step() called after the episode ended: call reset() first")
-        if type(action) is not int:
-            action = coerce_action(action, self._num_actions)
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            action = coerce_action(action, self._num_actions)  # ActionOutOfBoundsError if outside
         obs = np.empty(self._layout.size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
         seat = core.learner_step(

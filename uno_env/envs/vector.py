@@ -20,6 +20,12 @@ changes the tables for games dealt afterwards (fictitious self-play adds snapsho
 :meth:`VectorEnv.to_sb3` wraps the same games as a Stable-Baselines3 ``VecEnv`` for
 sb3-contrib's MaskablePPO.
 
+Actions: one integer id per game. An id outside the action table (``-1``, ``num_actions``,
+``2**62``) raises :class:`~uno_env.envs.common.ActionOutOfBoundsError` before any game
+moves, as in the single-agent and AEC envs; a legal-table id that is not legal in its game
+is handled by ``illegal_action`` (``"terminate"``: reward ``illegal_reward`` and the game
+ends; ``"draw_penalty"``; ``"raise"``: :class:`~uno_env.IllegalActionError`).
+
 Auto-reset is *same-step* (the ``autoreset_mode`` attribute, also in ``metadata``, as
 Gymnasium's own vector envs carry it): when game ``i`` ends, the step returns the first
 observation of the next game in row ``i`` and puts the last observation of the finished
@@ -69,7 +75,7 @@ from ..game import IllegalActionError
 from ..position import format_position
 from ..rules import RuleSet, compile_spec, load_rules
 from . import core
-from .common import check_choice, check_seed
+from .common import ActionOutOfBoundsError, check_choice, check_seed
 from .encoding import obs_layout
 from .registration import ENV_VERSION
 
@@ -340,8 +346,12 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             self._waiting,
             self._fresh,
         )
-        if failed >= 0:
-            raise self._illegal_error(failed)
+        if failed != -1:
+            raise (
+                self._illegal_error(failed)
+                if failed >= 0
+                else self._out_of_bounds(core.OUT_OF_BOUNDS - failed)
+            )
         self._play_externals()
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
@@ -460,6 +470,13 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 "action_mask": np.zeros(self._num_actions, dtype=np.int8),
             }
         return self._final_obs[i].copy()
+
+    def _out_of_bounds(self, i: int) -> ActionOutOfBoundsError:
+        """The error for an action outside the action space (no game was stepped)."""
+        return ActionOutOfBoundsError(
+            f"game {i}: action {int(self._actions[i])} is not in the action space: expected integer "
+            f"ids 0..{self._num_actions - 1} (see uno_env.action_table); no game was stepped"
+        )
 
     def _illegal_error(self, i: int) -> IllegalActionError:
         whose = f" for the learner at seat {int(self._learners[i])}"

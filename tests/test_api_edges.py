@@ -1,0 +1,125 @@
+"""Misuse at the API's edges raises the documented error, the same way in every entry point.
+
+Anything that is not an action id (a float, a bool, None, a list, an integer outside the
+action table, one too large for int64) is an :class:`~uno_env.IllegalActionError` in
+:class:`~uno_env.Game` and an :class:`~uno_env.envs.ActionOutOfBoundsError` in the
+environments (the vector env included: an id outside the table is not an illegal move that
+costs a reward). Seeds are the integers ``0..2**63-1`` everywhere, so that game ``i`` of
+:func:`uno_env.simulate` is ``Game(rules, n, seed + i)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import uno_env
+from training.cli import main
+from uno_env import Game, IllegalActionError
+from uno_env.envs import ActionOutOfBoundsError
+from uno_env.envs.single import SingleAgentEnv
+from uno_env.envs.vector import VectorEnv
+
+NOT_ACTIONS: list[Any] = [1.9, 1.0, 10**30, 2**63, -(2**70), -1, 74, None, [0], (0,), True, False, b"R1"]
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
+def test_game_step_refuses_what_is_not_an_action(action: Any) -> None:
+    """``Game.step(1.9)`` played action 1; ``10**30``, None and ``[a]`` raised OverflowError or
+    TypeError. All are IllegalActionError now, and the game is unchanged."""
+    game = Game("uno", 4, seed=3)
+    before = game.position()
+    with pytest.raises(IllegalActionError) as exc:
+        game.step(action)
+    assert exc.value.legal == game.legal_actions()
+    assert game.position() == before and game.history == []
+
+
+def test_game_step_takes_numpy_integers_and_notation() -> None:
+    game = Game("uno", 4, seed=3)
+    first = game.legal_actions()[0]
+    game.step(np.int64(first))
+    game.step(game.describe_action(game.legal_actions()[0]))
+    assert len(game.history) == 2
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 10, 1.0, True, None])
+def test_hand_of_a_seat_that_is_not_at_the_table(seat: Any) -> None:
+    """``Game.hand(-1)`` returned ``[]`` by reading the slots before the hands."""
+    game = Game("uno", 4, seed=3)
+    with pytest.raises(ValueError, match=r"seat must be a seat 0\.\.3"):
+        game.hand(seat)
+    assert len(game.hand(3)) == 7
+
+
+@pytest.mark.parametrize("seed", [True, False, -1, 2**63, 1.0, "7"])
+def test_simulate_and_game_refuse_the_same_seeds(seed: Any) -> None:
+    with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*63-1"):
+        Game("uno", 4, seed=seed)
+    with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*63-1"):
+        uno_env.simulate("uno", 4, 1, seed=seed)
+    with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*63-1"):
+        Game.from_position(
+            "uno", "hands=R1/G2; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=play", seed=seed
+        )
+
+
+def test_simulate_games_are_games_of_the_following_seeds() -> None:
+    """Game i of simulate is Game(seed + i): the last game may use seed 2**63-1, not beyond."""
+    top = 2**63 - 1
+    result = uno_env.simulate("uno", 2, 2, seed=top - 1)
+    for i in range(2):
+        game = Game("uno", 2, seed=top - 1 + i)
+        assert game.seed == top - 1 + i
+    assert result.num_games == 2
+    with pytest.raises(ValueError, match=r"seed \+ num_games must stay within 2\*\*63"):
+        uno_env.simulate("uno", 2, 2, seed=top)
+    with pytest.raises(ValueError, match="num_games must be an integer >= 0"):
+        uno_env.simulate("uno", 2, True)
+    drawn = uno_env.simulate("uno", 2, 1, seed=None)  # as Game(seed=None): drawn and kept
+    assert drawn.winner[0] == uno_env.simulate("uno", 2, 1, seed=drawn.seed).winner[0]
+
+
+@pytest.mark.parametrize("action", [2**70, -(2**70), -1, 74, 1.5, None, [2**70]], ids=repr)
+def test_aec_and_single_agent_envs_raise_out_of_bounds(action: Any) -> None:
+    """AEC ``step(2**70)`` raised OverflowError from the compiled call."""
+    aec = uno_env.env("uno", num_players=2)
+    aec.reset(seed=1)
+    with pytest.raises(ActionOutOfBoundsError):
+        aec.step(action)
+    single = SingleAgentEnv("uno", 2)
+    single.reset(seed=1)
+    with pytest.raises(ActionOutOfBoundsError):
+        single.step(action)
+
+
+@pytest.mark.parametrize("bad", [-1, 74, 2**62, -(2**63)])
+def test_vector_env_raises_out_of_bounds_before_any_game_moves(bad: int) -> None:
+    """The vector env gave reward -1 (an illegal move) for ids outside the action space."""
+    venv = VectorEnv(3, "uno", 3)
+    venv.reset(seed=0)
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])
+    actions[2] = bad
+    before = [venv.position(i) for i in range(3)]
+    with pytest.raises(ActionOutOfBoundsError, match=f"game 2: action {bad} is not in the action space"):
+        venv.step(actions)
+    assert [venv.position(i) for i in range(3)] == before
+    actions[2] = int(np.flatnonzero(venv.action_masks()[2])[0])
+    venv.step(actions)  # the env still works
+
+
+@pytest.mark.parametrize("games", ["0", "-5"])
+def test_simulate_cli_without_games_is_a_one_line_error(
+    games: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``uno-env simulate --games 0`` gave an IndexError traceback."""
+    assert main(["simulate", "--games", games]) == 2
+    err = capsys.readouterr().err
+    assert err == f"uno-env: error: --games must be at least 1, got {games}\n"
+
+
+def test_simulate_cli_with_a_bad_seed_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "3", "--seed", "-1"]) == 2
+    assert capsys.readouterr().err.startswith("uno-env: error: seed must be an integer in 0..2**63-1")
