@@ -19,7 +19,9 @@ def test_simulate_prints_win_rates_and_throughput(capsys: pytest.CaptureFixture[
     assert "rules: uno (uno); 3 players; 200 games; policy: random; seed 0" in out
     assert "seat  win rate  95% interval" in out
     assert re.search(r"throughput: [\d,]+ decisions/s, [\d,]+ games/s", out)
-    assert re.search(r"game length \(decisions: [^)]*\): mean [\d.]+ \[[\d.]+, [\d.]+\], median \d+", out)
+    for unit in ("turns", "decisions"):
+        assert re.search(rf"game length in {unit} \([^)]*\): mean [\d.]+ \[[\d.]+, [\d.]+\], median \d+", out)
+    assert re.search(r"first mover \([^)]*\): [\d.]+% \[[\d.]+%, [\d.]+%\]", out)
     # the table reports the same games that simulate() plays with the same seed
     result = uno_env.simulate("uno", 3, 200, seed=0)
     wins = [int((result.winner == seat).sum()) for seat in range(3)]

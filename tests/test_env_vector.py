@@ -302,3 +302,31 @@ def test_sb3_vecenv_adapter_and_maskableppo() -> None:
             assert "TimeLimit.truncated" in infos[i]
             ended += 1
     assert ended > 0
+
+
+def test_final_info_carries_each_finished_games_decisions_and_turns() -> None:
+    """The lengths of a finished game are the single env's at its end (same seed, same actions)."""
+    from uno_env import layout as L
+
+    seeds = [21, 22, 23]
+    venv = VectorEnv(len(seeds), "uno", 3, opponents=["greedy", "random"], seat=0)
+    singles = [SingleAgentEnv("uno", 3, opponents=["greedy", "random"], seat=0) for _ in seeds]
+    venv.reset(seed=seeds)
+    for env, seed in zip(singles, seeds, strict=True):
+        env.reset(seed=seed)
+    ended = 0
+    for _ in range(400):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])
+        _, _, terminated, truncated, info = venv.step(actions)
+        for i, env in enumerate(singles):
+            _, _, term, trunc, _ = env.step(int(actions[i]))
+            assert (term, trunc) == (terminated[i], truncated[i])
+            if term or trunc:
+                final = info["final_info"]
+                assert final["_decisions"][i] and final["_turns"][i]
+                state = env._state  # the finished game, before its reset
+                assert final["decisions"][i] == state[L.S_DECISIONS] > 0
+                assert final["turns"][i] == state[L.S_TURNS] > 0
+                ended += 1
+                env.reset()
+    assert ended >= 3

@@ -14,6 +14,7 @@ import pytest
 
 import uno_env
 from training import tournament
+from uno_env.stats import grouped_ratio
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("openskill")
@@ -54,6 +55,7 @@ def test_every_deal_is_played_at_every_table_in_every_seating(
             expected = uno_env.simulate("uno", 3, 6, seed=11, policies=seating.split("|"))
             assert rows["winner_seat"].tolist() == expected.winner.tolist()
             assert rows["length"].tolist() == expected.length.tolist()
+            assert rows["turns"].tolist() == expected.turns.tolist()
     assert games["deal"].is_monotonic_increasing  # ordered deal by deal (the rating order)
 
 
@@ -73,6 +75,25 @@ def test_standings_count_every_game_and_carry_ratings(three_player: tournament.T
     assert table["rating_mu"].nunique() == len(AGENTS)  # the games moved the ratings apart
     for name in ("standings.csv", "standings.parquet", "standings.png", "games.csv", "tournament.json"):
         assert (three_player.out / name).stat().st_size > 0
+
+
+def test_intervals_take_the_deal_as_the_unit(three_player: tournament.TournamentResult) -> None:
+    """An agent's games of one deal are summed first; the interval rests on the 6 deals."""
+    games = three_player.games
+    for _, row in three_player.standings.iterrows():
+        seated = games[games["seating"].str.split("|").apply(lambda s, a=row["agent"]: a in s)]
+        per_deal = seated.groupby("deal").agg(
+            wins=("winner", lambda w, a=row["agent"]: int((w == a).sum())), games=("winner", "size")
+        )
+        est = grouped_ratio(per_deal["wins"].to_numpy(), per_deal["games"].to_numpy())
+        assert est.groups == 6 and row["deals"] == 6
+        assert (row["win_lo"], row["win_hi"]) == pytest.approx(est.proportion_interval())
+    length = tournament.game_length(games)
+    per_deal = games.groupby("deal")["turns"].agg(["sum", "size"])
+    expected = grouped_ratio(per_deal["sum"].to_numpy(), per_deal["size"].to_numpy())
+    assert length["turns"] == pytest.approx(expected.value)
+    assert (length["turns_lo"], length["turns_hi"]) == pytest.approx(expected.interval())
+    assert length["turns"] < length["decisions"]
 
 
 def test_five_players_rotate_instead_of_all_seatings(tmp_path: Path) -> None:

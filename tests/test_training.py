@@ -235,7 +235,8 @@ def test_interval_math() -> None:
     rank = np.where(won, 1.0, 2.0)
     rank[-1] = np.nan  # a truncated game has no rank
     points = np.arange(10, dtype=float)
-    records = GameRecords(won, rank, points, np.arange(10) == 9, np.arange(10) % 2)
+    lengths = np.arange(10) + 20
+    records = GameRecords(won, rank, points, np.arange(10) == 9, np.arange(10) % 2, lengths + 5, lengths)
     res = summarize(records, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
     assert res.games == 10 and res.wins == 7 and res.win_rate == 0.7 and res.truncated == 1
     p, n, z = 0.7, 10, t_quantile(0.975, math.inf)
@@ -249,6 +250,7 @@ def test_interval_math() -> None:
     mean, _lo, hi = mean_interval(np.array([1.0, 2.0, 3.0]))
     assert (mean, hi - mean) == (2.0, pytest.approx(t_quantile(0.975, 2) / math.sqrt(3)))
     assert res.points == 4.5 and res.games_per_second == 10.0
+    assert (res.turns, res.decisions) == (24.5, 29.5) and res.turns_low < 24.5 < res.turns_high
 
 
 def test_seats_rotate_in_style_evaluation() -> None:

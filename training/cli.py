@@ -43,12 +43,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=policies)
     seconds = time.perf_counter() - start
     lengths = result.length
-    mean, lo, hi = mean_interval(lengths)
-    print(
-        f"\ngame length (decisions: every choice a player makes): mean {mean:.1f} [{lo:.1f}, {hi:.1f}], "
-        f"median {np.median(lengths):.0f}, p10 {np.percentile(lengths, 10):.0f}, "
-        f"p90 {np.percentile(lengths, 90):.0f}"
-    )
+    print()
+    for name, values, what in (
+        ("turns", result.turns, "a player enters the play phase to play or draw"),
+        ("decisions", lengths, "every choice a player makes, colours and answers included"),
+    ):
+        mean, lo, hi = mean_interval(values)
+        print(
+            f"game length in {name} ({what}): mean {mean:.1f} "
+            f"[{lo:.1f}, {hi:.1f}], median {np.median(values):.0f}, p10 {np.percentile(values, 10):.0f}, "
+            f"p90 {np.percentile(values, 90):.0f}"
+        )
     print(
         f"truncated at the decision limit ({rules.max_decisions:,}): {result.truncated.mean():.2%} of games"
     )
@@ -57,6 +62,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     for seat in range(args.players):
         lo, hi = wilson_interval(wins[seat], result.num_games)
         print(f"{seat:>4}  {wins[seat] / result.num_games:8.2%}  [{lo:.2%}, {hi:.2%}]")
+    first = int((result.winner == result.first_mover).sum())
+    lo, hi = wilson_interval(first, result.num_games)
+    print(
+        f"first mover (the seat of the first decision; the dealer is drawn each deal): "
+        f"{first / result.num_games:.2%} [{lo:.2%}, {hi:.2%}]"
+    )
     print(
         f"\nthroughput: {lengths.sum() / seconds:,.0f} decisions/s, "
         f"{result.num_games / seconds:,.0f} games/s ({seconds:.1f} s, one core)"
@@ -78,7 +89,11 @@ def _record_simulated(
         outcome = record.outcome
         assert outcome is not None
         winner = -1 if outcome.winner is None else outcome.winner
-        if outcome.decisions != result.length[i] or winner != result.winner[i]:
+        if (
+            outcome.decisions != result.length[i]
+            or outcome.turns != result.turns[i]
+            or winner != result.winner[i]
+        ):
             raise AssertionError(f"recorded game {i} (seed {args.seed + i}) differs from the simulated one")
     save_records(args.record, records)
     print(f"\nrecorded games 0..{count - 1} (seeds {args.seed}..{args.seed + count - 1}) to {args.record}")

@@ -26,8 +26,10 @@ are independent: Wilson intervals for rates, Student-t intervals for means, from
 truncated at the decision limit, E-END-1, counts as not won), the mean finishing rank
 (1 = winner; truncated games left out) and the points per game: the evaluated player's
 score at the end of the game as the rules count it (U-SCORE-1: points won from the other
-hands; U-SCORE-3 / MM-SCORE-1: points held, lower is better). Printed as a table and written
-to ``OUT.json`` and ``OUT.csv``.
+hands; U-SCORE-3 / MM-SCORE-1: points held, lower is better); and the game length, in
+turns (printed: a turn begins when a player enters the play phase, to play or draw) and in
+decisions (in the files: every choice of every seat, colours and answers included). Printed
+as a table and written to ``OUT.json`` and ``OUT.csv``.
 
 Checkpoint safety: the sidecar is checked before the checkpoint is unpickled
 (:class:`agents.PolicyAgent`): other rules, another observation spec or env version are
@@ -73,6 +75,8 @@ class GameRecords:
     points: np.ndarray  # float
     truncated: np.ndarray  # bool
     seat: np.ndarray  # int
+    decisions: np.ndarray  # int, the game's length in decisions (all seats)
+    turns: np.ndarray  # int, the game's length in turns
 
 
 @dataclass
@@ -95,6 +99,12 @@ class EvalResult:
     points_low: float
     points_high: float
     truncated: int
+    turns: float
+    turns_low: float
+    turns_high: float
+    decisions: float
+    decisions_low: float
+    decisions_high: float
     seconds: float
     games_per_second: float
 
@@ -128,6 +138,8 @@ def play_policy(
     points = np.zeros(games)
     truncated = np.zeros(games, dtype=bool)
     seat = np.zeros(games, dtype=np.int64)
+    decisions = np.zeros(games, dtype=np.int64)
+    turns = np.zeros(games, dtype=np.int64)
     layout = uno_env.envs.obs_layout(rules.deck_family)
     score_slot = layout.field("scores").start  # relative seat 0: the learner
     target = float(rules.target) if rules.target else 1.0
@@ -157,8 +169,10 @@ def play_policy(
                     rank[g] = r + 1
                     won[g] = r == 0
                 points[g] = float(info["final_obs"][i][score_slot]) * target
+                decisions[g] = info["final_info"]["decisions"][i]
+                turns[g] = info["final_info"]["turns"][i]
             open_rows &= ~done
-    return GameRecords(won, rank, points, truncated, seat)
+    return GameRecords(won, rank, points, truncated, seat, decisions, turns)
 
 
 def play_style(
@@ -173,6 +187,8 @@ def play_style(
     rank = np.full(games, np.nan)
     points = np.zeros(games)
     truncated = np.zeros(games, dtype=bool)
+    decisions = np.zeros(games, dtype=np.int64)
+    turns = np.zeros(games, dtype=np.int64)
     for k in range(num_players):
         rows = np.flatnonzero(seat == k)
         if rows.size == 0:
@@ -187,7 +203,9 @@ def play_style(
         order = np.argmax(result.ranking[rows] == k, axis=1)
         rank[rows] = np.where(truncated[rows], np.nan, order + 1)
         points[rows] = result.scores[rows, k]
-    return GameRecords(won, rank, points, truncated, seat)
+        decisions[rows] = result.length[rows]
+        turns[rows] = result.turns[rows]
+    return GameRecords(won, rank, points, truncated, seat, decisions, turns)
 
 
 def summarize(
@@ -200,6 +218,8 @@ def summarize(
     ranks = records.rank[~np.isnan(records.rank)]
     rank_mean, rank_lo, rank_hi = mean_interval(ranks)
     pts, pts_lo, pts_hi = mean_interval(records.points)
+    turns, turns_lo, turns_hi = mean_interval(records.turns)
+    decisions, decisions_lo, decisions_hi = mean_interval(records.decisions)
     return EvalResult(
         model=model,
         opponents=opponents,
@@ -217,6 +237,12 @@ def summarize(
         points_low=pts_lo,
         points_high=pts_hi,
         truncated=int(records.truncated.sum()),
+        turns=turns,
+        turns_low=turns_lo,
+        turns_high=turns_hi,
+        decisions=decisions,
+        decisions_low=decisions_lo,
+        decisions_high=decisions_hi,
         seconds=seconds,
         games_per_second=games / seconds if seconds > 0 else float("inf"),
     )
@@ -322,7 +348,7 @@ def format_table(results: Sequence[EvalResult]) -> str:
     """The results as a fixed-width table."""
     lines = [
         f"{'opponents':<24} {'games':>7} {'win rate (95% CI)':<26} {'mean rank (95% CI)':<22} "
-        f"{'points/game (95% CI)':<28} {'trunc':>5} {'games/s':>8}"
+        f"{'points/game (95% CI)':<28} {'turns/game (95% CI)':<24} {'trunc':>5} {'games/s':>8}"
     ]
     for r in results:
         lines.append(
@@ -330,6 +356,7 @@ def format_table(results: Sequence[EvalResult]) -> str:
             f"{f'{r.win_rate:.1%} ({r.win_low:.1%}-{r.win_high:.1%})':<26} "
             f"{f'{r.mean_rank:.3f} ({r.rank_low:.3f}-{r.rank_high:.3f})':<22} "
             f"{f'{r.points:.1f} ({r.points_low:.1f}-{r.points_high:.1f})':<28} "
+            f"{f'{r.turns:.1f} ({r.turns_low:.1f}-{r.turns_high:.1f})':<24} "
             f"{r.truncated:>5} {r.games_per_second:>8,.0f}"
         )
     return "\n".join(lines)

@@ -38,13 +38,15 @@ interval ``mu +- 1.96 sigma`` (the rating's own uncertainty, not a bootstrap) an
 ordinal ``mu - 3 sigma``. The model runs without its dynamics factor (``tau = 0``): agents
 are fixed strategies whose strength does not drift, so the ratings converge instead of
 following the most recent games. Truncated games (E-END-1) count as not won and are left
-out of the ranks and the ratings. The mean game length is printed in decisions (every
-choice a player makes, colours and answers included), grouped by deal as well.
+out of the ranks and the ratings. The mean game length is printed in turns (a turn begins
+when a player enters the play phase, to play or draw) and in decisions (every choice a
+player makes, colours and answers included), grouped by deal as well.
 
 **Output** in ``--out`` (default ``runs/tournament__<rules>__<N>p__<seed>__<UTC time>``):
 ``batches/`` (one ``.npz`` per finished batch, written atomically; ``--resume DIR`` plays
 only the missing ones), ``standings.csv`` (+ ``.parquet`` with pyarrow), ``games.csv``
-(one row per game: deal, seed, table, seating, winner, ranking, length), ``standings.png``
+(one row per game: deal, seed, table, seating, winner, ranking, ``length`` in decisions,
+``turns``), ``standings.png``
 and the table on screen.
 """
 
@@ -213,6 +215,7 @@ def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
     }
     winner = np.full(task.count, -1, dtype=np.int64)
     length = np.zeros(task.count, dtype=np.int64)
+    turns = np.zeros(task.count, dtype=np.int64)
     ranking = np.full((task.count, n), -1, dtype=np.int64)
     scores = np.zeros((task.count, n), dtype=np.int64)
     for i in range(task.count):
@@ -230,14 +233,16 @@ def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
         assert outcome is not None
         winner[i] = -1 if outcome.winner is None else outcome.winner
         length[i] = outcome.decisions
+        turns[i] = outcome.turns
         if outcome.ranking:
             ranking[i] = outcome.ranking
         scores[i] = outcome.scores
-    return {"winner": winner, "length": length, "ranking": ranking, "scores": scores}
+    return {"winner": winner, "length": length, "turns": turns, "ranking": ranking, "scores": scores}
 
 
 def run_task(task: TournamentTask) -> dict[str, Any]:
-    """Play one batch; return its id and per-game arrays (winner, length, ranking, scores)."""
+    """Play one batch; return its id and per-game arrays (winner, length in decisions, turns,
+    ranking, scores)."""
     if task.compiled:
         result = uno_env.simulate(
             task.rules,
@@ -249,6 +254,7 @@ def run_task(task: TournamentTask) -> dict[str, Any]:
         arrays = {
             "winner": result.winner,
             "length": result.length,
+            "turns": result.turns,
             "ranking": result.ranking,
             "scores": result.scores,
         }
@@ -298,6 +304,8 @@ def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
                     "seating": "|".join(task.seating),
                     "winner_seat": data["winner"],
                     "length": data["length"],
+                    # batches written before turns were counted have none (-1)
+                    "turns": data["turns"] if "turns" in data.files else np.full(task.count, -1),
                 }
             )
             winners = data["winner"]
@@ -403,11 +411,21 @@ def _seat_games(
 
 
 def game_length(games: pd.DataFrame) -> dict[str, float]:
-    """Mean game length in decisions, with its 95% interval grouped by deal."""
-    per_deal = games.groupby("deal", sort=True)["length"].agg(["sum", "size"])
-    est = grouped_ratio(per_deal["sum"].to_numpy(), per_deal["size"].to_numpy())
-    lo, hi = est.interval()
-    return {"decisions": est.value, "decisions_lo": lo, "decisions_hi": hi}
+    """Mean game length in turns and in decisions, each with its 95% interval grouped by deal.
+
+    Keys ``turns``, ``turns_lo``, ``turns_hi``, ``decisions``, ``decisions_lo``, ``decisions_hi``
+    (turns NaN when the batches predate turn counting).
+    """
+    out: dict[str, float] = {}
+    for name, column in (("turns", "turns"), ("decisions", "length")):
+        values = games[column]
+        if (values < 0).any():
+            out.update({name: math.nan, f"{name}_lo": math.nan, f"{name}_hi": math.nan})
+            continue
+        per_deal = values.groupby(games["deal"], sort=True).agg(["sum", "size"])
+        est = grouped_ratio(per_deal["sum"].to_numpy(), per_deal["size"].to_numpy())
+        out[name], (out[f"{name}_lo"], out[f"{name}_hi"]) = est.value, est.interval()
+    return out
 
 
 def run_tournament(
@@ -594,8 +612,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print(format_standings(result.standings))
     length = game_length(result.games)
     print(
-        f"\nmean game length: {length['decisions']:.1f} decisions "
-        f"[{length['decisions_lo']:.1f}, {length['decisions_hi']:.1f}] (95%, grouped by deal)"
+        f"\nmean game length (95%, grouped by deal): {length['turns']:.1f} turns "
+        f"[{length['turns_lo']:.1f}, {length['turns_hi']:.1f}] (a player enters the play phase), "
+        f"{length['decisions']:.1f} decisions [{length['decisions_lo']:.1f}, {length['decisions_hi']:.1f}] "
+        "(every choice, colours and answers included)"
     )
     print(f"\nstandings: {result.out / 'standings.csv'}, plot: {result.out / 'standings.png'}")
     return 0

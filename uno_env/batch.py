@@ -108,6 +108,8 @@ def play_games_with_params(
     scores: np.ndarray,
     round_points: np.ndarray,
     rounds: np.ndarray,
+    turns: np.ndarray,
+    first_mover: np.ndarray,
 ) -> tuple[int, int]:
     """Play ``len(winner)`` games, seat ``s`` by policy ``policies[s]`` with ``params[s]``;
     write results; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
@@ -124,6 +126,7 @@ def play_games_with_params(
     params = borrow(params)
     for g in range(len(winner)):
         engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        first_mover[g] = state[L.S_CURRENT]
         fresh = False  # whether mask holds the legal actions (count: how many)
         count = 0
         while state[L.S_STATUS] == L.ST_RUNNING:
@@ -155,6 +158,7 @@ def play_games_with_params(
                 return g, code
         winner[g] = state[L.S_WINNER]
         length[g] = state[L.S_DECISIONS]
+        turns[g] = state[L.S_TURNS]
         rounds[g] = state[L.S_ROUND]
         engine.compute_ranking(state, spec, ranking[g])
         for seat in range(num_players):
@@ -168,7 +172,13 @@ class BatchResult:
     """Per-game results of :func:`simulate` (row ``i`` is game ``seed + i``).
 
     ``winner`` is -1 for a truncated game (E-END-1); ``ranking`` rows list seats best
-    first (all -1 when truncated); ``length`` counts decisions.
+    first (all -1 when truncated). Two lengths: ``length`` counts *decisions* (every choice a
+    player makes: plays, draws, colours, play-or-keep, challenges, answers, calls), ``turns``
+    counts *turns* (a turn begins each time a player enters the play phase and must play or
+    draw from their hand; a skipped player has none, answering a penalty or jumping in is
+    not one), the unit of published game-length figures. ``first_mover`` is the seat that
+    made the first decision (the player after the dealer, drawn each deal, unless the
+    starting card says otherwise).
     """
 
     rules: str
@@ -180,6 +190,8 @@ class BatchResult:
     scores: np.ndarray
     round_points: np.ndarray
     rounds: np.ndarray
+    turns: np.ndarray
+    first_mover: np.ndarray
 
     @property
     def num_games(self) -> int:
@@ -239,6 +251,8 @@ def simulate(
     scores = np.zeros((num_games, num_players), dtype=np.int64)
     round_points = np.zeros((num_games, num_players), dtype=np.int64)
     rounds = np.zeros(num_games, dtype=np.int64)
+    turns = np.zeros(num_games, dtype=np.int64)
+    first_mover = np.zeros(num_games, dtype=np.int64)
     failed, code = play_games_with_params(
         np.zeros(L.STATE_SIZE, dtype=np.int64),
         np.zeros(L.MAX_ACTIONS, dtype=np.int8),
@@ -255,13 +269,27 @@ def simulate(
         scores,
         round_points,
         rounds,
+        turns,
+        first_mover,
     )
     if failed >= 0:
         raise AssertionError(
             f"invariant broken in game seed={seed + failed} ({num_players} players, rules: "
             f"{ruleset}, policies {names}): {_failure_message(code)}"
         )
-    return BatchResult(str(ruleset), num_players, seed, winner, length, ranking, scores, round_points, rounds)
+    return BatchResult(
+        str(ruleset),
+        num_players,
+        seed,
+        winner,
+        length,
+        ranking,
+        scores,
+        round_points,
+        rounds,
+        turns,
+        first_mover,
+    )
 
 
 def _failure_message(code: int) -> str:

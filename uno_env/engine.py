@@ -574,6 +574,7 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
         seat = next_seat(state, seat, 1)
     state[L.S_CURRENT] = seat
     state[L.S_PHASE] = L.PH_PLAY
+    state[L.S_TURNS] += 1
     state[L.S_DRAWN] = -1
     state[L.S_DREW] = 0
     if spec[L.SP_CUBE] == 1:  # H-CUBE-1: a player holding 10 cards rolls, once per time
@@ -1183,6 +1184,7 @@ def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -
     state[L.S_COLOUR] = colour
     if state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:  # U-START-1: a starting wild
         state[L.S_PHASE] = L.PH_PLAY
+        state[L.S_TURNS] += 1  # the first turn begins once the colour is named
     else:
         resolve(state, spec)
 
@@ -1229,6 +1231,7 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> N
         _clear_pending(state)
         state[L.S_CURRENT] = challenger  # the challenger takes a normal turn
         state[L.S_PHASE] = L.PH_PLAY
+        state[L.S_TURNS] += 1
         state[L.S_DREW] = 0
     else:
         _clear_pending(state)
@@ -1570,6 +1573,8 @@ def deal_round(state: np.ndarray, spec: np.ndarray) -> None:
         state[L.S_CURRENT] = first
     else:
         state[L.S_CURRENT] = first
+    if start != START_FIRST_DISCARD and state[L.S_PHASE] == L.PH_PLAY:
+        state[L.S_TURNS] += 1  # the first turn (MM-START-1 begins it through pass_turn)
 
 
 @njit(cache=True)

@@ -58,7 +58,11 @@ class Outcome:
     ``ranking`` lists seats best first; ``scores`` are match points per seat (the round
     winner's U-SCORE-1 points in a single round); ``round_points`` the points left in each
     hand at the end of the last round; ``reason`` is ``"win"`` (a single round was won),
-    ``"match"`` (a match reached its target) or ``"turn_limit"``.
+    ``"match"`` (a match reached its target) or ``"turn_limit"``. Two lengths:
+    ``decisions`` counts every choice a player made (plays, draws, colours, play-or-keep,
+    challenges, answers, calls); ``turns`` counts the turns begun (a player entered the play
+    phase, to play or draw from their hand), the unit of published game lengths; -1 in a
+    record written before turns were counted.
     """
 
     winner: int | None
@@ -69,6 +73,7 @@ class Outcome:
     truncated: bool
     rounds: int
     decisions: int
+    turns: int
 
 
 @njit(cache=True)
@@ -323,6 +328,12 @@ class Game:
         """Decisions applied so far."""
         return int(self._state[L.S_DECISIONS])
 
+    @property
+    def turns(self) -> int:
+        """Turns begun so far: how often a player entered the play phase (to play or draw from
+        their hand). Counted from the deal; a game built from a position counts from there."""
+        return int(self._state[L.S_TURNS])
+
     def is_over(self) -> bool:
         """Whether the game has ended (won or truncated)."""
         return bool(self._state[L.S_STATUS] != L.ST_RUNNING)
@@ -345,6 +356,7 @@ class Game:
             truncated=truncated,
             rounds=int(self._state[L.S_ROUND]),
             decisions=self.decisions,
+            turns=self.turns,
         )
 
     def position(self) -> str:

@@ -150,6 +150,7 @@ S_CUBE_AT_UNO = 51  # 1 if the roll came with an UNO call
 S_CUBE_RETURN = 52  # the roller's decision the roll interrupted
 S_CUBE_CHOSEN = 53  # the chosen player, or -1
 S_CUBE_COLOUR = 54  # the chosen colour, or -1
+S_TURNS = 55  # turns begun so far: a player entered the play phase (must play or draw)
 NUM_SCALARS = 56
 
 RNG = NUM_SCALARS  # 6 words: xorwow state (5) + Weyl counter; chance events

@@ -197,6 +197,8 @@ def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
 def outcome_from_dict(data: Any, where: str = "outcome") -> Outcome:
     """Read an outcome object back; :class:`RecordError` names what is wrong."""
     names = [f.name for f in dataclasses.fields(Outcome)]
+    if isinstance(data, Mapping) and "turns" not in data:  # written before turns were counted
+        data = {**data, "turns": -1}
     if not isinstance(data, Mapping) or sorted(data) != sorted(names):
         raise RecordError(f"{where}: outcome must be an object with exactly the fields {', '.join(names)}")
 
@@ -223,6 +225,7 @@ def outcome_from_dict(data: Any, where: str = "outcome") -> Outcome:
         truncated=data["truncated"],
         rounds=integer("rounds"),
         decisions=integer("decisions"),
+        turns=integer("turns"),
     )
 
 
@@ -414,7 +417,10 @@ def replay_game(record: GameRecord, check: bool = True) -> Game:
 
 def check_replay(record: GameRecord, game: Game) -> None:
     """Raise :class:`ReplayMismatchError` if ``game`` (replayed to the end) differs from the record."""
-    if record.outcome is not None and game.outcome() != record.outcome:
+    replayed = game.outcome()
+    if replayed is not None and record.outcome is not None and record.outcome.turns == -1:
+        replayed = dataclasses.replace(replayed, turns=-1)  # an older record: turns not recorded
+    if record.outcome is not None and replayed != record.outcome:
         raise ReplayMismatchError(
             "the replay ends differently from the record: recorded "
             f"{record.outcome}, replayed {game.outcome()}"

@@ -394,6 +394,7 @@ def settle_row(
     terminated: np.ndarray,
     truncated: np.ndarray,
     final_obs: np.ndarray,
+    final_lengths: np.ndarray,
     reward_mode: int,
     waiting: np.ndarray,
     fresh: np.ndarray,
@@ -404,7 +405,8 @@ def settle_row(
 
     A game that ended (or that ``forced_end`` ends: an illegal action under the terminate
     policy, reward already set) records the learner's reward and flags and its last
-    observation in ``final_obs[i]``, and the game of :func:`next_seed` is dealt in its place;
+    observation in ``final_obs[i]`` and its decisions and turns in ``final_lengths[i]``, and
+    the game of :func:`next_seed` is dealt in its place;
     a game dealt in this step that ends before the learner has decided (external opponents
     finished it) is dealt again silently, as :func:`reset_game` does. Then either the
     learner decides (its view goes to ``obs[i]``, ``out_masks[i]``, ``waiting[i] = -1``) or
@@ -429,6 +431,8 @@ def settle_row(
                 terminated[i] = state[L.S_STATUS] == L.ST_WON
                 truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
             encode(state, spec, learners[i], offsets, final_obs[i])
+            final_lengths[i, 0] = state[L.S_DECISIONS]
+            final_lengths[i, 1] = state[L.S_TURNS]
         seeds[i] = deal_row(
             state, spec, masks[i], seats[i], params[i], templates, template_params, cumulative_weights,
             seat_mode, next_seed(seeds[i]), num_players, deck, tables[i:i + 1],
@@ -475,6 +479,7 @@ def vector_reset(
     out_masks = borrow(out_masks)
     unused = np.zeros(states.shape[0], dtype=np.float64)
     flags = np.zeros(states.shape[0], dtype=np.bool_)
+    lengths = np.zeros((states.shape[0], 2), dtype=np.int64)
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     for i in range(states.shape[0]):
         seeds[i] = deal_row(
@@ -486,7 +491,7 @@ def vector_reset(
         settle_row(
             i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
             tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, unused, flags, flags, obs,
-            0, waiting, fresh, False, scratch,
+            lengths, 0, waiting, fresh, False, scratch,
         )  # fmt: skip
 
 
@@ -515,6 +520,7 @@ def vector_step(
     truncated: np.ndarray,
     illegal: np.ndarray,
     final_obs: np.ndarray,
+    final_lengths: np.ndarray,
     reward_mode: int,
     illegal_mode: int,
     illegal_reward: float,
@@ -526,7 +532,8 @@ def vector_step(
     Per game: apply the learner's action (or the illegal-action policy), let the compiled
     opponents move, then :func:`settle_row`: the learner's next view, or the game waits for
     an external opponent (``waiting[i] >= 0``). A finished game's last observation goes to
-    ``final_obs[i]`` and the game of :func:`next_seed` is dealt in its place (same step).
+    ``final_obs[i]``, its decisions and turns to ``final_lengths[i]``, and the game of
+    :func:`next_seed` is dealt in its place (same step).
     Returns the first game whose action was illegal when ``illegal_mode`` is raise (that
     game unchanged, the games before it stepped), ``OUT_OF_BOUNDS - i`` when the action of
     game ``i`` (the first such) is outside the action table (no game stepped), else -1.
@@ -576,7 +583,7 @@ def vector_step(
         settle_row(
             i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
             tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
-            truncated, final_obs, reward_mode, waiting, fresh, forced_end, scratch,
+            truncated, final_obs, final_lengths, reward_mode, waiting, fresh, forced_end, scratch,
         )  # fmt: skip
     return -1
 
@@ -622,6 +629,7 @@ def external_step(
     terminated: np.ndarray,
     truncated: np.ndarray,
     final_obs: np.ndarray,
+    final_lengths: np.ndarray,
     reward_mode: int,
     waiting: np.ndarray,
     fresh: np.ndarray,
@@ -649,7 +657,7 @@ def external_step(
         settle_row(
             i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
             tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
-            truncated, final_obs, reward_mode, waiting, fresh, False, scratch,
+            truncated, final_obs, final_lengths, reward_mode, waiting, fresh, False, scratch,
         )  # fmt: skip
     return -1
 

@@ -29,7 +29,10 @@ ends; ``"draw_penalty"``; ``"raise"``: :class:`~uno_env.IllegalActionError`).
 Auto-reset is *same-step* (the ``autoreset_mode`` attribute, also in ``metadata``, as
 Gymnasium's own vector envs carry it): when game ``i`` ends, the step returns the first
 observation of the next game in row ``i`` and puts the last observation of the finished
-game in ``infos["final_obs"][i]`` (SB3: ``infos[i]["terminal_observation"]``).
+game in ``infos["final_obs"][i]`` (SB3: ``infos[i]["terminal_observation"]``);
+``infos["final_info"]`` holds, per finished game, ``illegal_action``, ``decisions`` (every
+choice made in the game, all seats) and ``turns`` (turns begun: a player entered the play
+phase), each with its ``_name`` presence mask.
 
 ``dict_observation=True`` makes the observations ``{"observation": (N, size) float32,
 "action_mask": (N, num_actions) int8}`` (a ``spaces.Dict`` of batched boxes; each
@@ -207,6 +210,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._final_obs = np.zeros((n, size), dtype=np.float32)
+        self._final_lengths = np.zeros((n, 2), dtype=np.int64)  # decisions, turns
         self._actions = np.zeros(n, dtype=np.int64)
         self._tables = np.zeros(n, dtype=np.int64)
         self._waiting = np.full(n, -1, dtype=np.int64)
@@ -340,6 +344,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             self._truncated,
             self._illegal,
             self._final_obs,
+            self._final_lengths,
             self._reward_code,
             self._illegal_code,
             self.illegal_reward,
@@ -362,7 +367,14 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 final_obs[i] = self._final_view(int(i))
             infos["final_obs"] = final_obs
             infos["_final_obs"] = done.copy()
-            infos["final_info"] = {"illegal_action": self._illegal & done, "_illegal_action": done.copy()}
+            infos["final_info"] = {
+                "illegal_action": self._illegal & done,
+                "_illegal_action": done.copy(),
+                "decisions": np.where(done, self._final_lengths[:, 0], 0),
+                "_decisions": done.copy(),
+                "turns": np.where(done, self._final_lengths[:, 1], 0),
+                "_turns": done.copy(),
+            }
             infos["_final_info"] = done.copy()
         if np.count_nonzero(self._illegal):
             infos["illegal_action"] = self._illegal.copy()
@@ -419,6 +431,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 self._terminated,
                 self._truncated,
                 self._final_obs,
+                self._final_lengths,
                 self._reward_code,
                 self._waiting,
                 self._fresh,
