@@ -79,7 +79,8 @@ def test_cli_simulate_record_then_replay(tmp_path: Path, capsys: pytest.CaptureF
     assert [r.outcome.decisions for r in recs if r.outcome] == result.length.tolist()
     assert replay_cli.main([str(path), "--game", "-1", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "(matches the record)" in out and f"seed {recs[-1].seed}" in out
+    assert "verified: outcome, final position, preset and digest match" in out
+    assert f"seed {recs[-1].seed}" in out
 
 
 def test_replay_prints_every_table_and_steps_on_enter(
@@ -252,3 +253,102 @@ def test_records_are_compact_json_lines(tmp_path: Path) -> None:
     assert data["actions"] == [a for _, a in game.history]
     assert GameRecord.from_dict(data) == records.record_game(game)
     assert np.all(np.asarray(data["actions"]) < game.num_actions)
+
+
+def cli_replay(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    from training.cli import main as cli_main
+
+    code = cli_main(["replay", str(path), "--quiet", *extra])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_record_without_its_result_is_not_called_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, _ = played_game("uno", 2, seed=4)
+    data = records.record_game(game).to_dict()
+    bare = {k: v for k, v in data.items() if k not in ("outcome", "final_position", "digest")}
+    path = tmp_path / "bare.jsonl"
+    path.write_text(json.dumps(bare) + "\n")
+    code, out, err = cli_replay(path, capsys)  # issue 20, item 8: was exit 0 "replayed"
+    assert code == 3 and "NOT VERIFIED" in err and f"{path}, line 1" in err
+    assert "only that its" in err and "actions are legal from its seed" in err
+    code, out, _ = cli_replay(path, capsys, "--allow-unverified")
+    assert code == 0 and "NOT VERIFIED: the record has no outcome, final_position, digest" in out
+    (record,) = records.load_records(path)
+    with pytest.raises(records.IncompleteRecordError, match="cannot be verified"):
+        records.replay_game(record)
+    assert records.replay_game(record, partial=True).is_over()
+    # a changed seed or action without a result to compare: never exit 0 without the flag
+    for change in ({"seed": bare["seed"] + 1}, {"actions": bare["actions"][:-3]}):
+        path.write_text(json.dumps({**bare, **change}) + "\n")
+        assert cli_replay(path, capsys)[0] in (1, 3)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("max_decisions=10000", "max_decisions=20000"), "preset 'uno', but its rules are not that preset: "
+         "its rules differ in max_decisions=20000 \\(preset: 10000\\)"),
+        (("uno_penalty=2", "uno_penalty=4"), "uno_penalty=4 \\(preset: 2\\)"),
+    ],
+)  # fmt: skip
+def test_a_rule_edit_that_does_not_change_the_game_is_a_mismatch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: tuple[str, str], message: str
+) -> None:
+    game, _ = played_game("uno", 2, seed=1)  # scripted players who always call Uno in time
+    data = records.record_game(game).to_dict()
+    edited = {**data, "rules": data["rules"].replace(*edit)}
+    assert edited["rules"] != data["rules"]
+    record = GameRecord.from_dict(edited)
+    game = records.replay_game(record, check=False)
+    assert game.outcome() == record.outcome and game.position() == record.final_position  # same game
+    with pytest.raises(ReplayMismatchError, match=message):
+        records.check_replay(record, game)
+    unnamed = GameRecord.from_dict({k: v for k, v in edited.items() if k != "preset"})
+    with pytest.raises(ReplayMismatchError, match="changed after it was written: its digest"):
+        records.replay_game(unnamed)
+    path = tmp_path / "edited.jsonl"
+    path.write_text(json.dumps(edited) + "\n")
+    code, _, err = cli_replay(path, capsys)
+    assert code == 1 and f"{path}, line 1: the game does not replay as recorded" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[" * 100_000 + b"\n", "line 2: not a record \\(JSON nested too deeply to read\\)"),
+        (b'{"seed": \xff\xfe}\n', "line 2: not UTF-8 text \\(byte 10 of the line\\)"),
+        (b'{"seed": ' + b"9" * 5000 + b"}\n", "line 2: not JSON \\(Exceeds the limit"),
+        (b'{"format": "uno-env-record/1", "seed": ' + b"9" * 4000 + b"}\n", "line 2: missing field"),
+        (b"SEED", "line 2: seed must be in 0..2\\*\\*63-1, got 99999"),
+        (b"PLAYERS", "line 2: unknown rules: num_players=99999"),
+        (b"ACTIONS", "line 2: actions must be a list of integer action ids"),
+        (b"RULES", "line 2: unknown rules: "),
+    ],
+)
+def test_every_malformed_line_is_one_error_naming_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str
+) -> None:
+    data = good_line()
+    changes = {
+        b"SEED": {"seed": 10**4000 - 1},
+        b"PLAYERS": {"num_players": 10**4000 - 1},
+        b"ACTIONS": {"actions": [[[[]]]]},
+        b"RULES": {"rules": "x" * 1_000_000},
+    }
+    if content in changes:
+        content = json.dumps({**data, **changes[content]}).encode() + b"\n"
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(json.dumps(data).encode() + b"\n" + content)
+    with pytest.raises(RecordError, match=message) as info:
+        records.load_records(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value) and len(str(info.value)) <= 400
+    code, _, err = cli_replay(path, capsys)
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"uno-env: error: {path}, line 2: ")
+
+
+def test_a_folder_is_not_a_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli_replay(tmp_path, capsys)
+    assert code == 2 and err.count("\n") == 1 and "cannot read the file" in err

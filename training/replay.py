@@ -8,8 +8,16 @@
 
 The record (:mod:`uno_env.records`) is re-dealt from its seed and its actions are applied
 one by one; after each, the table is printed (every hand face up, or only ``--seat``'s).
-At the end the replay is checked against the recorded outcome and final position; any
-difference fails with exit code 1. ``--video`` draws every position with the
+At the end the replay is verified (:func:`uno_env.records.check_replay`): the recorded
+outcome and final position, the preset and the record's digest must all match.
+
+Exit codes: 0 verified; 1 the game does not replay as recorded (an action that is not legal,
+another outcome or final position, a preset that is not the rules, an edited record); 2 bad
+input (a malformed file, named with its line, or a bad option); 3 the record cannot be
+verified because it has no outcome, final position or digest (a game recorded before its
+end, a hand-written record): only the legality of its actions from the seed was checked.
+``--allow-unverified`` turns 3 into 0 (the output still says what was not checked).
+``--video`` draws every position with the
 ``rgb_array`` renderer (:func:`uno_env.envs.render.render_rgb`) and writes a GIF (Pillow)
 or an MP4 (imageio with imageio-ffmpeg, the ``video`` extra; a clear error if missing).
 """
@@ -27,7 +35,20 @@ import numpy as np
 
 from uno_env import Game
 from uno_env.envs.render import render_rgb, render_table
-from uno_env.records import GameRecord, ReplayMismatchError, check_replay, load_records
+from uno_env.records import (
+    GameRecord,
+    IncompleteRecordError,
+    ReplayMismatchError,
+    check_replay,
+    load_records,
+    missing_checks,
+    one_line,
+)
+
+EXIT_UNVERIFIED = 3
+"""Exit code of a replay that ran but could not be verified (the record lacks its result)."""
+MESSAGE_LIMIT = 2000
+"""Longest mismatch message (it quotes positions; a huge recorded value is cut, not echoed)."""
 
 
 def pick_record(records: Sequence[GameRecord], index: int, source: str) -> GameRecord:
@@ -88,11 +109,14 @@ def replay_record(
     quiet: bool = False,
     video: str | None = None,
     fps: float = 2.0,
+    partial: bool = False,
 ) -> Game:
     """Replay ``record`` printing the table after each action (waiting for Enter with ``inp``).
 
-    Returns the final game after checking it against the record
-    (:class:`~uno_env.records.ReplayMismatchError` if it differs).
+    Returns the final game after verifying it against the record
+    (:class:`~uno_env.records.ReplayMismatchError` if it differs;
+    :class:`~uno_env.records.IncompleteRecordError` if it cannot be verified, unless
+    ``partial``).
     """
     game = record.new_game()
     if seat is not None and not 0 <= seat < game.num_players:
@@ -132,18 +156,25 @@ def replay_record(
             raise ReplayMismatchError(f"action {step} of the record does not replay: {exc}") from None
         last[actor] = action
         show(f"action {step + 1}/{len(record.actions)}: {_describe(game, actor, action)}")
-    check_replay(record, game)
+    check_replay(record, game, partial=partial)
+    missing = missing_checks(record)
     outcome = game.outcome()
     if outcome is None:
-        out.write("\nthe record ends before the game does (no outcome recorded)\n")
+        out.write("\nthe record ends before the game does\n")
     elif outcome.truncated:
         out.write("\nreplayed: decision limit reached, no winner\n")
     else:
-        checked = " (matches the record)" if record.outcome is not None else ""
         out.write(
             f"\nreplayed: seat {outcome.winner} won; ranking {list(outcome.ranking)}; "
-            f"scores {list(outcome.scores)}{checked}\n"
+            f"scores {list(outcome.scores)}\n"
         )
+    if missing:
+        out.write(
+            f"NOT VERIFIED: the record has no {', '.join(missing)}; only the legality of its "
+            f"{len(record.actions)} actions from seed {record.seed} was checked\n"
+        )
+    else:
+        out.write("verified: outcome, final position, preset and digest match the record\n")
     if video is not None:
         write_video(frames, video, fps)
         out.write(f"wrote {video} ({len(frames)} frames at {fps:g} fps)\n")
@@ -159,10 +190,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only the summary, not every table")
     parser.add_argument("--video", metavar="OUT.gif|OUT.mp4", help="write the game as a video")
     parser.add_argument("--fps", type=float, default=2.0, help="video frames per second (default: 2)")
+    parser.add_argument(
+        "--allow-unverified",
+        action="store_true",
+        help="exit 0 for a record without outcome, final position or digest (default: exit code 3; "
+        "only the legality of its actions is checked)",
+    )
 
 
 def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    """Replay one game from parsed arguments; exit code 0, or 1 if the replay differs."""
+    """Replay one game from parsed arguments; the exit code of the module docstring (0, 1, 3)."""
     out = sys.stdout if out is None else out
     if args.fps <= 0:
         raise ValueError(f"--fps must be positive, got {args.fps}")
@@ -178,10 +215,16 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             args.quiet,
             args.video,
             args.fps,
+            args.allow_unverified,
         )
     except ReplayMismatchError as exc:
-        print(f"uno-env replay: the game does not replay as recorded: {exc}", file=sys.stderr)
+        message = f"{record.origin}: the game does not replay as recorded: {exc}"
+        print(f"uno-env replay: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
         return 1
+    except IncompleteRecordError as exc:
+        message = f"NOT VERIFIED: {record.origin}: {exc} (--allow-unverified accepts that)"
+        print(f"uno-env replay: {one_line(message, MESSAGE_LIMIT)}", file=sys.stderr)
+        return EXIT_UNVERIFIED
     except KeyboardInterrupt:
         out.write("\ninterrupted\n")
         return 130

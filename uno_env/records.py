@@ -7,21 +7,33 @@ seed fixes every chance event), so a record stores only those, plus optional not
      "preset": "uno", "num_players": 4, "seed": 7, "actions": [12, 3, 60, ...],
      "agents": ["human", "greedy", "random", "bluffer"], "source": "play",
      "outcome": {"winner": 2, "ranking": [2, 0, 3, 1], ...},
-     "final_position": "<position notation at the end>"}
+     "final_position": "<position notation at the end>", "digest": "sha256:..."}
 
 ``rules`` is the canonical one-line rules string (``str(rules)``, read back with
-:meth:`RuleSet.parse`); ``preset`` only names it for people. ``actions`` are action ids of
-the deck family's table (:mod:`uno_env.actions`). ``agents`` (who sat where), ``source``,
-``outcome``, ``final_position`` and ``extra`` are optional; when ``outcome`` or
-``final_position`` are present, :func:`replay_game` checks the replay against them and
-raises :class:`ReplayMismatchError` if it differs.
+:meth:`RuleSet.parse`); ``preset`` names it for people and, when given, must be the preset
+those rules are. ``actions`` are action ids of the deck family's table
+(:mod:`uno_env.actions`). ``agents`` (who sat where), ``source`` and ``extra`` are free
+notes. ``outcome``, ``final_position`` and ``digest`` are what a replay is verified
+against: ``digest`` is the SHA-256 of the game's defining fields and its result
+(:meth:`GameRecord.game_digest`: env version, rules, players, seed, actions, outcome, final
+position), so a record edited after it was written no longer verifies, even when the edit
+does not change the game (a rule that never came into play, such as the Uno penalty).
+
+**Verification** (:func:`check_replay`): the replay must reach the recorded outcome and final
+position, the preset must name the rules, and the digest must match. A record without
+outcome, final position or digest (a game recorded before its end, or written by hand)
+cannot be verified: :func:`check_replay` raises :class:`IncompleteRecordError` unless called
+with ``partial=True``, in which case only the legality of the recorded actions from the
+seed was checked (``uno-env replay`` says so and exits with code 3 unless
+``--allow-unverified``).
 
 Writing: :func:`record_game` (from a :class:`~uno_env.Game`'s history),
 :func:`record_simulated` (games of :func:`uno_env.simulate`, re-played through ``Game``
 with the same compiled styles and the same agent generator, so they are exactly the batch
 games), :func:`save_records` / :func:`append_records`. Reading: :func:`load_records`
-(errors name the file, the line and what is wrong), :func:`replay` (the game after each
-action) and :func:`replay_game`.
+(every malformed input, including bytes that are not UTF-8, nesting too deep to parse and
+integers too long to read, becomes one :class:`RecordError` line naming the file, the line
+and what is wrong), :func:`replay` (the game after each action) and :func:`replay_game`.
 
 A record from another environment version (:data:`~uno_env.envs.registration.ENV_VERSION`)
 is refused: the engine may have changed what the same actions do.
@@ -30,6 +42,7 @@ is refused: the engine may have changed what the same actions do.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,7 +57,10 @@ RECORD_FORMAT = "uno-env-record/1"
 """The ``format`` field of every record this module writes."""
 
 _REQUIRED = ("format", "env_version", "rules", "num_players", "seed", "actions")
-_OPTIONAL = ("preset", "agents", "source", "outcome", "final_position", "extra")
+_OPTIONAL = ("preset", "agents", "source", "outcome", "final_position", "extra", "digest")
+_DIGEST_PREFIX = "sha256:"
+_MESSAGE_LIMIT = 400
+"""Longest error message :func:`load_records` gives (a huge value is cut, never echoed whole)."""
 
 
 class RecordError(ValueError):
@@ -52,7 +68,11 @@ class RecordError(ValueError):
 
 
 class ReplayMismatchError(AssertionError):
-    """A replay that does not end as its record says (outcome or final position differ)."""
+    """A replay that does not end as its record says (outcome, final position, preset or digest differ)."""
+
+
+class IncompleteRecordError(RecordError):
+    """A record without the outcome, final position or digest a replay is verified against."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +90,28 @@ class GameRecord:
     outcome: Outcome | None = None
     final_position: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    digest: str | None = None
+    """The digest the record was written with (``None``: none); see :meth:`game_digest`."""
+    origin: str | None = field(default=None, compare=False)
+    """Where the record was read (``"<file>, line <n>"``), for messages; not part of the record."""
+
+    def game_digest(self) -> str:
+        """``sha256:<hex>`` of the fields that fix the game and its result.
+
+        Covers the env version, rules, player count, seed, actions, outcome and final
+        position (not the free notes ``preset``, ``agents``, ``source``, ``extra``).
+        """
+        fields = {
+            "env_version": self.env_version,
+            "rules": self.rules,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "actions": list(self.actions),
+            "outcome": None if self.outcome is None else outcome_to_dict(self.outcome),
+            "final_position": self.final_position,
+        }
+        text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        return _DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def ruleset(self) -> RuleSet:
         """The rule set of the game (raises :class:`RecordError` if the rules string is unknown)."""
@@ -108,6 +150,8 @@ class GameRecord:
             out["final_position"] = self.final_position
         if self.extra:
             out["extra"] = self.extra
+        # a record read from a file keeps its own digest (an edited record stays unverifiable)
+        out["digest"] = self.digest if self.digest is not None else self.game_digest()
         if out["preset"] is None:
             del out["preset"]
         return out
@@ -168,7 +212,7 @@ class GameRecord:
         outcome = None
         if data.get("outcome") is not None:
             outcome = outcome_from_dict(data["outcome"], where)
-        for key in ("preset", "source", "final_position"):
+        for key in ("preset", "source", "final_position", "digest"):
             if data.get(key) is not None and not isinstance(data[key], str):
                 raise RecordError(f"{where}: {key} must be a string, got {data[key]!r}")
         extra = data.get("extra") or {}
@@ -186,6 +230,8 @@ class GameRecord:
             outcome=outcome,
             final_position=data.get("final_position"),
             extra=extra,
+            digest=data.get("digest"),
+            origin=where,
         )
 
 
@@ -257,6 +303,7 @@ def record_game(
         final_position=game.position() if game.is_over() else None,
         extra=dict(extra or {}),
     )
+    record = dataclasses.replace(record, digest=record.game_digest())
     # the record must deal and play to this very position (not so for Game.from_position)
     replayed = Game(game.rules, game.num_players, seed=game.seed)
     replays = True
@@ -357,25 +404,53 @@ def append_records(path: str | Path, records: GameRecord | Iterable[GameRecord])
 def load_records(path: str | Path) -> list[GameRecord]:
     """Every record of a JSON Lines file (blank lines skipped).
 
-    Raises :class:`RecordError` naming the file, the line and the problem for a line that is
-    not JSON, not a record, from another env version or with unknown rules, and
-    FileNotFoundError for a missing file.
+    Raises :class:`RecordError` with one line naming the file, the line and the problem for
+    a line that is not UTF-8, not JSON (including nesting too deep and integers too long to
+    parse), not a record, from another env version or with unknown rules, and for a file
+    that cannot be read; FileNotFoundError for a missing file.
     """
     path = Path(path)
     records = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            where = f"{path}, line {number}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(f"{where}: not UTF-8 text (byte {exc.start + 1} of the line)") from None
             if not line.strip():
                 continue
-            where = f"{path}, line {number}"
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise RecordError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
-            records.append(GameRecord.from_dict(data, where))
+            except RecursionError:
+                raise RecordError(f"{where}: not a record (JSON nested too deeply to read)") from None
+            except ValueError as exc:  # an integer too long to convert, for one
+                raise RecordError(one_line(f"{where}: not JSON ({exc})")) from None
+            try:
+                records.append(GameRecord.from_dict(data, where))
+            except RecordError as exc:
+                raise RecordError(one_line(str(exc))) from None
+            except (TypeError, OverflowError, RecursionError) as exc:  # defence in depth
+                raise RecordError(one_line(f"{where}: not a record ({exc})")) from None
     if not records:
         raise RecordError(f"{path}: no records in the file")
     return records
+
+
+def one_line(message: str, limit: int = _MESSAGE_LIMIT) -> str:
+    """``message`` on one line, cut to ``limit`` characters (a huge value is never echoed whole)."""
+    text = " ".join(message.split())
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 40]}... ({len(text):,} characters in all)"
 
 
 # ------------------------------------------------------------------ replaying
@@ -400,23 +475,43 @@ def replay(record: GameRecord) -> Iterator[tuple[Game, int | None]]:
         yield game, action
 
 
-def replay_game(record: GameRecord, check: bool = True) -> Game:
+def replay_game(record: GameRecord, check: bool = True, *, partial: bool = False) -> Game:
     """Replay the whole record and return the final game.
 
-    With ``check`` (default), a recorded outcome or final position must match the replay,
-    else :class:`ReplayMismatchError` says what differs.
+    With ``check`` (default) the replay is verified (:func:`check_replay`; ``partial`` accepts
+    a record that cannot be verified).
     """
     steps = replay(record)
     game, _ = next(steps)
     for _ in steps:
         pass
     if check:
-        check_replay(record, game)
+        check_replay(record, game, partial=partial)
     return game
 
 
-def check_replay(record: GameRecord, game: Game) -> None:
-    """Raise :class:`ReplayMismatchError` if ``game`` (replayed to the end) differs from the record."""
+def missing_checks(record: GameRecord) -> list[str]:
+    """What ``record`` lacks to be verified: ``outcome``, ``final_position``, ``digest`` (or nothing)."""
+    return [
+        name
+        for name, value in (
+            ("outcome", record.outcome),
+            ("final_position", record.final_position),
+            ("digest", record.digest),
+        )
+        if value is None
+    ]
+
+
+def check_replay(record: GameRecord, game: Game, *, partial: bool = False) -> None:
+    """Verify ``game`` (``record`` replayed to its last action) against the record.
+
+    Raises :class:`ReplayMismatchError` when the outcome or the final position differ from
+    the recorded ones, the preset does not name the rules, or the digest does not match the
+    record's fields (it was edited after it was written). Raises
+    :class:`IncompleteRecordError` when the record lacks any of outcome, final position and
+    digest, unless ``partial``: then only what it has is checked.
+    """
     replayed = game.outcome()
     if replayed is not None and record.outcome is not None and record.outcome.turns == -1:
         replayed = dataclasses.replace(replayed, turns=-1)  # an older record: turns not recorded
@@ -429,4 +524,29 @@ def check_replay(record: GameRecord, game: Game) -> None:
         raise ReplayMismatchError(
             "the replay's final position differs from the record: recorded "
             f"{record.final_position!r}, replayed {game.position()!r}"
+        )
+    if record.preset is not None and record.preset != game.rules.preset_name():
+        from .rules import PRESETS
+
+        detail = ""
+        if record.preset in PRESETS:
+            ours = dict(item.partition("=")[::2] for item in str(PRESETS[record.preset]).split())
+            theirs = dict(item.partition("=")[::2] for item in record.rules.split())
+            changed = [f"{k}={theirs.get(k)} (preset: {v})" for k, v in ours.items() if theirs.get(k) != v]
+            detail = ": its rules differ in " + ", ".join(changed)
+        raise ReplayMismatchError(
+            f"the record names preset {record.preset!r}, but its rules are not that preset{detail}"
+        )
+    if record.digest is not None and record.digest != record.game_digest():
+        raise ReplayMismatchError(
+            "the record was changed after it was written: its digest does not match its rules, "
+            "players, seed, actions, outcome and final position (the replay itself may agree: "
+            "an edit that does not change the game, such as a rule never used, is still an edit)"
+        )
+    missing = missing_checks(record)
+    if missing and not partial:
+        raise IncompleteRecordError(
+            f"the record has no {', '.join(missing)}, so the replay cannot be verified: only that its "
+            f"{len(record.actions)} actions are legal from its seed was checked"
+            + ("" if game.is_over() else " (and the game is not over after them)")
         )
