@@ -8,6 +8,7 @@ Budget: about 40 s of CPU on 2 workers (the Ray test starts a local Ray instance
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -148,26 +149,22 @@ def test_two_identical_studies_give_identical_results_files(tiny_run: Path, tmp_
     assert (tmp_path / "report.md").read_bytes() == (tiny_run / "report.md").read_bytes()
 
 
-def test_a_killed_study_resumes_without_losing_finished_batches(tiny_run: Path, tmp_path: Path) -> None:
-    spec_file = write_spec(tmp_path / "tiny.toml", TINY)
-    out = tmp_path / "run"
-    total = len(study.plan(study.parse_spec(TINY)))
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "training.study",
-            str(spec_file),
-            "--out",
-            str(out),
-            "--workers",
-            "1",
-            "--quiet",
-        ],
+def start_study(spec_file: Path, out: Path, workers: int) -> subprocess.Popen[bytes]:
+    """``python -m training.study SPEC --out OUT`` in its own process group, output discarded."""
+    args = [str(spec_file), "--out", str(out), "--workers", str(workers), "--quiet"]
+    return subprocess.Popen(
+        [sys.executable, "-m", "training.study", *args],
         start_new_session=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def test_a_killed_study_resumes_without_losing_finished_batches(tiny_run: Path, tmp_path: Path) -> None:
+    spec_file = write_spec(tmp_path / "tiny.toml", TINY)
+    out = tmp_path / "run"
+    total = len(study.plan(study.parse_spec(TINY)))
+    proc = start_study(spec_file, out, workers=1)
     try:
         deadline = time.monotonic() + 60
         while len(list((out / "batches").glob("*.json"))) < 3 and time.monotonic() < deadline:
@@ -335,3 +332,134 @@ def test_resume_refuses_a_checkpoint_replaced_since_the_start(checkpoint: str, t
     with pytest.raises(study.SpecError, match=re.escape(f"checkpoint(s) {path} changed since the study")):
         study.check_checkpoints(spec, tmp_path)
     assert (tmp_path / "checkpoints.json").read_text() == recorded
+
+
+# ---------------------------------------------------------------- hostile conditions (issue 20, item 9)
+def children(pid: int) -> set[int]:
+    """The child processes of ``pid`` (Linux /proc)."""
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        out |= {int(c) for c in (task / "children").read_text().split()}
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its reaper does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_pool_workers_die_with_a_killed_study(tmp_path: Path) -> None:
+    spec_file = write_spec(tmp_path / "long.toml", {**TINY, "games": 60_000})
+    out = tmp_path / "run"
+    proc = start_study(spec_file, out, workers=2)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((out / "batches").glob("*.json")) and time.monotonic() < deadline:
+            assert proc.poll() is None, "the study ended before it could be killed"
+            time.sleep(0.01)
+        workers = children(proc.pid)
+        assert len(workers) >= 2
+        os.kill(proc.pid, signal.SIGKILL)  # the study only, not its process group
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(w) for w in workers), "pool workers outlived the study"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+    # the kill left the folder's lock file behind, but no lock: a resume takes it over
+    assert (out / ".lock").read_text().startswith(f"pid {proc.pid} ")
+
+
+def test_a_folder_in_use_is_locked_and_a_stale_lock_is_taken_over(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from training.runner import RunFolderError, lock_folder
+
+    out = tmp_path / "run"
+    shutil.copytree(tiny_run, out)
+    with lock_folder(out, "study"):  # another run holds the folder
+        with pytest.raises(RunFolderError, match=r"in use by another study run \(pid \d+ on "):
+            study.run_study(study.load_spec(out / "spec.toml"), out, resume=True, progress=False)
+        assert study.main(["--resume", str(out), "--quiet"]) == 2
+        assert "is in use by another study run" in capsys.readouterr().err
+    (out / ".lock").write_text("pid 999999999 on elsewhere, started then\n")  # a killed run's
+    study.run_study(study.load_spec(out / "spec.toml"), out, resume=True, progress=False, report=False)
+    assert "stale lock of a run that was killed (pid 999999999" in capsys.readouterr().err
+    assert (out / ".lock").read_text() == ""
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"games": 10**15}, r"this study would need [\d,]+ batches; at most 100,000 are allowed"),
+        ({"games": 10**8, "batch_games": 10**8}, "has batches of 83,333,335 games; at most 1,000,000 games"),
+        ({"seed": 2**63 - 10}, "the seed must be at most 9,223,372,036,854,774,808"),
+    ],
+)
+def test_impossible_sizes_are_refused_up_front(change: dict[str, Any], message: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(study.SpecError, match=message):
+        study.parse_spec({**TINY, **change})
+    assert time.perf_counter() - start < 5  # refused by arithmetic, not by building the plan
+
+
+def test_a_truncated_batch_file_is_run_again(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(tiny_run, out)
+    batch = sorted((out / "batches").glob("*.json"))[4]
+    batch.write_bytes(batch.read_bytes()[:100])  # cut short (a full disk, a copy interrupted)
+    assert study.main(["--resume", str(out), "--workers", "1", "--quiet"]) == 0
+    assert f"batch file {batch} is unreadable (JSONDecodeError" in capsys.readouterr().err
+    assert (out / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
+
+
+def test_batches_of_another_seed_are_never_mixed(tiny_run: Path, tmp_path: Path) -> None:
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(tiny_run, out)
+    data = json.loads((sorted((out / "batches").glob("*.json"))[0]).read_text())
+    assert data["seed"] == TINY["seed"] and len(data["key"]) == 64  # each file names its seed
+    spec = out / "spec.toml"
+    spec.write_text(spec.read_text().replace("seed = 5", "seed = 6"))
+    with pytest.raises(
+        study.SpecError, match=r"computed for another design \(seed 5; this study.s spec.toml says seed 6"
+    ):
+        study.run_study(study.load_spec(spec), out, resume=True, progress=False)
+    with pytest.raises(study.SpecError, match="computed for another design"):
+        study.results_frame(out)
+
+
+def test_disk_errors_are_one_clean_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    spec_file = write_spec(tmp_path / "tiny.toml", {**TINY, "games": 30, "variations": {}})
+
+    def full_disk(path: Path, data: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(study, "write_json_atomic", full_disk)
+    args = [str(spec_file), "--executor", "serial", "--quiet"]
+    assert study.main([*args, "--out", str(tmp_path / "full")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No space left on device" in err and "Traceback" not in err
+    assert err.startswith(f"uno-env: error: cannot write the results in {tmp_path / 'full'}")
+    monkeypatch.undo()
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    assert study.main([*args, "--out", str(blocker / "run")]) == 2  # a file where a folder must be
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Not a directory" in err

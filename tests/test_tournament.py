@@ -7,6 +7,7 @@ Budget: about 20 s of CPU (most of it loading torch for the tiny learned policy)
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -169,3 +170,49 @@ def test_a_learned_policy_plays_through_the_python_path(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="rules"):
         tournament.run_tournament("uno", 2, [str(path), "greedy"], 1, out=tmp_path / "u", executor="serial",
                                   progress=False)  # fmt: skip
+
+
+# ---------------------------------------------------------------- hostile conditions (issue 20, item 9)
+def small(out: Path, **options: object) -> tournament.TournamentResult:
+    return tournament.run_tournament("uno", 2, ["greedy", "hoarder"], 6, seed=2, out=out, executor="serial",
+                                     batch_games=2, progress=False, **options)  # type: ignore[arg-type]  # fmt: skip
+
+
+def test_a_truncated_batch_is_played_again_and_other_seeds_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "t"
+    first = small(out)
+    batch = sorted((out / "batches").glob("*.npz"))[1]
+    with np.load(batch) as data:
+        assert int(data["seed"]) == 2 and len(str(data["key"])) == 64  # each file names its seed
+    batch.write_bytes(batch.read_bytes()[:60])
+    again = small(out, resume=True)
+    assert f"batch file {batch} is unreadable" in capsys.readouterr().err
+    pd.testing.assert_frame_equal(again.games, first.games)
+    meta = json.loads((out / "tournament.json").read_text())
+    (out / "tournament.json").write_text(json.dumps({**meta, "seed": 3}))  # edited to another seed
+    with pytest.raises(ValueError, match="played for another tournament"):
+        tournament.run_tournament("uno", 2, ["greedy", "hoarder"], 6, seed=3, out=out, executor="serial",
+                                  batch_games=2, resume=True, progress=False)  # fmt: skip
+
+
+def test_a_tournament_folder_in_use_is_locked(tmp_path: Path) -> None:
+    from training.runner import RunFolderError, lock_folder
+
+    out = tmp_path / "t"
+    out.mkdir()
+    with lock_folder(out, "tournament"), pytest.raises(RunFolderError, match="in use by another"):
+        small(out)
+
+
+@pytest.mark.parametrize(
+    ("games", "seed", "message"),
+    [
+        (10**15, 0, r"this tournament would need [\d,]+ batches; at most 100,000"),
+        (10, 2**63 - 5, "the seed must be at most 9,223,372,036,854,775,798"),
+    ],
+)
+def test_impossible_tournament_sizes_are_refused_up_front(games: int, seed: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        tournament.run_tournament("uno", 2, ["greedy", "hoarder"], games, seed=seed, out=Path("/nonexistent"))

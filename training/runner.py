@@ -16,23 +16,47 @@ each result to its own file with :func:`write_json_atomic` (write to a temporary
 same folder, fsync, ``os.replace``), so a result file either exists whole or not at all: an
 interrupted run loses only the batches still in flight, and a resumed run computes only the
 batches whose files are missing.
+
+Robustness, shared by the study and the tournament:
+
+- pool workers die with the driver: each asks the kernel for SIGKILL when its parent dies
+  (Linux ``prctl(PR_SET_PDEATHSIG)``; elsewhere a thread that watches the parent's pid), so a
+  killed run (even SIGKILL) leaves no orphan processes; an error in the driver (a full disk)
+  cancels the batches not yet started instead of waiting for them;
+- :func:`lock_folder`: one run at a time per output folder, with an advisory lock
+  (``fcntl.flock``) on ``<folder>/.lock`` that the kernel releases when the holder dies, so
+  a second run or ``--resume`` is refused with the holder's pid, and a lock left by a killed
+  run is recognised as stale and taken over;
+- :func:`folder_errors`: file-system errors (full disk, read-only folder, a file where a
+  folder should be) become one :class:`RunFolderError` line naming the folder and the file;
+- :func:`check_size`: plans of more than :data:`MAX_BATCHES` batches, or batches of more than
+  :data:`MAX_BATCH_GAMES` games, are refused before anything runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
+import signal
+import socket
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 EXECUTORS = ("process", "ray", "serial")
 """Accepted ``executor`` names."""
+MAX_BATCHES = 100_000
+"""Most batches in one plan: their task objects and result files must fit (a plan of 10**15
+games would otherwise build hundreds of millions of tasks before the first game)."""
+MAX_BATCH_GAMES = 1_000_000
+"""Most games in one batch: a batch's per-game arrays live in one worker's memory."""
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -56,6 +80,119 @@ def write_json_atomic(path: Path, data: Any) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+class RunFolderError(ValueError):
+    """An output folder that cannot be used: locked by another run, or a file-system error."""
+
+
+@contextlib.contextmanager
+def folder_errors(folder: Path) -> Iterator[None]:
+    """Turn a file-system error (full disk, read-only folder, ...) into one :class:`RunFolderError` line."""
+    try:
+        yield
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        raise RunFolderError(
+            f"cannot write the results in {folder}: {exc.strerror or exc}{where}; finished batches are "
+            "kept: free space or fix the folder and continue with --resume"
+        ) from None
+
+
+@contextlib.contextmanager
+def lock_folder(folder: Path, what: str) -> Iterator[None]:
+    """Hold ``folder/.lock`` while the body runs; refuse if another live run holds it.
+
+    The lock is ``fcntl.flock`` on the file, released by the kernel when its holder exits
+    in any way (so a SIGKILLed run leaves a stale file, not a held lock); the file records
+    the holder's pid, host and start time for the messages.
+    """
+    import fcntl
+
+    path = folder / ".lock"
+    handle: IO[str] = path.open("a+", encoding="utf-8")
+    acquired = False
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            raise RunFolderError(
+                f"{folder} is in use by another {what} run ({holder}); wait for it to finish, or stop it "
+                "and continue with --resume"
+            ) from None
+        acquired = True
+        handle.seek(0)
+        stale = handle.read().strip()
+        if stale:
+            print(
+                f"note: {folder} has the stale lock of a run that was killed ({stale}); taking it over",
+                file=sys.stderr,
+            )
+        handle.seek(0)
+        handle.truncate()
+        started = time.strftime("%Y-%m-%d %H:%M:%S")
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, started {started}\n")
+        handle.flush()
+        yield
+    finally:
+        if acquired:  # a run that ends in any way but a kill leaves an empty lock file
+            with contextlib.suppress(OSError):
+                handle.seek(0)
+                handle.truncate()
+        handle.close()
+
+
+@contextlib.contextmanager
+def using_folder(folder: Path, what: str) -> Iterator[None]:
+    """Create ``folder`` and hold it for one ``what`` run (:func:`lock_folder`, :func:`folder_errors`)."""
+    with folder_errors(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        with lock_folder(folder, what):
+            yield
+
+
+def check_size(batches: int, largest_batch: int, what: str, advice: str) -> None:
+    """Raise ValueError when a plan exceeds :data:`MAX_BATCHES` or :data:`MAX_BATCH_GAMES`."""
+    if batches > MAX_BATCHES:
+        raise ValueError(
+            f"{what} would need {batches:,} batches; at most {MAX_BATCHES:,} are allowed "
+            f"(batches of at most {MAX_BATCH_GAMES:,} games): {advice}"
+        )
+    if largest_batch > MAX_BATCH_GAMES:
+        raise ValueError(
+            f"{what} has batches of {largest_batch:,} games; at most {MAX_BATCH_GAMES:,} games per "
+            f"batch are allowed: {advice}"
+        )
+
+
+def die_with_parent(parent: int) -> None:
+    """Pool-worker initializer: exit when the driver process ``parent`` dies, however it dies.
+
+    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, then a check that the parent did not die
+    before that call. Elsewhere: a daemon thread that polls the parent pid once a second.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: fall back to polling
+            pass
+        else:
+            if os.getppid() != parent:
+                os._exit(1)
+            return
+
+    def watch() -> None:  # pragma: no cover - not Linux
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
 def append_line(path: Path, line: str) -> None:
@@ -153,12 +290,24 @@ def run_batches(
             warm_up()
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+        pool = ProcessPoolExecutor(
+            max_workers=min(workers, len(tasks)),
+            mp_context=context,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
+        try:
             pending: set[Future[R]] = {pool.submit(function, task) for task in tasks}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in sorted(done, key=id):
                     on_result(future.result())
+        except BaseException:
+            # an error here (a full disk, Ctrl-C, a failed batch): drop the batches not yet
+            # started rather than computing them all before the error is reported
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
         return
     _run_ray(function, tasks, on_result, workers=workers, address=ray_address)
 

@@ -55,7 +55,12 @@ default: the cores) or as Ray tasks (``--executor ray``). Each finished batch is
 ``batches/<id>.json`` atomically (:func:`training.runner.write_json_atomic`); ``--resume
 DIR`` runs only the missing batches. Batch seeds come from the spec seed and the batch's
 deal range, never from execution order, so the same spec and seed give byte-identical
-results files. Output folder: ``runs/study__<name>__<seed>__<UTC time>/`` (or ``--out``):
+results files. Each batch file records its seed and :func:`task_key` (a digest of its
+design): on resume an unreadable file is run again and one of another design is refused
+(:func:`scan_batches`). Pool workers die with the study, the output folder is locked while a
+run uses it, plans over :data:`training.runner.MAX_BATCHES` batches are refused when the
+spec is read, and file-system errors end the run with one line (:mod:`training.runner`).
+Output folder: ``runs/study__<name>__<seed>__<UTC time>/`` (or ``--out``):
 ``spec.toml`` (the normalised spec), ``checkpoints.json`` (SHA-256 of the learned policies'
 files, checked on resume), ``batches/``, ``results.csv`` (+ ``results.parquet``
 with pyarrow), ``report.md``, ``winrate_change.png``, ``game_length.png`` and ``log.jsonl``
@@ -95,6 +100,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import importlib.util
 import itertools
 import json
@@ -118,8 +124,10 @@ from training.runner import (
     Progress,
     append_line,
     check_executor,
+    check_size,
     default_workers,
     run_batches,
+    using_folder,
     write_json_atomic,
 )
 from uno_env.policies import STYLES, parse_policy
@@ -356,6 +364,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
                 raise SpecError(
                     f"{source}: impossible player count {n} for variant {variant.id}: {exc}"
                 ) from None
+    check_spec_size(spec, len(variants), source)
     for path in spec.learned():
         check_checkpoint(path, variants, spec.players, allow, source)
     for label, _ in spec.variations:
@@ -482,6 +491,47 @@ class BatchTask:
     allow_rules_mismatch: bool = False
 
 
+def task_key(task: BatchTask) -> str:
+    """SHA-256 of everything that decides a batch's games (what its result file records).
+
+    Variant, players, rules, styles, seatings, seed and deal range: a result file whose key
+    differs from its task's was computed for another design and must not be mixed in.
+    """
+    fields = [
+        STUDY_FORMAT, task.variant, task.players, str(task.rules), list(task.styles),
+        [list(s) for s in task.seatings], task.seed, task.first, task.count, task.allow_rules_mismatch,
+    ]  # fmt: skip
+    return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
+
+
+def _cell_layout(spec: StudySpec, players: int) -> tuple[list[tuple[str, ...]], int, int, int]:
+    """A cell's seatings, deals per seating, deals per batch and seatings per batch."""
+    batch_games = min(spec.batch_games, LEARNED_BATCH_GAMES) if spec.learned() else spec.batch_games
+    layout = seatings(spec.styles, players)
+    deals = deals_per_seating(spec, players)
+    chunk = min(deals, batch_games)
+    return layout, deals, chunk, max(1, batch_games // chunk)
+
+
+def check_spec_size(spec: StudySpec, variants: int, source: str) -> None:
+    """Refuse a study too large to plan, or whose deal seeds leave the seed range, before it runs."""
+    batches = largest = deals_max = 0
+    for n in spec.players:
+        layout, deals, chunk, group = _cell_layout(spec, n)
+        batches += variants * math.ceil(len(layout) / group) * math.ceil(deals / chunk)
+        largest = max(largest, chunk * min(group, len(layout)))
+        deals_max = max(deals_max, deals)
+    try:
+        check_size(batches, largest, f"{source}: this study", "lower games or batch_games")
+    except ValueError as exc:
+        raise SpecError(str(exc)) from None
+    if spec.seed + deals_max - 1 > 2**63 - 1:
+        raise SpecError(
+            f"{source}: deal d is dealt with seed + d, and seeds end at 2**63 - 1; with {deals_max:,} deals "
+            f"per seating the seed must be at most {2**63 - deals_max:,}, got {spec.seed:,}"
+        )
+
+
 def plan(spec: StudySpec) -> list[BatchTask]:
     """Every batch of the study, in a fixed order (variants, player counts, seating groups, deals).
 
@@ -489,13 +539,9 @@ def plan(spec: StudySpec) -> list[BatchTask]:
     playing the same chunk of deals.
     """
     out = []
-    batch_games = min(spec.batch_games, LEARNED_BATCH_GAMES) if spec.learned() else spec.batch_games
     for variant in spec.variants():
         for n in spec.players:
-            layout = seatings(spec.styles, n)
-            deals = deals_per_seating(spec, n)
-            chunk = min(deals, batch_games)
-            group = max(1, batch_games // chunk)
+            layout, deals, chunk, group = _cell_layout(spec, n)
             index = 0
             for start in range(0, len(layout), group):
                 for first in range(0, deals, chunk):
@@ -757,10 +803,47 @@ def check_checkpoints(spec: StudySpec, out: Path) -> None:
     write_json_atomic(target, digests)
 
 
+def scan_batches(spec: StudySpec, out: Path) -> tuple[dict[str, dict[str, Any]], list[BatchTask]]:
+    """The usable result files of ``out/batches`` by batch id, and the batches still to run.
+
+    A missing file is to run; an unreadable or truncated one (or one from an older version
+    that does not record its key) is to run again, with a message on stderr. A file whose
+    :func:`task_key` differs from the plan's was computed for another design or seed (the
+    folder's ``spec.toml`` was edited since): :class:`SpecError`, nothing is mixed.
+    """
+    done: dict[str, dict[str, Any]] = {}
+    todo = []
+    for task in plan(spec):
+        path = out / "batches" / f"{task.id}.json"
+        if not path.exists():
+            todo.append(task)
+            continue
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            result, why = None, f"unreadable ({type(exc).__name__}: {exc})"
+        else:
+            why = "not a batch result of this version (no design key)"
+        recorded = result.get("key") if isinstance(result, dict) else None
+        if result is None or recorded is None:
+            print(f"batch file {path} is {why}; running it again", file=sys.stderr)
+            todo.append(task)
+            continue
+        if recorded != task_key(task):
+            seed = result.get("seed")
+            raise SpecError(
+                f"{path} was computed for another design (seed {seed!r}; this study's spec.toml says seed "
+                f"{spec.seed}, {task.variant} at {task.players} players): {out / 'spec.toml'} was changed "
+                "since the study started, or the folder mixes two studies. Restore the spec, or start a "
+                "new study in a new folder; batches of two designs are never mixed"
+            )
+        done[task.id] = result
+    return done, todo
+
+
 def missing_batches(spec: StudySpec, out: Path) -> list[BatchTask]:
-    """The batches of ``spec`` without a result file in ``out/batches``."""
-    done = {p.stem for p in (out / "batches").glob("*.json")}
-    return [task for task in plan(spec) if task.id not in done]
+    """The batches of ``spec`` still to run in ``out`` (see :func:`scan_batches`)."""
+    return scan_batches(spec, out)[1]
 
 
 def run_study(
@@ -788,67 +871,77 @@ def run_study(
         report: Write the results files, plots and report at the end.
         trust_checkpoints: Load learned policies this installation did not sign
             (``--trust-checkpoint``; SB3 checkpoints are pickles, :mod:`agents.trust`).
+
+    One run at a time uses ``out`` (:func:`training.runner.lock_folder`); a file-system
+    error ends the run with one :class:`training.runner.RunFolderError` line.
     """
     workers = default_workers() if workers is None else workers
     check_executor(executor, workers)
     check_trust(spec, trust_checkpoints)
-    spec_file = out / "spec.toml"
-    if spec_file.exists():
-        recorded = load_spec(spec_file)
-        if not resume:
-            raise SpecError(f"{out} already holds a study; resume it with --resume {out}")
-        if recorded != spec:
-            raise SpecError(f"{out} holds a study of another spec; resume it with its own spec.toml")
-    elif resume:
+    if resume and not (out / "spec.toml").is_file():
         raise SpecError(f"{out} holds no study to resume (no spec.toml)")
-    write_spec(spec, out)
-    check_checkpoints(spec, out)
-    (out / "batches").mkdir(exist_ok=True)
-    for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
-        stale.unlink()
-    todo = missing_batches(spec, out)
-    total = len(plan(spec))
-    log = out / "log.jsonl"
-    start = time.perf_counter()
-    append_line(
-        log,
-        json.dumps(
-            {
-                "event": "start",
-                "time": time.time(),
-                "batches": total,
-                "todo": len(todo),
-                "executor": executor,
-                "workers": workers,
-            }
-        ),
-    )
-    if progress:
-        print(
-            f"study {spec.name!r}: {len(spec.variants())} variants x {len(spec.players)} player counts, "
-            f"{len(spec.styles)} styles, {len(todo)} of {total} batches to run -> {out}",
-            file=sys.stderr,
+    with using_folder(out, "study"):
+        spec_file = out / "spec.toml"
+        if spec_file.exists():
+            recorded = load_spec(spec_file)
+            if not resume:
+                raise SpecError(f"{out} already holds a study; resume it with --resume {out}")
+            if recorded != spec:
+                raise SpecError(f"{out} holds a study of another spec; resume it with its own spec.toml")
+        elif resume:
+            raise SpecError(f"{out} holds no study to resume (no spec.toml)")
+        write_spec(spec, out)
+        check_checkpoints(spec, out)
+        (out / "batches").mkdir(exist_ok=True)
+        for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
+            stale.unlink()
+        tasks = {task.id: task for task in plan(spec)}
+        todo = scan_batches(spec, out)[1]
+        total = len(tasks)
+        log = out / "log.jsonl"
+        start = time.perf_counter()
+        append_line(
+            log,
+            json.dumps(
+                {
+                    "event": "start",
+                    "time": time.time(),
+                    "batches": total,
+                    "todo": len(todo),
+                    "executor": executor,
+                    "workers": workers,
+                }
+            ),
         )
-    bar = Progress(len(todo), enabled=progress)
+        if progress:
+            print(
+                f"study {spec.name!r}: {len(spec.variants())} variants x {len(spec.players)} player counts, "
+                f"{len(spec.styles)} styles, {len(todo)} of {total} batches to run -> {out}",
+                file=sys.stderr,
+            )
+        bar = Progress(len(todo), enabled=progress)
 
-    def store(result: dict[str, Any]) -> None:
-        write_json_atomic(out / "batches" / f"{result['id']}.json", result)
-        bar.update(result["games"])
-        append_line(log, json.dumps({"event": "batch", "id": result["id"], "seconds": round(bar.seconds, 3)}))
+        def store(result: dict[str, Any]) -> None:
+            task = tasks[result["id"]]  # the file names its seed and design: never mixed on resume
+            result = {**result, "seed": task.seed, "key": task_key(task)}
+            write_json_atomic(out / "batches" / f"{result['id']}.json", result)
+            bar.update(result["games"])
+            event = {"event": "batch", "id": result["id"], "seconds": round(bar.seconds, 3)}
+            append_line(log, json.dumps(event))
 
-    run_batches(
-        run_batch,
-        todo,
-        store,
-        executor=executor,
-        workers=workers,
-        ray_address=ray_address,
-        warm_up=lambda: _warm_up(spec),
-    )
-    seconds = time.perf_counter() - start
-    append_line(log, json.dumps({"event": "done", "seconds": round(seconds, 3), "games": bar.games}))
-    if report:
-        assemble(out)
+        run_batches(
+            run_batch,
+            todo,
+            store,
+            executor=executor,
+            workers=workers,
+            ray_address=ray_address,
+            warm_up=lambda: _warm_up(spec),
+        )
+        seconds = time.perf_counter() - start
+        append_line(log, json.dumps({"event": "done", "seconds": round(seconds, 3), "games": bar.games}))
+        if report:
+            assemble(out)
     return out
 
 
@@ -1012,21 +1105,25 @@ COLUMNS = (
 
 
 def load_batches(out: Path) -> list[dict[str, Any]]:
-    """Every batch result file of a study folder, sorted by batch id."""
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / "batches").glob("*.json"))]
+    """The result files of the batches the folder's ``spec.toml`` plans, sorted by batch id
+    (every one must be there and of this design: :func:`scan_batches`)."""
+    spec = load_spec(out / "spec.toml")
+    done, missing = scan_batches(spec, out)
+    if missing:
+        raise SpecError(
+            f"{out}: {len(missing)} batches are missing or unreadable (first {missing[0].id}); resume "
+            "the study"
+        )
+    return [done[key] for key in sorted(done)]
 
 
 def results_frame(out: Path) -> pd.DataFrame:
     """The tidy results of a finished study folder as a pandas DataFrame."""
     import pandas as pd
 
+    batches = load_batches(out)
     spec = load_spec(out / "spec.toml")
-    missing = missing_batches(spec, out)
-    if missing:
-        raise SpecError(
-            f"{out}: {len(missing)} batches are missing (first {missing[0].id}); resume the study"
-        )
-    return pd.DataFrame(cell_rows(spec, load_batches(out)), columns=list(COLUMNS))
+    return pd.DataFrame(cell_rows(spec, batches), columns=list(COLUMNS))
 
 
 def assemble(out: Path) -> pd.DataFrame:

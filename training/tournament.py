@@ -53,6 +53,7 @@ and the table on screen.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import itertools
 import json
@@ -61,6 +62,7 @@ import os
 import sys
 import tempfile
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +72,15 @@ import numpy as np
 
 import uno_env
 from training.common import add_trust_argument
-from training.runner import EXECUTORS, Progress, check_executor, default_workers, run_batches
+from training.runner import (
+    EXECUTORS,
+    Progress,
+    check_executor,
+    check_size,
+    default_workers,
+    run_batches,
+    using_folder,
+)
 from uno_env.policies import parse_policy
 from uno_env.rules import RuleSet
 from uno_env.stats import Z95, grouped_ratio
@@ -168,7 +178,7 @@ def plan(
 ) -> list[TournamentTask]:
     """Every batch of a tournament, in a fixed order (table, seating, deal chunk)."""
     compiled = not any(is_checkpoint(a) for a in agents)
-    chunk = max(1, batch_games if compiled else min(batch_games, 200))
+    chunk = deals_per_batch(agents, batch_games)
     out = []
     for t, table in enumerate(itertools.combinations(agents, players)):
         for s, seating in enumerate(seatings(table)):
@@ -187,6 +197,68 @@ def plan(
                     )
                 )
     return out
+
+
+def deals_per_batch(agents: Sequence[str], batch_games: int) -> int:
+    """Deals of one batch: ``batch_games``, at most 200 when a learned policy plays (slow games)."""
+    compiled = not any(is_checkpoint(a) for a in agents)
+    return max(1, batch_games if compiled else min(batch_games, 200))
+
+
+def check_tournament_size(
+    agents: Sequence[str], players: int, games: int, seed: int, batch_games: int
+) -> None:
+    """Refuse, before anything runs, a tournament too large to plan or whose deal seeds leave the range."""
+    if batch_games < 1:
+        raise ValueError(f"batch_games must be at least 1, got {batch_games}")
+    chunk = deals_per_batch(agents, batch_games)
+    orders = math.factorial(players) if players <= ALL_SEATINGS_UP_TO else players
+    batches = math.comb(len(agents), players) * orders * math.ceil(games / chunk)
+    check_size(batches, min(chunk, games), "this tournament", "fewer agents or games")
+    if seed + games - 1 > 2**63 - 1:
+        raise ValueError(
+            f"deal d is dealt with seed + d, and seeds end at 2**63 - 1: with {games:,} deals the seed must "
+            f"be at most {2**63 - games:,}, got {seed:,}"
+        )
+
+
+def task_key(task: TournamentTask) -> str:
+    """SHA-256 of everything that decides a batch's games (stored in its result file)."""
+    fields = [TOURNAMENT_FORMAT, str(task.rules), list(task.seating), task.seed, task.first, task.count]
+    return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
+
+
+def scan_batches(tasks: Sequence[TournamentTask], out: Path) -> list[TournamentTask]:
+    """The batches still to run: missing, unreadable (redone, with a message) or without a key.
+
+    A result file whose key differs from its task's was played for another tournament
+    (another seed or agents): ValueError, nothing is mixed.
+    """
+    todo = []
+    for task in tasks:
+        path = out / "batches" / f"{task.id}.npz"
+        if not path.exists():
+            todo.append(task)
+            continue
+        try:
+            with np.load(path) as data:
+                key = str(data["key"]) if "key" in data.files else None
+                complete = all(name in data.files for name in ("winner", "length", "ranking", "scores"))
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+            print(f"batch file {path} is unreadable ({type(exc).__name__}: {exc}); playing it again",
+                  file=sys.stderr)  # fmt: skip
+            todo.append(task)
+            continue
+        if key is None or not complete:
+            print(f"batch file {path} is incomplete or has no key; playing it again", file=sys.stderr)
+            todo.append(task)
+        elif key != task_key(task):
+            raise ValueError(
+                f"{path} was played for another tournament (another seed, agents or rules than "
+                f"{out / 'tournament.json'} records); batches of two tournaments are never mixed: start "
+                "a new tournament in a new folder"
+            )
+    return todo
 
 
 # ================================================================ playing a batch
@@ -455,6 +527,7 @@ def run_tournament(
     check_agents(agents, ruleset, players, trust=trust_checkpoints)
     if games < 1:
         raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
+    check_tournament_size(agents, players, games, seed, batch_games)
     workers = default_workers() if workers is None else workers
     check_executor(executor, workers)
     if out is None:
@@ -471,45 +544,55 @@ def run_tournament(
         "batch_games": batch_games,
     }
     meta_file = out / "tournament.json"
-    if meta_file.exists():
-        recorded = json.loads(meta_file.read_text(encoding="utf-8"))
-        if not resume:
-            raise ValueError(f"{out} already holds a tournament; continue it with --resume {out}")
-        if recorded != meta:
-            raise ValueError(f"{out} holds a different tournament: {recorded}")
-    elif resume:
+    if resume and not meta_file.is_file():
         raise ValueError(f"{out} holds no tournament to resume (no tournament.json)")
-    (out / "batches").mkdir(parents=True, exist_ok=True)
-    meta_file.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-    tasks = plan(ruleset, players, agents, games, seed, batch_games)
-    todo = [t for t in tasks if not (out / "batches" / f"{t.id}.npz").exists()]
-    if progress:
-        print(
-            f"tournament: {len(agents)} agents, {players} players, {games:,} deals x "
-            f"{len({t.table for t in tasks})} tables x {len(seatings(agents[:players]))} seatings "
-            f"= {games * len({(t.table, t.seating_index) for t in tasks}):,} games -> {out}",
-            file=sys.stderr,
+    with using_folder(out, "tournament"):
+        if meta_file.exists():
+            try:
+                recorded = json.loads(meta_file.read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+                raise ValueError(f"{meta_file} is not readable JSON ({exc}); it cannot be resumed") from None
+            if not resume:
+                raise ValueError(f"{out} already holds a tournament; continue it with --resume {out}")
+            if recorded != meta:
+                raise ValueError(f"{out} holds a different tournament: {recorded}")
+        meta_file.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        (out / "batches").mkdir(exist_ok=True)
+        tasks = plan(ruleset, players, agents, games, seed, batch_games)
+        by_id = {task.id: task for task in tasks}
+        for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
+            stale.unlink()
+        todo = scan_batches(tasks, out)
+        if progress:
+            print(
+                f"tournament: {len(agents)} agents, {players} players, {games:,} deals x "
+                f"{len({t.table for t in tasks})} tables x {len(seatings(agents[:players]))} seatings "
+                f"= {games * len({(t.table, t.seating_index) for t in tasks}):,} games -> {out}",
+                file=sys.stderr,
+            )
+        bar = Progress(len(todo), enabled=progress)
+
+        def store(result: dict[str, Any]) -> None:
+            arrays = {k: v for k, v in result.items() if k != "id"}
+            task = by_id[result["id"]]  # the file names its seed and design: never mixed on resume
+            arrays.update(seed=np.int64(task.seed), key=np.array(task_key(task)))
+            _save_npz_atomic(out / "batches" / f"{result['id']}.npz", arrays)
+            bar.update(len(arrays["winner"]))
+
+        def warm() -> None:
+            if tasks[0].compiled:
+                uno_env.simulate(ruleset, players, 1, seed=0, policies=list(tasks[0].seating))
+
+        run_batches(
+            run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address, warm_up=warm
         )
-    bar = Progress(len(todo), enabled=progress)
-
-    def store(result: dict[str, Any]) -> None:
-        arrays = {k: v for k, v in result.items() if k != "id"}
-        _save_npz_atomic(out / "batches" / f"{result['id']}.npz", arrays)
-        bar.update(len(arrays["winner"]))
-
-    def warm() -> None:
-        if tasks[0].compiled:
-            uno_env.simulate(ruleset, players, 1, seed=0, policies=list(tasks[0].seating))
-
-    run_batches(
-        run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address, warm_up=warm
-    )
-    table = games_table(tasks, out)
-    ranked = standings(agents, table, players)
-    _write_frame(ranked, out / "standings")
-    table.to_csv(out / "games.csv", index=False, lineterminator="\n")
-    plot_standings(ranked, out / "standings.png", f"{ruleset.preset_name() or 'custom'}, {players} players")
-    return TournamentResult(ranked, table, out)
+        table = games_table(tasks, out)
+        ranked = standings(agents, table, players)
+        _write_frame(ranked, out / "standings")
+        table.to_csv(out / "games.csv", index=False, lineterminator="\n")
+        title = f"{ruleset.preset_name() or 'custom'}, {players} players"
+        plot_standings(ranked, out / "standings.png", title)
+        return TournamentResult(ranked, table, out)
 
 
 def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
