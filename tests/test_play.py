@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -192,3 +195,48 @@ def test_play_and_replay_are_cli_subcommands() -> None:
     from training import cli
 
     assert "training.play" in cli.SUBCOMMAND_MODULES and "training.replay" in cli.SUBCOMMAND_MODULES
+
+
+# ---------------------------------------------------------------- hostile input (issue 20, item 10)
+def test_a_bad_record_path_is_refused_before_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    for target, message in (
+        (tmp_path, "is a folder; give a file such as"),
+        (blocker / "games.jsonl", f"the folder {blocker} does not exist"),
+        (tmp_path / "missing" / "games.jsonl", "does not exist"),
+    ):
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
+        code = play.main(["--players", "2", "--seed", "1", "--record", str(target)])
+        captured = capsys.readouterr()
+        assert code == 2 and message in captured.err
+        assert "choice" not in captured.out  # refused before the first question
+    # a game left without a record leaves no empty file behind
+    code, _ = run_play(monkeypatch, capsys, ["--players", "2", "--record", str(tmp_path / "g.jsonl")],
+                       io.StringIO("q\n"))  # fmt: skip
+    assert code == 0 and not (tmp_path / "g.jsonl").exists()
+
+
+def test_an_ascii_terminal_gets_an_ascii_table() -> None:
+    env = dict(os.environ, PYTHONIOENCODING="ascii", PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.play", "--players", "2", "--seed", "1"],
+        input="1\né\nq\n", capture_output=True, text=True, encoding="utf-8", env=env, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "uno | you are seat 0 | 2 players" in proc.stdout and "leaving the game" in proc.stdout
+    assert proc.stdout.isascii()
+
+
+def test_a_huge_answer_is_not_echoed_back(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = "9" * 10_000_000
+    code, out = run_play(
+        monkeypatch, capsys, ["--players", "2", "--seed", "1"], io.StringIO(f"{huge}\nx{huge}\nq\n")
+    )
+    assert code == 0 and len(out) < 10_000
+    assert out.count("that answer is 10,000,000 characters long") == 1
+    assert "that answer is 10,000,001 characters long" in out

@@ -27,12 +27,16 @@ leave the game (exit codes 0, 0 and 130). Colour is used on a terminal unless
 
 The agents' seeds derive from the game seed (:func:`agent_seed`), so the same seed and the
 same answers replay the same game; ``--record FILE`` appends the finished game to a JSON
-Lines file of :mod:`uno_env.records` (``uno-env replay FILE`` plays it back).
+Lines file of :mod:`uno_env.records` (``uno-env replay FILE`` plays it back). The record path
+is checked before the game starts (:func:`check_record_path`). A terminal whose encoding
+cannot print the table's marks gets ASCII (:class:`AsciiText`); an answer longer than
+:data:`MAX_ANSWER` characters is refused without being echoed.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import secrets
 import sys
@@ -61,6 +65,10 @@ _DIM = "\x1b[2m"
 _ALERT = "\x1b[1;91m"
 _QUIT_WORDS = ("q", "quit", "exit")
 _HELP_WORDS = ("?", "h", "help")
+MAX_ANSWER = 100
+"""Longest answer read as a choice; a longer line is refused without being echoed back."""
+_ASCII_MARKS = str.maketrans({"·": "|"})
+"""The table's non-ASCII marks and their ASCII stand-ins (terminals that cannot print them)."""
 
 
 class QuitGameError(Exception):
@@ -265,7 +273,12 @@ class Session:
         """The action id an answer means, or a message saying why it is not a legal choice."""
         game = self.game
         word = text.strip().lower()
-        if word.isdigit():
+        if len(word) > MAX_ANSWER:  # never echoed back whole (nor read as a 10-MB number)
+            return (
+                f"that answer is {len(word):,} characters long ({word[:20]!r}...); answer with a number "
+                "or a short action such as R7"
+            )
+        if word.isdigit() and word.isascii():
             number = int(word)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
@@ -282,7 +295,8 @@ class Session:
         try:
             action = game.parse_action(word)
         except ValueError as exc:
-            return f"not understood: {exc}"
+            message = " ".join(str(exc).split())
+            return f"not understood: {message if len(message) <= 300 else message[:300] + '...'}"
         if action not in legal:
             return f"{game.describe_action(action)} is not legal now"
         return action
@@ -450,9 +464,77 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         return 130
 
 
+class AsciiText(io.TextIOBase):
+    """An output stream for terminals whose encoding cannot print the table's marks (``·``).
+
+    ``PYTHONIOENCODING=ascii``, a C locale: the marks get ASCII stand-ins and anything else
+    not printable becomes ``?``, instead of the game stopping with an encoding error.
+    """
+
+    def __init__(self, inner: TextIO) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        """Write ``text`` in ASCII."""
+        encoding = getattr(self.inner, "encoding", None) or "ascii"
+        plain = text.translate(_ASCII_MARKS).encode(encoding, "replace").decode(encoding)
+        self.inner.write(plain)
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the terminal."""
+        self.inner.flush()
+
+    def isatty(self) -> bool:
+        """Whether the terminal is one."""
+        return bool(getattr(self.inner, "isatty", lambda: False)())
+
+
+def printable_stream(out: TextIO) -> TextIO:
+    """``out``, or :class:`AsciiText` around it when its encoding cannot print ``·``."""
+    try:
+        "·".encode(getattr(out, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return AsciiText(out)  # type: ignore[return-value]
+    return out
+
+
+def check_record_path(path: str) -> bool:
+    """Refuse a ``--record`` path that cannot be written, before the game starts.
+
+    Returns whether the file was created by the check (an empty file to remove if the game
+    ends without a record).
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"--record {path} is a folder; give a file such as {target / 'games.jsonl'}")
+    if not target.parent.is_dir():
+        raise ValueError(f"--record {path}: the folder {target.parent} does not exist")
+    existed = target.exists()
+    try:
+        with target.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--record {path} cannot be written: {exc.strerror or exc}") from None
+    return not existed
+
+
 def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> int:
-    inp = sys.stdin if inp is None else inp
-    out = sys.stdout if out is None else out
+    if inp is None:
+        inp = sys.stdin
+        if isinstance(inp, io.TextIOWrapper):  # a keystroke the encoding cannot read is not a crash
+            inp.reconfigure(errors="replace")
+    out = printable_stream(sys.stdout if out is None else out)
+    created = check_record_path(args.record) if args.record else False
+    try:
+        return _play(args, inp, out)
+    finally:
+        record = Path(args.record) if args.record else None
+        if created and record is not None and record.is_file() and record.stat().st_size == 0:
+            record.unlink()  # no game was recorded: leave no empty file behind
+
+
+def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules = uno_env.load_rules(args.rules)
     rules.check_players(args.players)
     if not 0 <= args.seat < args.players:
@@ -486,7 +568,13 @@ def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> in
         from uno_env.records import append_records, record_game
 
         names = [HUMAN if s == args.seat else opponents[s].name for s in range(args.players)]
-        append_records(args.record, record_game(game, names, source="play"))
+        record = record_game(game, names, source="play")
+        try:
+            append_records(args.record, record)
+        except OSError as exc:  # the disk filled up during the game: the record is printed instead
+            session.say(f"could not write {args.record} ({exc.strerror or exc}); the game's record:")
+            session.say(record.to_json())
+            return 1
         session.say(f"recorded to {args.record} (uno-env replay {args.record} --game -1)")
     return 0
 
