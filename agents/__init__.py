@@ -4,7 +4,9 @@
 - :func:`make` / :func:`available`: agents by name, ``make("bluffer:bluff=0.3", seed=1)``.
 - :class:`ScriptedAgent`: the compiled play styles of :mod:`uno_env.policies` (the same code
   the batch simulator runs), reading a :class:`PublicView` of the game.
-- :class:`RandomAgent`: the uniform-random legal baseline.
+- :class:`RandomAgent`: the uniform-random legal baseline (``random_legal``); the
+  literature's random player (a random playable card, draws only with none) is the
+  compiled style ``random_playable``.
 - :class:`PolicyAgent`: a trained MaskablePPO checkpoint, checked against the game's rules,
   observation spec and env version (:func:`save_policy_metadata` writes the record), and
   loaded only when this installation signed it or the caller trusts it (:mod:`agents.trust`).

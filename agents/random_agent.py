@@ -12,11 +12,12 @@ from .base import View, resolve_mask
 class RandomAgent:
     """Picks uniformly among the legal actions of a mask; same seed, same choices.
 
-    Needs no view of the game. (The batch simulator's compiled ``random`` policy plays the
-    same distribution from each game's own agent generator.)
+    Needs no view of the game. (The batch simulator's compiled ``random_legal`` policy plays
+    the same distribution from each game's own agent generator.) Not the literature's random
+    player, which draws only when it has nothing to play: that is ``random_playable``.
     """
 
-    name = "random"
+    name = "random_legal"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)

@@ -12,12 +12,13 @@ from .scripted import ScriptedAgent
 def make(spec: str, seed: int | None = None) -> Agent:
     """The agent named by ``spec``: a style name, optionally with ``:key=value,...``.
 
-    ``"random"`` is :class:`RandomAgent`; every other name of :func:`available` is a
+    ``"random_legal"`` (also ``"random"``) is :class:`RandomAgent`; every other name of
+    :func:`available` (``"random_playable"``, the literature's random player, included) is a
     :class:`ScriptedAgent` running the compiled style. Unknown names or parameters raise
     ValueError listing the valid ones. Learned policies load with :class:`PolicyAgent`.
     """
     style, _ = parse_policy(spec)  # validates name and parameters
-    if style.name == "random":
+    if style.name == "random_legal":
         return RandomAgent(seed)
     return ScriptedAgent(spec, seed)
 

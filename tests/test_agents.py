@@ -42,7 +42,7 @@ def test_available_lists_at_least_eight_styles_with_descriptions() -> None:
 def test_make_builds_every_style(name: str) -> None:
     agent = make(name, seed=1)
     assert isinstance(agent, Agent)
-    assert isinstance(agent, RandomAgent if name == "random" else ScriptedAgent)
+    assert isinstance(agent, RandomAgent if name == "random_legal" else ScriptedAgent)
 
 
 def test_make_reads_parameters_and_writes_the_canonical_name() -> None:
@@ -58,7 +58,7 @@ def test_make_reads_parameters_and_writes_the_canonical_name() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("nobody", "unknown play style 'nobody'; available: random, greedy"),
+        ("nobody", "unknown play style 'nobody'; available: random_legal, random_playable, greedy"),
         ("greedy:bluff=0.3", "style 'greedy' has no parameter 'bluff'; its parameters: doubt"),
         ("random:x=1", "style 'random' has no parameter 'x'; its parameters: none"),
         ("bluffer:bluff=2", "parameter 'bluff' of style 'bluffer' must be between 0 and 1, got 2"),
@@ -166,7 +166,7 @@ def _play_checked(name: str, num_players: int, style: str, min_decisions: int) -
 @pytest.mark.parametrize(("name", "num_players"), CASES)
 def test_python_agents_only_pick_legal_actions(name: str, num_players: int, style: str) -> None:
     """Thousands of decisions per style; the random agent plays through the same loop."""
-    if style == "random":
+    if style == "random_legal":
         game_decisions = seed = 0
         while game_decisions < 2000:
             game = Game(name, num_players, seed=seed)

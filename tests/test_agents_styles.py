@@ -23,7 +23,7 @@ from uno_env import Game, batch, policies
 from uno_env import layout as L
 from uno_env.rules import compile_spec
 
-SCRIPTED = [name for name in policies.STYLES if name != "random"]
+SCRIPTED = [name for name in policies.STYLES if name not in ("random_legal", "random_playable")]
 
 
 def position(text: str, seed: int = 0, rules: str = "uno", **overrides: Any) -> Game:

@@ -121,7 +121,7 @@ def test_raw_env_inside_pettingzoos_standard_wrappers() -> None:
 # ================================================================ registration
 @pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
 def test_every_preset_is_registered_with_pettingzoo(name: str) -> None:
-    env = pettingzoo.make("aec", f"uno_env/{name}-v0", num_players=uno_env.preset(name).min_players)
+    env = pettingzoo.make("aec", f"uno_env/{name}-v1", num_players=uno_env.preset(name).min_players)
     assert isinstance(env, UnoEnv) and env.rules == uno_env.preset(name)
     assert re.fullmatch(r"uno_env_v\d+", env.metadata["name"])
     assert aec.__doc__ is not None and "Version history" in aec.__doc__
@@ -135,8 +135,8 @@ def test_registration_happens_when_pettingzoo_is_imported_after_uno_env() -> Non
         "import sys, uno_env\n"
         "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
         "import pettingzoo, gymnasium\n"
-        "print(pettingzoo.make('aec', 'uno_env/uno-v0', num_players=3).num_players)\n"
-        "print(type(gymnasium.make('uno_env/Uno-v0').unwrapped).__name__)\n"
+        "print(pettingzoo.make('aec', 'uno_env/uno-v1', num_players=3).num_players)\n"
+        "print(type(gymnasium.make('uno_env/Uno-v1').unwrapped).__name__)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
@@ -323,13 +323,18 @@ def test_mau_mau_rewards_count_the_points_each_player_keeps(reward: str, expecte
     assert [env.rewards[a] for a in env.possible_agents] == pytest.approx(expected)
 
 
-def test_the_decision_limit_truncates_with_zero_rewards() -> None:
-    """E-END-1: the limit ends the game as truncated, never won."""
+def test_the_decision_limit_truncates_and_pays_the_standing() -> None:
+    """E-END-1: the limit ends the game as truncated, never won; it pays by the standing
+    (the player with fewer points in hand leads), or 0 with ``truncation_reward="zero"``."""
     env = pos(END.replace("R5/", "R5 G7/") + "; decisions=9", max_decisions=10)
     env.step(uno_env.parse_action("draw"))
     assert all(env.truncations.values()) and not any(env.terminations.values())
-    assert set(env.rewards.values()) == {0.0}
+    assert all(info["decision_limit"] for info in env.infos.values())
+    assert sorted(env.rewards.values()) != [0.0] * len(env.rewards) and sum(env.rewards.values()) == 0
     play_out(env)
+    env = pos(END.replace("R5/", "R5 G7/") + "; decisions=9", max_decisions=10, truncation_reward="zero")
+    env.step(uno_env.parse_action("draw"))
+    assert set(env.rewards.values()) == {0.0}
 
 
 def test_step_after_the_end_only_warns(caplog: pytest.LogCaptureFixture) -> None:

@@ -19,5 +19,5 @@ def test_sb3_action_mask_example_trains_saves_and_evaluates(tmp_path: Path) -> N
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     saved = list(tmp_path.glob("uno_env_v*.zip"))
     assert len(saved) == 1
-    assert "Training on uno_env/uno-v0" in done.stdout
+    assert "Training on uno_env/uno-v1" in done.stdout
     assert "Win rate" in done.stdout and "total_timesteps" in done.stdout

@@ -14,7 +14,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import uno_env
 from uno_env import Game, IllegalActionError
 from uno_env import layout as L
-from uno_env.envs import ActionOutOfBoundsError, SingleAgentEnv
+from uno_env.envs import ActionOutOfBoundsError, SingleAgentEnv, core
 from uno_env.envs.core import next_seed
 from uno_env.envs.registration import gymnasium_id
 from uno_env.policies import PublicView
@@ -55,10 +55,10 @@ def test_sb3_check_env_passes() -> None:
 
 
 def test_gymnasium_make_and_make_vec() -> None:
-    env = gym.make("uno_env/Uno-v0", num_players=3, seat=1)
+    env = gym.make("uno_env/Uno-v1", num_players=3, seat=1)
     obs, info = env.reset(seed=4)
     assert obs.shape == env.observation_space.shape and info["seat"] == 1
-    venv = gym.make_vec("uno_env/Uno-v0", num_envs=3, num_players=3)
+    venv = gym.make_vec("uno_env/Uno-v1", num_envs=3, num_players=3)
     assert type(venv).__name__ == "VectorEnv" and venv.reset(seed=1)[0].shape == (3, obs.shape[0])
 
 
@@ -142,7 +142,17 @@ def test_the_decision_limit_truncates_the_episode() -> None:
         _, reward, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
         if terminated or truncated:
             break
-    assert truncated and not terminated and reward == 0.0
+    assert truncated and not terminated
+    # E-END-1: paid by the standing (the learner's points in hand against the opponent's)
+    core.final_rewards(env._state, env._spec, core.REWARDS["win"], env._scratch)
+    assert reward == env._scratch[env.learner_seat] and reward in (-1.0, 0.0, 1.0)
+    zero = SingleAgentEnv("uno", 2, max_decisions=30, truncation_reward="zero")
+    zero.reset(seed=1)
+    for _ in range(30):
+        _, reward, terminated, truncated, info = zero.step(int(np.flatnonzero(zero.action_masks())[-1]))
+        if terminated or truncated:
+            break
+    assert truncated and reward == 0.0 and info["decision_limit"]
 
 
 # ================================================================ opponents

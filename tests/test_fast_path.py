@@ -8,7 +8,8 @@
   from the held-faces bitmask (``L.HELD``) equals the per-face test of every card.
 - Random opponents without a mask: :func:`uno_env.policies.quick_random_action` takes the
   action, and the random number, that :func:`uno_env.policies.random_action` takes on the
-  mask, in every position of every preset where it answers.
+  mask, in every position of every preset where it answers; likewise the literature's
+  random player (:func:`uno_env.policies.quick_random_playable_action`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ import uno_env
 from uno_env import engine
 from uno_env import layout as L
 from uno_env._bits import lowest_bit, popcount
-from uno_env.policies import quick_random_action, random_action
+from uno_env.policies import (
+    POLICY_RANDOM_PLAYABLE,
+    policy_action,
+    quick_action,
+    quick_random_action,
+    random_action,
+)
 from uno_env.rng import rand_below
 from uno_env.rules import compile_spec, plain_plays
 
@@ -230,12 +237,54 @@ def test_random_opponents_without_a_mask_play_exactly_as_with_one(name: str, num
         assert quick > 0 or spec[L.SP_DRAW_RULE] == engine.DRAW_ONE_THEN_ANY
 
 
+@njit(cache=True)
+def _quick_policy_against_mask(
+    spec: np.ndarray, num_players: int, deck: np.ndarray, seed: int, games: int, code: int
+) -> np.ndarray:
+    """As :func:`_quick_against_mask` for policy ``code``: its quick action vs its masked action."""
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    params = np.full(4, -1, dtype=np.int64)
+    out = np.array([0, 0, -1], dtype=np.int64)
+    for g in range(games):
+        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        while state[L.S_STATUS] == L.ST_RUNNING:
+            count = engine.fill_mask(state, spec, mask)
+            before = state.copy()
+            quick_state = state.copy()
+            quick = quick_action(quick_state, spec, code)
+            action = policy_action(state, spec, mask, count, code, params)
+            expected = state if quick >= 0 else before
+            same = (quick < 0 or quick == action) and mask[action] == 1
+            for i in range(L.STATE_SIZE):
+                same = same and quick_state[i] == expected[i]
+            out[1] += quick >= 0
+            if not same:
+                out[2] = out[0]
+                return out
+            out[0] += 1
+            engine.apply_action(state, spec, action)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_random_playable_without_a_mask_plays_exactly_as_with_one(name: str, num_players: int) -> None:
+    rules = uno_env.load_rules(name, max_decisions=800)
+    spec = compile_spec(rules)
+    deck = rules.deck_counts(num_players)
+    decisions, quick, mismatch = _quick_policy_against_mask(
+        spec, num_players, deck, 5, 40, POLICY_RANDOM_PLAYABLE
+    )
+    assert mismatch == -1, f"{name}: the quick random_playable action differs at decision {mismatch}"
+    assert decisions > 400 and quick > 0
+
+
 def test_batch_games_are_the_same_with_and_without_checks() -> None:
     # the checked loop writes every mask; the plain one skips them for random seats
+    policies = ["random_legal", "greedy", "random_playable", "bluffer"]
     for name in ("uno", "uno_house", "macao"):
-        plain = uno_env.simulate(name, 4, 30, seed=9, policies=["random", "greedy", "random", "bluffer"])
-        checked = uno_env.simulate(
-            name, 4, 30, seed=9, policies=["random", "greedy", "random", "bluffer"], check_invariants=True
-        )
+        plain = uno_env.simulate(name, 4, 30, seed=9, policies=policies)
+        checked = uno_env.simulate(name, 4, 30, seed=9, policies=policies, check_invariants=True)
         assert np.array_equal(plain.length, checked.length) and np.array_equal(plain.winner, checked.winner)
         assert np.array_equal(plain.scores, checked.scores)

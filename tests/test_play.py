@@ -177,7 +177,8 @@ def test_opponent_lists() -> None:
     assert play.split_opponents("runs/a/model.zip") == ["runs/a/model.zip"]
     rules = uno_env.load_rules("uno")
     agents = play.build_opponents("greedy,random", rules, 3, 1, 9)
-    assert sorted(agents) == [0, 2] and agents[0].name.startswith("greedy") and agents[2].name == "random"
+    assert sorted(agents) == [0, 2] and agents[0].name.startswith("greedy")
+    assert agents[2].name == "random_legal"
     with pytest.raises(ValueError, match=r"--vs lists 2 agents; .* give one for all or 3 \(seats 0, 2, 3"):
         play.build_opponents("greedy,random", rules, 4, 1, 9)
     with pytest.raises(ValueError, match="--vs entry 'nobody'"):

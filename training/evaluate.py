@@ -2,7 +2,7 @@
 
 ::
 
-    uno-env evaluate runs/<run>/model.zip --rules uno --players 2 --vs random blocker \\
+    uno-env evaluate runs/<run>/model.zip --rules uno --players 2 --vs random_playable blocker \\
         --games 10000 --seed 0 --out results/uno_eval
     python -m training.evaluate blocker --rules uno --players 2 --vs greedy --games 10000
 
@@ -20,10 +20,17 @@ batch (deterministic arg-max by default, ``--sample`` samples from the masked di
 with a seeded generator). A style plays in the compiled batch simulator
 (:func:`uno_env.simulate`).
 
+Opponents: ``random_playable`` (the default) is the literature's random player (a random
+playable card, draws only with none: RLCard's and most papers' "random"); ``random_legal``
+is uniform over the legal actions (it draws while holding playable cards), a much weaker
+baseline. Every "vs random" figure says which.
+
 Reported per opponent set, each with a 95% interval (every game is its own deal, so games
 are independent: Wilson intervals for rates, Student-t intervals for means, from
-:mod:`uno_env.stats`): the win rate (a game
-truncated at the decision limit, E-END-1, counts as not won), the mean finishing rank
+:mod:`uno_env.stats`): the win rate (a game truncated at the decision limit, E-END-1,
+counts as not won), the truncated games next to it (a policy whose games mostly end at the
+limit is flagged ``STALLING``: it is not playing the game out, whatever its other figures
+say), the mean finishing rank
 (1 = winner; truncated games left out) and the points per game: the evaluated player's
 score at the end of the game as the rules count it (U-SCORE-1: points won from the other
 hands; U-SCORE-3 / MM-SCORE-1: points held, lower is better); and the game length, in
@@ -105,8 +112,14 @@ class EvalResult:
     decisions: float
     decisions_low: float
     decisions_high: float
+    truncated_rate: float
+    stalling: bool
     seconds: float
     games_per_second: float
+
+
+STALLING_SHARE = 0.5
+"""A policy whose games end at the decision limit more often than this is flagged as stalling."""
 
 
 def opponent_seats(entry: str, num_players: int) -> list[str]:
@@ -243,6 +256,8 @@ def summarize(
         decisions=decisions,
         decisions_low=decisions_lo,
         decisions_high=decisions_hi,
+        truncated_rate=float(records.truncated.mean()),
+        stalling=bool(records.truncated.mean() > STALLING_SHARE),
         seconds=seconds,
         games_per_second=games / seconds if seconds > 0 else float("inf"),
     )
@@ -348,7 +363,7 @@ def format_table(results: Sequence[EvalResult]) -> str:
     """The results as a fixed-width table."""
     lines = [
         f"{'opponents':<24} {'games':>7} {'win rate (95% CI)':<26} {'mean rank (95% CI)':<22} "
-        f"{'points/game (95% CI)':<28} {'turns/game (95% CI)':<24} {'trunc':>5} {'games/s':>8}"
+        f"{'points/game (95% CI)':<28} {'turns/game (95% CI)':<24} {'truncated':>11} {'games/s':>8}"
     ]
     for r in results:
         lines.append(
@@ -357,7 +372,13 @@ def format_table(results: Sequence[EvalResult]) -> str:
             f"{f'{r.mean_rank:.3f} ({r.rank_low:.3f}-{r.rank_high:.3f})':<22} "
             f"{f'{r.points:.1f} ({r.points_low:.1f}-{r.points_high:.1f})':<28} "
             f"{f'{r.turns:.1f} ({r.turns_low:.1f}-{r.turns_high:.1f})':<24} "
-            f"{r.truncated:>5} {r.games_per_second:>8,.0f}"
+            f"{f'{r.truncated} ({r.truncated_rate:.0%})':>11} {r.games_per_second:>8,.0f}"
+            + ("  STALLING" if r.stalling else "")
+        )
+    if any(r.stalling for r in results):
+        lines.append(
+            f"STALLING: more than {STALLING_SHARE:.0%} of the games ended at the decision limit (E-END-1): "
+            "the policy does not play its games out, and its win rate says little"
         )
     return "\n".join(lines)
 
@@ -390,9 +411,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--vs",
         nargs="+",
-        default=["random"],
+        default=["random_playable"],
         help="opponent sets: a style for every opponent seat, or 'a/b/c' per seat clockwise "
-        "(default: random)",
+        "(default: random_playable, the literature's random player; random_legal is uniform over "
+        "the legal actions)",
     )
     parser.add_argument("--games", type=int, default=10_000, help="games per opponent set (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, help="game j is dealt from seed+j (default: 0)")

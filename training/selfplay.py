@@ -61,7 +61,7 @@ class SelfPlayConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     reward: str = "win"
     eval_games: int = 2000
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", "blocker"])
+    eval_opponents: list[str] = field(default_factory=lambda: ["random_playable", "blocker"])
     threads: int = 1
     runs_dir: str = "runs"
     progress_bar: bool = True

@@ -143,9 +143,10 @@ SPEC_KEYS = (
 )  # fmt: skip
 MAX_SEATINGS = 1000
 """Most seatings of the all-combinations design; above it a cell uses the cyclic rotation."""
-UNSCRIPTED = ("random", "monte_carlo")
-"""Compiled styles left out of the default style list: the uniform-random baseline (games of
-thousands of decisions) and the Monte-Carlo sampler (about 100 games/s)."""
+UNSCRIPTED = ("random_legal", "random_playable", "monte_carlo")
+"""Compiled styles left out of the default style list: the random baselines (uniform over the
+legal actions, with games of thousands of decisions, and the literature's random player) and
+the Monte-Carlo sampler (about 100 games/s)."""
 SCRIPTED_STYLES: tuple[str, ...] = tuple(name for name in STYLES if name not in UNSCRIPTED)
 """The default styles of a study: every scripted style."""
 DEFAULT_SPEC = "default_study.toml"

@@ -3,21 +3,22 @@
 ::
 
     uno-env train --rules uno --players 2 --steps 2000000
-    uno-env train --rules uno_house --set seven_swap=false --players 4 --opponents random blocker@2
+    uno-env train --rules uno_house --set seven_swap=false --players 4 --opponents random_playable blocker@2
     python -m training.train --rules my_rules.toml --players 3 --snapshot-weight 1
     uno-env train --resume runs/uno__ppo__0__20261202-141500
 
 The learner is sb3-contrib's MaskablePPO (MLP policy) on the native vector env
 (:class:`uno_env.VectorEnv`, ``seat=None``: the learner's seat rotates with the game).
-Opponents come from a pool (:mod:`training.pool`): compiled play styles and ``random``
-played inside the vector env (``--opponents STYLE[@WEIGHT] ...``; ``a/b/c`` names the seats
-1, 2, 3 places clockwise from the learner), plus frozen snapshots of the learner itself
-(fictitious self-play, :mod:`training.snapshots`): ``--snapshot-weight W`` gives the snapshot
-entry weight ``W`` next to the styles' weights, ``--snapshot-every STEPS`` freezes a copy of
-the learner that often (the first at step 0), ``--snapshot-pool K`` keeps the ``K`` most
-recent and every snapshot game draws one of them uniformly. Weights are shares of the game
-rows: with ``--num-envs 64 --opponents random blocker@2 --snapshot-weight 1``, 16 rows play
-random, 32 blocker and 16 snapshots.
+Opponents come from a pool (:mod:`training.pool`): compiled play styles and the random
+baselines (``random_playable``, the literature's random player; ``random_legal``, uniform over
+the legal actions) played inside the vector env (``--opponents STYLE[@WEIGHT] ...``; ``a/b/c``
+names the seats 1, 2, 3 places clockwise from the learner), plus frozen snapshots of the
+learner itself (fictitious self-play, :mod:`training.snapshots`): ``--snapshot-weight W`` gives
+the snapshot entry weight ``W`` next to the styles' weights, ``--snapshot-every STEPS`` freezes
+a copy of the learner that often (the first at step 0), ``--snapshot-pool K`` keeps the ``K``
+most recent and every snapshot game draws one of them uniformly. Weights are shares of the game
+rows: with ``--num-envs 64 --opponents random_playable blocker@2 --snapshot-weight 1``, 16 rows
+play random_playable, 32 blocker and 16 snapshots.
 
 Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
 
@@ -34,9 +35,11 @@ Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
   evaluation rows) and ``step_<N>.snapshots.pt`` (snapshot weights and generator states),
   every ``--eval-every`` steps (after each evaluation) and at the end;
 - ``eval.csv`` and ``eval_curve.png``: win rate with 95% Wilson interval against each
-  evaluation opponent (default ``random`` and ``blocker``, the strongest scripted style
-  head to head in the README) every ``--eval-every`` steps, on the same ``--eval-games``
-  games each time, seats rotated, deterministic play;
+  evaluation opponent (default ``random_playable``, the literature's random player, and
+  ``blocker``, the strongest scripted style head to head in the README) every
+  ``--eval-every`` steps, on the same ``--eval-games`` games each time, seats rotated,
+  deterministic play, with the games truncated at the decision limit next to the wins (a
+  policy whose games mostly truncate is flagged as stalling in the log);
 - ``model.zip`` + ``model.meta.json``: the final policy.
 
 ``--resume RUN_DIR`` continues from the run's last checkpoint with its saved config
@@ -92,6 +95,7 @@ EVAL_FIELDS = [
     "win_high",
     "mean_rank",
     "points",
+    "truncated",
 ]
 
 
@@ -127,7 +131,9 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     reward: str = "win"
     """Env reward: ``win``, ``rank`` or ``score`` (see the AEC env)."""
-    opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "blocker@2", "aggressor"])
+    opponents: list[str] = field(
+        default_factory=lambda: ["random_playable", "greedy", "blocker@2", "aggressor"]
+    )
     """Compiled styles with optional ``@weight`` (default 1); ``a/b/c`` per opponent seat."""
     snapshot_weight: float = 0.0
     """Weight of the snapshot entry in the pool (0: no self-play opponents)."""
@@ -137,7 +143,7 @@ class TrainConfig:
     """Snapshots sample their actions (else arg-max)."""
     eval_every: int = 250_000
     eval_games: int = 1000
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", STRONGEST_STYLE])
+    eval_opponents: list[str] = field(default_factory=lambda: ["random_playable", STRONGEST_STYLE])
     eval_seed: int = 1_000_000_000
     max_minutes: float = 0.0
     """Wall-time budget of the run in minutes, evaluations included (0: none); training stops
@@ -313,7 +319,7 @@ def build_env(cfg: TrainConfig, rules: RuleSet) -> Any:
     from .pool import PoolVecEnv, pool_tables
 
     styles = [parse_opponent(e) for e in cfg.opponents]
-    pool, labels = pool_tables(styles or [("random", 1.0)], [], 0.0)
+    pool, labels = pool_tables(styles or [("random_playable", 1.0)], [], 0.0)
     venv = uno_env.VectorEnv(
         cfg.num_envs, rules, cfg.players, opponents=pool, seat=None, reward=cfg.reward, copy=False
     )
@@ -389,6 +395,7 @@ def evaluate_policy(
                 "win_high": res.win_high,
                 "mean_rank": res.mean_rank,
                 "points": res.points,
+                "truncated": res.truncated,
             }
         )
     return rows
@@ -404,6 +411,7 @@ def read_eval_rows(path: Path) -> list[dict[str, Any]]:
         try:
             for key in ("step", "games", "wins"):
                 row[key] = int(row[key])
+            row["truncated"] = int(row.get("truncated") or 0)  # eval.csv of older runs has no column
             for key in ("seconds", "win_rate", "win_low", "win_high", "mean_rank", "points"):
                 row[key] = float(row[key])
         except (KeyError, TypeError, ValueError) as exc:
@@ -422,6 +430,18 @@ def write_eval_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
     tmp.replace(path)
 
 
+def eval_summary(row: dict[str, Any]) -> str:
+    """One evaluation row for the log: win rate with its interval, truncated games, a stall flag."""
+    from .evaluate import STALLING_SHARE
+
+    share = row["truncated"] / max(row["games"], 1)
+    text = (
+        f"vs {row['opponents']} {row['win_rate']:.1%} ({row['win_low']:.1%}-{row['win_high']:.1%}), "
+        f"{row['truncated']} truncated"
+    )
+    return text + (" STALLING" if share > STALLING_SHARE else "")
+
+
 def plot_eval_curve(rows: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     """Win rate per evaluation opponent over training steps, with the 95% band, as a PNG."""
     import matplotlib
@@ -435,9 +455,12 @@ def plot_eval_curve(rows: Sequence[dict[str, Any]], path: Path, title: str) -> N
         steps = [r["step"] for r in pts]
         ax.plot(steps, [r["win_rate"] for r in pts], marker="o", ms=3, label=f"vs {opp}")
         ax.fill_between(steps, [r["win_low"] for r in pts], [r["win_high"] for r in pts], alpha=0.25)
+        truncated = [r["truncated"] / max(r["games"], 1) for r in pts]
+        if any(truncated):  # games cut at the decision limit: a stalling policy shows here
+            ax.plot(steps, truncated, ls=":", label=f"truncated vs {opp}")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylabel("win rate (95% interval); truncated share")
     ax.set_ylim(0, 1)
     ax.set_title(title, fontsize=9)
     ax.legend(loc="lower right")
@@ -539,6 +562,7 @@ class Run:
             model.logger.record(f"eval/win_rate_vs_{key}", row["win_rate"])
             model.logger.record(f"eval/win_low_vs_{key}", row["win_low"])
             model.logger.record(f"eval/mean_rank_vs_{key}", row["mean_rank"])
+            model.logger.record(f"eval/truncated_vs_{key}", row["truncated"] / max(row["games"], 1))
         return rows
 
 
@@ -567,10 +591,7 @@ def make_callback(run: Run, start_step: int) -> Any:
             if step >= self.next_eval:
                 rows = run.record_eval(self.model, step)
                 run.save_checkpoint(self.model, step)
-                summary = ", ".join(
-                    f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
-                    for r in rows
-                )
+                summary = ", ".join(eval_summary(r) for r in rows)
                 self.model.logger.record("charts/wall_seconds", run.seconds)
                 print(f"\nstep {step:,} ({run.seconds:.0f} s): {summary}", flush=True)
                 self.next_eval += cfg.eval_every

@@ -7,7 +7,7 @@ Rule variants are :class:`RuleSet` values; :data:`PRESETS` names the catalogue's
 The environments (:mod:`uno_env.envs`) load on first use: ``uno_env.env`` / ``raw_env``
 (PettingZoo AEC), ``uno_env.parallel_env`` (PettingZoo Parallel),
 ``uno_env.SingleAgentEnv`` and ``uno_env.VectorEnv`` (Gymnasium). Their ids
-(``uno_env/<preset>-v0``) are registered with PettingZoo and Gymnasium when those are imported.
+(``uno_env/<preset>-v1``) are registered with PettingZoo and Gymnasium when those are imported.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -29,7 +29,7 @@ from .policies import (
     available_styles,
     parse_policy,
     policy_action,
-    quick_random_action,
+    quick_action,
     random_action,
 )
 from .rng import SEED_LIMIT, check_seed
@@ -140,7 +140,7 @@ def play_games_with_params(
                 fresh = True
             seat = state[L.S_CURRENT]
             # the common baseline skips the style dispatch, and mostly the mask
-            action = quick_random_action(state, spec) if policies[seat] == POLICY_RANDOM else -1
+            action = quick_action(state, spec, policies[seat])
             if action < 0:
                 if not fresh:
                     count = engine.fill_mask(state, spec, mask)

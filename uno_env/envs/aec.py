@@ -2,10 +2,10 @@
 
 ``uno_env.env(rules="uno", num_players=4, render_mode=None, **rule_overrides)`` returns a
 ready-to-use environment; ``uno_env.raw_env`` is the bare class for people who want to
-wrap it themselves. Both are registered as ``uno_env/<preset>-v0`` for every preset::
+wrap it themselves. Both are registered as ``uno_env/<preset>-v1`` for every preset::
 
     import pettingzoo, uno_env
-    env = pettingzoo.make("aec", "uno_env/uno-v0", num_players=4)
+    env = pettingzoo.make("aec", "uno_env/uno-v1", num_players=4)
     env.reset(seed=42)
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
@@ -44,7 +44,14 @@ Rewards (at the end of the game only; ``reward=``)
     match points minus the table mean; where players keep their own points and lower is
     better (U-SCORE-3, MM-SCORE-1, and the loser's hand under MC-END-1), it pays the table
     mean minus own points. All three are zero-sum. A game ended by the decision limit
-    (E-END-1) is truncated: ``truncations`` are True and every reward is 0.
+    (E-END-1) is truncated: ``truncations`` are True, ``infos[agent]["decision_limit"]``
+    is True, and it pays by the standing (``truncation_reward="standing"``, the default):
+    the players are ranked by what the rules would count at that moment (points left in
+    hand, with match points in a match; under MC-END-1 the players who left first) and
+    every scheme pays that ranking as it pays a finished game, tied players sharing their
+    positions' payoffs (``score``: the standing's points less the table mean). So stalling
+    to the limit never pays more than the position: an always-draw policy loses.
+    ``truncation_reward="zero"`` pays 0 to everyone, as env version 0 did.
 
 Illegal actions (``illegal_action=``)
     ``"terminate"`` (default, PettingZoo's TerminateIllegalWrapper semantics): the game
@@ -79,6 +86,10 @@ Seeds
 
 Version history
     v0: first release (observation layout version 2: version 1 plus the Uno cube's dice).
+    v1: a game cut by the decision limit pays by the standing (was 0: stalling paid more
+    than losing); the single-agent and vector envs' default opponents are the literature's
+    random player, ``random_playable`` (was uniform over the legal actions). Observation
+    layout unchanged (version 2).
 """
 
 from __future__ import annotations
@@ -96,6 +107,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from .. import actions, engine
 from .. import layout as L
 from ..game import Game, IllegalActionError
+from ..policies import PublicView
 from ..position import PHASE_NAMES, format_position
 from ..rules import RuleSet, compile_spec, load_rules
 from . import core
@@ -126,6 +138,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         render_mode: str | None = None,
         *,
         reward: str = "win",
+        truncation_reward: str = "standing",
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_seat: int | None = None,
@@ -144,7 +157,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         self.render_seat = render_seat
         self.reward_mode = reward
         self.illegal_action = illegal_action
-        self._reward_code = check_choice("reward", reward, core.REWARDS)
+        self.truncation_reward = truncation_reward
+        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
+            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
+        )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
         self.num_players = int(num_players)
@@ -294,6 +310,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         self.rewards = {agent: float(r) for agent, r in zip(self._names, out, strict=True)}
         if truncated:
             self.truncations = dict.fromkeys(self.agents, True)
+            for agent in self.agents:  # the game was cut, not played out (E-END-1)
+                self.infos[agent]["decision_limit"] = True
         else:
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
@@ -378,6 +396,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
     def position(self) -> str:
         """The current situation in position notation (see :mod:`uno_env.position`)."""
         return format_position(self._state, self._spec, self.deck)
+
+    def public_view(self) -> PublicView:
+        """The game as the agent to move may see it, for the scripted agents of :mod:`agents`
+        (``agent.act(obs["observation"], obs["action_mask"], view=env.public_view())``)."""
+        return PublicView(self._state, self._spec)
 
     @property
     def game_seed(self) -> int | None:

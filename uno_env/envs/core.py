@@ -7,8 +7,9 @@ observation. Rewards (:func:`final_rewards`) and the U-WRONG-1 penalty
 not in :mod:`uno_env.engine`.
 
 Rules implemented: U-WRONG-1 (the ``draw_penalty`` illegal-action policy), E-END-1 (a
-wrong move counts as a decision, so games still end at the decision limit), and the reward
-formulas over U-SCORE-1..3 (documented in :mod:`uno_env.envs.aec`).
+wrong move counts as a decision, so games still end at the decision limit; a game cut there
+pays by the standing, :func:`standing_rewards`), and the reward formulas over U-SCORE-1..3
+(documented in :mod:`uno_env.envs.aec`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .. import engine
 from .. import layout as L
 from .._borrow import borrow
 from ..batch import choose_action
-from ..policies import POLICY_RANDOM, quick_random_action, random_action
+from ..policies import POLICY_RANDOM, quick_action, random_action
 from ..rng import mix32
 from .encoding import encode
 
@@ -29,6 +30,11 @@ REWARD_WIN = 0
 REWARD_RANK = 1
 REWARD_SCORE = 2
 REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "score": REWARD_SCORE}
+SCHEME_BITS = 3  # a reward code is a scheme (the low bits) plus the truncation flag below
+TRUNCATED_ZERO = 4  # flag: a game cut by the decision limit pays 0 to everyone (env version 0)
+TRUNCATION_REWARDS = {"standing": 0, "zero": TRUNCATED_ZERO}
+"""``truncation_reward=`` of the envs: pay a cut game by the standing, or 0 (the old behaviour)."""
+LEFT_FIRST = 1 << 40  # standing key offset: under MC-END-1 the players who left rank first
 
 # illegal-action policies
 ILLEGAL_TERMINATE = 0
@@ -84,23 +90,92 @@ def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def final_rewards(state: np.ndarray, spec: np.ndarray, mode: int, out: np.ndarray) -> None:
-    """Per-seat rewards of a finished game into ``out[:n]`` (all 0 unless it was won).
+def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.ndarray) -> None:
+    """Where each seat stands by what the rules would count now (a game cut by E-END-1).
 
-    ``win``: +1 to the winner, -1/(n-1) to each other player. ``rank``: 1 - 2r/(n-1) for
-    rank r (0 = best, :func:`uno_env.engine.compute_ranking`). ``score``, by the rules'
-    scoring: where the round winner scores the points left in the other hands (U-SCORE-1),
-    a single round pays the winner those points and every other player minus their own, a
-    first-to-target match (U-SCORE-2) pays match points minus the table mean; where players
-    keep their own points, lower being better (U-SCORE-3, MM-SCORE-1, and the hand left to
-    the loser under MC-END-1), it pays the table mean minus own points. Every mode is
-    zero-sum.
+    ``value[s]`` (higher is better) is what the scoring counts: where the round winner
+    scores the others' cards (U-SCORE-1/2), match points less the points still in hand;
+    where players keep their own points (U-SCORE-3, MM-SCORE-1), minus (match points plus
+    hand points); under MC-END-1, minus the hand's points. ``key[s]`` ranks the seats
+    (lower is better, equal keys tie): minus the value, except that under MC-END-1 the
+    players who already left come first, in leaving order.
+    """
+    n = state[L.S_NPLAYERS]
+    winner_takes = spec[L.SP_ROUND_SCORE] == 0 and spec[L.SP_MATCH] != engine.MATCH_LOWEST_TOTAL
+    for seat in range(n):
+        hand = engine.hand_points(state, spec, seat)
+        if spec[L.SP_END_RULE] == 1:  # MC-END-1
+            value[seat] = -hand
+            left = state[L.FINISHED + seat]
+            key[seat] = left - LEFT_FIRST if left > 0 else hand
+        elif winner_takes:  # U-SCORE-1, U-SCORE-2
+            value[seat] = state[L.SCORE + seat] - hand
+            key[seat] = -value[seat]
+        else:  # U-SCORE-3, MM-SCORE-1
+            value[seat] = -(state[L.SCORE + seat] + hand)
+            key[seat] = -value[seat]
+
+
+@njit(cache=True)
+def standing_rewards(state: np.ndarray, spec: np.ndarray, scheme: int, out: np.ndarray) -> None:
+    """Rewards of a game cut by the decision limit (E-END-1), paid by :func:`standing`.
+
+    ``win`` and ``rank`` pay each finishing position as a finished game would, with the
+    seats ranked by the standing; tied seats share the payoffs of the positions they hold
+    (so a tie for first splits the win). ``score`` pays each seat its standing value less
+    the table mean. All zero-sum.
+    """
+    n = state[L.S_NPLAYERS]
+    value = np.empty(n, dtype=np.int64)
+    key = np.empty(n, dtype=np.int64)
+    standing(state, spec, value, key)
+    if scheme == REWARD_SCORE:
+        _relative_to_mean(value, 0, n, 1.0, out)
+        return
+    for seat in range(n):
+        better = 0
+        tied = 0
+        for other in range(n):
+            if key[other] < key[seat]:
+                better += 1
+            elif key[other] == key[seat]:
+                tied += 1
+        total = 0.0
+        for r in range(better, better + tied):
+            if scheme == REWARD_WIN:
+                total += 1.0 if r == 0 else -1.0 / (n - 1)
+            else:
+                total += 1.0 - 2.0 * r / (n - 1)
+        out[seat] = total / tied
+
+
+@njit(cache=True)
+def final_rewards(state: np.ndarray, spec: np.ndarray, mode: int, out: np.ndarray) -> None:
+    """Per-seat rewards of a finished game into ``out[:n]``.
+
+    ``mode`` is a scheme of :data:`REWARDS`, plus :data:`TRUNCATED_ZERO` for the old
+    payment of a cut game. ``win``: +1 to the winner, -1/(n-1) to each other player.
+    ``rank``: 1 - 2r/(n-1) for rank r (0 = best, :func:`uno_env.engine.compute_ranking`).
+    ``score``, by the rules' scoring: where the round winner scores the points left in the
+    other hands (U-SCORE-1), a single round pays the winner those points and every other
+    player minus their own, a first-to-target match (U-SCORE-2) pays match points minus the
+    table mean; where players keep their own points, lower being better (U-SCORE-3,
+    MM-SCORE-1, and the hand left to the loser under MC-END-1), it pays the table mean minus
+    own points. A game cut by the decision limit (E-END-1) pays by the standing
+    (:func:`standing_rewards`), or 0 with :data:`TRUNCATED_ZERO`, so stalling never pays
+    more than the position. Every mode is zero-sum.
     """
     n = state[L.S_NPLAYERS]
     for seat in range(n):
         out[seat] = 0.0
+    scheme = mode & SCHEME_BITS
+    if state[L.S_STATUS] == L.ST_TRUNCATED:
+        if mode & TRUNCATED_ZERO == 0:
+            standing_rewards(state, spec, scheme, out)
+        return
     if state[L.S_STATUS] != L.ST_WON:
         return
+    mode = scheme
     winner = state[L.S_WINNER]
     if mode == REWARD_WIN:
         for seat in range(n):
@@ -212,7 +287,7 @@ def play_compiled(
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
-    Random opponents mostly decide without a mask (:func:`quick_random_action`), so the mask
+    Random opponents mostly decide without a mask (:func:`uno_env.policies.quick_action`), so the mask
     is written only when a decision needs it, and once before returning.
     """
     while state[L.S_STATUS] == L.ST_RUNNING:
@@ -222,7 +297,7 @@ def play_compiled(
             if count == MASK_STALE:
                 engine.fill_mask(state, spec, mask)
             return seat
-        action = quick_random_action(state, spec) if code == POLICY_RANDOM else -1
+        action = quick_action(state, spec, code)
         if action < 0:
             if count == MASK_STALE:
                 count = engine.fill_mask(state, spec, mask)

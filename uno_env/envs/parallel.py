@@ -4,11 +4,11 @@
 ``pettingzoo.utils.conversions.turn_based_aec_to_parallel(uno_env.env(...))``: the AEC
 env of :mod:`uno_env.envs.aec` (same options, rules, rewards and seeds) behind
 PettingZoo's ``ParallelEnv`` interface, built by PettingZoo's own wrapper rather than a
-second implementation. It is registered as ``uno_env/<preset>-v0`` in PettingZoo's
+second implementation. It is registered as ``uno_env/<preset>-v1`` in PettingZoo's
 parallel registry::
 
     import pettingzoo, uno_env
-    env = pettingzoo.make("parallel", "uno_env/uno-v0", num_players=4)
+    env = pettingzoo.make("parallel", "uno_env/uno-v1", num_players=4)
     observations, infos = env.reset(seed=42)
     while env.agents:
         actions = {a: env.action_space(a).sample(observations[a]["action_mask"]) if

@@ -1,14 +1,14 @@
-"""Environment ids: ``uno_env/<preset>-v0`` for PettingZoo, ``uno_env/<Preset>-v0`` for Gymnasium.
+"""Environment ids: ``uno_env/<preset>-v1`` for PettingZoo, ``uno_env/<Preset>-v1`` for Gymnasium.
 
 For every preset of :data:`uno_env.PRESETS`:
 
-- PettingZoo: ``pettingzoo.make("aec", "uno_env/uno-v0", num_players=4)`` gives
+- PettingZoo: ``pettingzoo.make("aec", "uno_env/uno-v1", num_players=4)`` gives
   :func:`uno_env.envs.aec.env` for that preset (keyword arguments as for ``env()``), and
-  ``pettingzoo.make("parallel", "uno_env/uno-v0", ...)`` the Parallel-API env
+  ``pettingzoo.make("parallel", "uno_env/uno-v1", ...)`` the Parallel-API env
   :func:`uno_env.envs.parallel.parallel_env` (PettingZoo's turn-based conversion of it).
-- Gymnasium: ``gymnasium.make("uno_env/Uno-v0", num_players=4)`` gives the
+- Gymnasium: ``gymnasium.make("uno_env/Uno-v1", num_players=4)`` gives the
   :class:`~uno_env.envs.single.SingleAgentEnv`, and
-  ``gymnasium.make_vec("uno_env/Uno-v0", num_envs=256)`` the native
+  ``gymnasium.make_vec("uno_env/Uno-v1", num_envs=256)`` the native
   :class:`~uno_env.envs.vector.VectorEnv`. The Gymnasium name is the preset name in
   CamelCase (``uno_house`` -> ``UnoHouse``).
 
@@ -31,18 +31,18 @@ from typing import Any
 
 from ..rules import PRESETS
 
-ENV_VERSION = 0
+ENV_VERSION = 1
 """Bumped whenever the behaviour of the environments changes: the ``-vN`` of every id."""
 NAMESPACE = "uno_env"
 
 
 def pettingzoo_id(preset: str) -> str:
-    """The PettingZoo id of a preset: ``uno_env/<preset>-v0``."""
+    """The PettingZoo id of a preset: ``uno_env/<preset>-v1``."""
     return f"{NAMESPACE}/{preset}-v{ENV_VERSION}"
 
 
 def gymnasium_id(preset: str) -> str:
-    """The Gymnasium id of a preset: ``uno_env/<Preset>-v0`` (CamelCase)."""
+    """The Gymnasium id of a preset: ``uno_env/<Preset>-v1`` (CamelCase)."""
     return f"{NAMESPACE}/{''.join(part.capitalize() for part in preset.split('_'))}-v{ENV_VERSION}"
 
 

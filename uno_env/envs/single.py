@@ -1,11 +1,11 @@
 """The single-agent Gymnasium environment: one learner seat, the other seats played by opponents.
 
-``SingleAgentEnv(rules="uno", num_players=4, opponents="random", seat=0)`` is a real
+``SingleAgentEnv(rules="uno", num_players=4, opponents="random_playable", seat=0)`` is a real
 ``gymnasium.Env``: the observation is the learner's flat vector (the layout of
 :mod:`uno_env.envs.encoding`), the action space ``Discrete(num_actions)`` and
 :meth:`SingleAgentEnv.action_masks` gives the legal actions for sb3-contrib's
 MaskablePPO (also in ``info["action_mask"]``). Registered with Gymnasium as
-``uno_env/<Preset>-v0`` (see :mod:`uno_env.envs.registration`).
+``uno_env/<Preset>-v1`` (see :mod:`uno_env.envs.registration`).
 
 Dict observation (opt-in)
     ``dict_observation=True`` makes the observation ``{"observation": vector,
@@ -18,7 +18,9 @@ Opponents
     where entry ``k-1`` sits ``k`` places clockwise from the learner. An opponent is
 
     - the name of a compiled policy of :data:`uno_env.batch.POLICIES`, with parameters if
-      wanted (``"random"``, ``"bluffer:bluff=0.3"``): it moves inside the compiled step
+      wanted (``"random_playable"``, the default: the literature's random player;
+      ``"random_legal"``, uniform over the legal actions; ``"bluffer:bluff=0.3"``): it moves
+      inside the compiled step
       through :func:`uno_env.batch.choose_action`, drawing from the game's agent generator;
     - an object with ``act(observation, action_mask) -> int`` or a callable
       ``(observation, action_mask) -> int`` (an ``agents`` play style, a frozen copy of a
@@ -144,10 +146,11 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         self,
         rules: RuleSet | str | Path = "uno",
         num_players: int = 4,
-        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random_playable",
         seat: int | None = 0,
         *,
         reward: str = "win",
+        truncation_reward: str = "standing",
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
@@ -167,7 +170,10 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         self.seat = seat
         self.reward_mode = reward
         self.illegal_action = illegal_action
-        self._reward_code = check_choice("reward", reward, core.REWARDS)
+        self.truncation_reward = truncation_reward
+        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
+            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
+        )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
         self.deck = self.rules.deck_family
@@ -320,14 +326,19 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         reward = 0.0
         terminated = truncated = False
         if seat == core.OVER:
-            self._over = True
-            core.final_rewards(self._state, self._spec, self._reward_code, self._scratch)
-            reward = float(self._scratch[self._learner])
-            terminated = bool(self._state[L.S_STATUS] == L.ST_WON)
-            truncated = not terminated
+            reward, terminated, truncated = self._end_game(info)
         if self.render_mode == "human":
             self.render()
         return self._shaped(obs, mask), reward, terminated, truncated, info
+
+    def _end_game(self, info: dict[str, Any]) -> tuple[float, bool, bool]:
+        """The learner's reward and flags of the game that just ended (E-END-1 noted in ``info``)."""
+        self._over = True
+        core.final_rewards(self._state, self._spec, self._reward_code, self._scratch)
+        terminated = bool(self._state[L.S_STATUS] == L.ST_WON)
+        if not terminated:
+            info["decision_limit"] = True
+        return float(self._scratch[self._learner]), terminated, not terminated
 
     def _illegal(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not 0 <= action < self._num_actions:
@@ -347,10 +358,11 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
             core.wrong_move(self._state, self._spec, self._mask)
             obs, mask = self._view()
-            truncated = bool(self._state[L.S_STATUS] == L.ST_TRUNCATED)
-            self._over = truncated
             info = {"action_mask": mask.copy(), "illegal_action": True}
-            return self._shaped(obs, mask), 0.0, False, truncated, info
+            reward, truncated = 0.0, False
+            if self._state[L.S_STATUS] == L.ST_TRUNCATED:  # the wrong move reached the limit
+                reward, _, truncated = self._end_game(info)
+            return self._shaped(obs, mask), reward, False, truncated, info
         self._over = True
         obs = observe_state(self._state, self._spec, self._learner, self.deck)
         mask = np.zeros(self._num_actions, dtype=np.int8)

@@ -1,10 +1,10 @@
 """The native vector environment: N games stepped in lockstep inside one compiled call.
 
-``VectorEnv(num_envs=256, rules="uno", num_players=4, opponents="random", seat=0)`` is a
+``VectorEnv(num_envs=256, rules="uno", num_players=4, opponents="random_playable", seat=0)`` is a
 ``gymnasium.vector.VectorEnv`` of single-agent games (one learner seat per game, as in
 :class:`~uno_env.envs.single.SingleAgentEnv`). One :meth:`VectorEnv.step` is one compiled
 call that, for every game, applies the learner's action, plays the opponents' moves with
-compiled policies (texts of :data:`uno_env.batch.POLICIES` such as ``"random"`` or
+compiled policies (texts of :data:`uno_env.batch.POLICIES` such as ``"random_playable"`` or
 ``"bluffer:bluff=0.3"``, computed by :func:`uno_env.batch.choose_action` inside the loop),
 auto-resets finished games and writes observations and masks into preallocated arrays.
 
@@ -139,10 +139,11 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         num_envs: int = 256,
         rules: RuleSet | str | Path = "uno",
         num_players: int = 4,
-        opponents: OpponentTable | OpponentPool = "random",
+        opponents: OpponentTable | OpponentPool = "random_playable",
         seat: int | None = 0,
         *,
         reward: str = "win",
+        truncation_reward: str = "standing",
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         copy: bool = True,
@@ -164,7 +165,10 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self.render_mode = None
         self.reward_mode = reward
         self.illegal_action = illegal_action
-        self._reward_code = check_choice("reward", reward, core.REWARDS)
+        self.truncation_reward = truncation_reward
+        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
+            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
+        )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
         self.deck = self.rules.deck_family
@@ -253,7 +257,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                     templates[p, k] = core.EXTERNAL - index
                 else:
                     raise TypeError(
-                        f"opponent {entry!r} is neither a compiled policy name (such as 'random' or "
+                        f"opponent {entry!r} is neither a compiled policy name (such as 'random_playable' or "
                         "'bluffer:bluff=0.3') nor a batch policy: a callable (observations, masks) -> actions"
                     )
             described.append(entries)
@@ -374,6 +378,8 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 "_decisions": done.copy(),
                 "turns": np.where(done, self._final_lengths[:, 1], 0),
                 "_turns": done.copy(),
+                "decision_limit": self._truncated.copy(),  # cut by E-END-1, paid by the standing
+                "_decision_limit": done.copy(),
             }
             infos["_final_info"] = done.copy()
         if np.count_nonzero(self._illegal):
