@@ -1,10 +1,12 @@
-"""Smoke run of ``examples/sb3_action_mask.py`` (the SB3 action-mask tutorial pattern) on a tiny budget."""
+"""Smoke runs of the examples (the SB3 action-mask tutorial pattern, the TorchRL client) on tiny budgets."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = REPO_ROOT / "examples" / "sb3_action_mask.py"
@@ -21,3 +23,16 @@ def test_sb3_action_mask_example_trains_saves_and_evaluates(tmp_path: Path) -> N
     assert len(saved) == 1
     assert "Training on uno_env/uno-v1" in done.stdout
     assert "Win rate" in done.stdout and "total_timesteps" in done.stdout
+
+
+def test_torchrl_masked_ppo_example_trains_and_evaluates() -> None:
+    """The TorchRL client example: a tiny masked PPO run on make_vec, then the evaluation line."""
+    pytest.importorskip("torchrl")
+    script = REPO_ROOT / "examples" / "torchrl_masked_ppo.py"
+    args = [
+        sys.executable, str(script), "--frames", "512", "--num-envs", "4", "--batch-frames", "256",
+        "--minibatch", "128", "--width", "16", "--eval-games", "8",
+    ]  # fmt: skip
+    done = subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "trained 512 frames" in done.stdout and "Win rate vs random_playable" in done.stdout
