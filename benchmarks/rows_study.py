@@ -25,7 +25,7 @@ from pathlib import Path
 
 from registry import Row
 
-from training import study
+from training import study, study_report
 
 STUDY_ROW = "study_runner_1m"
 GAMES = 1_000_000
@@ -44,6 +44,8 @@ def million_game_spec(games: int = GAMES, seed: int = 0) -> study.StudySpec:
             "games": games,
             "batch_games": BATCH_GAMES,
             "variations": {},
+            "replicate": False,  # one deal set, the field seatings only: exactly the million games
+            "reference": "",
         }
     )
 
@@ -74,7 +76,7 @@ def timed_study(num_players: int, min_seconds: float, seed: int) -> dict[str, fl
             study.run_study(spec, out, executor="process", workers=WORKERS, progress=False)
             seconds = time.perf_counter() - start
             cpu1 = os.times()
-            frame = study.results_frame(out)
+            frame = study_report.results_frame(out)
     finally:
         if pinned is not None:
             os.sched_setaffinity(0, pinned)

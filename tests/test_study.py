@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import uno_env
-from training import study
+from training import study, study_report
 from uno_env.envs.registration import ENV_VERSION
 
 pd = pytest.importorskip("pandas")
@@ -82,6 +82,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ({"games": 0}, "games must be an integer >= 1"),
         ({"seed": -1}, "seed must be an integer >= 0"),
         ({"name": "a b"}, "name must be letters"),
+        ({"replicate": "yes"}, "replicate must be true or false"),
+        ({"reference": "sneaky"}, "reference 'sneaky': unknown play style 'sneaky'"),
+        ({"reference": 3}, "reference must be a style name"),
     ],
 )
 def test_bad_specs_are_refused_with_a_clear_message(change: dict[str, Any], message: str) -> None:
@@ -116,8 +119,9 @@ def test_a_tiny_study_writes_results_plots_and_a_report(tiny_run: Path) -> None:
                  "game_length.png", "log.jsonl"):  # fmt: skip
         assert (tiny_run / name).stat().st_size > 0, name
     frame = pd.read_csv(tiny_run / "results.csv", keep_default_na=False)
-    assert list(frame.columns) == list(study.COLUMNS)
-    assert len(frame) == 3 * 2 * 3  # variants x player counts x styles
+    assert list(frame.columns) == list(study_report.COLUMNS)
+    assert len(frame) == 3 * 2 * 3  # variants x player counts x styles (one deal set)
+    assert (frame["replica"] == 0).all()
     assert not frame.duplicated(["variant", "players", "style"]).any()
     assert set(frame["variant"]) == {"uno", "uno+stacking", "uno+seven_swap"}
     assert (frame["env_version"] == ENV_VERSION).all()
@@ -133,12 +137,29 @@ def test_a_tiny_study_writes_results_plots_and_a_report(tiny_run: Path) -> None:
         assert cell["seat_games"].sum() == games * n
         seat_rates = [float(x) for x in cell["seat_win_rates"].iloc[0].split(";")]
         assert sum(seat_rates) == pytest.approx(1 - truncated / games, abs=1e-5)
-    assert ((frame["win_lo"] <= frame["win_rate"]) & (frame["win_rate"] <= frame["win_hi"])).all()
+        assert cell["turns_mean"].iloc[0] < cell["length_mean"].iloc[0]
+        # the fixed-reference seatings: each style but greedy alone against greedy, every seat
+        focal = cell[cell["style"] != "greedy"]
+        assert (focal["ref_seat_games"] == n * cell["deals"].iloc[0]).all()
+        assert (cell.loc[cell["style"] == "greedy", "ref_seat_games"] == 0).all()
+    for lo, mid, hi in (("win_lo", "win_rate", "win_hi"), ("ref_win_lo", "ref_win_rate", "ref_win_hi"),
+                        ("turns_lo", "turns_mean", "turns_hi"), ("first_mover_lo", "first_mover_win_rate",
+                        "first_mover_hi"), ("rank_lo", "mean_rank", "rank_hi")):  # fmt: skip
+        rows = frame[frame[mid] != ""].astype({mid: float, lo: float, hi: float})
+        assert ((rows[lo] <= rows[mid]) & (rows[mid] <= rows[hi])).all(), mid
+    effects = pd.read_csv(tiny_run / "effects.csv", keep_default_na=False)
+    assert list(effects.columns) == list(study_report.EFFECT_COLUMNS)
+    # per variation and player count: 3 styles vs the field, 2 vs greedy, turns, decisions, first mover
+    assert len(effects) == 2 * 2 * (3 + 2 + 3)
+    assert (effects["detected"] == (effects["p_adjusted"] <= study_report.FDR)).all()
+    assert ((effects["lo"] > 0) | (effects["hi"] < 0) == effects["detected"]).all()
     report = (tiny_run / "report.md").read_text()
     for label, switches in TINY["variations"].items():
-        assert f"**{label}**" in report
+        assert f"| {label} |" in report
         assert next(iter(switches)) in report
-    assert "noise" in report
+    for text in ("Benjamini-Hochberg", "`greedy`: greedy points dumper", "within ±", "first mover wins",
+                 "turns per game", "sum to zero", "2,000 against the field"):  # fmt: skip
+        assert text in report, text
 
 
 def test_two_identical_studies_give_identical_results_files(tiny_run: Path, tmp_path: Path) -> None:
@@ -202,10 +223,13 @@ def test_the_cli_runs_a_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     from training.cli import main
 
     spec_file = write_spec(tmp_path / "s.toml", {**TINY, "variations": {}, "players": [2]})
-    assert main(["study", str(spec_file), "--out", str(tmp_path / "o"), "--games", "60", "--quiet"]) == 0
+    args = ["study", str(spec_file), "--out", str(tmp_path / "o"), "--games", "60", "--quiet", "--replicate"]
+    assert main(args) == 0
     assert "report:" in capsys.readouterr().out
     frame = pd.read_csv(tmp_path / "o" / "results.csv", keep_default_na=False)
-    assert len(frame) == 3 and (frame["games"] == 60).all()
+    assert len(frame) == 6 and (frame["games"] == 60).all()
+    assert sorted(frame["replica"]) == [0, 0, 0, 1, 1, 1]
+    assert study.load_spec(tmp_path / "o" / "spec.toml").replicate
     assert main(["study", str(tmp_path / "missing.toml")]) == 2
 
 
@@ -254,7 +278,7 @@ def learned_run(checkpoint: str, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 def test_a_learned_policy_gets_rows_like_the_styles(learned_run: Path, checkpoint: str) -> None:
     frame = pd.read_csv(learned_run / "results.csv", keep_default_na=False)
-    assert list(frame.columns) == list(study.COLUMNS)
+    assert list(frame.columns) == list(study_report.COLUMNS)
     assert set(frame["variant"]) == {"uno", "uno+seven_swap"}
     assert sorted(frame["style"].unique()) == sorted([checkpoint, "greedy", "hoarder"])
     for _, cell in frame.groupby("variant"):
@@ -438,7 +462,7 @@ def test_batches_of_another_seed_are_never_mixed(tiny_run: Path, tmp_path: Path)
     ):
         study.run_study(study.load_spec(spec), out, resume=True, progress=False)
     with pytest.raises(study.SpecError, match="computed for another design"):
-        study.results_frame(out)
+        study_report.results_frame(out)
 
 
 def test_disk_errors_are_one_clean_line(

@@ -17,6 +17,8 @@ refused with an error naming what is allowed)::
     games = 20000              # games per cell (rounded up to whole deals x seatings)
     batch_games = 100000       # at most this many games per batch (one task)
     allow_rules_mismatch = false   # true: learned policies may play other rules (transfer)
+    replicate = false          # true: play the design again on fresh deals (replication)
+    reference = "greedy"       # each style also alone against this style ("" for none)
 
     [variations]               # label = { switch = value, ... } (RuleSet field names)
     stacking = { stacking = ["D2/D2", "WD4/WD4", "WD4/D2"] }
@@ -38,16 +40,22 @@ seating (duplicate format: the same shuffled deck under every seating; deals per
 ``games / seatings`` rounded up), and deal ``d`` uses seed ``seed + d`` in *every* cell
 (common random numbers across variants), which reduces the noise of the comparisons.
 
-**Per cell and style** (one row of the tidy results file): seat-games, wins, win rate with a
-95% Wilson interval, mean rank (games that ended, best = 1), points per seat-game (the
-match scores of the rule set) with a 95% normal interval, and the change of the win rate
-against the same style in the base variant with a 95% interval of the difference (normal
-approximation treating the two cells as independent: usually conservative, as the shared
-deals tend to correlate them positively). Per cell (repeated on the cell's rows): games, win rate of every
-seat (seat advantage; seat 0 with its Wilson interval), the game length distribution in
-decisions (mean with a 95% interval, p10/p25/p50/p75/p90), its change against the base, and
-the rate of games truncated at the decision limit (E-END-1). Games are treated as
-independent for the intervals.
+**Replication and the fixed reference.** ``replicate = true`` (``--replicate``) plays the
+whole design again on fresh deals (deal set 1: deals ``[D, 2D)`` of every cell, where the
+primary set plays ``[0, D)``), so the report can say which detected effects replicate.
+``reference`` (default ``"greedy"``, ``""`` for none; ``--reference``) adds the
+fixed-reference seatings: each style but the reference alone at a table of ``players - 1``
+reference players, in every seat, on the same deals, so a style's change can be read apart
+from the other styles' losses (against the field, the changes sum to zero).
+
+**What is recorded.** Each batch keeps its counts *per deal* (summed over its seatings): per
+style its wins, points, rank sum and ranked games, per seat its wins, the first mover's wins
+(the seat of the first decision), decisions, turns and truncated games, plus histograms of
+the length in decisions and in turns. :mod:`training.study_report` turns them into the tidy
+``results.csv`` (one row per deal set, cell and style: levels with 95% intervals in which the
+deal is the unit, changes against the base paired by deal), ``effects.csv`` (every change
+the report shows, detected or not by Benjamini-Hochberg at a 5% false discovery rate, with
+its false-coverage-rate interval and its replication), the plots and ``report.md``.
 
 **Scale and safety.** A cell is split into batches of at most ``batch_games`` games
 (consecutive seatings, each playing the same chunk of deals); batches run on a process pool (``--workers``,
@@ -63,7 +71,7 @@ spec is read, and file-system errors end the run with one line (:mod:`training.r
 Output folder: ``runs/study__<name>__<seed>__<UTC time>/`` (or ``--out``):
 ``spec.toml`` (the normalised spec), ``checkpoints.json`` (SHA-256 of the learned policies'
 files, checked on resume), ``batches/``, ``results.csv`` (+ ``results.parquet``
-with pyarrow), ``report.md``, ``winrate_change.png``, ``game_length.png`` and ``log.jsonl``
+with pyarrow), ``effects.csv``, ``report.md``, ``winrate_change.png``, ``game_length.png`` and ``log.jsonl``
 (timings; the only file that differs between identical runs).
 
 **Learned policies.** ``styles`` may also name MaskablePPO checkpoints: a path ending in
@@ -101,7 +109,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
-import importlib.util
 import itertools
 import json
 import math
@@ -136,11 +143,16 @@ from uno_env.rules import RuleError, RuleSet
 if TYPE_CHECKING:
     import pandas as pd
 
-STUDY_FORMAT = "uno-env-study/1"
+STUDY_FORMAT = "uno-env-study/2"
 SPEC_KEYS = (
     "name", "seed", "bases", "players", "styles", "games", "batch_games", "variations",
-    "allow_rules_mismatch",
+    "allow_rules_mismatch", "replicate", "reference",
 )  # fmt: skip
+DEFAULT_REFERENCE = "greedy"
+"""The style of the fixed reference field unless a spec names another (or ``""``: none)."""
+KINDS = ("field", "reference")
+"""The two kinds of seatings: every style against the field of all the styles, and each style
+alone against ``players - 1`` copies of the reference style."""
 MAX_SEATINGS = 1000
 """Most seatings of the all-combinations design; above it a cell uses the cyclic rotation."""
 UNSCRIPTED = ("random_legal", "random_playable", "monte_carlo")
@@ -151,7 +163,6 @@ SCRIPTED_STYLES: tuple[str, ...] = tuple(name for name in STYLES if name not in 
 """The default styles of a study: every scripted style."""
 DEFAULT_SPEC = "default_study.toml"
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
-Z95 = 1.96
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
 LEARNED_BATCH_GAMES = 4000
 """Most games per batch in a study with learned policies (their games are slower)."""
@@ -188,6 +199,8 @@ class StudySpec:
     batch_games: int
     variations: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
     allow_rules_mismatch: bool = False
+    replicate: bool = False
+    reference: str = DEFAULT_REFERENCE
 
     def learned(self) -> tuple[str, ...]:
         """The styles that are learned-policy checkpoints."""
@@ -206,7 +219,17 @@ class StudySpec:
             "batch_games": self.batch_games,
             "variations": {label: dict(switches) for label, switches in self.variations},
             "allow_rules_mismatch": self.allow_rules_mismatch,
+            "replicate": self.replicate,
+            "reference": self.reference,
         }
+
+    def replicas(self) -> tuple[int, ...]:
+        """The deal sets: 0 (the primary deals) and, with ``replicate``, 1 (fresh deals)."""
+        return (0, 1) if self.replicate else (0,)
+
+    def focal_styles(self) -> tuple[str, ...]:
+        """The styles measured against the fixed reference field (all but the reference)."""
+        return tuple(s for s in self.styles if s != self.reference) if self.reference else ()
 
     def variants(self) -> list[Variant]:
         """Every variant: each base, then each variation that changes it, in spec order."""
@@ -317,6 +340,18 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
             raise SpecError(f"{source}: style {style!r}: {exc}") from None
     if len(set(styles)) != len(styles):
         raise SpecError(f"{source}: styles lists a style twice: {styles}")
+    replicate = data.get("replicate", False)
+    if not isinstance(replicate, bool):
+        raise SpecError(f"{source}: replicate must be true or false, got {replicate!r}")
+    reference = data.get("reference", DEFAULT_REFERENCE)
+    if not isinstance(reference, str):
+        raise SpecError(f'{source}: reference must be a style name or "" (none), got {reference!r}')
+    reference = reference.strip()
+    if reference:
+        try:
+            parse_policy(reference)
+        except ValueError as exc:
+            raise SpecError(f'{source}: reference {reference!r}: {exc} (or "" for none)') from None
     allow = data.get("allow_rules_mismatch", False)
     if not isinstance(allow, bool):
         raise SpecError(f"{source}: allow_rules_mismatch must be true or false, got {allow!r}")
@@ -352,6 +387,8 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         batch_games=batch_games,
         variations=tuple(variations),
         allow_rules_mismatch=allow,
+        replicate=replicate,
+        reference=reference,
     )
     try:
         variants = spec.variants()
@@ -463,12 +500,22 @@ def seatings(styles: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return [tuple(styles[(t + j) % k] for j in range(players)) for t in range(k)]
 
 
-def describe_seatings(spec: StudySpec) -> str:
-    """``"42 seatings x 477 deals at 2 players, ..."`` for the report."""
-    return ", ".join(
-        f"{len(seatings(spec.styles, n))} seatings x {deals_per_seating(spec, n):,} deals at {n} players"
-        for n in spec.players
-    )
+def reference_seatings(styles: Sequence[str], reference: str, players: int) -> list[tuple[str, ...]]:
+    """The fixed-reference seatings: each style but the reference alone at a table of
+    ``players - 1`` reference players, in each of the ``players`` seats."""
+    return [
+        tuple(style if j == seat else reference for j in range(players))
+        for style in styles
+        if style != reference
+        for seat in range(players)
+    ]
+
+
+def kind_seatings(spec: StudySpec, kind: str, players: int) -> list[tuple[str, ...]]:
+    """The seatings of one kind (``"field"`` or ``"reference"``) of a cell."""
+    if kind == "field":
+        return seatings(spec.styles, players)
+    return reference_seatings(spec.styles, spec.reference, players) if spec.reference else []
 
 
 def deals_per_seating(spec: StudySpec, players: int) -> int:
@@ -476,9 +523,23 @@ def deals_per_seating(spec: StudySpec, players: int) -> int:
     return math.ceil(spec.games / len(seatings(spec.styles, players)))
 
 
+def first_deal(spec: StudySpec, players: int, replica: int) -> int:
+    """The first deal of a deal set: replica ``r`` plays deals ``[r * D, (r + 1) * D)``.
+
+    The replication's deals are fresh (no deal of the primary set), and every variant plays
+    the same ones, so its changes are paired by deal as well.
+    """
+    return replica * deals_per_seating(spec, players)
+
+
 @dataclass(frozen=True)
 class BatchTask:
-    """One batch of a cell: deals ``[first, first + count)`` at each of some seatings."""
+    """One batch of a cell: deals ``[first, first + count)`` at each of some seatings.
+
+    ``kind`` says which seatings (``"field"``: the study's styles against each other;
+    ``"reference"``: each style alone against the ``reference`` style), ``replica`` which deal
+    set (0: the primary deals, 1: the replication's).
+    """
 
     id: str
     variant: str
@@ -490,25 +551,32 @@ class BatchTask:
     first: int
     count: int
     allow_rules_mismatch: bool = False
+    kind: str = "field"
+    replica: int = 0
+    reference: str = ""
 
 
 def task_key(task: BatchTask) -> str:
     """SHA-256 of everything that decides a batch's games (what its result file records).
 
-    Variant, players, rules, styles, seatings, seed and deal range: a result file whose key
+    Variant, players, rules, styles, seatings (and their kind, deal set and reference style),
+    seed and deal range: a result file whose key
     differs from its task's was computed for another design and must not be mixed in.
     """
     fields = [
         STUDY_FORMAT, task.variant, task.players, str(task.rules), list(task.styles),
         [list(s) for s in task.seatings], task.seed, task.first, task.count, task.allow_rules_mismatch,
+        task.kind, task.replica, task.reference,
     ]  # fmt: skip
     return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
 
 
-def _cell_layout(spec: StudySpec, players: int) -> tuple[list[tuple[str, ...]], int, int, int]:
-    """A cell's seatings, deals per seating, deals per batch and seatings per batch."""
+def _cell_layout(
+    spec: StudySpec, players: int, kind: str = "field"
+) -> tuple[list[tuple[str, ...]], int, int, int]:
+    """A cell's seatings of one kind, deals per seating, deals per batch and seatings per batch."""
     batch_games = min(spec.batch_games, LEARNED_BATCH_GAMES) if spec.learned() else spec.batch_games
-    layout = seatings(spec.styles, players)
+    layout = kind_seatings(spec, kind, players)
     deals = deals_per_seating(spec, players)
     chunk = min(deals, batch_games)
     return layout, deals, chunk, max(1, batch_games // chunk)
@@ -518,10 +586,13 @@ def check_spec_size(spec: StudySpec, variants: int, source: str) -> None:
     """Refuse a study too large to plan, or whose deal seeds leave the seed range, before it runs."""
     batches = largest = deals_max = 0
     for n in spec.players:
-        layout, deals, chunk, group = _cell_layout(spec, n)
-        batches += variants * math.ceil(len(layout) / group) * math.ceil(deals / chunk)
-        largest = max(largest, chunk * min(group, len(layout)))
-        deals_max = max(deals_max, deals)
+        for kind in KINDS:
+            layout, deals, chunk, group = _cell_layout(spec, n, kind)
+            batches += (
+                len(spec.replicas()) * variants * math.ceil(len(layout) / group) * math.ceil(deals / chunk)
+            )
+            largest = max(largest, chunk * min(group, len(layout)))
+            deals_max = max(deals_max, deals * len(spec.replicas()))  # the replication's deals follow
     try:
         check_size(batches, largest, f"{source}: this study", "lower games or batch_games")
     except ValueError as exc:
@@ -534,102 +605,127 @@ def check_spec_size(spec: StudySpec, variants: int, source: str) -> None:
 
 
 def plan(spec: StudySpec) -> list[BatchTask]:
-    """Every batch of the study, in a fixed order (variants, player counts, seating groups, deals).
+    """Every batch of the study, in a fixed order (deal set, variant, player count, kind of
+    seatings, seating group, deals).
 
     A batch holds at most ``batch_games`` games: consecutive seatings of the cell, each
     playing the same chunk of deals.
     """
     out = []
-    for variant in spec.variants():
-        for n in spec.players:
-            layout, deals, chunk, group = _cell_layout(spec, n)
-            index = 0
-            for start in range(0, len(layout), group):
-                for first in range(0, deals, chunk):
-                    out.append(
-                        BatchTask(
-                            id=f"{variant.id}__{n}p__{index:05d}",
-                            variant=variant.id,
-                            players=n,
-                            rules=variant.rules,
-                            styles=spec.styles,
-                            seatings=tuple(layout[start : start + group]),
-                            seed=spec.seed,
-                            first=first,
-                            count=min(chunk, deals - first),
-                            allow_rules_mismatch=spec.allow_rules_mismatch,
-                        )
-                    )
-                    index += 1
+    for replica in spec.replicas():
+        for variant in spec.variants():
+            for n in spec.players:
+                offset = first_deal(spec, n, replica)
+                for kind in KINDS:
+                    layout, deals, chunk, group = _cell_layout(spec, n, kind)
+                    index = 0
+                    for start in range(0, len(layout), group):
+                        for first in range(0, deals, chunk):
+                            out.append(
+                                BatchTask(
+                                    id=f"{variant.id}__{n}p__{kind}{replica}__{index:05d}",
+                                    variant=variant.id,
+                                    players=n,
+                                    rules=variant.rules,
+                                    styles=spec.styles,
+                                    seatings=tuple(layout[start : start + group]),
+                                    seed=spec.seed,
+                                    first=offset + first,
+                                    count=min(chunk, deals - first),
+                                    allow_rules_mismatch=spec.allow_rules_mismatch,
+                                    kind=kind,
+                                    replica=replica,
+                                    reference=spec.reference,
+                                )
+                            )
+                            index += 1
     return out
 
 
 # ================================================================ one batch
 def run_batch(task: BatchTask) -> dict[str, Any]:
-    """Play one batch and return its counts (JSON-ready; integers only, no timings)."""
-    n = task.players
-    per_style: dict[str, dict[str, int]] = {
-        s: {"seat_games": 0, "wins": 0, "ranked": 0, "rank_sum": 0, "points_sum": 0, "points_sq": 0}
-        for s in task.styles
-    }
-    seat_wins = np.zeros(n, dtype=np.int64)
-    lengths = []
-    truncated = 0
-    games = 0
+    """Play one batch and return its counts (JSON-ready; integers only, no timings).
+
+    Everything is kept *per deal* (lists over the batch's deals, summed over its seatings), so
+    the statistics can take the deal as the unit and pair variants deal by deal: per style
+    (``slots``: the seats it holds over the batch's seatings, i.e. its seat-games per deal)
+    its wins, points, rank sum and ranked games; per seat its wins; the first mover's wins;
+    the decisions, turns and truncated games. In reference seatings only the style measured
+    against the reference is counted per style. Length histograms (decisions, turns) give
+    the quantiles.
+    """
+    n, count = task.players, task.count
+    counted = [
+        s for s in task.styles if task.kind == "field" or s != task.reference
+    ]  # the styles with rows in this kind of seating
+    slots = dict.fromkeys(counted, 0)
+    per_style = {key: {s: np.zeros(count, dtype=np.int64) for s in counted} for key in STYLE_ARRAYS}
+    seat_wins = np.zeros((n, count), dtype=np.int64)
+    cell = {key: np.zeros(count, dtype=np.int64) for key in DEAL_ARRAYS}
+    hists: dict[str, dict[int, int]] = {"decisions": {}, "turns": {}}
     places = np.arange(1, n + 1, dtype=np.int64)
     for table in task.seatings:
         if any(is_checkpoint(s) for s in table):
             result = play_learned(task, table)
         else:
-            sim = uno_env.simulate(
-                task.rules, n, task.count, seed=task.seed + task.first, policies=list(table)
-            )
+            sim = uno_env.simulate(task.rules, n, count, seed=task.seed + task.first, policies=list(table))
             result = {
                 "winner": sim.winner,
                 "length": sim.length,
+                "turns": sim.turns,
+                "first_mover": sim.first_mover,
                 "ranking": sim.ranking,
                 "scores": sim.scores,
             }
-        count = int(result["winner"].size)
-        games += count
-        won = result["winner"] >= 0
-        truncated += int((~won).sum())
-        wins = np.bincount(result["winner"][won], minlength=n)
-        seat_wins += wins
-        lengths.append(result["length"])
-        ranks = np.zeros((int(won.sum()), n), dtype=np.int64)
-        np.put_along_axis(ranks, result["ranking"][won], np.broadcast_to(places, ranks.shape), axis=1)
-        rank_sum = ranks.sum(axis=0)
-        points = result["scores"].astype(np.int64)
-        points_sum = points.sum(axis=0)
-        points_sq = (points * points).sum(axis=0)
+        winner = result["winner"]
+        won = winner >= 0
+        ranks = np.zeros((count, n), dtype=np.int64)
+        ended = np.zeros((int(won.sum()), n), dtype=np.int64)
+        np.put_along_axis(ended, result["ranking"][won], np.broadcast_to(places, ended.shape), axis=1)
+        ranks[won] = ended
         for seat, style in enumerate(table):
-            row = per_style[style]
-            row["seat_games"] += count
-            row["wins"] += int(wins[seat])
-            row["ranked"] += int(won.sum())
-            row["rank_sum"] += int(rank_sum[seat])
-            row["points_sum"] += int(points_sum[seat])
-            row["points_sq"] += int(points_sq[seat])
-    length = np.concatenate(lengths)
-    values, counts = np.unique(length, return_counts=True)
+            seat_won = winner == seat
+            seat_wins[seat] += seat_won
+            if style not in slots:
+                continue
+            slots[style] += 1
+            per_style["wins"][style] += seat_won
+            per_style["points"][style] += result["scores"][:, seat]
+            per_style["rank_sum"][style] += ranks[:, seat]
+            per_style["ranked"][style] += won
+        cell["games"] += 1
+        cell["first_mover_wins"] += winner == result["first_mover"]
+        cell["decisions"] += result["length"]
+        cell["turns"] += result["turns"]
+        cell["truncated"] += ~won
+        for key, column in (("decisions", "length"), ("turns", "turns")):
+            values, counts = np.unique(result[column], return_counts=True)
+            for v, c in zip(values.tolist(), counts.tolist(), strict=True):
+                hists[key][v] = hists[key].get(v, 0) + c
     return {
         "format": STUDY_FORMAT,
         "id": task.id,
         "variant": task.variant,
         "players": n,
+        "kind": task.kind,
+        "replica": task.replica,
         "rules": str(task.rules),
         "first": task.first,
-        "deals": task.count,
+        "deals": count,
         "seatings": len(task.seatings),
-        "games": games,
-        "truncated": truncated,
-        "seat_wins": [int(w) for w in seat_wins],
-        "length_sum": int(length.sum()),
-        "length_sq": int((length * length).sum()),
-        "length_hist": {str(int(v)): int(c) for v, c in zip(values, counts, strict=True)},
-        "styles": per_style,
+        "games": count * len(task.seatings),
+        "slots": slots,
+        "per_style": {key: {s: v.tolist() for s, v in arrays.items()} for key, arrays in per_style.items()},
+        "seat_wins": seat_wins.tolist(),
+        "per_deal": {key: value.tolist() for key, value in cell.items()},
+        "hist": {key: {str(v): c for v, c in sorted(h.items())} for key, h in hists.items()},
     }
+
+
+STYLE_ARRAYS = ("wins", "points", "rank_sum", "ranked")
+"""Per-deal counts a batch keeps for each style."""
+DEAL_ARRAYS = ("games", "first_mover_wins", "decisions", "turns", "truncated")
+"""Per-deal counts a batch keeps for its seatings as a whole."""
 
 
 _ACTORS: dict[str, Any] = {}
@@ -665,8 +761,9 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     """Play deals ``[first, first + count)`` of ``task`` at a seating with learned seats.
 
     Returns per-game arrays as :func:`uno_env.simulate` gives them: ``winner`` (-1 when
-    truncated), ``length`` (decisions), ``ranking`` (seats best first; -1 when truncated) and
-    ``scores``. Deal ``d`` is ``uno_env.Game(rules, n, seed=seed + d)``; a scripted seat is
+    truncated), ``length`` (decisions), ``turns``, ``first_mover`` (the seat of the first
+    decision), ``ranking`` (seats best first; -1 when truncated) and ``scores``. Deal ``d`` is
+    ``uno_env.Game(rules, n, seed=seed + d)``; a scripted seat is
     ``agents.make(style, seed=(seed + d) * 16 + seat)``; the games are played
     :data:`LEARNED_CHUNK` at a time, and in each round every game waiting on a learned policy
     gets its action from one batched forward pass over those games (in game order).
@@ -687,11 +784,14 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     }
     winner = np.full(task.count, -1, dtype=np.int64)
     length = np.zeros(task.count, dtype=np.int64)
+    turns = np.zeros(task.count, dtype=np.int64)
+    first_mover = np.zeros(task.count, dtype=np.int64)
     ranking = np.full((task.count, n), -1, dtype=np.int64)
     scores = np.zeros((task.count, n), dtype=np.int64)
     for start in range(0, task.count, LEARNED_CHUNK):
         stop = min(task.count, start + LEARNED_CHUNK)
         games = [uno_env.Game(rules, n, seed=task.seed + task.first + i) for i in range(start, stop)]
+        first_mover[start:stop] = [game.current_player for game in games]
         scripted = [
             {
                 seat: agents.make(style, seed=(task.seed + task.first + i) * 16 + seat)
@@ -722,10 +822,18 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
             i = start + g
             winner[i] = -1 if outcome.winner is None else outcome.winner
             length[i] = outcome.decisions
+            turns[i] = outcome.turns
             if outcome.ranking:
                 ranking[i] = outcome.ranking
             scores[i] = outcome.scores
-    return {"winner": winner, "length": length, "ranking": ranking, "scores": scores}
+    return {
+        "winner": winner,
+        "length": length,
+        "turns": turns,
+        "first_mover": first_mover,
+        "ranking": ranking,
+        "scores": scores,
+    }
 
 
 def _warm_up(spec: StudySpec) -> None:
@@ -946,165 +1054,6 @@ def run_study(
     return out
 
 
-# ================================================================ statistics
-def wilson(successes: int, trials: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    from uno_env.stats import wilson_interval
-
-    return wilson_interval(successes, trials, Z95)
-
-
-def _merge(batches: list[dict[str, Any]]) -> dict[str, Any]:
-    """Sum the counts of a cell's batches."""
-    first = batches[0]
-    styles = {s: dict.fromkeys(first["styles"][s], 0) for s in first["styles"]}
-    hist: dict[int, int] = {}
-    out: dict[str, Any] = {
-        "games": 0,
-        "truncated": 0,
-        "length_sum": 0,
-        "length_sq": 0,
-        "seat_wins": [0] * first["players"],
-    }
-    for batch in batches:
-        for key in ("games", "truncated", "length_sum", "length_sq"):
-            out[key] += batch[key]
-        out["seat_wins"] = [a + b for a, b in zip(out["seat_wins"], batch["seat_wins"], strict=True)]
-        for value, count in batch["length_hist"].items():
-            hist[int(value)] = hist.get(int(value), 0) + count
-        for style, row in batch["styles"].items():
-            for key, value in row.items():
-                styles[style][key] += value
-    out["length_hist"] = dict(sorted(hist.items()))
-    out["styles"] = styles
-    return out
-
-
-def _quantile(hist: Mapping[int, int], total: int, q: float) -> int:
-    """The smallest length whose cumulative count reaches ``q`` of the games."""
-    need = q * total
-    running = 0
-    for value, count in hist.items():
-        running += count
-        if running >= need:
-            return value
-    return max(hist) if hist else 0
-
-
-def _mean_sd(total: float, squares: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (math.nan, math.nan)
-    mean = total / n
-    var = max(0.0, squares / n - mean * mean) * (n / (n - 1) if n > 1 else 1.0)
-    return mean, math.sqrt(var)
-
-
-def cell_rows(spec: StudySpec, batches: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Tidy rows (one per cell and style, without the base comparison) from batch results."""
-    from uno_env.envs.registration import ENV_VERSION
-
-    by_cell: dict[tuple[str, int], list[dict[str, Any]]] = {}
-    for batch in batches:
-        by_cell.setdefault((batch["variant"], batch["players"]), []).append(batch)
-    rows = []
-    for variant in spec.variants():
-        for n in spec.players:
-            cell_batches = sorted(by_cell.get((variant.id, n), []), key=lambda b: b["id"])
-            if not cell_batches:
-                raise SpecError(f"no results for cell {variant.id} at {n} players")
-            cell = _merge(cell_batches)
-            games = cell["games"]
-            length_mean, length_sd = _mean_sd(cell["length_sum"], cell["length_sq"], games)
-            seat_rates = [w / games for w in cell["seat_wins"]]
-            seat0_lo, seat0_hi = wilson(cell["seat_wins"][0], games)
-            common = {
-                "study": spec.name,
-                "variant": variant.id,
-                "base": variant.base,
-                "variation": variant.variation,
-                "switches": variant.switches,
-                "players": n,
-                "seatings": len(seatings(spec.styles, n)),
-                "deals": deals_per_seating(spec, n),
-                "games": games,
-                "seed": spec.seed,
-                "length_mean": length_mean,
-                "length_lo": length_mean - Z95 * length_sd / math.sqrt(games),
-                "length_hi": length_mean + Z95 * length_sd / math.sqrt(games),
-                "length_sd": length_sd,
-                **{f"length_p{round(q * 100)}": _quantile(cell["length_hist"], games, q) for q in QUANTILES},
-                "truncated_rate": cell["truncated"] / games,
-                "seat_win_rates": ";".join(f"{r:.6f}" for r in seat_rates),
-                "seat0_win_rate": seat_rates[0],
-                "seat0_lo": seat0_lo,
-                "seat0_hi": seat0_hi,
-                "rules": str(variant.rules),
-                "env_version": ENV_VERSION,
-            }
-            for style in spec.styles:
-                s = cell["styles"][style]
-                lo, hi = wilson(s["wins"], s["seat_games"])
-                pmean, psd = _mean_sd(s["points_sum"], s["points_sq"], s["seat_games"])
-                half = Z95 * psd / math.sqrt(s["seat_games"]) if s["seat_games"] else math.nan
-                rows.append(
-                    {
-                        **common,
-                        "style": style,
-                        "seat_games": s["seat_games"],
-                        "wins": s["wins"],
-                        "win_rate": s["wins"] / s["seat_games"],
-                        "win_lo": lo,
-                        "win_hi": hi,
-                        "fair_share": 1 / n,
-                        "mean_rank": s["rank_sum"] / s["ranked"] if s["ranked"] else math.nan,
-                        "points_per_game": pmean,
-                        "points_lo": pmean - half,
-                        "points_hi": pmean + half,
-                    }
-                )
-    _add_deltas(rows)
-    return rows
-
-
-def _add_deltas(rows: list[dict[str, Any]]) -> None:
-    """Add each row's change against the base variant (same players and style), in place."""
-    base = {(r["base"], r["players"], r["style"]): r for r in rows if r["variation"] == ""}
-    for row in rows:
-        if not row["variation"]:
-            row.update(dict.fromkeys(("delta_win_rate", "length_delta"), 0.0))
-            row.update(
-                dict.fromkeys(("delta_lo", "delta_hi", "length_delta_lo", "length_delta_hi"), math.nan)
-            )
-            row.update(dict.fromkeys(("delta_significant", "length_delta_significant"), False))
-            continue
-        ref = base[(row["base"], row["players"], row["style"])]
-        p1, n1, p0, n0 = row["win_rate"], row["seat_games"], ref["win_rate"], ref["seat_games"]
-        delta = p1 - p0
-        se = math.sqrt(p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)
-        row["delta_win_rate"] = delta
-        row["delta_lo"] = delta - Z95 * se
-        row["delta_hi"] = delta + Z95 * se
-        row["delta_significant"] = not (row["delta_lo"] <= 0 <= row["delta_hi"])
-        ld = row["length_mean"] - ref["length_mean"]
-        lse = math.sqrt(row["length_sd"] ** 2 / row["games"] + ref["length_sd"] ** 2 / ref["games"])
-        row["length_delta"] = ld
-        row["length_delta_lo"] = ld - Z95 * lse
-        row["length_delta_hi"] = ld + Z95 * lse
-        row["length_delta_significant"] = not (row["length_delta_lo"] <= 0 <= row["length_delta_hi"])
-
-
-COLUMNS = (
-    "study", "variant", "base", "variation", "switches", "players", "style", "seatings", "deals", "games",
-    "seat_games", "wins", "win_rate", "win_lo", "win_hi", "fair_share", "delta_win_rate", "delta_lo",
-    "delta_hi", "delta_significant", "mean_rank", "points_per_game", "points_lo", "points_hi",
-    "length_mean", "length_lo", "length_hi", "length_sd", "length_p10", "length_p25", "length_p50",
-    "length_p75", "length_p90", "length_delta", "length_delta_lo", "length_delta_hi",
-    "length_delta_significant", "truncated_rate", "seat_win_rates", "seat0_win_rate", "seat0_lo",
-    "seat0_hi", "seed", "rules", "env_version",
-)  # fmt: skip
-"""Columns of the tidy results file, in order."""
-
-
 def load_batches(out: Path) -> list[dict[str, Any]]:
     """The result files of the batches the folder's ``spec.toml`` plans, sorted by batch id
     (every one must be there and of this design: :func:`scan_batches`)."""
@@ -1118,205 +1067,12 @@ def load_batches(out: Path) -> list[dict[str, Any]]:
     return [done[key] for key in sorted(done)]
 
 
-def results_frame(out: Path) -> pd.DataFrame:
-    """The tidy results of a finished study folder as a pandas DataFrame."""
-    import pandas as pd
-
-    batches = load_batches(out)
-    spec = load_spec(out / "spec.toml")
-    return pd.DataFrame(cell_rows(spec, batches), columns=list(COLUMNS))
-
-
 def assemble(out: Path) -> pd.DataFrame:
-    """Write ``results.csv`` (and ``results.parquet``), the plots and ``report.md``; return the table."""
-    frame = results_frame(out)
-    spec = load_spec(out / "spec.toml")
-    tmp = out / ".results.csv.tmp"
-    frame.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
-    tmp.replace(out / "results.csv")
-    if importlib.util.find_spec("pyarrow") is not None:
-        tmp = out / ".results.parquet.tmp"
-        frame.to_parquet(tmp, index=False)
-        tmp.replace(out / "results.parquet")
-    plot_study(frame, out)
-    (out / "report.md").write_text(report_text(spec, frame), encoding="utf-8")
-    return frame
+    """Write the results tables, plots and report of a finished study folder
+    (:func:`training.study_report.assemble`); return the results table."""
+    from training.study_report import assemble as assemble_report
 
-
-# ================================================================ plots and report
-def style_label(style: str) -> str:
-    """A short label for plots: a checkpoint's folder and file stem (``run/model``, the middle of
-    a long one elided to ``...``), else the style."""
-    if not is_checkpoint(style):
-        return style
-    path = Path(style)
-    label = f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
-    return label if len(label) <= 22 else f"{label[:8]}...{label[-11:]}"
-
-
-def plot_study(frame: pd.DataFrame, out: Path) -> list[Path]:
-    """``winrate_change.png`` (heat map per base and player count) and ``game_length.png``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    written = []
-    panels = [(b, n) for b in frame["base"].unique() for n in sorted(frame["players"].unique())]
-    varied = frame[frame["variation"] != ""]
-    if len(varied):
-        fig, axes = plt.subplots(
-            1,
-            len(panels),
-            figsize=(4 + 3.2 * len(panels), 1.5 + 0.45 * varied["variation"].nunique()),
-            squeeze=False,
-        )
-        for ax, (base, n) in zip(axes[0], panels, strict=True):
-            part = varied[(varied["base"] == base) & (varied["players"] == n)]
-            grid = part.pivot(index="variation", columns="style", values="delta_win_rate") * 100
-            sig = part.pivot(index="variation", columns="style", values="delta_significant")
-            grid = grid.reindex(
-                index=list(dict.fromkeys(part["variation"])), columns=list(dict.fromkeys(part["style"]))
-            )
-            sig = sig.reindex_like(grid)
-            limit = max(1.0, float(np.nanmax(np.abs(grid.to_numpy()))) if grid.size else 1.0)
-            image = ax.imshow(grid.to_numpy(), cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
-            ax.set_xticks(
-                range(grid.shape[1]), [style_label(c) for c in grid.columns], rotation=45, ha="right"
-            )
-            ax.set_yticks(range(grid.shape[0]), grid.index)
-            for i in range(grid.shape[0]):
-                for j in range(grid.shape[1]):
-                    value = grid.iat[i, j]
-                    mark = "" if bool(sig.iat[i, j]) else "~"
-                    colour = "white" if abs(value) > 0.6 * limit else "black"
-                    ax.text(j, i, f"{mark}{value:+.1f}", ha="center", va="center", fontsize=7, color=colour)
-            ax.set_title(f"{base}, {n} players: win rate change (pp)")
-            fig.colorbar(image, ax=ax, shrink=0.8)
-        fig.text(
-            0.01, 0.01, "~ : the 95% interval of the change contains 0 (smaller than the noise)", fontsize=8
-        )
-        fig.tight_layout()
-        path = out / "winrate_change.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
-
-    cells = frame.drop_duplicates(["variant", "players"])
-    fig, axes = plt.subplots(
-        1, len(panels), figsize=(4 + 3 * len(panels), 1.5 + 0.4 * cells["variant"].nunique()), squeeze=False
-    )
-    for ax, (base, n) in zip(axes[0], panels, strict=True):
-        part = cells[(cells["base"] == base) & (cells["players"] == n)]
-        labels = [v or "(base)" for v in part["variation"]]
-        y = np.arange(len(part))
-        ax.hlines(y, part["length_p10"], part["length_p90"], color="0.7", lw=4, label="p10-p90")
-        ax.hlines(y, part["length_p25"], part["length_p75"], color="0.35", lw=4, label="p25-p75")
-        ax.plot(part["length_mean"], y, "o", color="C3", label="mean")
-        ax.set_yticks(y, labels)
-        ax.invert_yaxis()
-        ax.set_xlabel("decisions per game")
-        ax.set_title(f"{base}, {n} players: game length")
-        ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    path = out / "game_length.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
-    return written
-
-
-def _pp(value: float) -> str:
-    return f"{value * 100:+.1f} pp"
-
-
-def _ci_pp(lo: float, hi: float) -> str:
-    return f"[{lo * 100:+.1f}, {hi * 100:+.1f}]"
-
-
-def report_text(spec: StudySpec, frame: pd.DataFrame) -> str:
-    """The Markdown report: design, base win rates, every variation's effects with intervals."""
-    lines = [
-        f"# House-rules study `{spec.name}`",
-        "",
-        f"Seed {spec.seed}; bases {', '.join(spec.bases)}; players {', '.join(map(str, spec.players))}; "
-        f"styles {', '.join(f'`{s}`' for s in spec.styles)}; about {spec.games:,} games per cell (every "
-        f"deal replayed at every seating: {describe_seatings(spec)}); "
-        f"{int(frame.drop_duplicates(['variant', 'players'])['games'].sum()):,} games in all; env version "
-        f"v{frame['env_version'].iloc[0]}.",
-        "",
-        "Each style's win rate is measured against the field of all the study's styles, every style in "
-        "every seat equally often, on the same deals in every variant. Intervals are 95%: Wilson for win "
-        "rates; the change against the base is a normal interval of the difference. An effect marked "
-        "*noise* has an interval that contains 0: it is smaller than this study can detect.",
-        "",
-    ]
-    for base in dict.fromkeys(frame["base"]):
-        for n in spec.players:
-            part = frame[(frame["base"] == base) & (frame["players"] == n)]
-            ref = part[part["variation"] == ""]
-            r0 = ref.iloc[0]
-            lines += [
-                f"## {base}, {n} players",
-                "",
-                f"Base rules: mean game length {r0['length_mean']:.1f} decisions "
-                f"[{r0['length_lo']:.1f}, {r0['length_hi']:.1f}] (median {r0['length_p50']}, p90 "
-                f"{r0['length_p90']}); seat 0 wins {r0['seat0_win_rate']:.1%} [{r0['seat0_lo']:.1%}, "
-                f"{r0['seat0_hi']:.1%}] (fair share {1 / n:.1%}); truncated {r0['truncated_rate']:.2%}.",
-                "",
-                "| style | win rate [95%] | mean rank | points/game |",
-                "| --- | --- | ---: | ---: |",
-            ]
-            for _, r in ref.iterrows():
-                lines.append(
-                    f"| `{r['style']}` | {r['win_rate']:.1%} [{r['win_lo']:.1%}, {r['win_hi']:.1%}] | "
-                    f"{r['mean_rank']:.2f} | {r['points_per_game']:.1f} |"
-                )
-            lines += ["", "### Findings", ""]
-            varied = part[part["variation"] != ""]
-            for label in dict.fromkeys(varied["variation"]):
-                rows = varied[varied["variation"] == label]
-                r = rows.iloc[0]
-                length = (
-                    f"game length {r['length_delta']:+.1f} decisions [{r['length_delta_lo']:+.1f}, "
-                    f"{r['length_delta_hi']:+.1f}]" + ("" if r["length_delta_significant"] else " (noise)")
-                )
-                sig = rows[rows["delta_significant"]].sort_values(
-                    "delta_win_rate", key=np.abs, ascending=False
-                )
-                effects = "; ".join(
-                    f"`{s['style']}` {_pp(s['delta_win_rate'])} {_ci_pp(s['delta_lo'], s['delta_hi'])}"
-                    for _, s in sig.iterrows()
-                )
-                quiet = [f"`{s}`" for s in rows.loc[~rows["delta_significant"], "style"]]
-                text = f"- **{label}** (`{r['switches']}`): {length}; "
-                text += f"win rate: {effects}" if effects else "no win-rate change beyond the noise"
-                if effects and quiet:
-                    text += f"; smaller than the noise for {', '.join(quiet)}"
-                lines.append(text + ".")
-            if varied.empty:
-                lines.append("- no variations.")
-            lines += ["", "Win-rate change against the base rules (percentage points, 95% interval):", ""]
-            styles = list(dict.fromkeys(part["style"]))
-            lines.append("| variation | " + " | ".join(f"`{s}`" for s in styles) + " | game length |")
-            lines.append("| --- |" + " ---: |" * (len(styles) + 1))
-            for label in dict.fromkeys(varied["variation"]):
-                rows = varied[varied["variation"] == label].set_index("style")
-                cells = []
-                for s in styles:
-                    x = rows.loc[s]
-                    mark = "" if x["delta_significant"] else " *noise*"
-                    cells.append(f"{_pp(x['delta_win_rate'])} {_ci_pp(x['delta_lo'], x['delta_hi'])}{mark}")
-                x = rows.iloc[0]
-                cells.append(f"{x['length_mean']:.1f} ({x['length_delta']:+.1f})")
-                lines.append(f"| {label} | " + " | ".join(cells) + " |")
-            lines.append("")
-    lines += [
-        "Plots: `winrate_change.png` (the change table as a heat map, `~` marks noise), "
-        "`game_length.png` (mean and quantiles per variant). Tidy results: `results.csv`.",
-        "",
-    ]
-    return "\n".join(lines)
+    return assemble_report(out)
 
 
 # ================================================================ command line
@@ -1331,22 +1087,48 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
     parser.add_argument("--games", type=int, default=None, help="override the spec's games per cell")
     parser.add_argument("--seed", type=int, default=None, help="override the spec's seed")
+    parser.add_argument(
+        "--replicate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play the design again on fresh deals and report which detected effects replicate "
+        "(overrides the spec's replicate; the default study replicates)",
+    )
+    parser.add_argument(
+        "--reference",
+        default=None,
+        metavar="STYLE",
+        help="style of the fixed reference field (overrides the spec's reference; '' for none)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     add_trust_argument(parser)
 
 
 def cmd_study(args: argparse.Namespace) -> int:
     """Run ``uno-env study`` from parsed arguments."""
+    overrides = {
+        k: v
+        for k, v in (
+            ("games", args.games),
+            ("seed", args.seed),
+            ("replicate", args.replicate),
+            ("reference", args.reference),
+        )
+        if v is not None
+    }
     if args.resume is not None:
-        if args.spec is not None or args.games is not None or args.seed is not None:
-            raise SpecError("--resume DIR continues DIR/spec.toml; do not give a SPEC, --games or --seed")
+        if args.spec is not None or overrides:
+            raise SpecError(
+                "--resume DIR continues DIR/spec.toml; do not give a SPEC, --games, --seed, "
+                "--replicate or --reference"
+            )
         out = args.resume
         spec = load_spec(out / "spec.toml")
     else:
         spec = load_spec(args.spec)
-        if args.games is not None or args.seed is not None:
+        if overrides:
             data = spec.to_dict()
-            data.update({k: v for k, v in (("games", args.games), ("seed", args.seed)) if v is not None})
+            data.update(overrides)
             spec = parse_spec(data, source="spec with command-line overrides")
         out = args.out if args.out is not None else default_out_dir(spec)
     run_study(
