@@ -1,8 +1,11 @@
-"""Round robin of the play styles: each style against uniform-random players, as Markdown.
+"""Round robin of the play styles: each style against random players, as Markdown.
 
 For every style and player count, ``--games`` games of the rule preset (official Uno by
 default) are played on the compiled batch simulator with the style in one seat and the
-``--versus`` policy (``random``) in all others. Seats rotate: the style sits in seat ``k``
+``--versus`` policy in all others: ``random`` by default, which is ``random_legal`` (uniform
+over the legal actions, a weak baseline that draws while holding playable cards);
+``random_playable`` is the literature's random player (a random playable card, draws only
+with none). The table names the random player by its full name. Seats rotate: the style sits in seat ``k``
 for an equal share of the games, and every game has its own deal (game seeds never repeat
 within a cell). The table gives the style's win rate with its 95% Wilson interval, and the
 mean game length in decisions; the last line per player count is the fair share ``1/n``.
@@ -25,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import uno_env
-from uno_env.policies import STYLES
+from uno_env.policies import STYLE_ALIASES, STYLES
 from uno_env.stats import wilson_interval
 
 
@@ -114,7 +117,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--games", type=int, default=20_000, help="games per style and player count")
     parser.add_argument("--styles", nargs="+", default=list(STYLES), help="policies (with :params)")
-    parser.add_argument("--versus", default="random", help="policy of the other seats")
+    parser.add_argument(
+        "--versus",
+        default="random",
+        help="policy of the other seats (default: random, i.e. random_legal: uniform over the legal actions; "
+        "random_playable is the literature's random player)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -130,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         cells = [_run(job) for job in jobs]
     print(f"done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    print(markdown(cells, args.players, args.versus))
+    print(markdown(cells, args.players, STYLE_ALIASES.get(args.versus, args.versus)))
 
 
 if __name__ == "__main__":

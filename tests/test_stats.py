@@ -15,6 +15,7 @@ from uno_env.stats import (
     holm,
     mean_interval,
     paired_difference,
+    plackett_luce,
     t_cdf,
     t_quantile,
     two_sided_p,
@@ -71,6 +72,47 @@ def test_grouped_ratio_sees_deals_that_decide_the_games() -> None:
     assert est.se == pytest.approx(2 * naive_se, rel=0.01)  # design effect 4: se doubles
     lo, hi = est.proportion_interval()
     assert 0 <= lo < est.value < hi <= 1
+
+
+def test_plackett_luce_with_two_items_is_the_logistic_estimate() -> None:
+    """Two items, 300 wins in 1,000 games, each its own deal: the log-odds and its standard error."""
+    orders = np.array([[0, 1]] * 300 + [[1, 0]] * 700)
+    fit = plackett_luce(orders, np.arange(1000), 2, ridge=0.0)
+    diff = fit.difference(0, 1)
+    assert diff.value == pytest.approx(math.log(300 / 700))
+    assert diff.se == pytest.approx(math.sqrt(1000 / 999 / (1000 * 0.3 * 0.7)))
+    assert fit.strength.sum() == pytest.approx(0.0, abs=1e-12) and fit.groups == 1000
+
+
+def test_plackett_luce_recovers_strengths_and_groups_replayed_deals() -> None:
+    """Four items, three places: the known strengths come back, and the same orders replayed six
+    times per deal give the same estimate with standard errors sqrt(6) times those of games
+    taken as independent."""
+    rng = np.random.default_rng(4)
+    truth = np.array([0.6, 0.1, -0.3, -0.4])
+    items = np.argsort(rng.random((6000, 4)), axis=1)[:, :3]  # three random items per game
+    noisy = truth[items] + rng.gumbel(size=items.shape)  # Gumbel race: Plackett-Luce orders
+    orders = np.take_along_axis(items, np.argsort(-noisy, axis=1), axis=1)
+    fit = plackett_luce(orders, np.arange(6000), 4)
+    se = np.sqrt(np.diag(fit.covariance))
+    assert np.all(np.abs(fit.strength - truth) < 4 * se)
+    replayed = plackett_luce(np.repeat(orders, 6, axis=0), np.repeat(np.arange(6000), 6), 4)
+    naive = plackett_luce(np.repeat(orders, 6, axis=0), np.arange(36000), 4)
+    assert replayed.strength == pytest.approx(fit.strength)
+    ratio = np.sqrt(np.diag(replayed.covariance) / np.diag(naive.covariance))
+    # CR1 factors G / (G - 1): 6000 deals against 36000 games
+    assert ratio == pytest.approx(math.sqrt(6 * (6000 / 5999) * (35999 / 36000)), rel=1e-9)
+    lo, hi = replayed.estimate(0).interval()
+    assert lo < replayed.strength[0] < hi and replayed.estimate(0).df == 5999
+
+
+def test_plackett_luce_stays_finite_and_refuses_bad_orders() -> None:
+    fit = plackett_luce(np.array([[0, 1]] * 10), np.arange(10), 2)  # item 0 always wins
+    assert np.all(np.isfinite(fit.strength)) and fit.strength[0] > 2
+    with pytest.raises(ValueError, match="item indices"):
+        plackett_luce(np.array([[0, 2]]), np.array([0]), 2)
+    with pytest.raises(ValueError, match="one group per game"):
+        plackett_luce(np.array([[0, 1]]), np.array([0, 1]), 2)
 
 
 def test_grouped_proportion_interval_at_the_ends() -> None:

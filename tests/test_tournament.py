@@ -15,7 +15,7 @@ import pytest
 
 import uno_env
 from training import tournament
-from uno_env.stats import grouped_ratio
+from uno_env.stats import grouped_ratio, plackett_luce
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("openskill")
@@ -69,11 +69,12 @@ def test_standings_count_every_game_and_carry_ratings(three_player: tournament.T
     for _, row in table.iterrows():
         assert row["wins"] == (games["winner"] == row["agent"]).sum()
         assert row["win_lo"] <= row["win_rate"] <= row["win_hi"]
-        assert row["rating_lo"] < row["rating_mu"] < row["rating_hi"]
+        assert row["strength_lo"] < row["strength"] < row["strength_hi"]
         assert row["rating_sigma"] > 0 and np.isfinite(row["rating_ordinal"])
         assert 1 <= row["mean_rank"] <= 3
-    assert table["rating_ordinal"].is_monotonic_decreasing
+    assert table["strength"].is_monotonic_decreasing
     assert table["rating_mu"].nunique() == len(AGENTS)  # the games moved the ratings apart
+    assert table["strength"].sum() == pytest.approx(0.0, abs=1e-9)  # centred
     for name in ("standings.csv", "standings.parquet", "standings.png", "games.csv", "tournament.json"):
         assert (three_player.out / name).stat().st_size > 0
 
@@ -89,6 +90,19 @@ def test_intervals_take_the_deal_as_the_unit(three_player: tournament.Tournament
         est = grouped_ratio(per_deal["wins"].to_numpy(), per_deal["games"].to_numpy())
         assert est.groups == 6 and row["deals"] == 6
         assert (row["win_lo"], row["win_hi"]) == pytest.approx(est.proportion_interval())
+    # the strengths: finishing orders of the games that ended, scores summed within each deal
+    index = {a: i for i, a in enumerate(AGENTS)}
+    ended = games[games["ranking"] != ""]
+    orders = np.array([[index[a] for a in r.split("|")] for r in ended["ranking"]])
+    fit = plackett_luce(orders, ended["deal"].to_numpy(), len(AGENTS))
+    assert fit.groups == 6
+    by_agent = three_player.standings.set_index("agent")
+    for agent, i in index.items():
+        est = fit.estimate(i)
+        assert by_agent.loc[agent, "strength"] == pytest.approx(est.value)
+        assert (by_agent.loc[agent, "strength_lo"], by_agent.loc[agent, "strength_hi"]) == pytest.approx(
+            est.interval()
+        )
     length = tournament.game_length(games)
     per_deal = games.groupby("deal")["turns"].agg(["sum", "size"])
     expected = grouped_ratio(per_deal["sum"].to_numpy(), per_deal["size"].to_numpy())
@@ -129,7 +143,7 @@ def test_the_cli_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[
             "--out", str(tmp_path / "t"), "--quiet", "--workers", "1"]  # fmt: skip
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "rating mu" in text and "cautious" in text and "greedy" in text
+    assert "strength [95%]" in text and "rating mu" in text and "cautious" in text and "greedy" in text
     frame = pd.read_csv(tmp_path / "t" / "standings.csv")
     assert (frame["games"] == 40).all()
 

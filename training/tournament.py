@@ -31,16 +31,24 @@ deal share its cards and are not independent. Each rate or mean is the ratio of 
 per-deal totals, with a cluster-robust standard error over the deals and a Student-t
 interval on ``deals - 1`` degrees of freedom (:mod:`uno_env.stats`); the win rate's interval
 is the Wilson interval at the matching effective sample size. Reported: win rate; mean rank
-(1 = best, games that ended); points per game; and an OpenSkill Plackett-Luce rating
-(``openskill.models.PlackettLuce``) updated game by game in a fixed order (deal by deal,
-then table and seating) from the full ranking of each game, reported as ``mu`` with the
-interval ``mu +- 1.96 sigma`` (the rating's own uncertainty, not a bootstrap) and the
-ordinal ``mu - 3 sigma``. The model runs without its dynamics factor (``tau = 0``): agents
-are fixed strategies whose strength does not drift, so the ratings converge instead of
-following the most recent games. Truncated games (E-END-1) count as not won and are left
-out of the ranks and the ratings. The mean game length is printed in turns (a turn begins
-when a player enters the play phase, to play or draw) and in decisions (every choice a
-player makes, colours and answers included), grouped by deal as well.
+(1 = best, games that ended); points per game; the Plackett-Luce *strength*: each agent's
+log-strength fitted by maximum likelihood to the full finishing order of every game
+(:func:`uno_env.stats.plackett_luce`; centred so the agents average 0; in a two-agent game
+``a`` finishes ahead of ``b`` with probability ``1 / (1 + exp(s_b - s_a))``) with a
+cluster-robust interval whose scores are summed within each deal, so it too takes the deal
+as the unit; and an OpenSkill Plackett-Luce rating (``openskill.models.PlackettLuce``)
+updated game by game in a fixed order (deal by deal, then table and seating), reported as
+``mu``, ``sigma`` and the ordinal ``mu - 3 sigma``. The table is sorted by strength: the
+maximum-likelihood fit uses every game at once, where OpenSkill's one pass depends on the
+order of the games (two agents of nearly equal ``mu`` may be ordered otherwise). OpenSkill's
+``sigma`` is the rating's own uncertainty and treats every game as independent, so it is
+no interval for the duplicate design: the strength's interval is. The model runs without its
+dynamics factor (``tau = 0``): agents are fixed strategies whose strength does not drift, so
+the ratings converge instead of following the most recent games. Truncated games (E-END-1)
+count as not won and are left out of the ranks, the strengths and the ratings. The mean game
+length is printed in turns (a turn begins when a player enters the play phase, to play or
+draw) and in decisions (every choice a player makes, colours and answers included), grouped
+by deal as well.
 
 **Output** in ``--out`` (default ``runs/tournament__<rules>__<N>p__<seed>__<UTC time>``):
 ``batches/`` (one ``.npz`` per finished batch, written atomically; ``--resume DIR`` plays
@@ -83,7 +91,7 @@ from training.runner import (
 )
 from uno_env.policies import parse_policy
 from uno_env.rules import RuleSet
-from uno_env.stats import Z95, grouped_ratio
+from uno_env.stats import grouped_ratio, plackett_luce
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -394,13 +402,15 @@ def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
 
 
 def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
-    """Per-agent win rate, mean rank, points and OpenSkill rating, with 95% intervals.
+    """Per-agent win rate, mean rank, points and Plackett-Luce strength with 95% intervals,
+    and the OpenSkill rating.
 
     The deal is the unit of the intervals (every deal is played at every table and seating,
     so an agent's games of one deal are not independent): each rate and mean is the ratio of
     the agent's per-deal totals, with a cluster-robust standard error over the deals
     (:func:`uno_env.stats.grouped_ratio`); the win rate's interval is the Wilson interval at
-    the effective sample size.
+    the effective sample size; the strength's is cluster-robust over the deals as well
+    (:func:`uno_env.stats.plackett_luce`).
     """
     import pandas as pd
     from openskill.models import PlackettLuce
@@ -415,6 +425,7 @@ def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.Da
             updated = model.rate(teams, ranks=list(range(1, len(order) + 1)))
             for agent, team in zip(order, updated, strict=True):
                 ratings[agent] = team[0]
+    strength = _strengths(agents, games["deal"].to_numpy(), rankings)
     long = _seat_games(games, seats_of, rankings, players)
     per_deal = long.groupby(["agent", "deal"], sort=True).agg(
         seat_games=("won", "size"), wins=("won", "sum"), ranked=("rank", "count"),
@@ -430,6 +441,7 @@ def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.Da
         rank = grouped_ratio(part["rank_sum"].to_numpy(), part["ranked"].to_numpy())
         pts = grouped_ratio(part["points"].to_numpy(), part["seat_games"].to_numpy())
         r = ratings[agent]
+        s_lo, s_hi = strength[agent].interval()
         rows.append(
             {
                 "agent": agent,
@@ -445,15 +457,29 @@ def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.Da
                 "points_per_game": pts.value,
                 "points_lo": pts.interval()[0],
                 "points_hi": pts.interval()[1],
+                "strength": strength[agent].value,
+                "strength_lo": s_lo,
+                "strength_hi": s_hi,
                 "rating_mu": r.mu,
                 "rating_sigma": r.sigma,
-                "rating_lo": r.mu - Z95 * r.sigma,
-                "rating_hi": r.mu + Z95 * r.sigma,
                 "rating_ordinal": r.ordinal(),
             }
         )
     table = pd.DataFrame(rows)
-    return table.sort_values("rating_ordinal", ascending=False, kind="stable").reset_index(drop=True)
+    order = table.sort_values(["strength", "rating_ordinal"], ascending=False, kind="stable")
+    return order.reset_index(drop=True)
+
+
+def _strengths(agents: Sequence[str], deals: np.ndarray, rankings: list[list[str]]) -> dict[str, Any]:
+    """Each agent's Plackett-Luce strength (a :class:`uno_env.stats.GroupedEstimate`), from the
+    games that ended, errors grouped by deal."""
+    index = {a: i for i, a in enumerate(agents)}
+    ranked = [i for i, order in enumerate(rankings) if order]
+    orders = np.array([[index[a] for a in rankings[i]] for i in ranked], dtype=np.int64)
+    if not ranked:
+        orders = np.zeros((0, 2), dtype=np.int64)
+    fit = plackett_luce(orders, deals[ranked], len(agents))
+    return {a: fit.estimate(i) for a, i in index.items()}
 
 
 def _seat_games(
@@ -604,7 +630,7 @@ def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
 
 
 def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
-    """Win rates and ratings with their 95% intervals, one bar per agent."""
+    """Win rates and Plackett-Luce strengths with their 95% intervals, one row per agent."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -625,10 +651,17 @@ def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
     left.set_yticks(y, labels)
     left.invert_yaxis()
     left.set_xlabel("win rate (%), 95% interval grouped by deal")
-    right.errorbar(frame["rating_mu"], y, xerr=Z95 * frame["rating_sigma"], fmt="o", color="C1")
+    right.errorbar(
+        frame["strength"],
+        y,
+        xerr=[frame["strength"] - frame["strength_lo"], frame["strength_hi"] - frame["strength"]],
+        fmt="o",
+        color="C1",
+    )
+    right.axvline(0.0, color="0.6", lw=0.8)
     right.set_yticks(y, labels)
     right.invert_yaxis()
-    right.set_xlabel("OpenSkill mu (Plackett-Luce), +- 1.96 sigma")
+    right.set_xlabel("Plackett-Luce strength, 95% interval grouped by deal")
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -640,14 +673,14 @@ def format_standings(frame: pd.DataFrame) -> str:
     width = max(5, *(len(a) for a in frame["agent"]))
     lines = [
         f"{'agent':<{width}}  {'games':>8}  {'win rate [95%]':<24}  {'mean rank':>9}  {'points/game':>11}  "
-        f"{'rating mu [95%]':<22}"
+        f"{'strength [95%]':<22}  {'rating mu':>9}"
     ]
     for _, r in frame.iterrows():
         lines.append(
             f"{r['agent']:<{width}}  {r['games']:>8,}  "
             f"{r['win_rate']:6.1%} [{r['win_lo']:5.1%}, {r['win_hi']:5.1%}]    "
             f"{r['mean_rank']:9.2f}  {r['points_per_game']:11.1f}  "
-            f"{r['rating_mu']:6.2f} [{r['rating_lo']:.2f}, {r['rating_hi']:.2f}]"
+            f"{r['strength']:+6.2f} [{r['strength_lo']:+.2f}, {r['strength_hi']:+.2f}]  {r['rating_mu']:9.2f}"
         )
     return "\n".join(lines)
 

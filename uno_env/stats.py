@@ -20,6 +20,10 @@ grouped *proportion* gets the Wilson interval at its effective sample size
 ``p (1 - p) / se^2`` (the number of independent games that would give the same standard
 error), which keeps it inside [0, 1] and sensible near 0 and 1.
 
+Rankings of agents (tournaments): :func:`plackett_luce` fits Plackett-Luce strengths to the
+finishing orders by maximum likelihood, with a cluster-robust (sandwich) covariance whose
+scores are summed within each deal, so the strengths' intervals also take the deal as the unit.
+
 Many comparisons: :func:`benjamini_hochberg` (false discovery rate) and :func:`holm`
 (family-wise error) adjust p-values; :func:`fcr_level` gives the confidence level of the
 Benjamini-Yekutieli false-coverage-rate intervals that go with Benjamini-Hochberg selection,
@@ -48,12 +52,14 @@ __all__ = [
     "LEVEL",
     "Z95",
     "GroupedEstimate",
+    "PlackettLuceFit",
     "benjamini_hochberg",
     "fcr_level",
     "grouped_ratio",
     "holm",
     "mean_interval",
     "paired_difference",
+    "plackett_luce",
     "t_cdf",
     "t_quantile",
     "wilson_interval",
@@ -300,6 +306,140 @@ def paired_difference(
     residual = (y1 - r1 * m1) / t1 - (y0 - r0 * m0) / t0
     se = math.sqrt(groups / (groups - 1) * float(np.dot(residual, residual)))
     return GroupedEstimate(r1 - r0, se, groups, t1 + t0)
+
+
+# ================================================================ rankings
+@dataclass(frozen=True)
+class PlackettLuceFit:
+    """Plackett-Luce log-strengths with their cluster-robust covariance.
+
+    ``strength[k]``: item ``k``'s log-strength, centred so the items average 0 (item ``a``
+    finishes ahead of item ``b`` in a two-item game with probability
+    ``1 / (1 + exp(strength[b] - strength[a]))``); ``covariance``: the CR1 sandwich
+    covariance of ``strength``, scores summed within each group (deal); ``groups``: the groups
+    with at least one ranked game (the intervals have ``groups - 1`` degrees of freedom);
+    ``games``: the orders fitted.
+    """
+
+    strength: np.ndarray
+    covariance: np.ndarray
+    groups: int
+    games: int
+
+    def estimate(self, item: int) -> GroupedEstimate:
+        """Item ``item``'s strength as a :class:`GroupedEstimate` (its interval, p-value...)."""
+        return GroupedEstimate(
+            float(self.strength[item]), math.sqrt(max(0.0, float(self.covariance[item, item]))),
+            self.groups, float(self.games),
+        )  # fmt: skip
+
+    def difference(self, item: int, other: int) -> GroupedEstimate:
+        """``strength[item] - strength[other]`` with its standard error."""
+        c = self.covariance
+        var = float(c[item, item] + c[other, other] - 2.0 * c[item, other])
+        return GroupedEstimate(
+            float(self.strength[item] - self.strength[other]), math.sqrt(max(0.0, var)),
+            self.groups, float(self.games),
+        )  # fmt: skip
+
+
+def _plackett_luce_terms(
+    orders: np.ndarray, weights: np.ndarray, theta: np.ndarray
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Weighted log-likelihood, the score of each order ``(orders, items)`` and the Hessian."""
+    count, places = orders.shape
+    items = theta.size
+    rows = np.arange(count)
+    loglik = 0.0
+    scores = np.zeros((count, items))
+    hessian = np.zeros((items, items))
+    for k in range(places - 1):
+        remaining = orders[:, k:]
+        t = theta[remaining]
+        top = t.max(axis=1, keepdims=True)
+        w = np.exp(t - top)
+        total = w.sum(axis=1, keepdims=True)
+        loglik += float(weights @ (theta[orders[:, k]] - top[:, 0] - np.log(total[:, 0])))
+        chance = np.zeros((count, items))  # each remaining item's chance to take place k
+        for j in range(remaining.shape[1]):
+            chance[rows, remaining[:, j]] = w[:, j] / total[:, 0]
+        scores[rows, orders[:, k]] += 1.0
+        scores -= chance
+        hessian -= np.diag(weights @ chance) - chance.T @ (weights[:, None] * chance)
+    return loglik, scores, hessian
+
+
+def plackett_luce(
+    orders: np.ndarray, groups: np.ndarray, items: int, *, ridge: float = 1e-4
+) -> PlackettLuceFit:
+    """Plackett-Luce strengths of ``items`` items from finishing orders, grouped for the errors.
+
+    Args:
+        orders: ``(games, places)`` item indices in finishing order, best first (every game
+            ranks ``places`` distinct items; leave unranked games out).
+        groups: ``(games,)`` the group (deal) of each game: the unit of the standard errors.
+        items: How many items there are (indices ``0 .. items - 1``).
+        ridge: Weight of a weak penalty ``ridge / 2 * sum(strength^2)`` that keeps the
+            estimate finite when an item wins or loses every game it plays (negligible
+            otherwise: the log-likelihood grows with the number of games).
+
+    Returns:
+        The maximum (penalized) likelihood strengths, centred at 0, with the CR1 sandwich
+        covariance ``G/(G-1) H^-1 B H^-1``: ``H`` the Hessian, ``B`` the sum over groups of
+        the outer products of the groups' summed scores. The finishing orders of one deal
+        are correlated (the same cards at every seating), so summing the scores within each
+        deal first is what makes the interval match the duplicate design.
+    """
+    orders = np.asarray(orders, dtype=np.int64)
+    groups = np.asarray(groups)
+    if orders.ndim != 2 or orders.shape[1] < 2:
+        raise ValueError(f"orders must be (games, places >= 2), got shape {orders.shape}")
+    if groups.shape != (orders.shape[0],):
+        raise ValueError(f"groups must give one group per game ({orders.shape[0]}), got shape {groups.shape}")
+    if orders.size and (orders.min() < 0 or orders.max() >= items):
+        raise ValueError(f"item indices must be in 0..{items - 1}")
+    games = orders.shape[0]
+    if games == 0 or items < 2:
+        return PlackettLuceFit(np.full(items, math.nan), np.full((items, items), math.nan), 0, games)
+    # the likelihood depends on the distinct orders and their counts only (at most
+    # items!/(items-places)! of them), so the fit costs little however many games there are
+    code = orders @ (items ** np.arange(orders.shape[1], dtype=np.int64))
+    _, first, which, counts = np.unique(code, return_index=True, return_inverse=True, return_counts=True)
+    distinct, weights = orders[first], counts.astype(np.float64)
+    # the strengths are identified up to a common shift: fit in the sum-zero subspace
+    basis = np.linalg.qr(np.eye(items) - 1.0 / items)[0][:, : items - 1]
+    penalty = ridge * np.eye(items)
+    beta = np.zeros(items - 1)
+    for _ in range(100):
+        theta = basis @ beta
+        loglik, scores, hessian = _plackett_luce_terms(distinct, weights, theta)
+        penalized = loglik - 0.5 * ridge * float(theta @ theta)
+        step = np.linalg.solve(
+            -basis.T @ (hessian - penalty) @ basis, basis.T @ (weights @ scores - ridge * theta)
+        )
+        scale = 1.0
+        while scale > 1e-8:  # Newton with step halving: the penalized likelihood never falls
+            trial = basis @ (beta + scale * step)
+            value = _plackett_luce_terms(distinct, weights, trial)[0] - 0.5 * ridge * float(trial @ trial)
+            if value >= penalized - 1e-12 * abs(penalized):
+                break
+            scale /= 2.0
+        beta = beta + scale * step
+        if float(np.abs(scale * step).max()) < 1e-10:
+            break
+    theta = basis @ beta
+    _, scores, hessian = _plackett_luce_terms(distinct, weights, theta)
+    _, group_index = np.unique(groups, return_inverse=True)
+    clusters = int(group_index.max()) + 1
+    if clusters < 2:
+        return PlackettLuceFit(theta, np.full((items, items), math.nan), clusters, games)
+    order = np.argsort(group_index, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(group_index[order]) != 0])
+    summed = np.add.reduceat(scores[which[order]], starts, axis=0)  # each deal's summed scores
+    meat = basis.T @ (summed.T @ summed) @ basis
+    bread = np.linalg.inv(-basis.T @ (hessian - penalty) @ basis)
+    covariance = clusters / (clusters - 1) * basis @ bread @ meat @ bread @ basis.T
+    return PlackettLuceFit(theta, covariance, clusters, games)
 
 
 # ================================================================ many comparisons
