@@ -24,7 +24,7 @@ safety check: :class:`PolicyAgent` loads only checkpoints this installation sign
 (:mod:`agents.trust`) unless called with ``trust=True`` (``--trust-checkpoint``).
 
 The observation spec and env version default to the current environment's
-(``uno_env.envs``: ``OBS_VERSION`` and ``ENV_VERSION``), imported only when needed.
+(:mod:`uno_env.versions`: ``OBS_VERSION`` and ``ENV_VERSION``).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from uno_env.rules import RuleSet, load_rules
+from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .base import View, resolve_mask
 from .trust import check_trusted, sign
@@ -68,16 +69,12 @@ class PolicyMetadata:
 
 def current_observation_spec() -> str:
     """The observation-layout identifier of the installed environment (``obs-v<N>``)."""
-    from uno_env import envs  # lazily: the env layer sits above this import's users
-
-    return f"obs-v{envs.OBS_VERSION}"
+    return f"obs-v{OBS_VERSION}"
 
 
 def current_env_version() -> str:
     """The version of the installed environment (``v<N>``)."""
-    from uno_env import envs
-
-    return f"v{envs.ENV_VERSION}"
+    return f"v{ENV_VERSION}"
 
 
 def checkpoint_path(path: str | Path) -> Path:

@@ -1,12 +1,15 @@
-"""Layering: the engine modules import nothing of the RL stack (STYLE principle 1).
+"""Layering: imports point one way (STYLE principle 1; docs/architecture.md).
 
 ``training -> agents -> uno_env (env) -> uno_env (encoding) -> uno_env (engine)``: importing
 the engine, the facade, the batch simulator and the rule sets in a fresh interpreter must not
-load PettingZoo, Gymnasium, Torch or Stable-Baselines3.
+load PettingZoo, Gymnasium, Torch or Stable-Baselines3; and, read from the source, no module
+of the engine layer imports from :mod:`uno_env.envs` (game records carry the env version from
+:mod:`uno_env.versions`).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -53,3 +56,43 @@ def test_the_probe_sees_what_it_looks_for() -> None:
     """The same probe does notice an RL library when one is imported (the test can fail)."""
     loaded = _loaded_after_import(("uno_env.engine", "gymnasium"))
     assert "gymnasium" in loaded
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The modules a source file imports (relative imports resolved, lazy ones included)."""
+    package = ".".join(path.relative_to(REPO_ROOT).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[: len(base) - node.level + 1]
+            else:
+                base = []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def engine_layer_files() -> list[Path]:
+    """Every module of ``uno_env`` outside the env package (the package's own ``__init__``
+    registers the env ids on import and is left out)."""
+    return [p for p in sorted((REPO_ROOT / "uno_env").glob("*.py")) if p.name != "__init__.py"]
+
+
+def test_the_engine_layer_imports_nothing_from_the_envs() -> None:
+    offending = {
+        p.name: sorted(m for m in imported_modules(p) if m.startswith("uno_env.envs"))
+        for p in engine_layer_files()
+    }
+    assert {name: mods for name, mods in offending.items() if mods} == {}
+    assert "uno_env.versions.ENV_VERSION" in imported_modules(REPO_ROOT / "uno_env" / "records.py")
+
+
+def test_the_static_probe_sees_an_envs_import() -> None:
+    """The source probe resolves relative imports (the test above can fail)."""
+    probe = imported_modules(REPO_ROOT / "uno_env" / "envs" / "aec.py")
+    assert "uno_env.envs.core" in probe and "uno_env.layout" in probe

@@ -38,33 +38,35 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
+from . import options as O
 from ._bits import lowest_bit, popcount
 from .rng import chance_ppm, rand_below, seed_rng, shuffle
 
-MATCH_SINGLE_ROUND = 0
-MATCH_FIRST_TO_TARGET = 1
-MATCH_LOWEST_TOTAL = 2
-WD4_CHALLENGE = 0
-WD4_UNPUNISHED = 1
-WD4_REFUSED = 2
-DRAW_ONE = 0
-DRAW_UNTIL_PLAYABLE = 1
-DRAW_ONE_THEN_ANY = 2
-DRAW_ONE_THEN_PASS = 3
-CALL_NONE = 0
-CALL_UNO = 1
-CALL_MAU_MAU = 2
-START_OFFICIAL = 0
-START_PLAIN = 1
-START_FIRST_DISCARD = 2
-ZERO_NONE = 0
-ZERO_ROTATE = 1
-ZERO_SWAP_OPTIONAL = 2
-ZERO_SWAP = 3
-ZERO_DISCARD_COLOUR = 4
-MULTI_NONE = 0
-MULTI_IDENTICAL = 1
-MULTI_SAME_RANK = 2
+# option codes, read from the option tables (the one source of every code)
+MATCH_SINGLE_ROUND = O.MATCH["single_round"]
+MATCH_FIRST_TO_TARGET = O.MATCH["first_to_target"]
+MATCH_LOWEST_TOTAL = O.MATCH["lowest_total"]
+WD4_CHALLENGE = O.WD4_BLUFF["challenge"]
+WD4_UNPUNISHED = O.WD4_BLUFF["unpunished"]
+WD4_REFUSED = O.WD4_BLUFF["refused"]
+DRAW_ONE = O.DRAW["one"]
+DRAW_UNTIL_PLAYABLE = O.DRAW["until_playable"]
+DRAW_ONE_THEN_ANY = O.DRAW["one_then_any"]
+DRAW_ONE_THEN_PASS = O.DRAW["one_then_pass"]
+CALL_NONE = O.CALL["none"]
+CALL_UNO = O.CALL["uno"]
+CALL_MAU_MAU = O.CALL["mau_mau"]
+START_OFFICIAL = O.START_CARD["official"]
+START_PLAIN = O.START_CARD["number_only"]
+START_FIRST_DISCARD = O.START_CARD["first_discard"]
+ZERO_NONE = O.ZERO_RULE["none"]
+ZERO_ROTATE = O.ZERO_RULE["rotate"]
+ZERO_SWAP_OPTIONAL = O.ZERO_RULE["swap_optional"]
+ZERO_SWAP = O.ZERO_RULE["swap"]
+ZERO_DISCARD_COLOUR = O.ZERO_RULE["discard_colour"]
+MULTI_NONE = O.MULTI_PLAY["none"]
+MULTI_IDENTICAL = O.MULTI_PLAY["identical"]
+MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 
 
 # ================================================================ seats (E-DIR-1, MC-END-1)

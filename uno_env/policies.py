@@ -108,7 +108,6 @@ LIMIT_DEFAULT = 10
 
 NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
 ROLLOUT_LIMIT = 3000  # most decisions of one Monte-Carlo rollout (also with depth 0)
-WD4_CHALLENGE = 0  # SP_WD4_MODE value under which a bluff can be challenged (U-WD4-2)
 
 
 @njit(cache=True)
@@ -168,7 +167,7 @@ H_FEWEST = 5  # hand_summary index: fewest cards an opponent holds
 @njit(cache=True)
 def is_bluff(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Whether playing ``face`` now would be a challengeable Wild Draw Four bluff (U-WD4-1/2)."""
-    if spec[L.F_EFFECT + face] != L.EF_WILD_DRAW or spec[L.SP_WD4_MODE] != WD4_CHALLENGE:
+    if spec[L.F_EFFECT + face] != L.EF_WILD_DRAW or spec[L.SP_WD4_MODE] != engine.WD4_CHALLENGE:
         return False
     return not engine.wild_draw_legal(state, spec, seat)
 

@@ -35,7 +35,7 @@ games), :func:`save_records` / :func:`append_records`. Reading: :func:`load_reco
 integers too long to read, becomes one :class:`RecordError` line naming the file, the line
 and what is wrong), :func:`replay` (the game after each action) and :func:`replay_game`.
 
-A record from another environment version (:data:`~uno_env.envs.registration.ENV_VERSION`)
+A record from another environment version (:data:`~uno_env.versions.ENV_VERSION`)
 is refused: the engine may have changed what the same actions do.
 """
 
@@ -49,12 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .envs.registration import ENV_VERSION
 from .game import Game, IllegalActionError, Outcome
 from .rules import RuleError, RuleSet, load_rules
-
-RECORD_FORMAT = "uno-env-record/1"
-"""The ``format`` field of every record this module writes."""
+from .versions import ENV_VERSION, RECORD_FORMAT
 
 _REQUIRED = ("format", "env_version", "rules", "num_players", "seed", "actions")
 _OPTIONAL = ("preset", "agents", "source", "outcome", "final_position", "extra", "digest")

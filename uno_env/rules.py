@@ -31,9 +31,9 @@ import tomli_w
 
 from . import cards
 from . import layout as L
+from . import options as O
+from .versions import RULES_FORMAT
 
-RULES_FORMAT = "uno-env-rules/1"
-DECKS = ("uno", "french")
 EFFECT_WORDS = L.EFFECT_NAMES
 AMOUNT_EFFECTS = (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_PREVIOUS_DRAWS, L.EF_SIT_OUT)
 
@@ -47,12 +47,35 @@ def _rule(
     rule_id: str,
     doc: str,
     *,
-    choices: tuple[Any, ...] | None = None,
+    codes: Mapping[str, int] | None = None,
     bounds: tuple[float, float] | None = None,
+    slot: int | None = None,
+    scale: int = 1,
+    features: tuple[str, ...] = (),
+    plain: tuple[Any, ...] | None = None,
 ) -> Any:
+    """A rule field and its metadata, the one place a rule is declared.
+
+    ``codes``: the option table (:mod:`uno_env.options`) of a field that picks one of several
+    words (its allowed values are the table's keys); ``bounds``: the range of a number;
+    ``slot``: the spec slot :func:`compile_spec` writes (the code of the word, the number
+    times ``scale``, or the flag); ``features``: the fast-path features the field touches
+    (:data:`uno_env.options.FEATURES`) while its value is not one of ``plain`` (by default
+    the default value).
+    """
     return field(
         default=default,
-        metadata={"rule": rule_id, "doc": doc, "choices": choices, "bounds": bounds},
+        metadata={
+            "rule": rule_id,
+            "doc": doc,
+            "choices": None if codes is None else tuple(codes),
+            "bounds": bounds,
+            "codes": codes,
+            "slot": slot,
+            "scale": scale,
+            "features": features,
+            "plain": (default,) if plain is None else plain,
+        },
     )
 
 
@@ -61,13 +84,22 @@ class RuleSet:
     """Every switch and parameter of one rule variant. Build presets with :func:`preset`."""
 
     # ---- deck and table
-    deck: str = _rule("uno", "U-DECK-1", "deck family: 'uno' (108 cards) or 'french' (52)", choices=DECKS)
+    deck: str = _rule(
+        "uno", "U-DECK-1", "deck family: 'uno' (108 cards) or 'french' (52)", codes=O.DECK, slot=L.SP_DECK
+    )
     decks: int = _rule(1, "MM-DECK-1", "copies of the base deck", bounds=(1, 2))
     extra_deck_above: int = _rule(
         0, "MD-DECK-1", "add one more deck copy above this many players (0: never)", bounds=(0, 10)
     )
-    jokers: bool = _rule(False, "MC-OPT-1", "French deck: add a black and a red joker per deck copy")
-    super_stars: int = _rule(0, "U-DECK-2", "Super Star wild cards in an Uno deck", bounds=(0, 8))
+    jokers: bool = _rule(
+        False,
+        "MC-OPT-1",
+        "French deck: add a black and a red joker per deck copy",
+        features=(O.RESTRICTS_PLAY,),
+    )
+    super_stars: int = _rule(
+        0, "U-DECK-2", "Super Star wild cards in an Uno deck", bounds=(0, 8), features=(O.STAGED,)
+    )
     custom_wilds: int = _rule(0, "U-DECK-2", "customizable wild cards in an Uno deck", bounds=(0, 8))
     card_effects: tuple[str, ...] = _rule(
         (),
@@ -77,12 +109,13 @@ class RuleSet:
     )
     min_players: int = _rule(2, "U-DECK-1", "fewest players the variant allows", bounds=(2, 10))
     max_players: int = _rule(10, "U-DECK-1", "most players the variant allows", bounds=(2, 10))
-    hand_size: int = _rule(7, "U-SETUP-1", "cards dealt to each player", bounds=(1, 20))
+    hand_size: int = _rule(7, "U-SETUP-1", "cards dealt to each player", bounds=(1, 20), slot=L.SP_HAND_SIZE)
     dealer: str = _rule(
         "draw",
         "U-SETUP-2",
         "'draw': each player draws a card, highest number deals (Uno deck); 'random'",
-        choices=("draw", "random"),
+        codes=O.DEALER,
+        slot=L.SP_DEALER_DRAW,
     )
     start_card: str = _rule(
         "official",
@@ -90,8 +123,10 @@ class RuleSet:
         "'official': the starting card's effect applies to the first player (U-START-1); "
         "'number_only': redraw until a card without effect (U-START-2, MC-START-1); "
         "'first_discard': it counts as the first player's discard (MM-START-1)",
-        choices=("official", "number_only", "first_discard"),
+        codes=O.START_CARD,
+        slot=L.SP_START,
     )
+
     # ---- a turn
     draw: str = _rule(
         "one",
@@ -99,143 +134,258 @@ class RuleSet:
         "'one': draw one card and play it if you can and want (U-DRAW-1); 'until_playable' "
         "(U-DRAW-2); 'one_then_any': draw one, then play any playable card or pass (MM-DRAW-1); "
         "'one_then_pass': draw one and the turn ends (MD-DRAW-1)",
-        choices=("one", "until_playable", "one_then_any", "one_then_pass"),
+        codes=O.DRAW,
+        slot=L.SP_DRAW_RULE,
     )
     drawn_card: str = _rule(
         "may_keep",
         "U-DRAW-2",
         "a playable drawn card 'may_keep' (play or keep) or 'must_play'",
-        choices=("may_keep", "must_play"),
+        codes=O.DRAWN_CARD,
+        slot=L.SP_DRAWN_MUST_PLAY,
     )
-    draw_when_playable: bool = _rule(True, "U-DRAW-3", "drawing is allowed while holding a playable card")
+    draw_when_playable: bool = _rule(
+        True, "U-DRAW-3", "drawing is allowed while holding a playable card", slot=L.SP_DRAW_WHEN_PLAYABLE
+    )
     reverse_with_two: str = _rule(
         "skip",
         "U-REV-1",
         "with two players a Reverse acts as 'skip', or only 'reverse's",
-        choices=("skip", "reverse"),
+        codes=O.REVERSE_WITH_TWO,
+        slot=L.SP_REVERSE_SKIPS_TWO,
     )
     wild_not_on: str = _rule(
         "",
         "MM-JACK-1",
         "a rank on whose card a wild may not be played ('' none; Mau-Mau: '7')",
+        features=(O.RESTRICTS_PLAY,),
     )
     wild_not_on_when: str = _rule(
         "top_card",
         "MM-JACK-1",
         "the restriction holds whenever that rank is the 'top_card' (source) or only while its "
         "penalty is 'pending'",
-        choices=("top_card", "pending"),
+        codes=O.WILD_NOT_ON_WHEN,
+        slot=L.SP_WILD_NOT_ON_PENDING_ONLY,
     )
     wd4_legal_when: str = _rule(
         "no_matching_colour",
         "U-WD4-1",
         "a Wild Draw Four is legal with 'no_matching_colour' in hand (official) or "
         "'no_playable_card' at all (000)",
-        choices=("no_matching_colour", "no_playable_card"),
+        codes=O.WD4_LEGAL_WHEN,
+        slot=L.SP_WD4_NO_PLAYABLE,
     )
     wd4_bluff: str = _rule(
         "challenge",
         "U-WD4-2",
         "an illegal Wild Draw Four may be played and 'challenge'd by the victim; "
         "'unpunished': no challenge; 'refused': the engine refuses illegal ones",
-        choices=("challenge", "unpunished", "refused"),
+        codes=O.WD4_BLUFF,
+        slot=L.SP_WD4_MODE,
+        features=(O.RESTRICTS_PLAY,),
+        plain=("challenge", "unpunished"),
     )
     challenge_penalty: int = _rule(
-        2, "U-WD4-2", "extra cards a failed challenger draws on top of the 4 (M-CHAL-1)", bounds=(0, 20)
+        2,
+        "U-WD4-2",
+        "extra cards a failed challenger draws on top of the 4 (M-CHAL-1)",
+        bounds=(0, 20),
+        slot=L.SP_CHALLENGE_PENALTY,
     )
     challenge_colour: str = _rule(
         "annulled",
         "U-WD4-2",
         "after a successful challenge the named colour is 'annulled' or 'stands'",
-        choices=("annulled", "stands"),
+        codes=O.CHALLENGE_COLOUR,
+        slot=L.SP_CHALLENGE_COLOUR_STANDS,
     )
     call: str = _rule(
         "uno",
         "U-UNO-1",
         "'uno': call before playing your second-to-last card (U-UNO-1, MC-CALL-1); "
         "'mau_mau': call any time, false calls cost (MM-CALL-1); 'none'",
-        choices=("uno", "mau_mau", "none"),
+        codes=O.CALL,
+        slot=L.SP_CALL_RULE,
+        features=(O.STAGED,),
+        plain=("uno", "none"),
     )
-    uno_penalty: int = _rule(2, "U-UNO-1", "cards drawn when a missed call is caught", bounds=(0, 20))
+    uno_penalty: int = _rule(
+        2, "U-UNO-1", "cards drawn when a missed call is caught", bounds=(0, 20), slot=L.SP_UNO_PENALTY
+    )
     uno_catch: float = _rule(
-        1.0, "U-UNO-1", "probability that a missed call is caught (a reflex)", bounds=(0.0, 1.0)
+        1.0,
+        "U-UNO-1",
+        "probability that a missed call is caught (a reflex)",
+        bounds=(0.0, 1.0),
+        slot=L.SP_UNO_CATCH_PPM,
+        scale=1_000_000,
     )
     false_call_penalty: int = _rule(
-        5, "MM-CALL-1", "cards drawn for a false call or a false accusation", bounds=(0, 20)
+        5,
+        "MM-CALL-1",
+        "cards drawn for a false call or a false accusation",
+        bounds=(0, 20),
+        slot=L.SP_FALSE_CALL_PENALTY,
     )
     false_accusation: float = _rule(
         0.0,
         "MM-CALL-1",
         "probability that someone falsely accuses a player who called correctly",
         bounds=(0.0, 1.0),
+        slot=L.SP_FALSE_ACCUSE_PPM,
+        scale=1_000_000,
     )
-    last_card_draw: bool = _rule(True, "U-END-1", "a draw penalty sent by the last card is still drawn")
+    last_card_draw: bool = _rule(
+        True, "U-END-1", "a draw penalty sent by the last card is still drawn", slot=L.SP_LAST_CARD_DRAW
+    )
     # ---- house rules (H-*)
     stacking: tuple[str, ...] = _rule(
         (),
         "H-STACK-1",
         "'CARD/ON' pairs: a penalty card of rank CARD answers a pending penalty raised by rank "
         "ON (Uno: D2, WD4; French: ranks such as 7, 2, 3, 4, JKB, JKR, K)",
+        features=(O.STAGED,),
     )
     stack_growth: str = _rule(
         "add",
         "MD-SEVEN-1",
         "a stacked penalty 'add's the card's amount or 'double's the total",
-        choices=("add", "double"),
+        codes=O.STACK_GROWTH,
+        slot=L.SP_STACK_DOUBLE,
     )
     reverse_reflects: bool = _rule(
-        False, "H-REFLECT-1", "a Reverse sends a pending draw penalty back to its sender"
+        False,
+        "H-REFLECT-1",
+        "a Reverse sends a pending draw penalty back to its sender",
+        slot=L.SP_REVERSE_REFLECTS,
+        features=(O.STAGED,),
     )
-    seven_swap: bool = _rule(False, "H-SEVEN-1", "playing a 7 swaps hands with a chosen player")
+    seven_swap: bool = _rule(
+        False,
+        "H-SEVEN-1",
+        "playing a 7 swaps hands with a chosen player",
+        slot=L.SP_SEVEN_SWAP,
+        features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
+    )
     zero_rule: str = _rule(
         "none",
         "H-ZERO-1",
         "playing a 0: 'rotate' all hands in the direction of play; 'swap_optional' with a chosen "
         "player or not; 'swap' with a chosen player; 'discard_colour': discard every card of its "
         "colour; 'none'",
-        choices=("none", "rotate", "swap_optional", "swap", "discard_colour"),
+        codes=O.ZERO_RULE,
+        slot=L.SP_ZERO_RULE,
+        features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
     )
     zero_rule_rank: int = _rule(
-        0, "H-ZERO-1", "the number that carries the zero rule (1: '002 regra do 1')", bounds=(0, 1)
+        0,
+        "H-ZERO-1",
+        "the number that carries the zero rule (1: '002 regra do 1')",
+        bounds=(0, 1),
+        slot=L.SP_ZERO_RANK,
     )
-    jump_in: bool = _rule(False, "H-JUMP-1", "a player holding the identical card may play it out of turn")
+    jump_in: bool = _rule(
+        False,
+        "H-JUMP-1",
+        "a player holding the identical card may play it out of turn",
+        slot=L.SP_JUMP_IN,
+        features=(O.STAGED,),
+    )
     multi_play: str = _rule(
         "none",
         "H-MULTI-1",
         "several cards in one play: 'identical' (H-MULTI-1), 'same_rank' (H-MULTI-2, MC-TURN-1)",
-        choices=("none", "identical", "same_rank"),
+        codes=O.MULTI_PLAY,
+        slot=L.SP_MULTI,
+        features=(O.STAGED,),
     )
-    runs: bool = _rule(False, "H-SEQ-1", "a run of same-colour numbers up or down in one play")
-    multi_leave_one: bool = _rule(False, "H-LASTONE-1", "a multi-card play must leave one card in hand")
-    eight_again: bool = _rule(False, "H-EIGHT-1", "playing an 8 gives another turn")
-    two_gives: bool = _rule(False, "H-TWO-1", "playing a 2 gives two of your cards to a chosen player")
+    runs: bool = _rule(
+        False,
+        "H-SEQ-1",
+        "a run of same-colour numbers up or down in one play",
+        slot=L.SP_RUNS,
+        features=(O.STAGED,),
+    )
+    multi_leave_one: bool = _rule(
+        False, "H-LASTONE-1", "a multi-card play must leave one card in hand", slot=L.SP_LEAVE_ONE
+    )
+    eight_again: bool = _rule(
+        False,
+        "H-EIGHT-1",
+        "playing an 8 gives another turn",
+        slot=L.SP_EIGHT_AGAIN,
+        features=(O.STAGED, O.UNO_DECK_ONLY),
+    )
+    two_gives: bool = _rule(
+        False,
+        "H-TWO-1",
+        "playing a 2 gives two of your cards to a chosen player",
+        slot=L.SP_TWO_GIVES,
+        features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
+    )
     no_finish_on_action: bool = _rule(
-        False, "H-NOFINISH-1", "the last card may not be an action or wild card"
+        False,
+        "H-NOFINISH-1",
+        "the last card may not be an action or wild card",
+        slot=L.SP_NO_FINISH_ACTION,
+        features=(O.RESTRICTS_PLAY,),
     )
     action_same_symbol: bool = _rule(
-        False, "H-ACTION-1", "an action card goes on an action card only with the same symbol"
+        False,
+        "H-ACTION-1",
+        "an action card goes on an action card only with the same symbol",
+        slot=L.SP_ACTION_SAME_SYMBOL,
+        features=(O.RESTRICTS_PLAY,),
     )
-    react_nine: bool = _rule(False, "H-REACT-1", "a 9: a random player (the slowest hand) draws")
-    react_seven: bool = _rule(False, "H-REACT-1", "a 7: a random player (who broke the silence) draws")
-    react_penalty: int = _rule(2, "H-REACT-1", "cards drawn for a reflex penalty", bounds=(1, 20))
+    react_nine: bool = _rule(
+        False,
+        "H-REACT-1",
+        "a 9: a random player (the slowest hand) draws",
+        slot=L.SP_REACT_NINE,
+        features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
+    )
+    react_seven: bool = _rule(
+        False,
+        "H-REACT-1",
+        "a 7: a random player (who broke the silence) draws",
+        slot=L.SP_REACT_SEVEN,
+        features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
+    )
+    react_penalty: int = _rule(
+        2, "H-REACT-1", "cards drawn for a reflex penalty", bounds=(1, 20), slot=L.SP_REACT_PENALTY
+    )
     zero_reveals: bool = _rule(
-        False, "H-ZEROSEE-1", "playing a 0 shows the player the other hands, unless blocked by a 0"
+        False,
+        "H-ZEROSEE-1",
+        "playing a 0 shows the player the other hands, unless blocked by a 0",
+        slot=L.SP_ZERO_REVEALS,
+        features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
     )
-    cube: bool = _rule(False, "H-CUBE-1", "the Uno cube: roll the action and target dice at UNO or 10 cards")
+    cube: bool = _rule(
+        False,
+        "H-CUBE-1",
+        "the Uno cube: roll the action and target dice at UNO or 10 cards",
+        slot=L.SP_CUBE,
+        features=(O.UNO_DECK_ONLY,),
+    )
     # ---- the end and scoring
     end: str = _rule(
         "first_out",
         "MC-END-1",
         "'first_out': the first empty hand ends the round; 'last_player': play on until one "
         "player holds cards, ranked by leaving order (MC-END-1)",
-        choices=("first_out", "last_player"),
+        codes=O.END,
+        slot=L.SP_END_RULE,
+        features=(O.STAGED,),
     )
     round_score: str = _rule(
         "winner_takes",
         "U-SCORE-1",
         "'winner_takes' the points left in the other hands (U-SCORE-1); 'own_points': each "
         "player scores the points left in their own hand, lower is better (MM-SCORE-1)",
-        choices=("winner_takes", "own_points"),
+        codes=O.ROUND_SCORE,
+        slot=L.SP_ROUND_SCORE,
     )
     ace_points: int = _rule(1, "MM-SCORE-1", "points of an Ace left in hand (French deck)", bounds=(0, 50))
     match: str = _rule(
@@ -244,11 +394,16 @@ class RuleSet:
         "'single_round': a game is one round (U-SCORE-1); 'first_to_target': rounds until a "
         "player's winnings reach the target (U-SCORE-2); 'lowest_total': rounds until a "
         "player's own hand points reach it, lowest total wins (U-SCORE-3)",
-        choices=("single_round", "first_to_target", "lowest_total"),
+        codes=O.MATCH,
+        slot=L.SP_MATCH,
     )
-    target: int = _rule(500, "U-SCORE-2", "points that end a match", bounds=(1, 100_000))
+    target: int = _rule(500, "U-SCORE-2", "points that end a match", bounds=(1, 100_000), slot=L.SP_TARGET)
     max_decisions: int = _rule(
-        10_000, "E-END-1", "decisions after which a game is truncated", bounds=(10, 10_000_000)
+        10_000,
+        "E-END-1",
+        "decisions after which a game is truncated",
+        bounds=(10, 10_000_000),
+        slot=L.SP_MAX_DECISIONS,
     )
 
     # ------------------------------------------------------------ validation
@@ -274,19 +429,7 @@ class RuleSet:
             raise RuleError("jokers (MC-OPT-1) need deck='french'")
         if not uno and self.dealer == "draw":
             raise RuleError("dealer='draw' (U-SETUP-2) needs deck='uno'; use dealer='random'")
-        house_numbers = [
-            name
-            for name in (
-                "seven_swap",
-                "two_gives",
-                "eight_again",
-                "react_nine",
-                "react_seven",
-                "zero_reveals",
-                "cube",
-            )
-            if getattr(self, name)
-        ] + (["zero_rule"] if self.zero_rule != "none" else [])
+        house_numbers = self.rules_with(O.UNO_DECK_ONLY)
         if not uno and house_numbers:
             raise RuleError(f"{', '.join(house_numbers)} (Uno house rules) need deck='uno'")
         if self.match == "first_to_target" and self.round_score != "winner_takes":
@@ -319,6 +462,15 @@ class RuleSet:
                     f"allows hand_size at most {largest}; lower hand_size, add decks or narrow "
                     "the player range (min_players, max_players)"
                 )
+
+    def rules_with(self, feature: str) -> list[str]:
+        """The fields that carry ``feature`` (:data:`uno_env.options.FEATURES`) and are set to a
+        value outside their plain ones, in field order (computed from the field metadata)."""
+        return [
+            f.name
+            for f in dataclasses.fields(self)
+            if feature in f.metadata["features"] and getattr(self, f.name) not in f.metadata["plain"]
+        ]
 
     def check_players(self, num_players: int) -> None:
         """Raise :class:`RuleError` unless ``num_players`` can play this variant."""
@@ -757,71 +909,20 @@ def load_rules(rules: RuleSet | str | Path = "uno", **overrides: Any) -> RuleSet
 def compile_spec(rules: RuleSet) -> np.ndarray:
     """The flat int64 array of parameters and face tables the engine reads (read-only)."""
     spec = np.zeros(L.SPEC_SIZE, dtype=np.int64)
-    deck = rules.deck_family
-    spec[L.SP_DECK] = 0 if deck == "uno" else 1
+    for f in dataclasses.fields(rules):  # every rule with a slot: its option code, flag or number
+        slot = f.metadata["slot"]
+        if slot is not None:
+            value = getattr(rules, f.name)
+            codes = f.metadata["codes"]
+            spec[slot] = codes[value] if codes is not None else round(value * f.metadata["scale"])
     spec[L.SP_NUM_FACES] = rules.num_faces
     spec[L.SP_NUM_ACTIONS] = rules.num_actions
-    spec[L.SP_HAND_SIZE] = rules.hand_size
-    spec[L.SP_DEALER_DRAW] = rules.dealer == "draw"
-    spec[L.SP_START] = ("official", "number_only", "first_discard").index(rules.start_card)
-    spec[L.SP_DRAW_RULE] = ("one", "until_playable", "one_then_any", "one_then_pass").index(rules.draw)
-    spec[L.SP_DRAWN_MUST_PLAY] = rules.drawn_card == "must_play"
-    spec[L.SP_DRAW_WHEN_PLAYABLE] = rules.draw_when_playable
-    spec[L.SP_REVERSE_SKIPS_TWO] = rules.reverse_with_two == "skip"
-    spec[L.SP_WD4_NO_PLAYABLE] = rules.wd4_legal_when == "no_playable_card"
-    spec[L.SP_WD4_MODE] = ("challenge", "unpunished", "refused").index(rules.wd4_bluff)
-    spec[L.SP_CHALLENGE_PENALTY] = rules.challenge_penalty
-    spec[L.SP_CHALLENGE_COLOUR_STANDS] = rules.challenge_colour == "stands"
-    spec[L.SP_UNO_PENALTY] = rules.uno_penalty
-    spec[L.SP_UNO_CATCH_PPM] = round(rules.uno_catch * 1_000_000)
-    spec[L.SP_LAST_CARD_DRAW] = rules.last_card_draw
-    spec[L.SP_MATCH] = ("single_round", "first_to_target", "lowest_total").index(rules.match)
-    spec[L.SP_TARGET] = rules.target
-    spec[L.SP_MAX_DECISIONS] = rules.max_decisions
-    spec[L.SP_CALL_RULE] = ("none", "uno", "mau_mau").index(rules.call)
-    spec[L.SP_FALSE_CALL_PENALTY] = rules.false_call_penalty
-    spec[L.SP_FALSE_ACCUSE_PPM] = round(rules.false_accusation * 1_000_000)
-    spec[L.SP_END_RULE] = rules.end == "last_player"
-    spec[L.SP_ROUND_SCORE] = rules.round_score == "own_points"
-    spec[L.SP_MULTI] = ("none", "identical", "same_rank").index(rules.multi_play)
-    spec[L.SP_RUNS] = rules.runs
-    spec[L.SP_LEAVE_ONE] = rules.multi_leave_one
-    spec[L.SP_NO_FINISH_ACTION] = rules.no_finish_on_action
-    spec[L.SP_ACTION_SAME_SYMBOL] = rules.action_same_symbol
-    spec[L.SP_STACK_DOUBLE] = rules.stack_growth == "double"
-    spec[L.SP_REVERSE_REFLECTS] = rules.reverse_reflects
-    spec[L.SP_SEVEN_SWAP] = rules.seven_swap
-    spec[L.SP_ZERO_RULE] = ("none", "rotate", "swap_optional", "swap", "discard_colour").index(
-        rules.zero_rule
-    )
-    spec[L.SP_ZERO_RANK] = rules.zero_rule_rank
-    spec[L.SP_JUMP_IN] = rules.jump_in
-    spec[L.SP_EIGHT_AGAIN] = rules.eight_again
-    spec[L.SP_TWO_GIVES] = rules.two_gives
-    spec[L.SP_REACT_NINE] = rules.react_nine
-    spec[L.SP_REACT_SEVEN] = rules.react_seven
-    spec[L.SP_REACT_PENALTY] = rules.react_penalty
-    spec[L.SP_ZERO_REVEALS] = rules.zero_reveals
     spec[L.SP_WILD_NOT_ON] = rules._rank_index(rules.wild_not_on, "wild_not_on") if rules.wild_not_on else -1
-    spec[L.SP_WILD_NOT_ON_PENDING_ONLY] = rules.wild_not_on_when == "pending"
-    spec[L.SP_CUBE] = rules.cube
-    spec[L.SP_NUMBER_EFFECTS] = (
-        rules.seven_swap
-        or rules.zero_rule != "none"
-        or rules.two_gives
-        or rules.react_nine
-        or rules.react_seven
-        or rules.zero_reveals
-    )
+    # the fast-path flags, from the fields' declared features
+    spec[L.SP_NUMBER_EFFECTS] = bool(rules.rules_with(O.NUMBER_EFFECT))
     spec[L.SP_HAS_STAR] = rules.super_stars > 0
     spec[L.SP_PLAIN_PLAYS] = plain_plays(rules)
-    spec[L.SP_PLAIN_MATCHING] = not (
-        rules.wd4_bluff == "refused"
-        or rules.no_finish_on_action
-        or rules.wild_not_on
-        or rules.action_same_symbol
-        or rules.jokers
-    )
+    spec[L.SP_PLAIN_MATCHING] = not rules.rules_with(O.RESTRICTS_PLAY)
     _face_tables(spec, rules)
     for card_rank, on_rank in rules.stack_pairs():
         spec[L.STACK + card_rank * L.NUM_RANKS + on_rank] = 1
@@ -832,25 +933,9 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
 
 def plain_plays(rules: RuleSet) -> bool:
     """Whether a one-card play can resolve without the staged machinery (engine fast path):
-    no answerable penalty (stacking, reflect, Super Stars), multi-card plays, house-rule
-    number effects, jump-in, extra turns, Mau-Mau calls, or players leaving."""
-    return not (
-        rules.stacking
-        or rules.reverse_reflects
-        or rules.super_stars
-        or rules.multi_play != "none"
-        or rules.runs
-        or rules.seven_swap
-        or rules.zero_rule != "none"
-        or rules.two_gives
-        or rules.react_nine
-        or rules.react_seven
-        or rules.zero_reveals
-        or rules.jump_in
-        or rules.eight_again
-        or rules.call == "mau_mau"
-        or rules.end == "last_player"
-    )
+    no rule field marked :data:`uno_env.options.STAGED` is on (answerable penalties, multi-card
+    plays, house-rule number effects, jump-in, extra turns, Mau-Mau calls, players leaving)."""
+    return not rules.rules_with(O.STAGED)
 
 
 def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:

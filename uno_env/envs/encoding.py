@@ -39,9 +39,7 @@ from .._bits import lowest_bit
 from ..cards import DeckFamily
 from ..engine import wrap_seat
 from ..position import PHASE_NAMES
-
-OBS_VERSION = 2
-"""Version of the observation layout; bumped whenever a field is added or changes meaning."""
+from ..versions import OBS_VERSION as OBS_VERSION  # re-exported: the encoder's version
 
 FACES = -1
 """Size marker in the table: one slot per card face of the deck family (``k * FACES``: k blocks)."""

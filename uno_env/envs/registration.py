@@ -30,9 +30,8 @@ from types import ModuleType
 from typing import Any
 
 from ..rules import PRESETS
+from ..versions import ENV_VERSION
 
-ENV_VERSION = 1
-"""Bumped whenever the behaviour of the environments changes: the ``-vN`` of every id."""
 NAMESPACE = "uno_env"
 
 
