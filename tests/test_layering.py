@@ -66,11 +66,8 @@ def imported_modules(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")
-            if node.level:
-                base = base[: len(base) - node.level + 1]
-            else:
-                base = []
+            parts = package.split(".")
+            base = parts[: len(parts) - node.level + 1] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
             found.add(module)
             found.update(f"{module}.{alias.name}" for alias in node.names)
