@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import uno_env
 from training.cli import main
 from uno_env.rules import rule_fields
-from uno_env.stats import wilson_interval
+from uno_env.stats import mean_interval, wilson_interval
 
 
 def test_simulate_prints_win_rates_and_throughput(capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,6 +34,22 @@ def test_simulate_prints_win_rates_and_throughput(capsys: pytest.CaptureFixture[
         assert (lo, hi) == (f"{low:.2%}".rstrip("%"), f"{high:.2%}".rstrip("%"))
     assert f"mean {result.length.mean():.1f}" in out
     assert f"{result.truncated.mean():.2%} of games" in out
+
+
+def test_batch_summary_carries_intervals() -> None:
+    """``BatchResult.summary()``: every rate and mean with its interval, games independent."""
+    result = uno_env.simulate("uno", 4, 300, seed=5)
+    summary = result.summary()
+    wins = np.bincount(result.winner[result.winner >= 0], minlength=4)
+    assert summary.games == 300 and summary.truncated == int(result.truncated.sum())
+    for (rate, lo, hi), won in zip(summary.seat_win_rates, wins, strict=True):
+        assert (rate, lo, hi) == (won / 300, *wilson_interval(int(won), 300))
+    first = int((result.winner == result.first_mover).sum())
+    assert summary.first_mover_win_rate == (first / 300, *wilson_interval(first, 300))
+    assert summary.turns == mean_interval(result.turns) and summary.decisions == mean_interval(result.length)
+    assert summary.turns[0] < summary.decisions[0]
+    text = str(summary)
+    assert "game length in turns" in text and "game length in decisions" in text and "first mover" in text
 
 
 def test_wilson_interval_bounds_at_the_extremes() -> None:

@@ -25,7 +25,6 @@ import numpy as np
 
 import uno_env
 from uno_env.rules import rule_fields
-from uno_env.stats import mean_interval, wilson_interval
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -43,12 +42,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=policies)
     seconds = time.perf_counter() - start
     lengths = result.length
+    summary = result.summary()
     print()
-    for name, values, what in (
-        ("turns", result.turns, "a player enters the play phase to play or draw"),
-        ("decisions", lengths, "every choice a player makes, colours and answers included"),
+    for name, (mean, lo, hi), values, what in (
+        ("turns", summary.turns, result.turns, "a player enters the play phase to play or draw"),
+        (
+            "decisions",
+            summary.decisions,
+            lengths,
+            "every choice a player makes, colours and answers included",
+        ),
     ):
-        mean, lo, hi = mean_interval(values)
         print(
             f"game length in {name} ({what}): mean {mean:.1f} "
             f"[{lo:.1f}, {hi:.1f}], median {np.median(values):.0f}, p10 {np.percentile(values, 10):.0f}, "
@@ -58,15 +62,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"truncated at the decision limit ({rules.max_decisions:,}): {result.truncated.mean():.2%} of games"
     )
     print("\nseat  win rate  95% interval (Wilson; each game its own deal, so games are independent)")
-    wins = np.bincount(result.winner[result.winner >= 0], minlength=args.players)
-    for seat in range(args.players):
-        lo, hi = wilson_interval(wins[seat], result.num_games)
-        print(f"{seat:>4}  {wins[seat] / result.num_games:8.2%}  [{lo:.2%}, {hi:.2%}]")
-    first = int((result.winner == result.first_mover).sum())
-    lo, hi = wilson_interval(first, result.num_games)
+    for seat, (rate, lo, hi) in enumerate(summary.seat_win_rates):
+        print(f"{seat:>4}  {rate:8.2%}  [{lo:.2%}, {hi:.2%}]")
+    rate, lo, hi = summary.first_mover_win_rate
     print(
         f"first mover (the seat of the first decision; the dealer is drawn each deal): "
-        f"{first / result.num_games:.2%} [{lo:.2%}, {hi:.2%}]"
+        f"{rate:.2%} [{lo:.2%}, {hi:.2%}]"
     )
     print(
         f"\nthroughput: {lengths.sum() / seconds:,.0f} decisions/s, "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._cache import CACHE_DIR  # noqa: F401  (first: before any function is compiled)
 from .actions import action_table, format_action, parse_action
-from .batch import BatchResult, simulate
+from .batch import BatchResult, BatchSummary, simulate
 from .cards import Card, CardNotationError, format_face, parse_face
 from .game import Game, IllegalActionError, Outcome, Phase
 from .position import PositionError
@@ -43,6 +43,7 @@ __version__ = "0.1.0"
 __all__ = [
     "PRESETS",
     "BatchResult",
+    "BatchSummary",
     "Card",
     "CardNotationError",
     "Game",

@@ -34,6 +34,7 @@ from .policies import (
 )
 from .rng import SEED_LIMIT, check_seed
 from .rules import RuleSet, compile_spec, load_rules
+from .stats import mean_interval, wilson_interval
 
 POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
 """Compiled policy name -> code (``choose_action``'s ``policy``); see :data:`uno_env.policies.STYLES`."""
@@ -48,6 +49,7 @@ __all__ = [
     "POLICY_DOCS",
     "POLICY_RANDOM",
     "BatchResult",
+    "BatchSummary",
     "choose_action",
     "play_games_with_params",
     "policy_table",
@@ -167,6 +169,45 @@ def play_games_with_params(
     return -1, 0
 
 
+Interval = tuple[float, float, float]
+"""An estimate with its 95% interval: ``(value, low, high)``."""
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """What :meth:`BatchResult.summary` reports, each figure with its 95% interval.
+
+    Every game of :func:`simulate` is its own deal, so games are independent draws: rates
+    get the Wilson interval, means the Student-t interval (:mod:`uno_env.stats`). Tuples are
+    ``(value, low, high)``; rates are fractions, truncated games (E-END-1) count for nobody.
+    """
+
+    games: int
+    truncated: int
+    seat_win_rates: tuple[Interval, ...]
+    first_mover_win_rate: Interval
+    turns: Interval
+    decisions: Interval
+    turns_median: float
+    decisions_median: float
+
+    def __str__(self) -> str:
+        t, d, f = self.turns, self.decisions, self.first_mover_win_rate
+        lines = [
+            f"{self.games:,} games, {self.truncated:,} truncated at the decision limit",
+            f"game length in turns (a player enters the play phase to play or draw): mean {t[0]:.1f} "
+            f"[{t[1]:.1f}, {t[2]:.1f}], median {self.turns_median:.0f}",
+            f"game length in decisions (every choice a player makes, colours and answers included): mean "
+            f"{d[0]:.1f} [{d[1]:.1f}, {d[2]:.1f}], median {self.decisions_median:.0f}",
+            "seat win rates [95%, Wilson; each game its own deal]: "
+            + ", ".join(
+                f"{k}: {r:.2%} [{lo:.2%}, {hi:.2%}]" for k, (r, lo, hi) in enumerate(self.seat_win_rates)
+            ),
+            f"first mover (the seat of the first decision): {f[0]:.2%} [{f[1]:.2%}, {f[2]:.2%}]",
+        ]
+        return "\n".join(lines)
+
+
 @dataclass
 class BatchResult:
     """Per-game results of :func:`simulate` (row ``i`` is game ``seed + i``).
@@ -206,6 +247,25 @@ class BatchResult:
     def seat_win_rates(self) -> np.ndarray:
         """Fraction of games each seat won (truncated games count for nobody)."""
         return np.bincount(self.winner[self.winner >= 0], minlength=self.num_players) / self.num_games
+
+    def summary(self) -> BatchSummary:
+        """Seat and first-mover win rates and both game lengths, each with its 95% interval.
+
+        ``print(result.summary())`` prints them; games are independent (each its own deal).
+        """
+        games = self.num_games
+        wins = np.bincount(self.winner[self.winner >= 0], minlength=self.num_players)
+        first = int((self.winner == self.first_mover).sum())
+        return BatchSummary(
+            games=games,
+            truncated=int(self.truncated.sum()),
+            seat_win_rates=tuple((w / games, *wilson_interval(int(w), games)) for w in wins),
+            first_mover_win_rate=(first / games, *wilson_interval(first, games)),
+            turns=mean_interval(self.turns),
+            decisions=mean_interval(self.length),
+            turns_median=float(np.median(self.turns)),
+            decisions_median=float(np.median(self.length)),
+        )
 
 
 def simulate(
