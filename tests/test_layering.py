@@ -4,7 +4,10 @@
 the engine, the facade, the batch simulator and the rule sets in a fresh interpreter must not
 load PettingZoo, Gymnasium, Torch or Stable-Baselines3; and, read from the source, no module
 of the engine layer imports from :mod:`uno_env.envs` (game records carry the env version from
-:mod:`uno_env.versions`).
+:mod:`uno_env.versions`), and nothing above the envs (agents, training, examples) imports the
+state layout (:mod:`uno_env.layout`): they read a game through :class:`~uno_env.Game`
+(:meth:`~uno_env.Game.decision`), :mod:`uno_env.actions` and
+:class:`~uno_env.policies.PublicView`.
 """
 
 from __future__ import annotations
@@ -93,3 +96,15 @@ def test_the_static_probe_sees_an_envs_import() -> None:
     """The source probe resolves relative imports (the test above can fail)."""
     probe = imported_modules(REPO_ROOT / "uno_env" / "envs" / "aec.py")
     assert "uno_env.envs.core" in probe and "uno_env.layout" in probe
+
+
+ABOVE_THE_ENVS = ("agents", "training", "examples")
+
+
+def test_nothing_above_the_envs_imports_the_state_layout() -> None:
+    files = [p for folder in ABOVE_THE_ENVS for p in sorted((REPO_ROOT / folder).rglob("*.py"))]
+    assert len(files) > 20
+    offending = sorted(
+        str(p.relative_to(REPO_ROOT)) for p in files if "uno_env.layout" in imported_modules(p)
+    )
+    assert offending == []

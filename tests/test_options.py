@@ -53,7 +53,7 @@ def test_the_field_allows_the_table_words_and_compiles_their_codes(name: str) ->
         assert rules is not None, f"no preset accepts {name}={word!r}"
         assert compile_spec(rules)[meta["slot"]] == code, (name, word)
     with pytest.raises(RuleError, match=f"rule {name} .*must be one of"):
-        RuleSet(**{name: "no_such_word"})
+        RuleSet().with_overrides({name: "no_such_word"})
 
 
 def test_numbers_and_switches_compile_into_their_slots() -> None:
@@ -79,7 +79,7 @@ def test_engine_constants_are_the_table_codes() -> None:
 def _option_constants() -> set[str]:
     """Names the engine reads from an option table (``NAME = O.TABLE["word"]``)."""
     tree = ast.parse((PACKAGE / "engine.py").read_text(encoding="utf-8"))
-    names = set()
+    names: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript):
             base = node.value.value
@@ -146,7 +146,7 @@ def _off_plain_values(name: str) -> list[Any]:
     if f.type == "bool":
         return [not f.default]
     if f.type == "int":
-        return [f.default + 1]
+        return [int(f.default) + 1]  # type: ignore[arg-type]
     return []
 
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import secrets
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -50,10 +49,12 @@ import numpy as np
 import uno_env
 from agents import Agent, PolicyAgent, make
 from uno_env import Game, Phase
-from uno_env import layout as L
+from uno_env.actions import ActionKind, action_kind
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
+from uno_env.game import TargetReason
 from uno_env.policies import PublicView
-from uno_env.rules import RuleSet, compile_spec
+from uno_env.rng import check_seed, fresh_seed
+from uno_env.rules import RuleSet
 
 from .common import add_trust_argument
 
@@ -152,7 +153,7 @@ class Session:
         self.out = out
         self.colour = colour
         self.deck = game.deck
-        self.spec = compile_spec(game.rules)
+        self.spec = game.compiled.spec
         self.last: list[int | None] = [None] * game.num_players
         self.title = f"{game.rules.preset_name() or 'custom rules'} · you are seat {seat}"
         self._encoder: Any = None
@@ -191,19 +192,20 @@ class Session:
     # ---------------------------------------------------------------- the person's decisions
     def question(self) -> str:
         """The question of the current phase, for the person."""
-        game, state = self.game, self.game.state
-        phase = game.phase
+        game = self.game
+        decision = game.decision()
+        phase = decision.phase
         colour_word = "colour" if self.deck == "uno" else "suit"
-        pending, sender = game.pending_penalty, int(state[L.S_PENDING_FROM])
+        pending, sender = decision.pending_cards, decision.pending_from
         if phase == Phase.PLAY:
-            if game.rules.num_faces + L.A_CALL_OFFSET in game.legal_actions():
+            if decision.can_call:
                 return "Your turn: play a card or draw (call first if your play leaves you one card)."
             return "Your turn: play a card or draw."
         if phase == Phase.CHOOSE_COLOUR:
             return f"Name the {colour_word}."
         if phase == Phase.PLAY_DRAWN:
-            drawn = int(state[L.S_DRAWN])
-            card = paint_face(drawn, self.deck, self.colour) if drawn >= 0 else "a card"
+            drawn = decision.drawn
+            card = paint_face(drawn.face, self.deck, self.colour) if drawn is not None else "a card"
             return f"You drew {card}: play it, or keep it (pass)."
         if phase == Phase.CHALLENGE:
             return (
@@ -215,12 +217,16 @@ class Session:
         if phase == Phase.CONTINUE:
             return "Lay another card of the same play, or stop (pass)."
         if phase == Phase.CHOOSE_TARGET:
-            reason = int(state[L.S_TARGET_REASON])
-            what = {L.TR_SWAP: "swap hands with", L.TR_GIVE: "give cards to", L.TR_CUBE: "hit with the cube"}
-            return f"Pick the seat to {what.get(reason, 'target')}."
+            what = {
+                TargetReason.SWAP: "swap hands with",
+                TargetReason.GIVE: "give cards to",
+                TargetReason.CUBE: "hit with the cube",
+            }
+            reason = decision.target_reason
+            return f"Pick the seat to {what[reason] if reason is not None else 'target'}."
         if phase == Phase.GIVE:
-            left, target = int(state[L.S_GIVE_LEFT]), int(state[L.S_TARGET])
-            return f"Pick a card to give to {self.who(target)} ({left} to give)."
+            target = decision.give_to if decision.give_to is not None else -1
+            return f"Pick a card to give to {self.who(target)} ({decision.give_left} to give)."
         if phase == Phase.JUMP_IN:
             top = paint_face(game.top_card.face, self.deck, self.colour)
             return f"Out of turn: jump in with your identical {top}, or pass."
@@ -230,7 +236,8 @@ class Session:
 
     def penalty_text(self) -> str:
         """The pending penalty in words: ``Draw 4 cards``, ``Sit out 1 turn`` or both."""
-        cards_, turns = self.game.pending_penalty, int(self.game.state[L.S_PENDING_SKIP])
+        decision = self.game.decision()
+        cards_, turns = decision.pending_cards, decision.pending_turns
         parts = []
         if cards_:
             parts.append(f"draw {cards_} card{'s' if cards_ != 1 else ''}")
@@ -241,31 +248,32 @@ class Session:
     def label(self, action: int) -> str:
         """The menu text of a legal action in the current phase."""
         game = self.game
-        nf = game.rules.num_faces
         text = paint_action(action, self.deck, self.colour)
         phase = game.phase
-        if action < nf:
+        kind, value = action_kind(action, self.deck)
+        if kind == ActionKind.CARD:
             verb = {Phase.GIVE: "give", Phase.JUMP_IN: "jump in", Phase.BLOCK: "block with"}.get(
                 phase, "play"
             )
             return f"{verb} {text}"
-        if nf + L.A_TARGET_OFFSET <= action < nf + L.A_TARGET_OFFSET + L.NUM_TARGETS:
-            k = action - nf - L.A_TARGET_OFFSET + 1
-            target = (self.seat + k) % game.num_players
+        if kind == ActionKind.TARGET:
+            target = (self.seat + value) % game.num_players
             return f"{text} = seat {target} ({game.hand_sizes()[target]} cards)"
-        if action == nf + L.A_PASS_OFFSET:
+        if kind == ActionKind.PASS:
             word = {Phase.PLAY_DRAWN: "keep", Phase.CONTINUE: "stop"}.get(phase)
             return f"pass ({word})" if word else "pass"
-        if action == nf + L.A_ACCEPT_OFFSET and (game.pending_penalty or game.state[L.S_PENDING_SKIP]):
+        if kind == ActionKind.ACCEPT and game.decision().penalty_pending:
             return f"accept ({self.penalty_text().lower()})"
         return text
 
     def menu(self, legal: Sequence[int]) -> str:
         """The numbered legal actions, cards first, then colours/targets, then the rest."""
-        nf = self.game.rules.num_faces
         groups: list[list[str]] = [[], [], []]
         for number, action in enumerate(legal, 1):
-            group = 0 if action < nf else 1 if action < nf + L.A_DRAW_OFFSET else 2
+            kind = action_kind(action, self.deck)[0]
+            group = (
+                0 if kind == ActionKind.CARD else 1 if kind in (ActionKind.COLOUR, ActionKind.TARGET) else 2
+            )
             groups[group].append(f"{number:>2}) {self.label(action)}")
         return "\n".join("   " + "   ".join(g) for g in groups if g)
 
@@ -340,33 +348,33 @@ class Session:
         """The action of the agent at ``seat``, fed as :func:`agents.play` feeds agents."""
         agent = self.opponents[seat]
         observation = self.observation(seat) if isinstance(agent, PolicyAgent) else None
-        return int(agent.act(observation, self.game.legal_mask(), PublicView(self.game.state, self.spec)))
+        return int(agent.act(observation, self.game.legal_mask(), PublicView.of(self.game)))
 
     def narrate(self, seat: int, phase: Phase, action: int) -> str:
         """One line saying what an agent did."""
-        nf = self.game.rules.num_faces
         text = paint_action(action, self.deck, self.colour)
         who = self.who(seat)
-        if action < nf:
-            if phase == Phase.GIVE:
-                return f"{who} gives a card to {self.who(int(self.game.state[L.S_TARGET]))}"
+        kind, value = action_kind(action, self.deck)
+        if kind == ActionKind.CARD:
+            give_to = self.game.decision().give_to
+            if phase == Phase.GIVE and give_to is not None:
+                return f"{who} gives a card to {self.who(give_to)}"
             verb = {Phase.JUMP_IN: "jumps in with", Phase.BLOCK: "blocks with"}.get(phase, "plays")
             return f"{who} {verb} {text}"
-        if action < nf + L.A_TARGET_OFFSET:
+        if kind == ActionKind.COLOUR:
             return f"{who} names {text}"
-        if action < nf + L.A_DRAW_OFFSET:
-            k = action - nf - L.A_TARGET_OFFSET + 1
-            return f"{who} picks {self.who((seat + k) % self.game.num_players)}"
-        words = {
-            nf + L.A_DRAW_OFFSET: "draws",
-            nf + L.A_CALL_OFFSET: "calls",
-            nf + L.A_CHALLENGE_OFFSET: "challenges",
-            nf + L.A_ACCEPT_OFFSET: "accepts the penalty",
-        }
-        if action == nf + L.A_PASS_OFFSET:
+        if kind == ActionKind.TARGET:
+            return f"{who} picks {self.who((seat + value) % self.game.num_players)}"
+        if kind == ActionKind.PASS:
             word = {Phase.PLAY_DRAWN: "keeps the drawn card", Phase.CONTINUE: "stops"}.get(phase, "passes")
             return f"{who} {word}"
-        return f"{who} {words[action]}"
+        words = {
+            ActionKind.DRAW: "draws",
+            ActionKind.CALL: "calls",
+            ActionKind.CHALLENGE: "challenges",
+            ActionKind.ACCEPT: "accepts the penalty",
+        }
+        return f"{who} {words[kind]}"
 
     # ---------------------------------------------------------------- the game
     def my_hand(self) -> Counter[int]:
@@ -539,7 +547,7 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules.check_players(args.players)
     if not 0 <= args.seat < args.players:
         raise ValueError(f"--seat must be a seat 0..{args.players - 1}, got {args.seat}")
-    seed = secrets.randbits(63) if args.seed is None else args.seed
+    seed = fresh_seed() if args.seed is None else check_seed(args.seed)
     game = Game(rules, args.players, seed=seed)
     opponents = build_opponents(args.vs, rules, args.players, args.seat, seed, trust=args.trust_checkpoint)
     session = Session(game, args.seat, opponents, inp, out, use_colour(args, out))

@@ -23,6 +23,8 @@ sees the same meaning from every seat.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from . import cards
 from . import layout as L
 from .cards import DeckFamily
@@ -31,6 +33,56 @@ from .cards import DeckFamily
 def num_actions(deck: DeckFamily) -> int:
     """Size of the action table of a deck family."""
     return cards.NUM_FACES[deck] + L.NUM_NONFACE_ACTIONS
+
+
+class ActionKind(IntEnum):
+    """What an action id does (the rows of the table above)."""
+
+    CARD = 0  # play (or pick) a card face
+    COLOUR = 1  # name a colour / suit
+    TARGET = 2  # pick the seat k places clockwise
+    DRAW = 3
+    PASS = 4
+    CALL = 5
+    CHALLENGE = 6
+    ACCEPT = 7
+
+
+_FIXED_OFFSETS = {
+    ActionKind.DRAW: L.A_DRAW_OFFSET,
+    ActionKind.PASS: L.A_PASS_OFFSET,
+    ActionKind.CALL: L.A_CALL_OFFSET,
+    ActionKind.CHALLENGE: L.A_CHALLENGE_OFFSET,
+    ActionKind.ACCEPT: L.A_ACCEPT_OFFSET,
+}
+
+
+def action_kind(action: int, deck: DeckFamily = "uno") -> tuple[ActionKind, int]:
+    """``(kind, value)`` of an action id: the face of a card, the colour index, the seat
+    offset ``k`` of a target (1..9), or 0 for the fixed actions."""
+    nf = cards.NUM_FACES[deck]
+    if not 0 <= action < num_actions(deck):
+        raise ValueError(f"action {action} is outside the {deck} action table 0..{num_actions(deck) - 1}")
+    if action < nf:
+        return ActionKind.CARD, action
+    if action < nf + L.NUM_COLOURS:
+        return ActionKind.COLOUR, action - nf - L.A_CHOOSE_OFFSET
+    if action < nf + L.A_TARGET_OFFSET + L.NUM_TARGETS:
+        return ActionKind.TARGET, action - nf - L.A_TARGET_OFFSET + 1
+    kind = next(k for k, offset in _FIXED_OFFSETS.items() if nf + offset == action)
+    return kind, 0
+
+
+def action_id(kind: ActionKind, deck: DeckFamily = "uno", value: int = 0) -> int:
+    """The action id of ``kind`` (``value``: the face, colour index or target offset k)."""
+    nf = cards.NUM_FACES[deck]
+    if kind == ActionKind.CARD:
+        return value
+    if kind == ActionKind.COLOUR:
+        return nf + L.A_CHOOSE_OFFSET + value
+    if kind == ActionKind.TARGET:
+        return nf + L.A_TARGET_OFFSET + value - 1
+    return nf + _FIXED_OFFSETS[kind]
 
 
 def _named(deck: DeckFamily) -> dict[int, str]:

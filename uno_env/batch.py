@@ -11,7 +11,6 @@ styles of :mod:`uno_env.policies`; :func:`choose_action` is their one entry poin
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from numba import njit
 from . import engine
 from . import layout as L
 from ._borrow import borrow
+from .compiled import compile_game
 from .policies import (
     NUM_POLICY_PARAMS,
     POLICY_RANDOM,
@@ -32,8 +32,8 @@ from .policies import (
     quick_action,
     random_action,
 )
-from .rng import SEED_LIMIT, check_seed
-from .rules import RuleSet, compile_spec, load_rules
+from .rng import SEED_LIMIT, check_seed, fresh_seed
+from .rules import RuleSet
 from .stats import mean_interval, wilson_interval
 
 POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
@@ -289,15 +289,15 @@ def simulate(
     for one drawn from the operating system, kept in :attr:`BatchResult.seed`), and every
     ``seed + i`` must be one too.
     """
-    ruleset = load_rules(rules, **overrides)
-    ruleset.check_players(num_players)
+    game = compile_game(rules, num_players, **overrides)
+    ruleset = game.rules
     names = [policies] * num_players if isinstance(policies, str) else list(policies)
     if len(names) != num_players:
         raise ValueError(f"policies lists {len(names)} names for {num_players} players")
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 0:
         raise ValueError(f"num_games must be an integer >= 0, got {num_games!r}")
     if seed is None:  # as Game: one drawn from the operating system (kept in the result)
-        seed = secrets.randbelow(max(SEED_LIMIT - num_games + 1, 1))
+        seed = fresh_seed(num_games)
     seed = check_seed(seed)  # the seeds Game takes: game i is Game(rules, n, seed + i)
     if seed + num_games > SEED_LIMIT:
         raise ValueError(
@@ -314,11 +314,11 @@ def simulate(
     turns = np.zeros(num_games, dtype=np.int64)
     first_mover = np.zeros(num_games, dtype=np.int64)
     failed, code = play_games_with_params(
-        np.zeros(L.STATE_SIZE, dtype=np.int64),
-        np.zeros(L.MAX_ACTIONS, dtype=np.int8),
-        compile_spec(ruleset),
+        game.new_state(),
+        game.new_mask(),
+        game.spec,
         num_players,
-        ruleset.deck_counts(num_players),
+        game.deck_counts,
         seed,
         policy_codes,
         policy_params,

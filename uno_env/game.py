@@ -8,7 +8,6 @@ card and action notation, position notation, the outcome as a value, an action h
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -20,9 +19,12 @@ from numba import njit
 from . import actions, cards, engine
 from . import layout as L
 from .cards import Card
+from .compiled import CompiledGame, IllegalActionError, compile_game
 from .position import PHASE_NAMES, format_position, parse_position
-from .rng import check_seed
+from .rng import check_seed, fresh_seed
 from .rules import RuleSet, compile_spec, load_rules
+
+__all__ = ["Decision", "Game", "IllegalActionError", "Outcome", "Phase", "TargetReason"]
 
 
 class Phase(IntEnum):
@@ -41,14 +43,43 @@ class Phase(IntEnum):
     BLOCK = L.PH_BLOCK  # out of turn: block the look at the hands with a 0, or pass
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current position (the game is unchanged)."""
+class TargetReason(IntEnum):
+    """Why a seat is picked in :attr:`Phase.CHOOSE_TARGET`."""
 
-    def __init__(self, message: str, action: Any, legal: list[int], position: str) -> None:
-        super().__init__(message)
-        self.action = action
-        self.legal = legal
-        self.position = position
+    SWAP = L.TR_SWAP  # swap hands with it (H-SEVEN-1, H-ZERO-1)
+    GIVE = L.TR_GIVE  # give it cards (H-TWO-1)
+    CUBE = L.TR_CUBE  # the Uno cube's action hits it (H-CUBE-1)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision the game is asking for, in typed form (:meth:`Game.decision`).
+
+    Everything a front end, a renderer or an agent needs to phrase the question without
+    reading state slots: ``phase`` and ``seat`` (who decides; -1 once over), the pending
+    penalty (``pending_cards`` to draw and ``pending_turns`` to sit out, sent by
+    ``pending_from``; -1 when nothing is pending), the card just drawn (``drawn`` in
+    :attr:`Phase.PLAY_DRAWN`), why a target is picked (``target_reason`` in
+    :attr:`Phase.CHOOSE_TARGET`), and the seat receiving cards and how many are still to
+    give (``give_to``, ``give_left`` in :attr:`Phase.GIVE`).
+    """
+
+    phase: Phase
+    seat: int
+    pending_cards: int
+    pending_turns: int
+    pending_from: int
+    drawn: Card | None
+    target_reason: TargetReason | None
+    give_to: int | None
+    give_left: int
+    can_call: bool
+    """Whether calling (UNO, Mau-Mau) is among the legal actions now."""
+
+    @property
+    def penalty_pending(self) -> bool:
+        """Whether a draw or sit-out penalty waits on :attr:`seat`."""
+        return self.pending_cards > 0 or self.pending_turns > 0
 
 
 @dataclass(frozen=True)
@@ -138,18 +169,24 @@ class Game:
         seed: int | None = None,
         **overrides: Any,
     ) -> None:
-        self.rules = load_rules(rules, **overrides)
-        self.rules.check_players(num_players)
-        self.seed = secrets.randbits(63) if seed is None else check_seed(seed)
-        self.deck: cards.DeckFamily = self.rules.deck_family
-        self._spec = compile_spec(self.rules)
-        self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        self._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-        self._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
-        deck = self.rules.deck_counts(num_players)
+        compiled = compile_game(rules, num_players, **overrides)
+        self._setup(compiled, fresh_seed() if seed is None else check_seed(seed), compiled.new_state())
         self._num_legal = _reset_and_list(
-            self._state, self._spec, num_players, deck, self.seed, self._mask, self._legal
+            self._state, self._spec, num_players, compiled.deck_counts, self.seed, self._mask, self._legal
         )
+
+    def _setup(self, compiled: CompiledGame, seed: int, state: np.ndarray) -> None:
+        """The attributes every way of making a game sets (the caller fills the mask)."""
+        self.compiled = compiled
+        """The rules compiled for this player count (:func:`uno_env.compiled.compile_game`)."""
+        self.rules = compiled.rules
+        self.seed = seed
+        self.deck: cards.DeckFamily = compiled.deck
+        self._spec = compiled.spec
+        self._state = state
+        self._mask = compiled.new_mask()
+        self._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+        self._num_legal = 0
         self.history: list[tuple[int, int]] = []
         """Every decision so far as ``(seat, action)``."""
 
@@ -157,29 +194,20 @@ class Game:
     @classmethod
     def from_position(cls, rules: RuleSet | str | Path, text: str, seed: int = 0, **overrides: Any) -> Game:
         """A game at the situation written in position notation (see :mod:`uno_env.position`)."""
+        resolved = load_rules(rules, **overrides)
+        seed = check_seed(seed)
+        state = parse_position(text, resolved.deck_family, compile_spec(resolved), resolved.deck_counts, seed)
         game = cls.__new__(cls)
-        game.rules = load_rules(rules, **overrides)
-        game.seed = check_seed(seed)
-        game.deck = game.rules.deck_family
-        game._spec = compile_spec(game.rules)
-        game._state = parse_position(text, game.deck, game._spec, game.rules.deck_counts, seed)
-        game.rules.check_players(int(game._state[L.S_NPLAYERS]))
-        game._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-        game._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+        game._setup(compile_game(resolved, int(state[L.S_NPLAYERS])), seed, state)
         game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal)
-        game.history = []
         return game
 
     def clone(self) -> Game:
         """An independent copy, generator state included (same future chance events)."""
         other = Game.__new__(Game)
-        other.rules = self.rules
-        other.seed = self.seed
-        other.deck = self.deck
-        other._spec = self._spec
-        other._state = self._state.copy()
-        other._mask = self._mask.copy()
-        other._legal = self._legal.copy()
+        other._setup(self.compiled, self.seed, self._state.copy())
+        other._mask[:] = self._mask
+        other._legal[:] = self._legal
         other._num_legal = self._num_legal
         other.history = list(self.history)
         return other
@@ -221,21 +249,8 @@ class Game:
         self.history.append((seat, action_id))
 
     def _illegal(self, action: Any, why: str) -> IllegalActionError:
-        legal = self.legal_actions()
-        names = ", ".join(f"{a}={self.describe_action(a)}" for a in legal) or "none (game over)"
-        what = action if isinstance(action, str) else f"{action}"
-        if (
-            isinstance(action, (int, np.integer))
-            and not isinstance(action, bool)
-            and 0 <= action < self.num_actions
-        ):
-            what = f"{action} ({self.describe_action(int(action))})"
-        position = self.position()
-        message = (
-            f"illegal action {what}: {why} for seat {self.current_player} in phase "
-            f"{self.phase.name}; legal actions: {names}; position: {position}"
-        )
-        return IllegalActionError(message, action, legal, position)
+        who = f"seat {self.current_player}"
+        return self.compiled.illegal_action(self._state, self.legal_actions(), action, why=why, who=who)
 
     def describe_action(self, action: int) -> str:
         """Notation of an action id in this game's deck family (``R7``, ``colour G``, ...)."""
@@ -309,6 +324,26 @@ class Game:
         """Discard pile from bottom to top."""
         n = int(self._state[L.S_NDISCARD])
         return [Card(int(f), self.deck) for f in self._state[L.DISCARD_PILE : L.DISCARD_PILE + n]]
+
+    def decision(self) -> Decision:
+        """The decision asked now, typed (phase, who, what is pending and from whom, ...)."""
+        state, phase = self._state, self.phase
+        drawn = int(state[L.S_DRAWN])
+        call = actions.action_id(actions.ActionKind.CALL, self.deck)
+        return Decision(
+            phase=phase,
+            seat=self.current_player,
+            pending_cards=int(state[L.S_PENDING]),
+            pending_turns=int(state[L.S_PENDING_SKIP]),
+            pending_from=int(state[L.S_PENDING_FROM]),
+            drawn=Card(drawn, self.deck) if phase == Phase.PLAY_DRAWN and drawn >= 0 else None,
+            target_reason=TargetReason(int(state[L.S_TARGET_REASON]))
+            if phase == Phase.CHOOSE_TARGET
+            else None,
+            give_to=int(state[L.S_TARGET]) if phase == Phase.GIVE else None,
+            give_left=int(state[L.S_GIVE_LEFT]) if phase == Phase.GIVE else 0,
+            can_call=bool(self._mask[call]),
+        )
 
     @property
     def pending_penalty(self) -> int:

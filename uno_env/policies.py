@@ -62,7 +62,6 @@ from . import engine
 from . import layout as L
 from ._bits import lowest_bit, popcount
 from .rng import chance_ppm, next_u32, rand_below, seed_rng
-from .rules import compile_spec
 
 if TYPE_CHECKING:
     from .game import Game
@@ -1163,7 +1162,7 @@ class PublicView:
     @classmethod
     def of(cls, game: Game) -> PublicView:
         """The view of ``game`` (a :class:`~uno_env.game.Game`) at its current decision."""
-        return cls(game.state, compile_spec(game.rules))
+        return cls(game.state, game.compiled.spec)
 
     @property
     def seat(self) -> int:
@@ -1187,3 +1186,27 @@ class PublicView:
         out[L.RNG : L.RNG + L.RNG_WORDS] = 0
         out[L.S_BLUFF] = 0
         return out
+
+    def style_action(self, style: int, params: np.ndarray, mask: np.ndarray, generator: np.ndarray) -> int:
+        """The action compiled ``style`` (with ``params``) takes here, seeing only :meth:`redacted`.
+
+        ``mask`` is the mover's legal-action mask (nonzero: legal); ``generator`` the caller's
+        own generator (:func:`agent_generator`), which the style draws from and which is
+        advanced in place, so a Python agent's choices depend on its own seed, never on the
+        game's. Returns -1 when nothing is legal.
+        """
+        state = self.redacted()
+        state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
+        legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+        legal[: self.num_actions] = mask[: self.num_actions] != 0
+        action = policy_action(state, self.spec, legal, int(legal.sum()), style, params)
+        generator[:] = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS]
+        return int(action)
+
+
+def agent_generator(seed: int, stream: int) -> np.ndarray:
+    """A generator of its own for a Python agent, seeded from ``(seed, stream)`` (see
+    :meth:`PublicView.style_action`)."""
+    generator = np.zeros(L.RNG_WORDS, dtype=np.int64)
+    seed_rng(generator, 0, seed, stream)
+    return generator

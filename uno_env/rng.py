@@ -12,6 +12,8 @@ A generator is seeded from ``(seed, stream)``: the seed a user gives and a strea
 
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 from numba import njit
 
@@ -25,6 +27,12 @@ def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
     return int(seed)
+
+
+def fresh_seed(count: int = 1) -> int:
+    """A seed from the operating system's entropy (``seed=None`` everywhere), such that the
+    ``count`` seeds ``seed .. seed+count-1`` of a batch all stay below 2**63."""
+    return secrets.randbelow(max(SEED_LIMIT - count + 1, 1))
 
 
 @njit(cache=True)

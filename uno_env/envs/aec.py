@@ -94,7 +94,6 @@ Version history
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -108,11 +107,10 @@ from .. import actions, engine
 from .. import layout as L
 from ..game import Game, IllegalActionError
 from ..policies import PublicView
-from ..position import PHASE_NAMES, format_position
-from ..rules import RuleSet, compile_spec, load_rules
+from ..rules import RuleSet
 from . import core
-from .common import RENDER_MODES, check_choice, check_seed, coerce_action
-from .encoding import obs_layout, observe_state
+from .common import RENDER_MODES, CompiledEnv, check_choice, coerce_action, episode_seed
+from .encoding import observe_state
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
 
@@ -121,7 +119,7 @@ _BEFORE_RESET = frozenset(
 )
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZoo naming)
+class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZoo naming)
     """The Uno-family AEC environment without order enforcing (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
@@ -145,8 +143,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
-        self.rules = load_rules(rules, **rule_overrides)
-        self.rules.check_players(num_players)
+        self._compile(rules, num_players, rule_overrides)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
                 f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
@@ -163,17 +160,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
         )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
-        self.num_players = int(num_players)
-        self.deck = self.rules.deck_family
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._names = tuple(self.possible_agents)
         self._seat_of = {name: i for i, name in enumerate(self._names)}
-        self._spec = compile_spec(self.rules)
-        self._deck_counts = self.rules.deck_counts(num_players)
-        self._layout = obs_layout(self.deck)
-        self._offsets = self._layout.offsets
         self._obs_size = self._layout.size
-        self._num_actions = self.rules.num_actions
         box = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
         self.observation_spaces = {
             name: spaces.Dict(
@@ -185,8 +175,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
             for name in self._names
         }
         self.action_spaces = {name: spaces.Discrete(self._num_actions) for name in self._names}
-        self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        self._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+        self._state = self.compiled.new_state()
+        self._mask = self.compiled.new_mask()
         self._seed: int | None = None
         self._has_reset = False
         self._has_updated = False
@@ -215,13 +205,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game (see the module docstring for seeds and ``options["position"]``)."""
-        if seed is not None:
-            game_seed = check_seed(seed)
-        elif self._seed is not None:
-            game_seed = core.next_seed(self._seed)
-        else:
-            game_seed = secrets.randbits(63)
-        self._seed = game_seed
+        game_seed = self._seed = episode_seed(seed, self._seed)
         position = (options or {}).get("position")
         if position is not None:
             game = Game.from_position(self.rules, position, seed=game_seed)
@@ -340,17 +324,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
 
     def illegal_error(self, action: int) -> IllegalActionError:
         """The error for an illegal ``action`` of the player to move, naming the legal ones."""
-        legal = [int(a) for a in np.flatnonzero(self._mask[: self._num_actions])]
-        names = ", ".join(f"{a}={self.describe_action(a)}" for a in legal)
-        position = self.position()
-        message = (
-            f"illegal action {action} ({self.describe_action(action)}) for {self._cur_agent} in phase "
-            f"{self._phase_name()}; legal actions: {names}; position: {position}"
-        )
-        return IllegalActionError(message, action, legal, position)
-
-    def _phase_name(self) -> str:
-        return PHASE_NAMES.get(int(self._state[L.S_PHASE]), "?")
+        return self.compiled.illegal_action(self._state, self._mask, action, who=self._cur_agent)
 
     # ------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -395,7 +369,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZo
 
     def position(self) -> str:
         """The current situation in position notation (see :mod:`uno_env.position`)."""
-        return format_position(self._state, self._spec, self.deck)
+        return self.compiled.position(self._state)
 
     def public_view(self) -> PublicView:
         """The game as the agent to move may see it, for the scripted agents of :mod:`agents`

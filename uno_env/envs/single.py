@@ -64,11 +64,10 @@ from .. import layout as L
 from ..batch import NUM_POLICY_PARAMS, POLICIES, policy_table
 from ..game import IllegalActionError
 from ..policies import PublicView
-from ..position import format_position
-from ..rules import RuleSet, compile_spec, load_rules
+from ..rules import RuleSet
 from . import core
-from .common import RENDER_MODES, check_choice, check_seed, coerce_action
-from .encoding import obs_layout, observe_state
+from .common import RENDER_MODES, CompiledEnv, check_choice, coerce_action, episode_seed
+from .encoding import observe_state
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
 
@@ -133,7 +132,7 @@ def _takes_view(act: OpponentFn) -> bool:
         return False
 
 
-class SingleAgentEnv(gym.Env[Any, np.int64]):
+class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     """One learner against fixed opponents, as a Gymnasium env (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's class attribute)
@@ -157,8 +156,7 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         dict_observation: bool = False,
         **rule_overrides: Any,
     ) -> None:
-        self.rules = load_rules(rules, **rule_overrides)
-        self.rules.check_players(num_players)
+        self._compile(rules, num_players, rule_overrides)
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
             raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -166,7 +164,6 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
                 f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
             )
         self.render_mode = render_mode
-        self.num_players = int(num_players)
         self.seat = seat
         self.reward_mode = reward
         self.illegal_action = illegal_action
@@ -176,14 +173,8 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
-        self.deck = self.rules.deck_family
         self._template, self._template_params, self._external = opponent_table(opponents, num_players)
         self._seat_mode = -1 if seat is None else int(seat)
-        self._spec = compile_spec(self.rules)
-        self._deck_counts = self.rules.deck_counts(num_players)
-        self._layout = obs_layout(self.deck)
-        self._offsets = self._layout.offsets
-        self._num_actions = self.rules.num_actions
         self.dict_observation = bool(dict_observation)
         vector_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
         self.observation_space: spaces.Space[Any] = (
@@ -197,8 +188,8 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
             else vector_space
         )
         self.action_space = spaces.Discrete(self._num_actions)
-        self._state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        self._mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+        self._state = self.compiled.new_state()
+        self._mask = self.compiled.new_mask()
         self._seats = np.full(L.MAX_PLAYERS, core.EXTERNAL - 1, dtype=np.int64)
         self._params = np.full((L.MAX_PLAYERS, NUM_POLICY_PARAMS), -1, dtype=np.int64)
         self._seed: int | None = None
@@ -214,12 +205,7 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
     ) -> tuple[Any, dict[str, Any]]:
         """Deal a game and play the opponents until the learner decides; return its view."""
         super().reset(seed=seed)
-        if seed is not None:
-            game_seed = check_seed(seed)
-        elif self._seed is not None:
-            game_seed = core.next_seed(self._seed)
-        else:
-            game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        game_seed = episode_seed(seed, self._seed)
         while True:
             game_seed = core.reset_game(
                 self._state,
@@ -281,16 +267,8 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
                 ) from None
             result = core.single_step(self._state, self._spec, action, self._mask, self._seats, self._params)
             if result == core.ILLEGAL:
-                legal = [int(a) for a in np.flatnonzero(mask)]
-                raise IllegalActionError(
-                    f"opponent at seat {seat} played the illegal action {action} "
-                    f"({actions.format_action(action, self.deck)}); legal: "
-                    f"{', '.join(actions.format_action(a, self.deck) for a in legal)}; "
-                    f"position: {self.position()}",
-                    action,
-                    legal,
-                    self.position(),
-                )
+                lead = f"opponent at seat {seat} played the illegal action "
+                raise self.compiled.illegal_action(self._state, mask, action, lead=lead)
             seat = result
         return seat
 
@@ -344,17 +322,8 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
         if not 0 <= action < self._num_actions:
             coerce_action(action, self._num_actions)  # raises ActionOutOfBoundsError
         if self._illegal_code == core.ILLEGAL_RAISE:
-            legal = [int(a) for a in np.flatnonzero(self._mask[: self._num_actions])]
-            position = self.position()
-            raise IllegalActionError(
-                f"illegal action {action} ({actions.format_action(action, self.deck)}) for the learner at "
-                f"seat {self._learner}; legal actions: "
-                f"{', '.join(f'{a}={actions.format_action(a, self.deck)}' for a in legal)}; "
-                f"position: {position}",
-                action,
-                legal,
-                position,
-            )
+            who = f"the learner at seat {self._learner}"
+            raise self.compiled.illegal_action(self._state, self._mask, action, who=who)
         if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
             core.wrong_move(self._state, self._spec, self._mask)
             obs, mask = self._view()
@@ -382,7 +351,7 @@ class SingleAgentEnv(gym.Env[Any, np.int64]):
 
     def position(self) -> str:
         """The current situation in position notation (see :mod:`uno_env.position`)."""
-        return format_position(self._state, self._spec, self.deck)
+        return self.compiled.position(self._state)
 
     @property
     def learner_seat(self) -> int:

@@ -71,15 +71,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from .. import actions
 from .. import layout as L
 from ..batch import NUM_POLICY_PARAMS, policy_table
 from ..game import IllegalActionError
-from ..position import format_position
-from ..rules import RuleSet, compile_spec, load_rules
+from ..rng import fresh_seed
+from ..rules import RuleSet
 from . import core
-from .common import ActionOutOfBoundsError, check_choice, check_seed
-from .encoding import obs_layout
+from .common import ActionOutOfBoundsError, CompiledEnv, check_choice, check_seed
 from .registration import ENV_VERSION
 
 BatchPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -125,7 +123,7 @@ _GameArgs = tuple[
 ]  # fmt: skip
 
 
-class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
+class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     """N single-agent games against compiled opponents, stepped in compiled code."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's class attribute)
@@ -152,12 +150,10 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        self.rules = load_rules(rules, **rule_overrides)
-        self.rules.check_players(num_players)
+        self._compile(rules, num_players, rule_overrides)
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
             raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
         self.num_envs = int(num_envs)
-        self.num_players = int(num_players)
         self.seat = seat
         self.copy = copy
         self.dict_observation = bool(dict_observation)
@@ -171,13 +167,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
-        self.deck = self.rules.deck_family
         self._seat_mode = -1 if seat is None else int(seat)
-        self._spec = compile_spec(self.rules)
-        self._deck_counts = self.rules.deck_counts(num_players)
-        self._layout = obs_layout(self.deck)
-        self._offsets = self._layout.offsets
-        self._num_actions = self.rules.num_actions
         size = self._layout.size
         n = self.num_envs
         single_vector = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
@@ -199,8 +189,8 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             self.single_observation_space = single_vector
             self.observation_space = batch_vector
         self.action_space = spaces.MultiDiscrete(np.full(n, self._num_actions, dtype=np.int64))
-        self._states = np.zeros((n, L.STATE_SIZE), dtype=np.int64)
-        self._masks = np.zeros((n, L.MAX_ACTIONS), dtype=np.int8)
+        self._states = self.compiled.new_state(n)
+        self._masks = self.compiled.new_mask(n)
         self._seats = np.full((n, L.MAX_PLAYERS), core.LEARNER, dtype=np.int64)
         self._params = np.full((n, L.MAX_PLAYERS, NUM_POLICY_PARAMS), -1, dtype=np.int64)
         self._learners = np.zeros(n, dtype=np.int64)
@@ -296,7 +286,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 seeds = [core.next_seed(int(s)) for s in self._seeds]
             else:
                 self._np_random, _ = gym.utils.seeding.np_random(None)
-                base = int(self._np_random.integers(0, 2**63 - self.num_envs))
+                base = fresh_seed(self.num_envs)
                 seeds = [base + i for i in range(self.num_envs)]
         elif isinstance(seed, (int, np.integer)):
             first = check_seed(seed)
@@ -448,8 +438,9 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     def _external_error(self, i: int) -> IllegalActionError:
         seat = int(self._waiting[i])
         policy = self._externals[core.EXTERNAL - int(self._seats[i, seat])]
-        chose = f"batch policy {policy!r} at seat {seat} chose the illegal action "
-        return self._action_error(i, int(self._external_actions[i]), self._external_masks[i], chose, "")
+        lead = f"game {i}: batch policy {policy!r} at seat {seat} chose the illegal action "
+        action = int(self._external_actions[i])
+        return self.compiled.illegal_action(self._states[i], self._external_masks[i], action, lead=lead)
 
     def _games(self) -> _GameArgs:
         """The leading arguments of the compiled batch functions: the games, their tables and seeds."""
@@ -498,24 +489,10 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         )
 
     def _illegal_error(self, i: int) -> IllegalActionError:
-        whose = f" for the learner at seat {int(self._learners[i])}"
-        return self._action_error(i, int(self._actions[i]), self._out_masks[i], "illegal action ", whose)
-
-    def _action_error(
-        self, i: int, action: int, mask: np.ndarray, before: str, after: str
-    ) -> IllegalActionError:
-        """The error for an illegal ``action`` in game ``i`` (said between ``before`` and ``after``),
-        with the legal actions of ``mask`` and the position."""
-        legal = [int(a) for a in np.flatnonzero(mask)]
-        position = format_position(self._states[i], self._spec, self.deck)
-        what = actions.format_action(action, self.deck) if 0 <= action < self._num_actions else "out of range"
-        return IllegalActionError(
-            f"game {i}: {before}{action} ({what}){after}; "
-            f"legal actions: {', '.join(f'{a}={actions.format_action(a, self.deck)}' for a in legal)}; "
-            f"position: {position}",
-            action,
-            legal,
-            position,
+        who = f"the learner at seat {int(self._learners[i])}"
+        lead = f"game {i}: illegal action "
+        return self.compiled.illegal_action(
+            self._states[i], self._out_masks[i], int(self._actions[i]), lead=lead, who=who
         )
 
     @property  # type: ignore[misc]
@@ -542,7 +519,7 @@ class VectorEnv(gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
 
     def position(self, i: int) -> str:
         """Game ``i`` in position notation (see :mod:`uno_env.position`)."""
-        return format_position(self._states[i], self._spec, self.deck)
+        return self.compiled.position(self._states[i])
 
     def to_sb3(self) -> Any:
         """These games as a Stable-Baselines3 ``VecEnv`` (needs stable-baselines3)."""
