@@ -139,13 +139,14 @@ def test_a_tournament_resumes_without_replaying_finished_batches(
 def test_the_cli_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from training.cli import main
 
-    argv = ["tournament", "--players", "2", "--agents", "greedy,cautious", "--games", "20", "--seed", "3",
-            "--out", str(tmp_path / "t"), "--quiet", "--workers", "1"]  # fmt: skip
+    argv = ["tournament", "--players", "2", "--agents", "greedy,cautious,random", "--games", "20",
+            "--seed", "3", "--out", str(tmp_path / "t"), "--quiet", "--workers", "1"]  # fmt: skip
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "strength [95%]" in text and "rating mu" in text and "cautious" in text and "greedy" in text
+    assert "random_legal" in text  # the random player named
     frame = pd.read_csv(tmp_path / "t" / "standings.csv")
-    assert (frame["games"] == 40).all()
+    assert (frame["games"] == 80).all()  # 2 tables x 2 seatings x 20 deals
 
 
 @pytest.mark.parametrize(

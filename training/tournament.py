@@ -89,7 +89,7 @@ from training.runner import (
     run_batches,
     using_folder,
 )
-from uno_env.policies import parse_policy
+from uno_env.policies import STYLE_ALIASES, parse_policy
 from uno_env.rules import RuleSet
 from uno_env.stats import grouped_ratio, plackett_luce
 
@@ -638,7 +638,7 @@ def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.5 + 0.45 * len(frame)))
     y = np.arange(len(frame))
-    labels = [Path(a).name if is_checkpoint(a) else a for a in frame["agent"]]
+    labels = [Path(a).name if is_checkpoint(a) else agent_label(a) for a in frame["agent"]]
     rate = frame["win_rate"] * 100
     left.barh(y, rate, color="C0")
     left.errorbar(
@@ -668,8 +668,16 @@ def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
     plt.close(fig)
 
 
+def agent_label(agent: str) -> str:
+    """An agent as reports name it: an alias spelled out (``random`` reads ``random_legal``, so
+    every table says which random player it means)."""
+    name, sep, params = agent.partition(":")
+    return STYLE_ALIASES.get(name, name) + sep + params
+
+
 def format_standings(frame: pd.DataFrame) -> str:
     """The standings as a fixed-width table for the screen."""
+    frame = frame.assign(agent=[agent_label(a) for a in frame["agent"]])
     width = max(5, *(len(a) for a in frame["agent"]))
     lines = [
         f"{'agent':<{width}}  {'games':>8}  {'win rate [95%]':<24}  {'mean rank':>9}  {'points/game':>11}  "
