@@ -126,6 +126,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.train",
     "training.selfplay",
     "training.evaluate",
+    "training.sweep",
 )
 
 

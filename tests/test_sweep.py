@@ -1,0 +1,248 @@
+"""The sweep (a policy per rule variant) and its transfer matrix: specs, kill and resume, executors.
+
+Budget: about 60 s of CPU (tiny training budgets: a few hundred steps per run, 8 deals per
+cross-evaluation). The kill test runs the sweep as a user would, in its own process, and kills
+it with SIGKILL in the middle of a run (after a checkpoint, before the run ends).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("pandas")
+
+from training.study import SpecError
+from training.sweep import load_sweep, parse_sweep, run_sweep, status_rows
+from training.train import read_eval_rows
+from training.transfer import FieldTask, play_field_task
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = """
+name = "tiny"
+seed = 5
+bases = ["uno"]
+players = [2]
+steps = 512
+
+[train]
+num_envs = 8
+n_steps = 8
+batch_size = 64
+n_epochs = 1
+net_arch = [16]
+eval_every = 256
+eval_games = 8
+eval_opponents = ["random_playable"]
+opponents = ["random_playable", "greedy"]
+tensorboard = false
+
+[transfer]
+deals = 8
+field = ["greedy", "blocker"]
+
+[variations]
+seven_swap = { seven_swap = true }
+"""
+
+
+def write_spec(tmp: Path, text: str = TINY) -> Path:
+    path = tmp / "sweep.toml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path (the lock file left out)."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# ---------------------------------------------------------------- specs
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("colour = 1", "unknown key(s) colour"),
+        ("steps = 0", "steps must be an integer >= 1"),
+        ("steps = true", "steps must be an integer >= 1"),
+        ("players = [1]", "impossible player count 1"),
+        ("bases = ['nonsense']", "base 'nonsense'"),
+        ("[train]\nseed = 3", "seed are set by the sweep"),
+        ("[train]\nlearning_rat = 0.1", "unknown option(s) learning_rat"),
+        ("[train]\nnum_envs = 'many'", "num_envs must be a int"),
+        ("[train]\nnet_arch = [0]", "net_arch must list positive layer widths"),
+        ("[train]\nopponents = [1]", "opponents must be a list of str"),
+        ("[transfer]\ndeals = 0", "deals must be an integer in 1..1000000"),
+        ("[transfer]\nfield = ['nobody']", "style 'nobody'"),
+        ("[transfer]\nbaseline = 'nobody'", "baseline 'nobody'"),
+        ("[transfer]\nreferee = 1", "unknown key(s) referee"),
+        ("[variations]\nx = { no_such_switch = true }", "unknown switch(es) no_such_switch"),
+    ],
+)
+def test_malformed_specs_name_what_is_wrong(tmp_path: Path, change: str, message: str) -> None:
+    import tomllib
+
+    base = {k: v for k, v in tomllib.loads(TINY).items() if k not in ("train", "transfer", "variations")}
+    extra = tomllib.loads(change)
+    data = {**base, **extra}
+    with pytest.raises(SpecError) as info:
+        parse_sweep(data, source="s.toml")
+    assert message in str(info.value)
+    assert str(info.value).startswith("s.toml")
+
+
+def test_default_sweep_has_official_uno_and_four_single_switch_variants_at_two_players() -> None:
+    spec = load_sweep()
+    variants = spec.variants()
+    assert variants[0].id == "uno" and variants[0].variation == ""
+    assert len(variants) >= 5 and all(len(v.switches.split()) == 1 for v in variants[1:])
+    assert spec.players == (2,)
+    runs = spec.runs()
+    assert [r.cfg.total_steps for r in runs] == [spec.steps] * len(runs)
+    assert len({r.cfg.seed for r in runs}) == 1  # common seed across variants
+
+
+def test_run_config_carries_the_variant(tmp_path: Path) -> None:
+    from training.common import resolve_rules
+
+    spec = load_sweep(write_spec(tmp_path))
+    run = spec.runs()[1]
+    assert run.id == "uno+seven_swap__2p"
+    assert run.cfg.overrides == ["seven_swap=true"]
+    assert resolve_rules(run.cfg.rules, run.cfg.overrides) == run.variant.rules
+
+
+# ---------------------------------------------------------------- field games
+def test_field_games_at_two_players_pair_up() -> None:
+    """At 2 players, 'a alone against b' and 'b alone against a' are the same games: per deal
+    their wins and the truncated games add up to the two seatings."""
+    import uno_env
+
+    rules = uno_env.load_rules("uno")
+    task = FieldTask("uno__2p", "uno", 2, str(rules), ("greedy", "blocker"), 50, 11)
+    pairs = {k: np.asarray(v) for k, v in play_field_task(task)["pairs"].items()}
+    both = pairs["greedy|blocker"] + pairs["blocker|greedy"]
+    assert both.max() <= 2 and both.sum() >= 95  # a few games may end at the decision limit
+    sim = uno_env.simulate(rules, 2, 50, seed=11, policies=["greedy", "blocker"])
+    sim2 = uno_env.simulate(rules, 2, 50, seed=11, policies=["blocker", "greedy"])
+    assert np.array_equal(pairs["greedy|blocker"], (sim.winner == 0).astype(int) + (sim2.winner == 1))
+
+
+# ---------------------------------------------------------------- kill and resume
+KILLER = """
+import os, signal, sys
+from training import train as train_module
+
+original = train_module.ProgressLog.write
+seen = {"rows": 0}
+
+def write(self, *args, **kwargs):
+    original(self, *args, **kwargs)
+    if "seven_swap" in str(self.path):
+        seen["rows"] += 1
+        if seen["rows"] == 6:  # step 384: after the checkpoint at step 256, before the run ends
+            os.kill(os.getpid(), signal.SIGKILL)
+
+train_module.ProgressLog.write = write
+from training.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(tmp_path: Path) -> None:
+    spec_path = write_spec(tmp_path)
+    out = tmp_path / "sweep"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-c", KILLER, "sweep", str(spec_path), "--out", str(out), "--workers", "1"]
+    killed = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    first, second = out / "runs" / "uno__2p", out / "runs" / "uno+seven_swap__2p"
+    assert (out / "results" / "uno__2p.json").is_file()
+    assert not (out / "results" / "uno+seven_swap__2p.json").exists()
+    checkpoint = json.loads((second / "checkpoints" / "latest.json").read_text())["step"]
+    assert 0 < checkpoint < 512
+    states = {row["run"]: row["state"] for row in status_rows(load_sweep(out / "spec.toml"), out)}
+    assert states == {"uno__2p": "done", "uno+seven_swap__2p": "training"}
+    finished = tree(first)
+    summary = (out / "results" / "uno__2p.json").read_bytes()
+
+    resumed = subprocess.run(
+        [sys.executable, "-m", "training.sweep", "--resume", str(out), "--workers", "1"],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    # the finished run is not touched: same files, same summary, trained once
+    assert tree(first) == finished
+    assert (out / "results" / "uno__2p.json").read_bytes() == summary
+    assert "resuming" not in (first / "train.log").read_text()
+    # the interrupted run continued from its last checkpoint, not from step 0
+    log = (second / "train.log").read_text()
+    assert log.count("run directory:") == 1
+    assert f"resuming {second} at step {checkpoint:,} of 512" in log
+    result = json.loads((out / "results" / "uno+seven_swap__2p.json").read_text())
+    assert result["resumed"] and result["step"] == 512
+    # every evaluation point once; the rows written after the checkpoint moved aside, none lost
+    steps = [r["step"] for r in read_eval_rows(second / "eval.csv")]
+    assert steps == sorted(set(steps)) and steps[-1] == 512
+    progress = (second / "progress.csv").read_text().splitlines()
+    column = progress[0].split(",").index("charts/total_timesteps")
+    counts = [int(float(line.split(",")[column])) for line in progress[1:]]
+    assert counts == sorted(set(counts)) and counts[-1] == 512
+    assert (second / "progress.superseded.csv").is_file()
+    # and the cross-evaluation ran on both policies
+    import pandas as pd
+
+    matrix = pd.read_csv(out / "transfer.csv")
+    assert len(matrix) == 2 * 2 * 4  # trained-on x played-on x (field, greedy, blocker, baseline)
+    assert (out / "transfer.png").is_file() and (out / "report.md").is_file()
+    skill = pd.read_csv(out / "skill.csv")
+    assert list(skill["variant"]) == ["uno", "uno+seven_swap"]
+    assert skill["premium_lo"].le(skill["premium"]).all() and skill["premium"].le(skill["premium_hi"]).all()
+
+
+def test_a_second_sweep_in_the_same_folder_is_refused(tmp_path: Path) -> None:
+    spec = load_sweep(write_spec(tmp_path))
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "spec.toml").write_text("name = 'other'\n")
+    with pytest.raises(SpecError, match="already holds a sweep"):
+        run_sweep(spec, tmp_path / "out", progress=False)
+    with pytest.raises(SpecError, match="no sweep to resume"):
+        run_sweep(spec, tmp_path / "empty", resume=True, progress=False)
+
+
+# ---------------------------------------------------------------- executors
+def test_ray_and_process_pool_write_the_same_run_directories(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    import torch
+
+    spec = load_sweep(write_spec(tmp_path))
+    outs = {}
+    for executor in ("process", "ray"):
+        outs[executor] = run_sweep(
+            spec, tmp_path / executor, executor=executor, workers=2, progress=False, transfer=False
+        )
+    for run in spec.runs():
+        a, b = outs["process"] / "runs" / run.id, outs["ray"] / "runs" / run.id
+        for name in ("config.json", "rules.txt", "env.json"):
+            assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+        def rows(folder: Path) -> list[dict[str, object]]:
+            return [{k: v for k, v in r.items() if k != "seconds"} for r in read_eval_rows(folder / "eval.csv")]
+
+        assert rows(a) == rows(b)
+        from training.common import load_model
+
+        pa, pb = load_model(a / "model.zip").policy.state_dict(), load_model(b / "model.zip").policy.state_dict()
+        assert pa.keys() == pb.keys() and all(torch.equal(pa[k], pb[k]) for k in pa)
+        ra = json.loads((outs["process"] / "results" / f"{run.id}.json").read_text())
+        rb = json.loads((outs["ray"] / "results" / f"{run.id}.json").read_text())
+        ra.pop("seconds"), rb.pop("seconds")
+        assert ra == rb

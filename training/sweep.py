@@ -1,0 +1,639 @@
+"""A policy per rule variant: ``uno-env sweep SPEC.toml``.
+
+::
+
+    uno-env sweep                                   # the built-in default sweep
+    uno-env sweep my_sweep.toml --out runs/my_sweep --workers 2
+    uno-env sweep --resume runs/my_sweep            # after a kill: finished runs are kept
+    uno-env sweep --status runs/my_sweep            # where every run stands
+    uno-env sweep my_sweep.toml --executor ray --ray-address auto
+
+A *sweep* trains one MaskablePPO policy (:mod:`training.train`) for every rule variant and
+player count of a study-style spec (bases x single-switch variations, exactly as
+:mod:`training.study` builds them), then plays every trained policy in every variant of the
+sweep against the same reference field (the *transfer matrix*, trained-on x played-on), and
+answers per variant how much skill pays (:mod:`training.transfer`).
+
+**Spec** (TOML; unknown keys, switches, values, styles and impossible player counts are
+refused with an error naming what is allowed)::
+
+    name = "mini"             # names the output folder
+    seed = 0                  # training seed of every run (the same in every variant)
+    bases = ["uno"]           # presets (or rule TOML files) the variations start from
+    players = [2]             # player counts: one run per variant and count
+    steps = 3000000           # learner decisions per run (the fixed budget of every variant)
+
+    [train]                   # any other training option (TrainConfig field names), same for all runs
+    eval_every = 500000
+    opponents = ["random_playable", "greedy", "blocker@2", "aggressor"]
+
+    [transfer]                # the cross-evaluation
+    deals = 1000              # deals per opponent; each deal is played once per seat
+    seed = 2000000000         # deal d is dealt from seed + d in every variant
+    field = ["greedy", "blocker", ...]   # the reference field (default: every scripted style)
+    baseline = "random_playable"         # the literature's random player
+
+    [variations]              # label = { switch = value, ... } (RuleSet field names)
+    seven_swap = { seven_swap = true }
+
+**Runs.** Run ``<variant>__<n>p`` lives in ``OUT/runs/<variant>__<n>p/``, a normal run
+directory of :mod:`training.train` (``config.json``, ``rules.txt``, ``checkpoints/``,
+``eval.csv``, ``eval_curve.png``, ``progress.csv``, ``model.zip``; its own output goes to
+``train.log`` there). Runs are tasks of :func:`training.runner.run_batches`: a local process
+pool by default (``--workers``, default the cores, one torch thread each), or Ray tasks
+(``--executor ray``; ``--ray-address`` for a cluster whose workers see ``OUT`` at the same
+path). When a run finishes its summary is written atomically to ``OUT/results/<run>.json``
+with the digest of its config and rules (:func:`run_key`).
+
+**Resume.** ``--resume OUT`` reads ``OUT/spec.toml``. A run with a results file of the same
+digest is finished and never touched again; a run directory with a checkpoint continues from
+its last checkpoint (:func:`training.train.resume`: step counter, optimiser, snapshot pool;
+log rows after the checkpoint move to ``*.superseded.csv``); a run with no checkpoint starts
+over; the others start. A results file of another digest (the spec was edited) is refused,
+never mixed. One sweep at a time uses ``OUT`` (:func:`training.runner.lock_folder`); pool
+workers die with the driver.
+
+**Progress.** A status line on stderr every ``--status-every`` seconds: runs finished, steps
+trained over all runs (read from each run's ``progress.csv``), steps/s and the time left;
+``--status OUT`` prints one line per run.
+
+**Seeds.** Every run trains with the spec's seed (common random numbers across variants); a
+run's parameters depend only on its config, rules and seed (one torch thread), so the process
+pool and Ray produce the same run directories.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import dataclasses
+import hashlib
+import json
+import sys
+import threading
+import time
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from training.runner import (
+    EXECUTORS,
+    append_line,
+    check_executor,
+    default_workers,
+    run_batches,
+    using_folder,
+    write_json_atomic,
+)
+from training.study import SCRIPTED_STYLES, SpecError, Variant, parse_spec
+from training.train import TrainConfig
+
+SWEEP_FORMAT = "uno-env-sweep/1"
+SPEC_KEYS = ("format", "name", "seed", "bases", "players", "steps", "train", "transfer", "variations")
+TRANSFER_KEYS = ("deals", "seed", "field", "baseline")
+MANAGED = ("rules", "overrides", "players", "seed", "total_steps", "runs_dir", "exp", "progress_bar")
+"""TrainConfig fields the sweep sets itself (not allowed in ``[train]``)."""
+DEFAULT_SPEC = "default_sweep.toml"
+DEFAULT_BASELINE = "random_playable"
+DEFAULT_TRANSFER_SEED = 2_000_000_000
+"""Transfer deals start far from the training evaluation's deals (``eval_seed`` 10**9)."""
+
+
+# ================================================================ the spec
+@dataclass(frozen=True)
+class SweepSpec:
+    """A validated sweep spec (see the module docstring for the keys)."""
+
+    name: str
+    seed: int
+    bases: tuple[str, ...]
+    players: tuple[int, ...]
+    steps: int
+    train: tuple[tuple[str, Any], ...]
+    variations: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    deals: int = 1000
+    transfer_seed: int = DEFAULT_TRANSFER_SEED
+    field: tuple[str, ...] = SCRIPTED_STYLES
+    baseline: str = DEFAULT_BASELINE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as TOML-ready data (what ``spec.toml`` holds)."""
+        return {
+            "format": SWEEP_FORMAT,
+            "name": self.name,
+            "seed": self.seed,
+            "bases": list(self.bases),
+            "players": list(self.players),
+            "steps": self.steps,
+            "train": {k: list(v) if isinstance(v, tuple) else v for k, v in self.train},
+            "transfer": {
+                "deals": self.deals,
+                "seed": self.transfer_seed,
+                "field": list(self.field),
+                "baseline": self.baseline,
+            },
+            "variations": {label: dict(switches) for label, switches in self.variations},
+        }
+
+    def variants(self) -> list[Variant]:
+        """Every variant, as the study builds them (each base, then each variation that changes it)."""
+        return _study_part(self.to_dict(), "sweep spec").variants()
+
+    def runs(self) -> list[SweepRun]:
+        """One training run per variant and player count, in spec order."""
+        out = []
+        for variant in self.variants():
+            for n in self.players:
+                cfg = self.config(variant, n)
+                out.append(SweepRun(f"{variant.id}__{n}p", variant, n, cfg))
+        return out
+
+    def config(self, variant: Variant, players: int) -> TrainConfig:
+        """The training config of ``variant`` at ``players`` (the ``[train]`` table on the defaults)."""
+        base = next(b for b in self.bases if (Path(b).stem if b.endswith(".toml") else b) == variant.base)
+        values = {k: list(v) if isinstance(v, tuple) else v for k, v in self.train}
+        return TrainConfig(
+            **values,
+            rules=base,
+            overrides=variant.switches.split(),
+            players=players,
+            seed=self.seed,
+            total_steps=self.steps,
+            exp=f"sweep-{self.name}",
+            runs_dir="runs",
+            progress_bar=False,
+        )
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """One training run of a sweep: a variant at a player count."""
+
+    id: str
+    variant: Variant
+    players: int
+    cfg: TrainConfig
+
+
+def _study_part(data: Mapping[str, Any], source: str) -> Any:
+    """The study spec of the keys a sweep shares with a study (bases, players, variations; the
+    field as its styles): the study's own checks of rules, switches, styles and player counts."""
+    shared = {k: data[k] for k in ("name", "seed", "bases", "players", "variations") if k in data}
+    transfer = data.get("transfer", {})
+    styles = transfer.get("field", list(SCRIPTED_STYLES)) if isinstance(transfer, dict) else None
+    return parse_spec({**shared, "styles": styles, "games": 1}, source=source)
+
+
+def _train_values(table: Any, source: str) -> tuple[tuple[str, Any], ...]:
+    """The ``[train]`` table checked against :class:`TrainConfig` (names, types, values)."""
+    if not isinstance(table, dict):
+        raise SpecError(f"{source}: [train] must be a table of training options (TrainConfig fields)")
+    defaults = TrainConfig()
+    fields = {f.name for f in dataclasses.fields(TrainConfig)} - set(MANAGED)
+    unknown = sorted(set(table) - fields)
+    if unknown:
+        managed = sorted(set(unknown) & set(MANAGED))
+        hint = f" ({', '.join(managed)} are set by the sweep: use the top-level keys)" if managed else ""
+        raise SpecError(
+            f"{source}: [train] has unknown option(s) {', '.join(unknown)}{hint}; allowed: "
+            f"{', '.join(sorted(fields))}"
+        )
+    for key, value in table.items():
+        default = getattr(defaults, key)
+        kind = type(default)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        if isinstance(default, list):
+            item = type(default[0]) if default else str
+            if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
+                raise SpecError(f"{source}: [train] {key} must be a list of {item.__name__}, got {value!r}")
+        elif isinstance(value, bool) != isinstance(default, bool) or not isinstance(value, kind):
+            raise SpecError(f"{source}: [train] {key} must be a {kind.__name__}, got {value!r}")
+    try:
+        TrainConfig(**table).check()
+    except ValueError as exc:
+        raise SpecError(f"{source}: [train]: {exc}") from None
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in table.items()))
+
+
+def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpec:
+    """Validate sweep spec data (a parsed TOML table) and return the spec.
+
+    Raises:
+        SpecError: naming the offending key, option, switch, value, style or player count.
+    """
+    data = dict(data)
+    fmt = data.get("format", SWEEP_FORMAT)
+    if fmt != SWEEP_FORMAT:
+        raise SpecError(f"{source}: format={fmt!r} is not supported; expected {SWEEP_FORMAT!r}")
+    unknown = sorted(set(data) - set(SPEC_KEYS))
+    if unknown:
+        raise SpecError(f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}")
+    steps = data.get("steps", 3_000_000)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise SpecError(f"{source}: steps must be an integer >= 1 (learner decisions per run), got {steps!r}")
+    transfer = data.get("transfer", {})
+    if not isinstance(transfer, dict):
+        raise SpecError(f"{source}: [transfer] must be a table of {', '.join(TRANSFER_KEYS)}")
+    bad = sorted(set(transfer) - set(TRANSFER_KEYS))
+    if bad:
+        raise SpecError(f"{source}: [transfer] has unknown key(s) {', '.join(bad)}; allowed: {', '.join(TRANSFER_KEYS)}")
+    deals = transfer.get("deals", 1000)
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 1_000_000:
+        raise SpecError(f"{source}: [transfer] deals must be an integer in 1..1000000, got {deals!r}")
+    transfer_seed = transfer.get("seed", DEFAULT_TRANSFER_SEED)
+    if isinstance(transfer_seed, bool) or not isinstance(transfer_seed, int) or not 0 <= transfer_seed <= 2**62:
+        raise SpecError(f"{source}: [transfer] seed must be an integer in 0..2**62, got {transfer_seed!r}")
+    baseline = transfer.get("baseline", DEFAULT_BASELINE)
+    if not isinstance(baseline, str):
+        raise SpecError(f"{source}: [transfer] baseline must be a style name, got {baseline!r}")
+    study = _study_part(data, source)  # bases, players, variations, field styles
+    if any(style.endswith(".zip") or "/" in style for style in study.styles):
+        raise SpecError(f"{source}: [transfer] field must name compiled styles, not checkpoints")
+    from uno_env.policies import parse_policy
+
+    try:
+        parse_policy(baseline)
+    except ValueError as exc:
+        raise SpecError(f"{source}: [transfer] baseline {baseline!r}: {exc}") from None
+    spec = SweepSpec(
+        name=study.name,
+        seed=study.seed,
+        bases=study.bases,
+        players=study.players,
+        steps=steps,
+        train=_train_values(data.get("train", {}), source),
+        variations=study.variations,
+        deals=deals,
+        transfer_seed=transfer_seed,
+        field=study.styles,
+        baseline=baseline.strip(),
+    )
+    for run in spec.runs():
+        try:
+            run.cfg.check()
+        except ValueError as exc:
+            raise SpecError(f"{source}: run {run.id}: {exc}") from None
+    return spec
+
+
+def default_spec_path() -> Path:
+    """Where the built-in default sweep spec lives."""
+    return Path(str(resources.files("training") / "specs" / DEFAULT_SPEC))
+
+
+def load_sweep(path: str | Path | None = None) -> SweepSpec:
+    """Read and validate a sweep spec file (``None``: the built-in default sweep)."""
+    path = default_spec_path() if path is None else Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"cannot read sweep spec {path}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path} is not valid TOML: {exc}") from None
+    return parse_sweep(data, source=str(path))
+
+
+def write_spec(spec: SweepSpec, out: Path) -> None:
+    """Write the normalised spec to ``out/spec.toml`` (what ``--resume`` reads)."""
+    import tomli_w
+
+    tmp = out / ".spec.toml.tmp"
+    tmp.write_text(tomli_w.dumps(spec.to_dict()), encoding="utf-8")
+    tmp.replace(out / "spec.toml")
+
+
+# ================================================================ one run
+def run_key(run: SweepRun) -> str:
+    """SHA-256 of everything that decides a run's training: its config and its rules."""
+    fields = [SWEEP_FORMAT, run.id, dataclasses.asdict(run.cfg), str(run.variant.rules)]
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """What a worker needs to train (or continue) one run: picklable, paths absolute."""
+
+    id: str
+    key: str
+    run_dir: str
+    cfg: dict[str, Any]
+    rules: str
+
+
+def train_run(task: RunTask) -> dict[str, Any]:
+    """Train the run of ``task`` to its budget, continuing from its last checkpoint if it has one.
+
+    The run's own output goes to ``train.log`` in its directory. Returns the run's summary
+    (JSON-ready): final step, wall time and the last evaluation rows.
+    """
+    from uno_env.rules import RuleSet
+
+    from .train import read_eval_rows, resume, train
+
+    run_dir = Path(task.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config = run_dir / "config.json"
+    if config.is_file():
+        recorded = json.loads(config.read_text(encoding="utf-8"))
+        recorded.pop("rules_string", None)
+        if recorded != task.cfg:
+            changed = sorted(k for k in task.cfg if recorded.get(k) != task.cfg[k])
+            raise SpecError(
+                f"{config} was written for another config (differs in {', '.join(changed) or 'its keys'}); "
+                "the sweep's spec.toml was changed since the run started: restore it, or start a new sweep"
+            )
+    with (run_dir / "train.log").open("a", encoding="utf-8") as log, contextlib.redirect_stdout(log):
+        if (run_dir / "config.json").is_file():
+            resumed = True
+            resume(run_dir)
+        else:
+            resumed = False
+            train(TrainConfig(**task.cfg), run_dir=run_dir, rules=RuleSet.parse(task.rules))
+    state = json.loads((run_dir / "checkpoints" / "latest.json").read_text(encoding="utf-8"))
+    rows = [r for r in read_eval_rows(run_dir / "eval.csv") if r["step"] == state["step"]]
+    return {
+        "format": SWEEP_FORMAT,
+        "id": task.id,
+        "key": task.key,
+        "step": int(state["step"]),
+        "seconds": round(float(state["seconds"]), 1),
+        "resumed": resumed,
+        "final_eval": [{k: v for k, v in r.items() if k != "seconds"} for r in rows],
+    }
+
+
+# ================================================================ progress
+def run_steps(run_dir: Path) -> int:
+    """Learner steps a run has trained so far (its ``progress.csv``, else its last checkpoint)."""
+    progress = run_dir / "progress.csv"
+    with contextlib.suppress(OSError, ValueError, IndexError, StopIteration):
+        with progress.open(newline="", encoding="utf-8", errors="replace") as fh:
+            rows = list(csv.reader(fh))
+        column = rows[0].index("charts/total_timesteps")
+        return int(float(next(r[column] for r in reversed(rows[1:]) if len(r) > column and r[column])))
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        return int(json.loads((run_dir / "checkpoints" / "latest.json").read_text(encoding="utf-8"))["step"])
+    return 0
+
+
+def status_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
+    """Where every run stands: ``done``, ``training`` (steps so far) or ``waiting``."""
+    rows = []
+    for run in spec.runs():
+        run_dir = out / "runs" / run.id
+        result = out / "results" / f"{run.id}.json"
+        if result.is_file():
+            state, steps = "done", spec.steps
+        elif run_dir.exists():
+            state, steps = "training", run_steps(run_dir)
+        else:
+            state, steps = "waiting", 0
+        rows.append({"run": run.id, "state": state, "steps": min(steps, spec.steps), "budget": spec.steps})
+    return rows
+
+
+class StatusLine:
+    """A status line on stderr every ``every`` seconds while the runs train (a daemon thread)."""
+
+    def __init__(self, spec: SweepSpec, out: Path, every: float, enabled: bool) -> None:
+        self.spec, self.out, self.every, self.enabled = spec, out, every, enabled
+        self.stop = threading.Event()
+        self.start_steps = sum(r["steps"] for r in status_rows(spec, out))
+        self.start = time.perf_counter()
+        self.thread = threading.Thread(target=self._loop, daemon=True, name="sweep-status")
+
+    def line(self) -> str:
+        """The current status: runs done, steps over all runs, rate and time left."""
+        rows = status_rows(self.spec, self.out)
+        done = sum(r["state"] == "done" for r in rows)
+        steps = sum(r["steps"] for r in rows)
+        total = sum(r["budget"] for r in rows)
+        elapsed = time.perf_counter() - self.start
+        rate = (steps - self.start_steps) / elapsed if elapsed > 0 else 0.0
+        left = f", ~{(total - steps) / rate / 60:.0f} min of training left" if rate > 0 else ""
+        active = ", ".join(f"{r['run']} {r['steps'] / r['budget']:.0%}" for r in rows if r["state"] == "training")
+        return (
+            f"sweep {self.spec.name!r}: {done}/{len(rows)} runs done, {steps:,}/{total:,} steps "
+            f"({steps / total:.0%}), {rate:,.0f} steps/s{left}" + (f" | {active}" if active else "")
+        )
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.every):
+            print(self.line(), file=sys.stderr, flush=True)
+
+    def __enter__(self) -> StatusLine:
+        if self.enabled:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+
+
+# ================================================================ running
+def scan_results(spec: SweepSpec, out: Path) -> tuple[dict[str, dict[str, Any]], list[SweepRun]]:
+    """The finished runs' summaries by run id, and the runs still to train.
+
+    An unreadable summary is trained on (its run resumes from its last checkpoint); one of
+    another digest was written for another spec: :class:`SpecError`, nothing is mixed.
+    """
+    done: dict[str, dict[str, Any]] = {}
+    todo = []
+    for run in spec.runs():
+        path = out / "results" / f"{run.id}.json"
+        if not path.exists():
+            todo.append(run)
+            continue
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+            recorded = result["key"]
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError) as exc:
+            print(f"run summary {path} is unreadable ({exc}); the run continues", file=sys.stderr)
+            todo.append(run)
+            continue
+        if recorded != run_key(run):
+            raise SpecError(
+                f"{path} was written for another config of run {run.id}: {out / 'spec.toml'} was changed "
+                "since the sweep started, or the folder mixes two sweeps; restore the spec or start a new "
+                "sweep in a new folder"
+            )
+        done[run.id] = result
+    return done, todo
+
+
+def default_out_dir(spec: SweepSpec, root: Path = Path("runs")) -> Path:
+    """``runs/sweep__<name>__<seed>__<UTC time>``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return root / f"sweep__{spec.name}__{spec.seed}__{stamp}"
+
+
+def run_sweep(
+    spec: SweepSpec,
+    out: Path,
+    *,
+    executor: str = "process",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    status_every: float = 30.0,
+    transfer: bool = True,
+) -> Path:
+    """Train (or continue) every run of ``spec`` in ``out``, then cross-evaluate; return ``out``.
+
+    Args:
+        spec: The validated spec.
+        out: Output folder; must not hold another sweep unless ``resume``.
+        executor: ``"process"`` (default), ``"ray"`` or ``"serial"``.
+        workers: Pool processes or local Ray CPUs (default: the cores, at most one per run).
+        ray_address: An existing Ray cluster's address for ``executor="ray"``.
+        resume: Continue the sweep in ``out`` (its ``spec.toml`` must equal ``spec``).
+        progress: Show the status line and per-run messages on stderr.
+        status_every: Seconds between status lines.
+        transfer: Run the cross-evaluation and write the tables (:mod:`training.transfer`).
+    """
+    workers = default_workers() if workers is None else workers
+    check_executor(executor, workers)
+    if resume and not (out / "spec.toml").is_file():
+        raise SpecError(f"{out} holds no sweep to resume (no spec.toml)")
+    with using_folder(out, "sweep"):
+        spec_file = out / "spec.toml"
+        if spec_file.exists():
+            if not resume:
+                raise SpecError(f"{out} already holds a sweep; continue it with --resume {out}")
+            if load_sweep(spec_file) != spec:
+                raise SpecError(f"{out} holds a sweep of another spec; resume it with its own spec.toml")
+        elif resume:
+            raise SpecError(f"{out} holds no sweep to resume (no spec.toml)")
+        write_spec(spec, out)
+        runs = {run.id: run for run in spec.runs()}
+        done, todo = scan_results(spec, out)
+        log = out / "log.jsonl"
+        append_line(
+            log,
+            json.dumps(
+                {"event": "start", "time": time.time(), "runs": len(runs), "todo": [r.id for r in todo],
+                 "executor": executor, "workers": workers}
+            ),
+        )  # fmt: skip
+        if progress:
+            print(
+                f"sweep {spec.name!r}: {len(runs)} runs ({len(spec.variants())} variants x "
+                f"{len(spec.players)} player counts), {spec.steps:,} steps each; {len(done)} finished, "
+                f"{len(todo)} to train -> {out}",
+                file=sys.stderr,
+            )
+        tasks = [
+            RunTask(run.id, run_key(run), str((out / "runs" / run.id).resolve()), dataclasses.asdict(run.cfg),
+                    str(run.variant.rules))
+            for run in todo
+        ]  # fmt: skip
+
+        def store(result: dict[str, Any]) -> None:
+            write_json_atomic(out / "results" / f"{result['id']}.json", result)
+            append_line(log, json.dumps({"event": "run", "id": result["id"], "seconds": result["seconds"]}))
+            if progress:
+                evals = ", ".join(
+                    f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
+                    for r in result["final_eval"]
+                )
+                print(f"run {result['id']} done at step {result['step']:,}: {evals}", file=sys.stderr)
+
+        (out / "results").mkdir(parents=True, exist_ok=True)
+        with StatusLine(spec, out, status_every, progress and bool(tasks)) as status:
+            run_batches(
+                train_run,
+                tasks,
+                store,
+                executor=executor,
+                workers=min(workers, max(1, len(tasks))),
+                ray_address=ray_address,
+            )
+            if progress and tasks:
+                print(status.line(), file=sys.stderr)
+        append_line(log, json.dumps({"event": "trained", "time": time.time()}))
+        if transfer:
+            from .transfer import run_transfer
+
+            run_transfer(spec, out, executor=executor, workers=workers, ray_address=ray_address,
+                         progress=progress)  # fmt: skip
+    return out
+
+
+# ================================================================ command line
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec", nargs="?", help="sweep spec TOML (default: the built-in default sweep)")
+    parser.add_argument("--out", type=Path, help="output folder (default: runs/sweep__<name>__<seed>__<time>)")
+    parser.add_argument("--resume", type=Path, metavar="DIR", help="continue the sweep in DIR")
+    parser.add_argument("--status", type=Path, metavar="DIR", help="print where every run of DIR stands")
+    parser.add_argument("--executor", choices=EXECUTORS, default="process", help="where runs train")
+    parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
+    parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
+    parser.add_argument("--steps", type=int, default=None, help="override the spec's steps per run")
+    parser.add_argument("--status-every", type=float, default=30.0, help="seconds between status lines")
+    parser.add_argument("--no-transfer", action="store_true", help="train only; no cross-evaluation")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """Run ``uno-env sweep`` from parsed arguments."""
+    if args.status is not None:
+        spec = load_sweep(args.status / "spec.toml")
+        for row in status_rows(spec, args.status):
+            print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} steps")
+        return 0
+    if args.status_every <= 0:
+        raise ValueError(f"--status-every must be > 0 seconds, got {args.status_every}")
+    if args.resume is not None:
+        if args.spec is not None or args.steps is not None or args.out is not None:
+            raise SpecError("--resume DIR continues DIR/spec.toml; do not give a SPEC, --steps or --out")
+        out = args.resume
+        spec = load_sweep(out / "spec.toml")
+    else:
+        spec = load_sweep(args.spec)
+        if args.steps is not None:
+            spec = parse_sweep({**spec.to_dict(), "steps": args.steps}, source="spec with --steps")
+        out = args.out if args.out is not None else default_out_dir(spec)
+    run_sweep(
+        spec,
+        out,
+        executor=args.executor,
+        workers=args.workers,
+        ray_address=args.ray_address,
+        resume=args.resume is not None,
+        progress=not args.quiet,
+        status_every=args.status_every,
+        transfer=not args.no_transfer,
+    )
+    print(f"runs: {out / 'runs'}")
+    if not args.no_transfer:
+        print(f"transfer matrix: {out / 'transfer.csv'}\nreport: {out / 'report.md'}")
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env sweep`` to the ``uno-env`` command line."""
+    parser = subparsers.add_parser(
+        "sweep", help="train a policy per rule variant, then the transfer matrix", description=__doc__
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    _add_arguments(parser)
+    parser.set_defaults(func=cmd_sweep)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.sweep``: the same as ``uno-env sweep``."""
+    from training.cli import run_module
+
+    return run_module("sweep", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

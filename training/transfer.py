@@ -1,0 +1,517 @@
+"""The transfer matrix and the skill premium of a sweep (:mod:`training.sweep`).
+
+After a sweep has trained its runs, every trained policy plays in every variant of the sweep
+(at its own player count) against the same reference field, and the field's styles play each
+other in every variant:
+
+- **Design.** Deal ``d`` of the cross-evaluation is dealt from ``[transfer] seed + d`` in
+  every variant (common random numbers), and every deal is played once with the measured
+  player in each seat (seat ``k`` of ``n``) against ``n - 1`` copies of one opponent style:
+  each field style and the baseline (``random_playable``, the literature's random player:
+  a random playable card, draws only with none). Policies play arg-max on the native vector
+  env (:func:`training.evaluate.play_policy`); styles in the compiled batch simulator, on
+  the same deals. A game cut at the decision limit (E-END-1) counts as not won.
+- **Intervals.** The games of one deal share its cards, so the *deal* is the unit: rates are
+  ratios of per-deal totals with cluster-robust errors (:func:`uno_env.stats.grouped_ratio`,
+  Wilson at the effective sample size), and comparisons on the same deals are paired by deal
+  (:func:`uno_env.stats.paired_difference`). 95% throughout.
+- **Transfer matrix** (``transfer.csv``, ``transfer.parquet`` with pyarrow, ``transfer.png``):
+  per trained-on x played-on pair, the win rate against the field (all field styles pooled)
+  and against each opponent, with the change against the policy adapted to the played-on
+  variant (the diagonal), paired by deal.
+- **Skill premium** (``skill.csv``, ``report.md``), per variant and player count:
+  ``premium``, the adapted policy's win rate against the field minus the fair share
+  ``1/n``; its win rate against the baseline; ``spread``, the best minus the worst win rate
+  against the field among the field's styles and the adapted policy (each style against the
+  *other* field styles; paired by deal; the extremes are picked from the same data, so the
+  interval is a little optimistic); at 2 players, ``stronger_share``, the share of the
+  head-to-head games between two of those players won by the one with the higher win rate
+  against the field (0.5: skill decides nothing; 1: the better player always wins). Variants
+  are ranked by premium; each variant's premium is compared with its base's, paired by deal,
+  and the comparisons of a sweep are one family under Benjamini-Hochberg at 5% false
+  discovery rate (``premium_vs_base_q``).
+
+Everything is resumable: each policy x variant pair and each variant's field games are one
+task of :func:`training.runner.run_batches` whose result (per-deal counts) is written
+atomically to ``OUT/transfer/`` or ``OUT/field/`` with its design digest; a resumed sweep
+plays only the missing ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from training.runner import Progress, run_batches, write_json_atomic
+from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from training.sweep import SweepSpec
+
+FIELD = "field"
+"""The opponents label of the pooled reference field."""
+
+
+# ================================================================ tasks
+@dataclass(frozen=True)
+class PolicyTask:
+    """A trained policy against every opponent in one variant: each deal once per seat."""
+
+    id: str
+    trained: str  # run id
+    played: str  # variant id
+    players: int
+    model: str  # absolute path of the run's model.zip
+    rules: str
+    opponents: tuple[str, ...]
+    deals: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class FieldTask:
+    """The field's styles against each other in one variant: each deal once per seat."""
+
+    id: str
+    variant: str
+    players: int
+    rules: str
+    styles: tuple[str, ...]
+    deals: int
+    seed: int
+
+
+def task_key(task: PolicyTask | FieldTask) -> str:
+    """SHA-256 of a task's design (what its result file records; another design is refused)."""
+    text = json.dumps([type(task).__name__, *(str(v) for v in vars(task).values())])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]:
+    """Every cross-evaluation task of a sweep, in a fixed order."""
+    variants = spec.variants()
+    opponents = (*spec.field, spec.baseline)
+    policy_tasks = []
+    field_tasks = []
+    for n in spec.players:
+        for played in variants:
+            for trained in variants:
+                run = f"{trained.id}__{n}p"
+                policy_tasks.append(
+                    PolicyTask(
+                        f"{run}__on__{played.id}", run, played.id, n,
+                        str((out / "runs" / run / "model.zip").resolve()), str(played.rules), opponents,
+                        spec.deals, spec.transfer_seed,
+                    )
+                )  # fmt: skip
+            field_tasks.append(
+                FieldTask(f"{played.id}__{n}p", played.id, n, str(played.rules), spec.field, spec.deals,
+                          spec.transfer_seed)
+            )  # fmt: skip
+    return policy_tasks, field_tasks
+
+
+_ACTORS: dict[tuple[str, str, int], Any] = {}
+"""Policies loaded in this process, by (model, rules, players)."""
+
+
+def play_policy_task(task: PolicyTask) -> dict[str, Any]:
+    """Per-deal wins, truncations and decisions of the policy against each opponent."""
+    from training.common import set_torch_threads
+    from training.evaluate import load_checkpoint_actor, play_policy
+    from uno_env.rules import RuleSet
+
+    rules = RuleSet.parse(task.rules)
+    key = (task.model, task.rules, task.players)
+    if key not in _ACTORS:
+        set_torch_threads(1)
+        _ACTORS.clear()  # one policy at a time per worker
+        _ACTORS[key] = load_checkpoint_actor(
+            task.model, rules, task.players, allow_rules_mismatch=True, trust=True, log=lambda _: None
+        )  # the sweep trained and signed it; the driver checked the signature
+    actor = _ACTORS[key]
+    result: dict[str, Any] = {}
+    for opponent in task.opponents:
+        wins = np.zeros(task.deals, dtype=np.int64)
+        truncated = np.zeros(task.deals, dtype=np.int64)
+        decisions = np.zeros(task.deals, dtype=np.int64)
+        for seat in range(task.players):
+            records = play_policy(
+                actor, rules, task.players, [opponent] * (task.players - 1), task.deals, task.seed, seat=seat
+            )
+            wins += records.won
+            truncated += records.truncated
+            decisions += records.decisions
+        result[opponent] = {"wins": wins.tolist(), "truncated": truncated.tolist(), "decisions": decisions.tolist()}
+    return {"id": task.id, "opponents": result}
+
+
+def play_field_task(task: FieldTask) -> dict[str, Any]:
+    """Per-deal wins of each field style alone against ``n - 1`` copies of each other style."""
+    import uno_env
+
+    rules = uno_env.RuleSet.parse(task.rules)
+    n = task.players
+    pairs: dict[str, list[int]] = {}
+    for mine in task.styles:
+        for other in task.styles:
+            if mine == other:
+                continue
+            wins = np.zeros(task.deals, dtype=np.int64)
+            for seat in range(n):
+                policies = [other] * n
+                policies[seat] = mine
+                sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=policies)
+                wins += sim.winner == seat
+            pairs[f"{mine}|{other}"] = wins.tolist()
+    return {"id": task.id, "pairs": pairs}
+
+
+def _scan(tasks: Sequence[PolicyTask | FieldTask], folder: Path) -> tuple[dict[str, dict[str, Any]], list[Any]]:
+    """Results on disk by task id (of the same design), and the tasks still to run."""
+    from training.study import SpecError
+
+    done: dict[str, dict[str, Any]] = {}
+    todo: list[Any] = []
+    for task in tasks:
+        path = folder / f"{task.id}.json"
+        if not path.exists():
+            todo.append(task)
+            continue
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+            recorded = result["key"]
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError) as exc:
+            print(f"result file {path} is unreadable ({exc}); playing it again", file=sys.stderr)
+            todo.append(task)
+            continue
+        if recorded != task_key(task):
+            raise SpecError(f"{path} was computed for another design; start a new sweep in a new folder")
+        done[task.id] = result
+    return done, todo
+
+
+def run_transfer(
+    spec: SweepSpec,
+    out: Path,
+    *,
+    executor: str = "process",
+    workers: int = 1,
+    ray_address: str | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Play the missing cross-evaluation tasks of a trained sweep, then write its tables and report."""
+    from agents.policy_agent import metadata_path
+    from agents.trust import check_trusted
+
+    policy_tasks, field_tasks = plan(spec, out)
+    for model in dict.fromkeys(t.model for t in policy_tasks):
+        check_trusted(Path(model), metadata_path(Path(model)))
+    for tasks, folder, function in (
+        (field_tasks, out / "field", play_field_task),
+        (policy_tasks, out / "transfer", play_policy_task),
+    ):
+        folder.mkdir(parents=True, exist_ok=True)
+        by_id = {t.id: t for t in tasks}
+        todo = _scan(tasks, folder)[1]
+        bar = Progress(len(todo), label=f"{folder.name} tasks", enabled=progress and bool(todo))
+
+        def store(result: dict[str, Any], folder: Path = folder, by_id: Any = by_id, bar: Progress = bar) -> None:
+            task = by_id[result["id"]]
+            write_json_atomic(folder / f"{task.id}.json", {**result, "key": task_key(task)})
+            bar.update(task.deals * task.players)
+
+        run_batches(function, todo, store, executor=executor, workers=workers, ray_address=ray_address)
+    return assemble(spec, out)
+
+
+# ================================================================ tables
+def _rate(totals: np.ndarray, count: float) -> tuple[float, float, float, Any]:
+    est = grouped_ratio(totals, count)
+    lo, hi = est.proportion_interval()
+    return est.value, lo, hi, est
+
+
+def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
+    """One row per trained-on x played-on x opponents (each style, the baseline and the pooled field)."""
+    policy_tasks, _ = plan(spec, out)
+    done, todo = _scan(policy_tasks, out / "transfer")
+    if todo:
+        raise ValueError(f"{out}: {len(todo)} transfer results are missing (first {todo[0].id}); resume the sweep")
+    rows = []
+    totals: dict[tuple[str, str, int, str], np.ndarray] = {}
+    for task in policy_tasks:
+        per = done[task.id]["opponents"]
+        for opponent in task.opponents:
+            totals[(task.trained, task.played, task.players, opponent)] = np.asarray(per[opponent]["wins"])
+        totals[(task.trained, task.played, task.players, FIELD)] = sum(
+            (np.asarray(per[s]["wins"]) for s in spec.field), np.zeros(task.deals, dtype=np.int64)
+        )
+    for task in policy_tasks:
+        n = task.players
+        per = done[task.id]["opponents"]
+        adapted = f"{task.played}__{n}p"
+        for opponent in (FIELD, *task.opponents):
+            count = n * (len(spec.field) if opponent == FIELD else 1)
+            wins = totals[(task.trained, task.played, n, opponent)]
+            rate, lo, hi, _ = _rate(wins, count)
+            names = spec.field if opponent == FIELD else (opponent,)
+            truncated = sum(int(np.sum(per[s]["truncated"])) for s in names)
+            decisions = sum(int(np.sum(per[s]["decisions"])) for s in names)
+            delta = paired_difference(wins, count, totals[(adapted, task.played, n, opponent)], count)
+            dlo, dhi = delta.interval()
+            rows.append(
+                {
+                    "trained_on": task.trained.rsplit("__", 1)[0], "played_on": task.played, "players": n,
+                    "opponents": opponent, "adapted": task.trained == adapted, "deals": task.deals,
+                    "seat_games": count * task.deals, "wins": int(wins.sum()), "win_rate": rate,
+                    "win_lo": lo, "win_hi": hi, "fair_share": 1 / n,
+                    "delta_vs_adapted": delta.value if task.trained != adapted else 0.0,
+                    "delta_lo": dlo if task.trained != adapted else math.nan,
+                    "delta_hi": dhi if task.trained != adapted else math.nan,
+                    "truncated_rate": truncated / (count * task.deals),
+                    "decisions_mean": decisions / (count * task.deals), "seed": task.seed,
+                }
+            )  # fmt: skip
+    return rows
+
+
+def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
+    """One row per variant and player count: the skill premium and how much skill decides games."""
+    policy_tasks, field_tasks = plan(spec, out)
+    policy_done, todo = _scan(policy_tasks, out / "transfer")
+    field_done, todo2 = _scan(field_tasks, out / "field")
+    if todo or todo2:
+        raise ValueError(f"{out}: cross-evaluation results are missing; resume the sweep")
+    field = list(spec.field)
+    rows = []
+    premium_totals: dict[tuple[str, int], np.ndarray] = {}
+    for task in field_tasks:
+        n, learner = task.players, "policy"
+        pairs = {k: np.asarray(v) for k, v in field_done[task.id]["pairs"].items()}
+        own = policy_done[f"{task.variant}__{n}p__on__{task.variant}"]["opponents"]
+        for style in field:
+            pairs[f"{learner}|{style}"] = np.asarray(own[style]["wins"])
+            truncated = np.asarray(own[style]["truncated"])
+            pairs[f"{style}|{learner}"] = n - pairs[f"{learner}|{style}"] - truncated if n == 2 else None  # type: ignore[assignment]
+        players = [learner, *field]
+        against: dict[str, tuple[np.ndarray, int]] = {}
+        for p in players:
+            others = [q for q in field if q != p]
+            against[p] = (sum((pairs[f"{p}|{q}"] for q in others), np.zeros(task.deals, dtype=np.int64)), n * len(others))
+        rates = {p: grouped_ratio(*against[p]).value for p in players}
+        premium_totals[(task.variant, n)] = against[learner][0]
+        field_rate, field_lo, field_hi, _ = _rate(*against[learner])
+        base_rate, base_lo, base_hi, _ = _rate(np.asarray(own[spec.baseline]["wins"]), n)
+        top, bottom = max(players, key=rates.__getitem__), min(players, key=rates.__getitem__)
+        spread = paired_difference(*against[top], *against[bottom])
+        slo, shi = spread.interval()
+        share = lo_share = hi_share = math.nan
+        if n == 2:
+            won = np.zeros(task.deals, dtype=np.int64)
+            games = 0
+            for i, a in enumerate(players):
+                for b in players[i + 1 :]:
+                    strong, weak = (a, b) if rates[a] >= rates[b] else (b, a)
+                    won = won + pairs[f"{strong}|{weak}"]
+                    games += n
+            share, lo_share, hi_share, _ = _rate(won, games)
+        variant = next(v for v in spec.variants() if v.id == task.variant)
+        rows.append(
+            {
+                "variant": task.variant, "base": variant.base, "variation": variant.variation,
+                "switches": variant.switches, "players": n, "deals": task.deals,
+                "policy_vs_field": field_rate, "policy_vs_field_lo": field_lo, "policy_vs_field_hi": field_hi,
+                "premium": field_rate - 1 / n, "premium_lo": field_lo - 1 / n, "premium_hi": field_hi - 1 / n,
+                "policy_vs_baseline": base_rate, "policy_vs_baseline_lo": base_lo,
+                "policy_vs_baseline_hi": base_hi, "baseline": spec.baseline,
+                "spread": spread.value, "spread_lo": slo, "spread_hi": shi, "strongest": top, "weakest": bottom,
+                "stronger_share": share, "stronger_share_lo": lo_share, "stronger_share_hi": hi_share,
+            }
+        )  # fmt: skip
+    # each variant's premium against its base's, paired by deal; one family under Benjamini-Hochberg
+    tested = [r for r in rows if r["variation"]]
+    p_values = []
+    for r in rows:
+        if r["variation"]:
+            diff = paired_difference(
+                premium_totals[(r["variant"], r["players"])], r["players"] * len(field),
+                premium_totals[(r["base"], r["players"])], r["players"] * len(field),
+            )  # fmt: skip
+            r["premium_vs_base"], (r["premium_vs_base_lo"], r["premium_vs_base_hi"]) = diff.value, diff.interval()
+            r["premium_vs_base_p"] = diff.p_value()
+            p_values.append(r["premium_vs_base_p"])
+        else:
+            r.update(premium_vs_base=0.0, premium_vs_base_lo=math.nan, premium_vs_base_hi=math.nan)
+            r.update(premium_vs_base_p=math.nan, premium_vs_base_q=math.nan, premium_vs_base_detected=False)
+    for r, q in zip(tested, benjamini_hochberg(p_values), strict=True):
+        r["premium_vs_base_q"] = float(q)
+        r["premium_vs_base_detected"] = bool(q <= 0.05)
+    for n in spec.players:
+        ranked = sorted((r for r in rows if r["players"] == n), key=lambda r: -r["premium"])
+        for rank, r in enumerate(ranked, 1):
+            r["rank"] = rank
+    return rows
+
+
+def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
+    """``stem.csv`` (and ``stem.parquet`` with pyarrow), each written atomically."""
+    tmp = stem.with_name(f".{stem.name}.csv.tmp")
+    frame.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
+    tmp.replace(stem.with_suffix(".csv"))
+    if importlib.util.find_spec("pyarrow") is not None:
+        tmp = stem.with_name(f".{stem.name}.parquet.tmp")
+        frame.to_parquet(tmp, index=False)
+        tmp.replace(stem.with_suffix(".parquet"))
+
+
+def plot_matrix(frame: pd.DataFrame, path: Path) -> None:
+    """The transfer matrix (win rate against the field, trained-on x played-on) as a heat map per
+    player count, each cell with its 95% interval; the adapted policies on the diagonal framed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    part = frame[frame["opponents"] == FIELD]
+    counts = sorted(part["players"].unique())
+    order = list(dict.fromkeys(part["played_on"]))
+    size = 1.6 + 1.25 * len(order)
+    fig, axes = plt.subplots(1, len(counts), figsize=(size * len(counts) + 1.5, size), squeeze=False)
+    for ax, n in zip(axes[0], counts, strict=True):
+        cell = part[part["players"] == n]
+        grid = cell.pivot(index="trained_on", columns="played_on", values="win_rate").reindex(index=order, columns=order)
+        lo = cell.pivot(index="trained_on", columns="played_on", values="win_lo").reindex_like(grid)
+        hi = cell.pivot(index="trained_on", columns="played_on", values="win_hi").reindex_like(grid)
+        values = grid.to_numpy() * 100
+        spread = max(2.0, float(np.nanmax(np.abs(values - 100 / n))))
+        image = ax.imshow(values, cmap="RdBu", vmin=100 / n - spread, vmax=100 / n + spread, aspect="auto")
+        for i in range(len(order)):
+            for j in range(len(order)):
+                ax.text(j, i, f"{values[i, j]:.1f}\n[{lo.iat[i, j] * 100:.1f}, {hi.iat[i, j] * 100:.1f}]",
+                        ha="center", va="center", fontsize=7)  # fmt: skip
+            ax.add_patch(plt.Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, lw=1.8, color="black"))
+        ax.set_xticks(range(len(order)), order, rotation=40, ha="right", fontsize=8)
+        ax.set_yticks(range(len(order)), order, fontsize=8)
+        ax.set_xlabel("played on")
+        ax.set_ylabel("trained on")
+        ax.set_title(f"{n} players: win rate vs the field (%), 95% interval by deal", fontsize=9)
+        fig.colorbar(image, ax=ax, shrink=0.8, label=f"fair share {100 / n:.0f}%")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _pct(value: float, lo: float, hi: float, signed: bool = False) -> str:
+    sign = "+" if signed else ""
+    return f"{value * 100:{sign}.1f}% [{lo * 100:{sign}.1f}, {hi * 100:{sign}.1f}]"
+
+
+def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.DataFrame) -> str:
+    """The Markdown report: the runs, the transfer matrix and the skill premium per variant."""
+    results = {}
+    for path in sorted((out / "results").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        results[data["id"]] = data
+    lines = [
+        f"# Sweep `{spec.name}`",
+        "",
+        f"One MaskablePPO policy per variant and player count, {spec.steps:,} learner steps each, seed "
+        f"{spec.seed}. Cross-evaluation: {spec.deals:,} deals (deal d from seed {spec.transfer_seed} + d in "
+        "every variant), each played once with the measured player in every seat, against "
+        f"{len(spec.field)} field styles ({', '.join(f'`{s}`' for s in spec.field)}) and the baseline "
+        f"`{spec.baseline}`" + (" (the literature's random player)" if spec.baseline == "random_playable" else "")
+        + ". Intervals are 95%, grouped by deal (the deal is the unit: cluster-robust ratios; changes "
+        "paired by deal).",
+        "",
+        "## Runs",
+        "",
+        "| run | steps | wall | final evaluation (training's own games) |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    for run_id, data in results.items():
+        evals = "; ".join(
+            f"vs `{r['opponents']}` {_pct(r['win_rate'], r['win_low'], r['win_high'])}" for r in data["final_eval"]
+        )
+        lines.append(f"| `{run_id}` | {data['step']:,} | {data['seconds'] / 60:.1f} min | {evals} |")
+    for n in spec.players:
+        part = transfer[(transfer["players"] == n) & (transfer["opponents"] == FIELD)]
+        order = list(dict.fromkeys(part["played_on"]))
+        lines += [
+            "",
+            f"## Transfer matrix, {n} players",
+            "",
+            f"Win rate against the field (fair share {1 / n:.1%}); rows: trained on, columns: played on; "
+            "below each off-diagonal entry its change against the policy adapted to the column's variant "
+            "(the diagonal), paired by deal.",
+            "",
+            "| trained on \\ played on | " + " | ".join(f"`{v}`" for v in order) + " |",
+            "| --- |" + " ---: |" * len(order),
+        ]
+        for trained in order:
+            cells = []
+            for played in order:
+                r = part[(part["trained_on"] == trained) & (part["played_on"] == played)].iloc[0]
+                text = _pct(r["win_rate"], r["win_lo"], r["win_hi"])
+                if not r["adapted"]:
+                    text += f"<br>{_pct(r['delta_vs_adapted'], r['delta_lo'], r['delta_hi'], signed=True)}"
+                else:
+                    text = f"**{text}**"
+                cells.append(text)
+            lines.append(f"| `{trained}` | " + " | ".join(cells) + " |")
+        rows = skill[skill["players"] == n].sort_values("rank")
+        lines += [
+            "",
+            f"## Which rules reward skill, {n} players",
+            "",
+            "Variants ranked by the skill premium: the adapted policy's win rate against the field minus the "
+            f"fair share. `vs {spec.baseline}`: the adapted policy against {n - 1} `{spec.baseline}` "
+            "player(s). Spread: best minus worst win rate against the field among the field styles and the "
+            "adapted policy. Stronger side: the share of head-to-head games won by the player with the higher "
+            "win rate against the field (2 players). Change against the base: paired by deal; detected = "
+            "Benjamini-Hochberg at 5% false discovery rate over the sweep's variants.",
+            "",
+            f"| rank | variant | premium | vs `{spec.baseline}` | spread | stronger side wins | change vs base |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | --- |",
+        ]
+        for _, r in rows.iterrows():
+            change = "(base)"
+            if r["variation"]:
+                change = _pct(r["premium_vs_base"], r["premium_vs_base_lo"], r["premium_vs_base_hi"], signed=True)
+                change += " detected" if r["premium_vs_base_detected"] else " not detected"
+            share = "n/a" if math.isnan(r["stronger_share"]) else _pct(
+                r["stronger_share"], r["stronger_share_lo"], r["stronger_share_hi"]
+            )
+            lines.append(
+                f"| {r['rank']} | `{r['variant']}` | {_pct(r['premium'], r['premium_lo'], r['premium_hi'], signed=True)} | "
+                f"{_pct(r['policy_vs_baseline'], r['policy_vs_baseline_lo'], r['policy_vs_baseline_hi'])} | "
+                f"{_pct(r['spread'], r['spread_lo'], r['spread_hi'])} ({r['strongest']} - {r['weakest']}) | "
+                f"{share} | {change} |"
+            )
+    lines += ["", "Files: `transfer.csv`, `skill.csv` (and `.parquet` with pyarrow), `transfer.png`.", ""]
+    return "\n".join(lines)
+
+
+def assemble(spec: SweepSpec, out: Path) -> pd.DataFrame:
+    """Write ``transfer.csv``/``.parquet``, ``skill.csv``/``.parquet``, ``transfer.png`` and
+    ``report.md`` from the results on disk; return the transfer table."""
+    import pandas as pd
+
+    transfer = pd.DataFrame(transfer_rows(spec, out))
+    skill = pd.DataFrame(skill_rows(spec, out))
+    _write_frame(transfer, out / "transfer")
+    _write_frame(skill, out / "skill")
+    plot_matrix(transfer, out / "transfer.png")
+    (out / "report.md").write_text(report_text(spec, out, transfer, skill), encoding="utf-8")
+    return transfer
