@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -157,31 +158,46 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(tmp_path: Path) -> None:
-    spec_path = write_spec(tmp_path)
-    out = tmp_path / "sweep"
+@pytest.fixture(scope="module")
+def killed_sweep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A tiny sweep killed (SIGKILL) in the middle of its second run, then resumed to the end,
+    as a user runs it; with what the folder held between the two."""
+    tmp = tmp_path_factory.mktemp("sweep")
+    spec_path = write_spec(tmp)
+    out = tmp / "sweep"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-c", KILLER, "sweep", str(spec_path), "--out", str(out), "--workers", "1"]
-    killed = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    killed = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     first, second = out / "runs" / "uno__2p", out / "runs" / "uno+seven_swap__2p"
-    assert (out / "results" / "uno__2p.json").is_file()
-    assert not (out / "results" / "uno+seven_swap__2p.json").exists()
-    checkpoint = json.loads((second / "checkpoints" / "latest.json").read_text())["step"]
-    assert 0 < checkpoint < 512
-    states = {row["run"]: row["state"] for row in status_rows(load_sweep(out / "spec.toml"), out)}
-    assert states == {"uno__2p": "done", "uno+seven_swap__2p": "training"}
-    finished = tree(first)
-    summary = (out / "results" / "uno__2p.json").read_bytes()
-
+    before = {
+        "summary_exists": (out / "results" / "uno__2p.json").is_file(),
+        "second_summary_exists": (out / "results" / "uno+seven_swap__2p.json").exists(),
+        "checkpoint": json.loads((second / "checkpoints" / "latest.json").read_text())["step"],
+        "states": {row["run"]: row["state"] for row in status_rows(load_sweep(out / "spec.toml"), out)},
+        "finished": tree(first),
+        "summary": (out / "results" / "uno__2p.json").read_bytes(),
+    }
     resumed = subprocess.run(
         [sys.executable, "-m", "training.sweep", "--resume", str(out), "--workers", "1"],
-        env=env, capture_output=True, text=True, timeout=600,
+        env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
+    return {"out": out, "before": before}
+
+
+def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(
+    killed_sweep: dict[str, Any],
+) -> None:
+    out, before = killed_sweep["out"], killed_sweep["before"]
+    first, second = out / "runs" / "uno__2p", out / "runs" / "uno+seven_swap__2p"
+    assert before["summary_exists"] and not before["second_summary_exists"]
+    checkpoint = before["checkpoint"]
+    assert 0 < checkpoint < 512
+    assert before["states"] == {"uno__2p": "done", "uno+seven_swap__2p": "training"}
     # the finished run is not touched: same files, same summary, trained once
-    assert tree(first) == finished
-    assert (out / "results" / "uno__2p.json").read_bytes() == summary
+    assert tree(first) == before["finished"]
+    assert (out / "results" / "uno__2p.json").read_bytes() == before["summary"]
     assert "resuming" not in (first / "train.log").read_text()
     # the interrupted run continued from its last checkpoint, not from step 0
     log = (second / "train.log").read_text()
@@ -194,7 +210,8 @@ def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(tmp_pa
     assert steps == sorted(set(steps)) and steps[-1] == 512
     progress = (second / "progress.csv").read_text().splitlines()
     column = progress[0].split(",").index("charts/total_timesteps")
-    counts = [int(float(line.split(",")[column])) for line in progress[1:]]
+    cells = [line.split(",")[column] for line in progress[1:]]
+    counts = [int(float(c)) for c in cells if c]  # the final row holds the last evaluation only
     assert counts == sorted(set(counts)) and counts[-1] == 512
     assert (second / "progress.superseded.csv").is_file()
     # and the cross-evaluation ran on both policies
@@ -202,10 +219,46 @@ def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(tmp_pa
 
     matrix = pd.read_csv(out / "transfer.csv")
     assert len(matrix) == 2 * 2 * 4  # trained-on x played-on x (field, greedy, blocker, baseline)
+    diagonal = matrix[matrix["adapted"]]
+    assert len(diagonal) == 2 * 4 and (diagonal["delta_vs_adapted"] == 0).all()
+    assert matrix["win_lo"].le(matrix["win_rate"]).all() and matrix["win_rate"].le(matrix["win_hi"]).all()
     assert (out / "transfer.png").is_file() and (out / "report.md").is_file()
     skill = pd.read_csv(out / "skill.csv")
     assert list(skill["variant"]) == ["uno", "uno+seven_swap"]
     assert skill["premium_lo"].le(skill["premium"]).all() and skill["premium"].le(skill["premium_hi"]).all()
+    assert skill["stronger_share"].between(0, 1).all()
+
+
+def test_a_study_naming_the_sweep_seats_each_cells_own_policy(
+    killed_sweep: dict[str, Any], tmp_path: Path
+) -> None:
+    import pandas as pd
+
+    from training.study import LEARNED, parse_spec, plan, run_study
+
+    out = killed_sweep["out"]
+    data = {
+        "name": "adapted", "seed": 3, "bases": ["uno"], "players": [2], "styles": ["greedy", "blocker"],
+        "games": 12, "sweep": str(out), "variations": {"seven_swap": {"seven_swap": True}},
+    }  # fmt: skip
+    spec = parse_spec(data)
+    assert spec.styles == ("greedy", "blocker", LEARNED)
+    models = {task.variant: task.learned for task in plan(spec)}
+    assert models == {
+        "uno": str(out / "runs" / "uno__2p" / "model.zip"),
+        "uno+seven_swap": str(out / "runs" / "uno+seven_swap__2p" / "model.zip"),
+    }
+    run_study(spec, tmp_path / "study", executor="serial", progress=False)
+    results = pd.read_csv(tmp_path / "study" / "results.csv")
+    learned = results[results["style"] == LEARNED]
+    assert sorted(learned["variant"]) == ["uno", "uno+seven_swap"]
+    assert (learned["seat_games"] > 0).all()
+    report = (tmp_path / "study" / "report.md").read_text()
+    assert "Which rules reward skill (adapted players)" in report
+    # a cell the sweep did not train is refused when the spec is read
+    data["variations"] = {"jump_in": {"jump_in": True}}
+    with pytest.raises(SpecError, match="no finished run for cell uno\\+jump_in at 2 players"):
+        parse_spec(data)
 
 
 def test_a_second_sweep_in_the_same_folder_is_refused(tmp_path: Path) -> None:
@@ -235,12 +288,17 @@ def test_ray_and_process_pool_write_the_same_run_directories(tmp_path: Path) -> 
             assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
         def rows(folder: Path) -> list[dict[str, object]]:
-            return [{k: v for k, v in r.items() if k != "seconds"} for r in read_eval_rows(folder / "eval.csv")]
+            return [
+                {k: v for k, v in r.items() if k != "seconds"} for r in read_eval_rows(folder / "eval.csv")
+            ]
 
         assert rows(a) == rows(b)
         from training.common import load_model
 
-        pa, pb = load_model(a / "model.zip").policy.state_dict(), load_model(b / "model.zip").policy.state_dict()
+        pa, pb = (
+            load_model(a / "model.zip").policy.state_dict(),
+            load_model(b / "model.zip").policy.state_dict(),
+        )
         assert pa.keys() == pb.keys() and all(torch.equal(pa[k], pb[k]) for k in pa)
         ra = json.loads((outs["process"] / "results" / f"{run.id}.json").read_text())
         rb = json.loads((outs["ray"] / "results" / f"{run.id}.json").read_text())

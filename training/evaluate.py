@@ -142,10 +142,10 @@ def play_policy(
     games: int,
     seed: int,
     batch: int = 1024,
-    seat: int | None = None,
+    learner_seat: int | None = None,
 ) -> GameRecords:
     """Play ``games`` games (game ``j`` from seed ``seed + j``) with ``actor`` in the rotating seat
-    (or always in ``seat``: replaying the same deals once per seat balances the seats by deal)."""
+    (or always in ``learner_seat``: replaying the same deals once per seat balances the seats by deal)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     won = np.zeros(games, dtype=bool)
@@ -161,7 +161,7 @@ def play_policy(
     for start in range(0, games, batch):
         rows = min(batch, games - start)
         venv = uno_env.VectorEnv(
-            num_envs=rows, rules=rules, num_players=num_players, opponents=list(opponents), seat=seat,
+            num_envs=rows, rules=rules, num_players=num_players, opponents=list(opponents), seat=learner_seat,
             reward="rank", copy=False,
         )  # fmt: skip
         obs, _ = venv.reset(seed=seed + start)

@@ -88,6 +88,14 @@ one this installation did not sign is refused unless the study runs with
 ``--trust-checkpoint`` (a command-line flag, never a spec key, so a shared spec cannot turn
 the check off; :mod:`agents.trust`).
 
+**A policy per variant.** ``sweep = "runs/sweep__default"`` names a finished sweep
+(:mod:`training.sweep`): the study then seats the style ``learned`` (added to ``styles`` if
+not listed) and, in every cell, that seat plays the policy the sweep trained on exactly the
+cell's rules at its player count (a cell the sweep did not train is refused when the spec is
+read). Its rows in ``results.csv`` are the *adapted* player's; the report adds the skill
+premium per variant, from the study's own games and the sweep's cross-evaluation
+(:func:`training.transfer.study_skill_lines`).
+
 Seatings with a learned seat are played by a Python loop over :class:`uno_env.Game`
 (``LEARNED_CHUNK`` games of the batch at a time): scripted seats decide through
 :func:`agents.make` (seeded ``deal_seed * 16 + seat``, as the tournament seeds them), and at
@@ -146,8 +154,11 @@ if TYPE_CHECKING:
 STUDY_FORMAT = "uno-env-study/2"
 SPEC_KEYS = (
     "name", "seed", "bases", "players", "styles", "games", "batch_games", "variations",
-    "allow_rules_mismatch", "replicate", "reference",
+    "allow_rules_mismatch", "replicate", "reference", "sweep",
 )  # fmt: skip
+LEARNED = "learned"
+"""The style of a study that names a sweep: in each cell, the policy the sweep trained for that
+cell's rules and player count (:func:`training.sweep.sweep_models`)."""
 DEFAULT_REFERENCE = "greedy"
 """The style of the fixed reference field unless a spec names another (or ``""``: none)."""
 KINDS = ("field", "reference")
@@ -201,10 +212,24 @@ class StudySpec:
     allow_rules_mismatch: bool = False
     replicate: bool = False
     reference: str = DEFAULT_REFERENCE
+    sweep: str = ""
+    """A finished sweep folder (:mod:`training.sweep`) whose policies take the ``learned`` seat."""
 
     def learned(self) -> tuple[str, ...]:
         """The styles that are learned-policy checkpoints."""
         return tuple(s for s in self.styles if is_checkpoint(s))
+
+    def sweep_models(self, source: str = "spec") -> dict[tuple[str, int], str]:
+        """The checkpoint of the ``learned`` seat per cell (variant id, players); empty without a sweep."""
+        if not self.sweep:
+            return {}
+        from training.sweep import sweep_models
+
+        return sweep_models(Path(self.sweep), self.variants(), self.players, source)
+
+    def models(self) -> tuple[str, ...]:
+        """Every checkpoint the study loads: the learned styles and the sweep's policies."""
+        return (*self.learned(), *dict.fromkeys(self.sweep_models().values()))
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
@@ -221,6 +246,7 @@ class StudySpec:
             "allow_rules_mismatch": self.allow_rules_mismatch,
             "replicate": self.replicate,
             "reference": self.reference,
+            "sweep": self.sweep,
         }
 
     def replicas(self) -> tuple[int, ...]:
@@ -331,8 +357,13 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     if not isinstance(styles, list) or not styles or not all(isinstance(s, str) for s in styles):
         raise SpecError(f"{source}: styles must be a non-empty list of style names")
     styles = [s.strip() for s in styles]
+    sweep = data.get("sweep", "")
+    if not isinstance(sweep, str):
+        raise SpecError(f"{source}: sweep must be the folder of a finished sweep, got {sweep!r}")
+    if sweep and LEARNED not in styles:
+        styles.append(LEARNED)
     for style in styles:
-        if is_checkpoint(style):
+        if is_checkpoint(style) or (style == LEARNED and sweep):
             continue  # checked per cell below
         try:
             parse_policy(style)
@@ -389,6 +420,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         allow_rules_mismatch=allow,
         replicate=replicate,
         reference=reference,
+        sweep=sweep,
     )
     try:
         variants = spec.variants()
@@ -405,6 +437,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     check_spec_size(spec, len(variants), source)
     for path in spec.learned():
         check_checkpoint(path, variants, spec.players, allow, source)
+    spec.sweep_models(source)
     for label, _ in spec.variations:
         if not any(v.variation == label for v in variants):
             print(f"note: variation {label!r} changes no base; it is skipped", file=sys.stderr)
@@ -554,6 +587,7 @@ class BatchTask:
     kind: str = "field"
     replica: int = 0
     reference: str = ""
+    learned: str = ""  # the checkpoint of the LEARNED seat in this cell (a study naming a sweep)
 
 
 def task_key(task: BatchTask) -> str:
@@ -568,6 +602,8 @@ def task_key(task: BatchTask) -> str:
         [list(s) for s in task.seatings], task.seed, task.first, task.count, task.allow_rules_mismatch,
         task.kind, task.replica, task.reference,
     ]  # fmt: skip
+    if task.learned:
+        fields.append(task.learned)
     return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
 
 
@@ -575,7 +611,8 @@ def _cell_layout(
     spec: StudySpec, players: int, kind: str = "field"
 ) -> tuple[list[tuple[str, ...]], int, int, int]:
     """A cell's seatings of one kind, deals per seating, deals per batch and seatings per batch."""
-    batch_games = min(spec.batch_games, LEARNED_BATCH_GAMES) if spec.learned() else spec.batch_games
+    learned = spec.learned() or spec.sweep
+    batch_games = min(spec.batch_games, LEARNED_BATCH_GAMES) if learned else spec.batch_games
     layout = kind_seatings(spec, kind, players)
     deals = deals_per_seating(spec, players)
     chunk = min(deals, batch_games)
@@ -612,6 +649,7 @@ def plan(spec: StudySpec) -> list[BatchTask]:
     playing the same chunk of deals.
     """
     out = []
+    models = spec.sweep_models()
     for replica in spec.replicas():
         for variant in spec.variants():
             for n in spec.players:
@@ -636,6 +674,7 @@ def plan(spec: StudySpec) -> list[BatchTask]:
                                     kind=kind,
                                     replica=replica,
                                     reference=spec.reference,
+                                    learned=models.get((variant.id, n), ""),
                                 )
                             )
                             index += 1
@@ -665,7 +704,7 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
     hists: dict[str, dict[int, int]] = {"decisions": {}, "turns": {}}
     places = np.arange(1, n + 1, dtype=np.int64)
     for table in task.seatings:
-        if any(is_checkpoint(s) for s in table):
+        if any(is_checkpoint(s) or s == LEARNED for s in table):
             result = play_learned(task, table)
         else:
             sim = uno_env.simulate(task.rules, n, count, seed=task.seed + task.first, policies=list(table))
@@ -778,9 +817,9 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     spec = compile_spec(rules)
     deck = rules.deck_family
     actors = {
-        seat: _actor(style, rules, n, task.allow_rules_mismatch)
+        seat: _actor(task.learned if style == LEARNED else style, rules, n, task.allow_rules_mismatch)
         for seat, style in enumerate(table)
-        if is_checkpoint(style)
+        if is_checkpoint(style) or (style == LEARNED and task.learned)
     }
     winner = np.full(task.count, -1, dtype=np.int64)
     length = np.zeros(task.count, dtype=np.int64)
@@ -839,7 +878,7 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
 def _warm_up(spec: StudySpec) -> None:
     """Load the compiled batch loop in this process (before a pool forks; no torch here)."""
     n = spec.players[0]
-    scripted = [s for s in spec.styles if not is_checkpoint(s)] or ["greedy"]
+    scripted = [s for s in spec.styles if not is_checkpoint(s) and s != LEARNED] or ["greedy"]
     uno_env.simulate(
         spec.variants()[0].rules, n, 1, seed=0, policies=[scripted[i % len(scripted)] for i in range(n)]
     )
@@ -870,7 +909,7 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
     from agents.policy_agent import checkpoint_path, metadata_path
 
     out = {}
-    for path in spec.learned():
+    for path in spec.models():
         digest = hashlib.sha256()
         for part in (checkpoint_path(path), metadata_path(path)):
             digest.update(part.read_bytes())
@@ -881,12 +920,12 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
 def check_trust(spec: StudySpec, trust: bool) -> None:
     """Raise :class:`agents.trust.UntrustedCheckpointError` for a learned policy this installation
     did not sign, unless ``trust`` (``--trust-checkpoint``; :mod:`agents.trust`)."""
-    if not spec.learned() or trust:
+    if not spec.models() or trust:
         return
     from agents.policy_agent import checkpoint_path, metadata_path
     from agents.trust import check_trusted
 
-    for path in spec.learned():
+    for path in spec.models():
         check_trusted(checkpoint_path(path), metadata_path(path))
 
 
@@ -896,7 +935,7 @@ def check_checkpoints(spec: StudySpec, out: Path) -> None:
     A checkpoint replaced since the study started would mix two policies in one results
     file: resuming then raises SpecError naming the checkpoint.
     """
-    if not spec.learned():
+    if not spec.models():
         return
     digests = checkpoint_digests(spec)
     target = out / "checkpoints.json"

@@ -45,6 +45,7 @@ import numpy as np
 
 from training.study import (
     DEAL_ARRAYS,
+    LEARNED,
     QUANTILES,
     STUDY_FORMAT,
     STYLE_ARRAYS,
@@ -593,6 +594,8 @@ def style_line(style: str) -> str:
 
     if is_checkpoint(style):
         return f"`{style}`: a learned policy (MaskablePPO checkpoint)"
+    if style == LEARNED:
+        return f"`{style}`: the policy the sweep trained for the cell's own rules and player count"
     name, _, params = style.partition(":")
     extra = f" (parameters {params})" if params else ""
     return f"`{style}`: {POLICY_DOCS.get(name, 'compiled play style')}{extra}"
@@ -692,6 +695,10 @@ def report_text(spec: StudySpec, frame: pd.DataFrame, effects: pd.DataFrame) -> 
             lines += _cell_section(
                 spec, primary[(primary["base"] == base) & (primary["players"] == n)], by_cell
             )
+    if spec.sweep:
+        from training.transfer import study_skill_lines
+
+        lines += study_skill_lines(spec, primary)
     lines += [
         "Plots: `winrate_change.png` (the field changes as a heat map; `~` not detected, `?` detected but "
         "not replicated), `game_length.png` (turns per game, mean and quantiles per variant). Tables: "

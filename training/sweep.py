@@ -155,7 +155,7 @@ class SweepSpec:
     def config(self, variant: Variant, players: int) -> TrainConfig:
         """The training config of ``variant`` at ``players`` (the ``[train]`` table on the defaults)."""
         base = next(b for b in self.bases if (Path(b).stem if b.endswith(".toml") else b) == variant.base)
-        values = {k: list(v) if isinstance(v, tuple) else v for k, v in self.train}
+        values: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.train}
         return TrainConfig(
             **values,
             rules=base,
@@ -241,12 +241,18 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         raise SpecError(f"{source}: [transfer] must be a table of {', '.join(TRANSFER_KEYS)}")
     bad = sorted(set(transfer) - set(TRANSFER_KEYS))
     if bad:
-        raise SpecError(f"{source}: [transfer] has unknown key(s) {', '.join(bad)}; allowed: {', '.join(TRANSFER_KEYS)}")
+        raise SpecError(
+            f"{source}: [transfer] has unknown key(s) {', '.join(bad)}; allowed: {', '.join(TRANSFER_KEYS)}"
+        )
     deals = transfer.get("deals", 1000)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 1_000_000:
         raise SpecError(f"{source}: [transfer] deals must be an integer in 1..1000000, got {deals!r}")
     transfer_seed = transfer.get("seed", DEFAULT_TRANSFER_SEED)
-    if isinstance(transfer_seed, bool) or not isinstance(transfer_seed, int) or not 0 <= transfer_seed <= 2**62:
+    if (
+        isinstance(transfer_seed, bool)
+        or not isinstance(transfer_seed, int)
+        or not 0 <= transfer_seed <= 2**62
+    ):
         raise SpecError(f"{source}: [transfer] seed must be an integer in 0..2**62, got {transfer_seed!r}")
     baseline = transfer.get("baseline", DEFAULT_BASELINE)
     if not isinstance(baseline, str):
@@ -385,7 +391,7 @@ def run_steps(run_dir: Path) -> int:
 
 def status_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     """Where every run stands: ``done``, ``training`` (steps so far) or ``waiting``."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for run in spec.runs():
         run_dir = out / "runs" / run.id
         result = out / "results" / f"{run.id}.json"
@@ -418,7 +424,9 @@ class StatusLine:
         elapsed = time.perf_counter() - self.start
         rate = (steps - self.start_steps) / elapsed if elapsed > 0 else 0.0
         left = f", ~{(total - steps) / rate / 60:.0f} min of training left" if rate > 0 else ""
-        active = ", ".join(f"{r['run']} {r['steps'] / r['budget']:.0%}" for r in rows if r["state"] == "training")
+        active = ", ".join(
+            f"{r['run']} {r['steps'] / r['budget']:.0%}" for r in rows if r["state"] == "training"
+        )
         return (
             f"sweep {self.spec.name!r}: {done}/{len(rows)} runs done, {steps:,}/{total:,} steps "
             f"({steps / total:.0%}), {rate:,.0f} steps/s{left}" + (f" | {active}" if active else "")
@@ -466,6 +474,43 @@ def scan_results(spec: SweepSpec, out: Path) -> tuple[dict[str, dict[str, Any]],
             )
         done[run.id] = result
     return done, todo
+
+
+def sweep_models(
+    folder: Path, variants: Sequence[Variant], players: Sequence[int], source: str = "spec"
+) -> dict[tuple[str, int], str]:
+    """The trained policy of a finished sweep for every cell (variant id, players) of a study.
+
+    A cell takes the sweep's run trained on exactly its rules (``rules.txt``) at its player
+    count; a cell with no such finished run raises :class:`SpecError` naming the cell and the
+    runs the sweep has.
+    """
+    from uno_env.rules import RuleSet
+
+    where = f"{source}: sweep {str(folder)!r}"
+    if not (folder / "spec.toml").is_file():
+        raise SpecError(f"{where} is not a sweep folder (no spec.toml); run `uno-env sweep` first")
+    try:
+        spec = load_sweep(folder / "spec.toml")
+        done, _ = scan_results(spec, folder)
+    except SpecError as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    trained: dict[tuple[RuleSet, int], str] = {}
+    for run in spec.runs():
+        if run.id in done:
+            trained[(run.variant.rules, run.players)] = str(folder / "runs" / run.id / "model.zip")
+    out = {}
+    for variant in variants:
+        for n in players:
+            path = trained.get((variant.rules, n))
+            if path is None:
+                have = ", ".join(sorted(done)) or "none finished"
+                raise SpecError(
+                    f"{where} has no finished run for cell {variant.id} at {n} players (the same rules "
+                    f"and player count); its finished runs: {have}"
+                )
+            out[(variant.id, n)] = path
+    return out
 
 
 def default_out_dir(spec: SweepSpec, root: Path = Path("runs")) -> Path:
@@ -570,13 +615,16 @@ def run_sweep(
 # ================================================================ command line
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", nargs="?", help="sweep spec TOML (default: the built-in default sweep)")
-    parser.add_argument("--out", type=Path, help="output folder (default: runs/sweep__<name>__<seed>__<time>)")
+    parser.add_argument(
+        "--out", type=Path, help="output folder (default: runs/sweep__<name>__<seed>__<time>)"
+    )
     parser.add_argument("--resume", type=Path, metavar="DIR", help="continue the sweep in DIR")
     parser.add_argument("--status", type=Path, metavar="DIR", help="print where every run of DIR stands")
     parser.add_argument("--executor", choices=EXECUTORS, default="process", help="where runs train")
     parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
     parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
     parser.add_argument("--steps", type=int, default=None, help="override the spec's steps per run")
+    parser.add_argument("--deals", type=int, default=None, help="override the spec's transfer deals")
     parser.add_argument("--status-every", type=float, default=30.0, help="seconds between status lines")
     parser.add_argument("--no-transfer", action="store_true", help="train only; no cross-evaluation")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -592,14 +640,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.status_every <= 0:
         raise ValueError(f"--status-every must be > 0 seconds, got {args.status_every}")
     if args.resume is not None:
-        if args.spec is not None or args.steps is not None or args.out is not None:
-            raise SpecError("--resume DIR continues DIR/spec.toml; do not give a SPEC, --steps or --out")
+        if any(v is not None for v in (args.spec, args.steps, args.deals, args.out)):
+            raise SpecError(
+                "--resume DIR continues DIR/spec.toml; do not give a SPEC, --steps, --deals or --out"
+            )
         out = args.resume
         spec = load_sweep(out / "spec.toml")
     else:
         spec = load_sweep(args.spec)
+        data = spec.to_dict()
         if args.steps is not None:
-            spec = parse_sweep({**spec.to_dict(), "steps": args.steps}, source="spec with --steps")
+            data["steps"] = args.steps
+        if args.deals is not None:
+            data["transfer"]["deals"] = args.deals
+        if data != spec.to_dict():
+            spec = parse_sweep(data, source="spec with command-line overrides")
         out = args.out if args.out is not None else default_out_dir(spec)
     run_sweep(
         spec,

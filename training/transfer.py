@@ -148,12 +148,22 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
         decisions = np.zeros(task.deals, dtype=np.int64)
         for seat in range(task.players):
             records = play_policy(
-                actor, rules, task.players, [opponent] * (task.players - 1), task.deals, task.seed, seat=seat
+                actor,
+                rules,
+                task.players,
+                [opponent] * (task.players - 1),
+                task.deals,
+                task.seed,
+                learner_seat=seat,
             )
             wins += records.won
             truncated += records.truncated
             decisions += records.decisions
-        result[opponent] = {"wins": wins.tolist(), "truncated": truncated.tolist(), "decisions": decisions.tolist()}
+        result[opponent] = {
+            "wins": wins.tolist(),
+            "truncated": truncated.tolist(),
+            "decisions": decisions.tolist(),
+        }
     return {"id": task.id, "opponents": result}
 
 
@@ -178,7 +188,9 @@ def play_field_task(task: FieldTask) -> dict[str, Any]:
     return {"id": task.id, "pairs": pairs}
 
 
-def _scan(tasks: Sequence[PolicyTask | FieldTask], folder: Path) -> tuple[dict[str, dict[str, Any]], list[Any]]:
+def _scan(
+    tasks: Sequence[PolicyTask | FieldTask], folder: Path
+) -> tuple[dict[str, dict[str, Any]], list[Any]]:
     """Results on disk by task id (of the same design), and the tasks still to run."""
     from training.study import SpecError
 
@@ -227,7 +239,9 @@ def run_transfer(
         todo = _scan(tasks, folder)[1]
         bar = Progress(len(todo), label=f"{folder.name} tasks", enabled=progress and bool(todo))
 
-        def store(result: dict[str, Any], folder: Path = folder, by_id: Any = by_id, bar: Progress = bar) -> None:
+        def store(
+            result: dict[str, Any], folder: Path = folder, by_id: Any = by_id, bar: Progress = bar
+        ) -> None:
             task = by_id[result["id"]]
             write_json_atomic(folder / f"{task.id}.json", {**result, "key": task_key(task)})
             bar.update(task.deals * task.players)
@@ -248,8 +262,10 @@ def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     policy_tasks, _ = plan(spec, out)
     done, todo = _scan(policy_tasks, out / "transfer")
     if todo:
-        raise ValueError(f"{out}: {len(todo)} transfer results are missing (first {todo[0].id}); resume the sweep")
-    rows = []
+        raise ValueError(
+            f"{out}: {len(todo)} transfer results are missing (first {todo[0].id}); resume the sweep"
+        )
+    rows: list[dict[str, Any]] = []
     totals: dict[tuple[str, str, int, str], np.ndarray] = {}
     for task in policy_tasks:
         per = done[task.id]["opponents"]
@@ -295,7 +311,7 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     if todo or todo2:
         raise ValueError(f"{out}: cross-evaluation results are missing; resume the sweep")
     field = list(spec.field)
-    rows = []
+    rows: list[dict[str, Any]] = []
     premium_totals: dict[tuple[str, int], np.ndarray] = {}
     for task in field_tasks:
         n, learner = task.players, "policy"
@@ -309,7 +325,10 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
         against: dict[str, tuple[np.ndarray, int]] = {}
         for p in players:
             others = [q for q in field if q != p]
-            against[p] = (sum((pairs[f"{p}|{q}"] for q in others), np.zeros(task.deals, dtype=np.int64)), n * len(others))
+            against[p] = (
+                sum((pairs[f"{p}|{q}"] for q in others), np.zeros(task.deals, dtype=np.int64)),
+                n * len(others),
+            )
         rates = {p: grouped_ratio(*against[p]).value for p in players}
         premium_totals[(task.variant, n)] = against[learner][0]
         field_rate, field_lo, field_hi, _ = _rate(*against[learner])
@@ -336,7 +355,8 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
                 "premium": field_rate - 1 / n, "premium_lo": field_lo - 1 / n, "premium_hi": field_hi - 1 / n,
                 "policy_vs_baseline": base_rate, "policy_vs_baseline_lo": base_lo,
                 "policy_vs_baseline_hi": base_hi, "baseline": spec.baseline,
-                "spread": spread.value, "spread_lo": slo, "spread_hi": shi, "strongest": top, "weakest": bottom,
+                "spread": spread.value, "spread_lo": slo, "spread_hi": shi,
+                "strongest": top, "weakest": bottom,
                 "stronger_share": share, "stronger_share_lo": lo_share, "stronger_share_hi": hi_share,
             }
         )  # fmt: skip
@@ -349,7 +369,10 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
                 premium_totals[(r["variant"], r["players"])], r["players"] * len(field),
                 premium_totals[(r["base"], r["players"])], r["players"] * len(field),
             )  # fmt: skip
-            r["premium_vs_base"], (r["premium_vs_base_lo"], r["premium_vs_base_hi"]) = diff.value, diff.interval()
+            r["premium_vs_base"], (r["premium_vs_base_lo"], r["premium_vs_base_hi"]) = (
+                diff.value,
+                diff.interval(),
+            )
             r["premium_vs_base_p"] = diff.p_value()
             p_values.append(r["premium_vs_base_p"])
         else:
@@ -391,7 +414,9 @@ def plot_matrix(frame: pd.DataFrame, path: Path) -> None:
     fig, axes = plt.subplots(1, len(counts), figsize=(size * len(counts) + 1.5, size), squeeze=False)
     for ax, n in zip(axes[0], counts, strict=True):
         cell = part[part["players"] == n]
-        grid = cell.pivot(index="trained_on", columns="played_on", values="win_rate").reindex(index=order, columns=order)
+        grid = cell.pivot(index="trained_on", columns="played_on", values="win_rate").reindex(
+            index=order, columns=order
+        )
         lo = cell.pivot(index="trained_on", columns="played_on", values="win_lo").reindex_like(grid)
         hi = cell.pivot(index="trained_on", columns="played_on", values="win_hi").reindex_like(grid)
         values = grid.to_numpy() * 100
@@ -431,7 +456,8 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
         f"{spec.seed}. Cross-evaluation: {spec.deals:,} deals (deal d from seed {spec.transfer_seed} + d in "
         "every variant), each played once with the measured player in every seat, against "
         f"{len(spec.field)} field styles ({', '.join(f'`{s}`' for s in spec.field)}) and the baseline "
-        f"`{spec.baseline}`" + (" (the literature's random player)" if spec.baseline == "random_playable" else "")
+        f"`{spec.baseline}`"
+        + (" (the literature's random player)" if spec.baseline == "random_playable" else "")
         + ". Intervals are 95%, grouped by deal (the deal is the unit: cluster-robust ratios; changes "
         "paired by deal).",
         "",
@@ -442,7 +468,8 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
     ]
     for run_id, data in results.items():
         evals = "; ".join(
-            f"vs `{r['opponents']}` {_pct(r['win_rate'], r['win_low'], r['win_high'])}" for r in data["final_eval"]
+            f"vs `{r['opponents']}` {_pct(r['win_rate'], r['win_low'], r['win_high'])}"
+            for r in data["final_eval"]
         )
         lines.append(f"| `{run_id}` | {data['step']:,} | {data['seconds'] / 60:.1f} min | {evals} |")
     for n in spec.players:
@@ -478,23 +505,30 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
             "Variants ranked by the skill premium: the adapted policy's win rate against the field minus the "
             f"fair share. `vs {spec.baseline}`: the adapted policy against {n - 1} `{spec.baseline}` "
             "player(s). Spread: best minus worst win rate against the field among the field styles and the "
-            "adapted policy. Stronger side: the share of head-to-head games won by the player with the higher "
+            "adapted policy. Stronger side: the share of head-to-head games won by the player with the "
+            "higher "
             "win rate against the field (2 players). Change against the base: paired by deal; detected = "
             "Benjamini-Hochberg at 5% false discovery rate over the sweep's variants.",
             "",
-            f"| rank | variant | premium | vs `{spec.baseline}` | spread | stronger side wins | change vs base |",
+            f"| rank | variant | premium | vs `{spec.baseline}` | spread | stronger side wins "
+            "| change vs base |",
             "| ---: | --- | ---: | ---: | ---: | ---: | --- |",
         ]
         for _, r in rows.iterrows():
             change = "(base)"
             if r["variation"]:
-                change = _pct(r["premium_vs_base"], r["premium_vs_base_lo"], r["premium_vs_base_hi"], signed=True)
+                change = _pct(
+                    r["premium_vs_base"], r["premium_vs_base_lo"], r["premium_vs_base_hi"], signed=True
+                )
                 change += " detected" if r["premium_vs_base_detected"] else " not detected"
-            share = "n/a" if math.isnan(r["stronger_share"]) else _pct(
-                r["stronger_share"], r["stronger_share_lo"], r["stronger_share_hi"]
+            share = (
+                "n/a"
+                if math.isnan(r["stronger_share"])
+                else _pct(r["stronger_share"], r["stronger_share_lo"], r["stronger_share_hi"])
             )
             lines.append(
-                f"| {r['rank']} | `{r['variant']}` | {_pct(r['premium'], r['premium_lo'], r['premium_hi'], signed=True)} | "
+                f"| {r['rank']} | `{r['variant']}` | "
+                f"{_pct(r['premium'], r['premium_lo'], r['premium_hi'], signed=True)} | "
                 f"{_pct(r['policy_vs_baseline'], r['policy_vs_baseline_lo'], r['policy_vs_baseline_hi'])} | "
                 f"{_pct(r['spread'], r['spread_lo'], r['spread_hi'])} ({r['strongest']} - {r['weakest']}) | "
                 f"{share} | {change} |"
@@ -515,3 +549,67 @@ def assemble(spec: SweepSpec, out: Path) -> pd.DataFrame:
     plot_matrix(transfer, out / "transfer.png")
     (out / "report.md").write_text(report_text(spec, out, transfer, skill), encoding="utf-8")
     return transfer
+
+
+# ================================================================ the study's section
+def study_skill_lines(spec: Any, frame: pd.DataFrame) -> list[str]:
+    """The study report's skill section for a study that names a sweep (``spec.sweep``).
+
+    Per cell, from the study's own games: the ``learned`` seat's win rate against the study's
+    field and against its reference style; from the sweep's cross-evaluation (``skill.csv``,
+    matched by the run that trained on the cell's rules): the premium, the win rate against
+    the baseline, the spread and the stronger side's share. Ranked by the study's premium.
+    """
+    import pandas as pd
+
+    from training.study import LEARNED
+
+    folder = Path(spec.sweep)
+    models = spec.sweep_models()
+    skill_path = folder / "skill.csv"
+    skill = pd.read_csv(skill_path) if skill_path.is_file() else None
+    lines = [
+        "## Which rules reward skill (adapted players)",
+        "",
+        f"`{LEARNED}` is, in each cell, the policy the sweep `{spec.sweep}` trained on that cell's rules at "
+        "its player count. Premium: its win rate against the study's field minus the fair share. The last "
+        "columns come from the sweep's cross-evaluation (its own field, deals and baseline; see its "
+        "`report.md`). 95% intervals, the deal as the unit.",
+        "",
+    ]
+    for n in spec.players:
+        rows = frame[(frame["players"] == n) & (frame["style"] == LEARNED)].sort_values(
+            "win_rate", ascending=False
+        )
+        lines += [
+            f"{n} players:",
+            "",
+            "| rank | variant | premium (study field) | vs reference | sweep: premium | sweep: vs baseline | "
+            "sweep: spread | sweep: stronger side wins |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for rank, (_, r) in enumerate(rows.iterrows(), 1):
+            fair = 1 / n
+            ref = "n/a"
+            if isinstance(r["ref_style"], str) and r["ref_style"] and not math.isnan(r["ref_win_rate"]):
+                ref = f"{_pct(r['ref_win_rate'], r['ref_win_lo'], r['ref_win_hi'])} vs `{r['ref_style']}`"
+            cells = ["n/a"] * 4
+            run = Path(models[(r["variant"], n)]).parent.name.rsplit("__", 1)[0]
+            match = None if skill is None else skill[(skill["variant"] == run) & (skill["players"] == n)]
+            if match is not None and len(match):
+                s = match.iloc[0]
+                share = (
+                    "n/a" if math.isnan(s["stronger_share"])
+                    else _pct(s["stronger_share"], s["stronger_share_lo"], s["stronger_share_hi"])
+                )  # fmt: skip
+                cells = [
+                    _pct(s["premium"], s["premium_lo"], s["premium_hi"], signed=True),
+                    _pct(s["policy_vs_baseline"], s["policy_vs_baseline_lo"], s["policy_vs_baseline_hi"])
+                    + f" vs `{s['baseline']}`",
+                    _pct(s["spread"], s["spread_lo"], s["spread_hi"]),
+                    share,
+                ]
+            premium = _pct(r["win_rate"] - fair, r["win_lo"] - fair, r["win_hi"] - fair, signed=True)
+            lines.append(f"| {rank} | `{r['variant']}` | {premium} | {ref} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
