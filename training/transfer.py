@@ -122,6 +122,12 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
     return policy_tasks, field_tasks
 
 
+def task_games(task: PolicyTask | FieldTask) -> int:
+    """The games a task plays: each deal once per seat, per opponent (or per ordered pair of styles)."""
+    k = len(task.opponents) if isinstance(task, PolicyTask) else len(task.styles) * (len(task.styles) - 1)
+    return k * task.players * task.deals
+
+
 _ACTORS: dict[tuple[str, str, int], Any] = {}
 """Policies loaded in this process, by (model, rules, players)."""
 
@@ -244,7 +250,7 @@ def run_transfer(
         ) -> None:
             task = by_id[result["id"]]
             write_json_atomic(folder / f"{task.id}.json", {**result, "key": task_key(task)})
-            bar.update(task.deals * task.players)
+            bar.update(task_games(task))
 
         run_batches(function, todo, store, executor=executor, workers=workers, ray_address=ray_address)
     return assemble(spec, out)
