@@ -68,6 +68,7 @@ import argparse
 import contextlib
 import csv
 import dataclasses
+import functools
 import hashlib
 import json
 import sys
@@ -141,7 +142,11 @@ class SweepSpec:
 
     def variants(self) -> list[Variant]:
         """Every variant, as the study builds them (each base, then each variation that changes it)."""
-        return _study_part(self.to_dict(), "sweep spec").variants()
+        return list(self._variants)
+
+    @functools.cached_property
+    def _variants(self) -> tuple[Variant, ...]:
+        return tuple(_study_part(self.to_dict(), "sweep spec").variants())
 
     def runs(self) -> list[SweepRun]:
         """One training run per variant and player count, in spec order."""
