@@ -1,4 +1,5 @@
-"""Determinism: a seed fixes a game everywhere (the facade, the batch, another process, uncompiled).
+"""Determinism (E-SEED-1): a seed fixes a game everywhere (the facade, the batch, another
+process, uncompiled).
 
 Every chance event comes from the game's own generator (in its state buffer), so the same
 seed and the same decisions give the same game; ``clone()`` copies the generator; game ``i``

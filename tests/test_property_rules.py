@@ -1,9 +1,9 @@
 """Property tests over random combinations of the Uno-deck rule switches.
 
-Rules may combine freely (STYLE.md): whatever switches of ``RULES.md`` are on together, every
-game must keep the engine invariants after every decision (E-CONS-1 card conservation,
-non-negative counts, a legal action for the player to move) and end (E-END-1: won, or
-truncated exactly at ``max_decisions``).
+Rules may combine freely (STYLE.md): whatever switches of the rule reference
+(``docs/rules.md``) are on together, every game must keep the engine invariants after every
+decision (E-CONS-1 card conservation, non-negative counts, a legal action for the player to
+move) and end (E-END-1: won, or truncated exactly at ``max_decisions``).
 
 - :func:`test_random_rule_combinations_keep_the_invariants` draws a :class:`RuleSet` from
   every Uno-deck house switch and option (H-STACK-1 tables, H-REFLECT-1, H-SEVEN-1,

@@ -1,7 +1,7 @@
 """Scenario tests of the Uno house rules (``H-*``) and the Super Mario edition (``M-*``).
 
-Each test names the rule it checks (``../shared/RULES.md``; the open choices are fixed in
-``docs/rules.md``), builds the situation from position notation with rule switches as
+Each test names the rule it checks (the rule reference ``docs/rules.md``, which also records
+the open choices), builds the situation from position notation with rule switches as
 overrides (or the ``uno_house`` / ``uno_mario`` presets), applies decisions by notation and
 asserts their exact effect: hands, piles, active colour, seat to move, direction, phase,
 pending penalty, calls, scores, and the exact legal-action set of every new phase.
@@ -166,8 +166,8 @@ def test_H_STACK_1_wild_draw_four_on_draw_two_then_the_latest_victim_challenges(
 
 
 def test_H_STACK_1_plus_four_only_follows_plus_four_reading() -> None:
-    """H-STACK-1, 000's other reading (no ``WD4/D2``): a Wild Draw Four does not answer a
-    Draw Two; with ``D2/D2`` on, the target still answers with a Draw Two."""
+    """H-STACK-1, the Uno and Mau-Mau sheet's other reading (no ``WD4/D2``): a Wild Draw Four
+    does not answer a Draw Two; with ``D2/D2`` on, the target still answers with a Draw Two."""
     game = at(
         f"hands=RD2 R5 R6/WD4 YD2 G4/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
         "colour=R; seat=0; dir=+; phase=play",
@@ -550,7 +550,7 @@ def test_H_ZERO_1_swap_optional_may_pass() -> None:
 
 
 def test_H_ZERO_1_swap_must_choose_a_player() -> None:
-    """H-ZERO-1 ``swap`` (002): the chosen player must swap; there is no pass."""
+    """H-ZERO-1 ``swap`` (Uno wiki): the chosen player must swap; there is no pass."""
     game = at(ZERO_START + "; dir=+", zero_rule="swap")
     play(game, "R0")
     assert_legal(game, "target +1", "target +2", "target +3")
@@ -563,7 +563,7 @@ def test_H_ZERO_1_swap_must_choose_a_player() -> None:
 
 
 def test_H_ZERO_1_discard_colour_puts_the_colour_under_the_zero() -> None:
-    """H-ZERO-1 ``discard_colour`` (002 "regra de descarte"): the player also discards every
+    """H-ZERO-1 ``discard_colour`` (Uno wiki, "regra de descarte"): the player also discards every
     card of the 0's colour, under the 0 (their effects do not apply: no skip here)."""
     game = at(
         f"hands=R0 R3 R3 RS G2 Y4/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; "
@@ -613,7 +613,7 @@ def test_H_ZERO_1_going_out_on_a_zero_rotates_nothing(rule: str) -> None:
 
 
 def test_H_ZERO_1_rule_of_one_rotates_on_a_one_not_on_a_zero() -> None:
-    """H-ZERO-1 ``zero_rule_rank=1`` (002 "regra do 1"): the rotation happens on a 1; a 0
+    """H-ZERO-1 ``zero_rule_rank=1`` (Uno wiki, "regra do 1"): the rotation happens on a 1; a 0
     is a plain number card."""
     game = at(
         f"hands=R1 R0 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5; {FILL}; colour=R; seat=0; dir=+; "

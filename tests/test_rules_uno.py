@@ -1,6 +1,6 @@
 """Scenario tests of the official Uno rules (``uno`` preset), one or more per rule ID.
 
-Each test names the rule it checks (``../shared/RULES.md``), builds the situation from
+Each test names the rule it checks (the rule reference ``docs/rules.md``), builds the situation from
 position notation (or a seeded deal), applies decisions and asserts their exact effect:
 hands, piles, active colour, seat to move, direction, phase, pending penalty, scores and
 outcome. Whole positions are compared with :func:`assert_position`, which ignores only the
@@ -922,7 +922,7 @@ def test_U_UNO_1_never_caught() -> None:
 
 
 def test_U_UNO_1_five_card_option() -> None:
-    """U-UNO-1 (002 option, ``uno_penalty=5``): a missed call costs 5 cards."""
+    """U-UNO-1 (the Uno wiki's option, ``uno_penalty=5``): a missed call costs 5 cards."""
     game = pos(UNO_TABLE.format(hand="R3 R4"), uno_penalty=5)
     game.step("R3")
     assert_position(

@@ -2,7 +2,8 @@
 
 The engine (:mod:`uno_env.engine`) is numba-compiled rule functions over array state; the
 :class:`Game` facade, the batch simulator (:func:`simulate`) and the environments share it.
-Rule variants are :class:`RuleSet` values; :data:`PRESETS` names the catalogue's presets.
+Rule variants are :class:`RuleSet` values; :data:`PRESETS` names the presets of the rule
+reference (``docs/rules.md``).
 
 The environments (:mod:`uno_env.envs`) load on first use: ``uno_env.env`` / ``raw_env``
 (PettingZoo AEC), ``uno_env.parallel_env`` (PettingZoo Parallel),

@@ -1,0 +1,131 @@
+"""The rule reference (``uno_env/rule_reference.toml``, rendered as ``docs/rules.md``).
+
+Every rule ID cited anywhere in the code, tests, notebooks and docs must be defined in the
+reference, and every ID defined there must be cited by a test. The reference must agree with
+the code: its fields exist and cover every :class:`~uno_env.RuleSet` field's own rule ID, its
+presets and sources exist, a rule switched by booleans alone is in force in exactly the
+presets that turn it on, and ``docs/rules.md`` is the current rendering.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+import uno_env
+from training.cli import main
+from uno_env import reference
+from uno_env.rules import RuleError, RuleSet
+
+ROOT = Path(__file__).resolve().parents[1]
+SCANNED = ("uno_env", "agents", "training", "tests", "benchmarks", "examples", "notebooks", "docs")
+TEXT_SUFFIXES = {".py", ".md", ".toml", ".ipynb", ".txt", ".json", ".jsonl", ".cfg", ".ini", ""}
+THIS_FILE = Path(__file__).resolve()
+
+
+def repository_texts() -> dict[Path, str]:
+    """The text files of the project (not the virtual environment, caches or run outputs)."""
+    files = [ROOT / "README.md", ROOT / "Makefile", ROOT / "pyproject.toml"]
+    for top in SCANNED:
+        files += [p for p in (ROOT / top).rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES]
+    texts = {}
+    for path in files:
+        if "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        texts[path] = path.read_text(encoding="utf-8")
+    return texts
+
+
+def test_cited_ids_expand_ranges_and_ignore_look_alikes() -> None:
+    text = "U-DRAW-1..4, U-START-1/2 and MD-NOTE; not SHA-256, UTF-8, X-1, pre-2024-01 or [A-Z0-9]+"
+    assert reference.cited_ids(text) == {
+        "U-DRAW-1", "U-DRAW-2", "U-DRAW-3", "U-DRAW-4", "U-START-1", "U-START-2", "MD-NOTE",
+    }  # fmt: skip
+
+
+def test_every_cited_rule_id_is_defined() -> None:
+    defined = set(reference.rule_ids())
+    undefined = {
+        f"{path.relative_to(ROOT)}: {rule_id}"
+        for path, text in repository_texts().items()
+        if path != THIS_FILE
+        for rule_id in reference.cited_ids(text) - defined
+    }
+    assert not undefined, f"rule IDs cited but not in uno_env/rule_reference.toml: {sorted(undefined)}"
+
+
+def test_every_defined_rule_id_is_cited_by_a_test() -> None:
+    cited: set[str] = set()
+    for path in (ROOT / "tests").glob("test_*.py"):
+        if path.resolve() != THIS_FILE:
+            cited |= reference.cited_ids(path.read_text(encoding="utf-8"))
+    missing = [rule_id for rule_id in reference.rule_ids() if rule_id not in cited]
+    assert not missing, f"rule IDs no test cites: {missing}"
+
+
+def test_the_reference_names_real_fields_presets_and_sources() -> None:
+    ref = reference.reference()
+    names = {f.name for f in dataclasses.fields(RuleSet)}
+    prefixes = {f.prefix for f in ref.families}
+    assert list(ref.sources) == ["uno_and_mau_mau", "doubling_sevens", "uno_wiki", "super_mario", "macao"]
+    for rule in ref.rules.values():
+        assert rule.title and rule.text, rule.id
+        assert rule.prefix in prefixes, rule.id
+        assert set(rule.fields) <= names, (rule.id, set(rule.fields) - names)
+        assert set(rule.presets) <= set(uno_env.PRESETS), rule.id
+        assert set(rule.sources) <= set(ref.sources), rule.id
+        assert rule.sources or rule.prefix == "E", f"{rule.id} names no source"
+    for f in dataclasses.fields(RuleSet):
+        owner = f.metadata["rule"]
+        assert f.name in ref.rules[owner].fields, f"{owner} does not list the field {f.name} that cites it"
+
+
+def test_boolean_switches_are_in_force_exactly_where_a_preset_turns_them_on() -> None:
+    for rule in reference.reference().rules.values():
+        kinds = {f.name: f.type for f in dataclasses.fields(RuleSet)}
+        if not rule.fields or any(kinds[name] != "bool" for name in rule.fields):
+            continue
+        on = [name for name, rules in uno_env.PRESETS.items() if any(getattr(rules, f) for f in rule.fields)]
+        assert list(rule.presets) == on, rule.id
+
+
+def test_docs_rules_md_is_the_current_rendering() -> None:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert text == reference.markdown(), "docs/rules.md is stale: run `make rules-doc`"
+    for rule_id in reference.rule_ids():
+        assert f"### {rule_id}: " in text
+
+
+def test_explain_prints_the_rule_its_fields_and_presets() -> None:
+    text = reference.explain("u-wd4-2")
+    assert text.startswith("U-WD4-2: Bluffing a Wild Draw Four, and the challenge (Uno)")
+    assert "sources: Uno and Mau-Mau; Uno wiki; Uno Super Mario" in text
+    assert "in force in: uno, uno_house, uno_mario" in text
+    assert 'wd4_bluff: one of "challenge" | "unpunished" | "refused"; default "challenge"' in text
+    assert "challenge_penalty: integer 0..20; default 2" in text
+    assert 'challenge_colour = "annulled" in every preset' in text
+    assert "left open by the sources" in text
+    stacking = " ".join(reference.explain("H-STACK-1").split())  # presets with one value share a line
+    assert 'stacking: uno, uno_mario []; uno_house ["D2/D2", "WD4/WD4", "WD4/D2"]; mau_mau, ' in stacking
+    assert 'mau_mau_doubling ["7/7"]; macao ["2/2", ' in stacking
+
+
+def test_unknown_rule_id_lists_close_matches() -> None:
+    with pytest.raises(RuleError, match=r"unknown rule ID 'U-WD4'; did you mean U-WD4-2, U-WD4-1"):
+        reference.explain("U-WD4")
+    with pytest.raises(RuleError, match=r"unknown rule ID 'Z-1' \(IDs start with U-, H-"):
+        reference.explain("Z-1")
+
+
+def test_cli_rules_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--explain", "MC-FOUR-1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("MC-FOUR-1: The Four makes a player sit out (Macao)")
+    assert "in force in: macao" in out
+    assert main(["rules", "--explain", "all"]) == 0
+    index = capsys.readouterr().out
+    assert all(rule_id in index for rule_id in reference.rule_ids())
+    assert main(["rules", "--explain", "MC-FOR-1"]) == 2
+    assert "did you mean MC-FOUR-1" in capsys.readouterr().err

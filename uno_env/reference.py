@@ -1,0 +1,288 @@
+"""The rule reference: every rule ID the project cites, what it means, where it comes from.
+
+The entries live in ``rule_reference.toml`` next to this module (one ``[[rule]]`` per ID:
+title, the rule in the project's words, its source documents, the :class:`~uno_env.RuleSet`
+fields that configure it, the presets where it is in force, and the choices the sources
+left open). :func:`explain` formats one entry for the terminal (``uno-env rules --explain
+ID``); :func:`markdown` renders the whole reference as ``docs/rules.md``
+(``python -m uno_env.reference docs/rules.md``, ``make rules-doc``).
+
+Rule IDs look like ``U-WD4-2`` or ``MC-FOUR-1`` (a family prefix, a name, a number);
+``MD-NOTE`` is the one ID without a number. :func:`cited_ids` finds the IDs a text cites,
+expanding the short forms ``U-DRAW-1..4`` and ``U-START-1/2``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+import textwrap
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .rules import PRESETS, RuleError, RuleSet, format_rule_value, rule_fields
+
+RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z0-9]+-[0-9]+|MD-NOTE)\b(?!\][+*?{])")
+"""A rule ID anywhere in a text (not a regular expression's character range such as ``A-Z0-9]+``)."""
+
+_RULE_ID_RANGE = re.compile(r"\b([A-Z]{1,2}-[A-Z0-9]+-)([0-9]+)(?:\.\.|/)([0-9]+)\b")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One of the source documents the rules come from."""
+
+    key: str
+    name: str
+    about: str
+
+
+@dataclass(frozen=True)
+class Family:
+    """A group of rules sharing an ID prefix (``U``, ``H``, ``M``, ``MM``, ``MD``, ``MC``, ``E``)."""
+
+    prefix: str
+    title: str
+    about: str
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One rule of the reference."""
+
+    id: str
+    title: str
+    text: str
+    sources: tuple[str, ...]
+    fields: tuple[str, ...]
+    presets: tuple[str, ...]
+    open: str = ""
+
+    @property
+    def prefix(self) -> str:
+        """The family prefix of the ID (``MC`` for ``MC-FOUR-1``)."""
+        return self.id.split("-", 1)[0]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The whole reference: sources, families and rules in catalogue order."""
+
+    sources: dict[str, Source]
+    families: tuple[Family, ...]
+    rules: dict[str, RuleEntry]
+
+
+def _paragraph(text: str) -> str:
+    """A TOML text block as one paragraph (line breaks inside it are only layout)."""
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=1)
+def reference() -> Reference:
+    """The parsed rule reference (read once)."""
+    raw = tomllib.loads(resources.files(__package__).joinpath("rule_reference.toml").read_text("utf-8"))
+    sources = {
+        key: Source(key, entry["name"], _paragraph(entry["about"])) for key, entry in raw["sources"].items()
+    }
+    families = tuple(Family(f["prefix"], f["title"], _paragraph(f["about"])) for f in raw["family"])
+    rules: dict[str, RuleEntry] = {}
+    for entry in raw["rule"]:
+        rule = RuleEntry(
+            id=entry["id"],
+            title=entry["title"],
+            text=_paragraph(entry["text"]),
+            sources=tuple(entry["sources"]),
+            fields=tuple(entry["fields"]),
+            presets=tuple(entry["presets"]),
+            open=_paragraph(entry.get("open", "")),
+        )
+        if rule.id in rules:
+            raise RuleError(f"rule reference defines {rule.id} twice")
+        rules[rule.id] = rule
+    return Reference(sources, families, rules)
+
+
+def rule_ids() -> list[str]:
+    """Every rule ID of the reference, in reference order."""
+    return list(reference().rules)
+
+
+def find_rule(rule_id: str) -> RuleEntry:
+    """The entry of ``rule_id`` (any letter case); an unknown ID lists the closest ones."""
+    rules = reference().rules
+    key = rule_id.strip().upper()
+    if key in rules:
+        return rules[key]
+    close = difflib.get_close_matches(key, list(rules), n=6, cutoff=0.6)
+    close += [r for r in rules if key and r.startswith(key) and r not in close]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    families = ", ".join(f"{f.prefix}-" for f in reference().families)
+    raise RuleError(
+        f"unknown rule ID {rule_id!r}{hint} (IDs start with {families}; `uno-env rules --explain all` "
+        "lists them)"
+    )
+
+
+def cited_ids(text: str) -> set[str]:
+    """The rule IDs ``text`` cites, with ``U-DRAW-1..4`` and ``U-START-1/2`` expanded."""
+    found = set(RULE_ID.findall(text))
+    for stem, first, last in _RULE_ID_RANGE.findall(text):
+        found.update(f"{stem}{n}" for n in range(int(first), int(last) + 1))
+    return found
+
+
+# ---------------------------------------------------------------- the terminal form
+def _field_info() -> dict[str, dict[str, Any]]:
+    return {f["name"]: f for f in rule_fields()}
+
+
+def explain(rule_id: str, width: int = 88) -> str:
+    """One rule for the terminal: its text, sources, fields (with their values in each
+    preset) and the choices left open."""
+    rule = find_rule(rule_id)
+    ref = reference()
+    family = next(f for f in ref.families if f.prefix == rule.prefix)
+
+    def para(text: str, indent: str = "  ") -> str:
+        return textwrap.fill(
+            text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+        )
+
+    lines = [f"{rule.id}: {rule.title} ({family.title})", "", para(rule.text), ""]
+    sources = "; ".join(ref.sources[s].name for s in rule.sources) or "none (an engine guarantee)"
+    lines.append(f"sources: {sources}")
+    lines.append(f"in force in: {', '.join(rule.presets) if rule.presets else 'no preset (an option)'}")
+    if rule.fields:
+        info = _field_info()
+        lines += ["", "fields:"]
+        for name in rule.fields:
+            f = info[name]
+            lines.append(f"  {name}: {f['allowed']}; default {f['default']}")
+            lines.append(para(f["doc"], "    "))
+        lines += ["", "values in the presets:"]
+        for name in rule.fields:
+            groups: dict[str, list[str]] = {}
+            for preset_name, rules in PRESETS.items():
+                groups.setdefault(format_rule_value(getattr(rules, name)), []).append(preset_name)
+            if len(groups) == 1:
+                text = f"{name} = {next(iter(groups))} in every preset"
+            else:
+                text = f"{name}: " + "; ".join(f"{', '.join(p)} {v}" for v, p in groups.items())
+            lines.append(
+                textwrap.fill(
+                    text, width, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
+                )
+            )
+    if rule.open:
+        lines += ["", "left open by the sources, and the choice made:", para(rule.open)]
+    return "\n".join(lines)
+
+
+def explain_index() -> str:
+    """Every rule ID with its title, by family."""
+    ref = reference()
+    lines: list[str] = []
+    for family in ref.families:
+        lines.append(f"{family.title}:")
+        for rule in ref.rules.values():
+            if rule.prefix == family.prefix:
+                lines.append(f"  {rule.id:<15} {rule.title}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the document
+def _anchor(rule_id: str) -> str:
+    return rule_id.lower()
+
+
+def markdown() -> str:
+    """The whole reference as Markdown (``docs/rules.md``)."""
+    ref = reference()
+    info = _field_info()
+    out = [
+        "# Rule reference",
+        "",
+        "<!-- generated from uno_env/rule_reference.toml by `make rules-doc`; edit that file -->",
+        "",
+        "Every rule the project plays has an ID (`U-WD4-2`, `MC-FOUR-1`, ...); code, tests and",
+        "rule files cite these IDs. Each entry gives the rule as the engine plays it, the source",
+        "documents it comes from, the `RuleSet` fields that configure it, the presets where it is",
+        "in force, and, where the sources were silent, ambiguous or disagreed, the choice made.",
+        "Where sources disagree, each reading is an option of the rule set and the preset takes",
+        "one. `uno-env rules --explain ID` prints one entry with the field values of every preset;",
+        "`uno-env rules --fields` lists every field with its type and allowed values.",
+        "",
+        "## Sources",
+        "",
+        "| source | what it is |",
+        "| --- | --- |",
+    ]
+    out += [f"| {s.name} | {s.about} |" for s in ref.sources.values()]
+    out += [
+        "",
+        "## Presets",
+        "",
+        "| preset | sources | deck | players | hand |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    preset_sources = {
+        "uno": "Uno and Mau-Mau, Uno wiki, Uno Super Mario (official parts)",
+        "uno_house": "Uno and Mau-Mau, Uno wiki (optional rules)",
+        "uno_mario": "Uno Super Mario",
+        "mau_mau": "Uno and Mau-Mau (the Mau-Mau part)",
+        "mau_mau_doubling": "Mau-Mau with doubling sevens",
+        "macao": "Macao",
+    }
+    for name, rules in PRESETS.items():
+        out.append(
+            f"| `{name}` | {preset_sources[name]} | {_deck_text(rules)} | "
+            f"{rules.min_players}–{rules.max_players} | {rules.hand_size} |"
+        )
+    out += ["", "## Contents", ""]
+    for family in ref.families:
+        ids = [r.id for r in ref.rules.values() if r.prefix == family.prefix]
+        links = ", ".join(f"[{i}](#{_anchor(i)})" for i in ids)
+        out.append(f"- **{family.title}**: {links}")
+    for family in ref.families:
+        out += ["", f"## {family.title}", "", family.about]
+        for rule in ref.rules.values():
+            if rule.prefix != family.prefix:
+                continue
+            out += ["", f'<a id="{_anchor(rule.id)}"></a>', "", f"### {rule.id}: {rule.title}"]
+            out += ["", rule.text, ""]
+            sources = ", ".join(ref.sources[s].name for s in rule.sources) or "none: an engine guarantee"
+            out.append(f"- **Sources:** {sources}")
+            if rule.fields:
+                fields = ", ".join(f"`{name}` ({info[name]['allowed']})" for name in rule.fields)
+                out.append(f"- **Fields:** {fields}")
+            else:
+                out.append("- **Fields:** none (always in force where it applies)")
+            presets = ", ".join(f"`{p}`" for p in rule.presets) or "none (an option)"
+            out.append(f"- **In force in:** {presets}")
+            if rule.open:
+                out.append(f"- **Left open:** {rule.open}")
+    return "\n".join(out) + "\n"
+
+
+def _deck_text(rules: RuleSet) -> str:
+    if rules.deck == "uno":
+        if not rules.super_stars + rules.custom_wilds:
+            return "Uno 108"
+        return f"Uno 108 + {rules.super_stars} Super Star + {rules.custom_wilds} customizable"
+    copies = f"{rules.decks} × " if rules.decks > 1 else ""
+    more = f", one more above {rules.extra_deck_above} players" if rules.extra_deck_above else ""
+    return f"{copies}French 52{more}"
+
+
+if __name__ == "__main__":
+    text = markdown()
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
