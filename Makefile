@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit nojit notebooks bench clean
+.PHONY: demo test lint typecheck unit nojit notebooks bench clean rules-doc
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 
 ## demo: set up and run the default house-rules study (report and plots under runs/)
 demo: $(VENV)/.installed-study
+	@echo "make demo: the default house-rules study (uno-env study): 12 variations of official Uno, 2 and 4"
+	@echo "players, the 7 scripted play styles; the first run compiles the engine once (about 2 minutes)."
+	@echo "The report and plots land in runs/study__default__0__<time>/ (report.md); progress is on stderr."
 	$(BIN)/uno-env study
 
 ## test: set up and run linters, type checks and the whole test suite
@@ -52,6 +55,10 @@ nojit:
 	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -n 2 tests/test_rules_uno.py tests/test_rules_house.py \
 		tests/test_rules_french.py tests/test_position.py tests/test_agents_styles.py tests/test_borrow.py \
 		tests/test_fast_path.py::test_bit_counting tests/test_fast_path.py::test_held_faces_follow_parsing_and_swaps
+
+## rules-doc: regenerate docs/rules.md from the rule reference (uno_env/rule_reference.toml)
+rules-doc: $(VENV)/.installed-base
+	$(BIN)/python -m uno_env.reference docs/rules.md
 
 ## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
 bench: $(VENV)/.installed-bench

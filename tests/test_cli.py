@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import uno_env
-from training.cli import main
+from training.cli import build_parser, main, plain_text
 from uno_env.rules import rule_fields
 from uno_env.stats import mean_interval, wilson_interval
 
@@ -90,8 +90,37 @@ def test_rules_fields_describes_every_switch(capsys: pytest.CaptureFixture[str])
     assert main(["rules", "--fields"]) == 0
     out = capsys.readouterr().out
     for f in rule_fields():
-        assert re.search(rf"^{f['name']}\s+{re.escape(f['rule'])}\s+default=", out, re.M), f["name"]
-        assert f["doc"] in out
+        line = f"{f['name']:<20} {f['rule']:<13} {f['allowed']} (default {f['default']})"
+        assert re.search(rf"^{re.escape(line)}$", out, re.M), f["name"]
+        assert " ".join(f["doc"].split()) in " ".join(out.split())
+    # types, ranges and choices read unambiguously, values as a rule file writes them
+    assert re.search(r"^jokers\s+MC-OPT-1\s+true \| false \(default false\)$", out, re.M)
+    assert re.search(r"^zero_rule_rank\s+H-ZERO-1\s+integer 0\.\.1 \(default 0\)$", out, re.M)
+    assert re.search(r"^uno_catch\s+U-UNO-1\s+number 0\.0\.\.1\.0 \(default 1\.0\)$", out, re.M)
+    assert re.search(r'^deck\s+U-DECK-1\s+one of "uno" \| "french" \(default "uno"\)$', out, re.M)
+    assert re.search(r"^stacking\s+H-STACK-1\s+list of strings \(default \[\]\)$", out, re.M)
+    assert "None" not in out and "allowed=" not in out
+
+
+def test_simulate_takes_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "simulate",
+        "--games",
+        "30",
+        "--players",
+        "2",
+        "--set",
+        "max_decisions=10",
+        "--set",
+        "seven_swap=true",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "rules: uno --set max_decisions=10 --set seven_swap=true (custom); 2 players" in out
+    assert "truncated at the decision limit (10): 100.00% of games" in out
+    assert main(["simulate", "--games", "5", "--set", "sevens=true"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown rule key(s) sevens; valid keys: deck, decks" in err
 
 
 @pytest.mark.parametrize(
@@ -108,9 +137,75 @@ def test_bad_preset_exits_2_naming_the_valid_ones(
     assert f"available: {', '.join(uno_env.PRESETS)}" in err
 
 
-def test_bad_player_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "11", "--games", "5"]) == 2
-    assert "num_players=11 is outside" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate"],
+        ["play"],
+        ["tournament"],
+        ["train"],
+        ["selfplay"],
+        ["evaluate", "greedy"],
+    ],
+)
+def test_bad_player_count_names_the_options_to_use(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every command that takes rules and players words the error in its own options."""
+    assert main([*argv, "--rules", "mau_mau", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "uno-env: error: --players 3: mau_mau is played by 4..8 players; choose --players in that "
+        "range, or widen the range with --set min_players=3\n"
+    )
+    assert main([*argv, "--players", "11"]) == 2
+    assert (
+        "--players 11: games seat 2..10 players, and uno is played by 2..10 players"
+        in capsys.readouterr().err
+    )
+
+
+def test_every_command_takes_rule_overrides() -> None:
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for name in ("simulate", "play", "tournament", "train", "selfplay", "evaluate"):
+        options = {o for action in commands[name]._actions for o in action.option_strings}
+        assert {"--rules", "--set", "--players"} <= options, name
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["", "simulate", "rules", "study", "tournament", "play", "replay", "train", "selfplay", "evaluate"],
+)
+def test_help_is_plain_text_with_defaults(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"] if command else ["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for markup in ("``", "**", ":class:", ":func:", ":mod:", ":meth:", "`"):
+        assert markup not in out, (command, markup)
+    if command in ("simulate", "train", "evaluate", "tournament"):
+        assert "--players PLAYERS" in out and re.search(r"players per game \(default: \d+\)", out)
+        assert re.search(r"--seed SEED\s+.*\(default: 0\)", " ".join(out.split()))
+
+
+def test_train_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option, default in [
+        ("--num-envs NUM_ENVS", "(default: 64)"),
+        ("--batch-size BATCH_SIZE", "(default: "),
+        ("--lr LEARNING_RATE", "(default: 0.0003)"),
+        ("--reward {win,rank,score}", "(default: win)"),
+        ("--max-minutes MAX_MINUTES", "(default: 0"),
+    ]:
+        assert re.search(re.escape(option) + r" (?:(?! --).)*" + re.escape(default), text), option
+
+
+def test_plain_text_strips_docstring_markup() -> None:
+    text = "``uno-env play`` plays **one** game with :class:`~uno_env.Game` and `RuleSet`; *see* a*b"
+    assert plain_text(text) == "uno-env play plays one game with Game and RuleSet; see a*b"
 
 
 def test_unknown_subcommand_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,8 +1,8 @@
 """Scenario tests of the French-deck games: Mau-Mau (``mau_mau``), Mau-Mau with doubling
 sevens (``mau_mau_doubling``) and Macao (``macao``), one or more per rule ID.
 
-Each test names the rule it checks (``../shared/RULES.md``; the open choices are recorded in
-``docs/rules.md``), builds the situation from position notation (or a seeded deal), applies
+Each test names the rule it checks (the rule reference ``docs/rules.md``, which also records
+the open choices), builds the situation from position notation (or a seeded deal), applies
 decisions by their notation and asserts their exact effect: hands, piles, active suit, seat
 to move, direction, phase, pending penalty, sit-out and leaving counters, scores and outcome.
 Whole positions are compared with :func:`assert_position`, which ignores only the order of
@@ -771,8 +771,8 @@ def test_MD_NINE_1_previous_player_draws_one() -> None:
 
 # ================================================================ MD-JACK-1
 def test_MD_JACK_1_jack_is_wild_even_on_a_seven() -> None:
-    """MD-JACK-1: a Jack takes any value and suit, on any card (001 has no 7 exception);
-    its player names the suit; the next player follows it (or plays a Jack)."""
+    """MD-JACK-1: a Jack takes any value and suit, on any card (the doubling-sevens source has no
+    7 exception); its player names the suit; the next player follows it (or plays a Jack)."""
     game = md("JS 3H 8H/4D 4S 10S JC/5H 5S 6H", "7C")
     assert legal(game) == {"JS"}
     game.step("JS")
@@ -798,9 +798,9 @@ def test_MD_JACK_1_jack_does_not_answer_a_pending_seven() -> None:
 
 # ================================================================ MD-NOTE
 def test_MD_NOTE_exactly_the_four_described_special_cards() -> None:
-    """MD-NOTE: 001 announces five special cards and describes four; the preset has exactly
-    those four (Ace skip, 7 draw 3, 9 previous draws 1, Jack wild) and no fifth: every other
-    rank has no effect (the Queen does not reverse), and there are no jokers."""
+    """MD-NOTE: the doubling-sevens source announces five special cards and describes four; the
+    preset has exactly those four (Ace skip, 7 draw 3, 9 previous draws 1, Jack wild) and no
+    fifth: every other rank has no effect (the Queen does not reverse), and there are no jokers."""
     rules = preset("mau_mau_doubling")
     table = rules.effect_table()
     expected = {"A": (L.EF_SKIP, 0), "7": (L.EF_DRAW, 3), "9": (L.EF_PREVIOUS_DRAWS, 1), "J": (L.EF_WILD, 0)}
@@ -1370,6 +1370,21 @@ def test_MC_END_1_ranking_is_the_leaving_order_not_the_seat_order() -> None:
     assert outcome is not None
     assert (outcome.winner, outcome.ranking) == (2, (2, 0, 1))
     assert field(game, "finished") == "2 3 1"
+
+
+@pytest.mark.parametrize("round_score", ["winner_takes", "own_points"])
+def test_MC_END_1_the_round_is_scored_when_one_player_is_left(round_score: str) -> None:
+    """MC-END-1 with U-SCORE-1 (the ``macao`` default): the first to leave scores the points
+    left in the loser's hand (9C 8C 7C KC = 9 + 8 + 7 + 10); with MM-SCORE-1
+    (``round_score="own_points"``) every player scores their own hand, so only the loser
+    has points."""
+    game = mc("5H 6H/9C 8C 7C/5S", "5D", seat=2, draw="draw=KC QC", round_score=round_score)
+    for action in ("5S", "call", "5H", "draw", "6H"):
+        game.step(action)
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.ranking, outcome.round_points) == (2, (2, 0, 1), (0, 34, 0))
+    assert outcome.scores == ((0, 0, 34) if round_score == "winner_takes" else (0, 34, 0))
 
 
 def test_MC_END_1_a_leaving_ace_still_names_the_suit() -> None:

@@ -1,6 +1,6 @@
-"""The ``uno-env`` command line.
+"""The ``uno-env`` command line: simulate, study, tournament, play, replay, train, evaluate.
 
-Subcommands:
+Subcommands defined here:
 
 ``uno-env simulate``
     play many games with compiled policies on the batch engine and print game length,
@@ -10,34 +10,83 @@ Subcommands:
     official-Uno games at 4 players, uniform random legal play.
 ``uno-env rules [PRESET|FILE.toml]``
     list the presets, or print a rule set as TOML (with ``--fields``: every switch, its
-    rule ID, default and allowed values).
+    rule ID, type, allowed values and default; with ``--explain ID``: one rule of the rule
+    reference, ``docs/rules.md``).
+
+Help text is plain text: :class:`PlainHelpFormatter` strips the docstring markup the
+subcommands' descriptions are written in and shows every option's default.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 
 import numpy as np
 
 import uno_env
+from uno_env.compiling import compiling
 from uno_env.rules import rule_fields
+
+from .common import add_rule_arguments, check_player_count, resolve_rules
+
+_MARKUP = (
+    (re.compile(r":[a-z]+:`~?([^`<]*?)(?: <[^>]*>)?`"), lambda m: m.group(1).rsplit(".", 1)[-1]),
+    (re.compile(r"``([^`]+)``"), lambda m: m.group(1)),
+    (re.compile(r"\*\*([^*]+)\*\*"), lambda m: m.group(1)),
+    (re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])"), lambda m: m.group(1)),
+    (re.compile(r"`([^`]+)`"), lambda m: m.group(1)),
+)
+
+
+def plain_text(text: str) -> str:
+    """Docstring text without its markup: ``x`` and `x` become x, **x** and *x* become x,
+    :class:`~pkg.Name` becomes Name."""
+    for pattern, repl in _MARKUP:
+        text = pattern.sub(repl, text)
+    return text
+
+
+class PlainHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help as plain text: descriptions keep their layout without markup, and every option
+    that takes a value shows its default unless its help already names one."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain_text(text))
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = plain_text(action.help or "")
+        default = action.default
+        shows_default = (
+            action.option_strings
+            and action.nargs != 0  # flags (store_true / store_false) say what they do
+            and default not in (None, argparse.SUPPRESS, [], "")
+            and "default" not in text
+        )
+        if shows_default:
+            value = " ".join(map(str, default)) if isinstance(default, list | tuple) else str(default)
+            text += f" (default: {value})"
+        return text.replace("%", "%%")
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
-    rules = uno_env.load_rules(args.rules)
-    rules.check_players(args.players)
+    rules = resolve_rules(args.rules, args.overrides)
+    check_player_count(rules, args.players)
     print(
-        f"rules: {args.rules} ({rules.preset_name() or 'custom'}); {args.players} players; "
+        f"rules: {args.rules}{''.join(' --set ' + o for o in args.overrides)} "
+        f"({rules.preset_name() or 'custom'}); {args.players} players; "
         f"{args.games:,} games; policy: {args.policy}; seed {args.seed}"
     )
     policies: str | list[str] = args.policy.split("/") if "/" in args.policy else args.policy
-    uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=policies)  # compile
+    with compiling("batch"):
+        uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=policies)  # load the compiled loop
     start = time.perf_counter()
     result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=policies)
     seconds = time.perf_counter() - start
@@ -101,10 +150,23 @@ def _record_simulated(
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
+    from uno_env import reference
+
+    if args.explain is not None:
+        if args.explain.lower() == "all":
+            print(reference.explain_index())
+        else:
+            print(reference.explain(args.explain))
+        return 0
     if args.fields:
+        print("field                rule          allowed values (default)\n" + " " * 35 + "what it does\n")
         for f in rule_fields():
-            print(f"{f['name']:<20} {f['rule']:<10} default={f['default']!r:<22} allowed={f['allowed']}")
-            print(f"{'':<20} {f['doc']}")
+            print(f"{f['name']:<20} {f['rule']:<13} {f['allowed']} (default {f['default']})")
+            print(
+                textwrap.fill(
+                    f["doc"], 100, initial_indent=" " * 35, subsequent_indent=" " * 35, break_on_hyphens=False
+                )
+            )
         return 0
     if args.rules is None:
         for name, rules in uno_env.PRESETS.items():
@@ -132,11 +194,13 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``uno-env``."""
-    parser = argparse.ArgumentParser(prog="uno-env", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="uno-env", description=__doc__.split("\n\n")[0], formatter_class=PlainHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play many games on the compiled batch engine")
-    sim.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
+    add_rule_arguments(sim)
     sim.add_argument("--players", type=int, default=4, help="players per game (default: 4)")
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default: 100000)")
     sim.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i")
@@ -157,13 +221,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(func=_cmd_simulate)
 
-    rules = sub.add_parser("rules", help="list presets or print a rule set")
+    rules = sub.add_parser("rules", help="list presets, print a rule set, explain a rule ID")
     rules.add_argument("rules", nargs="?", help="preset name or TOML file to print")
-    rules.add_argument("--fields", action="store_true", help="describe every rule switch")
+    rules.add_argument(
+        "--fields", action="store_true", help="every rule field: rule ID, allowed values, default"
+    )
+    rules.add_argument(
+        "--explain",
+        metavar="ID",
+        help="one rule of the rule reference (e.g. U-WD4-2) with its fields and presets; 'all' lists the IDs",
+    )
     rules.set_defaults(func=_cmd_rules)
 
     for module_name in SUBCOMMAND_MODULES:
         importlib.import_module(module_name).add_subcommand(sub)
+    for subparser in sub.choices.values():
+        subparser.formatter_class = PlainHelpFormatter
     return parser
 
 
@@ -183,6 +256,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (uno_env.RuleError, ValueError, MissingPackageError) as exc:
         print(f"uno-env: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (``uno-env rules --fields | head``)
+        from training.play import quiet_stdout
+
+        quiet_stdout()
+        return 0
 
 
 def run_module(command: str, argv: Sequence[str] | None = None) -> int:

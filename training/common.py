@@ -1,7 +1,9 @@
 """Shared pieces of the training and evaluation scripts.
 
 - :func:`resolve_rules`: a rule variant from a preset name or TOML file plus ``key=value``
-  overrides (``--set``), parsed with the canonical rules-string types.
+  overrides (``--set``), parsed with the canonical rules-string types;
+  :func:`add_rule_arguments` adds ``--rules`` and ``--set`` to a command, and
+  :func:`check_player_count` words a bad ``--players`` in terms of those options.
 - :func:`set_torch_threads`: the torch intra-op thread count (1 by default, see below).
 - :class:`BatchActor`: batched inference of a MaskablePPO policy over a batch of
   observations with legal-action masks (deterministic arg-max, or sampled from the masked
@@ -24,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.layout import MAX_PLAYERS
 from uno_env.rules import RuleError, RuleSet, load_rules
 
 
@@ -56,6 +59,36 @@ def resolve_rules(rules: str | Path | RuleSet, overrides: Sequence[str] | dict[s
         raise RuleError(f"unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(items)}")
     items.update(extra)
     return RuleSet.parse(" ".join(f"{k}={v}" for k, v in items.items()))
+
+
+def add_rule_arguments(parser: argparse.ArgumentParser, default: str = "uno") -> None:
+    """Add ``--rules`` and the repeatable ``--set KEY=VALUE`` of every command that takes rules."""
+    parser.add_argument("--rules", default=default, help="preset name or rule TOML file")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change one rule field, e.g. --set seven_swap=true --set stacking=D2/D2,WD4/WD4 "
+        "(repeatable; 'uno-env rules --fields' lists the fields and their values)",
+    )
+
+
+def check_player_count(rules: RuleSet, players: int, flag: str = "--players") -> None:
+    """Raise a :class:`~uno_env.RuleError` naming the command-line options when ``players``
+    cannot play ``rules``."""
+    try:
+        rules.check_players(players)
+    except RuleError:
+        name = rules.preset_name() or "this rule set"
+        allowed = f"{name} is played by {rules.min_players}..{rules.max_players} players"
+        if not 2 <= players <= MAX_PLAYERS:
+            raise RuleError(f"{flag} {players}: games seat 2..{MAX_PLAYERS} players, and {allowed}") from None
+        widen = f"max_players={players}" if players > rules.max_players else f"min_players={players}"
+        raise RuleError(
+            f"{flag} {players}: {allowed}; choose {flag} in that range, or widen the range with --set {widen}"
+        ) from None
 
 
 def rules_label(rules: RuleSet) -> str:

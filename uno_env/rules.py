@@ -1,8 +1,9 @@
-"""Rule sets: every switch and parameter of the rule catalogue, validated, and the presets.
+"""Rule sets: every switch and parameter of the rule reference, validated, and the presets.
 
-A :class:`RuleSet` is a frozen dataclass. Each field cites the catalogue rule it configures
-(``../shared/RULES.md``) and declares its allowed values; construction validates them all and
-an error names the field, the bad value and what is allowed. Variants derive with
+A :class:`RuleSet` is a frozen dataclass. Each field cites the rule it configures (the rule
+reference ``docs/rules.md``, :mod:`uno_env.reference`) and declares its allowed values;
+construction validates them all and an error names the field, the bad value and what is
+allowed. Variants derive with
 ``dataclasses.replace``; ``str(rules)`` is a canonical one-line form (recorded in logs,
 result files and checkpoints) that :meth:`RuleSet.parse` reads back; TOML files round-trip
 through :meth:`RuleSet.from_toml` / :meth:`RuleSet.to_toml`.
@@ -172,7 +173,7 @@ class RuleSet:
         "no_matching_colour",
         "U-WD4-1",
         "a Wild Draw Four is legal with 'no_matching_colour' in hand (official) or "
-        "'no_playable_card' at all (000)",
+        "'no_playable_card' at all (the Uno and Mau-Mau sheet)",
         codes=O.WD4_LEGAL_WHEN,
         slot=L.SP_WD4_NO_PLAYABLE,
     )
@@ -281,7 +282,7 @@ class RuleSet:
     zero_rule_rank: int = _rule(
         0,
         "H-ZERO-1",
-        "the number that carries the zero rule (1: '002 regra do 1')",
+        "the number that carries the zero rule (1: the Uno wiki's 'rule of the 1')",
         bounds=(0, 1),
         slot=L.SP_ZERO_RANK,
     )
@@ -479,10 +480,21 @@ class RuleSet:
         if not self.min_players <= num_players <= self.max_players:
             raise RuleError(
                 f"num_players={num_players} is outside this variant's range "
-                f"{self.min_players}..{self.max_players}; to override, derive a variant with "
-                f"dataclasses.replace(rules, min_players=..., max_players=...) (at most "
-                f"{L.MAX_PLAYERS})"
+                f"{self.min_players}..{self.max_players}; choose a player count in that range, or widen "
+                f"the range with the rule fields min_players and max_players (at most {L.MAX_PLAYERS}), "
+                "e.g. load_rules(rules, max_players=N), max_players = N in a rule file, or "
+                "--set max_players=N on the command line"
             )
+
+    @property
+    def call_name(self) -> str:
+        """The word a player calls before their last card: "UNO" (U-UNO-1), "Macao" (the same
+        call on a French deck, MC-CALL-1), "Mau-Mau" (MM-CALL-1); "" without a call."""
+        if self.call == "mau_mau":
+            return "Mau-Mau"
+        if self.call == "uno":
+            return "UNO" if self.deck == "uno" else "Macao"
+        return ""
 
     # ------------------------------------------------------------ deck
     @property
@@ -763,18 +775,50 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
         raise RuleError(f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
 
 
+def format_rule_value(value: Any) -> str:
+    """A field value as a rule file writes it: ``true``, ``2``, ``"uno"``, ``["D2/D2"]``, ``[]``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    return str(value)
+
+
+def _allowed_text(f: dataclasses.Field[Any]) -> tuple[str, str]:
+    """A field's type and its allowed values in words: ``("integer", "integer 0..10")``,
+    ``("boolean", "true | false")``, ``("choice", 'one of "uno" | "french"')``."""
+    meta = f.metadata
+    if f.type == "bool":
+        return "boolean", "true | false"
+    if f.type in ("int", "float"):
+        lo, hi = meta["bounds"]
+        kind = "integer" if f.type == "int" else "number"
+        return kind, f"{kind} {lo}..{hi}"
+    if f.type == "tuple[str, ...]":
+        return "list", "list of strings"
+    if meta["choices"]:
+        return "choice", "one of " + " | ".join(f'"{c}"' for c in meta["choices"])
+    return "string", "string"
+
+
 def rule_fields() -> list[dict[str, Any]]:
-    """Describe every field: name, rule ID, default, allowed values, documentation."""
+    """Describe every field: name, rule ID, type, default and allowed values (as a rule file
+    writes them), documentation; ``choices`` / ``bounds`` hold the raw limits."""
     out = []
     for f in dataclasses.fields(RuleSet):
         meta = f.metadata
-        allowed = meta["choices"] if meta["choices"] else meta["bounds"]
+        kind, allowed = _allowed_text(f)
         out.append(
             {
                 "name": f.name,
                 "rule": meta["rule"],
-                "default": f.default,
+                "type": kind,
+                "default": format_rule_value(f.default),
                 "allowed": allowed,
+                "choices": meta["choices"],
+                "bounds": meta["bounds"],
                 "doc": meta["doc"],
             }
         )
@@ -814,10 +858,10 @@ MACAO_KINGS = ("KH:draw:5", "KS:previous_draws:5")  # MC-OPT-1 kings
 
 
 def _make_presets() -> dict[str, RuleSet]:
-    uno = RuleSet()  # 000, 002, 003 official parts; Mattel's reading wherever sources disagree
+    uno = RuleSet()  # the official parts of the Uno sources; Mattel's reading where they disagree
     return {
         "uno": uno,
-        # H-STACK-1, H-SEVEN-1, H-ZERO-1, H-JUMP-1 (the rules RULES.md marks *)
+        # H-STACK-1, H-SEVEN-1, H-ZERO-1, H-JUMP-1: the house rules most tables play
         "uno_house": dataclasses.replace(
             uno, stacking=HOUSE_STACKING, seven_swap=True, zero_rule="rotate", jump_in=True
         ),
