@@ -21,6 +21,7 @@ import pytest
 import uno_env
 from training import play
 from uno_env import records
+from uno_env.envs.render import render_table
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -189,7 +190,45 @@ def test_bad_options_are_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert play.main(["--players", "3", "--seat", "3"]) == 2
     assert "--seat must be a seat 0..2, got 3" in capsys.readouterr().err
     assert play.main(["--rules", "mau_mau", "--players", "2"]) == 2
-    assert "outside this variant's range" in capsys.readouterr().err
+    assert "--players 2: mau_mau is played by 4..8 players" in capsys.readouterr().err
+
+
+def test_macao_scores_and_calls_are_shown_by_the_rules() -> None:
+    """MC-END-1 + U-SCORE-1: seat 2 leaves first and seat 1 is left with 34 points, which the
+    winner scores; the call column says "Macao" (MC-CALL-1), Mau-Mau's says "Mau-Mau"."""
+    position = "hands=5H 6H/9C 8C 7C/5S; discard=5D; draw=KC QC; colour=D; seat=2; dir=+; phase=play"
+    game = uno_env.Game.from_position("macao", position)
+    game.step("5S")
+    game.step("call")
+    table = render_table(game.state, game.deck, game.rules.num_faces, None, call_word=game.rules.call_name)
+    row = next(line for line in table.splitlines() if line.startswith(">0"))
+    assert row.split()[1:3] == ["2", "Macao"] and "UNO" not in table
+    for action in ("5H", "draw", "6H"):
+        game.step(action)
+    out = io.StringIO()
+    session = play.Session(game, 0, play.build_opponents("greedy", game.rules, 3, 0, 1), io.StringIO(), out)
+    session.show_outcome()
+    text = out.getvalue()
+    assert "Game over (win): seat 2 (greedy:doubt=0.5) wins." in text
+    assert "points left in hand: seat 0=0 seat 1=34 seat 2=0" in text
+    assert (
+        "scores (U-SCORE-1, the winner takes the points left in the other hands): "
+        "seat 0=0 seat 1=0 seat 2=34" in text
+    )
+    assert "scores: 0 0 34" in text  # the final table
+    mau = uno_env.Game.from_position(
+        "mau_mau",
+        "hands=5H 6H/9C 8C/5S 7S/2D 3D; discard=5D; draw=KC QC; colour=D; seat=0; dir=+; phase=play",
+    )
+    mau.step("call")
+    assert uno_env.load_rules("mau_mau").call_name == "Mau-Mau"
+    table = render_table(mau.state, mau.deck, mau.rules.num_faces, None, call_word=mau.rules.call_name)
+    assert "Mau-Mau" in next(line for line in table.splitlines() if line.startswith(">0"))
+    assert [uno_env.load_rules(p).call_name for p in ("uno", "uno_mario", "mau_mau_doubling")] == [
+        "UNO",
+        "UNO",
+        "",
+    ]
 
 
 def test_play_and_replay_are_cli_subcommands() -> None:

@@ -48,8 +48,10 @@ import numpy as np
 
 import uno_env
 from agents import Agent, PolicyAgent, make
+from training.common import add_rule_arguments, check_player_count, resolve_rules
 from uno_env import Game, Phase
 from uno_env.actions import ActionKind, action_kind
+from uno_env.compiling import warm_up
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
 from uno_env.game import TargetReason
 from uno_env.policies import PublicView
@@ -186,6 +188,7 @@ class Session:
                 self.last,
                 title=self.title,
                 colour=self.colour,
+                call_word=self.game.rules.call_name,
             )
         )
 
@@ -199,7 +202,8 @@ class Session:
         pending, sender = decision.pending_cards, decision.pending_from
         if phase == Phase.PLAY:
             if decision.can_call:
-                return "Your turn: play a card or draw (call first if your play leaves you one card)."
+                word = game.rules.call_name
+                return f"Your turn: play a card or draw (call {word} first if your play leaves you one card)."
             return "Your turn: play a card or draw."
         if phase == Phase.CHOOSE_COLOUR:
             return f"Name the {colour_word}."
@@ -291,7 +295,15 @@ class Session:
             if 1 <= number <= len(legal):
                 return legal[number - 1]
             return f"there is no choice {number}: pick 1..{len(legal)}"
-        aliases = {"keep": "pass", "stop": "pass", "uno": "call", "mau": "call", "take": "accept"}
+        aliases = {
+            "keep": "pass",
+            "stop": "pass",
+            "uno": "call",
+            "mau": "call",
+            "mau-mau": "call",
+            "macao": "call",
+            "take": "accept",
+        }
         word = aliases.get(word, word)
         parts = word.split()
         if len(parts) == 2 and parts[0] == "seat" and parts[1].isdigit():
@@ -370,7 +382,7 @@ class Session:
             return f"{who} {word}"
         words = {
             ActionKind.DRAW: "draws",
-            ActionKind.CALL: "calls",
+            ActionKind.CALL: f"calls {self.game.rules.call_name}",
             ActionKind.CHALLENGE: "challenges",
             ActionKind.ACCEPT: "accepts the penalty",
         }
@@ -418,7 +430,14 @@ class Session:
         self.say()
         self.say(
             render_table(
-                game.state, self.deck, game.rules.num_faces, None, self.last, self.title, colour=self.colour
+                game.state,
+                self.deck,
+                game.rules.num_faces,
+                None,
+                self.last,
+                self.title,
+                colour=self.colour,
+                call_word=game.rules.call_name,
             )
         )
         self.say()
@@ -432,14 +451,28 @@ class Session:
         self.say(
             "points left in hand: " + " ".join(f"seat {s}={p}" for s, p in enumerate(outcome.round_points))
         )
-        self.say("scores: " + " ".join(f"seat {s}={p}" for s, p in enumerate(outcome.scores)))
+        self.say(
+            f"scores ({score_rule(game.rules)}): "
+            + " ".join(f"seat {s}={p}" for s, p in enumerate(outcome.scores))
+        )
         self.say(f"{outcome.decisions} decisions, {outcome.rounds} round(s) finished")
+
+
+def score_rule(rules: RuleSet) -> str:
+    """How the scores of a finished game were counted, in words."""
+    if rules.match == "first_to_target":
+        return f"U-SCORE-2, match points; the first to {rules.target} wins"
+    if rules.match == "lowest_total":
+        return f"U-SCORE-3, running totals of the points left in hand; at {rules.target} the lowest wins"
+    if rules.round_score == "own_points":
+        return "MM-SCORE-1, each player's points left in hand; fewer is better"
+    return "U-SCORE-1, the winner takes the points left in the other hands"
 
 
 # ------------------------------------------------------------------ command line
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``uno-env play``."""
-    parser.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
+    add_rule_arguments(parser)
     parser.add_argument("--players", type=int, default=4, help="players at the table (default: 4)")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default: 0)")
     parser.add_argument(
@@ -543,11 +576,12 @@ def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> in
 
 
 def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    rules = uno_env.load_rules(args.rules)
-    rules.check_players(args.players)
+    rules = resolve_rules(args.rules, args.overrides)
+    check_player_count(rules, args.players)
     if not 0 <= args.seat < args.players:
         raise ValueError(f"--seat must be a seat 0..{args.players - 1}, got {args.seat}")
     seed = fresh_seed() if args.seed is None else check_seed(args.seed)
+    warm_up("game")
     game = Game(rules, args.players, seed=seed)
     opponents = build_opponents(args.vs, rules, args.players, args.seat, seed, trust=args.trust_checkpoint)
     session = Session(game, args.seat, opponents, inp, out, use_colour(args, out))

@@ -34,6 +34,7 @@ from typing import TextIO
 import numpy as np
 
 from uno_env import Game
+from uno_env.compiling import warm_up
 from uno_env.envs.render import render_rgb, render_table
 from uno_env.records import (
     GameRecord,
@@ -128,11 +129,24 @@ def replay_record(
 
     def show(header: str) -> None:
         if video is not None:
-            frames.append(render_rgb(game.state, game.deck, game.rules.num_faces, seat, last, title))
+            frames.append(
+                render_rgb(
+                    game.state,
+                    game.deck,
+                    game.rules.num_faces,
+                    seat,
+                    last,
+                    title,
+                    call_word=game.rules.call_name,
+                )
+            )
         if quiet:
             return
         out.write(f"\n{header}\n")
-        out.write(render_table(game.state, game.deck, game.rules.num_faces, shown, last, title) + "\n")
+        table = render_table(
+            game.state, game.deck, game.rules.num_faces, shown, last, title, call_word=game.rules.call_name
+        )
+        out.write(table + "\n")
         out.flush()
 
     who = ", ".join(f"seat {i}: {name}" for i, name in enumerate(record.agents or ()))
@@ -206,6 +220,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if not Path(args.file).exists():
         raise ValueError(f"record file {args.file} does not exist")
     record = pick_record(load_records(args.file), args.game, args.file)
+    warm_up("game")
     try:
         replay_record(
             record,

@@ -1395,6 +1395,12 @@ def end_round(state: np.ndarray, spec: np.ndarray, winner: int) -> None:
         for seat in range(n):
             if state[L.FINISHED + seat] == 1:
                 winner = seat
+        # a single round, scored as any other: only the loser still holds points
+        if spec[L.SP_ROUND_SCORE] == 1:  # MM-SCORE-1: everyone scores their own hand
+            for seat in range(n):
+                state[L.SCORE + seat] += state[L.ROUND_POINTS + seat]
+        else:  # U-SCORE-1: the winner scores the hand left
+            state[L.SCORE + winner] += won
         finish(state, L.ST_WON, winner)
         return
     if spec[L.SP_ROUND_SCORE] == 1 or match == MATCH_LOWEST_TOTAL:  # MM-SCORE-1, U-SCORE-3

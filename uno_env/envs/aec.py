@@ -105,6 +105,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import actions, engine
 from .. import layout as L
+from ..compiling import ensure_compiled
 from ..game import Game, IllegalActionError
 from ..policies import PublicView
 from ..rules import RuleSet
@@ -144,6 +145,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
     ) -> None:
         super().__init__()
         self._compile(rules, num_players, rule_overrides)
+        ensure_compiled("env")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
                 f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
@@ -399,6 +401,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
                 self.render_seat,
                 self._last_actions,
                 title=f"{self.rules.preset_name() or 'custom rules'}",
+                call_word=self.rules.call_name,
             )
         shown = None if self.render_seat is None else [self.render_seat]
         text = render_table(
@@ -408,6 +411,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             shown,
             self._last_actions,
             title=f"{self.rules.preset_name() or 'custom rules'}",
+            call_word=self.rules.call_name,
         )
         if self.render_mode == "human":
             print(text + "\n")

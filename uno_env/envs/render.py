@@ -84,8 +84,12 @@ def render_table(
     last_actions: Sequence[int | None] | None = None,
     title: str = "",
     colour: bool = False,
+    call_word: str = "UNO",
 ) -> str:
     """The table as text; ``shown_seats`` lists whose cards to show (None: every hand).
+
+    ``call_word`` is what a standing call shows in the call column (``RuleSet.call_name``:
+    "UNO", "Macao", "Mau-Mau"). The scores line appears once a round has been scored.
 
     ``last_actions`` gives each seat's last action id (None: not yet); without it only the
     game's most recent decision is shown. ``colour`` prints card tokens with ANSI colours.
@@ -129,11 +133,12 @@ def render_table(
             f"last: seat {int(state[L.S_LAST_ACTOR])} "
             f"{paint_action(int(state[L.S_LAST_ACTION]), deck, colour)}"
         )
-    lines.append(f"{'seat':<6}{'cards':>5}  {'call':<5}{'last':<10}hand")
+    call_width = max(5, len(call_word) + 1)
+    lines.append(f"{'seat':<6}{'cards':>5}  {'call':<{call_width}}{'last':<10}hand")
     for seat in range(n):
         marker = ">" if seat == current else " "
         size = int(state[L.HAND_SIZE + seat])
-        call = "UNO" if state[L.CALLED + seat] else ""
+        call = call_word if state[L.CALLED + seat] else ""
         last = shown_last = ""
         if last_actions is not None:
             previous = last_actions[seat]
@@ -146,7 +151,7 @@ def render_table(
             hand = " ".join(paint_face(f, deck, colour) for f in faces) if faces else "-"
         else:
             hand = "?"
-        lines.append(f"{marker}{seat:<5}{size:>5}  {call:<5}{_pad(last, shown_last, 10)}{hand}")
+        lines.append(f"{marker}{seat:<5}{size:>5}  {call:<{call_width}}{_pad(last, shown_last, 10)}{hand}")
     if state[L.S_ROUND] > 0 or any(state[L.SCORE : L.SCORE + n]):
         lines.append("scores: " + " ".join(str(int(x)) for x in state[L.SCORE : L.SCORE + n]))
     return "\n".join(lines)
@@ -304,6 +309,7 @@ def render_rgb(
     last_actions: Sequence[int | None] | None = None,
     title: str = "",
     size: tuple[int, int] = RGB_SIZE,
+    call_word: str = "UNO",
 ) -> np.ndarray:
     """The table as a picture: an ``(H, W, 3)`` uint8 array (``size`` is ``(W, H)``).
 
@@ -311,7 +317,7 @@ def render_rgb(
     seat to move (or seat 0 once the game is over). Every other seat is a card back with
     its hand count around the table, clockwise from the shown seat; the seat to move is
     outlined. ``last_actions`` labels each seat with its last action (else only the most
-    recent decision is named in the title line).
+    recent decision is named in the title line); ``call_word`` labels a standing call.
     """
     import math
 
@@ -404,7 +410,7 @@ def render_rgb(
         _text(draw, (px - 18, py - 24), f"seat {seat}", 15, _TEXT, "la")
         notes = []
         if state[L.CALLED + seat]:
-            notes.append("UNO")
+            notes.append(call_word)
         if state[L.S_ROUND] > 0 or state[L.SCORE + seat]:
             notes.append(f"{int(state[L.SCORE + seat])} pts")
         if notes:
@@ -419,7 +425,7 @@ def render_rgb(
     hw, hh = 62.0, 92.0
     label = f"seat {shown_seat} · {len(faces)} cards"
     if state[L.CALLED + shown_seat]:
-        label += " · UNO"
+        label += f" · {call_word}"
     if state[L.S_ROUND] > 0 or state[L.SCORE + shown_seat]:
         label += f" · {int(state[L.SCORE + shown_seat])} pts"
     mine = None if last_actions is None else last_actions[shown_seat]

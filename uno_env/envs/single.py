@@ -62,6 +62,7 @@ from gymnasium import spaces
 from .. import actions
 from .. import layout as L
 from ..batch import NUM_POLICY_PARAMS, POLICIES, policy_table
+from ..compiling import ensure_compiled
 from ..game import IllegalActionError
 from ..policies import PublicView
 from ..rules import RuleSet
@@ -157,6 +158,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         **rule_overrides: Any,
     ) -> None:
         self._compile(rules, num_players, rule_overrides)
+        ensure_compiled("env")
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
             raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -381,6 +383,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._learner,
                 None,
                 title=f"{self.rules.preset_name() or 'custom rules'} · learner seat {self._learner}",
+                call_word=self.rules.call_name,
             )
         text = render_table(
             self._state,
@@ -389,6 +392,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             [self._learner],
             None,
             title=f"{self.rules.preset_name() or 'custom rules'} · you are seat {self._learner}",
+            call_word=self.rules.call_name,
         )
         if self.render_mode == "human":
             print(text + "\n")
