@@ -64,10 +64,18 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from uno_env.compiling import warm_up
 from uno_env.rules import RuleSet
 from uno_env.stats import mean_interval, wilson_interval
 
-from .common import BatchActor, add_trust_argument, resolve_rules, set_torch_threads
+from .common import (
+    BatchActor,
+    add_rule_arguments,
+    add_trust_argument,
+    check_player_count,
+    resolve_rules,
+    set_torch_threads,
+)
 
 Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """Batched policy: ``(obs (B, D), masks (B, A) bool) -> actions (B,)``."""
@@ -405,10 +413,7 @@ def write_results(
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("model", help="checkpoint .zip (with its .meta.json) or a compiled style name")
-    parser.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
-    parser.add_argument(
-        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="rule override"
-    )
+    add_rule_arguments(parser)
     parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
     parser.add_argument(
         "--vs",
@@ -439,6 +444,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--games and --batch must be >= 1, got {args.games} and {args.batch}")
     set_torch_threads(args.threads)
     rules = resolve_rules(args.rules, args.overrides)
+    check_player_count(rules, args.players)
+    warm_up("batch" if is_style(args.model) else "vector")
     results = evaluate(
         args.model, rules, args.players, args.vs, args.games, args.seed,
         deterministic=not args.sample, batch=args.batch, allow_rules_mismatch=args.allow_rules_mismatch,

@@ -38,7 +38,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import BatchActor, resolve_rules, rules_label, set_torch_threads
+from uno_env.compiling import warm_up
+
+from .common import (
+    BatchActor,
+    add_rule_arguments,
+    check_player_count,
+    resolve_rules,
+    rules_label,
+    set_torch_threads,
+)
 
 
 @dataclass
@@ -97,6 +106,7 @@ def selfplay(cfg: SelfPlayConfig) -> Path:
     set_torch_threads(cfg.threads)
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
+    warm_up("env")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     run_dir = Path(cfg.runs_dir) / f"{rules_label(rules)}__selfplay__{cfg.seed}__{stamp}"
     k = 1
@@ -159,8 +169,7 @@ def selfplay(cfg: SelfPlayConfig) -> Path:
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     d = SelfPlayConfig()
     a = parser.add_argument
-    a("--rules", default=d.rules, help="preset name or rule TOML file (default: uno)")
-    a("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="rule override")
+    add_rule_arguments(parser, d.rules)
     a("--players", type=int, default=d.players, help=f"players per game (default: {d.players})")
     a("--seed", type=int, default=d.seed, help="seed of torch, numpy and the games")
     a("--steps", dest="total_steps", type=int, default=d.total_steps, help="learner decisions to train for")
@@ -182,6 +191,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env selfplay`` from parsed arguments."""
+    check_player_count(resolve_rules(args.rules, args.overrides), args.players)
     names = {f.name for f in dataclasses.fields(SelfPlayConfig)}
     selfplay(SelfPlayConfig(**{k: v for k, v in vars(args).items() if k in names}))
     return 0

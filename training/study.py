@@ -145,6 +145,7 @@ from training.runner import (
     using_folder,
     write_json_atomic,
 )
+from uno_env.compiling import compiling
 from uno_env.policies import STYLES, parse_policy
 from uno_env.rules import RuleError, RuleSet
 
@@ -1067,6 +1068,9 @@ def run_study(
                 f"{len(spec.styles)} styles, {len(todo)} of {total} batches to run -> {out}",
                 file=sys.stderr,
             )
+        if todo:  # compile (or load) the batch loop first: the progress estimate counts games only
+            with compiling("batch", enabled=progress):
+                _warm_up(spec)
         bar = Progress(len(todo), enabled=progress)
 
         def store(result: dict[str, Any]) -> None:
@@ -1084,7 +1088,6 @@ def run_study(
             executor=executor,
             workers=workers,
             ray_address=ray_address,
-            warm_up=lambda: _warm_up(spec),
         )
         seconds = time.perf_counter() - start
         append_line(log, json.dumps({"event": "done", "seconds": round(seconds, 3), "games": bar.games}))

@@ -79,7 +79,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
-from training.common import add_trust_argument
+from training.common import add_rule_arguments, add_trust_argument, check_player_count, resolve_rules
 from training.runner import (
     EXECUTORS,
     Progress,
@@ -89,6 +89,7 @@ from training.runner import (
     run_batches,
     using_folder,
 )
+from uno_env.compiling import compiling, warm_up
 from uno_env.policies import STYLE_ALIASES, parse_policy
 from uno_env.rules import RuleSet
 from uno_env.stats import grouped_ratio, plackett_luce
@@ -596,6 +597,11 @@ def run_tournament(
                 f"= {games * len({(t.table, t.seating_index) for t in tasks}):,} games -> {out}",
                 file=sys.stderr,
             )
+        if todo and tasks[0].compiled:  # compile (or load) the engine first: progress counts games only
+            with compiling("batch", enabled=progress):
+                uno_env.simulate(ruleset, players, 1, seed=0, policies=list(tasks[0].seating))
+        elif todo:
+            warm_up("game", enabled=progress)
         bar = Progress(len(todo), enabled=progress)
 
         def store(result: dict[str, Any]) -> None:
@@ -605,13 +611,7 @@ def run_tournament(
             _save_npz_atomic(out / "batches" / f"{result['id']}.npz", arrays)
             bar.update(len(arrays["winner"]))
 
-        def warm() -> None:
-            if tasks[0].compiled:
-                uno_env.simulate(ruleset, players, 1, seed=0, policies=list(tasks[0].seating))
-
-        run_batches(
-            run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address, warm_up=warm
-        )
+        run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
         table = games_table(tasks, out)
         ranked = standings(agents, table, players)
         _write_frame(ranked, out / "standings")
@@ -695,7 +695,7 @@ def format_standings(frame: pd.DataFrame) -> str:
 
 # ================================================================ command line
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="uno", help="preset name or rule TOML file (default: uno)")
+    add_rule_arguments(parser)
     parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
     parser.add_argument(
         "--agents",
@@ -719,8 +719,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``uno-env tournament`` from parsed arguments."""
     out = args.resume if args.resume is not None else args.out
+    rules = resolve_rules(args.rules, args.overrides)
+    check_player_count(rules, args.players)
     result = run_tournament(
-        args.rules,
+        rules,
         args.players,
         split_agents(args.agents),
         args.games,

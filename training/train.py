@@ -77,9 +77,18 @@ from pathlib import Path
 from typing import Any
 
 import uno_env
+from uno_env.compiling import warm_up
 from uno_env.rules import RuleSet
 
-from .common import BatchActor, add_trust_argument, resolve_rules, rules_label, set_torch_threads
+from .common import (
+    BatchActor,
+    add_rule_arguments,
+    add_trust_argument,
+    check_player_count,
+    resolve_rules,
+    rules_label,
+    set_torch_threads,
+)
 
 STRONGEST_STYLE = "blocker"
 """The strongest scripted style head to head at 2 players (README, agents: 54.0% vs greedy)."""
@@ -640,6 +649,7 @@ def train(
     set_torch_threads(cfg.threads)
     rules = resolve_rules(cfg.rules, cfg.overrides) if rules is None else rules
     rules.check_players(cfg.players)
+    warm_up("vector")  # before the run's clock starts: --max-minutes budgets training, not compiling
     run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules)
     if restart:
         run.supersede_eval_rows(0)
@@ -758,6 +768,7 @@ def resume(run_dir: str | Path, *, total_steps: int | None = None, trust: bool =
     run_path = Path(run_dir)
     cfg, rules = resume_config(run_path, total_steps)
     set_torch_threads(cfg.threads)
+    warm_up("vector")  # before the session's clock starts (as in train)
     run = Run(cfg, run_path, rules)
     if not (run.ckpt_dir / "latest.json").exists():
         print(f"{run_path} has no checkpoint yet: starting it again from step 0")
@@ -822,15 +833,7 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     d = TrainConfig()
     a = parser.add_argument
-    a("--rules", default=d.rules, help="preset name or rule TOML file (default: uno)")
-    a(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="rule override (repeatable)",
-    )
+    add_rule_arguments(parser, d.rules)
     a("--players", type=int, default=d.players, help=f"players per game (default: {d.players})")
     a("--exp", default=d.exp, help="experiment name in the run directory's name")
     a("--seed", type=int, default=d.seed, help="seed of torch, numpy and the games")
@@ -898,6 +901,7 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.resume:
         resume(args.resume, total_steps=args.total_steps, trust=args.trust_checkpoint)
     else:
+        check_player_count(resolve_rules(args.rules, args.overrides), args.players)
         train(config_from_args(args))
     return 0
 

@@ -22,6 +22,7 @@ from . import engine
 from . import layout as L
 from ._borrow import borrow
 from .compiled import compile_game
+from .compiling import ensure_compiled
 from .policies import (
     NUM_POLICY_PARAMS,
     POLICY_RANDOM,
@@ -305,6 +306,7 @@ def simulate(
             f"and {num_games} games"
         )
     policy_codes, policy_params = policy_table(names)
+    ensure_compiled("batch")
     winner = np.full(num_games, -1, dtype=np.int64)
     length = np.zeros(num_games, dtype=np.int64)
     ranking = np.full((num_games, num_players), -1, dtype=np.int64)

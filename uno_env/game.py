@@ -20,6 +20,7 @@ from . import actions, cards, engine
 from . import layout as L
 from .cards import Card
 from .compiled import CompiledGame, IllegalActionError, compile_game
+from .compiling import ensure_compiled
 from .position import PHASE_NAMES, format_position, parse_position
 from .rng import check_seed, fresh_seed
 from .rules import RuleSet, compile_spec, load_rules
@@ -170,6 +171,7 @@ class Game:
         **overrides: Any,
     ) -> None:
         compiled = compile_game(rules, num_players, **overrides)
+        ensure_compiled("game")
         self._setup(compiled, fresh_seed() if seed is None else check_seed(seed), compiled.new_state())
         self._num_legal = _reset_and_list(
             self._state, self._spec, num_players, compiled.deck_counts, self.seed, self._mask, self._legal

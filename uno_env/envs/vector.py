@@ -73,6 +73,7 @@ from gymnasium.vector import AutoresetMode
 
 from .. import layout as L
 from ..batch import NUM_POLICY_PARAMS, policy_table
+from ..compiling import ensure_compiled
 from ..game import IllegalActionError
 from ..rng import fresh_seed
 from ..rules import RuleSet
@@ -151,6 +152,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self._compile(rules, num_players, rule_overrides)
+        ensure_compiled("vector")
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
             raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
         self.num_envs = int(num_envs)
