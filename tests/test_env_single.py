@@ -9,7 +9,6 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import uno_env
 from uno_env import Game, IllegalActionError
@@ -48,6 +47,7 @@ def test_gymnasium_check_env_passes(name: str, capsys: pytest.CaptureFixture[str
 
 
 def test_sb3_check_env_passes() -> None:
+    sb3_check_env = pytest.importorskip("stable_baselines3.common.env_checker").check_env
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         sb3_check_env(SingleAgentEnv("uno", 3), warn=True)

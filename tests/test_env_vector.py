@@ -279,6 +279,7 @@ def test_bad_arguments_are_refused() -> None:
 
 # ================================================================ Stable-Baselines3
 def test_sb3_vecenv_adapter_and_maskableppo() -> None:
+    pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 

@@ -132,12 +132,12 @@ def test_pettingzoo_record_video_wrapper(tmp_path: Path) -> None:
     pytest.importorskip("moviepy")
     from pettingzoo.utils.wrappers import RecordVideo
 
-    env = RecordVideo(
-        uno_env.env("uno", 2, render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda e: True
-    )
+    folder = tmp_path / "videos"  # a new folder: RecordVideo warns before overwriting an existing one
+    table = uno_env.env("uno", 2, render_mode="rgb_array")
+    env = RecordVideo(table, str(folder), episode_trigger=lambda e: True)
     env.reset(seed=1)
     for agent in env.agent_iter(30):
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else env.action_space(agent).sample(obs["action_mask"]))
     env.close()
-    assert list(tmp_path.glob("*.mp4"))
+    assert list(folder.glob("*.mp4"))
