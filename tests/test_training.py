@@ -116,6 +116,27 @@ def test_resume_continues_the_step_counter_and_keeps_eval_rows(trained_run: Path
     assert latest["snapshot_steps"] == [1792, 2048]
 
 
+def test_the_time_budget_starts_after_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--max-minutes budgets training: the engine is compiled (warm_up) before the run's clock
+    (Run.start_time, set when the Run is made) starts, in a new run and in a resumed one."""
+    import training.train as train_module
+
+    events: list[str] = []
+    real_run = train_module.Run
+
+    def run_after_warm_up(*args: object, **kwargs: object) -> object:
+        events.append("clock starts")
+        return real_run(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_module, "warm_up", lambda part: events.append(f"compile {part}"))
+    monkeypatch.setattr(train_module, "Run", run_after_warm_up)
+    run_dir = train(tiny_config(tmp_path, total_steps=64, n_steps=8, batch_size=64, eval_every=64))
+    assert events == ["compile vector", "clock starts"]
+    events.clear()
+    train_module.resume(run_dir, total_steps=128)
+    assert events == ["compile vector", "clock starts"]
+
+
 def test_same_seed_same_parameters(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 

@@ -1,0 +1,271 @@
+"""Every code example of the README runs as written (with tiny sizes).
+
+The README marks each ``python``, ``bash`` and ``toml`` block with an HTML comment on the line
+before it:
+
+- ``<!-- readme-test -->``: run it. A Python block runs in a fresh namespace, from a
+  temporary working directory; a ``bash`` block runs each ``uno-env`` and ``python`` command
+  in it, in order, in one temporary directory shared by all the README's commands (so
+  ``--record games.jsonl`` feeds the ``replay games.jsonl`` below it, and a training run the
+  evaluations of its checkpoint).
+- ``<!-- readme-test: continues -->``: a Python block that runs in the namespace of the
+  previous Python block (it uses the ``game`` or ``model`` made there).
+- ``<!-- readme-test: file NAME -->``: a TOML block that the commands read as ``NAME``.
+- ``<!-- readme-test: output -->``: a ``text`` block that must equal what the Python block
+  before it prints (its expected output, as in a doctest).
+- ``<!-- readme-test: skip REASON -->``: not run, for the reason given (a cluster address).
+
+Commands keep their options (the few of :data:`SKIPPED_COMMANDS` do not run); sizes shrink
+(:data:`TINY`: games, steps, evaluation sizes), paths of runs the README names by their time
+(``runs/uno__ppo__0__<time>``) resolve to the
+run an earlier command made, and interactive commands read canned answers. A README block
+without a marker fails the test, so no new example goes untested.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from training.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+MARKER = re.compile(r"^<!--\s*readme-test(?::\s*(?P<how>.*?))?\s*-->$")
+FENCE = re.compile(r"^```(?P<lang>\w*)\s*$")
+
+TINY: list[tuple[str, str]] = [
+    (r"--games \d[\d_]*", "--games 8"),
+    (r"--steps \d[\d_]*", "--steps 64"),
+    (r"--eval-every \d[\d_]*", "--eval-every 64"),
+    (r"--eval-games \d[\d_]*", "--eval-games 8"),
+    (r"--record-games \d+", "--record-games 2"),
+]
+"""Option values made tiny in every command (regular expression, replacement)."""
+
+TRAIN_TINY = {
+    "--steps": "64",
+    "--eval-every": "64",
+    "--eval-games": "8",
+    "--num-envs": "4",
+    "--n-steps": "16",
+    "--batch-size": "32",
+    "--n-epochs": "1",
+    "--snapshot-every": "32",
+}
+"""Options ``train`` gets where the command does not set them (a 64-step run takes seconds)."""
+
+EXAMPLE_TINY = {"--n-steps": "64", "--batch-size": "32", "--eval-games": "4", "--max-decisions": "300"}
+"""Options the example scripts get where the command does not set them."""
+
+SKIPPED_COMMANDS = {"--ray-address auto": "needs a running Ray cluster"}
+"""Commands that cannot run here (a part of the command line, why)."""
+
+PYTHON_TINY = [
+    (
+        'MaskablePPO("MlpPolicy", env, seed=0)',
+        'MaskablePPO("MlpPolicy", env, seed=0, n_steps=64, batch_size=32, n_epochs=1)',
+    ),
+    ("learn(50_000)", "learn(64)"),
+    ("100_000", "1_000"),
+]
+"""Sizes of the Python examples made tiny (text, replacement)."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced code block of the README and the marker before it."""
+
+    lang: str
+    code: str
+    line: int
+    marker: str | None  # None: no marker; "": run; else the text after "readme-test:"
+
+
+def readme_blocks(text: str | None = None) -> list[Block]:
+    """The README's fenced blocks, in order, each with its marker."""
+    lines = (README.read_text(encoding="utf-8") if text is None else text).splitlines()
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        previous = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+        found = MARKER.match(previous.strip())
+        end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+        marker = None if found is None else (found.group("how") or "")
+        blocks.append(Block(fence.group("lang"), "\n".join(lines[i + 1 : end]) + "\n", i + 1, marker))
+        i = end + 1
+    return blocks
+
+
+BLOCKS = readme_blocks()
+TESTED = [b for b in BLOCKS if b.lang in ("python", "bash", "toml")]
+
+
+def test_every_example_block_is_marked() -> None:
+    unmarked = [f"README.md:{b.line} ({b.lang})" for b in TESTED if b.marker is None]
+    assert not unmarked, f"README blocks without a <!-- readme-test ... --> marker: {unmarked}"
+    for block in TESTED:
+        assert block.marker in ("", "continues") or block.marker.startswith(("file ", "skip ")), block
+    for block in BLOCKS:
+        if block.marker == "output":
+            previous = BLOCKS[BLOCKS.index(block) - 1]
+            assert previous.lang == "python" and previous.marker in ("", "continues"), block
+
+
+def test_the_parser_finds_markers() -> None:
+    text = "<!-- readme-test: continues -->\n```python\nx = 1\n```\n\n```bash\nls\n```\n"
+    assert readme_blocks(text) == [Block("python", "x = 1\n", 2, "continues"), Block("bash", "ls\n", 6, None)]
+
+
+# ---------------------------------------------------------------- Python
+def python_runs() -> Iterator[list[Block]]:
+    """Runs of Python blocks sharing a namespace (a block and the ``continues`` after it)."""
+    run: list[Block] = []
+    for block in TESTED:
+        if block.lang != "python" or (block.marker or "").startswith("skip"):
+            continue
+        if block.marker == "continues" and run:
+            run.append(block)
+            continue
+        if run:
+            yield run
+        run = [block]
+    if run:
+        yield run
+
+
+def expected_output(block: Block) -> str | None:
+    """The ``output`` block right after ``block``, if any."""
+    after = BLOCKS[BLOCKS.index(block) + 1 :]
+    return after[0].code if after and after[0].marker == "output" else None
+
+
+@pytest.mark.parametrize("blocks", list(python_runs()), ids=lambda run: f"line{run[0].line}")
+def test_python_example(
+    blocks: list[Block], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if any("sb3_contrib" in b.code or "MaskablePPO" in b.code for b in blocks):
+        pytest.importorskip("sb3_contrib")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {"__name__": "readme"}
+    for block in blocks:
+        code = block.code
+        for text, tiny in PYTHON_TINY:
+            code = code.replace(text, tiny)
+        capsys.readouterr()
+        exec(compile(code, f"README.md:{block.line}", "exec"), namespace)
+        expected = expected_output(block)
+        if expected is not None:
+            assert capsys.readouterr().out == expected, f"README.md:{block.line} prints other output"
+
+
+# ---------------------------------------------------------------- commands
+def commands(block: Block) -> list[str]:
+    """The commands of a bash block: continuation lines joined, comments dropped."""
+    out: list[str] = []
+    pending = ""
+    for raw in block.code.splitlines():
+        line = pending + raw.split("  #")[0].rstrip()
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        pending = ""
+        if line.strip():
+            out.append(" ".join(line.split()))
+    return out
+
+
+def tiny(command: str) -> str:
+    for pattern, replacement in TINY:
+        command = re.sub(pattern, replacement, command)
+    extra: dict[str, str] = {}
+    if command.startswith("uno-env train") and "--resume" not in command:
+        extra = {**TRAIN_TINY, "--no-progress": ""}
+    elif command.startswith("python examples/"):
+        extra = EXAMPLE_TINY
+    elif command.startswith("uno-env study") and "--resume" not in command:
+        extra = {"--games": "8"}  # the default spec and my_spec.toml set thousands per cell
+    for flag, value in extra.items():
+        if flag not in command:
+            command += f" {flag} {value}".rstrip()
+    return command
+
+
+def resolve_run_paths(argv: list[str], cwd: Path) -> list[str]:
+    """``runs/<name>__<time>/...`` -> the run an earlier command made with that name (a path
+    no earlier command made is left as it is: an output)."""
+
+    def resolve(path: str) -> str:
+        if not path.startswith("runs/") or (cwd / path).exists():
+            return path
+        name, _, rest = path[len("runs/") :].partition("/")
+        stem = re.sub(r"(<[^>]*>|\d{8}-\d{6})$", "", name)
+        runs = sorted(p for p in (cwd / "runs").glob("*") if p.is_dir())
+        named = [p for p in runs if p.name.startswith(stem)]  # an output inside it need not exist yet
+        match = [p for p in named if rest and (p / rest).exists()] or named
+        match = match or [p for p in runs if rest and (p / rest).exists()]
+        if not match:
+            return path  # an output the command makes (--out runs/my_tournament)
+        return f"runs/{match[-1].name}" + (f"/{rest}" if rest else "")
+
+    return [",".join(resolve(part) for part in arg.split(",")) for arg in argv]
+
+
+def test_commands_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("pandas")
+    monkeypatch.chdir(tmp_path)
+    for block in TESTED:
+        if block.lang == "toml" and (block.marker or "").startswith("file "):
+            (tmp_path / block.marker.split(maxsplit=1)[1]).write_text(block.code, encoding="utf-8")
+    ran = 0
+    for block in TESTED:
+        if block.lang != "bash" or block.marker != "":
+            continue
+        for command in commands(block):
+            if command.startswith(("make ", "source ")) or any(part in command for part in SKIPPED_COMMANDS):
+                continue
+            argv = resolve_run_paths(shlex.split(tiny(command)), tmp_path)
+            where = f"README.md:{block.line}: {command}"
+            monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5000))
+            if argv[0] == "uno-env":
+                code = main(argv[1:])
+            elif argv[:2] == ["python", "-m"] or argv[0] == "python":
+                code = run_python(argv[1:], monkeypatch)
+            else:
+                raise AssertionError(f"{where}: only uno-env and python commands can be tested")
+            out = capsys.readouterr()
+            assert code == 0, f"{where}\nexit {code}\n{out.err[-3000:]}"
+            ran += 1
+    assert ran >= 10
+
+
+def run_python(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+    """``python -m module ...`` or ``python script.py ...`` in this process."""
+    import runpy
+
+    if argv[0] == "-m":
+        monkeypatch.setattr(sys, "argv", [argv[1], *argv[2:]])
+        target, run = argv[1], runpy.run_module
+    else:
+        monkeypatch.setattr(sys, "argv", argv)
+        target, run = str(ROOT / argv[0]), runpy.run_path
+    try:
+        run(target, run_name="__main__")
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
