@@ -111,7 +111,9 @@ def _torchrl_rollout(base: Any, steps: int) -> Any:
     from torchrl.envs import GymWrapper, TransformedEnv
     from torchrl.envs.transforms import ActionMask
 
-    env = TransformedEnv(GymWrapper(base, categorical_action_encoding=True), ActionMask())
+    # GymWrapper over a vector env is itself a TransformedEnv; unwrapping it is TorchRL's
+    # default, said explicitly so TorchRL does not warn about the default changing
+    env = TransformedEnv(GymWrapper(base, categorical_action_encoding=True), ActionMask(), auto_unwrap=True)
     env.set_seed(0)
     return env.rollout(steps, break_when_any_done=False)
 

@@ -548,7 +548,8 @@ def test_check_players_accepts_the_range_and_refuses_outside_it(name: str) -> No
         message = str(exc.value)
         assert f"num_players={n}" in message
         assert f"{rules.min_players}..{rules.max_players}" in message
-        assert "dataclasses.replace(rules, min_players=..., max_players=...)" in message
+        assert "the rule fields min_players and max_players (at most 10)" in message
+        assert "load_rules(rules, max_players=N)" in message and "--set max_players=N" in message
 
 
 def test_check_players_on_a_derived_range() -> None:

@@ -24,13 +24,14 @@ too. Nothing is said when numba is off (``NUMBA_DISABLE_JIT=1``): nothing compil
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import numba
 
@@ -126,39 +127,35 @@ def compiling(part: str, *, enabled: bool = True, stream: TextIO | None = None) 
             print(line, file=out, flush=True)
 
 
-def _play_batch() -> None:
-    from .batch import simulate
+def _module(name: str) -> Any:
+    """A module of this package, imported by name: the cache key (:mod:`uno_env._cache`) takes
+    in what compiled modules import, and this module is one of those (Game and simulate call
+    :func:`ensure_compiled`), so a plain import of the envs here would key the compiled
+    engine on their source too."""
+    return importlib.import_module(f"{__package__}.{name}")
 
-    simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
+
+def _play_batch() -> None:
+    _module("batch").simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
 
 
 def _play_game() -> None:
-    from .game import Game
-
-    game = Game("uno", 2, seed=0)
+    game = _module("game").Game("uno", 2, seed=0)
     game.step(game.legal_actions()[0])
 
 
 def _play_vector() -> None:
-    import numpy as np
-
-    from .envs.vector import VectorEnv
-
-    env = VectorEnv(2, "uno", 2)
+    env = _module("envs.vector").VectorEnv(2, "uno", 2)
     env.reset(seed=0)
-    env.step(np.argmax(env.action_masks(), axis=1))
+    env.step(env.action_masks().argmax(axis=1))
 
 
 def _play_env() -> None:
-    import numpy as np
-
-    from .envs.aec import env as aec_env
-
-    table = aec_env("uno", 2)
+    table = _module("envs.aec").env("uno", 2)
     table.reset(seed=0)
     observation = table.last()[0]
     assert observation is not None
-    table.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    table.step(int(observation["action_mask"].argmax()))
 
 
 _WARM_UPS = {"batch": _play_batch, "game": _play_game, "vector": _play_vector, "env": _play_env}
