@@ -213,3 +213,13 @@ def test_unknown_subcommand_is_an_argparse_error(capsys: pytest.CaptureFixture[s
         main(["fly"])
     assert exc.value.code == 2
     assert "invalid choice: 'fly'" in capsys.readouterr().err
+
+
+def test_evaluate_a_style_runs_without_torch_and_checks_its_counts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A scripted style plays in the compiled batch loop; --threads is still checked."""
+    assert main(["evaluate", "greedy", "--threads", "0"]) == 2
+    assert "--games, --batch and --threads must be >= 1, got 10000, 1024 and 0" in capsys.readouterr().err
+    assert main(["evaluate", "greedy", "--players", "2", "--vs", "random", "--games", "20"]) == 0
+    assert "greedy on uno, 2 players, seed 0" in capsys.readouterr().out

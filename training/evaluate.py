@@ -440,12 +440,16 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``uno-env evaluate`` from parsed arguments."""
-    if args.games < 1 or args.batch < 1:
-        raise ValueError(f"--games and --batch must be >= 1, got {args.games} and {args.batch}")
-    set_torch_threads(args.threads)
+    if args.games < 1 or args.batch < 1 or args.threads < 1:
+        raise ValueError(
+            f"--games, --batch and --threads must be >= 1, got {args.games}, {args.batch} and {args.threads}"
+        )
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
-    warm_up("batch" if is_style(args.model) else "vector")
+    style = is_style(args.model)
+    if not style:  # a scripted style plays in the compiled batch loop: no torch
+        set_torch_threads(args.threads)
+    warm_up("batch" if style else "vector")
     results = evaluate(
         args.model, rules, args.players, args.vs, args.games, args.seed,
         deterministic=not args.sample, batch=args.batch, allow_rules_mismatch=args.allow_rules_mismatch,
