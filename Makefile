@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit nojit notebooks bench clean rules-doc
+.PHONY: demo test lint typecheck unit nojit notebooks bench clean rules-doc docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,11 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,train,study,ray,video,clients]'
+	$(BIN)/pip install --quiet -e '.[dev,train,study,ray,video,clients,docs]'
+	touch $@ $(VENV)/.installed-base $(VENV)/.installed-docs
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[docs]'
 	touch $@ $(VENV)/.installed-base
 
 $(VENV)/.installed-study: pyproject.toml | $(BIN)/python
@@ -32,8 +36,8 @@ demo: $(VENV)/.installed-study
 	@echo "The report and plots land in runs/study__default__0__<time>/ (report.md); progress is on stderr."
 	$(BIN)/uno-env study
 
-## test: set up and run linters, type checks and the whole test suite
-test: $(VENV)/.installed-dev lint typecheck unit nojit notebooks
+## test: set up and run linters, type checks, the docs build and the whole test suite
+test: $(VENV)/.installed-dev lint typecheck docs unit nojit notebooks
 
 lint:
 	$(BIN)/ruff check uno_env agents training tests benchmarks examples
@@ -56,6 +60,10 @@ nojit:
 		tests/test_rules_french.py tests/test_position.py tests/test_agents_styles.py tests/test_borrow.py \
 		tests/test_fast_path.py::test_bit_counting tests/test_fast_path.py::test_held_faces_follow_parsing_and_swaps
 
+## docs: build the documentation site into site/ (strict: a broken link or reference fails)
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 ## rules-doc: regenerate docs/rules.md from the rule reference (uno_env/rule_reference.toml)
 rules-doc: $(VENV)/.installed-base
 	$(BIN)/python -m uno_env.reference docs/rules.md
@@ -65,4 +73,4 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

@@ -1,24 +1,25 @@
-"""Every code example of the README runs as written (with tiny sizes).
+"""Every code example of the README and the documentation pages runs as written (with tiny sizes).
 
-The README marks each ``python``, ``bash`` and ``toml`` block with an HTML comment on the line
-before it:
+The README and the pages under ``docs/`` (in the order of the site's navigation,
+``mkdocs.yml``) mark each ``python``, ``bash`` and ``toml`` block with an HTML comment on the
+line before it, ``readme-test`` in the README and ``doc-test`` in the pages:
 
 - ``<!-- readme-test -->``: run it. A Python block runs in a fresh namespace, from a
   temporary working directory; a ``bash`` block runs each ``uno-env`` and ``python`` command
-  in it, in order, in one temporary directory shared by all the README's commands (so
+  in it, in order, in one temporary directory shared by all the documents' commands (so
   ``--record games.jsonl`` feeds the ``replay games.jsonl`` below it, and a training run the
   evaluations of its checkpoint).
 - ``<!-- readme-test: continues -->``: a Python block that runs in the namespace of the
-  previous Python block (it uses the ``game`` or ``model`` made there).
+  previous Python block of the same document (it uses the ``game`` or ``model`` made there).
 - ``<!-- readme-test: file NAME -->``: a TOML block that the commands read as ``NAME``.
 - ``<!-- readme-test: output -->``: a ``text`` block that must equal what the Python block
   before it prints (its expected output, as in a doctest).
 - ``<!-- readme-test: skip REASON -->``: not run, for the reason given (a cluster address).
 
 Commands keep their options (the few of :data:`SKIPPED_COMMANDS` do not run); sizes shrink
-(:data:`TINY`: games, steps, evaluation sizes), paths of runs the README names by their time
+(:data:`TINY`: games, steps, evaluation sizes), paths of runs the documents name by their time
 (``runs/uno__ppo__0__<time>``) resolve to the
-run an earlier command made, and interactive commands read canned answers. A README block
+run an earlier command made, and interactive commands read canned answers. A block
 without a marker fails the test, so no new example goes untested.
 """
 
@@ -39,7 +40,7 @@ from training.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-MARKER = re.compile(r"^<!--\s*readme-test(?::\s*(?P<how>.*?))?\s*-->$")
+MARKER = re.compile(r"^<!--\s*(?:readme|doc)-test(?::\s*(?P<how>.*?))?\s*-->$")
 FENCE = re.compile(r"^```(?P<lang>\w*)\s*$")
 
 TINY: list[tuple[str, str]] = [
@@ -88,11 +89,23 @@ class Block:
     code: str
     line: int
     marker: str | None  # None: no marker; "": run; else the text after "readme-test:"
+    path: str = "README.md"
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
 
 
-def readme_blocks(text: str | None = None) -> list[Block]:
-    """The README's fenced blocks, in order, each with its marker."""
-    lines = (README.read_text(encoding="utf-8") if text is None else text).splitlines()
+def documents() -> list[Path]:
+    """The README, then the site's pages in navigation order (``mkdocs.yml``)."""
+    nav = re.findall(r"^\s*-\s*(?:[^:\n]+:\s*)?([\w/.-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    return [README] + [ROOT / "docs" / page for page in nav]
+
+
+def readme_blocks(text: str | None = None, path: Path = README) -> list[Block]:
+    """A document's fenced blocks, in order, each with its marker."""
+    lines = (path.read_text(encoding="utf-8") if text is None else text).splitlines()
+    name = path.relative_to(ROOT).as_posix()
     blocks: list[Block] = []
     i = 0
     while i < len(lines):
@@ -104,18 +117,26 @@ def readme_blocks(text: str | None = None) -> list[Block]:
         found = MARKER.match(previous.strip())
         end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
         marker = None if found is None else (found.group("how") or "")
-        blocks.append(Block(fence.group("lang"), "\n".join(lines[i + 1 : end]) + "\n", i + 1, marker))
+        code = "\n".join(lines[i + 1 : end]) + "\n"
+        blocks.append(Block(fence.group("lang"), code, i + 1, marker, name))
         i = end + 1
     return blocks
 
 
-BLOCKS = readme_blocks()
+BLOCKS = [block for path in documents() for block in readme_blocks(path=path)]
 TESTED = [b for b in BLOCKS if b.lang in ("python", "bash", "toml")]
 
 
+def test_every_document_is_read() -> None:
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    read = {p.relative_to(ROOT / "docs").as_posix() for p in documents()[1:]}
+    assert pages == read, f"pages outside the site's navigation: {sorted(pages - read)}"
+    assert len({b.path for b in TESTED}) >= 10
+
+
 def test_every_example_block_is_marked() -> None:
-    unmarked = [f"README.md:{b.line} ({b.lang})" for b in TESTED if b.marker is None]
-    assert not unmarked, f"README blocks without a <!-- readme-test ... --> marker: {unmarked}"
+    unmarked = [f"{b.where} ({b.lang})" for b in TESTED if b.marker is None]
+    assert not unmarked, f"blocks without a readme-test / doc-test marker: {unmarked}"
     for block in TESTED:
         assert block.marker in ("", "continues") or block.marker.startswith(("file ", "skip ")), block
     for block in BLOCKS:
@@ -127,6 +148,7 @@ def test_every_example_block_is_marked() -> None:
 def test_the_parser_finds_markers() -> None:
     text = "<!-- readme-test: continues -->\n```python\nx = 1\n```\n\n```bash\nls\n```\n"
     assert readme_blocks(text) == [Block("python", "x = 1\n", 2, "continues"), Block("bash", "ls\n", 6, None)]
+    assert readme_blocks("<!-- doc-test: output -->\n```text\n1\n```\n")[0].marker == "output"
 
 
 # ---------------------------------------------------------------- Python
@@ -136,7 +158,7 @@ def python_runs() -> Iterator[list[Block]]:
     for block in TESTED:
         if block.lang != "python" or (block.marker or "").startswith("skip"):
             continue
-        if block.marker == "continues" and run:
+        if block.marker == "continues" and run and run[-1].path == block.path:
             run.append(block)
             continue
         if run:
@@ -152,7 +174,7 @@ def expected_output(block: Block) -> str | None:
     return after[0].code if after and after[0].marker == "output" else None
 
 
-@pytest.mark.parametrize("blocks", list(python_runs()), ids=lambda run: f"line{run[0].line}")
+@pytest.mark.parametrize("blocks", list(python_runs()), ids=lambda run: run[0].where)
 def test_python_example(
     blocks: list[Block], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -165,10 +187,10 @@ def test_python_example(
         for text, tiny in PYTHON_TINY:
             code = code.replace(text, tiny)
         capsys.readouterr()
-        exec(compile(code, f"README.md:{block.line}", "exec"), namespace)
+        exec(compile(code, block.where, "exec"), namespace)
         expected = expected_output(block)
         if expected is not None:
-            assert capsys.readouterr().out == expected, f"README.md:{block.line} prints other output"
+            assert capsys.readouterr().out == expected, f"{block.where} prints other output"
 
 
 # ---------------------------------------------------------------- commands
@@ -240,7 +262,7 @@ def test_commands_run(
             if command.startswith(("make ", "source ")) or any(part in command for part in SKIPPED_COMMANDS):
                 continue
             argv = resolve_run_paths(shlex.split(tiny(command)), tmp_path)
-            where = f"README.md:{block.line}: {command}"
+            where = f"{block.where}: {command}"
             monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5000))
             if argv[0] == "uno-env":
                 code = main(argv[1:])

@@ -1,0 +1,110 @@
+"""The environment pages of the documentation say what the envs are.
+
+Each page under ``docs/environments/`` opens with a table in the form of PettingZoo's env
+pages (import line, agents, action and observation spaces). These tests read the tables and
+compare every entry with the env the page describes, so a change of an env that the page
+does not follow fails here. (The code examples of every page run in ``tests/test_readme.py``;
+``make docs`` builds the site in strict mode.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import gymnasium
+import pettingzoo
+import pytest
+
+import uno_env
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def header(page: str) -> dict[str, list[str]]:
+    """The page's first table as ``{row name: [values]}`` (a name may repeat: ``Agents``)."""
+    rows: dict[str, list[str]] = {}
+    for line in (DOCS / "environments" / page).read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^\| ([A-Z][\w ]+?) \| (.*) \|$", line)
+        if match:
+            rows.setdefault(match.group(1), []).append(match.group(2))
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def code_spans(text: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", text)
+
+
+def imports(row: str) -> None:
+    for statement in code_spans(row):
+        if statement.startswith("from "):
+            exec(statement, {})
+
+
+def presets_table(page: str) -> list[list[str]]:
+    text = (DOCS / "environments" / page).read_text(encoding="utf-8")
+    body = text.split("## Presets", 1)[1].split("\n## ", 1)[0]
+    return [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in body.splitlines()
+        if line.startswith("| `")
+    ]
+
+
+@pytest.mark.parametrize("page", ["aec.md", "parallel.md"])
+def test_pettingzoo_pages(page: str) -> None:
+    rows = header(page)
+    imports(rows["Import"][0])
+    make = uno_env.env if page == "aec.md" else uno_env.parallel_env
+    uno, macao = make("uno", 4), make("macao", 3)
+    agents = rows["Agents"][0]
+    assert f"agents= {uno.possible_agents}" in agents
+    assert rows["Agents"][1] == "2 to 10, by preset"
+    values = code_spans(rows["Action Values"][0])
+    assert values == [str(uno.action_space("player_0")), str(macao.action_space("player_0"))]
+    shapes = code_spans(rows["Observation Shape"][0])[:2]
+    assert shapes == [
+        str(uno.observation_space("player_0")["observation"].shape),
+        str(macao.observation_space("player_0")["observation"].shape),
+    ]
+    assert rows["Parallel API"][0].startswith("Yes")
+    assert "pettingzoo.make(" in rows["Make"][0]
+
+
+def test_aec_presets_table() -> None:
+    table = presets_table("aec.md")
+    assert [row[0].strip("`") for row in table] == list(uno_env.PRESETS)
+    for name, env_id, players, _deck, action_space, shape in table:
+        rules = uno_env.preset(name.strip("`"))
+        assert players == f"{rules.min_players}-{rules.max_players}", name
+        aec = pettingzoo.make("aec", env_id.strip("`"), num_players=rules.min_players)
+        assert action_space == f"`{aec.action_space('player_0')}`", name
+        assert shape == f"`{aec.observation_space('player_0')['observation'].shape}`", name
+
+
+def test_single_agent_page() -> None:
+    rows = header("single-agent.md")
+    imports(rows["Import"][0])
+    names = re.findall(r"`(\w+)`", rows["Make"][0].split("(", 2)[-1])
+    for name in ["Uno", *names]:
+        env = gymnasium.make(f"uno_env/{name}-v1", num_players=4)
+        deck = "Uno deck" if name.startswith("Uno") else "French deck"
+        assert f"`{env.action_space}` ({deck})" in rows["Action Values"][0], name
+        assert f"`{env.observation_space.shape}` ({deck})" in rows["Observation Shape"][0], name
+        env.close()
+
+
+def test_vector_page() -> None:
+    rows = header("vector.md")
+    imports(rows["Import"][0])
+    for rules, deck in (("uno", "Uno deck"), ("macao", "French deck")):
+        venv = uno_env.VectorEnv(4, rules, 2)
+        size = venv.single_observation_space.shape[0]
+        actions = int(venv.single_action_space.n)
+        assert f"`MultiDiscrete([{actions} ... {actions}])` ({deck})" in rows["Action Values"][0]
+        assert f"`(num_envs, {size})` ({deck})" in rows["Observation Shape"][0]
+        assert str(venv.action_space) == f"MultiDiscrete([{' '.join([str(actions)] * 4)}])"
+        assert venv.metadata["autoreset_mode"].value == "SameStep"
+        venv.close()
