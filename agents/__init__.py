@@ -12,7 +12,7 @@
   loaded only when this installation signed it or the caller trusts it (:mod:`agents.trust`).
 - :func:`play`: seat agents at a :class:`uno_env.Game` and play it out.
 
-The styles, their ideas and parameters: the README, section "Agents and play styles"
+The styles, their ideas and parameters: ``docs/agents.md``
 (``agents.describe()`` prints the table).
 """
 

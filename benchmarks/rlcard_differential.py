@@ -26,7 +26,7 @@ mover is the player of the first decision: RLCard seats it at player 0 (1 after 
 Skip or Reverse); here the dealer is random, so its seat varies, and its win rate is what is
 compared.
 
-**RLCard rules the switches cannot express** (see the README table): a starting Draw Two is
+**RLCard rules the switches cannot express** (see the table in ``docs/statistics.md``): a starting Draw Two is
 drawn by the first player, who still plays first; a drawn card is played automatically when
 it has the target's colour or is a wild (a drawn Wild Draw Four is played as a plain wild,
 without the four-card penalty), and kept when it matches by number or symbol only; wild

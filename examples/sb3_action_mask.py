@@ -204,7 +204,7 @@ def eval_action_mask(
 
 
 # defaults per player count: tuned so the run beats the literature's random player within a
-# few minutes on a 2-core machine (README: "Example runs")
+# few minutes on a 2-core machine (docs/environments/clients.md: "Example runs")
 DEFAULT_STEPS = {2: 40_960, 4: 40_960}
 
 

@@ -330,13 +330,14 @@ def test_describe_refuses_a_vector_of_no_known_size() -> None:
         describe(np.zeros(7, dtype=np.float32))
 
 
-def test_readme_observation_table_is_the_layout() -> None:
-    """The README's table is generated from the layout (``python -m uno_env.envs.encoding``)."""
+def test_docs_observation_table_is_the_layout() -> None:
+    """The docs' observation table is generated from the layout (``python -m uno_env.envs.encoding``)."""
     from pathlib import Path
 
     from uno_env.envs.encoding import layout_markdown
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parent.parent / "docs" / "environments" / "index.md"
+    readme = page.read_text(encoding="utf-8")
     start = readme.index("<!-- obs-table:start -->\n") + len("<!-- obs-table:start -->\n")
     end = readme.index("\n<!-- obs-table:end -->")
     assert readme[start:end] == layout_markdown(), "regenerate with: python -m uno_env.envs.encoding"

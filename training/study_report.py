@@ -726,7 +726,7 @@ def _compact(effect: Mapping[str, Any] | None) -> str:
 def summary_tables(
     spec: StudySpec, primary: pd.DataFrame, by_cell: Mapping[tuple[str, int], list[dict[str, Any]]]
 ) -> list[str]:
-    """Compact tables of every change (the README's findings section is copied from them)."""
+    """Compact tables of every change (the findings section of ``docs/study.md`` is copied from them)."""
     finding = "detected and replicated" if spec.replicate else "detected"
     lines = [
         "## Summary",

@@ -36,7 +36,7 @@ Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
   every ``--eval-every`` steps (after each evaluation) and at the end;
 - ``eval.csv`` and ``eval_curve.png``: win rate with 95% Wilson interval against each
   evaluation opponent (default ``random_playable``, the literature's random player, and
-  ``blocker``, the strongest scripted style head to head in the README) every
+  ``blocker``, the strongest scripted style head to head in ``docs/agents.md``) every
   ``--eval-every`` steps, on the same ``--eval-games`` games each time, seats rotated,
   deterministic play, with the games truncated at the decision limit next to the wins (a
   policy whose games mostly truncate is flagged as stalling in the log);
@@ -91,7 +91,7 @@ from .common import (
 )
 
 STRONGEST_STYLE = "blocker"
-"""The strongest scripted style head to head at 2 players (README, agents: 54.0% vs greedy)."""
+"""The strongest scripted style head to head at 2 players (``docs/agents.md``: 54.0% vs greedy)."""
 
 EVAL_FIELDS = [
     "step",

@@ -24,8 +24,8 @@ Agents
 Observation
     ``Dict{"observation": Box(float32), "action_mask": Box(0, 1, (num_actions,), int8)}``
     in that key order. The vector is seat-relative; its named slices are listed by
-    :func:`uno_env.envs.encoding.layout_table` and explained in the README (section
-    "Environments", "Observation");
+    :func:`uno_env.envs.encoding.layout_table` and explained in the docs
+    (``docs/environments/index.md``, "Observation");
     :func:`uno_env.envs.describe` prints one for people. The layout depends only on the
     deck family, so a policy moves between presets of the same family. The mask is all
     zeros for every agent but the one to move.

@@ -21,7 +21,7 @@ house rules and French games), and every change bumps :data:`OBS_VERSION` and th
 version (:data:`uno_env.envs.ENV_VERSION`). Checkpoints record both.
 
 ``describe(obs)`` turns a vector back into text for people; ``layout_table(deck)`` lists
-the slices (name, start, size, meaning) and ``layout_markdown()`` writes the README's table
+the slices (name, start, size, meaning) and ``layout_markdown()`` writes the docs' table
 from them (``python -m uno_env.envs.encoding`` prints it).
 """
 
@@ -230,7 +230,7 @@ def layout_table(deck: DeckFamily = "uno") -> list[tuple[str, int, int, str]]:
 
 
 def layout_markdown() -> str:
-    """The observation table of the README, generated from the layout (a test keeps them equal).
+    """The observation table of the docs (``docs/environments/index.md``), generated from the layout.
 
     One row per field with its slice in the Uno and the French layouts, then the total sizes.
     """
