@@ -14,7 +14,7 @@ SCRIPT = REPO_ROOT / "examples" / "sb3_action_mask.py"
 
 def test_sb3_action_mask_example_trains_saves_and_evaluates(tmp_path: Path) -> None:
     args = [
-        sys.executable, str(SCRIPT), "--players", "3", "--steps", "256", "--n-steps", "128",
+        sys.executable, str(SCRIPT), "--players", "3", "--steps", "256", "--envs", "2", "--n-steps", "64",
         "--batch-size", "64", "--eval-games", "2", "--max-decisions", "200", "--out", str(tmp_path),
     ]  # fmt: skip
     done = subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False)

@@ -64,7 +64,14 @@ TRAIN_TINY = {
 }
 """Options ``train`` gets where the command does not set them (a 64-step run takes seconds)."""
 
-EXAMPLE_TINY = {"--n-steps": "64", "--batch-size": "32", "--eval-games": "4", "--max-decisions": "300"}
+EXAMPLE_TINY = {
+    "--steps": "256",
+    "--envs": "2",
+    "--n-steps": "64",
+    "--batch-size": "32",
+    "--eval-games": "4",
+    "--max-decisions": "300",
+}
 """Options the example scripts get where the command does not set them."""
 
 SKIPPED_COMMANDS = {"--ray-address auto": "needs a running Ray cluster"}
