@@ -1,4 +1,4 @@
-"""Smoke runs of the examples (the SB3 action-mask tutorial pattern, the TorchRL client) on tiny budgets."""
+"""Smoke runs of the examples (SB3 action-mask pattern; TorchRL, Tianshou, RLlib clients) on tiny budgets."""
 
 from __future__ import annotations
 
@@ -31,8 +31,37 @@ def test_torchrl_masked_ppo_example_trains_and_evaluates() -> None:
     script = REPO_ROOT / "examples" / "torchrl_masked_ppo.py"
     args = [
         sys.executable, str(script), "--frames", "512", "--num-envs", "4", "--batch-frames", "256",
-        "--minibatch", "128", "--width", "16", "--eval-games", "8",
+        "--minibatch", "128", "--width", "16",
+        "--eval-games", "8",
     ]  # fmt: skip
     done = subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     assert "trained 512 frames" in done.stdout and "Win rate vs random_playable" in done.stdout
+
+
+def test_tianshou_masked_dqn_example_trains_and_evaluates() -> None:
+    """The Tianshou client example: a tiny masked DQN run on the dict-observation env, then its evaluation."""
+    pytest.importorskip("tianshou")
+    script = REPO_ROOT / "examples" / "tianshou_masked_dqn.py"
+    args = [
+        sys.executable, str(script), "--steps", "512", "--epoch-steps", "256", "--num-envs", "2",
+        "--collect-steps", "64", "--batch-size", "32", "--buffer", "2000", "--width", "16",
+        "--eval-games", "8",
+    ]  # fmt: skip
+    done = subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "trained " in done.stdout and "Win rate vs random_playable" in done.stdout
+
+
+def test_rllib_masked_ppo_example_trains_and_evaluates() -> None:
+    """The RLlib client example where RLlib is installed (in its own environment: see its docstring)."""
+    pytest.importorskip("ray.rllib")
+    script = REPO_ROOT / "examples" / "rllib_masked_ppo.py"
+    args = [
+        sys.executable, str(script), "--steps", "512", "--batch-steps", "256", "--minibatch", "128",
+        "--num-envs", "2", "--width", "16",
+        "--eval-games", "8",
+    ]  # fmt: skip
+    done = subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "trained " in done.stdout and "Win rate vs random_playable" in done.stdout
