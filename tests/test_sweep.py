@@ -229,6 +229,24 @@ def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(
     assert skill["stronger_share"].between(0, 1).all()
 
 
+def test_report_of_a_sweep_still_playing_shows_the_pairs_so_far(killed_sweep: dict[str, Any]) -> None:
+    from training.transfer import assemble
+
+    out = killed_sweep["out"]
+    pending = out / "transfer" / "uno+seven_swap__2p__on__uno.json"
+    moved = pending.with_name("held.json.bak")
+    pending.rename(moved)
+    try:
+        frame = assemble(load_sweep(out / "spec.toml"), out)
+        report = (out / "report.md").read_text()
+    finally:
+        moved.rename(pending)
+        assemble(load_sweep(out / "spec.toml"), out)
+    assert "Partial: 3 of 4 policy x variant pairs played so far" in report
+    assert "not played yet" in report
+    assert len(frame) == 3 * 4
+
+
 def test_a_study_naming_the_sweep_seats_each_cells_own_policy(
     killed_sweep: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -625,6 +625,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--resume", type=Path, metavar="DIR", help="continue the sweep in DIR")
     parser.add_argument("--status", type=Path, metavar="DIR", help="print where every run of DIR stands")
+    parser.add_argument(
+        "--report", type=Path, metavar="DIR", help="write DIR's tables and report from the results so far"
+    )
     parser.add_argument("--executor", choices=EXECUTORS, default="process", help="where runs train")
     parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
     parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
@@ -641,6 +644,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         spec = load_sweep(args.status / "spec.toml")
         for row in status_rows(spec, args.status):
             print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} steps")
+        return 0
+    if args.report is not None:
+        from .transfer import assemble
+
+        assemble(load_sweep(args.report / "spec.toml"), args.report)
+        print(f"report: {args.report / 'report.md'}")
         return 0
     if args.status_every <= 0:
         raise ValueError(f"--status-every must be > 0 seconds, got {args.status_every}")

@@ -39,6 +39,7 @@ plays only the missing ones.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -266,11 +267,8 @@ def _rate(totals: np.ndarray, count: float) -> tuple[float, float, float, Any]:
 def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     """One row per trained-on x played-on x opponents (each style, the baseline and the pooled field)."""
     policy_tasks, _ = plan(spec, out)
-    done, todo = _scan(policy_tasks, out / "transfer")
-    if todo:
-        raise ValueError(
-            f"{out}: {len(todo)} transfer results are missing (first {todo[0].id}); resume the sweep"
-        )
+    done, _ = _scan(policy_tasks, out / "transfer")
+    policy_tasks = [t for t in policy_tasks if t.id in done]  # a sweep still playing: the pairs so far
     rows: list[dict[str, Any]] = []
     totals: dict[tuple[str, str, int, str], np.ndarray] = {}
     for task in policy_tasks:
@@ -291,8 +289,11 @@ def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
             names = spec.field if opponent == FIELD else (opponent,)
             truncated = sum(int(np.sum(per[s]["truncated"])) for s in names)
             decisions = sum(int(np.sum(per[s]["decisions"])) for s in names)
-            delta = paired_difference(wins, count, totals[(adapted, task.played, n, opponent)], count)
-            dlo, dhi = delta.interval()
+            own = totals.get((adapted, task.played, n, opponent))
+            delta = paired_difference(wins, count, wins if own is None else own, count)
+            dlo, dhi = delta.interval() if own is not None else (math.nan, math.nan)
+            if own is None:  # the adapted policy's games there are not played yet
+                delta = dataclasses.replace(delta, value=math.nan)
             rows.append(
                 {
                     "trained_on": task.trained.rsplit("__", 1)[0], "played_on": task.played, "players": n,
@@ -312,10 +313,11 @@ def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
 def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     """One row per variant and player count: the skill premium and how much skill decides games."""
     policy_tasks, field_tasks = plan(spec, out)
-    policy_done, todo = _scan(policy_tasks, out / "transfer")
-    field_done, todo2 = _scan(field_tasks, out / "field")
-    if todo or todo2:
-        raise ValueError(f"{out}: cross-evaluation results are missing; resume the sweep")
+    policy_done, _ = _scan(policy_tasks, out / "transfer")
+    field_done, _ = _scan(field_tasks, out / "field")
+    field_tasks = [  # a sweep still playing: the variants whose games are all in
+        t for t in field_tasks if t.id in field_done and f"{t.id}__on__{t.variant}" in policy_done
+    ]
     field = list(spec.field)
     rows: list[dict[str, Any]] = []
     premium_totals: dict[tuple[str, int], np.ndarray] = {}
@@ -367,10 +369,10 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
             }
         )  # fmt: skip
     # each variant's premium against its base's, paired by deal; one family under Benjamini-Hochberg
-    tested = [r for r in rows if r["variation"]]
     p_values = []
+    tested = [r for r in rows if r["variation"] and (r["base"], r["players"]) in premium_totals]
     for r in rows:
-        if r["variation"]:
+        if r in tested:
             diff = paired_difference(
                 premium_totals[(r["variant"], r["players"])], r["players"] * len(field),
                 premium_totals[(r["base"], r["players"])], r["players"] * len(field),
@@ -382,7 +384,8 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
             r["premium_vs_base_p"] = diff.p_value()
             p_values.append(r["premium_vs_base_p"])
         else:
-            r.update(premium_vs_base=0.0, premium_vs_base_lo=math.nan, premium_vs_base_hi=math.nan)
+            change = math.nan if r["variation"] else 0.0  # NaN: the base's games are not in yet
+            r.update(premium_vs_base=change, premium_vs_base_lo=math.nan, premium_vs_base_hi=math.nan)
             r.update(premium_vs_base_p=math.nan, premium_vs_base_q=math.nan, premium_vs_base_detected=False)
     for r, q in zip(tested, benjamini_hochberg(p_values), strict=True):
         r["premium_vs_base_q"] = float(q)
@@ -430,6 +433,8 @@ def plot_matrix(frame: pd.DataFrame, path: Path) -> None:
         image = ax.imshow(values, cmap="RdBu", vmin=100 / n - spread, vmax=100 / n + spread, aspect="auto")
         for i in range(len(order)):
             for j in range(len(order)):
+                if math.isnan(values[i, j]):
+                    continue
                 ax.text(j, i, f"{values[i, j]:.1f}\n[{lo.iat[i, j] * 100:.1f}, {hi.iat[i, j] * 100:.1f}]",
                         ha="center", va="center", fontsize=7)  # fmt: skip
             ax.add_patch(plt.Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, lw=1.8, color="black"))
@@ -445,8 +450,10 @@ def plot_matrix(frame: pd.DataFrame, path: Path) -> None:
 
 
 def _pct(value: float, lo: float, hi: float, signed: bool = False) -> str:
-    sign = "+" if signed else ""
-    return f"{value * 100:{sign}.1f}% [{lo * 100:{sign}.1f}, {hi * 100:{sign}.1f}]"
+    """A rate in percent (or, ``signed``, a change in percentage points) with its interval."""
+    if signed:
+        return f"{value * 100:+.1f} pp [{lo * 100:+.1f}, {hi * 100:+.1f}]"
+    return f"{value * 100:.1f}% [{lo * 100:.1f}, {hi * 100:.1f}]"
 
 
 def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.DataFrame) -> str:
@@ -478,6 +485,10 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
             for r in data["final_eval"]
         )
         lines.append(f"| `{run_id}` | {data['step']:,} | {data['seconds'] / 60:.1f} min | {evals} |")
+    planned = len(plan(spec, out)[0])
+    played = len(transfer.drop_duplicates(["trained_on", "played_on", "players"]))
+    if played < planned:
+        lines += ["", f"**Partial: {played} of {planned} policy x variant pairs played so far.**"]
     for n in spec.players:
         part = transfer[(transfer["players"] == n) & (transfer["opponents"] == FIELD)]
         order = list(dict.fromkeys(part["played_on"]))
@@ -495,11 +506,15 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
         for trained in order:
             cells = []
             for played in order:
-                r = part[(part["trained_on"] == trained) & (part["played_on"] == played)].iloc[0]
+                match = part[(part["trained_on"] == trained) & (part["played_on"] == played)]
+                if match.empty:
+                    cells.append("not played yet")
+                    continue
+                r = match.iloc[0]
                 text = _pct(r["win_rate"], r["win_lo"], r["win_hi"])
-                if not r["adapted"]:
+                if not r["adapted"] and not math.isnan(r["delta_vs_adapted"]):
                     text += f"<br>{_pct(r['delta_vs_adapted'], r['delta_lo'], r['delta_hi'], signed=True)}"
-                else:
+                elif r["adapted"]:
                     text = f"**{text}**"
                 cells.append(text)
             lines.append(f"| `{trained}` | " + " | ".join(cells) + " |")
@@ -522,7 +537,9 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
         ]
         for _, r in rows.iterrows():
             change = "(base)"
-            if r["variation"]:
+            if r["variation"] and math.isnan(r["premium_vs_base"]):
+                change = "base not played yet"
+            elif r["variation"]:
                 change = _pct(
                     r["premium_vs_base"], r["premium_vs_base_lo"], r["premium_vs_base_hi"], signed=True
                 )
