@@ -24,7 +24,7 @@ from uno_env import layout as L
 from uno_env._bits import lowest_bit, popcount
 from uno_env.policies import (
     POLICY_RANDOM_PLAYABLE,
-    policy_action,
+    choose_action,
     quick_action,
     quick_random_action,
     random_action,
@@ -253,7 +253,7 @@ def _quick_policy_against_mask(
             before = state.copy()
             quick_state = state.copy()
             quick = quick_action(quick_state, spec, code)
-            action = policy_action(state, spec, mask, count, code, params)
+            action = choose_action(state, spec, mask, count, code, params)
             expected = state if quick >= 0 else before
             same = (quick < 0 or quick == action) and mask[action] == 1
             for i in range(L.STATE_SIZE):

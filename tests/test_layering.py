@@ -108,3 +108,12 @@ def test_nothing_above_the_envs_imports_the_state_layout() -> None:
         str(p.relative_to(REPO_ROOT)) for p in files if "uno_env.layout" in imported_modules(p)
     )
     assert offending == []
+
+
+def test_the_envs_take_play_styles_from_the_registry_not_the_simulator() -> None:
+    """The play-style registry is :mod:`uno_env.policies`; the simulator is one of its users."""
+    envs = sorted((REPO_ROOT / "uno_env" / "envs").glob("*.py"))
+    offending = sorted(
+        p.name for p in envs if any(m.startswith("uno_env.batch") for m in imported_modules(p))
+    )
+    assert offending == []

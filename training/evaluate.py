@@ -138,7 +138,7 @@ def opponent_seats(entry: str, num_players: int) -> list[str]:
             f"opponent set {entry!r} names {len(names)} seats; {num_players} players need "
             f"{num_players - 1} (or one style for all)"
         )
-    uno_env.batch.policy_table(names)  # ValueError naming the valid styles
+    uno_env.policies.policy_table(names)  # ValueError naming the valid styles
     return names
 
 
@@ -325,7 +325,7 @@ def load_checkpoint_actor(
 def is_style(model: str) -> bool:
     """Whether ``model`` names a compiled play style rather than a checkpoint path."""
     name = model.split(":", 1)[0]
-    return name in uno_env.batch.POLICIES and not Path(model).exists()
+    return name in uno_env.policies.POLICIES and not Path(model).exists()
 
 
 def evaluate(

@@ -479,7 +479,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--vs",
         default="greedy",
         help="agents of the other seats in seat order: one for all or one per seat, separated by ',' or "
-        "'/'; a play style (" + ", ".join(sorted(uno_env.batch.POLICIES)) + ", with parameters as "
+        "'/'; a play style (" + ", ".join(sorted(uno_env.policies.POLICIES)) + ", with parameters as "
         "name:key=value) or a MaskablePPO checkpoint .zip (default: greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")

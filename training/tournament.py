@@ -4,7 +4,7 @@
 (or ``python -m training.tournament``) plays every agent against the others and ranks them.
 
 **Agents** are compiled play styles with optional parameters (``greedy``,
-``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.batch.POLICIES``), or learned
+``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.policies.POLICIES``), or learned
 policies given as the path of a MaskablePPO checkpoint (a path ending in ``.zip`` or
 containing a ``/``, such as ``run/model.zip``; loaded with :class:`agents.PolicyAgent`, its
 metadata sidecar checked against the rules and player count; SB3 checkpoints are pickles, so

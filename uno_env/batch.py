@@ -6,7 +6,9 @@ dealt exactly like ``Game(rules, n, seed=s + i)``; the policies draw from each g
 separate agent generator, so their randomness never shifts the game's chance events.
 Studies and benchmarks use this path; nothing in it allocates per step (but the
 Monte-Carlo style's scratch buffers, per decision). The compiled policies are the play
-styles of :mod:`uno_env.policies`; :func:`choose_action` is their one entry point.
+styles of :mod:`uno_env.policies` (the registry: :data:`~uno_env.policies.POLICIES`,
+:func:`~uno_env.policies.policy_table`); :func:`~uno_env.policies.choose_action` is their one
+entry point.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ from .compiled import compile_game
 from .compiling import ensure_compiled
 from .policies import (
     NUM_POLICY_PARAMS,
+    POLICIES,
+    POLICY_DOCS,
     POLICY_RANDOM,
-    STYLES,
-    available_styles,
-    parse_policy,
-    policy_action,
+    choose_action,
+    policy_table,
     quick_action,
     random_action,
 )
@@ -37,12 +39,9 @@ from .rng import SEED_LIMIT, check_seed, fresh_seed
 from .rules import RuleSet
 from .stats import mean_interval, wilson_interval
 
-POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
-"""Compiled policy name -> code (``choose_action``'s ``policy``); see :data:`uno_env.policies.STYLES`."""
-POLICY_DOCS: dict[str, str] = available_styles()
-"""Compiled policy name -> one-line description."""
 ILLEGAL_ACTION = 100  # play_games_with_params failure code: a policy chose an action outside the mask
-random_legal_action = random_action
+# the play-style registry lives in uno_env.policies; its entry points are re-exported here for
+# callers of the simulator
 __all__ = [
     "ILLEGAL_ACTION",
     "NUM_POLICY_PARAMS",
@@ -54,44 +53,8 @@ __all__ = [
     "choose_action",
     "play_games_with_params",
     "policy_table",
-    "random_legal_action",
     "simulate",
 ]
-
-
-@njit(cache=True)
-def choose_action(
-    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, count: int, policy: int, params: np.ndarray
-) -> int:
-    """The action compiled ``policy`` takes for the player to move (``state[S_CURRENT]``).
-
-    The one entry point for every caller (batch games, vector envs, the Python agents):
-
-    - ``state``: the game's int64 state buffer; only public information and the mover's own
-      hand are read; the game's *agent* generator (``state[AGENT_RNG:AGENT_RNG+6]``) supplies
-      any randomness and is advanced, nothing else is written;
-    - ``spec``: the compiled rule set (:func:`uno_env.rules.compile_spec`);
-    - ``mask``: int8 legal-action mask of the mover, at least ``spec[SP_NUM_ACTIONS]`` long
-      (as :func:`uno_env.engine.fill_mask` writes it); ``count``: how many actions it allows;
-    - ``policy``: a code of :data:`POLICIES`; ``params``: int64 array of
-      :data:`NUM_POLICY_PARAMS` style parameters (rates in millionths; a negative slot means
-      the default; build it with :func:`policy_table` or :func:`uno_env.policies.parse_policy`).
-
-    Returns a legal action id, or -1 when ``count`` is 0 (the game is over).
-    """
-    return policy_action(state, spec, mask, count, policy, params)
-
-
-def policy_table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (int64, one per name) and parameters (int64, ``len(names) x NUM_POLICY_PARAMS``)
-    of policy texts such as ``"greedy"`` or ``"bluffer:bluff=0.3,challenge=0.8"``."""
-    codes = np.zeros(len(names), dtype=np.int64)
-    params = np.full((len(names), NUM_POLICY_PARAMS), -1, dtype=np.int64)
-    for i, name in enumerate(names):
-        style, values = parse_policy(name)
-        codes[i] = style.code
-        params[i] = values
-    return codes, params
 
 
 @njit(cache=True)

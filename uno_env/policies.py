@@ -3,7 +3,7 @@
 Every style is a set of plain numba functions over ``(state, spec, mask, count, params)``
 that return a legal action id for the player to move (``state[S_CURRENT]``). The batch
 simulator, the vector env and the Python agents of :mod:`agents` all call the same compiled
-code through :func:`uno_env.batch.choose_action`: one source for every path.
+code through :func:`choose_action`: one source for every path.
 
 **What a style may read.** Only what the player to move knows: hand sizes, the discard pile
 and its top card, the active colour, the direction, the phase, the pending penalty and who
@@ -816,10 +816,25 @@ def monte_carlo_action(
 
 # ================================================================ the dispatcher
 @njit(cache=True)
-def policy_action(
+def choose_action(
     state: np.ndarray, spec: np.ndarray, mask: np.ndarray, count: int, policy: int, params: np.ndarray
 ) -> int:
-    """The action of compiled ``policy`` for the mover; -1 when nothing is legal."""
+    """The action compiled ``policy`` takes for the player to move (``state[S_CURRENT]``).
+
+    The one entry point for every caller (batch games, vector envs, the Python agents):
+
+    - ``state``: the game's int64 state buffer; only public information and the mover's own
+      hand are read; the game's *agent* generator (``state[AGENT_RNG:AGENT_RNG+6]``) supplies
+      any randomness and is advanced, nothing else is written;
+    - ``spec``: the compiled rule set (:func:`uno_env.rules.compile_spec`);
+    - ``mask``: int8 legal-action mask of the mover, at least ``spec[SP_NUM_ACTIONS]`` long
+      (as :func:`uno_env.engine.fill_mask` writes it); ``count``: how many actions it allows;
+    - ``policy``: a code of :data:`POLICIES`; ``params``: int64 array of
+      :data:`NUM_POLICY_PARAMS` style parameters (rates in millionths; a negative slot means
+      the default; build it with :func:`policy_table` or :func:`parse_policy`).
+
+    Returns a legal action id, or -1 when ``count`` is 0 (the game is over).
+    """
     if count <= 0:
         return -1
     if policy == POLICY_RANDOM_LEGAL:
@@ -1143,6 +1158,24 @@ def canonical_policy(text: str) -> str:
     return style.format(params)
 
 
+POLICIES: dict[str, int] = {name: style.code for name, style in STYLES.items()}
+"""Compiled policy name -> code (:func:`choose_action`'s ``policy``); see :data:`STYLES`."""
+POLICY_DOCS: dict[str, str] = available_styles()
+"""Compiled policy name -> one-line description."""
+
+
+def policy_table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (int64, one per name) and parameters (int64, ``len(names) x NUM_POLICY_PARAMS``)
+    of policy texts such as ``"greedy"`` or ``"bluffer:bluff=0.3,challenge=0.8"``."""
+    codes = np.zeros(len(names), dtype=np.int64)
+    params = np.full((len(names), NUM_POLICY_PARAMS), -1, dtype=np.int64)
+    for i, name in enumerate(names):
+        style, values = parse_policy(name)
+        codes[i] = style.code
+        params[i] = values
+    return codes, params
+
+
 # ================================================================ what an agent may see
 @dataclass(frozen=True)
 class PublicView:
@@ -1199,7 +1232,7 @@ class PublicView:
         state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
         legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         legal[: self.num_actions] = mask[: self.num_actions] != 0
-        action = policy_action(state, self.spec, legal, int(legal.sum()), style, params)
+        action = choose_action(state, self.spec, legal, int(legal.sum()), style, params)
         generator[:] = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS]
         return int(action)
 

@@ -335,8 +335,7 @@ def record_simulated(
     import numpy as np
 
     from . import layout as L
-    from .batch import choose_action, policy_table
-    from .policies import POLICY_RANDOM, random_action
+    from .policies import POLICY_RANDOM, choose_action, policy_table, random_action
     from .rules import compile_spec
 
     ruleset = load_rules(rules, **overrides)

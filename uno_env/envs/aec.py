@@ -110,7 +110,7 @@ from ..game import Game, IllegalActionError
 from ..policies import PublicView
 from ..rules import RuleSet
 from . import core
-from .common import RENDER_MODES, CompiledEnv, check_choice, coerce_action, episode_seed
+from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed
 from .encoding import observe_state
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
@@ -146,22 +146,12 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         super().__init__()
         self._compile(rules, num_players, rule_overrides)
         ensure_compiled("env")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode)
         if render_seat is not None and not 0 <= render_seat < num_players:
             raise ValueError(f"render_seat must be None or a seat 0..{num_players - 1}, got {render_seat!r}")
         self.render_mode = render_mode
         self.render_seat = render_seat
-        self.reward_mode = reward
-        self.illegal_action = illegal_action
-        self.truncation_reward = truncation_reward
-        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
-            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
-        )
-        self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
-        self.illegal_reward = float(illegal_reward)
+        self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._names = tuple(self.possible_agents)
         self._seat_of = {name: i for i, name in enumerate(self._names)}

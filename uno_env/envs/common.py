@@ -12,6 +12,7 @@ from .. import cards
 from ..compiled import CompiledGame, compile_game
 from ..rng import check_seed, fresh_seed
 from ..rules import RuleSet
+from . import core
 from .core import next_seed
 from .encoding import ObsLayout, obs_layout
 
@@ -20,6 +21,8 @@ __all__ = [
     "ActionOutOfBoundsError",
     "CompiledEnv",
     "check_choice",
+    "check_learner_seat",
+    "check_render_mode",
     "check_seed",
     "coerce_action",
     "episode_seed",
@@ -80,6 +83,12 @@ class CompiledEnv:
     _layout: ObsLayout
     _offsets: np.ndarray
     _num_actions: int
+    reward_mode: str
+    truncation_reward: str
+    illegal_action: str
+    illegal_reward: float
+    _reward_code: int
+    _illegal_code: int
 
     def _compile(self, rules: RuleSet | str | Path, num_players: int, overrides: dict[str, Any]) -> None:
         self.compiled = compile_game(rules, num_players, **overrides)
@@ -91,3 +100,28 @@ class CompiledEnv:
         self._layout = obs_layout(self.deck)
         self._offsets = self._layout.offsets
         self._num_actions = self.compiled.num_actions
+
+    def _set_payoffs(
+        self, reward: str, truncation_reward: str, illegal_action: str, illegal_reward: float
+    ) -> None:
+        """Check and keep the reward scheme, the pay of a truncated game and what an illegal action does."""
+        self.reward_mode = reward
+        self.truncation_reward = truncation_reward
+        self.illegal_action = illegal_action
+        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
+            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
+        )
+        self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
+        self.illegal_reward = float(illegal_reward)
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Raise ValueError unless ``render_mode`` is None or one of :data:`RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
+
+
+def check_learner_seat(seat: int | None, num_players: int) -> None:
+    """Raise ValueError unless ``seat`` is None (rotating) or a seat of the table."""
+    if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
+        raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")

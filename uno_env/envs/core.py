@@ -20,8 +20,7 @@ from numba import njit
 from .. import engine
 from .. import layout as L
 from .._borrow import borrow
-from ..batch import choose_action
-from ..policies import POLICY_RANDOM, quick_action, random_action
+from ..policies import POLICY_RANDOM, choose_action, quick_action, random_action
 from ..rng import mix32
 from .encoding import encode
 
@@ -54,7 +53,7 @@ ILLEGAL = -2  # the action was not legal; nothing changed
 OUT_OF_BOUNDS = -2  # vector_step: OUT_OF_BOUNDS - i, game i's action is outside the action table
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
-# seat codes of a table: >= 0 a compiled policy (uno_env.batch.POLICIES), else a caller
+# seat codes of a table: >= 0 a compiled policy (uno_env.policies.POLICIES), else a caller
 LEARNER = -1  # the learning agent (the caller decides)
 EXTERNAL = -2  # a Python opponent (the caller decides); the vector env numbers its k-th EXTERNAL - k
 
@@ -283,7 +282,7 @@ def play_compiled(
     """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
-    :func:`uno_env.batch.choose_action`. Returns the seat that must decide now (a learner
+    :func:`uno_env.policies.choose_action`. Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).

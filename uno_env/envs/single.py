@@ -17,11 +17,11 @@ Opponents
     ``opponents`` is one opponent for every other seat or a list of ``num_players - 1``,
     where entry ``k-1`` sits ``k`` places clockwise from the learner. An opponent is
 
-    - the name of a compiled policy of :data:`uno_env.batch.POLICIES`, with parameters if
+    - the name of a compiled policy of :data:`uno_env.policies.POLICIES`, with parameters if
       wanted (``"random_playable"``, the default: the literature's random player;
       ``"random_legal"``, uniform over the legal actions; ``"bluffer:bluff=0.3"``): it moves
       inside the compiled step
-      through :func:`uno_env.batch.choose_action`, drawing from the game's agent generator;
+      through :func:`uno_env.policies.choose_action`, drawing from the game's agent generator;
     - an object with ``act(observation, action_mask) -> int`` or a callable
       ``(observation, action_mask) -> int`` (an ``agents`` play style, a frozen copy of a
       model for self-play...): it gets its own seat-relative observation and mask. An
@@ -61,13 +61,19 @@ from gymnasium import spaces
 
 from .. import actions
 from .. import layout as L
-from ..batch import NUM_POLICY_PARAMS, POLICIES, policy_table
 from ..compiling import ensure_compiled
 from ..game import IllegalActionError
-from ..policies import PublicView
+from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, policy_table
 from ..rules import RuleSet
 from . import core
-from .common import RENDER_MODES, CompiledEnv, check_choice, coerce_action, episode_seed
+from .common import (
+    RENDER_MODES,
+    CompiledEnv,
+    check_learner_seat,
+    check_render_mode,
+    coerce_action,
+    episode_seed,
+)
 from .encoding import observe_state
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
@@ -92,7 +98,7 @@ def opponent_table(
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn, bool] | None]]:
     """Seat codes and policy parameters (relative seats 1..n-1) and the external callables.
 
-    Code ``>= 0``: a compiled policy of :data:`uno_env.batch.POLICIES` (parameters in the
+    Code ``>= 0``: a compiled policy of :data:`uno_env.policies.POLICIES` (parameters in the
     same row of the second array); ``EXTERNAL``: a Python opponent, whose callable (and
     whether it takes a ``view`` keyword) is in the list at the same index.
     """
@@ -159,22 +165,11 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     ) -> None:
         self._compile(rules, num_players, rule_overrides)
         ensure_compiled("env")
-        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
-            raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}"
-            )
+        check_learner_seat(seat, num_players)
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.seat = seat
-        self.reward_mode = reward
-        self.illegal_action = illegal_action
-        self.truncation_reward = truncation_reward
-        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
-            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
-        )
-        self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
-        self.illegal_reward = float(illegal_reward)
+        self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self._template, self._template_params, self._external = opponent_table(opponents, num_players)
         self._seat_mode = -1 if seat is None else int(seat)
         self.dict_observation = bool(dict_observation)

@@ -4,8 +4,8 @@
 ``gymnasium.vector.VectorEnv`` of single-agent games (one learner seat per game, as in
 :class:`~uno_env.envs.single.SingleAgentEnv`). One :meth:`VectorEnv.step` is one compiled
 call that, for every game, applies the learner's action, plays the opponents' moves with
-compiled policies (texts of :data:`uno_env.batch.POLICIES` such as ``"random_playable"`` or
-``"bluffer:bluff=0.3"``, computed by :func:`uno_env.batch.choose_action` inside the loop),
+compiled policies (texts of :data:`uno_env.policies.POLICIES` such as ``"random_playable"`` or
+``"bluffer:bluff=0.3"``, computed by :func:`uno_env.policies.choose_action` inside the loop),
 auto-resets finished games and writes observations and masks into preallocated arrays.
 
 Opponents decided in Python (a frozen copy of a network for self-play, say) are *batch
@@ -72,13 +72,13 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from .. import layout as L
-from ..batch import NUM_POLICY_PARAMS, policy_table
 from ..compiling import ensure_compiled
 from ..game import IllegalActionError
+from ..policies import NUM_POLICY_PARAMS, policy_table
 from ..rng import fresh_seed
 from ..rules import RuleSet
 from . import core
-from .common import ActionOutOfBoundsError, CompiledEnv, check_choice, check_seed
+from .common import ActionOutOfBoundsError, CompiledEnv, check_learner_seat, check_seed
 from .registration import ENV_VERSION
 
 BatchPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -153,22 +153,14 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self._compile(rules, num_players, rule_overrides)
         ensure_compiled("vector")
-        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
-            raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
+        check_learner_seat(seat, num_players)
         self.num_envs = int(num_envs)
         self.seat = seat
         self.copy = copy
         self.dict_observation = bool(dict_observation)
         self.autoreset_mode = AutoresetMode.SAME_STEP
         self.render_mode = None
-        self.reward_mode = reward
-        self.illegal_action = illegal_action
-        self.truncation_reward = truncation_reward
-        self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
-            "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
-        )
-        self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
-        self.illegal_reward = float(illegal_reward)
+        self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self._seat_mode = -1 if seat is None else int(seat)
         size = self._layout.size
         n = self.num_envs
