@@ -26,8 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.layout import MAX_PLAYERS
-from uno_env.rules import RuleError, RuleSet, load_rules
+from uno_env.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, str]:

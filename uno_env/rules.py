@@ -36,6 +36,8 @@ from . import options as O
 from .versions import RULES_FORMAT
 
 EFFECT_WORDS = L.EFFECT_NAMES
+MAX_PLAYERS = L.MAX_PLAYERS
+"""The most players any variant seats (the engine's table size)."""
 AMOUNT_EFFECTS = (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_PREVIOUS_DRAWS, L.EF_SIT_OUT)
 
 
