@@ -70,9 +70,7 @@ ROWS: dict[str, Row] = {
         (
             Phase(
                 '`import uno_env; Game("uno", 2, seed=0).step(...)`',
-                "import uno_env\n"
-                "game = uno_env.Game('uno', 2, seed=0)\n"
-                "game.step(game.legal_actions()[0])\n",
+                "import uno_env\ngame = uno_env.Game('uno', 2, seed=0)\ngame.step(game.legal_actions()[0])\n",
             ),
             Phase('then `uno_env.simulate("uno", 2, 10)`', "uno_env.simulate('uno', 2, 10)\n"),
         ),
@@ -142,7 +140,7 @@ def run_row(python: Path, row: Row, cache: Path, scratch: Path) -> list[tuple[fl
     )
     for line in done.stdout.splitlines():
         if line.startswith("COLD_START_TIMES "):
-            return [tuple(t) for t in json.loads(line.split(" ", 1)[1])]  # type: ignore[misc]
+            return [tuple(t) for t in json.loads(line.split(" ", 1)[1])]
     raise RuntimeError(f"row {row.name} printed no times:\n{done.stdout}\n{done.stderr}")
 
 
@@ -220,7 +218,7 @@ def profile(row: Row) -> str:
     spans: list[tuple[str, str, float, float]] = []  # name, signature, inclusive, exclusive
     stack: list[list[float]] = []
 
-    class Recorder(event.Listener):  # type: ignore[misc]
+    class Recorder(event.Listener):
         def on_start(self, ev: event.Event) -> None:
             stack.append([time.process_time(), 0.0])
 
@@ -230,7 +228,9 @@ def profile(row: Row) -> str:
             if stack:
                 stack[-1][1] += took
             func = ev.data["dispatcher"].py_func
-            spans.append((f"{func.__module__}.{func.__qualname__}", str(ev.data["args"]), took, took - children))
+            spans.append(
+                (f"{func.__module__}.{func.__qualname__}", str(ev.data["args"]), took, took - children)
+            )
 
     event.register("numba:compile", Recorder())
     namespace: dict[str, object] = {}
@@ -267,7 +267,9 @@ def profile(row: Row) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--python", type=Path, action="append", default=[], help="an installed environment")
-    parser.add_argument("--install", action="append", default=[], metavar="REF", help="git revision to install")
+    parser.add_argument(
+        "--install", action="append", default=[], metavar="REF", help="git revision to build and install"
+    )
     parser.add_argument(
         "--venv-root",
         type=Path,
