@@ -55,11 +55,13 @@ def _package_imports(tree: ast.Module, path: Path, package: Path) -> set[Path]:
 
 
 def _uses_numba(tree: ast.Module) -> bool:
+    """Whether a module compiles code: it imports numba, or the package's ``_jit`` decorator."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba" for a in node.names):
             return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
-            return True
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] == "numba" or (node.module or "").split(".")[-1] == "_jit":
+                return True
     return False
 
 

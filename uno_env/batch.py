@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from . import engine
 from . import layout as L
 from ._borrow import borrow
+from ._jit import njit
 from .compiled import compile_game
 from .compiling import ensure_compiled
 from .policies import (

@@ -35,11 +35,11 @@ MC-CALL-1, MC-FOUR-1, MC-DRAW-1, MC-ACE-1, MC-OPT-1, MC-END-1; E-DIR-1, E-CONS-1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import layout as L
 from . import options as O
 from ._bits import lowest_bit, popcount
+from ._jit import njit
 from .rng import chance_ppm, rand_below, seed_rng, shuffle
 
 # option codes, read from the option tables (the one source of every code)

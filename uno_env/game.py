@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from . import actions, cards, engine
 from . import layout as L
+from ._jit import njit
 from .cards import Card
 from .compiled import CompiledGame, IllegalActionError, compile_game
 from .compiling import ensure_compiled

@@ -56,11 +56,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from . import engine
 from . import layout as L
 from ._bits import lowest_bit, popcount
+from ._jit import njit
 from .rng import chance_ppm, next_u32, rand_below, seed_rng
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import secrets
 
 import numpy as np
-from numba import njit
+
+from ._jit import njit
 
 M32 = 0xFFFFFFFF
 WEYL_STEP = 362437

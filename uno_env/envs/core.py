@@ -15,11 +15,11 @@ pays by the standing, :func:`standing_rewards`), and the reward formulas over U-
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .. import engine
 from .. import layout as L
 from .._borrow import borrow
+from .._jit import njit
 from ..policies import POLICY_RANDOM, choose_action, quick_action, random_action
 from ..rng import mix32
 from .encoding import encode

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from .. import cards
 from .. import layout as L
 from .._bits import lowest_bit
+from .._jit import njit
 from ..cards import DeckFamily
 from ..engine import wrap_seat
 from ..position import PHASE_NAMES
