@@ -370,7 +370,7 @@ def test_every_style_jumps_in_with_an_identical_card(style: str) -> None:
     """H-JUMP-1 (``uno_house``): seat 2 holds the identical green 5 and lays it out of turn."""
     text = (
         "hands=G1 G2 G3/R1 R2 R3/G5 R1 Y2; discard=R5 G5; draw=B1 B2 B3 B4; colour=G; seat=2; "
-        "dir=+; phase=jump; window=0; scan=2"
+        "dir=+; phase=jump; window=0; scan=2; resume=1"
     )
     assert at(text, style, rules="uno_house") == "G5"
 

@@ -17,7 +17,7 @@ from ._cache import CACHE_DIR  # noqa: F401  (first: before any function is comp
 from .actions import action_table, format_action, parse_action
 from .batch import BatchResult, BatchSummary, simulate
 from .cards import Card, CardNotationError, format_face, parse_face
-from .game import Game, IllegalActionError, Outcome, Phase
+from .game import EngineError, Game, IllegalActionError, Outcome, Phase
 from .position import PositionError
 from .rules import PRESETS, RuleError, RuleSet, load_rules, preset
 
@@ -47,6 +47,7 @@ __all__ = [
     "BatchSummary",
     "Card",
     "CardNotationError",
+    "EngineError",
     "Game",
     "IllegalActionError",
     "Outcome",

@@ -122,6 +122,8 @@ def play_games_with_params(
             code = engine.check_invariants(state, spec, mask)
             if code != engine.INV_OK:
                 return g, code
+        if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
+            return g, engine.INV_ENGINE_ERROR
         winner[g] = state[L.S_WINNER]
         length[g] = state[L.S_DECISIONS]
         turns[g] = state[L.S_TURNS]

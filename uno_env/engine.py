@@ -69,6 +69,35 @@ MULTI_IDENTICAL = O.MULTI_PLAY["identical"]
 MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 
 
+# ================================================================ engine errors
+@njit(cache=True, inline="always")
+def engine_error(state: np.ndarray, code: int) -> None:
+    """Record that the state is unusable (the first code stays); :func:`apply_action` then
+    ends the game and the callers raise. Bounds checks call this instead of writing."""
+    if state[L.S_ENGINE_ERROR] == L.ERR_NONE:
+        state[L.S_ENGINE_ERROR] = code
+
+
+@njit(cache=True, inline="always")
+def seat_ok(state: np.ndarray, seat: int) -> bool:
+    """Whether ``seat`` (read from the state) is a player; records ERR_SEAT if not."""
+    if 0 <= seat < state[L.S_NPLAYERS]:
+        return True
+    engine_error(state, L.ERR_SEAT)
+    return False
+
+
+@njit(cache=True, inline="always")
+def state_usable(state: np.ndarray) -> bool:
+    """The checks at the start of every decision: no earlier error, a table of 2..10, a
+    player to move."""
+    n = state[L.S_NPLAYERS]
+    if state[L.S_ENGINE_ERROR] != L.ERR_NONE or n < 2 or n > L.MAX_PLAYERS:
+        engine_error(state, L.ERR_SEAT)
+        return False
+    return seat_ok(state, state[L.S_CURRENT])
+
+
 # ================================================================ seats (E-DIR-1, MC-END-1)
 @njit(cache=True, inline="always")
 def wrap_seat(x: int, n: int) -> int:
@@ -97,8 +126,12 @@ def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
         return wrap_seat(seat + d * steps, n)
     for _ in range(steps):
         seat = wrap_seat(seat + d, n)
-        while state[L.FINISHED + seat] != 0:
+        for _ in range(n):  # at most once round the table: someone is always in play
+            if state[L.FINISHED + seat] == 0:
+                break
             seat = wrap_seat(seat + d, n)
+        else:
+            engine_error(state, L.ERR_NO_PLAYER)
     return seat
 
 
@@ -108,8 +141,11 @@ def previous_seat(state: np.ndarray, seat: int) -> int:
     n = state[L.S_NPLAYERS]
     d = state[L.S_DIRECTION]
     seat = wrap_seat(seat - d, n)
-    while state[L.FINISHED + seat] != 0:
+    for _ in range(n):
+        if state[L.FINISHED + seat] == 0:
+            return seat
         seat = wrap_seat(seat - d, n)
+    engine_error(state, L.ERR_NO_PLAYER)
     return seat
 
 
@@ -135,6 +171,9 @@ def count_in_hand(state: np.ndarray, seat: int, face: int) -> int:
 @njit(cache=True, inline="always")
 def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Put one card of ``face`` into ``seat``'s hand."""
+    if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
+        engine_error(state, L.ERR_FACE if 0 <= seat < state[L.S_NPLAYERS] else L.ERR_SEAT)
+        return
     state[L.HANDS + seat * L.MAX_FACES + face] += 1
     state[L.HELD + seat] |= 1 << face
     state[L.HAND_SIZE + seat] += 1
@@ -144,6 +183,9 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
 @njit(cache=True, inline="always")
 def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Take one card of ``face`` out of ``seat``'s hand."""
+    if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
+        engine_error(state, L.ERR_FACE if 0 <= seat < state[L.S_NPLAYERS] else L.ERR_SEAT)
+        return
     state[L.HANDS + seat * L.MAX_FACES + face] -= 1
     if state[L.HANDS + seat * L.MAX_FACES + face] == 0:
         state[L.HELD + seat] &= ~(1 << face)
@@ -187,6 +229,9 @@ def call_legal(state: np.ndarray, spec: np.ndarray, seat: int, phase: int) -> bo
 @njit(cache=True, inline="always")
 def push_discard(state: np.ndarray, face: int) -> None:
     """Lay a card on the discard pile."""
+    if not 0 <= state[L.S_NDISCARD] < L.MAX_CARDS:
+        engine_error(state, L.ERR_PILE)
+        return
     state[L.DISCARD_PILE + state[L.S_NDISCARD]] = face
     state[L.S_NDISCARD] += 1
 
@@ -195,6 +240,9 @@ def push_discard(state: np.ndarray, face: int) -> None:
 def tuck_discard(state: np.ndarray, face: int) -> None:
     """Put a card into the discard pile just under its top card."""
     n = state[L.S_NDISCARD]
+    if not 1 <= n < L.MAX_CARDS:
+        engine_error(state, L.ERR_PILE)
+        return
     top = state[L.DISCARD_PILE + n - 1]
     state[L.DISCARD_PILE + n - 1] = face
     state[L.DISCARD_PILE + n] = top
@@ -206,6 +254,9 @@ def reshuffle(state: np.ndarray) -> None:
     """U-DRAW-4, MC-RESHUFFLE-1: the discard pile except its top becomes the shuffled draw pile."""
     n_under = state[L.S_NDISCARD] - 1
     if n_under <= 0:
+        return
+    if state[L.S_NDRAW] < 0 or state[L.S_NDRAW] + n_under >= L.MAX_CARDS:
+        engine_error(state, L.ERR_PILE)
         return
     top = top_face(state)
     base = state[L.S_NDRAW]
@@ -224,6 +275,9 @@ def draw_one(state: np.ndarray, seat: int) -> int:
         reshuffle(state)
         if state[L.S_NDRAW] == 0:
             return -1  # U-DRAW-4: nothing to draw
+    if not (0 < state[L.S_NDRAW] <= L.MAX_CARDS and seat_ok(state, seat)):
+        engine_error(state, L.ERR_PILE)
+        return -1
     state[L.S_NDRAW] -= 1
     face = state[L.DRAW_PILE + state[L.S_NDRAW]]
     add_to_hand(state, seat, face)
@@ -373,7 +427,7 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     na = spec[L.SP_NUM_ACTIONS]
     for a in range(na):
         mask[a] = 0
-    if state[L.S_STATUS] != L.ST_RUNNING:
+    if state[L.S_STATUS] != L.ST_RUNNING or not state_usable(state):
         return 0
     nf = spec[L.SP_NUM_FACES]
     seat = state[L.S_CURRENT]
@@ -405,7 +459,7 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
                 if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
                     mask[face] = 1
                     count += 1
-        elif state[L.S_DRAWN] >= 0 and count_in_hand(state, seat, state[L.S_DRAWN]) > 0:
+        elif 0 <= state[L.S_DRAWN] < nf and count_in_hand(state, seat, state[L.S_DRAWN]) > 0:
             mask[state[L.S_DRAWN]] = 1  # U-DRAW-1 / U-DRAW-2: the drawn card
             count += 1
         if count == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0 or spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:
@@ -452,9 +506,12 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
                 mask[face] = 1
                 count += 1
     elif phase == L.PH_JUMP_IN:  # H-JUMP-1
-        mask[top_face(state)] = 1
+        top = top_face(state)
+        if 0 <= top < nf and count_in_hand(state, seat, top) > 0:
+            mask[top] = 1
+            count += 1
         mask[nf + L.A_PASS_OFFSET] = 1
-        count += 2
+        count += 1
         may_call = True
     elif phase == L.PH_BLOCK:  # H-ZEROSEE-1: any 0 blocks the look
         for face in range(nf):
@@ -795,6 +852,8 @@ def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
 def finish_play(state: np.ndarray, spec: np.ndarray) -> None:
     """The play is complete: the call check, the empty hand, then its resolution."""
     seat = state[L.S_ACTOR]
+    if not seat_ok(state, seat):
+        return
     _check_call(state, spec, seat)
     if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
         return
@@ -812,7 +871,8 @@ def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
     target = next_seat(state, seat, 1)
     if kind == L.PK_STACK:
         if spec[L.SP_STACK_DOUBLE] == 1 and state[L.S_CARRY_DRAW] > 0:  # MD-SEVEN-1: 3, 6, 12
-            draw = state[L.S_CARRY_DRAW] * (1 << state[L.S_ACC_PENALTY_CARDS])
+            doublings = min(max(state[L.S_ACC_PENALTY_CARDS], 0), 21)  # 2**21 > PENALTY_LIMIT
+            draw = state[L.S_CARRY_DRAW] * (1 << doublings)
         else:
             draw += state[L.S_CARRY_DRAW]
         sit += state[L.S_CARRY_SIT]
@@ -820,9 +880,10 @@ def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
         draw = state[L.S_CARRY_DRAW]
         sit = state[L.S_CARRY_SIT]
         sender = state[L.S_PENDING_FROM]
-        if sender >= 0 and state[L.FINISHED + sender] == 0:
+        if 0 <= sender < state[L.S_NPLAYERS] and state[L.FINISHED + sender] == 0:
             target = sender
-    return draw, sit, target
+    # more than any deck holds draws the same cards; the cap keeps the products in range
+    return min(draw, L.PENALTY_LIMIT), min(sit, L.PENALTY_LIMIT), target
 
 
 @njit(cache=True)
@@ -854,6 +915,8 @@ def went_out(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
 def resolve(state: np.ndarray, spec: np.ndarray) -> None:
     """Walk the resolution stages of the play; stop where a player must decide."""
     seat = state[L.S_ACTOR]
+    if not seat_ok(state, seat):
+        return
     while True:
         stage = state[L.S_STAGE]
         if stage == L.STAGE_COLOUR:
@@ -1039,6 +1102,8 @@ def _open_block_window(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
 @njit(cache=True)
 def reveal_hands(state: np.ndarray, observer: int) -> None:
     """H-ZEROSEE-1: ``observer`` sees every other hand as it is now."""
+    if not seat_ok(state, observer):
+        return
     for seat in range(state[L.S_NPLAYERS]):
         if seat != observer:
             state[L.SEEN + observer * L.MAX_PLAYERS + seat] = state[L.HAND_VERSION + seat] + 1
@@ -1158,7 +1223,7 @@ def _pass_window(state: np.ndarray, spec: np.ndarray) -> None:
     if phase == L.PH_BLOCK:
         reveal_hands(state, state[L.S_ACTOR])
         resolve(state, spec)
-    else:
+    elif seat_ok(state, state[L.S_RESUME]):
         begin_turn(state, spec, state[L.S_RESUME])
 
 
@@ -1210,6 +1275,8 @@ def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -
 @njit(cache=True)
 def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """H-TWO-1: one card to the chosen player; emptying the hand this way goes out."""
+    if not seat_ok(state, state[L.S_TARGET]):
+        return
     remove_from_hand(state, seat, face)
     add_to_hand(state, state[L.S_TARGET], face)
     state[L.CALLED + state[L.S_TARGET]] = 0
@@ -1285,7 +1352,14 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
 
 @njit(cache=True)
 def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
-    """Apply one decision of the player to move. The action must be legal (see fill_mask)."""
+    """Apply one decision of the player to move. The action must be legal (see fill_mask).
+
+    A state the engine cannot use (:func:`state_usable`, or a bounds check failing during
+    the decision) ends the game with ``S_ENGINE_ERROR`` set instead of writing out of place.
+    """
+    if not state_usable(state):
+        finish(state, L.ST_TRUNCATED, -1)
+        return
     seat = state[L.S_CURRENT]
     nf = spec[L.SP_NUM_FACES]
     phase = state[L.S_PHASE]
@@ -1336,6 +1410,8 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
             _pass_window(state, spec)
     if state[L.CALLED + seat] == 1 and state[L.HAND_SIZE + seat] != 1 and state[L.S_CURRENT] != seat:
         state[L.CALLED + seat] = 0  # U-UNO-1: a call stands only while its player holds one card
+    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+        finish(state, L.ST_TRUNCATED, -1)
     if state[L.S_STATUS] == L.ST_RUNNING and state[L.S_DECISIONS] >= spec[L.SP_MAX_DECISIONS]:
         finish(state, L.ST_TRUNCATED, -1)  # E-END-1
 
@@ -1625,6 +1701,8 @@ INV_EMPTY_DISCARD = 6
 INV_BAD_COLOUR = 7
 INV_FINISHED_HOLDS_CARDS = 8
 INV_HELD = 9
+INV_ENGINE_ERROR = 10
+INV_BAD_FACE = 11
 
 
 @njit(cache=True)
@@ -1633,12 +1711,24 @@ def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> i
     n = state[L.S_NPLAYERS]
     nf = spec[L.SP_NUM_FACES]
     counts = np.zeros(L.MAX_FACES, dtype=np.int64)
+    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+        return INV_ENGINE_ERROR
+    if not 2 <= n <= L.MAX_PLAYERS:
+        return INV_BAD_SEAT
     if state[L.S_NDRAW] < 0 or state[L.S_NDISCARD] < 0:
         return INV_NEGATIVE
+    if state[L.S_NDRAW] + state[L.S_NDISCARD] > L.MAX_CARDS:
+        return INV_CONSERVATION
     for i in range(state[L.S_NDRAW]):
-        counts[state[L.DRAW_PILE + i]] += 1
+        face = state[L.DRAW_PILE + i]
+        if not 0 <= face < nf:
+            return INV_BAD_FACE
+        counts[face] += 1
     for i in range(state[L.S_NDISCARD]):
-        counts[state[L.DISCARD_PILE + i]] += 1
+        face = state[L.DISCARD_PILE + i]
+        if not 0 <= face < nf:
+            return INV_BAD_FACE
+        counts[face] += 1
     for seat in range(n):
         size = 0
         bits = 0
@@ -1683,4 +1773,6 @@ INVARIANT_MESSAGES = {
     INV_BAD_COLOUR: "no active colour during play",
     INV_FINISHED_HOLDS_CARDS: "MC-END-1: a player who left holds cards",
     INV_HELD: "a held-faces bitmask disagrees with the cards held",
+    INV_ENGINE_ERROR: "the engine found an index out of range or no player to move, and ended the game",
+    INV_BAD_FACE: "a pile holds a card that is not a face of the deck",
 }

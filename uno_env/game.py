@@ -108,13 +108,27 @@ class Outcome:
     turns: int
 
 
+class EngineError(RuntimeError):
+    """The engine met a state it cannot use (a seat or card index out of range, no player to
+    pass the turn to) and ended the game. Only a state the engine never makes gets here: one
+    written directly into :attr:`Game.state`, or a position the parser should have refused."""
+
+
+STEP_ILLEGAL = -1  # _step_and_list: the action is not legal (nothing changed)
+STEP_ENGINE_ERROR = -2  # _step_and_list: the engine found its state unusable and ended the game
+
+
 @njit(cache=True)
 def _step_and_list(
     state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray, legal: np.ndarray
 ) -> int:
-    """One facade step: check, apply, refill the mask and list the legal ids (-1: illegal)."""
+    """One facade step: check, apply, refill the mask and list the legal ids (or a STEP_* code)."""
+    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+        return STEP_ENGINE_ERROR
     if not engine.step_checked(state, spec, action, mask):
-        return -1
+        return STEP_ILLEGAL
+    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+        return STEP_ENGINE_ERROR
     return _list_legal(spec, mask, legal)
 
 
@@ -147,6 +161,21 @@ def _list_legal(spec: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
             legal[count] = a
             count += 1
     return count
+
+
+ENGINE_ERRORS = {
+    L.ERR_SEAT: "a seat index in the state is not a player",
+    L.ERR_FACE: "a card index in the state is not a card face",
+    L.ERR_PILE: "a pile count in the state is outside 0..256",
+    L.ERR_NO_PLAYER: "no player is left in play to pass the turn to",
+}
+
+
+def engine_error_message(state: np.ndarray, position: str) -> str:
+    """What :class:`EngineError` says about a state whose ``S_ENGINE_ERROR`` is set."""
+    code = int(state[L.S_ENGINE_ERROR])
+    why = ENGINE_ERRORS.get(code, f"error code {code}")
+    return f"the engine cannot use this state ({why}) and ended the game; position: {position}"
 
 
 class Game:
@@ -198,7 +227,8 @@ class Game:
         """A game at the situation written in position notation (see :mod:`uno_env.position`)."""
         resolved = load_rules(rules, **overrides)
         seed = check_seed(seed)
-        state = parse_position(text, resolved.deck_family, compile_spec(resolved), resolved.deck_counts, seed)
+        spec = compile_spec(resolved)
+        state = parse_position(text, resolved, spec, seed)
         game = cls.__new__(cls)
         game._setup(compile_game(resolved, int(state[L.S_NPLAYERS])), seed, state)
         game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal)
@@ -228,7 +258,7 @@ class Game:
 
         Raises :class:`IllegalActionError` (the game unchanged) if the action is not legal,
         including anything that is not an action: an id outside ``0..num_actions-1``, a float,
-        a bool, None or a list.
+        a bool, None or a list; :class:`EngineError` if the engine cannot use the state.
         """
         if type(action) is int and 0 <= action < self.rules.num_actions:
             action_id = action  # the common case, checked first
@@ -246,6 +276,9 @@ class Game:
         seat = int(self._state[L.S_CURRENT])
         count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal)
         if count < 0:
+            if count == STEP_ENGINE_ERROR:
+                self._num_legal = _mask_and_list(self._state, self._spec, self._mask, self._legal)
+                raise EngineError(engine_error_message(self._state, self.position()))
             raise self._illegal(action, "not legal here")
         self._num_legal = count
         self.history.append((seat, action_id))

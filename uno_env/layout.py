@@ -16,6 +16,7 @@ MAX_PLAYERS = 10
 MAX_FACES = 56  # Uno: 52 coloured + W, WD4, Super Star, customizable; French: 52 + 2 jokers
 MAX_CARDS = 256  # physical cards in one game (two Uno decks with every Mario card fit)
 NUM_COLOURS = 4
+PENALTY_LIMIT = 1 << 20  # most cards (or turns) a pending penalty holds: more than any deck
 
 # ---------------------------------------------------------------- phases (the decision asked)
 PH_PLAY = 0  # play a matching card, or draw (or call first)
@@ -31,6 +32,15 @@ PH_JUMP_IN = 9  # out of turn: play the identical card, or pass (H-JUMP-1)
 PH_BLOCK = 10  # out of turn: play a 0 to block the look at the hands, or pass (H-ZEROSEE-1)
 NUM_PHASES = 11
 PHASE_SLOTS = 16  # phases an observation can name: room for every rule family's decisions
+
+# ---------------------------------------------------------------- engine errors (S_ENGINE_ERROR)
+# Only a state the engine never makes (written directly, or a parser bug) gets one: the
+# step that finds it skips the bad write, ends the game and the callers raise.
+ERR_NONE = 0
+ERR_SEAT = 1  # a seat index from the state is not a player
+ERR_FACE = 2  # a card index from the state is not a face
+ERR_PILE = 3  # a pile count outside 0..MAX_CARDS
+ERR_NO_PLAYER = 4  # no player in play to pass the turn to (the step made no progress)
 
 # ---------------------------------------------------------------- status
 ST_RUNNING = 0
@@ -151,7 +161,8 @@ S_CUBE_RETURN = 52  # the roller's decision the roll interrupted
 S_CUBE_CHOSEN = 53  # the chosen player, or -1
 S_CUBE_COLOUR = 54  # the chosen colour, or -1
 S_TURNS = 55  # turns begun so far: a player entered the play phase (must play or draw)
-NUM_SCALARS = 56
+S_ENGINE_ERROR = 56  # ERR_* code once the engine found its state unusable (the game is then ended)
+NUM_SCALARS = 57
 
 RNG = NUM_SCALARS  # 6 words: xorwow state (5) + Weyl counter; chance events
 RNG_WORDS = 6

@@ -42,11 +42,22 @@ Optional fields, printed only when they differ from their default:
 
 Cards not listed anywhere are out of the game: a position's own cards are what E-CONS-1
 conserves, so scenario tests can name only the cards that matter.
+
+A position is validated completely before the engine sees it: integers are ASCII digits,
+every integer field is range-checked against the rule set and the player count (seats
+``0..n-1``, counts never negative, penalties at most ``layout.PENALTY_LIMIT``, decisions
+below ``max_decisions``), fields a phase needs are required (``target`` in phase ``give``,
+``window``/``scan``/``resume`` in ``jump``, ``pending`` in ``challenge``), fields that mean
+nothing in the phase or under the rule set are refused (a phase or field of a rule the set
+does not use), players who left (MC-END-1) are numbered 1, 2, ... and hold no cards, no
+face has more copies than the deck, and the engine invariants must hold. Anything else is a
+:class:`PositionError` naming the field and what is allowed; an accepted position prints
+back to a line that parses to the same state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 
 import numpy as np
 
@@ -54,6 +65,7 @@ from . import cards, engine
 from . import layout as L
 from .cards import DeckFamily
 from .rng import seed_rng
+from .rules import RuleError, RuleSet
 
 PHASE_NAMES = {
     L.PH_PLAY: "play",
@@ -107,13 +119,18 @@ PHASE_FIELDS: dict[int, tuple[str, ...]] = {
 OPTIONAL = (
     "drawn", "pending", "skip", "from", "class", "challengeable", "bluff", "before", "after",
     "called", "scores", "sitout", "finished", "seen", "jumpblock", "dealer", "round",
-    "decisions", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen", "cubecolour",
+    "decisions", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen",
     "cuberolled", *(name for name, _ in MIDPLAY_FIELDS),
 )  # fmt: skip
 
 
 class PositionError(ValueError):
     """A position string that does not describe a legal situation of the rule set."""
+
+
+class PlayerCountError(PositionError, RuleError):
+    """A position with more or fewer hands than the rule set seats (a RuleError too, as
+    ``Game(rules, n)`` raises for that count)."""
 
 
 def _hand_faces(state: np.ndarray, seat: int, num_faces: int) -> list[int]:
@@ -153,7 +170,7 @@ def _midplay_defaults(state: np.ndarray, spec: np.ndarray) -> dict[str, int]:
         "penaltycards": int(penalty),
         "carry": 0,
         "carryskip": 0,
-        "reason": L.TR_SWAP,
+        "reason": L.TR_GIVE if phase == L.PH_GIVE else L.TR_SWAP,
         "target": -1,
         "give": 2 if phase == L.PH_GIVE else 0,
         "resume": -1,
@@ -185,7 +202,8 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
         f"dir={'+' if state[L.S_DIRECTION] > 0 else '-'}",
         f"phase={PHASE_NAMES[phase]}",
     ]
-    if phase == L.PH_PLAY_DRAWN and state[L.S_DRAWN] >= 0:
+    returns_to_drawn = _in_cube(state) and state[L.S_CUBE_RETURN] == L.PH_PLAY_DRAWN
+    if (phase == L.PH_PLAY_DRAWN or returns_to_drawn) and state[L.S_DRAWN] >= 0:
         fields.append(f"drawn={cards.format_face(int(state[L.S_DRAWN]), deck)}")
     if state[L.S_PENDING] > 0 or state[L.S_PENDING_SKIP] > 0:
         if state[L.S_PENDING]:
@@ -260,6 +278,8 @@ def _in_cube(state: np.ndarray) -> bool:
 
 
 def _split_fields(text: str) -> dict[str, str]:
+    if not isinstance(text, str):
+        raise TypeError(f"a position is a string of key=value fields, got {type(text).__name__}")
     values: dict[str, str] = {}
     for part in text.split(";"):
         if not part.strip():
@@ -281,48 +301,128 @@ def _split_fields(text: str) -> dict[str, str]:
     return values
 
 
-def _int_field(values: dict[str, str], key: str, default: int) -> int:
+# integers are ASCII digits (int() also reads other scripts' digits and underscores), at most
+# 19 of them: every field is range-checked before it reaches the int64 state
+_INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
+COUNT_LIMIT = 1 << 48  # counters that only grow by small steps (scores, sit-outs, rounds)
+
+
+def _integer(key: str, raw: str) -> int:
+    if not _INTEGER.fullmatch(raw):
+        raise PositionError(f"position field {key}={raw!r} must be an integer")
+    return int(raw)
+
+
+def _int_field(values: dict[str, str], key: str, default: int, lo: int, hi: int, why: str = "") -> int:
+    """Integer field ``key`` (``default`` when absent), which must lie in ``lo..hi``."""
     raw = values.get(key)
     if raw is None:
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise PositionError(f"position field {key}={raw!r} must be an integer") from None
+    value = _integer(key, raw)
+    if not lo <= value <= hi:
+        raise PositionError(f"position field {key}={value} is outside {lo}..{hi}{why}")
+    return value
+
+
+def _seat_field(values: dict[str, str], key: str, default: int, n: int) -> int:
+    """A seat field: ``0..n-1``."""
+    raw = values.get(key)
+    if raw is None:
+        return default
+    value = _integer(key, raw)
+    if not 0 <= value < n:
+        raise PositionError(f"position field {key}={value} is not a seat 0..{n - 1}")
+    return value
 
 
 def _seat_list(raw: str, n: int, key: str) -> list[int]:
     seats = []
     for token in raw.replace(",", " ").split():
-        if not token.lstrip("-").isdigit() or not 0 <= int(token) < n:
+        if not _INTEGER.fullmatch(token) or not 0 <= int(token) < n:
             raise PositionError(f"position field {key}: {token!r} is not a seat 0..{n - 1}")
         seats.append(int(token))
     return seats
 
 
-def _per_seat(values: dict[str, str], key: str, n: int) -> list[int] | None:
+def _per_seat(values: dict[str, str], key: str, n: int, lo: int, hi: int) -> list[int] | None:
     if key not in values:
         return None
     items = values[key].split()
-    if len(items) != n or not all(s.lstrip("-").isdigit() for s in items):
+    if len(items) != n or not all(_INTEGER.fullmatch(s) for s in items):
         raise PositionError(f"position field {key} needs {n} integers, got {values[key]!r}")
-    return [int(s) for s in items]
+    out = [int(s) for s in items]
+    for seat, value in enumerate(out):
+        if not lo <= value <= hi:
+            raise PositionError(f"position field {key}: seat {seat} has {value}, outside {lo}..{hi}")
+    return out
 
 
-def parse_position(
-    text: str,
-    deck: DeckFamily,
-    spec: np.ndarray,
-    full_deck: Callable[[int], np.ndarray],
-    seed: int,
-) -> np.ndarray:
-    """Build a state from position notation; ``full_deck(n)`` gives the allowed copies per face."""
+def _refuse(values: dict[str, str], keys: tuple[str, ...], where: str) -> None:
+    """Fields that mean nothing here are an error, not silently dropped."""
+    given = [k for k in keys if k in values]
+    if given:
+        raise PositionError(f"position field(s) {', '.join(given)} {where}")
+
+
+# mid-play integer fields: allowed values (seat fields are checked against the table)
+_MIDPLAY_BOUNDS: dict[str, tuple[int, int]] = {
+    "stage": (L.STAGE_COLOUR, L.STAGE_PASS),
+    "kind": (L.PK_NORMAL, L.PK_STAR),
+    "count": (0, L.MAX_CARDS),
+    "run": (-1, 1),
+    "skips": (0, L.MAX_CARDS),
+    "draws": (0, L.PENALTY_LIMIT),
+    "sits": (0, L.PENALTY_LIMIT),
+    "previous": (0, L.PENALTY_LIMIT),
+    "choose": (0, 1),
+    "penaltycards": (0, L.MAX_CARDS),
+    "carry": (0, L.PENALTY_LIMIT),
+    "carryskip": (0, L.PENALTY_LIMIT),
+    "reason": (L.TR_SWAP, L.TR_GIVE),  # TR_CUBE comes with the cube field
+    "give": (0, 2),  # H-TWO-1 gives two cards
+    "scan": (0, L.MAX_PLAYERS - 1),
+}
+_MIDPLAY_SEATS = ("actor", "target", "resume", "window")
+
+
+def parse_position(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> np.ndarray:
+    """Build a state from position notation, validated against ``rules`` (compiled: ``spec``).
+
+    Every field is range-checked against the rule set and the player count, fields a phase
+    needs are required and fields that mean nothing are refused, and the engine invariants
+    must hold; anything else raises :class:`PositionError` naming the field and what is
+    allowed. An accepted position prints back (:func:`format_position`) to a line that
+    parses to the same state.
+    """
+    state = _parse_unchecked(text, rules, spec, seed)
+    scratch = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    code = engine.check_invariants(state, spec, scratch)
+    if code != engine.INV_OK:
+        raise PositionError(f"position is inconsistent: {engine.INVARIANT_MESSAGES[code]}")
+    # the notation must hold everything parsed: a field the printer drops is a parser bug
+    again = _parse_unchecked(format_position(state, spec, rules.deck_family), rules, spec, seed)
+    differs = np.flatnonzero(again != state)
+    if differs.size:
+        raise PositionError(
+            f"position does not print back to itself (state word {int(differs[0])} differs); "
+            "please report it with the position"
+        )
+    return state
+
+
+def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> np.ndarray:
     values = _split_fields(text)
+    deck = rules.deck_family
     num_faces = int(spec[L.SP_NUM_FACES])
     hand_texts = values["hands"].split("/")
     n = len(hand_texts)
     if not 2 <= n <= L.MAX_PLAYERS:
         raise PositionError(f"position has {n} hands; a game has 2..{L.MAX_PLAYERS} players")
+    if not rules.min_players <= n <= rules.max_players:
+        raise PlayerCountError(
+            f"position has {n} hands: num_players={n} is outside this variant's range "
+            f"{rules.min_players}..{rules.max_players} (min_players, max_players)"
+        )
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     state[L.S_NPLAYERS] = n
     try:
@@ -334,196 +434,446 @@ def parse_position(
         draw = cards.parse_cards(values["draw"], deck)
     except cards.CardNotationError as exc:
         raise PositionError(f"position: {exc}") from None
-    if len(discard) + len(draw) > L.MAX_CARDS:
-        raise PositionError(f"position has more than {L.MAX_CARDS} cards in its piles")
-    for i, face in enumerate(discard):
-        state[L.DISCARD_PILE + i] = face
-    state[L.S_NDISCARD] = len(discard)
-    for i, face in enumerate(reversed(draw)):
-        state[L.DRAW_PILE + i] = face
-    state[L.S_NDRAW] = len(draw)
     # the game's universe is the cards it lists (E-CONS-1); no more copies than the deck has
     counts = np.zeros(L.MAX_FACES, dtype=np.int64)
     for seat in range(n):
         counts += state[L.HANDS + seat * L.MAX_FACES : L.HANDS + (seat + 1) * L.MAX_FACES]
     for face in discard + draw:
         counts[face] += 1
-    allowed = full_deck(n)
+    allowed = rules.deck_counts(n)
     for face in range(num_faces):
         if counts[face] > allowed[face]:
             raise PositionError(
                 f"position holds {counts[face]} x {cards.format_face(face, deck)} but the deck "
                 f"has {allowed[face]}"
             )
+    for i, face in enumerate(discard):  # within the deck, so within MAX_CARDS (RuleSet checks)
+        state[L.DISCARD_PILE + i] = face
+    state[L.S_NDISCARD] = len(discard)
+    for i, face in enumerate(reversed(draw)):
+        state[L.DRAW_PILE + i] = face
+    state[L.S_NDRAW] = len(draw)
     state[L.DECK : L.DECK + L.MAX_FACES] = counts
     for seat in range(n):
         engine.recount_held(state, seat)
 
-    colour = values["colour"]
-    state[L.S_COLOUR] = -1 if colour in ("-", "") else _parse_colour(colour, deck)
-    state[L.S_CURRENT] = _int_field(values, "seat", 0)
-    direction = values["dir"]
-    if direction not in ("+", "-", "+1", "-1"):
-        raise PositionError(f"position field dir={direction!r} must be + or -")
-    state[L.S_DIRECTION] = 1 if direction.startswith("+") else -1
+    # status, phase and the seat to move
     phase_names = {v: k for k, v in PHASE_NAMES.items()}
     if values["phase"] not in phase_names:
         raise PositionError(f"position field phase={values['phase']!r}; allowed: {', '.join(phase_names)}")
     phase = phase_names[values["phase"]]
     state[L.S_PHASE] = phase
-    state[L.S_DRAWN] = -1
-    state[L.S_WINNER] = _int_field(values, "winner", -1)
-    state[L.S_ROUND_WINNER] = -1
-    state[L.S_LAST_ACTOR] = -1
-    state[L.S_LAST_ACTION] = -1
     status_names = {v: k for k, v in STATUS_NAMES.items()}
     status = values.get("status", "won" if phase == L.PH_OVER else "running")
     if status not in status_names:
         raise PositionError(f"position field status={status!r}; allowed: {', '.join(status_names)}")
     state[L.S_STATUS] = status_names[status]
-    if (phase == L.PH_OVER) != (state[L.S_STATUS] != L.ST_RUNNING):
+    over = phase == L.PH_OVER
+    if over != (state[L.S_STATUS] != L.ST_RUNNING):
         raise PositionError("phase=over goes with status=won or truncated, and only with them")
-    if phase == L.PH_OVER:
-        state[L.S_CURRENT] = -1
-    elif not 0 <= state[L.S_CURRENT] < n:
-        raise PositionError(f"position field seat={state[L.S_CURRENT]} is not a seat 0..{n - 1}")
-    if phase != L.PH_OVER and not discard:
+    if over:
+        seat_to_move = _integer("seat", values["seat"])
+        if seat_to_move != -1:
+            raise PositionError(f"position field seat={seat_to_move}: a finished game has seat=-1")
+    else:
+        seat_to_move = _seat_field(values, "seat", 0, n)
+    state[L.S_CURRENT] = seat_to_move
+    seat = seat_to_move
+    direction = values["dir"]
+    if direction not in ("+", "-", "+1", "-1"):
+        raise PositionError(f"position field dir={direction!r} must be + or -")
+    state[L.S_DIRECTION] = 1 if direction.startswith("+") else -1
+    colour = values["colour"]
+    state[L.S_COLOUR] = -1 if colour in ("-", "") else _parse_colour(colour, deck)
+    if not over and not discard:
         raise PositionError("a position in play needs a discard pile with a top card")
     top = discard[-1] if discard else 0
-    if phase == L.PH_PLAY_DRAWN:
+    if not over and phase != L.PH_CHOOSE_COLOUR and state[L.S_COLOUR] < 0:
+        raise PositionError("a position in play needs colour=<the active colour>")
+    _check_phase_rules(phase, values["phase"], spec)
+
+    state[L.S_DRAWN] = -1
+    state[L.S_WINNER] = -1
+    state[L.S_ROUND_WINNER] = -1
+    state[L.S_LAST_ACTOR] = -1
+    state[L.S_LAST_ACTION] = -1
+    state[L.S_PENDING_FROM] = -1
+    state[L.S_COLOUR_BEFORE] = -1
+    state[L.S_JUMP_BLOCK_SEAT] = -1
+    state[L.S_CUBE_CHOSEN] = -1
+    state[L.S_CUBE_COLOUR] = -1
+
+    # who left the game (MC-END-1), before anything that names a seat in play
+    finished = _per_seat(values, "finished", n, 0, n)
+    if finished is not None:
+        _check_finished(finished, state, spec, n, over)
+        state[L.FINISHED : L.FINISHED + n] = finished
+    state[L.S_NFINISHED] = int(np.count_nonzero(state[L.FINISHED : L.FINISHED + n]))
+    # MC-END-1: a player whose last card asks a choice (a suit, a target) left as it was laid
+    # and still makes that choice; anyone else who left is never asked
+    choosing = phase in (L.PH_CHOOSE_COLOUR, L.PH_CHOOSE_TARGET, L.PH_GIVE) and not state[L.HAND_SIZE + seat]
+    if not over and state[L.FINISHED + seat] and not choosing:
+        raise PositionError(f"position field seat={seat}: that player has left the game (finished)")
+
+    # the cube (H-CUBE-1): a roll awaiting the roller's choice
+    in_cube = "cube" in values
+    if in_cube:
+        _parse_cube(values, state, spec, phase, n)
+    else:
+        _refuse(values, ("cubeuno", "cubereturn", "cubechosen"), "belong with cube=<action>:<target>")
+    returns_to_drawn = in_cube and state[L.S_CUBE_RETURN] == L.PH_PLAY_DRAWN
+    if phase == L.PH_PLAY_DRAWN or returns_to_drawn:
         state[L.S_DREW] = 1
         if "drawn" in values:
             drawn = _parse_face(values["drawn"], deck)
-            if state[L.HANDS + state[L.S_CURRENT] * L.MAX_FACES + drawn] == 0:
-                raise PositionError(
-                    f"drawn={values['drawn']} is not in the hand of seat {state[L.S_CURRENT]}"
-                )
+            if state[L.HANDS + seat * L.MAX_FACES + drawn] == 0:
+                raise PositionError(f"drawn={values['drawn']} is not in the hand of seat {seat}")
             state[L.S_DRAWN] = drawn
         elif spec[L.SP_DRAW_RULE] != 2:  # MM-DRAW-1 plays any card after drawing
             raise PositionError("phase=drawn needs drawn=<card>, the card just drawn")
+    else:
+        _refuse(values, ("drawn",), "belongs to phase=drawn (the card just drawn)")
 
-    # pending penalty
-    state[L.S_PENDING] = _int_field(values, "pending", 0)
-    state[L.S_PENDING_SKIP] = _int_field(values, "skip", 0)
-    state[L.S_PENDING_FROM] = -1
-    state[L.S_COLOUR_BEFORE] = -1
-    if phase in (L.PH_CHALLENGE, L.PH_ANSWER) and not (state[L.S_PENDING] or state[L.S_PENDING_SKIP]):
-        raise PositionError(
-            f"phase={values['phase']} needs pending=<cards> (or skip=<turns>), the penalty to answer"
-        )
-    if state[L.S_PENDING] or state[L.S_PENDING_SKIP]:
-        default_from = (state[L.S_CURRENT] - state[L.S_DIRECTION]) % n
-        state[L.S_PENDING_FROM] = _int_field(values, "from", default_from)
-        ranks = cards.RANK_TOKENS[deck]
-        klass = values.get("class")
-        if klass is None:
-            state[L.S_PENDING_CLASS] = spec[L.F_RANK + top]
-        elif klass.upper() in ranks:
-            state[L.S_PENDING_CLASS] = ranks.index(klass.upper())
-        else:
-            raise PositionError(f"position field class={klass!r}; allowed ranks: {', '.join(ranks)}")
-        state[L.S_CHALLENGEABLE] = _int_field(values, "challengeable", int(phase == L.PH_CHALLENGE))
-    state[L.S_BLUFF] = _int_field(values, "bluff", 0)
-    before = values.get("before", "-")
-    state[L.S_COLOUR_BEFORE] = -1 if before == "-" else _parse_colour(before, deck)
-
-    if phase == L.PH_CHOOSE_COLOUR:
+    _parse_pending(values, state, spec, phase, n, seat, top, deck)
+    if phase == L.PH_CHOOSE_COLOUR and not in_cube:
         after = values.get("after", "play")
         if after not in ("start", "play"):
             raise PositionError(f"position field after={after!r}; allowed: start, play")
         state[L.S_AFTER_CHOICE] = L.AC_SAME_PLAYER if after == "start" else L.AC_END_TURN
-    elif phase != L.PH_OVER and state[L.S_COLOUR] < 0:
-        raise PositionError("a position in play needs colour=<the active colour>")
-
-    for seat in _seat_list(values.get("called", ""), n, "called"):
-        state[L.CALLED + seat] = 1
-    for key, at in (("scores", L.SCORE), ("sitout", L.SITOUT), ("finished", L.FINISHED)):
-        per_seat = _per_seat(values, key, n)
-        if per_seat is not None:
-            state[at : at + n] = per_seat
-    state[L.S_NFINISHED] = int(np.count_nonzero(state[L.FINISHED : L.FINISHED + n]))
-    for pair in values.get("seen", "").split():
-        observer, sep, seat_text = pair.partition(">")
-        if (
-            not sep
-            or not observer.isdigit()
-            or not seat_text.isdigit()
-            or max(int(observer), int(seat_text)) >= n
-        ):
-            raise PositionError(f"position field seen: {pair!r} must be observer>seat with seats 0..{n - 1}")
-        state[L.SEEN + int(observer) * L.MAX_PLAYERS + int(seat_text)] = 1  # hand versions start at 0
-    state[L.S_JUMP_BLOCK_SEAT] = -1
-    if "jumpblock" in values:
-        seat_text, sep, count_text = values["jumpblock"].partition(":")
-        if not sep or not seat_text.isdigit() or not count_text.isdigit() or int(seat_text) >= n:
-            raise PositionError(f"position field jumpblock={values['jumpblock']!r} must be seat:count")
-        state[L.S_JUMP_BLOCK_SEAT] = int(seat_text)
-        state[L.S_JUMP_BLOCK_COUNT] = int(count_text)
-
-    per_seat = _per_seat(values, "cuberolled", n)
-    if per_seat is not None:
-        state[L.CUBE_ROLLED : L.CUBE_ROLLED + n] = per_seat
-    state[L.S_CUBE_CHOSEN] = -1
-    state[L.S_CUBE_COLOUR] = -1
-    if "cube" in values:  # H-CUBE-1: a roll awaiting the roller's choice
-        action_text, sep, face_text = values["cube"].partition(":")
-        if (
-            not sep
-            or not action_text.isdigit()
-            or not face_text.isdigit()
-            or max(int(action_text), int(face_text)) > 5
-        ):
-            raise PositionError(
-                f"position field cube={values['cube']!r} must be action:target, each die 0..5"
-            )
-        if phase not in (L.PH_CHOOSE_TARGET, L.PH_CHOOSE_COLOUR):
-            raise PositionError("position field cube belongs to phases target and colour")
-        state[L.S_CUBE_ACTION] = int(action_text)
-        state[L.S_CUBE_FACE] = int(face_text)
-        state[L.S_CUBE_ROLLER] = state[L.S_CURRENT]
-        state[L.S_CUBE_AT_UNO] = _int_field(values, "cubeuno", 0)
-        back = values.get("cubereturn", "play")
-        phase_names = {v: k for k, v in PHASE_NAMES.items()}
-        if back not in ("play", "drawn"):
-            raise PositionError(f"position field cubereturn={back!r}; allowed: play, drawn")
-        state[L.S_CUBE_RETURN] = phase_names[back]
-        state[L.S_CUBE_CHOSEN] = _int_field(values, "cubechosen", -1)
-        if phase == L.PH_CHOOSE_TARGET:
-            state[L.S_TARGET_REASON] = L.TR_CUBE
-        else:
-            state[L.S_AFTER_CHOICE] = L.AC_CUBE
-    elif phase in MIDPLAY_PHASES and state[L.S_AFTER_CHOICE] != L.AC_SAME_PLAYER:
-        defaults = _midplay_defaults(state, spec)
-        unused = [name for name, _ in MIDPLAY_FIELDS if name in values and name not in PHASE_FIELDS[phase]]
-        if unused:
-            raise PositionError(
-                f"position fields {', '.join(unused)} are not used in phase={values['phase']}"
-            )
-        for name, index in MIDPLAY_FIELDS:
-            state[index] = _int_field(values, name, defaults[name])
-        if phase == L.PH_CHOOSE_TARGET and "reason" not in values and spec[L.SP_TWO_GIVES] == 1:
-            if spec[L.F_RANK + top] == 2 and spec[L.F_IS_NUMBER + top] == 1:
-                state[L.S_TARGET_REASON] = L.TR_GIVE
-        if phase in (L.PH_JUMP_IN, L.PH_BLOCK) and "window" not in values:
-            raise PositionError(f"phase={values['phase']} needs window=<seat that opened it> and scan=<k>")
     else:
-        extra = [name for name, _ in MIDPLAY_FIELDS if name in values]
-        if extra:
-            raise PositionError(
-                f"position fields {', '.join(extra)} belong to phases in the middle of a play"
-            )
+        _refuse(values, ("after",), "belongs to phase=colour (not during a cube roll)")
+
+    _parse_seat_fields(values, state, spec, n, seat, over, top)
+    if in_cube:
+        _refuse(values, tuple(name for name, _ in MIDPLAY_FIELDS), "do not go with a cube roll")
+    elif phase in MIDPLAY_PHASES and state[L.S_AFTER_CHOICE] != L.AC_SAME_PLAYER:
+        _parse_midplay(values, state, spec, phase, n, seat, top)
+    else:
+        _refuse(
+            values,
+            tuple(name for name, _ in MIDPLAY_FIELDS),
+            "belong to phases in the middle of a play (colour, continue, target, give, jump, block)",
+        )
+
+    # the end, and counters
     if state[L.S_STATUS] == L.ST_WON:  # the last round's points are the hands left
-        for seat in range(n):
-            state[L.ROUND_POINTS + seat] = sum(
-                int(state[L.HANDS + seat * L.MAX_FACES + f]) * int(spec[L.F_POINTS + f])
+        for s in range(n):
+            state[L.ROUND_POINTS + s] = sum(
+                int(state[L.HANDS + s * L.MAX_FACES + f]) * int(spec[L.F_POINTS + f])
                 for f in range(num_faces)
             )
-    state[L.S_DEALER] = _int_field(values, "dealer", 0)
-    state[L.S_ROUND] = _int_field(values, "round", 0)
-    state[L.S_DECISIONS] = _int_field(values, "decisions", 0)
+        if "winner" not in values:
+            raise PositionError("status=won needs winner=<seat>")
+        state[L.S_WINNER] = _seat_field(values, "winner", -1, n)
+        if spec[L.SP_END_RULE] == 1 and state[L.FINISHED + state[L.S_WINNER]] != 1:
+            raise PositionError("MC-END-1: the winner is the first player who left (finished=1)")
+    else:
+        _refuse(values, ("winner",), "belongs to status=won")
+    max_decisions = int(spec[L.SP_MAX_DECISIONS])
+    limit = max_decisions if over else max_decisions - 1
+    state[L.S_DECISIONS] = _int_field(values, "decisions", 0, 0, limit, " (the rule set's max_decisions)")
+    state[L.S_DEALER] = _seat_field(values, "dealer", 0, n)
+    state[L.S_ROUND] = _int_field(values, "round", 0, 0, COUNT_LIMIT)
     seed_rng(state, L.RNG, seed, 0)
     seed_rng(state, L.AGENT_RNG, seed, 1)
     return state
+
+
+# which rule switch makes a phase possible at all
+_PHASE_RULES: dict[int, tuple[tuple[int, ...], str]] = {
+    L.PH_CONTINUE: ((L.SP_MULTI, L.SP_RUNS), "multi_play or runs (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)"),
+    L.PH_CHOOSE_TARGET: (
+        (L.SP_SEVEN_SWAP, L.SP_ZERO_RULE, L.SP_TWO_GIVES, L.SP_CUBE),
+        "seven_swap, zero_rule, two_gives or cube",
+    ),
+    L.PH_GIVE: ((L.SP_TWO_GIVES,), "two_gives (H-TWO-1)"),
+    L.PH_JUMP_IN: ((L.SP_JUMP_IN,), "jump_in (H-JUMP-1)"),
+    L.PH_BLOCK: ((L.SP_ZERO_REVEALS,), "zero_reveals (H-ZEROSEE-1)"),
+}
+
+
+def _check_phase_rules(phase: int, name: str, spec: np.ndarray) -> None:
+    if phase in _PHASE_RULES:
+        switches, words = _PHASE_RULES[phase]
+        if not any(spec[s] for s in switches):
+            raise PositionError(f"phase={name} needs the rule {words}, which this rule set does not use")
+    if phase == L.PH_CHALLENGE and spec[L.SP_WD4_MODE] != 0:
+        raise PositionError("phase=challenge needs wd4_bluff='challenge' (U-WD4-2)")
+
+
+def _check_finished(finished: list[int], state: np.ndarray, spec: np.ndarray, n: int, over: bool) -> None:
+    """MC-END-1: players leave one by one (1, 2, ...), empty-handed; two must stay in play."""
+    order = sorted(f for f in finished if f)
+    if not order:
+        return
+    if spec[L.SP_END_RULE] != 1:
+        raise PositionError("position field finished needs end='last_player' (MC-END-1)")
+    if order != list(range(1, len(order) + 1)):
+        raise PositionError(
+            f"position field finished={' '.join(map(str, finished))}: the players who left are "
+            "numbered 1, 2, ... in leaving order, each number once"
+        )
+    if over and state[L.S_STATUS] == L.ST_WON:
+        if len(order) != n:
+            raise PositionError(
+                "MC-END-1: a won game has every player numbered in finished (the last one last)"
+            )
+        last = finished.index(n)
+    else:
+        if len(order) > n - 2:
+            raise PositionError(
+                f"position field finished: {len(order)} of {n} players left, but play stops when "
+                "one is left (at most n-2 while it runs)"
+            )
+        last = -1
+    for seat, rank in enumerate(finished):
+        if rank and seat != last and state[L.HAND_SIZE + seat]:
+            raise PositionError(f"position field finished: seat {seat} left the game but holds cards")
+
+
+def _parse_cube(values: dict[str, str], state: np.ndarray, spec: np.ndarray, phase: int, n: int) -> None:
+    """H-CUBE-1: the dice of a roll whose roller must now pick a player or a colour."""
+    if not spec[L.SP_CUBE]:
+        raise PositionError("position field cube needs the rule cube (H-CUBE-1)")
+    action_text, sep, face_text = values["cube"].partition(":")
+    dice = (action_text, face_text)
+    if not sep or not all(d in "012345" and len(d) == 1 for d in dice) or int(action_text) > L.CUBE_DISCARD:
+        raise PositionError(
+            f"position field cube={values['cube']!r} must be action:target, the action die 0..3 "
+            "(4 and 5 are blank: no choice) and the target die 0..5"
+        )
+    action, face = int(action_text), int(face_text)
+    roller = int(state[L.S_CURRENT])
+    chosen_face = face in (L.CUBE_CHOSEN, L.CUBE_CHOSEN_COLOUR)
+    names_colour = face >= L.CUBE_YOU_COLOUR or action == L.CUBE_DISCARD
+    if phase == L.PH_CHOOSE_TARGET:
+        if not chosen_face:
+            raise PositionError(f"cube={values['cube']}: only target faces 0 and 5 ask for a player")
+        _refuse(values, ("cubechosen",), "is the player being chosen: not set yet in phase=target")
+        state[L.S_TARGET_REASON] = L.TR_CUBE
+    elif phase == L.PH_CHOOSE_COLOUR:
+        if not names_colour:
+            raise PositionError(f"cube={values['cube']}: this roll names no colour")
+        if chosen_face:
+            if "cubechosen" not in values:
+                raise PositionError(f"cube={values['cube']}: the player was chosen first: cubechosen=<seat>")
+            chosen = _seat_field(values, "cubechosen", -1, n)
+            if chosen == roller or state[L.FINISHED + chosen]:
+                raise PositionError(f"cubechosen={chosen} must be another player still in the game")
+            state[L.S_CUBE_CHOSEN] = chosen
+        else:
+            _refuse(values, ("cubechosen",), f"means nothing with the target face {face}")
+        state[L.S_AFTER_CHOICE] = L.AC_CUBE
+    else:
+        raise PositionError("position field cube belongs to phases target and colour")
+    state[L.S_CUBE_ACTION] = action
+    state[L.S_CUBE_FACE] = face
+    state[L.S_CUBE_ROLLER] = roller
+    state[L.S_CUBE_AT_UNO] = _int_field(values, "cubeuno", 0, 0, 1)
+    back = values.get("cubereturn", "play")
+    if back not in ("play", "drawn"):
+        raise PositionError(f"position field cubereturn={back!r}; allowed: play, drawn")
+    state[L.S_CUBE_RETURN] = L.PH_PLAY_DRAWN if back == "drawn" else L.PH_PLAY
+
+
+def _parse_pending(
+    values: dict[str, str],
+    state: np.ndarray,
+    spec: np.ndarray,
+    phase: int,
+    n: int,
+    seat: int,
+    top: int,
+    deck: DeckFamily,
+) -> None:
+    """A pending penalty and the Wild Draw Four's challenge record (U-WD4-2, H-STACK-1)."""
+    state[L.S_PENDING] = _int_field(values, "pending", 0, 0, L.PENALTY_LIMIT)
+    state[L.S_PENDING_SKIP] = _int_field(values, "skip", 0, 0, L.PENALTY_LIMIT)
+    pending = bool(state[L.S_PENDING] or state[L.S_PENDING_SKIP])
+    name = PHASE_NAMES[phase]
+    if phase in (L.PH_CHALLENGE, L.PH_ANSWER) and not pending:
+        raise PositionError(f"phase={name} needs pending=<cards> (or skip=<turns>), the penalty to answer")
+    if phase == L.PH_CHALLENGE and not state[L.S_PENDING]:
+        raise PositionError("phase=challenge needs pending=<cards>, the Wild Draw Four's draw")
+    if pending:
+        # answered (challenge, answer), being answered by a play (colour, continue), or left
+        # when the game ended
+        if phase not in (L.PH_CHALLENGE, L.PH_ANSWER, L.PH_CHOOSE_COLOUR, L.PH_CONTINUE, L.PH_OVER):
+            raise PositionError(
+                f"a pending penalty (pending, skip) is answered in phases challenge and answer (or by "
+                f"a play in colour, continue), not in phase={name}"
+            )
+        state[L.S_PENDING_FROM] = _seat_field(
+            values, "from", int((state[L.S_CURRENT] - state[L.S_DIRECTION]) % n), n
+        )
+        ranks = cards.RANK_TOKENS[deck]
+        klass = values.get("class")
+        if klass is None:
+            state[L.S_PENDING_CLASS] = spec[L.F_RANK + top]
+        elif klass.upper() in ranks and klass.isascii():
+            state[L.S_PENDING_CLASS] = ranks.index(klass.upper())
+        else:
+            raise PositionError(f"position field class={klass!r}; allowed ranks: {', '.join(ranks)}")
+        challengeable = _int_field(values, "challengeable", int(phase == L.PH_CHALLENGE), 0, 1)
+        if challengeable != (phase == L.PH_CHALLENGE) and phase in (L.PH_CHALLENGE, L.PH_ANSWER):
+            raise PositionError(f"challengeable={challengeable}: phase=challenge is the challengeable one")
+        if challengeable and spec[L.SP_WD4_MODE] != 0:
+            raise PositionError("challengeable=1 needs wd4_bluff='challenge' (U-WD4-2)")
+        state[L.S_CHALLENGEABLE] = challengeable
+    else:
+        _refuse(values, ("from", "class", "challengeable"), "belong with a pending penalty (pending, skip)")
+    state[L.S_BLUFF] = _int_field(values, "bluff", 0, 0, 1)
+    before = values.get("before", "-")
+    state[L.S_COLOUR_BEFORE] = -1 if before == "-" else _parse_colour(before, deck)
+    if state[L.S_BLUFF] and state[L.S_COLOUR_BEFORE] < 0:  # a caught bluff restores that colour
+        raise PositionError("bluff=1 needs before=<the active colour before the Wild Draw Four> (U-WD4-2)")
+
+
+def _parse_seat_fields(
+    values: dict[str, str], state: np.ndarray, spec: np.ndarray, n: int, seat: int, over: bool, top: int
+) -> None:
+    """Calls, scores, sit-outs, looks at hands, the jump-in block, cube rolls: per seat."""
+    for s in _seat_list(values.get("called", ""), n, "called"):
+        if spec[L.SP_CALL_RULE] == 0:
+            raise PositionError("position field called: this rule set has no call (call='none')")
+        if state[L.FINISHED + s]:
+            raise PositionError(f"position field called: seat {s} has left the game")
+        state[L.CALLED + s] = 1
+    scores = _per_seat(values, "scores", n, 0, COUNT_LIMIT)
+    if scores is not None:
+        if not over and spec[L.SP_MATCH] != 0 and max(scores) >= spec[L.SP_TARGET]:
+            raise PositionError(
+                f"position field scores: a match still running has every score below its target "
+                f"{int(spec[L.SP_TARGET])}"
+            )
+        state[L.SCORE : L.SCORE + n] = scores
+    sitout = _per_seat(values, "sitout", n, 0, COUNT_LIMIT)
+    if sitout is not None:
+        for s in range(n):
+            if sitout[s] and state[L.FINISHED + s]:
+                raise PositionError(f"position field sitout: seat {s} has left the game")
+        state[L.SITOUT : L.SITOUT + n] = sitout
+    for pair in values.get("seen", "").split():
+        observer, sep, seen_text = pair.partition(">")
+        if (
+            not sep
+            or not _INTEGER.fullmatch(observer)
+            or not _INTEGER.fullmatch(seen_text)
+            or not 0 <= int(observer) < n
+            or not 0 <= int(seen_text) < n
+            or observer == seen_text
+        ):
+            raise PositionError(
+                f"position field seen: {pair!r} must be observer>seat, two different seats 0..{n - 1}"
+            )
+        state[L.SEEN + int(observer) * L.MAX_PLAYERS + int(seen_text)] = 1  # hand versions start at 0
+    if "jumpblock" in values:
+        seat_text, sep, count_text = values["jumpblock"].partition(":")
+        if not sep or not _INTEGER.fullmatch(seat_text) or not _INTEGER.fullmatch(count_text):
+            raise PositionError(f"position field jumpblock={values['jumpblock']!r} must be seat:count")
+        blocked, count = int(seat_text), int(count_text)
+        if not spec[L.SP_JUMP_IN]:
+            raise PositionError("position field jumpblock needs the rule jump_in (H-JUMP-1)")
+        if not 0 <= blocked < n or not 1 <= count <= L.MAX_CARDS:
+            raise PositionError(
+                f"position field jumpblock={values['jumpblock']}: a seat 0..{n - 1} and the copies of "
+                f"the top card it drew as the penalty, 1..{L.MAX_CARDS}"
+            )
+        state[L.S_JUMP_BLOCK_SEAT] = blocked
+        state[L.S_JUMP_BLOCK_COUNT] = count
+    rolled = _per_seat(values, "cuberolled", n, 0, 1)
+    if rolled is not None:
+        if any(rolled) and not spec[L.SP_CUBE]:
+            raise PositionError("position field cuberolled needs the rule cube (H-CUBE-1)")
+        state[L.CUBE_ROLLED : L.CUBE_ROLLED + n] = rolled
+
+
+def _parse_midplay(
+    values: dict[str, str], state: np.ndarray, spec: np.ndarray, phase: int, n: int, seat: int, top: int
+) -> None:
+    """The fields of a play being resolved (or of an out-of-turn window), checked per phase."""
+    name = PHASE_NAMES[phase]
+    unused = [f for f, _ in MIDPLAY_FIELDS if f in values and f not in PHASE_FIELDS[phase]]
+    if unused:
+        raise PositionError(f"position fields {', '.join(unused)} are not used in phase={name}")
+    for field, index in MIDPLAY_FIELDS:
+        if field in _MIDPLAY_SEATS:
+            state[index] = _seat_field(values, field, -1, n)
+        else:
+            lo, hi = _MIDPLAY_BOUNDS[field]
+            state[index] = _int_field(values, field, 0, lo, hi)
+    if phase == L.PH_CHOOSE_TARGET and "reason" not in values and spec[L.SP_TWO_GIVES] == 1:
+        if spec[L.F_RANK + top] == 2 and spec[L.F_IS_NUMBER + top] == 1:
+            state[L.S_TARGET_REASON] = L.TR_GIVE
+    defaults = _midplay_defaults(state, spec)
+    for field, index in MIDPLAY_FIELDS:
+        if field not in values:
+            state[index] = defaults[field]
+    held = int(state[L.HAND_SIZE + seat])
+    if phase in (L.PH_JUMP_IN, L.PH_BLOCK):  # H-JUMP-1, H-ZEROSEE-1: out of turn
+        for field in ("window", "scan") + (("resume",) if phase == L.PH_JUMP_IN else ()):
+            if field not in values:
+                raise PositionError(
+                    f"phase={name} needs window=<seat that opened it>, scan=<k>"
+                    + (" and resume=<seat that plays next>" if phase == L.PH_JUMP_IN else "")
+                )
+        window, scan = int(state[L.S_WINDOW_FROM]), int(state[L.S_WINDOW_SCAN])
+        if not 1 <= scan < n or (window + state[L.S_DIRECTION] * scan) % n != seat:
+            raise PositionError(
+                f"scan={scan}: the seat asked is the one scan places from window={window} in the "
+                f"direction of play, and that must be seat={seat}"
+            )
+        if phase == L.PH_JUMP_IN:
+            resume = int(state[L.S_RESUME])
+            if state[L.FINISHED + resume]:
+                raise PositionError(f"resume={resume} has left the game")
+            copies = int(state[L.HANDS + seat * L.MAX_FACES + top])
+            if seat == state[L.S_JUMP_BLOCK_SEAT]:
+                copies -= int(state[L.S_JUMP_BLOCK_COUNT])
+            if copies < 1 or spec[L.F_COLOUR + top] < 0:
+                raise PositionError(
+                    f"phase=jump: seat {seat} must hold another copy of the (coloured) top card"
+                )
+        else:
+            actor = int(state[L.S_ACTOR])
+            if actor == seat or state[L.FINISHED + actor]:
+                raise PositionError(f"actor={actor}: the player whose 0 opened the window, not seat={seat}")
+            zeros = [
+                f
+                for f in range(int(spec[L.SP_NUM_FACES]))
+                if state[L.HANDS + seat * L.MAX_FACES + f]
+                and spec[L.F_IS_NUMBER + f]
+                and spec[L.F_RANK + f] == 0
+            ]
+            if not zeros:
+                raise PositionError(f"phase=block: seat {seat} must hold a 0 to block with")
+        return
+    if state[L.S_ACTOR] != seat:
+        raise PositionError(
+            f"actor={int(state[L.S_ACTOR])}: in phase={name} the player making the play decides"
+        )
+    if phase == L.PH_CHOOSE_TARGET:
+        reason = int(state[L.S_TARGET_REASON])
+        if reason == L.TR_GIVE and not spec[L.SP_TWO_GIVES]:
+            raise PositionError("reason=1 (give) needs the rule two_gives (H-TWO-1)")
+        if reason == L.TR_SWAP and not (spec[L.SP_SEVEN_SWAP] or spec[L.SP_ZERO_RULE] in (2, 3)):
+            raise PositionError("reason=0 (swap) needs seven_swap or zero_rule='swap' / 'swap_optional'")
+        give = int(state[L.S_GIVE_LEFT])
+        if reason == L.TR_GIVE and not 1 <= give <= min(2, held):
+            raise PositionError(f"give={give}: cards still to give, 1..{min(2, held)} (H-TWO-1)")
+        if reason == L.TR_SWAP and give:
+            raise PositionError("position field give belongs to reason=1 (give)")
+    elif phase == L.PH_GIVE:  # H-TWO-1: a card to the chosen player
+        if "target" not in values:
+            raise PositionError("phase=give needs target=<seat receiving the cards>")
+        target = int(state[L.S_TARGET])
+        if target == seat or state[L.FINISHED + target]:
+            raise PositionError(f"target={target} must be another player still in the game")
+        give = int(state[L.S_GIVE_LEFT])
+        if not 1 <= give <= 2:
+            raise PositionError(f"give={give}: cards still to give, 1..2 (H-TWO-1)")
+        if state[L.S_TARGET_REASON] != L.TR_GIVE:
+            raise PositionError("phase=give goes with reason=1 (give)")
 
 
 def _parse_colour(text: str, deck: DeckFamily) -> int:

@@ -106,7 +106,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from .. import actions, engine
 from .. import layout as L
 from ..compiling import ensure_compiled
-from ..game import Game, IllegalActionError
+from ..game import EngineError, Game, IllegalActionError, engine_error_message
 from ..policies import PublicView
 from ..rules import RuleSet
 from . import core
@@ -258,6 +258,9 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             if self._last_actions is not None:
                 self._last_actions[actor] = action
             self._end_game()
+        elif seat == core.ENGINE_ERROR:
+            self._end_game()
+            raise EngineError(engine_error_message(self._state, self.position()))
         else:
             self._illegal(action)
         if self.render_mode == "human":

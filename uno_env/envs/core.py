@@ -50,6 +50,7 @@ WRONG_MOVE_CARDS = 2  # U-WRONG-1: the wrong card goes back and its player draws
 # return codes of the step functions (seats are >= 0)
 OVER = -1  # the game has ended
 ILLEGAL = -2  # the action was not legal; nothing changed
+ENGINE_ERROR = -3  # aec_step: the engine found the state unusable and ended the game
 OUT_OF_BOUNDS = -2  # vector_step: OUT_OF_BOUNDS - i, game i's action is outside the action table
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
@@ -234,7 +235,7 @@ def aec_step(
     """One AEC step: check and apply ``action``; encode the next decider's view.
 
     Returns the seat that must decide now (its observation in ``obs``, legal actions in
-    ``out_mask``), :data:`OVER` or :data:`ILLEGAL` (nothing changed).
+    ``out_mask``), :data:`OVER`, :data:`ILLEGAL` (nothing changed) or :data:`ENGINE_ERROR`.
     """
     state = borrow(state)
     spec = borrow(spec)
@@ -244,6 +245,8 @@ def aec_step(
     out_mask = borrow(out_mask)
     if not engine.step_checked(state, spec, action, mask):
         return ILLEGAL
+    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+        return ENGINE_ERROR
     if state[L.S_STATUS] != L.ST_RUNNING:
         return OVER
     seat = state[L.S_CURRENT]

@@ -62,7 +62,7 @@ from gymnasium import spaces
 from .. import actions
 from .. import layout as L
 from ..compiling import ensure_compiled
-from ..game import IllegalActionError
+from ..game import EngineError, IllegalActionError, engine_error_message
 from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, policy_table
 from ..rules import RuleSet
 from . import core
@@ -309,6 +309,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     def _end_game(self, info: dict[str, Any]) -> tuple[float, bool, bool]:
         """The learner's reward and flags of the game that just ended (E-END-1 noted in ``info``)."""
         self._over = True
+        if self._state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # only a state written directly gets here
+            raise EngineError(engine_error_message(self._state, self.position()))
         core.final_rewards(self._state, self._spec, self._reward_code, self._scratch)
         terminated = bool(self._state[L.S_STATUS] == L.ST_WON)
         if not terminated:
