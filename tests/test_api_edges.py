@@ -78,6 +78,8 @@ def test_simulate_games_are_games_of_the_following_seeds() -> None:
         uno_env.simulate("uno", 2, 2, seed=top)
     with pytest.raises(ValueError, match="num_games must be an integer >= 0"):
         uno_env.simulate("uno", 2, True)
+    with pytest.raises(ValueError, match=r"num_games=1000000000000000: the per-game results alone need"):
+        uno_env.simulate("uno", 2, 10**15, seed=0)  # a MemoryError naming no argument before
     drawn = uno_env.simulate("uno", 2, 1, seed=None)  # as Game(seed=None): drawn and kept
     assert drawn.winner[0] == uno_env.simulate("uno", 2, 1, seed=drawn.seed).winner[0]
 
@@ -123,3 +125,21 @@ def test_simulate_cli_without_games_is_a_one_line_error(
 def test_simulate_cli_with_a_bad_seed_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "3", "--seed", "-1"]) == 2
     assert capsys.readouterr().err.startswith("uno-env: error: seed must be an integer in 0..2**63-1")
+
+
+@pytest.mark.parametrize("face", [-1, 56, 999, 1.5, True, None])
+def test_notation_of_a_face_that_is_not_one(face: Any) -> None:
+    """``format_face(-1)`` named a wrong card (indexing from the end); 999 was a KeyError."""
+    with pytest.raises(uno_env.CardNotationError, match="is not a face id of the uno deck"):
+        uno_env.format_face(face)
+
+
+def test_action_notation_refuses_what_is_not_text_or_an_id() -> None:
+    """``parse_action(None)`` was an AttributeError, an unknown deck a KeyError."""
+    with pytest.raises(TypeError, match="action notation is a string"):
+        uno_env.parse_action(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown deck family 'klingon'"):
+        uno_env.parse_action("R7", "klingon")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"an action id is an integer, got 1\.5"):
+        uno_env.format_action(1.5)  # type: ignore[arg-type]
+    assert uno_env.format_action(np.int64(7)) == "R7"

@@ -247,6 +247,25 @@ def test_unknown_key_in_toml_names_file_and_valid_keys(tmp_path: Path) -> None:
     _assert_lists_valid_keys(str(exc.value), "stacking")
 
 
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\xff\xfe hand_size = 7\n", "is not UTF-8 text"),
+        (b"hand_size = " + b"[" * 100_000, "nested too deeply"),
+        (b"hand_size = = 7\n", "is not valid TOML"),
+    ],
+)
+def test_broken_rule_files_are_one_rule_error_naming_the_file(
+    tmp_path: Path, content: bytes, expected: str
+) -> None:
+    """Bad bytes gave a UnicodeDecodeError naming no file; deep nesting a RecursionError."""
+    path = tmp_path / "broken.toml"
+    path.write_bytes(content)
+    with pytest.raises(RuleError, match=expected) as exc:
+        uno_env.load_rules(str(path))
+    assert str(path) in str(exc.value)
+
+
 def test_unknown_key_as_override_keyword_lists_valid_keys() -> None:
     with pytest.raises(RuleError) as exc:
         uno_env.load_rules("uno", hand_sixe=3)

@@ -93,6 +93,19 @@ def test_bad_specs_are_refused_with_a_clear_message(change: dict[str, Any], mess
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [(b"\xff\xfe games = 5\n", "is not UTF-8 text"), (b"games = " + b"[" * 100_000, "nested too deeply")],
+)
+def test_broken_spec_files_are_one_spec_error(tmp_path: Path, content: bytes, expected: str) -> None:
+    """Bad bytes gave a UnicodeDecodeError naming no file; deep nesting a RecursionError."""
+    path = tmp_path / "spec.toml"
+    path.write_bytes(content)
+    with pytest.raises(study.SpecError, match=expected) as info:
+        study.load_spec(path)
+    assert str(path) in str(info.value)
+
+
 def test_the_default_spec_is_valid_and_covers_official_uno_at_2_and_4_players() -> None:
     spec = study.load_spec()
     assert spec.bases == ("uno",) and spec.players == (2, 4)

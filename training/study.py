@@ -507,10 +507,14 @@ def load_spec(path: str | Path | None = None) -> StudySpec:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(f"cannot read study spec {path}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"study spec {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path} is not valid TOML: {exc}") from exc
+    except RecursionError:  # tomllib recurses once per nesting level
+        raise SpecError(f"{path} is not valid TOML: arrays or tables nested too deeply") from None
     return parse_spec(data, source=str(path))
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+import numpy as np
+
 from . import cards
 from . import layout as L
 from .cards import DeckFamily
@@ -98,6 +100,10 @@ def _named(deck: DeckFamily) -> dict[int, str]:
 
 def format_action(action: int, deck: DeckFamily = "uno") -> str:
     """The notation of an action id (``R7``, ``colour G``, ``target +2``, ``draw``...)."""
+    if deck not in cards.NUM_FACES:
+        raise ValueError(f"unknown deck family {deck!r}; expected 'uno' or 'french'")
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action id is an integer, got {action!r}")
     nf = cards.NUM_FACES[deck]
     if not 0 <= action < num_actions(deck):
         raise ValueError(f"action {action} is outside the {deck} action table 0..{num_actions(deck) - 1}")
@@ -113,6 +119,10 @@ def format_action(action: int, deck: DeckFamily = "uno") -> str:
 
 def parse_action(text: str, deck: DeckFamily = "uno") -> int:
     """The action id of a notation string; raise ValueError naming the allowed forms."""
+    if not isinstance(text, str):
+        raise TypeError(f"action notation is a string such as 'R7' or 'draw', got {text!r}")
+    if deck not in cards.NUM_FACES:
+        raise ValueError(f"unknown deck family {deck!r}; expected 'uno' or 'french'")
     token = text.strip()
     low = token.lower()
     nf = cards.NUM_FACES[deck]

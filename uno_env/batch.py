@@ -272,14 +272,21 @@ def simulate(
         )
     policy_codes, policy_params = policy_table(names)
     ensure_compiled("batch")
-    winner = np.full(num_games, -1, dtype=np.int64)
-    length = np.zeros(num_games, dtype=np.int64)
-    ranking = np.full((num_games, num_players), -1, dtype=np.int64)
-    scores = np.zeros((num_games, num_players), dtype=np.int64)
-    round_points = np.zeros((num_games, num_players), dtype=np.int64)
-    rounds = np.zeros(num_games, dtype=np.int64)
-    turns = np.zeros(num_games, dtype=np.int64)
-    first_mover = np.zeros(num_games, dtype=np.int64)
+    try:
+        winner = np.full(num_games, -1, dtype=np.int64)
+        length = np.zeros(num_games, dtype=np.int64)
+        ranking = np.full((num_games, num_players), -1, dtype=np.int64)
+        scores = np.zeros((num_games, num_players), dtype=np.int64)
+        round_points = np.zeros((num_games, num_players), dtype=np.int64)
+        rounds = np.zeros(num_games, dtype=np.int64)
+        turns = np.zeros(num_games, dtype=np.int64)
+        first_mover = np.zeros(num_games, dtype=np.int64)
+    except MemoryError:
+        need = num_games * (5 + 3 * num_players) * 8
+        raise ValueError(
+            f"num_games={num_games}: the per-game results alone need {need / 2**30:,.0f} GiB of memory; "
+            "simulate in batches (game i of a batch starting at seed s is Game(seed=s + i))"
+        ) from None
     failed, code = play_games_with_params(
         game.new_state(),
         game.new_mask(),

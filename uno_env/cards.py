@@ -19,6 +19,7 @@ Notation is case-insensitive on input and canonical (upper case) on output.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -114,8 +115,23 @@ def parse_face(text: str, deck: DeckFamily = "uno") -> int:
     raise CardNotationError(f"unknown deck family {deck!r}; expected 'uno' or 'french'")
 
 
+def check_face(face: int, deck: DeckFamily) -> int:
+    """``face`` as an int if it is a face id of ``deck``; :class:`CardNotationError` if not
+    (a negative id would otherwise index from the end and name a wrong card)."""
+    if deck not in NUM_FACES:
+        raise CardNotationError(f"unknown deck family {deck!r}; expected 'uno' or 'french'")
+    try:
+        index = operator.index(face) if not isinstance(face, bool) else -1
+    except TypeError:
+        index = -1
+    if not 0 <= index < NUM_FACES[deck]:
+        raise CardNotationError(f"{face!r} is not a face id of the {deck} deck (0..{NUM_FACES[deck] - 1})")
+    return index
+
+
 def format_face(face: int, deck: DeckFamily = "uno") -> str:
     """Return the notation of a face id."""
+    face = check_face(face, deck)
     if deck == "uno":
         if face < 52:
             return UNO_COLOURS[face // 13] + UNO_SYMBOLS[face % 13]
@@ -127,6 +143,7 @@ def format_face(face: int, deck: DeckFamily = "uno") -> str:
 
 def face_name(face: int, deck: DeckFamily = "uno") -> str:
     """Long English name of a face."""
+    face = check_face(face, deck)
     if deck == "uno":
         if face < 52:
             return f"{UNO_COLOUR_NAMES[face // 13]} {UNO_SYMBOL_NAMES[face % 13]}"

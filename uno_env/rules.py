@@ -652,6 +652,8 @@ class RuleSet:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise RuleError(f"cannot read rule file {path}: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise RuleError(f"rule file {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
         return cls.from_toml_string(text, source=str(path))
 
     @classmethod
@@ -661,6 +663,8 @@ class RuleSet:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise RuleError(f"{source} is not valid TOML: {exc}") from exc
+        except RecursionError:  # tomllib recurses once per nesting level ('[' * 100000)
+            raise RuleError(f"{source} is not valid TOML: arrays or tables nested too deeply") from None
         version = data.pop("format", RULES_FORMAT)
         if version != RULES_FORMAT:
             raise RuleError(f"{source}: format={version!r} is not supported; expected {RULES_FORMAT!r}")
