@@ -1,8 +1,7 @@
 """Test-wide set-up.
 
-- Checkpoints are signed with a throw-away key, never the user's own. Subprocesses inherit
-  the variable, so a checkpoint a test trains through the command line verifies in the same
-  test's later commands (:mod:`agents.trust`).
+- Checkpoints are signed with a throw-away key, never the user's own: the root
+  ``conftest.py`` (shared with the notebooks) sets it up.
 - The last garbage collection of a session walks every object the session created (the
   compiled engine, torch, pandas, matplotlib): pytest runs one in ``pytest_unconfigure``,
   after a pytest-xdist worker has reported its results. On a loaded 2-core machine that walk
@@ -17,13 +16,8 @@
 from __future__ import annotations
 
 import gc
-import os
-import tempfile
-from pathlib import Path
 
 import pytest
-
-os.environ["UNO_ENV_KEY_FILE"] = str(Path(tempfile.mkdtemp(prefix="uno-env-key-")) / "checkpoint.key")
 
 
 @pytest.hookimpl(trylast=True)

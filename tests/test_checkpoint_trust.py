@@ -115,3 +115,11 @@ def test_a_study_refuses_a_poisoned_checkpoint(
     code, err = run_cli(args, capsys)
     assert code == 2 and "is not trusted" in err
     assert not marker.exists() and not (tmp_path / "s").exists()
+
+
+def test_the_suite_signs_with_a_throwaway_key() -> None:
+    """CI must not write the user's ``~/.config/uno-env``: the root conftest points the key
+    into a temporary folder (inherited by subprocesses and notebook kernels)."""
+    path = key_path()
+    assert path.parent.name.startswith("uno-env-key-")
+    assert (Path.home() / ".config") not in path.parents

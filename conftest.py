@@ -1,0 +1,18 @@
+"""Test-wide set-up for the suite (``tests/``) and the notebooks (``pytest --nbmake notebooks``).
+
+Checkpoints are signed with a throw-away key, never the user's own: ``UNO_ENV_KEY_FILE``
+(:mod:`agents.trust`) points into a temporary folder removed when the run ends, so neither
+``make test`` nor CI writes ``~/.config/uno-env``. Subprocesses and notebook kernels inherit
+the variable, so a checkpoint a test trains through the command line verifies in the same
+test's later commands.
+"""
+
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+_KEY_DIR = tempfile.mkdtemp(prefix="uno-env-key-")
+atexit.register(shutil.rmtree, _KEY_DIR, ignore_errors=True)
+os.environ["UNO_ENV_KEY_FILE"] = str(Path(_KEY_DIR) / "checkpoint.key")
