@@ -7,6 +7,8 @@
 - :class:`RandomAgent`: the uniform-random legal baseline (``random_legal``); the
   literature's random player (a random playable card, draws only with none) is the
   compiled style ``random_playable``.
+- :class:`ExportedAgent`: an exported learned policy (plain weights: a shipped name such as
+  ``distilled_uno_2p`` or a ``.npz`` file), forward pass in NumPy, no torch, no pickle.
 - :class:`PolicyAgent`: a trained MaskablePPO checkpoint, checked against the game's rules,
   observation spec and env version (:func:`save_policy_metadata` writes the record), and
   loaded only when this installation signed it or the caller trusts it (:mod:`agents.trust`).
@@ -19,6 +21,7 @@ The styles, their ideas and parameters: ``docs/agents.md``
 from uno_env.policies import PublicView
 
 from .base import Agent, play
+from .exported_agent import ExportedAgent
 from .policy_agent import (
     PolicyAgent,
     PolicyMetadata,
@@ -34,6 +37,7 @@ from .trust import UntrustedCheckpointError
 
 __all__ = [
     "Agent",
+    "ExportedAgent",
     "PolicyAgent",
     "PolicyMetadata",
     "PolicyMismatchError",

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from uno_env.learned import is_learned_policy, load_policy, shipped_policies
 from uno_env.policies import STYLES, available_styles, parse_policy
 
 from .base import Agent
+from .exported_agent import ExportedAgent
 from .random_agent import RandomAgent
 from .scripted import ScriptedAgent
 
 
 def make(spec: str, seed: int | None = None) -> Agent:
-    """The agent named by ``spec``: a style name, optionally with ``:key=value,...``.
+    """The agent named by ``spec``: a style name, optionally with ``:key=value,...``, or an
+    exported learned policy (a shipped name such as ``distilled_uno_2p``, or a ``.npz`` path).
 
-    ``"random_legal"`` (also ``"random"``) is :class:`RandomAgent`; every other name of
-    :func:`available` (``"random_playable"``, the literature's random player, included) is a
-    :class:`ScriptedAgent` running the compiled style. Unknown names or parameters raise
-    ValueError listing the valid ones. Learned policies load with :class:`PolicyAgent`.
+    ``"random_legal"`` (also ``"random"``) is :class:`RandomAgent`; exported policies are
+    :class:`ExportedAgent`; every other name of :func:`available` (``"random_playable"``, the
+    literature's random player, included) is a :class:`ScriptedAgent` running the compiled
+    style. Unknown names or parameters raise ValueError listing the valid ones. SB3
+    checkpoints load with :class:`PolicyAgent`.
     """
+    if is_learned_policy(spec):
+        return ExportedAgent(spec, seed)
     style, _ = parse_policy(spec)  # validates name and parameters
     if style.name == "random_legal":
         return RandomAgent(seed)
@@ -24,8 +30,12 @@ def make(spec: str, seed: int | None = None) -> Agent:
 
 
 def available() -> dict[str, str]:
-    """Every agent name with a one-line description."""
-    return available_styles()
+    """Every agent name with a one-line description: the styles, then the shipped policies."""
+    names = available_styles()
+    for name in shipped_policies():
+        policy = load_policy(name)
+        names[name] = str(policy.meta.get("summary") or f"learned policy ({policy.rules.split()[0]})")
+    return names
 
 
 def describe() -> str:
@@ -33,7 +43,7 @@ def describe() -> str:
     lines = ["| style | idea | parameters |", "| --- | --- | --- |"]
     for style in STYLES.values():
         params = "; ".join(
-            f"`{p.name}` = {p.decode(p.default)} ({p.low:g}..{p.high:g}): {p.doc}" for p in style.params
+            f"`{p.name}` = {p.decode(p.default)} ({p.allowed()}): {p.doc}" for p in style.params
         )
         lines.append(f"| `{style.name}` | {style.idea} | {params or '-'} |")
     return "\n".join(lines)

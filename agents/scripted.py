@@ -4,7 +4,9 @@ A :class:`ScriptedAgent` wraps one style of :data:`uno_env.policies.STYLES` with
 parameters. At each decision :meth:`~uno_env.policies.PublicView.style_action` runs the style
 on a redacted copy of the game state (only public information and its own hand) with the
 agent's own generator, so its random choices depend only on its seed and the decisions it
-was asked, never on the game's seed.
+was asked, never on the game's seed. The ``oracle`` style (``Style.cheats``) is the one
+exception: it is handed the full state, the other hands included, because its purpose is to
+cheat (an upper bound).
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ class ScriptedAgent:
             raise ValueError(
                 f"the action mask has {mask.shape[0]} entries; this rule set has {public.num_actions} actions"
             )
-        return public.style_action(self.style.code, self.params, mask, self._generator)
+        # a cheating style (the oracle) reads the hidden cards by design; the others never can
+        return public.style_action(
+            self.style.code, self.params, mask, self._generator, full=self.style.cheats
+        )
 
     def __repr__(self) -> str:
         return f"ScriptedAgent({self.name!r}, seed={self.seed})"

@@ -116,7 +116,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="uno", help="rule preset or TOML file (default: uno)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--games", type=int, default=20_000, help="games per style and player count")
-    parser.add_argument("--styles", nargs="+", default=list(STYLES), help="policies (with :params)")
+    parser.add_argument(
+        "--styles",
+        nargs="+",
+        default=[s for s in STYLES if not STYLES[s].cheats and s != "search"],
+        help="policies (with :params; default: every style but the search agents)",
+    )
     parser.add_argument(
         "--versus",
         default="random",

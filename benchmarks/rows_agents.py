@@ -26,7 +26,11 @@ from uno_env.policies import STYLES
 
 SCRIPTED = "uno_env_batch_scripted"
 MONTE_CARLO = "uno_env_batch_monte_carlo"
-SCRIPTED_STYLES = [name for name in STYLES if name not in ("random", "monte_carlo")]
+SCRIPTED_STYLES = [
+    name
+    for name in STYLES
+    if name not in ("random_legal", "random_playable", "monte_carlo", "search", "oracle")
+]
 
 _PROBE_SECONDS = 0.05
 _SAFETY = 1.05

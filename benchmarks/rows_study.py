@@ -64,7 +64,15 @@ def timed_study(num_players: int, min_seconds: float, seed: int) -> dict[str, fl
     """
     if num_players != 4:
         raise ValueError("the study-runner row plays 4 players only")
-    spec = million_game_spec(seed=seed)
+    return time_study(million_game_spec(seed=seed))
+
+
+def time_study(spec: study.StudySpec) -> dict[str, float]:
+    """Run a one-cell study on ``WORKERS`` processes (every allowed core) and time it end to end.
+
+    Returns ``steps`` (decisions), ``games``, ``seconds`` (wall), ``cpu_seconds`` (this process
+    and its finished children) and ``workers``.
+    """
     pinned = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     try:
         if pinned is not None:

@@ -12,12 +12,19 @@ import numpy as np
 import pytest
 
 import agents
+import uno_env.learned
 from agents import Agent, PublicView, RandomAgent, ScriptedAgent, make
 from uno_env import PRESETS, Game, batch, policies
 from uno_env import layout as L
 from uno_env.rules import compile_spec, preset
 
 STYLES = list(policies.STYLES)
+FAST = {
+    "monte_carlo": "monte_carlo:samples=4",
+    "search": "search:sims=12,depth=8",
+    "oracle": "oracle:sims=12,depth=8",
+}
+"""Small budgets for the sampling styles in the tests that play many games."""
 
 
 def player_counts(name: str) -> list[int]:
@@ -34,7 +41,9 @@ CASES = [(name, n) for name in PRESETS for n in player_counts(name)]
 def test_available_lists_at_least_eight_styles_with_descriptions() -> None:
     names = agents.available()
     assert len(names) >= 9
-    assert set(names) == set(batch.POLICIES) == set(batch.POLICY_DOCS)
+    shipped = set(uno_env.learned.shipped_policies())  # the pretrained policies are agents too
+    assert shipped and set(names) == set(batch.POLICIES) | shipped
+    assert set(batch.POLICIES) == set(batch.POLICY_DOCS)
     assert all(isinstance(doc, str) and doc and "\n" not in doc for doc in names.values())
 
 
@@ -174,8 +183,8 @@ def test_python_agents_only_pick_legal_actions(name: str, num_players: int, styl
             game_decisions += game.decisions
             seed += 1
         return
-    wanted = 300 if style == "monte_carlo" else 2000
-    assert _play_checked(name, num_players, style, wanted) >= wanted
+    wanted = 300 if style in FAST else 2000
+    assert _play_checked(name, num_players, FAST.get(style, style), wanted) >= wanted
 
 
 # ================================================================ seeding
@@ -183,7 +192,7 @@ def test_python_agents_only_pick_legal_actions(name: str, num_players: int, styl
 def test_same_seed_same_choices(style: str) -> None:
     def history(seed: int) -> list[tuple[int, int]]:
         game = Game("uno", 3, seed=42)
-        agents.play(game, [make(style, seed=seed + s) for s in range(3)])
+        agents.play(game, [make(FAST.get(style, style), seed=seed + s) for s in range(3)])
         return game.history
 
     assert history(7) == history(7)

@@ -23,7 +23,10 @@ from uno_env import Game, batch, policies
 from uno_env import layout as L
 from uno_env.rules import compile_spec
 
-SCRIPTED = [name for name in policies.STYLES if name not in ("random_legal", "random_playable")]
+SCRIPTED = [
+    name for name in policies.STYLES if name not in ("random_legal", "random_playable", "search", "oracle")
+]
+"""The styles with a scripted idea per decision (the search agents have tests of their own)."""
 
 
 def position(text: str, seed: int = 0, rules: str = "uno", **overrides: Any) -> Game:

@@ -88,6 +88,11 @@ def test_the_engine_layer_imports_nothing_from_the_envs() -> None:
         p.name: sorted(m for m in imported_modules(p) if m.startswith("uno_env.envs"))
         for p in engine_layer_files()
     }
+    # learned.py runs exported policies on the env's observations inside the batch simulator:
+    # the observation encoder (compiled, no RL stack) is the one envs module it may read
+    offending["learned.py"] = [
+        m for m in offending["learned.py"] if not m.startswith("uno_env.envs.encoding")
+    ]
     assert {name: mods for name, mods in offending.items() if mods} == {}
     assert "uno_env.versions.ENV_VERSION" in imported_modules(REPO_ROOT / "uno_env" / "records.py")
 

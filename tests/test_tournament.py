@@ -231,3 +231,33 @@ def test_a_tournament_folder_in_use_is_locked(tmp_path: Path) -> None:
 def test_impossible_tournament_sizes_are_refused_up_front(games: int, seed: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         tournament.run_tournament("uno", 2, ["greedy", "hoarder"], games, seed=seed, out=Path("/nonexistent"))
+
+
+def test_a_gauntlet_plays_each_agent_against_copies_of_the_field(tmp_path: Path) -> None:
+    """``--field blocker``: each agent with three blockers, in every seat, on the same deals."""
+    result = tournament.run_tournament("uno", 4, ["greedy", "search:sims=8,depth=4"], 3, seed=2, out=tmp_path,
+                                       executor="serial", progress=False, field="blocker")  # fmt: skip
+    games = result.games
+    for agent in ("greedy", "search:sims=8,depth=4"):
+        seatings = {s for s in games["seating"] if agent in s.split("|")}
+        assert seatings == {"|".join([agent if k == r else "blocker" for k in range(4)]) for r in range(4)}
+    assert len(games) == 2 * 4 * 3
+    stand = result.standings.set_index("agent")
+    assert stand.loc["greedy", "games"] == 12 and stand.loc["blocker", "games"] == 2 * 4 * 3 * 3
+    wins = sum((games["winner"] == a).sum() for a in ("greedy", "search:sims=8,depth=4", "blocker"))
+    assert wins == len(games) - (games["winner"] == "").sum()
+    assert stand.loc["blocker", "rating_mu"] == pytest.approx(25.0)  # the fixed reference
+    ranks = stand["mean_rank"].dropna()
+    assert ((ranks >= 1) & (ranks <= 4)).all()
+    with pytest.raises(ValueError, match="also listed"):
+        tournament.run_tournament(
+            "uno", 2, ["blocker"], 1, out=tmp_path / "x", progress=False, field="blocker"
+        )
+
+
+def test_the_oracle_plays_only_when_cheating_is_allowed(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="--allow-cheating"):
+        tournament.run_tournament("uno", 2, ["oracle:8", "greedy"], 1, out=tmp_path / "a", progress=False)
+    result = tournament.run_tournament("uno", 2, ["oracle:sims=8,depth=4", "greedy"], 2, out=tmp_path / "b",
+                                       executor="serial", progress=False, allow_cheating=True)  # fmt: skip
+    assert (result.standings["games"] == 4).all()

@@ -189,6 +189,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.selfplay",
     "training.evaluate",
     "training.sweep",
+    "training.export",
+    "training.distill",
 )
 
 

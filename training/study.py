@@ -146,6 +146,7 @@ from training.runner import (
     write_json_atomic,
 )
 from uno_env.compiling import compiling
+from uno_env.learned import PolicyFileError, is_learned_policy, load_policy
 from uno_env.policies import STYLES, parse_policy
 from uno_env.rules import RuleError, RuleSet
 
@@ -155,7 +156,7 @@ if TYPE_CHECKING:
 STUDY_FORMAT = "uno-env-study/2"
 SPEC_KEYS = (
     "name", "seed", "bases", "players", "styles", "games", "batch_games", "variations",
-    "allow_rules_mismatch", "replicate", "reference", "sweep",
+    "allow_rules_mismatch", "replicate", "reference", "sweep", "allow_cheating",
 )  # fmt: skip
 LEARNED = "learned"
 """The style of a study that names a sweep: in each cell, the policy the sweep trained for that
@@ -167,10 +168,11 @@ KINDS = ("field", "reference")
 alone against ``players - 1`` copies of the reference style."""
 MAX_SEATINGS = 1000
 """Most seatings of the all-combinations design; above it a cell uses the cyclic rotation."""
-UNSCRIPTED = ("random_legal", "random_playable", "monte_carlo")
+UNSCRIPTED = ("random_legal", "random_playable", "monte_carlo", "search", "oracle")
 """Compiled styles left out of the default style list: the random baselines (uniform over the
-legal actions, with games of thousands of decisions, and the literature's random player) and
-the Monte-Carlo sampler (about 100 games/s)."""
+legal actions, with games of thousands of decisions, and the literature's random player), the
+Monte-Carlo sampler (about 100 games/s) and the search agents (milliseconds per decision; the
+oracle cheats)."""
 SCRIPTED_STYLES: tuple[str, ...] = tuple(name for name in STYLES if name not in UNSCRIPTED)
 """The default styles of a study: every scripted style."""
 DEFAULT_SPEC = "default_study.toml"
@@ -215,6 +217,7 @@ class StudySpec:
     reference: str = DEFAULT_REFERENCE
     sweep: str = ""
     """A finished sweep folder (:mod:`training.sweep`) whose policies take the ``learned`` seat."""
+    allow_cheating: bool = False
 
     def learned(self) -> tuple[str, ...]:
         """The styles that are learned-policy checkpoints."""
@@ -232,6 +235,10 @@ class StudySpec:
         """Every checkpoint the study loads: the learned styles and the sweep's policies."""
         return (*self.learned(), *dict.fromkeys(self.sweep_models().values()))
 
+    def exported(self) -> tuple[str, ...]:
+        """The styles that are exported learned policies (compiled, plain weights)."""
+        return tuple(s for s in self.styles if is_learned_policy(s))
+
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
         return {
@@ -248,6 +255,7 @@ class StudySpec:
             "replicate": self.replicate,
             "reference": self.reference,
             "sweep": self.sweep,
+            "allow_cheating": self.allow_cheating,
         }
 
     def replicas(self) -> tuple[int, ...]:
@@ -363,15 +371,6 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         raise SpecError(f"{source}: sweep must be the folder of a finished sweep, got {sweep!r}")
     if sweep and LEARNED not in styles:
         styles.append(LEARNED)
-    for style in styles:
-        if is_checkpoint(style) or (style == LEARNED and sweep):
-            continue  # checked per cell below
-        try:
-            parse_policy(style)
-        except ValueError as exc:
-            raise SpecError(f"{source}: style {style!r}: {exc}") from None
-    if len(set(styles)) != len(styles):
-        raise SpecError(f"{source}: styles lists a style twice: {styles}")
     replicate = data.get("replicate", False)
     if not isinstance(replicate, bool):
         raise SpecError(f"{source}: replicate must be true or false, got {replicate!r}")
@@ -387,6 +386,23 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     allow = data.get("allow_rules_mismatch", False)
     if not isinstance(allow, bool):
         raise SpecError(f"{source}: allow_rules_mismatch must be true or false, got {allow!r}")
+    cheating = data.get("allow_cheating", False)
+    if not isinstance(cheating, bool):
+        raise SpecError(f"{source}: allow_cheating must be true or false, got {cheating!r}")
+    for style in styles:
+        if is_checkpoint(style) or is_learned_policy(style) or (style == LEARNED and sweep):
+            continue  # checked per cell below
+        try:
+            parsed, _ = parse_policy(style)
+        except ValueError as exc:
+            raise SpecError(f"{source}: style {style!r}: {exc}") from None
+        if parsed.cheats and not cheating:
+            raise SpecError(
+                f"{source}: style {style!r} cheats (it sees the other hands); set allow_cheating = true "
+                "to study it as an upper bound"
+            )
+    if len(set(styles)) != len(styles):
+        raise SpecError(f"{source}: styles lists a style twice: {styles}")
 
     raw_variations = data.get("variations", {})
     if not isinstance(raw_variations, dict):
@@ -422,6 +438,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         replicate=replicate,
         reference=reference,
         sweep=sweep,
+        allow_cheating=cheating,
     )
     try:
         variants = spec.variants()
@@ -439,6 +456,16 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     for path in spec.learned():
         check_checkpoint(path, variants, spec.players, allow, source)
     spec.sweep_models(source)
+    for name in spec.exported():
+        try:
+            policy = load_policy(name)
+            for variant in variants:
+                for n in spec.players:
+                    policy.check_game(variant.rules, n, allow_rules_mismatch=allow)
+        except PolicyFileError as exc:
+            raise SpecError(
+                f"{source}: style {name!r}: {exc} (allow_rules_mismatch = true allows other rules)"
+            ) from None
     for label, _ in spec.variations:
         if not any(v.variation == label for v in variants):
             print(f"note: variation {label!r} changes no base; it is skipped", file=sys.stderr)
@@ -919,6 +946,9 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
         for part in (checkpoint_path(path), metadata_path(path)):
             digest.update(part.read_bytes())
         out[path] = digest.hexdigest()
+    for name in spec.exported():
+        policy = load_policy(name)
+        out[name] = str(policy.meta["weights_sha256"])
     return out
 
 
@@ -940,7 +970,7 @@ def check_checkpoints(spec: StudySpec, out: Path) -> None:
     A checkpoint replaced since the study started would mix two policies in one results
     file: resuming then raises SpecError naming the checkpoint.
     """
-    if not spec.models():
+    if not spec.models() and not spec.exported():
         return
     digests = checkpoint_digests(spec)
     target = out / "checkpoints.json"

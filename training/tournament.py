@@ -14,7 +14,10 @@ separate agents; a comma followed by ``key=value`` continues the previous style'
 **Format.** The *tables* are every combination of ``N`` agents from the list (one table when
 there are exactly ``N``). Each table is played in every *seating*: all ``N!`` orders of its
 agents for ``N <= 4``, and the ``N`` cyclic rotations (every agent in every seat once) above
-that, where ``N!`` would be too many. Duplicate format: deal ``d`` (``0 <= d < G``, seed
+that, where ``N!`` would be too many. With ``--field F`` (a gauntlet) each listed agent
+instead plays its own table against ``N - 1`` copies of agent ``F``, in the ``N`` seatings
+that put it in every seat: "search against three blockers". The field is rated as the fixed
+reference (its rating stays at the prior). Duplicate format: deal ``d`` (``0 <= d < G``, seed
 ``S + d``, dealt like ``uno_env.Game(rules, N, seed=S + d)``) is played at every table in every
 seating, so each agent meets the same shuffled decks from every seat and luck of the deal
 cancels out of the comparison. Games: ``G x tables x seatings``.
@@ -90,6 +93,7 @@ from training.runner import (
     using_folder,
 )
 from uno_env.compiling import compiling, warm_up
+from uno_env.learned import is_learned_policy, load_policy
 from uno_env.policies import STYLE_ALIASES, parse_policy
 from uno_env.rules import RuleSet
 from uno_env.stats import grouped_ratio, plackett_luce
@@ -120,17 +124,37 @@ def split_agents(text: str) -> list[str]:
 
 def is_checkpoint(agent: str) -> bool:
     """Whether an agent spec names a learned-policy checkpoint: a path ending in ``.zip`` or
-    containing a ``/`` (style specs never do)."""
+    containing a ``/`` (style specs never do). An exported policy (``.npz``) is not one: it
+    runs compiled like a style."""
+    if agent.endswith(".npz"):
+        return False
     return agent.endswith(".zip") or "/" in agent or os.sep in agent
 
 
-def check_agents(agents: Sequence[str], rules: RuleSet, players: int, *, trust: bool = False) -> None:
-    """Raise ValueError naming an unknown style, a missing checkpoint or too few agents.
+def check_agents(
+    agents: Sequence[str],
+    rules: RuleSet,
+    players: int,
+    *,
+    trust: bool = False,
+    allow_cheating: bool = False,
+    allow_rules_mismatch: bool = False,
+    field: str | None = None,
+) -> None:
+    """Raise ValueError naming an unknown style, a missing checkpoint, an exported policy for
+    other rules (unless ``allow_rules_mismatch``), a cheating style (unless
+    ``allow_cheating``) or too few agents (one is enough against a ``field``).
 
     A checkpoint must also be one this installation signed, unless ``trust``
     (:class:`agents.trust.UntrustedCheckpointError`, :mod:`agents.trust`).
     """
-    if len(agents) < players:
+    if field is not None:
+        if field in agents:
+            raise ValueError(f"the field {field!r} is also listed as an agent: {list(agents)}")
+        if not agents:
+            raise ValueError("a gauntlet needs at least one agent against the field")
+        agents = [*agents, field]
+    elif len(agents) < players:
         raise ValueError(
             f"{players} players need at least {players} agents, got {len(agents)}: {list(agents)}"
         )
@@ -153,10 +177,22 @@ def check_agents(agents: Sequence[str], rules: RuleSet, players: int, *, trust: 
             )
             check_trusted(checkpoint_path(agent), metadata_path(agent), trust=trust)
             continue
+        if is_learned_policy(agent):
+            policy = load_policy(agent)
+            try:
+                policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
+            continue
         try:
-            parse_policy(agent)
+            style, _ = parse_policy(agent)
         except ValueError as exc:
             raise ValueError(f"agent {agent!r}: {exc} (or give a MaskablePPO checkpoint path)") from None
+        if style.cheats and not allow_cheating:
+            raise ValueError(
+                f"agent {agent!r} cheats (it sees the other hands): pass --allow-cheating to rank it as an "
+                "upper bound"
+            )
 
 
 def seatings(table: Sequence[str]) -> list[tuple[str, ...]]:
@@ -182,15 +218,37 @@ class TournamentTask:
     compiled: bool
 
 
+def tables(
+    agents: Sequence[str], players: int, field: str | None = None
+) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
+    """The tables with their seatings: every combination of ``players`` agents in
+    :func:`seatings`, or against a ``field`` each agent with ``players - 1`` copies of it, the
+    agent in every seat."""
+    if field is None:
+        return [(table, seatings(table)) for table in itertools.combinations(agents, players)]
+    out = []
+    for agent in agents:
+        table = (agent,) + (field,) * (players - 1)
+        out.append((table, [tuple(table[(r + j) % players] for j in range(players)) for r in range(players)]))
+    return out
+
+
 def plan(
-    rules: RuleSet, players: int, agents: Sequence[str], games: int, seed: int, batch_games: int = 50_000
+    rules: RuleSet,
+    players: int,
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    batch_games: int = 50_000,
+    field: str | None = None,
 ) -> list[TournamentTask]:
     """Every batch of a tournament, in a fixed order (table, seating, deal chunk)."""
-    compiled = not any(is_checkpoint(a) for a in agents)
-    chunk = deals_per_batch(agents, batch_games)
+    everyone = [*agents, *([field] if field is not None else [])]
+    compiled = not any(is_checkpoint(a) for a in everyone)
+    chunk = deals_per_batch(everyone, batch_games)
     out = []
-    for t, table in enumerate(itertools.combinations(agents, players)):
-        for s, seating in enumerate(seatings(table)):
+    for t, (_, table_seatings) in enumerate(tables(agents, players, field)):
+        for s, seating in enumerate(table_seatings):
             for c, first in enumerate(range(0, games, chunk)):
                 out.append(
                     TournamentTask(
@@ -215,14 +273,17 @@ def deals_per_batch(agents: Sequence[str], batch_games: int) -> int:
 
 
 def check_tournament_size(
-    agents: Sequence[str], players: int, games: int, seed: int, batch_games: int
+    agents: Sequence[str], players: int, games: int, seed: int, batch_games: int, field: str | None = None
 ) -> None:
     """Refuse, before anything runs, a tournament too large to plan or whose deal seeds leave the range."""
     if batch_games < 1:
         raise ValueError(f"batch_games must be at least 1, got {batch_games}")
-    chunk = deals_per_batch(agents, batch_games)
-    orders = math.factorial(players) if players <= ALL_SEATINGS_UP_TO else players
-    batches = math.comb(len(agents), players) * orders * math.ceil(games / chunk)
+    chunk = deals_per_batch([*agents, *([field] if field is not None else [])], batch_games)
+    if field is not None:  # a gauntlet: one table per agent, in every seat
+        batches = len(agents) * players * math.ceil(games / chunk)
+    else:
+        orders = math.factorial(players) if players <= ALL_SEATINGS_UP_TO else players
+        batches = math.comb(len(agents), players) * orders * math.ceil(games / chunk)
     check_size(batches, min(chunk, games), "this tournament", "fewer agents or games")
     if seed + games - 1 > 2**63 - 1:
         raise ValueError(
@@ -395,6 +456,8 @@ def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
             frame["ranking"] = [
                 "|".join(task.seating[s] for s in row) if row[0] >= 0 else "" for row in ranking
             ]
+            # by seat too: a gauntlet seats several copies of its field agent
+            frame["ranking_seats"] = ["|".join(str(s) for s in row) if row[0] >= 0 else "" for row in ranking]
             for seat in range(n):
                 frame[f"score_{seat}"] = data["scores"][:, seat]
             frames.append(frame)
@@ -402,9 +465,14 @@ def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
     return table.sort_values(["deal", "table", "seating_index"], kind="stable").reset_index(drop=True)
 
 
-def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
+def standings(
+    agents: Sequence[str], games: pd.DataFrame, players: int, field: str | None = None
+) -> pd.DataFrame:
     """Per-agent win rate, mean rank, points and Plackett-Luce strength with 95% intervals,
     and the OpenSkill rating.
+
+    Against a ``field`` (a gauntlet) the field's copies share one rating held at the prior:
+    the reference the agents are rated against; the field has a row of its own.
 
     The deal is the unit of the intervals (every deal is played at every table and seating,
     so an agent's games of one deal are not independent): each rate and mean is the ratio of
@@ -419,15 +487,25 @@ def standings(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.Da
     seats_of = [s.split("|") for s in games["seating"]]
     rankings = [r.split("|") if r else [] for r in games["ranking"]]
     model = PlackettLuce(tau=0.0)  # fixed strategies: no skill drift between games
+    agents = [*agents, *([field] if field is not None else [])]
     ratings = {a: model.rating(name=a) for a in agents}
     for order in rankings:
         if order:
             teams = [[ratings[a]] for a in order]
             updated = model.rate(teams, ranks=list(range(1, len(order) + 1)))
             for agent, team in zip(order, updated, strict=True):
-                ratings[agent] = team[0]
+                if agent != field:
+                    ratings[agent] = team[0]
     strength = _strengths(agents, games["deal"].to_numpy(), rankings)
-    long = _seat_games(games, seats_of, rankings, players)
+    if "ranking_seats" in games:
+        seat_rankings = [
+            [int(s) for s in r.split("|")] if isinstance(r, str) and r else [] for r in games["ranking_seats"]
+        ]
+    else:  # games of a tournament without a field: names are unique within a game
+        seat_rankings = [
+            [seats.index(a) for a in order] for seats, order in zip(seats_of, rankings, strict=True)
+        ]
+    long = _seat_games(games, seats_of, seat_rankings, players)
     per_deal = long.groupby(["agent", "deal"], sort=True).agg(
         seat_games=("won", "size"), wins=("won", "sum"), ranked=("rank", "count"),
         rank_sum=("rank", "sum"), points=("points", "sum"),
@@ -484,19 +562,20 @@ def _strengths(agents: Sequence[str], deals: np.ndarray, rankings: list[list[str
 
 
 def _seat_games(
-    games: pd.DataFrame, seats_of: list[list[str]], rankings: list[list[str]], players: int
+    games: pd.DataFrame, seats_of: list[list[str]], seat_rankings: list[list[int]], players: int
 ) -> pd.DataFrame:
-    """One row per seat-game: deal, agent, won (0/1), rank (NaN when truncated), points."""
+    """One row per seat-game: deal, agent, won (0/1), rank (NaN when truncated), points.
+
+    ``seat_rankings[i]`` lists game ``i``'s seats best first (empty when truncated)."""
     import pandas as pd
 
     count = len(games)
     agent = np.array(seats_of, dtype=object).reshape(count, players)
     winner = games["winner_seat"].to_numpy()
     rank = np.full((count, players), np.nan)
-    for i, order in enumerate(rankings):
-        if order:
-            place = {a: p for p, a in enumerate(order, start=1)}
-            rank[i] = [place[a] for a in seats_of[i]]
+    for i, order in enumerate(seat_rankings):
+        for place, seat in enumerate(order, start=1):
+            rank[i, seat] = place
     points = np.stack([games[f"score_{s}"].to_numpy() for s in range(players)], axis=1)
     return pd.DataFrame(
         {
@@ -542,8 +621,13 @@ def run_tournament(
     resume: bool = False,
     progress: bool = True,
     trust_checkpoints: bool = False,
+    allow_cheating: bool = False,
+    allow_rules_mismatch: bool = False,
+    field: str | None = None,
 ) -> TournamentResult:
     """Play a duplicate-format tournament and write its outputs (see the module docstring).
+
+    ``field``: a gauntlet, each agent against ``players - 1`` copies of this agent.
 
     ``trust_checkpoints`` loads learned policies this installation did not sign
     (``--trust-checkpoint``; :mod:`agents.trust`).
@@ -551,10 +635,18 @@ def run_tournament(
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
     agents = list(agents)
-    check_agents(agents, ruleset, players, trust=trust_checkpoints)
+    check_agents(
+        agents,
+        ruleset,
+        players,
+        trust=trust_checkpoints,
+        allow_cheating=allow_cheating,
+        allow_rules_mismatch=allow_rules_mismatch,
+        field=field,
+    )
     if games < 1:
         raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
-    check_tournament_size(agents, players, games, seed, batch_games)
+    check_tournament_size(agents, players, games, seed, batch_games, field)
     workers = default_workers() if workers is None else workers
     check_executor(executor, workers)
     if out is None:
@@ -570,6 +662,8 @@ def run_tournament(
         "seed": seed,
         "batch_games": batch_games,
     }
+    if field is not None:  # (absent otherwise: earlier tournaments resume unchanged)
+        meta["field"] = field
     meta_file = out / "tournament.json"
     if resume and not meta_file.is_file():
         raise ValueError(f"{out} holds no tournament to resume (no tournament.json)")
@@ -585,15 +679,17 @@ def run_tournament(
                 raise ValueError(f"{out} holds a different tournament: {recorded}")
         meta_file.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         (out / "batches").mkdir(exist_ok=True)
-        tasks = plan(ruleset, players, agents, games, seed, batch_games)
+        tasks = plan(ruleset, players, agents, games, seed, batch_games, field)
         by_id = {task.id: task for task in tasks}
         for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
             stale.unlink()
         todo = scan_batches(tasks, out)
         if progress:
+            against = f" against a field of {field}" if field is not None else ""
+            orders = len(tables(agents, players, field)[0][1])
             print(
-                f"tournament: {len(agents)} agents, {players} players, {games:,} deals x "
-                f"{len({t.table for t in tasks})} tables x {len(seatings(agents[:players]))} seatings "
+                f"tournament: {len(agents)} agents{against}, {players} players, {games:,} deals x "
+                f"{len({t.table for t in tasks})} tables x {orders} seatings "
                 f"= {games * len({(t.table, t.seating_index) for t in tasks}):,} games -> {out}",
                 file=sys.stderr,
             )
@@ -613,7 +709,7 @@ def run_tournament(
 
         run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
         table = games_table(tasks, out)
-        ranked = standings(agents, table, players)
+        ranked = standings(agents, table, players, field)
         _write_frame(ranked, out / "standings")
         table.to_csv(out / "games.csv", index=False, lineterminator="\n")
         title = f"{ruleset.preset_name() or 'custom'}, {players} players"
@@ -714,6 +810,22 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     add_trust_argument(parser)
+    parser.add_argument(
+        "--field",
+        default=None,
+        metavar="AGENT",
+        help="a gauntlet: each agent plays against players-1 copies of AGENT, in every seat",
+    )
+    parser.add_argument(
+        "--allow-cheating",
+        action="store_true",
+        help="admit agents that see the hidden cards (the oracle), ranked as an upper bound",
+    )
+    parser.add_argument(
+        "--allow-rules-mismatch",
+        action="store_true",
+        help="let exported policies play rules other than those they were trained on (a transfer)",
+    )
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -734,6 +846,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         resume=args.resume is not None,
         progress=not args.quiet,
         trust_checkpoints=args.trust_checkpoint,
+        allow_cheating=args.allow_cheating,
+        allow_rules_mismatch=args.allow_rules_mismatch,
+        field=args.field,
     )
     print(format_standings(result.standings))
     length = game_length(result.games)

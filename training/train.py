@@ -138,6 +138,9 @@ class TrainConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    init_policy: str = ""
+    """Exported policy (``.npz`` or a shipped name) whose weights start the actor (e.g. a
+    distilled search, ``uno-env distill``); ``net_arch`` must be its hidden widths. Empty: random."""
     reward: str = "win"
     """Env reward: ``win``, ``rank`` or ``score`` (see the AEC env)."""
     opponents: list[str] = field(
@@ -657,6 +660,12 @@ def train(
     print(f"run directory: {run.dir}")
     env = build_env(cfg, rules)
     model = make_model(cfg, env)
+    if cfg.init_policy:
+        from uno_env.learned import load_policy
+
+        from .export import load_actor
+
+        load_actor(model.policy, load_policy(cfg.init_policy))
     run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=0 if restart else None)
     model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
     if cfg.snapshot_weight > 0:
@@ -860,6 +869,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--gae-lambda", type=float, default=d.gae_lambda, help="GAE lambda")
     a("--clip-range", type=float, default=d.clip_range, help="PPO clip range")
     a("--net-arch", type=int, nargs="+", default=d.net_arch, help="hidden layer widths (default: 256 256)")
+    a(
+        "--init-policy",
+        default=d.init_policy,
+        metavar="POLICY",
+        help="start the actor from an exported policy (.npz or shipped name; --net-arch must match)",
+    )
     a("--reward", default=d.reward, choices=["win", "rank", "score"], help="env reward")
     a(
         "--opponents",

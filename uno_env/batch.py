@@ -124,15 +124,32 @@ def play_games_with_params(
                 return g, code
         if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
             return g, engine.INV_ENGINE_ERROR
-        winner[g] = state[L.S_WINNER]
-        length[g] = state[L.S_DECISIONS]
-        turns[g] = state[L.S_TURNS]
-        rounds[g] = state[L.S_ROUND]
-        engine.compute_ranking(state, spec, ranking[g])
-        for seat in range(num_players):
-            scores[g, seat] = state[L.SCORE + seat]
-            round_points[g, seat] = state[L.ROUND_POINTS + seat]
+        record_result(state, spec, g, winner, length, ranking, scores, round_points, rounds, turns)
     return -1, 0
+
+
+@njit(cache=True)
+def record_result(
+    state: np.ndarray,
+    spec: np.ndarray,
+    g: int,
+    winner: np.ndarray,
+    length: np.ndarray,
+    ranking: np.ndarray,
+    scores: np.ndarray,
+    round_points: np.ndarray,
+    rounds: np.ndarray,
+    turns: np.ndarray,
+) -> None:
+    """Write the results of finished game ``state`` into row ``g`` of the result arrays."""
+    winner[g] = state[L.S_WINNER]
+    length[g] = state[L.S_DECISIONS]
+    turns[g] = state[L.S_TURNS]
+    rounds[g] = state[L.S_ROUND]
+    engine.compute_ranking(state, spec, ranking[g])
+    for seat in range(state[L.S_NPLAYERS]):
+        scores[g, seat] = state[L.SCORE + seat]
+        round_points[g, seat] = state[L.ROUND_POINTS + seat]
 
 
 Interval = tuple[float, float, float]
@@ -246,10 +263,13 @@ def simulate(
     """Play ``num_games`` complete games in compiled code and return their results.
 
     ``policies`` names a compiled policy for every seat, or one per seat, each optionally
-    with parameters (``"bluffer:bluff=0.3,challenge=0.8"``; see
-    :data:`uno_env.policies.STYLES`). With ``check_invariants`` the engine invariants are
-    checked after every decision, and every policy action against the legal mask; the first
-    failure raises AssertionError naming the game's seed.
+    with parameters (``"bluffer:bluff=0.3,challenge=0.8"``, ``"search:400"``; see
+    :data:`uno_env.policies.STYLES`), or an exported learned policy: a shipped name
+    (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.learned`; it must fit the deck
+    family, observation spec and env version; other rules are allowed, a transfer). With
+    ``check_invariants`` the engine invariants are checked after every decision, and every
+    policy action against the legal mask; the first failure raises AssertionError naming the
+    game's seed.
 
     ``seed`` takes what :class:`~uno_env.Game` takes (an integer in ``0..2**63-1``, or None
     for one drawn from the operating system, kept in :attr:`BatchResult.seed`), and every
@@ -270,7 +290,11 @@ def simulate(
             f"seed + num_games must stay within 2**63 (game i is dealt from seed + i), got seed {seed} "
             f"and {num_games} games"
         )
-    policy_codes, policy_params = policy_table(names)
+    from . import learned  # learned policies: numba forward passes over exported weights
+
+    nets = learned.seat_networks(names, ruleset)
+    styles = ["random" if net >= 0 else name for name, net in zip(names, nets[0], strict=True)]
+    policy_codes, policy_params = policy_table(styles)
     ensure_compiled("batch")
     try:
         winner = np.full(num_games, -1, dtype=np.int64)
@@ -287,25 +311,16 @@ def simulate(
             f"num_games={num_games}: the per-game results alone need {need / 2**30:,.0f} GiB of memory; "
             "simulate in batches (game i of a batch starting at seed s is Game(seed=s + i))"
         ) from None
-    failed, code = play_games_with_params(
-        game.new_state(),
-        game.new_mask(),
-        game.spec,
-        num_players,
-        game.deck_counts,
-        seed,
-        policy_codes,
-        policy_params,
-        check_invariants,
-        winner,
-        length,
-        ranking,
-        scores,
-        round_points,
-        rounds,
-        turns,
-        first_mover,
-    )
+    results = (winner, length, ranking, scores, round_points, rounds, turns, first_mover)
+    games = (game.spec, num_players, game.deck_counts, seed, policy_codes)
+    if nets[1]:
+        failed, code = learned.play_games_with_nets(
+            *games, policy_params, *learned.bank_arguments(nets, ruleset), check_invariants, *results
+        )
+    else:
+        failed, code = play_games_with_params(
+            game.new_state(), game.new_mask(), *games, policy_params, check_invariants, *results
+        )
     if failed >= 0:
         raise AssertionError(
             f"invariant broken in game seed={seed + failed} ({num_players} players, rules: "

@@ -178,6 +178,8 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     state[L.HELD + seat] |= 1 << face
     state[L.HAND_SIZE + seat] += 1
     state[L.HAND_VERSION + seat] += 1
+    state[L.VOID_SLACK + seat] += 1  # a card gained may be of a face it showed it lacked
+    state[L.HINT_SLACK + seat] += 1
 
 
 @njit(cache=True, inline="always")
@@ -191,6 +193,22 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
         state[L.HELD + seat] &= ~(1 << face)
     state[L.HAND_SIZE + seat] -= 1
     state[L.HAND_VERSION + seat] += 1
+    if (state[L.VOID_FACES + seat] >> face) & 1:
+        state[L.VOID_SLACK + seat] -= 1  # it came from the cards gained since
+    if (state[L.HINT_FACES + seat] >> face) & 1:
+        state[L.HINT_SLACK + seat] -= 1
+
+
+@njit(cache=True)
+def record_lack(state: np.ndarray, record: int, seat: int, faces: int) -> None:
+    """Public record (``record``: ``L.VOID_FACES`` proven, ``L.HINT_FACES`` implied) that
+    ``seat`` holds no card of the faces in bitmask ``faces`` now. A record none of whose
+    cards has been gained since (slack 0) joins the new one; an older one is dropped."""
+    slack = record + L.RECORD_SLACK
+    if state[slack + seat] == 0:
+        faces |= state[record + seat]
+    state[record + seat] = faces
+    state[slack + seat] = 0
 
 
 @njit(cache=True)
@@ -204,15 +222,20 @@ def recount_held(state: np.ndarray, seat: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def playable_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
-    """U-MATCH-1 as bitmasks: the faces ``seat`` holds of the active colour, of the top card's
-    rank, or wild. The legal plays when ``SP_PLAIN_MATCHING`` says no other rule restricts them.
-    """
+def matching_faces(state: np.ndarray, spec: np.ndarray) -> int:
+    """U-MATCH-1 as a bitmask: the faces of the active colour, of the top card's rank, or wild."""
     colour = state[L.S_COLOUR]
     match = spec[L.ANYWHERE_FACES] | spec[L.RANK_FACES + spec[L.F_RANK + top_face(state)]]
     if 0 <= colour < L.NUM_COLOURS:
         match |= spec[L.COLOUR_FACES + colour]
-    return state[L.HELD + seat] & match
+    return match
+
+
+@njit(cache=True, inline="always")
+def playable_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """The faces ``seat`` holds that match (:func:`matching_faces`): the legal plays when
+    ``SP_PLAIN_MATCHING`` says no other rule restricts them."""
+    return state[L.HELD + seat] & matching_faces(state, spec)
 
 
 @njit(cache=True, inline="always")
@@ -714,7 +737,8 @@ def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
 @njit(cache=True, inline="always")
 def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """One card of the play leaves the hand, lands on the pile and adds its effect."""
-    if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and state[L.S_PLAY_COUNT] == 0:
+    wild_draw = spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and state[L.S_PLAY_COUNT] == 0
+    if wild_draw:
         # U-WD4-2: remember whether it was a bluff, and the colour before it
         state[L.S_BLUFF] = 0 if wild_draw_legal(state, spec, seat) else 1
         state[L.S_COLOUR_BEFORE] = state[L.S_COLOUR]
@@ -723,6 +747,11 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
         if step == 1 or step == -1:
             state[L.S_RUN_STEP] = step
     remove_from_hand(state, seat, face)
+    if wild_draw and 0 <= state[L.S_COLOUR_BEFORE] < L.NUM_COLOURS:
+        # U-WD4-1: it had no card of the colour before: proven where bluffs are refused,
+        # implied where a bluff is possible
+        record = L.VOID_FACES if spec[L.SP_WD4_MODE] == WD4_REFUSED else L.HINT_FACES
+        record_lack(state, record, seat, spec[L.COLOUR_FACES + state[L.S_COLOUR_BEFORE]])
     push_discard(state, face)
     state[L.S_DRAWN] = -1
     state[L.S_PLAY_COUNT] += 1
@@ -1013,6 +1042,10 @@ def swap_hands(state: np.ndarray, a: int, b: int) -> None:
     tmp = state[L.HAND_SIZE + a]
     state[L.HAND_SIZE + a] = state[L.HAND_SIZE + b]
     state[L.HAND_SIZE + b] = tmp
+    for record in (L.VOID_FACES, L.VOID_SLACK, L.HINT_FACES, L.HINT_SLACK):  # known with the hand
+        tmp = state[record + a]
+        state[record + a] = state[record + b]
+        state[record + b] = tmp
     state[L.HAND_VERSION + a] += 1
     state[L.HAND_VERSION + b] += 1
     state[L.CALLED + a] = 0
@@ -1303,6 +1336,9 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> N
         state[L.S_TURNS] += 1
         state[L.S_DREW] = 0
     else:
+        before = state[L.S_COLOUR_BEFORE]
+        if 0 <= before < L.NUM_COLOURS:  # U-WD4-1: it held no card of the colour before
+            record_lack(state, L.VOID_FACES, state[L.S_PENDING_FROM], spec[L.COLOUR_FACES + before])
         _clear_pending(state)
         draw_cards(state, challenger, amount + spec[L.SP_CHALLENGE_PENALTY])  # M-CHAL-1
         end_turn(state, spec, challenger)
@@ -1331,6 +1367,16 @@ def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
 def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """U-DRAW-1, U-DRAW-2, MM-DRAW-1, MD-DRAW-1: draw, then maybe play."""
     rule = spec[L.SP_DRAW_RULE]
+    if state[L.S_PHASE] == L.PH_PLAY:  # U-DRAW-3: proof of nothing to play, or a hint of it
+        record = L.VOID_FACES if spec[L.SP_DRAW_WHEN_PLAYABLE] == 0 else L.HINT_FACES
+        if spec[L.SP_PLAIN_MATCHING] == 1:
+            faces = matching_faces(state, spec)
+        else:
+            faces = 0
+            for face in range(spec[L.SP_NUM_FACES]):
+                if playable(state, spec, seat, face):
+                    faces |= 1 << face
+        record_lack(state, record, seat, faces)
     state[L.S_DREW] = 1
     while True:
         face = draw_one(state, seat)
@@ -1561,6 +1607,8 @@ def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
         state[L.SITOUT + seat] = 0
         state[L.FINISHED + seat] = 0
         state[L.HAND_VERSION + seat] += 1
+        state[L.VOID_FACES + seat] = 0
+        state[L.HINT_FACES + seat] = 0
     state[L.S_NFINISHED] = 0
     shuffle(state, L.DRAW_PILE, count, L.RNG)
 

@@ -182,7 +182,17 @@ DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES  # [MAX_CARDS] faces, top of pile at
 DISCARD_PILE = DRAW_PILE + MAX_CARDS  # [MAX_CARDS] faces, top at S_NDISCARD-1
 DECK = DISCARD_PILE + MAX_CARDS  # [MAX_FACES] copies of each face in this game (E-CONS-1)
 HELD = DECK + MAX_FACES  # [MAX_PLAYERS] bit f set while the seat holds face f (mirrors HANDS)
-STATE_SIZE = HELD + MAX_PLAYERS
+# Public records of what a player's play showed about its hand: it holds at most SLACK cards
+# of the faces in FACES (SLACK: cards gained since, less cards of those faces laid since).
+# VOID: proven by the rules (a draw under U-DRAW-3 false; a Wild Draw Four found legal,
+# U-WD4-2). HINT: implied if the player plays straight (it drew by choice, U-DRAW-3 true,
+# so had nothing to play; it laid a Wild Draw Four, U-WD4-1, so had no card of the colour).
+VOID_FACES = HELD + MAX_PLAYERS  # [MAX_PLAYERS] bitmask of faces (0: nothing known)
+VOID_SLACK = VOID_FACES + MAX_PLAYERS  # [MAX_PLAYERS]
+HINT_FACES = VOID_SLACK + MAX_PLAYERS  # [MAX_PLAYERS] bitmask of faces (0: nothing known)
+HINT_SLACK = HINT_FACES + MAX_PLAYERS  # [MAX_PLAYERS]
+RECORD_SLACK = MAX_PLAYERS  # a record's SLACK array follows its FACES array
+STATE_SIZE = HINT_SLACK + MAX_PLAYERS
 
 # ---------------------------------------------------------------- rule spec
 SP_DECK = 0  # 0 Uno, 1 French

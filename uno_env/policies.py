@@ -78,9 +78,15 @@ POLICY_BLUFFER = 6
 POLICY_CAUTIOUS = 7
 POLICY_MONTE_CARLO = 8
 POLICY_RANDOM_PLAYABLE = 9
-NUM_POLICIES = 10
+POLICY_SEARCH = 10  # uno_env.search (dispatched by uno_env.batch.choose_action)
+POLICY_ORACLE = 11  # uno_env.search with the true hidden cards: cheats
+NUM_POLICIES = 12
+ROLLOUT_STYLES = (
+    "random_legal", "greedy", "aggressor", "hoarder", "controller", "blocker", "bluffer", "cautious"
+)  # fmt: skip
+"""Styles a search may roll out with, by code (index = style code)."""
 
-NUM_POLICY_PARAMS = 4
+NUM_POLICY_PARAMS = 8
 PPM = 1_000_000
 
 # parameter slots (per style) and their defaults: the one place the defaults live
@@ -104,6 +110,20 @@ P_RESERVE = 1  # cautious: wild cards kept back as sure last cards
 RESERVE_DEFAULT = 1
 P_LIMIT = 2  # hoarder: beyond this many cards in its own hand it stops hoarding
 LIMIT_DEFAULT = 10
+P_SIMS = 0  # search, oracle: simulations per decision (one rollout of one candidate action)
+SIMS_DEFAULT = 1000
+P_DEPTH_SEARCH = 1  # search, oracle: decisions per rollout before the position is evaluated
+SEARCH_DEPTH_DEFAULT = 20
+P_TRUST = 2  # search: share (millionths) of samples that believe the players' hints
+TRUST_DEFAULT = 900_000
+P_CONFIDENCE = 3  # search, oracle: standard errors (hundredths) by which a move must beat the default
+CONFIDENCE_DEFAULT = 100
+P_ROLLOUT = 4  # search, oracle: style code of the rollout policy at every seat
+ROLLOUT_DEFAULT = POLICY_BLOCKER
+P_EXPLORE = 5  # search, oracle: chance (millionths) of a uniformly random rollout decision
+EXPLORE_DEFAULT = 0
+P_PILE = 6  # oracle: 1 to see the order of the draw pile as well
+PILE_DEFAULT = 0
 
 NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
 ROLLOUT_LIMIT = 3000  # most decisions of one Monte-Carlo rollout (also with depth 0)
@@ -723,6 +743,21 @@ def determinise(state: np.ndarray, spec: np.ndarray, world: np.ndarray, pool: np
     world[L.S_NDRAW] = rest
     seed_rng(world, L.RNG, next_u32(state, L.AGENT_RNG), next_u32(state, L.AGENT_RNG))
     seed_rng(world, L.AGENT_RNG, next_u32(state, L.AGENT_RNG), next_u32(state, L.AGENT_RNG))
+    resample_bluff(world, spec)
+
+
+@njit(cache=True)
+def own_bluff_known(state: np.ndarray) -> bool:
+    """U-WD4-2: whether the bluff flag is the mover's own knowledge: outside a challenge the
+    mover is still resolving its own play (the Wild Draw Four it may have just laid, before
+    it names the colour or lays more cards). Otherwise the flag is hidden from the mover."""
+    return state[L.S_PHASE] != L.PH_CHALLENGE and state[L.S_ACTOR] == state[L.S_CURRENT]
+
+
+@njit(cache=True)
+def resample_bluff(world: np.ndarray, spec: np.ndarray) -> None:
+    """U-WD4-1: in a sampled ``world``, a pending Wild Draw Four is a bluff exactly when the
+    sampled hand of its player (with the card under it on the pile) made it one."""
     sender = world[L.S_PENDING_FROM]
     if world[L.S_PHASE] == L.PH_CHALLENGE and sender >= 0 and world[L.S_NDISCARD] >= 2:
         colour = world[L.S_COLOUR]
@@ -837,6 +872,8 @@ def choose_action(
     """
     if count <= 0:
         return -1
+    if policy == POLICY_SEARCH or policy == POLICY_ORACLE:
+        return search_action(state, spec, mask, count, params, policy == POLICY_ORACLE)
     if policy == POLICY_RANDOM_LEGAL:
         return random_action(state, mask, count)
     if policy == POLICY_RANDOM_PLAYABLE:
@@ -852,7 +889,8 @@ class StyleParam:
     """One parameter of a style: its slot in the parameter array and allowed values.
 
     A ``rate`` is a probability written as a number in [0, 1] and stored in millionths;
-    otherwise the value is an integer.
+    with ``choices`` the value is one of those names, stored as its index; otherwise the
+    value is an integer.
     """
 
     name: str
@@ -862,10 +900,16 @@ class StyleParam:
     high: float
     rate: bool
     doc: str
+    choices: tuple[str, ...] = ()
 
     def encode(self, text: str, style: str) -> int:
         """The stored value of ``text``; raise ValueError naming the allowed range."""
         where = f"parameter {self.name!r} of style {style!r}"
+        if self.choices:
+            text = STYLE_ALIASES.get(text, text)  # "rollout=random" is random_legal
+            if text not in self.choices:
+                raise ValueError(f"{where} must be one of {', '.join(self.choices)}; got {text!r}")
+            return self.choices.index(text)
         try:
             value = float(text) if self.rate else int(text)
         except ValueError:
@@ -877,19 +921,27 @@ class StyleParam:
 
     def decode(self, stored: int) -> str:
         """The text form of a stored value."""
+        if self.choices:
+            return self.choices[stored]
         return f"{stored / PPM:g}" if self.rate else str(stored)
+
+    def allowed(self) -> str:
+        """The allowed values as text (``a|b|c`` or ``low..high``)."""
+        return "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"
 
 
 @dataclass(frozen=True)
 class Style:
     """A named compiled play style: its code, a one-line summary, its idea per decision and
-    its parameters."""
+    its parameters. ``cheats``: it reads hidden information (the oracle); tournaments and
+    studies refuse it unless cheating agents are allowed."""
 
     name: str
     code: int
     summary: str
     idea: str
     params: tuple[StyleParam, ...] = ()
+    cheats: bool = False
 
     def default_params(self) -> np.ndarray:
         """The parameter array with every default filled in."""
@@ -916,6 +968,58 @@ def _doubt(default: int) -> StyleParam:
         True,
         "challenge a Wild Draw Four when the estimated chance of a bluff is at least this",
     )
+
+
+def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
+    """The parameters of the search agents (``oracle``: no ``trust``, and ``pile``)."""
+    sims = StyleParam(
+        "sims", P_SIMS, SIMS_DEFAULT, 1, 1_000_000, False, "simulations (rollouts) per decision"
+    )
+    depth = StyleParam(
+        "depth",
+        P_DEPTH_SEARCH,
+        SEARCH_DEPTH_DEFAULT,
+        0,
+        ROLLOUT_LIMIT,
+        False,
+        "decisions per rollout before the position is evaluated (0: to the end of the round)",
+    )
+    trust = StyleParam(
+        "trust",
+        P_TRUST,
+        TRUST_DEFAULT,
+        0.0,
+        1.0,
+        True,
+        "share of the samples that believe what plays suggest (a draw by choice: nothing to play; "
+        "a Wild Draw Four: no card of the colour); 0 keeps to what the rules prove",
+    )
+    confidence = StyleParam(
+        "confidence",
+        P_CONFIDENCE,
+        CONFIDENCE_DEFAULT,
+        0,
+        1000,
+        False,
+        "standard errors (in hundredths) by which a move must beat the rollout style's own choice",
+    )
+    rollout = StyleParam(
+        "rollout",
+        P_ROLLOUT,
+        ROLLOUT_DEFAULT,
+        0,
+        len(ROLLOUT_STYLES) - 1,
+        False,
+        "the style every seat plays in the rollouts",
+        ROLLOUT_STYLES,
+    )
+    explore = StyleParam(
+        "explore", P_EXPLORE, EXPLORE_DEFAULT, 0.0, 1.0, True, "chance of a random decision in a rollout"
+    )
+    if oracle:
+        pile = StyleParam("pile", P_PILE, PILE_DEFAULT, 0, 1, False, "1: also see the order of the draw pile")
+        return (sims, depth, confidence, rollout, explore, pile)
+    return (sims, depth, trust, confidence, rollout, explore)
 
 
 _CALL_COLOUR = "Calls UNO before laying its second-to-last card; names the colour it holds most of."
@@ -1107,6 +1211,31 @@ STYLES: dict[str, Style] = {
                 ),
             ),
         ),
+        Style(
+            "search",
+            POLICY_SEARCH,
+            "determinised Monte-Carlo search: samples the hidden cards, rolls every option out",
+            "Perfect-information Monte Carlo (uno_env.search): samples the cards it cannot see "
+            "from what it knows (hand sizes, the discard pile, hands it has seen, what draws and "
+            "Wild Draw Fours proved a player lacks, and with chance `trust` what they suggest), "
+            "applies every legal action in each sample, plays on `depth` decisions with `rollout` "
+            "at every seat and values the position by the hand sizes; `sims` rollouts per "
+            "decision, spread by successive halving, every candidate in the same samples. Plays "
+            "the rollout style's own choice unless another action gains more than `confidence` "
+            "standard errors. Calls UNO before laying its second-to-last card. Every phase.",
+            _search_params(oracle=False),
+        ),
+        Style(
+            "oracle",
+            POLICY_ORACLE,
+            "CHEATS: the search with the true hidden cards (an upper bound, not a player)",
+            "The `search` agent given the other players' true hands (and with `pile=1` the order "
+            "of the draw pile): it cheats. Its lead over `search` measures what the hidden "
+            "information is worth under a rule set. Tournaments and studies refuse it unless "
+            "cheating agents are allowed.",
+            _search_params(oracle=True),
+            cheats=True,
+        ),
     )
 }
 
@@ -1123,6 +1252,7 @@ STYLE_ALIASES = {"random": "random_legal"}
 def parse_policy(text: str) -> tuple[Style, np.ndarray]:
     """Read ``"name"`` or ``"name:key=value,..."``; return the style and its parameter array.
 
+    A bare value sets the style's first parameter (``"search:400"`` is ``"search:sims=400"``).
     Unknown names and parameters raise ValueError listing the valid ones; omitted parameters
     take their defaults. The names of :data:`STYLE_ALIASES` read as the styles they name.
     """
@@ -1135,12 +1265,14 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
     params = style.default_params()
     by_name = {p.name: p for p in style.params}
     seen: set[str] = set()
-    for item in rest.split(","):
+    for position, item in enumerate(rest.split(",")):
         if not item.strip():
             continue
         key, sep, value = item.partition("=")
         key = key.strip()
-        if not sep:
+        if not sep and position == 0 and style.params and key not in by_name:
+            key, value = style.params[0].name, item  # "search:400": the first parameter
+        elif not sep:
             raise ValueError(f"style parameter {item.strip()!r} of {name!r} is not key=value")
         if key not in by_name:
             valid = ", ".join(by_name) or "none"
@@ -1184,7 +1316,8 @@ class PublicView:
     ``state`` is the game's full state buffer and ``spec`` its compiled rule set; nothing here
     writes to them. :meth:`redacted` gives the copy an agent actually reads: the other
     players' hands, the draw pile's order, the chance generator and the engine's bluff flag
-    are wiped, so an agent cannot use hidden information even by mistake. Build one with
+    (unless it is the mover's own, :func:`own_bluff_known`) are wiped, so an agent cannot use
+    hidden information even by mistake. Build one with
     :meth:`of` from a :class:`~uno_env.game.Game`; an environment builds it from its own
     buffers (``PublicView(state, spec)``).
     """
@@ -1217,18 +1350,22 @@ class PublicView:
                 out[L.HELD + other] = 0
         out[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS] = 0
         out[L.RNG : L.RNG + L.RNG_WORDS] = 0
-        out[L.S_BLUFF] = 0
+        if not own_bluff_known(out):
+            out[L.S_BLUFF] = 0
         return out
 
-    def style_action(self, style: int, params: np.ndarray, mask: np.ndarray, generator: np.ndarray) -> int:
-        """The action compiled ``style`` (with ``params``) takes here, seeing only :meth:`redacted`.
+    def style_action(
+        self, style: int, params: np.ndarray, mask: np.ndarray, generator: np.ndarray, full: bool = False
+    ) -> int:
+        """The action compiled ``style`` (with ``params``) takes here, seeing only :meth:`redacted`
+        (``full``: the whole state, for a style that cheats by design, the oracle).
 
         ``mask`` is the mover's legal-action mask (nonzero: legal); ``generator`` the caller's
         own generator (:func:`agent_generator`), which the style draws from and which is
         advanced in place, so a Python agent's choices depend on its own seed, never on the
         game's. Returns -1 when nothing is legal.
         """
-        state = self.redacted()
+        state = self.state.copy() if full else self.redacted()
         state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
         legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         legal[: self.num_actions] = mask[: self.num_actions] != 0
@@ -1243,3 +1380,8 @@ def agent_generator(seed: int, stream: int) -> np.ndarray:
     generator = np.zeros(L.RNG_WORDS, dtype=np.int64)
     seed_rng(generator, 0, seed, stream)
     return generator
+
+
+# the search agents build on this module's styles (rollouts) and are dispatched by choose_action:
+# imported last, once every name uno_env.search reads from here is defined
+from .search import search_action  # noqa: E402

@@ -1,0 +1,260 @@
+"""Exported learned policies: the safe file format, the numpy and compiled forward passes.
+
+- An SB3 MaskablePPO policy exported with ``uno-env export`` plays the same actions as the
+  torch policy on the same observations (numpy forward pass and compiled one).
+- ``simulate`` with a learned seat (compiled, games in lockstep, batched forward pass) plays
+  exactly the games a :class:`~uno_env.Game` loop plays with :class:`agents.ExportedAgent`.
+- Loading executes no code: a crafted archive whose pickle would run a command is refused,
+  and the command never runs; tampered or malformed files are refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import agents
+import uno_env
+from uno_env import layout as L
+from uno_env.actions import num_actions
+from uno_env.envs.encoding import observe_state
+from uno_env.learned import (
+    PolicyFileError,
+    file_digest,
+    load_exported,
+    net_action,
+    pack,
+    save_exported,
+    sidecar_path,
+)
+from uno_env.rules import compile_spec
+
+sb3_contrib = pytest.importorskip("sb3_contrib")
+UNO_ACTIONS = num_actions("uno")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """A MaskablePPO policy (weights drawn at a realistic scale) saved, then exported."""
+    import torch
+
+    from agents import save_policy_metadata
+    from training.export import export_checkpoint
+
+    tmp = tmp_path_factory.mktemp("policy")
+    venv = uno_env.VectorEnv(2, "uno", num_players=2, opponents="greedy").to_sb3()
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", venv, policy_kwargs={"net_arch": [32, 16]}, seed=0, device="cpu"
+    )
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for p in model.policy.parameters():
+            p.copy_(torch.randn(p.shape, generator=generator) * 0.3)
+    model.save(tmp / "model.zip")
+    save_policy_metadata(tmp / "model.zip", "uno", num_players=2)
+    export_checkpoint(tmp / "model.zip", tmp / "tiny.npz", training={"command": "test fixture"})
+    return tmp / "tiny.npz", model
+
+
+def observations(rules: str, players: int, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of every decision of some random games."""
+    obs, masks = [], []
+    rng = np.random.default_rng(0)
+    for seed in range(games):
+        game = uno_env.Game(rules, players, seed=seed)
+        spec = compile_spec(game.rules)
+        while not game.is_over():
+            obs.append(observe_state(game.state, spec, game.current_player, game.rules.deck_family))
+            masks.append(game.legal_mask().astype(bool))
+            legal = game.legal_actions()
+            game.step(legal[int(rng.integers(len(legal)))])
+    return np.stack(obs), np.stack(masks)
+
+
+def test_export_writes_plain_weights_and_the_record(exported: tuple[Path, Any]) -> None:
+    path, model = exported
+    policy = load_exported(path)
+    meta = json.loads(sidecar_path(path).read_text())
+    assert meta["format"] == "uno-env-exported-policy/1"
+    assert meta["rules"] == str(uno_env.load_rules("uno")) and meta["num_players"] == 2
+    assert meta["architecture"] == {
+        "kind": "mlp", "inputs": policy.inputs, "hidden": [32, 16], "activation": "tanh",
+        "actions": UNO_ACTIONS,
+    }  # fmt: skip
+    assert meta["training"] == {"command": "test fixture"}
+    assert meta["weights_sha256"] == file_digest(path)
+    first = model.policy.mlp_extractor.policy_net[0].weight.detach().numpy()
+    assert np.array_equal(policy.weights[0], first)
+    assert np.array_equal(policy.weights[-1], model.policy.action_net.weight.detach().numpy())
+
+
+@pytest.mark.parametrize(("rules", "players"), [("uno", 2), ("uno_house", 4), ("uno_mario", 3)])
+def test_same_actions_as_the_torch_policy(exported: tuple[Path, Any], rules: str, players: int) -> None:
+    """numpy and compiled forward passes choose the torch policy's action on every observation;
+    the logits agree to float32 rounding."""
+    from training.common import BatchActor
+
+    path, model = exported
+    policy = load_exported(path)
+    obs, masks = observations(rules, players, 12)
+    torch_actions = BatchActor(model.policy, deterministic=True)(obs, masks)
+    torch_logits = BatchActor(model.policy).logits(obs)
+    assert np.allclose(policy.logits(obs), torch_logits, atol=1e-4)
+    bank, table = pack([policy])
+    mask8 = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    for i in range(len(obs)):
+        mask8[:UNO_ACTIONS] = masks[i]
+        assert policy.act(obs[i], masks[i]) == torch_actions[i]
+        assert net_action(bank, table, 0, obs[i], mask8, UNO_ACTIONS) == torch_actions[i]
+    assert len(obs) > 300
+
+
+def test_learned_seat_in_simulate_plays_the_python_games(exported: tuple[Path, Any]) -> None:
+    """The compiled lockstep loop plays exactly the games of a Game loop with ExportedAgent
+    (greedy is deterministic, so its generator does not matter); 300 games cross a block."""
+    path, _ = exported
+    result = uno_env.simulate("uno", 2, 300, seed=40, policies=[str(path), "greedy"], check_invariants=True)
+    learner = agents.ExportedAgent(str(path))
+    for g in (0, 1, 255, 256, 299):
+        game = uno_env.Game("uno", 2, seed=40 + g)
+        greedy = agents.make("greedy", seed=0)
+        seats = [learner, greedy]
+        outcome = agents.play(game, seats)
+        assert outcome.decisions == result.length[g]
+        assert (outcome.winner if outcome.winner is not None else -1) == result.winner[g]
+    alone = uno_env.simulate("uno", 2, 1, seed=40 + 256, policies=[str(path), "greedy"])
+    assert alone.length[0] == result.length[256]
+
+
+def test_learned_policy_refuses_another_deck_family(exported: tuple[Path, Any]) -> None:
+    path, _ = exported
+    with pytest.raises(PolicyFileError, match="observations of"):
+        uno_env.simulate("mau_mau", 4, 1, policies=[str(path), "greedy", "greedy", "greedy"])
+
+
+# ================================================================ loading is safe
+class _Exploit:
+    """Unpickling this runs ``touch MARKER``."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _with_digest(path: Path, source: Path) -> None:
+    """A copy of ``source``'s sidecar beside ``path`` whose digest matches ``path``."""
+    meta = json.loads(sidecar_path(source).read_text())
+    meta["weights_sha256"] = file_digest(path)
+    sidecar_path(path).write_text(json.dumps(meta))
+
+
+def test_loading_a_crafted_pickle_executes_nothing(exported: tuple[Path, Any], tmp_path: Path) -> None:
+    path, _ = exported
+    marker = tmp_path / "pwned"
+    # an archive holding an object array whose pickle would run the command
+    evil = tmp_path / "evil.npz"
+    with np.load(path) as good:
+        arrays = {k: good[k] for k in good.files}
+    arrays["action.bias"] = np.array([_Exploit(marker)], dtype=object)
+    np.savez(evil, **arrays)  # type: ignore[arg-type]
+    _with_digest(evil, path)
+    with pytest.raises(PolicyFileError, match=r"not a plain NumPy archive|action\.bias"):
+        load_exported(evil)
+    # a bare pickle named .npz
+    raw = tmp_path / "raw.npz"
+    raw.write_bytes(pickle.dumps(_Exploit(marker)))
+    _with_digest(raw, path)
+    with pytest.raises(PolicyFileError):
+        load_exported(raw)
+    # and a .npy member that is itself a pickle inside the zip
+    inner = tmp_path / "inner.npz"
+    with zipfile.ZipFile(inner, "w") as archive:
+        archive.writestr("action.bias.npy", pickle.dumps(_Exploit(marker)))
+    _with_digest(inner, path)
+    with pytest.raises(PolicyFileError):
+        load_exported(inner)
+    assert not marker.exists(), "loading ran the pickled command"
+    # the probe can fail: unpickling the same bytes does run it
+    pickle.loads(raw.read_bytes())  # the point of the test
+    assert marker.exists()
+
+
+def test_tampered_or_malformed_files_are_refused(exported: tuple[Path, Any], tmp_path: Path) -> None:
+    path, _ = exported
+    policy = load_exported(path)
+    meta = json.loads(sidecar_path(path).read_text())
+    record = {k: meta[k] for k in ("rules", "observation_spec", "env_version", "num_players")}
+    copy = save_exported(tmp_path / "copy.npz", list(policy.weights), list(policy.biases), "tanh", record)
+    assert load_exported(copy).hidden == (32, 16)
+    data = bytearray(copy.read_bytes())
+    data[-30] ^= 1
+    copy.write_bytes(bytes(data))
+    with pytest.raises(PolicyFileError, match="SHA-256"):
+        load_exported(copy)
+    short = save_exported(
+        tmp_path / "short.npz",
+        [policy.weights[0][:, :10], *policy.weights[1:]],
+        list(policy.biases),
+        "tanh",
+        record,
+    )
+    meta_short = json.loads(sidecar_path(short).read_text())
+    meta_short["architecture"]["inputs"] = policy.inputs  # the record lies about the shapes
+    sidecar_path(short).write_text(json.dumps(meta_short))
+    with pytest.raises(PolicyFileError, match="expected float32"):
+        load_exported(short)
+    sidecar_path(short).write_text("{not json")
+    with pytest.raises(PolicyFileError, match="cannot read the sidecar"):
+        load_exported(short)
+    with pytest.raises(PolicyFileError, match="does not exist"):
+        load_exported(tmp_path / "missing.npz")
+    with pytest.raises(PolicyFileError, match="names no exported policy"):
+        uno_env.learned.load_policy("no_such_policy")
+
+
+def test_an_exported_policy_starts_a_learner(exported: tuple[Path, Any]) -> None:
+    """``uno-env train --init-policy``: the actor takes the exported weights; another shape is refused."""
+    from training.export import load_actor
+
+    path, model = exported
+    policy = load_exported(path)
+    venv = uno_env.VectorEnv(2, "uno", num_players=2, opponents="greedy").to_sb3()
+    fresh = sb3_contrib.MaskablePPO(
+        "MlpPolicy", venv, policy_kwargs={"net_arch": [32, 16]}, seed=5, device="cpu"
+    )
+    load_actor(fresh.policy, policy)
+    for mine, theirs in zip(fresh.policy.mlp_extractor.policy_net.parameters(),
+                            model.policy.mlp_extractor.policy_net.parameters(), strict=True):  # fmt: skip
+        assert np.array_equal(mine.detach().numpy(), theirs.detach().numpy())
+    assert np.array_equal(fresh.policy.action_net.weight.detach().numpy(), policy.weights[-1])
+    other = sb3_contrib.MaskablePPO(
+        "MlpPolicy", venv, policy_kwargs={"net_arch": [16, 16]}, seed=5, device="cpu"
+    )
+    with pytest.raises(ValueError, match="--net-arch 32 16"):
+        load_actor(other.policy, policy)
+
+
+def test_the_shipped_policies_load_by_name_with_their_record() -> None:
+    """Every shipped policy loads with its record (training command, config, evaluation) and
+    plays by name in the batch simulator and at a table (``agents.make``)."""
+    shipped = uno_env.learned.shipped_policies()
+    assert "distilled_uno_2p" in shipped
+    for name in shipped:
+        policy = uno_env.learned.load_policy(name)
+        training = policy.meta["training"]
+        assert training["command"].startswith("uno-env ") and training["config"]
+        assert 0.0 <= training["evaluation"]["win_lo"] <= training["evaluation"]["win_hi"] <= 1.0
+        players = int(policy.meta["num_players"])
+        names = [name] + ["blocker"] * (players - 1)
+        result = uno_env.simulate("uno", players, 40, seed=3, policies=names)
+        assert len(result.winner) == 40
+        assert isinstance(agents.make(name, seed=1), agents.ExportedAgent)

@@ -1,0 +1,239 @@
+"""The search agents: parameters, what their samples may know, the oracle, refusals.
+
+- ``search:400`` is the budget; parameters parse and print canonically.
+- The engine's public records of what plays show (``VOID``: proven by the rules; ``HINT``:
+  implied by straight play) hold: in random games of every preset the proven record never
+  contradicts the true hands (U-DRAW-3 false, U-WD4-2, H-SEVEN-1 swaps, H-ZERO-1 rotations).
+- Samples (:func:`uno_env.search.sample_world`) conserve the cards (E-CONS-1), keep the
+  mover's hand and seen hands (H-ZEROSEE-1), honour the proven record always and the hint
+  record with ``trust`` 1.
+- The oracle sees the true hands: it challenges exactly the bluffs (U-WD4-2); the search,
+  which cannot see them, decides the same either way (the hidden-information test of
+  ``test_agents_batch`` covers every preset).
+- Tournaments and studies refuse the oracle unless cheating agents are allowed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from uno_env import PRESETS, Game, batch, engine, policies
+from uno_env import layout as L
+from uno_env.cards import COLOUR_LETTERS
+from uno_env.rules import compile_spec, preset
+from uno_env.search import sample_world
+
+
+def test_the_budget_is_the_first_parameter() -> None:
+    style, params = policies.parse_policy("search:400")
+    assert style.name == "search" and params[policies.P_SIMS] == 400
+    assert policies.canonical_policy("search:400,rollout=greedy") == (
+        "search:sims=400,depth=20,trust=0.9,confidence=100,rollout=greedy,explore=0"
+    )
+    assert policies.canonical_policy("oracle:50") == (
+        "oracle:sims=50,depth=20,confidence=100,rollout=blocker,explore=0,pile=0"
+    )
+    with pytest.raises(ValueError, match="must be one of random_legal, greedy"):
+        policies.parse_policy("search:rollout=monte_carlo")
+    assert (
+        policies.parse_policy("search:rollout=random")[1][policies.P_ROLLOUT] == policies.POLICY_RANDOM_LEGAL
+    )
+    with pytest.raises(ValueError, match="'sims' of style 'search' must be an integer"):
+        policies.parse_policy("search:lots")
+    with pytest.raises(ValueError, match="is not key=value"):
+        policies.parse_policy("search:100,200")
+    assert policies.STYLES["oracle"].cheats and not policies.STYLES["search"].cheats
+
+
+# ================================================================ the public records
+def _record_holds(state: np.ndarray, seat: int, record: int) -> bool:
+    faces = int(state[record + seat])
+    held = sum(int(state[L.HANDS + seat * L.MAX_FACES + f]) for f in range(L.MAX_FACES) if (faces >> f) & 1)
+    return held <= state[record + L.RECORD_SLACK + seat]
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides"),
+    [
+        ("mau_mau_doubling", {}),  # U-DRAW-3 false: every draw is proof
+        ("macao", {}),
+        ("uno", {"draw_when_playable": False}),
+        ("uno_house", {"draw_when_playable": False, "wd4_bluff": "refused"}),
+        ("uno", {"seven_swap": True, "zero_rule": "rotate", "draw_when_playable": False}),
+    ],
+)
+def test_the_proven_record_never_contradicts_the_hands(name: str, overrides: dict[str, object]) -> None:
+    """Random play (which draws and bluffs at random): after every decision each seat holds at
+    most ``VOID_SLACK`` cards of its ``VOID_FACES``; the record is made and used."""
+    rng = np.random.default_rng(0)
+    made = 0
+    players = max(3, preset(name).min_players)
+    for seed in range(30):
+        game = Game(name, players, seed=seed, **overrides)
+        while not game.is_over():
+            legal = game.legal_actions()
+            game.step(legal[int(rng.integers(len(legal)))])
+            for seat in range(game.num_players):
+                assert _record_holds(game.state, seat, L.VOID_FACES), (seed, seat, game.position())
+                made += game.state[L.VOID_FACES + seat] != 0
+    assert made > 100
+
+
+def test_a_legal_wild_draw_four_found_by_a_challenge_is_proof() -> None:
+    """U-WD4-2: the challenge fails, so its player had no card of the colour before."""
+    text = (
+        "hands=R1 R2 Y5/B9 B8; discard=G5 WD4; draw=B1 B2 B3 B4 B5 B6 B7; colour=R; seat=0; dir=+; "
+        "phase=challenge; pending=4; from=1; before=G"
+    )
+    game = Game.from_position("uno", text, seed=0)
+    game.step("challenge")
+    greens = compile_spec(game.rules)[L.COLOUR_FACES + COLOUR_LETTERS["uno"].index("G")]
+    assert game.state[L.VOID_FACES + 1] == greens and game.state[L.VOID_SLACK + 1] == 0
+
+
+def test_a_draw_by_choice_is_only_a_hint_under_the_official_rules() -> None:
+    """U-DRAW-3 true: drawing while holding a playable card is legal, so it proves nothing."""
+    text = "hands=R1 G2/Y3 Y4; discard=R5; draw=B1 B2 B3; colour=R; seat=0; dir=+; phase=play"
+    game = Game.from_position("uno", text, seed=0)
+    game.step("draw")
+    assert game.state[L.VOID_FACES + 0] == 0
+    assert game.state[L.HINT_FACES + 0] != 0 and game.state[L.HINT_SLACK + 0] == 1
+    strict = Game.from_position("uno", text.replace("R1 G2", "G1 G2"), seed=0, draw_when_playable=False)
+    strict.step("draw")
+    assert strict.state[L.VOID_FACES + 0] != 0 and strict.state[L.VOID_SLACK + 0] == 1
+
+
+# ================================================================ samples
+def _hand(state: np.ndarray, seat: int) -> np.ndarray:
+    return state[L.HANDS + seat * L.MAX_FACES : L.HANDS + (seat + 1) * L.MAX_FACES]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_samples_conserve_the_cards_and_keep_what_the_mover_knows(name: str) -> None:
+    rules = preset(name)
+    players = rules.min_players
+    game = Game(name, players, seed=3)
+    rng = np.random.default_rng(1)
+    for _ in range(int(rng.integers(5, 25))):
+        if game.is_over():
+            break
+        legal = game.legal_actions()
+        game.step(legal[int(rng.integers(len(legal)))])
+    if game.is_over():
+        pytest.skip("the game ended early")
+    spec = compile_spec(game.rules)
+    state = game.state.copy()
+    seat = int(state[L.S_CURRENT])
+    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    differs = 0
+    for _ in range(20):
+        sample_world(state, spec, world, pool, used, 0, 1_000_000)
+        assert engine.check_invariants(world, spec, mask) == engine.INV_OK  # E-CONS-1 and more
+        assert np.array_equal(_hand(world, seat), _hand(state, seat))
+        assert all(world[L.HAND_SIZE + s] == state[L.HAND_SIZE + s] for s in range(players))
+        for other in range(players):
+            assert _record_holds(world, other, L.VOID_FACES)
+        differs += any(
+            not np.array_equal(_hand(world, s), _hand(state, s)) for s in range(players) if s != seat
+        )
+    assert differs > 0
+    sample_world(state, spec, world, pool, used, 1, 0)  # the oracle's: the hands stay
+    for other in range(players):
+        assert np.array_equal(_hand(world, other), _hand(state, other))
+
+
+def test_samples_believe_the_hints_when_they_trust() -> None:
+    """Seat 1 drew on a red 5 (a hint: no red, no 5, no wild); with trust 1 no sample deals it one;
+    with trust 0 most do."""
+    text = (
+        "hands=G1 G2 G3/B7 B8; discard=R5; draw=B1 R1 R2 R3 R4 R6 Y5 W B2 B3 Y1 Y2; colour=R; seat=1; "
+        "dir=+; phase=play"
+    )
+    game = Game.from_position("uno", text, seed=0)
+    game.step("draw")  # seat 1 draws by choice and keeps B1: play passes to seat 0
+    assert game.current_player == 0
+    spec = compile_spec(game.rules)
+    state = game.state.copy()
+    hint = int(state[L.HINT_FACES + 1])
+    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+
+    def hinted_cards(trust: int) -> list[int]:
+        out = []
+        for _ in range(200):
+            sample_world(state, spec, world, pool, used, 0, trust)
+            out.append(sum(int(_hand(world, 1)[f]) for f in range(L.MAX_FACES) if (hint >> f) & 1))
+        return out
+
+    trusting = hinted_cards(1_000_000)
+    assert max(trusting) <= 1  # at most the card drawn since
+    doubting = hinted_cards(0)
+    assert np.mean(doubting) > np.mean(trusting)
+
+
+# ================================================================ the oracle
+CHALLENGE = (
+    "hands=R1 R2 Y5 Y6 B3/{sender}; discard=G5 WD4; draw={spare} G1 G2 G3 B1 B2 B4 Y1 Y2 Y3 Y4; "
+    "colour=R; seat=0; dir=+; phase=challenge; pending=4; from=1; before=G; bluff={bluff}"
+)
+
+
+def _choice(text: str, style: str) -> str:
+    game = Game.from_position("uno", text, seed=0)
+    spec = compile_spec(game.rules)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    mask[: game.num_actions] = game.legal_mask()
+    code, params = batch.policy_table([style])
+    action = batch.choose_action(game.state.copy(), spec, mask, int(mask.sum()), code[0], params[0])
+    return game.describe_action(int(action))
+
+
+def test_the_oracle_challenges_exactly_the_bluffs() -> None:
+    """U-WD4-2: the sender holds a green card (a bluff) or none (legal); only the oracle knows."""
+    bluff = CHALLENGE.format(sender="G4 B9", spare="B8", bluff=1)
+    legal = CHALLENGE.format(sender="B8 B9", spare="G4", bluff=0)  # the same unseen cards
+    assert _choice(bluff, "oracle:200") == "challenge"
+    assert _choice(legal, "oracle:200") == "accept"
+    assert _choice(bluff, "search:200") == _choice(legal, "search:200")
+
+
+def test_the_mover_knows_its_own_bluff_and_no_one_else_s() -> None:
+    """U-WD4-2: naming the colour after its own Wild Draw Four the mover knows whether it
+    bluffed (the redacted view keeps the flag, and a sample keeps it); in the challenge the
+    flag is hidden: the redacted view clears it and samples deal it from the sampled hand."""
+    game = Game.from_position(
+        "uno", "hands=G4 WD4 B9/R1 R2; discard=G5; draw=B1 B2 B3 Y1 Y2; colour=G; seat=0; dir=+; phase=play",
+        seed=0,
+    )  # fmt: skip
+    game.step("WD4")  # a bluff: seat 0 holds G4
+    assert game.state[L.S_PHASE] == L.PH_CHOOSE_COLOUR and game.state[L.S_BLUFF] == 1
+    assert policies.PublicView.of(game).redacted()[L.S_BLUFF] == 1
+    spec = compile_spec(game.rules)
+    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    sample_world(game.state.copy(), spec, world, pool, used, 0, 0)
+    assert world[L.S_BLUFF] == 1
+    game.step("colour R")
+    assert game.state[L.S_PHASE] == L.PH_CHALLENGE and game.current_player == 1
+    assert policies.PublicView.of(game).redacted()[L.S_BLUFF] == 0
+
+
+# ================================================================ refused unless allowed
+def test_tournaments_and_studies_refuse_the_oracle_unless_allowed() -> None:
+    from training.study import SpecError, parse_spec
+    from training.tournament import check_agents
+
+    rules = preset("uno")
+    with pytest.raises(ValueError, match="cheats"):
+        check_agents(["oracle", "blocker"], rules, 2)
+    check_agents(["oracle:50", "search:50", "blocker"], rules, 2, allow_cheating=True)
+    with pytest.raises(SpecError, match="allow_cheating"):
+        parse_spec({"styles": ["oracle", "greedy"], "players": [2]})
+    spec = parse_spec({"styles": ["oracle", "greedy"], "players": [2], "allow_cheating": True})
+    assert spec.allow_cheating and spec.to_dict()["allow_cheating"] is True

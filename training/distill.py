@@ -1,0 +1,354 @@
+"""Distil the search agent into a small policy network: ``uno-env distill``.
+
+::
+
+    uno-env distill --rules uno --players 2 --teacher search:sims=1000,trust=1 \\
+        --opponents blocker aggressor greedy --games 12000 --net-arch 64 64 --out runs/distill_uno_2p
+
+The teacher (any compiled policy; the search agent by default) plays games against the
+opponents; every decision it takes with more than one legal action is recorded as the
+mover's observation (the env's encoding), its legal-action mask and the teacher's action
+(behaviour cloning; Silver et al. 2017 and Anthony et al. 2017 train the policy on the
+search's choices in the same way). A tanh MLP of the PPO policy's shape is then trained on
+them with the masked cross-entropy, exported as plain weights (:mod:`uno_env.learned`:
+``OUT/policy.npz`` + ``.json``, no pickle, runs compiled in studies and tournaments) and
+evaluated against ``--eval-opponent`` in duplicate format (deal-grouped interval).
+
+**Data**: games are played in chunks of ``--chunk-games`` (chunk ``k``: seeds ``seed +
+k * chunk_games ...``); each chunk is written to ``OUT/chunks/chunk_K.npz`` when done, so an
+interrupted run resumes with the missing chunks (``--resume OUT``). Game ``g`` seats the
+teacher at seat ``g mod N`` and opponent entry ``(g div N) mod len(opponents)`` at the
+others. The compiled teacher draws its randomness from each game's agent generator:
+the same seed gives the same data.
+
+**Training** (torch, ``--threads``, default 1): Adam, ``--epochs`` passes in a seeded order,
+the last ``--holdout`` share of the chunks held out to report the agreement with the
+teacher. ``OUT/train.csv`` logs every epoch; ``OUT/record.json`` holds the command, config,
+data size, agreement and evaluation, and goes into the exported sidecar's ``training``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import uno_env
+from uno_env.batch import policy_table
+from uno_env.envs.encoding import obs_layout
+from uno_env.learned import collect_decisions
+from uno_env.rules import compile_spec
+
+from .common import resolve_rules, set_torch_threads
+from .runner import Progress, write_json_atomic
+
+
+@dataclass
+class DistillConfig:
+    """Everything a distillation run depends on (written to ``config.json``)."""
+
+    rules: str = "uno"
+    overrides: list[str] = field(default_factory=list)
+    players: int = 2
+    teacher: str = "search:sims=1000,trust=1"
+    opponents: list[str] = field(default_factory=lambda: ["blocker", "aggressor", "greedy"])
+    games: int = 12_000
+    chunk_games: int = 500
+    seed: int = 0
+    net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    epochs: int = 12
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    holdout: float = 0.05
+    eval_opponent: str = "blocker"
+    eval_games: int = 5000
+    eval_seed: int = 1_000_000_000
+    threads: int = 1
+    name: str = ""
+
+
+# ================================================================ the data
+def collect_chunk(cfg: DistillConfig, index: int) -> dict[str, np.ndarray]:
+    """The decisions of chunk ``index`` (games ``index * chunk_games ...``)."""
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    spec = compile_spec(rules)
+    layout = obs_layout(rules.deck_family)
+    teacher_code, teacher_params = policy_table([cfg.teacher])
+    codes, params = policy_table(list(cfg.opponents))
+    capacity = cfg.chunk_games * rules.max_decisions // 2 + 1
+    capacity = min(capacity, cfg.chunk_games * 400)
+    obs = np.zeros((capacity, layout.size), dtype=np.float32)
+    masks = np.zeros((capacity, rules.num_actions), dtype=np.int8)
+    actions = np.zeros(capacity, dtype=np.int64)
+    won = np.zeros(capacity, dtype=np.int8)
+    first_seed = cfg.seed + index * cfg.chunk_games
+    rows = collect_decisions(
+        spec, cfg.players, rules.deck_counts(cfg.players), first_seed, cfg.chunk_games,
+        int(teacher_code[0]), teacher_params[0], codes, params, layout.offsets, obs, masks, actions, won,
+    )  # fmt: skip
+    return {"obs": obs[:rows], "masks": masks[:rows], "actions": actions[:rows], "won": won[:rows]}
+
+
+def chunk_path(out: Path, index: int) -> Path:
+    """``OUT/chunks/chunk_00003.npz``."""
+    return out / "chunks" / f"chunk_{index:05d}.npz"
+
+
+def collect(cfg: DistillConfig, out: Path, progress: bool = True) -> None:
+    """Write every missing chunk (resumable: finished chunks are kept)."""
+    chunks = -(-cfg.games // cfg.chunk_games)
+    todo = [k for k in range(chunks) if not chunk_path(out, k).exists()]
+    bar = Progress(len(todo), label="chunks", enabled=progress)
+    (out / "chunks").mkdir(parents=True, exist_ok=True)
+    for k in todo:
+        data = collect_chunk(cfg, k)
+        target = chunk_path(out, k)
+        tmp = target.with_name(f".{target.name}.tmp.npz")
+        np.savez_compressed(tmp, **data)  # type: ignore[arg-type]
+        tmp.replace(target)
+        bar.update(cfg.chunk_games)
+
+
+def load_data(cfg: DistillConfig, out: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The recorded decisions as (training, held-out) arrays; observations as float16."""
+    chunks = -(-cfg.games // cfg.chunk_games)
+    held = max(1, round(chunks * cfg.holdout)) if chunks > 1 else 0
+    parts: list[list[dict[str, np.ndarray]]] = [[], []]
+    for k in range(chunks):
+        with np.load(chunk_path(out, k), allow_pickle=False) as data:
+            part = {"obs": data["obs"].astype(np.float16), "masks": data["masks"], "actions": data["actions"]}
+        parts[1 if k >= chunks - held else 0].append(part)
+
+    def join(items: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+        if not items:
+            return {
+                "obs": np.zeros((0, 1), np.float16),
+                "masks": np.zeros((0, 1), np.int8),
+                "actions": np.zeros(0),
+            }
+        return {key: np.concatenate([i[key] for i in items]) for key in items[0]}
+
+    return join(parts[0]), join(parts[1])
+
+
+# ================================================================ the network
+def train_network(
+    cfg: DistillConfig, data: dict[str, np.ndarray], held: dict[str, np.ndarray], log_path: Path
+) -> tuple[list[np.ndarray], list[np.ndarray], float]:
+    """Train the MLP; return its weights, biases (torch layout) and held-out agreement."""
+    import torch
+
+    set_torch_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    size = data["obs"].shape[1]
+    actions = data["masks"].shape[1]
+    layers: list[torch.nn.Module] = []
+    width = size
+    for hidden in cfg.net_arch:
+        layers += [torch.nn.Linear(width, hidden), torch.nn.Tanh()]
+        width = hidden
+    layers.append(torch.nn.Linear(width, actions))
+    net = torch.nn.Sequential(*layers)
+    optimiser = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
+    rng = np.random.default_rng(cfg.seed)
+    count = len(data["actions"])
+
+    def batch_loss(rows: np.ndarray, source: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        x = torch.as_tensor(source["obs"][rows].astype(np.float32))
+        legal = torch.as_tensor(source["masks"][rows] != 0)
+        target = torch.as_tensor(source["actions"][rows])
+        logits = net(x).masked_fill(~legal, -1e9)
+        return torch.nn.functional.cross_entropy(logits, target), logits.argmax(dim=1) == target
+
+    def agreement(source: dict[str, np.ndarray]) -> float:
+        if len(source["actions"]) == 0:
+            return float("nan")
+        hits = 0
+        with torch.no_grad():
+            for start in range(0, len(source["actions"]), 4096):
+                rows = np.arange(start, min(start + 4096, len(source["actions"])))
+                hits += int(batch_loss(rows, source)[1].sum())
+        return hits / len(source["actions"])
+
+    with log_path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["epoch", "loss", "train_agreement", "holdout_agreement", "seconds"])
+        start = time.perf_counter()
+        for epoch in range(1, cfg.epochs + 1):
+            order = rng.permutation(count)
+            total = 0.0
+            hits = 0
+            for lo in range(0, count, cfg.batch_size):
+                rows = np.sort(order[lo : lo + cfg.batch_size])
+                loss, hit = batch_loss(rows, data)
+                optimiser.zero_grad()
+                loss.backward()
+                optimiser.step()
+                total += loss.item() * len(rows)
+                hits += int(hit.sum())
+            held_agree = agreement(held)
+            writer.writerow([epoch, total / count, hits / count, held_agree, time.perf_counter() - start])
+            handle.flush()
+            print(
+                f"epoch {epoch}: loss {total / count:.4f}, agreement {hits / count:.3f} (train), "
+                f"{held_agree:.3f} (held out)",
+                file=sys.stderr,
+            )
+    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    weights = [m.weight.detach().numpy().astype(np.float32) for m in linear]
+    biases = [m.bias.detach().numpy().astype(np.float32) for m in linear]
+    return weights, biases, agreement(held)
+
+
+# ================================================================ evaluation and the run
+def evaluate_duplicate(policy: str, cfg: DistillConfig) -> dict[str, Any]:
+    """Win rate of ``policy`` against ``eval_opponent`` at every seat on the same deals, with a
+    95% interval grouped by deal (:mod:`uno_env.stats`)."""
+    from uno_env.stats import grouped_ratio
+
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    n = cfg.players
+    wins = np.zeros(cfg.eval_games)
+    for seat in range(n):
+        names = [cfg.eval_opponent] * n
+        names[seat] = policy
+        result = uno_env.simulate(rules, n, cfg.eval_games, seed=cfg.eval_seed, policies=names)
+        wins += result.winner == seat
+    est = grouped_ratio(wins, np.full(cfg.eval_games, n))
+    lo, hi = est.proportion_interval()
+    return {
+        "opponent": cfg.eval_opponent,
+        "deals": cfg.eval_games,
+        "games": cfg.eval_games * n,
+        "win_rate": est.value,
+        "win_lo": lo,
+        "win_hi": hi,
+        "seed": cfg.eval_seed,
+    }
+
+
+def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> Path:
+    """Collect (or resume), train, export and evaluate; return the exported ``.npz``."""
+    from uno_env.envs import ENV_VERSION, OBS_VERSION
+    from uno_env.learned import save_exported
+
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    rules.check_players(cfg.players)
+    policy_table([cfg.teacher, *cfg.opponents, cfg.eval_opponent])  # names checked before any game
+    out.mkdir(parents=True, exist_ok=True)
+    config_file = out / "config.json"
+    wanted = dataclasses.asdict(cfg)
+    if config_file.exists() and json.loads(config_file.read_text()) != wanted:
+        raise ValueError(
+            f"{out} holds a run with another config; resume it unchanged or choose another --out"
+        )
+    write_json_atomic(config_file, wanted)
+    collect(cfg, out, progress)
+    data, held = load_data(cfg, out)
+    weights, biases, agree = train_network(cfg, data, held, out / "train.csv")
+    record: dict[str, Any] = {
+        "method": "behaviour cloning of the teacher's decisions (masked cross-entropy)",
+        "command": command,
+        "config": wanted,
+        "decisions": len(data["actions"]),
+        "holdout_decisions": len(held["actions"]),
+        "holdout_agreement": agree,
+    }
+    name = cfg.name or f"distilled_{rules.preset_name() or 'custom'}_{cfg.players}p"
+    meta = {
+        "name": name,
+        "rules": str(rules),
+        "observation_spec": f"obs-v{OBS_VERSION}",
+        "env_version": f"v{ENV_VERSION}",
+        "num_players": cfg.players,
+        "training": record,
+    }
+    target = out / "policy.npz"
+    save_exported(target, weights, biases, "tanh", meta)
+    record["evaluation"] = evaluate_duplicate(str(target), cfg)
+    meta["training"] = record
+    save_exported(target, weights, biases, "tanh", meta)
+    write_json_atomic(out / "record.json", record)
+    ev = record["evaluation"]
+    print(
+        f"{name}: {ev['win_rate']:.1%} [{ev['win_lo']:.1%}, {ev['win_hi']:.1%}] against {ev['opponent']} "
+        f"({ev['games']:,} games, {ev['deals']:,} deals); held-out agreement with the teacher {agree:.1%} "
+        f"-> {target}"
+    )
+    return target
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = DistillConfig()
+    a = parser.add_argument
+    a("--rules", default=d.rules, help="preset name or rule TOML file")
+    a("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="rule override")
+    a("--players", type=int, default=d.players)
+    a(
+        "--teacher",
+        default=d.teacher,
+        help=f"compiled policy whose decisions are learned (default: {d.teacher})",
+    )
+    a("--opponents", nargs="+", default=d.opponents, help="compiled policies the teacher plays against")
+    a("--games", type=int, default=d.games, help="games the teacher plays")
+    a("--chunk-games", type=int, default=d.chunk_games, help="games per data chunk (the unit of resume)")
+    a("--seed", type=int, default=d.seed)
+    a("--net-arch", type=int, nargs="+", default=d.net_arch, help="hidden layer widths")
+    a("--epochs", type=int, default=d.epochs)
+    a("--batch-size", type=int, default=d.batch_size)
+    a("--learning-rate", type=float, default=d.learning_rate)
+    a("--eval-opponent", default=d.eval_opponent)
+    a("--eval-games", type=int, default=d.eval_games, help="deals of the evaluation (each at every seat)")
+    a("--threads", type=int, default=d.threads)
+    a("--name", default=d.name, help="the policy's name (default: distilled_<rules>_<N>p)")
+    a("--out", type=Path, default=None, help="run directory (default: runs/distill__<rules>__<N>p__<seed>)")
+    a("--resume", type=Path, default=None, metavar="OUT", help="continue the run in OUT with its config")
+    a("--quiet", action="store_true", help="no progress display")
+
+
+def cmd_distill(args: argparse.Namespace) -> int:
+    """Run ``uno-env distill`` from parsed arguments."""
+    if args.resume is not None:
+        cfg = DistillConfig(**json.loads((args.resume / "config.json").read_text()))
+        out = args.resume
+    else:
+        names = {f.name for f in dataclasses.fields(DistillConfig)}
+        cfg = DistillConfig(**{k: v for k, v in vars(args).items() if k in names})
+        out = args.out or Path("runs") / f"distill__{cfg.rules}__{cfg.players}p__{cfg.seed}"
+    if cfg.games < 1 or cfg.chunk_games < 1 or cfg.epochs < 1 or not cfg.net_arch:
+        raise ValueError("--games, --chunk-games and --epochs must be positive and --net-arch non-empty")
+    command = "uno-env distill " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "uno-env distill"
+    run(cfg, out, command, progress=not args.quiet)
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env distill`` to the ``uno-env`` command line."""
+    parser = subparsers.add_parser(
+        "distill",
+        help="train a small policy network on the search agent's decisions and export it",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_arguments(parser)
+    parser.set_defaults(func=cmd_distill)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.distill``: the same as ``uno-env distill``."""
+    from .cli import run_module
+
+    return run_module("distill", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

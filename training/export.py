@@ -1,0 +1,188 @@
+"""Export a trained MaskablePPO checkpoint to plain weights: ``uno-env export``.
+
+::
+
+    uno-env export runs/uno__ppo__0__20261202-141500/model.zip --out policies/my_uno.npz
+    uno-env export model.zip --out my.npz --name my_uno --training-json run_record.json
+
+Writes ``OUT.npz`` (the actor's weights as NumPy arrays) and ``OUT.json`` (the sidecar: rules,
+observation spec, env version, player count, architecture, SHA-256 of the weights, and a
+``training`` record), the format of :mod:`uno_env.learned`. The exported policy plays the
+same actions as the checkpoint (the arg-max of the masked logits) without torch, runs
+compiled in ``simulate``, tournaments and studies, and loads without executing any code.
+
+Only the checkpoint is a pickle: **export checkpoints you trust** (loading one runs whatever
+code it holds). The value network is not exported (acting needs only the actor).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from uno_env.learned import ExportedPolicy, file_digest, load_exported, save_exported
+
+
+def actor_layers(policy: Any) -> tuple[list[np.ndarray], list[np.ndarray], str]:
+    """The actor of an SB3 ``MaskableActorCriticPolicy`` as (weights, biases, activation).
+
+    Raises ValueError for anything but a flat-observation MLP actor of Linear layers with
+    one activation (Tanh or ReLU): the architectures :mod:`uno_env.learned` runs.
+    """
+    import torch
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    if not isinstance(policy.pi_features_extractor, FlattenExtractor):
+        raise ValueError(
+            f"the policy's features extractor is {type(policy.pi_features_extractor).__name__}; "
+            "only the default FlattenExtractor (flat observations) can be exported"
+        )
+    weights: list[np.ndarray] = []
+    biases: list[np.ndarray] = []
+    activations = set()
+    for module in policy.mlp_extractor.policy_net:
+        if isinstance(module, torch.nn.Linear):
+            weights.append(module.weight.detach().cpu().numpy().astype(np.float32))
+            biases.append(module.bias.detach().cpu().numpy().astype(np.float32))
+        elif isinstance(module, torch.nn.Tanh):
+            activations.add("tanh")
+        elif isinstance(module, torch.nn.ReLU):
+            activations.add("relu")
+        else:
+            raise ValueError(
+                f"the actor holds a {type(module).__name__} layer; only Linear, Tanh, ReLU export"
+            )
+    if len(activations) > 1:
+        raise ValueError(f"the actor mixes activations {sorted(activations)}; one is supported")
+    head = policy.action_net
+    if not isinstance(head, torch.nn.Linear):
+        raise ValueError(f"the action head is a {type(head).__name__}, not a Linear layer")
+    weights.append(head.weight.detach().cpu().numpy().astype(np.float32))
+    biases.append(head.bias.detach().cpu().numpy().astype(np.float32))
+    return weights, biases, activations.pop() if activations else "tanh"
+
+
+def load_actor(policy: Any, exported: ExportedPolicy) -> None:
+    """Copy an exported policy's weights into the actor of an SB3 ``MaskableActorCriticPolicy``
+    (the reverse of :func:`actor_layers`); the value network is left as it is.
+
+    Raises ValueError unless the actor has the same layer shapes and activation.
+    """
+    import torch
+
+    weights, _, activation = actor_layers(policy)
+    shapes = [w.shape for w in weights]
+    wanted = [w.shape for w in exported.weights]
+    if shapes != wanted or activation != exported.activation:
+        raise ValueError(
+            f"policy {exported.name} has layers {wanted} ({exported.activation}); the learner has {shapes} "
+            f"({activation}): give --net-arch {' '.join(str(h) for h in exported.hidden)}"
+        )
+    linear = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)] + [
+        policy.action_net
+    ]
+    with torch.no_grad():
+        for module, w, b in zip(linear, exported.weights, exported.biases, strict=True):
+            module.weight.copy_(torch.as_tensor(w))
+            module.bias.copy_(torch.as_tensor(b))
+
+
+def export_checkpoint(
+    checkpoint: str | Path,
+    out: str | Path,
+    *,
+    name: str | None = None,
+    training: Mapping[str, Any] | None = None,
+) -> ExportedPolicy:
+    """Export ``checkpoint`` (an SB3 MaskablePPO ``.zip`` with its metadata sidecar) to ``out``.
+
+    The sidecar's rules, observation spec, env version and player count are carried over;
+    ``training`` (command, config, evaluation) is stored as given. Returns the exported
+    policy as loaded back from disk.
+    """
+    from agents.policy_agent import checkpoint_path, load_policy_metadata
+
+    from .common import load_model, set_torch_threads
+
+    source = checkpoint_path(checkpoint)
+    meta = load_policy_metadata(source)  # the sidecar first: no pickle for a bad record
+    set_torch_threads(1)
+    model = load_model(source)
+    weights, biases, activation = actor_layers(model.policy)
+    target = Path(out)
+    record: dict[str, Any] = {
+        "name": name or target.stem,
+        "rules": meta.rules,
+        "observation_spec": meta.observation_spec,
+        "env_version": meta.env_version,
+        "num_players": meta.num_players,
+        "source": {
+            "algorithm": meta.algorithm,
+            "checkpoint": source.name,
+            "checkpoint_sha256": file_digest(source),
+            "extra": meta.extra,
+        },
+        "training": dict(training or {}),
+    }
+    save_exported(target, weights, biases, activation, record)
+    return load_exported(target)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("checkpoint", help="MaskablePPO checkpoint (.zip, with its .meta.json sidecar)")
+    parser.add_argument(
+        "--out", required=True, help="the exported policy file to write (.npz; a .json beside it)"
+    )
+    parser.add_argument("--name", help="the policy's name (default: the file stem)")
+    parser.add_argument(
+        "--training-json",
+        metavar="FILE",
+        help="a JSON file with the training record to store in the sidecar (command, config, evaluation)",
+    )
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Run ``uno-env export`` from parsed arguments."""
+    if not str(args.out).endswith(".npz"):
+        raise ValueError(f"--out must name a .npz file, got {args.out!r}")
+    training = None
+    if args.training_json:
+        training = json.loads(Path(args.training_json).read_text(encoding="utf-8"))
+        if not isinstance(training, dict):
+            raise ValueError(f"{args.training_json} must hold a JSON object")
+    policy = export_checkpoint(args.checkpoint, args.out, name=args.name, training=training)
+    hidden = "x".join(str(h) for h in policy.hidden)
+    print(
+        f"exported {args.checkpoint} -> {args.out} (+ .json): {policy.name}, MLP {policy.inputs}-{hidden}-"
+        f"{policy.num_actions} {policy.activation}; rules {policy.rules}"
+    )
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``uno-env export`` to the ``uno-env`` command line."""
+    parser = subparsers.add_parser(
+        "export",
+        help="export a MaskablePPO checkpoint to plain weights (.npz + .json, loads without pickle)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_arguments(parser)
+    parser.set_defaults(func=cmd_export)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.export``: the same as ``uno-env export``."""
+    from .cli import run_module
+
+    return run_module("export", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+"""Search agents: determinised Monte-Carlo search over the compiled engine, and its oracle.
+
+``search`` is perfect-information Monte Carlo (Long et al. 2010; the determinised search
+that Cowling, Powley & Whitehouse 2012 compare with information-set MCTS) with a prior: at
+each decision it samples *worlds*, full games consistent with what the player to move knows
+(:func:`sample_world`), applies every legal action in each world and plays on for ``depth``
+decisions with a compiled play style at every seat (:func:`rollout`, ``rollout=blocker`` by
+default), then values the position by :func:`evaluate` (or the result, if the round ended).
+Every candidate is rolled out in the same worlds with the same chance events (common random
+numbers), so candidates are compared pairwise. The budget is ``sims`` simulations per
+decision (one simulation: one rollout of one candidate); they are spread over the candidates
+by successive halving (Karnin, Koren & Somekh 2013). The rollout style's own choice is the
+default: another action is played only when its mean paired gain over the default exceeds
+``confidence`` standard errors (a safe policy improvement step; noise alone does not move the
+agent off a sound heuristic). A true UNO call is made at once, and a decision with one legal
+action is not searched.
+
+**What a sample may know** (the hidden cards are the other hands and the draw pile):
+
+- the deck composition, the discard pile (every card played since the last reshuffle), its
+  own hand and every hand size: the unseen cards are the rest (E-CONS-1);
+- a hand it has looked at and that has not changed since (H-ZEROSEE-1), dealt as it is;
+- what plays *proved* (the engine's public ``VOID`` record, :mod:`uno_env.layout`): where the
+  rules forbid drawing with a playable card (``draw_when_playable = false``, U-DRAW-3), a
+  draw proves the drawer held none of the cards then playable; a Wild Draw Four whose
+  challenge failed (U-WD4-2), or played where bluffs are refused, proves its player held
+  no card of the colour before. Under the official ``draw_when_playable = true`` a draw
+  proves nothing: a player may draw while holding a playable card;
+- what plays *suggest* (``HINT``), believed in a share ``trust`` of the samples: a draw by
+  choice (``draw_when_playable = true``) suggests nothing was playable, an unchallenged Wild
+  Draw Four that it was legal. Straight players (every scripted style but the bluffer, and
+  most people) play that way; ``trust=0`` keeps to the proofs. A record covers the cards
+  held then: the cards gained since are free (its slack);
+- a pending Wild Draw Four is a bluff in a sample exactly when the sampled hand of its
+  player made it one (U-WD4-1).
+
+Nothing else of the true state reaches a sample: the other hands, the order of the draw
+pile, the chance generator and the engine's bluff flag are resampled or reseeded.
+
+``oracle`` is the same search **with the true hidden cards: it cheats**. Its samples keep
+every hand as it is (and the bluff flag); only the order of the draw pile stays a chance
+event, shuffled in each sample (``pile=1`` keeps the true order too). Its strength above
+``search`` measures what the hidden information is worth under a rule set. Tournaments and
+studies refuse it unless asked to allow cheating agents.
+
+**Randomness**: worlds, rollout chance events and the rollout styles' choices come from the
+game's agent generator (``state[AGENT_RNG ...]``), never from the game's chance generator:
+same seed, same game.
+
+Rules used: U-DRAW-3 (what a draw shows), U-WD4-1, U-WD4-2 (bluffs and what a challenge
+shows), U-UNO-1, MC-CALL-1, MM-CALL-1 (true calls first), H-ZEROSEE-1 (seen hands), E-CONS-1
+(every sample conserves the cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import engine
+from . import layout as L
+from ._jit import njit
+from .policies import (
+    CONFIDENCE_DEFAULT,
+    EXPLORE_DEFAULT,
+    NUM_POLICY_PARAMS,
+    P_CONFIDENCE,
+    P_DEPTH_SEARCH,
+    P_EXPLORE,
+    P_PILE,
+    P_ROLLOUT,
+    P_SIMS,
+    P_TRUST,
+    PILE_DEFAULT,
+    POLICY_RANDOM,
+    ROLLOUT_DEFAULT,
+    ROLLOUT_LIMIT,
+    SEARCH_DEPTH_DEFAULT,
+    SIMS_DEFAULT,
+    TRUST_DEFAULT,
+    own_bluff_known,
+    param,
+    random_action,
+    resample_bluff,
+    scripted_action,
+    true_call,
+    unseen_counts,
+)
+from .rng import chance_ppm, next_u32, rand_below, seed_rng
+
+WIN = 1.0  # value of winning the round
+TURN_BONUS = 1.105  # evaluation: the player to move weighs this much more (exp(0.1))
+
+
+# ================================================================ samples of the hidden cards
+@njit(cache=True)
+def hand_known(state: np.ndarray, observer: int, seat: int) -> bool:
+    """Whether ``observer`` has looked at ``seat``'s hand since it last changed (H-ZEROSEE-1)."""
+    return state[L.SEEN + observer * L.MAX_PLAYERS + seat] == state[L.HAND_VERSION + seat] + 1
+
+
+@njit(cache=True)
+def _deal_hand(
+    world: np.ndarray,
+    pool: np.ndarray,
+    used: np.ndarray,
+    total: int,
+    seat: int,
+    size: int,
+    void: int,
+    void_slack: int,
+    hint: int,
+    hint_slack: int,
+) -> None:
+    """Deal ``size`` cards of the shuffled ``pool`` (those not yet ``used``) to ``seat``, at
+    most ``void_slack`` of the faces in bitmask ``void`` and ``hint_slack`` of those in
+    ``hint``; when the pool cannot honour that, the first unused cards (only a position
+    built by hand can be that inconsistent)."""
+    for face in range(L.MAX_FACES):
+        world[L.HANDS + seat * L.MAX_FACES + face] = 0
+    dealt = 0
+    in_void = 0
+    in_hint = 0
+    for i in range(total):
+        if dealt == size:
+            break
+        if used[i]:
+            continue
+        face = pool[i]
+        a = (void >> face) & 1
+        b = (hint >> face) & 1
+        if (a and in_void >= void_slack) or (b and in_hint >= hint_slack):
+            continue
+        in_void += a
+        in_hint += b
+        used[i] = 1
+        world[L.HANDS + seat * L.MAX_FACES + face] += 1
+        dealt += 1
+    for i in range(total):
+        if dealt == size:
+            break
+        if not used[i]:
+            used[i] = 1
+            world[L.HANDS + seat * L.MAX_FACES + pool[i]] += 1
+            dealt += 1
+    world[L.HAND_SIZE + seat] = dealt
+    engine.recount_held(world, seat)
+
+
+@njit(cache=True)
+def _shuffle_pool(state: np.ndarray, pool: np.ndarray, total: int) -> None:
+    """Fisher-Yates shuffle of ``pool[:total]`` with the agent generator of ``state``."""
+    for i in range(total - 1, 0, -1):
+        j = rand_below(state, L.AGENT_RNG, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+
+
+@njit(cache=True)
+def sample_world(
+    state: np.ndarray,
+    spec: np.ndarray,
+    world: np.ndarray,
+    pool: np.ndarray,
+    used: np.ndarray,
+    mode: int,
+    trust_ppm: int,
+) -> None:
+    """Write into ``world`` a full game consistent with what the mover of ``state`` knows.
+
+    ``mode`` 0 (search): the cards the mover cannot see (:func:`uno_env.policies.unseen_counts`
+    minus the hands it has seen) are shuffled with the agent generator and dealt into the
+    other unknown hands (same sizes; hands with a record first, at most ``slack`` cards of
+    the faces their ``VOID`` record names, and of their ``HINT`` record with chance
+    ``trust``) and the draw pile; the bluff flag of a pending Wild Draw Four follows the
+    sampled hand. ``mode`` 1 (oracle): the hands stay, the draw pile is shuffled; ``mode``
+    2: nothing changes. The world's chance and agent generators are seeded afresh from the
+    agent generator of ``state``, which advances.
+    """
+    seat = state[L.S_CURRENT]
+    n = state[L.S_NPLAYERS]
+    for i in range(L.STATE_SIZE):
+        world[i] = state[i]
+    if mode == 0:
+        if not own_bluff_known(state):
+            world[L.S_BLUFF] = 0  # hidden from the mover: resampled below in a challenge
+        hints = chance_ppm(state, L.AGENT_RNG, trust_ppm)
+        unseen = np.zeros(L.MAX_FACES, dtype=np.int64)
+        unseen_counts(state, spec, seat, unseen)
+        for other in range(n):
+            if other != seat and hand_known(state, seat, other):
+                for face in range(L.MAX_FACES):
+                    unseen[face] = max(0, unseen[face] - state[L.HANDS + other * L.MAX_FACES + face])
+        total = 0
+        for face in range(L.MAX_FACES):
+            for _ in range(unseen[face]):
+                pool[total] = face
+                total += 1
+        _shuffle_pool(state, pool, total)
+        for i in range(total):
+            used[i] = 0
+        for constrained in (True, False):  # hands with a record pick from the full pool first
+            for other in range(n):
+                if other == seat or hand_known(state, seat, other):
+                    continue
+                void = state[L.VOID_FACES + other]
+                hint = state[L.HINT_FACES + other] if hints else 0
+                if (void != 0 or hint != 0) != constrained:
+                    continue
+                _deal_hand(
+                    world, pool, used, total, other, state[L.HAND_SIZE + other],
+                    void, state[L.VOID_SLACK + other], hint, state[L.HINT_SLACK + other],
+                )  # fmt: skip
+        rest = 0
+        for i in range(total):
+            if not used[i]:
+                world[L.DRAW_PILE + rest] = pool[i]
+                rest += 1
+        world[L.S_NDRAW] = rest
+    elif mode == 1:
+        ndraw = state[L.S_NDRAW]
+        _shuffle_pool(state, world[L.DRAW_PILE : L.DRAW_PILE + ndraw], ndraw)
+    seed_rng(world, L.RNG, next_u32(state, L.AGENT_RNG), next_u32(state, L.AGENT_RNG))
+    seed_rng(world, L.AGENT_RNG, next_u32(state, L.AGENT_RNG), next_u32(state, L.AGENT_RNG))
+    if mode == 0:
+        resample_bluff(world, spec)
+
+
+# ================================================================ rollouts and their value
+@njit(cache=True)
+def evaluate(sim: np.ndarray, seat: int) -> float:
+    """The chance that ``seat`` wins the round from an unfinished position, estimated from
+    the hand sizes. With ``n`` players in play each weighs ``(cards - 1 + n/4) ** (-n/4)``
+    (times ``TURN_BONUS`` for the player to move) and wins in proportion to its weight: a
+    multinomial logit fitted by maximum likelihood on official-Uno games between blockers at
+    2, 3, 4 and 6 players (the exponent grows with the table: at 2 players a card matters
+    less than at 6). It only has to order positions."""
+    n = 0
+    for other in range(sim[L.S_NPLAYERS]):
+        if sim[L.FINISHED + other] == 0:
+            n += 1
+    shift = 1.0 - n / 4.0
+    total = 0.0
+    mine = 0.0
+    for other in range(sim[L.S_NPLAYERS]):
+        if sim[L.FINISHED + other] != 0:
+            continue
+        weight = (max(sim[L.HAND_SIZE + other], 1) - shift) ** (-n / 4.0)
+        if sim[L.S_CURRENT] == other:
+            weight *= TURN_BONUS
+        total += weight
+        if other == seat:
+            mine = weight
+    return mine / total if total > 0.0 else 0.0
+
+
+@njit(cache=True)
+def rollout(
+    sim: np.ndarray,
+    spec: np.ndarray,
+    seat: int,
+    start_round: int,
+    depth: int,
+    mask: np.ndarray,
+    policy: int,
+    params: np.ndarray,
+    explore_ppm: int,
+) -> float:
+    """Play ``sim`` on with compiled ``policy`` at every seat (a uniformly random legal action
+    instead with chance ``explore``) for ``depth`` decisions (0: no limit) or to the end of
+    round ``start_round``; the value for ``seat``: :data:`WIN` or 0 if the round ended,
+    else :func:`evaluate`."""
+    limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
+    steps = 0
+    while sim[L.S_STATUS] == L.ST_RUNNING and sim[L.S_ROUND] == start_round and steps < limit:
+        count = engine.fill_mask(sim, spec, mask)
+        if policy == POLICY_RANDOM or (explore_ppm > 0 and chance_ppm(sim, L.AGENT_RNG, explore_ppm)):
+            action = random_action(sim, mask, count)
+        else:
+            action = scripted_action(sim, spec, mask, policy, params)
+        engine.apply_action(sim, spec, action)
+        steps += 1
+    if sim[L.S_ROUND] != start_round:
+        return WIN if sim[L.S_ROUND_WINNER] == seat else 0.0
+    return WIN * evaluate(sim, seat)
+
+
+# ================================================================ the decision
+@njit(cache=True)
+def search_action(
+    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, count: int, params: np.ndarray, oracle: bool
+) -> int:
+    """The search's action for the mover of ``state`` (see the module docstring); -1 when
+    nothing is legal. ``oracle``: search the true hidden cards (cheating)."""
+    if count <= 0:
+        return -1
+    nf = spec[L.SP_NUM_FACES]
+    candidates = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+    num = 0
+    for action in range(spec[L.SP_NUM_ACTIONS]):
+        if mask[action]:
+            candidates[num] = action
+            num += 1
+    if num == 1:
+        return candidates[0]
+    if true_call(state, spec, mask):
+        return nf + L.A_CALL_OFFSET  # U-UNO-1: a true call never costs anything
+    seat = state[L.S_CURRENT]
+    sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
+    depth = param(params, P_DEPTH_SEARCH, SEARCH_DEPTH_DEFAULT)
+    trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
+    confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
+    policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
+    explore = param(params, P_EXPLORE, EXPLORE_DEFAULT)
+    mode = 0
+    if oracle:
+        mode = 2 if param(params, P_PILE, PILE_DEFAULT) == 1 else 1
+    style_params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
+    # the rollout style's own choice is the default; another move must beat it clearly
+    default = 0
+    if policy != POLICY_RANDOM:
+        chosen = scripted_action(state, spec, mask, policy, style_params)
+        for c in range(num):
+            if candidates[c] == chosen:
+                default = c
+    world = np.empty(L.STATE_SIZE, dtype=np.int64)
+    sim = np.empty(L.STATE_SIZE, dtype=np.int64)
+    pool = np.empty(L.MAX_CARDS, dtype=np.int64)
+    used = np.empty(L.MAX_CARDS, dtype=np.int8)
+    scratch = np.empty(L.MAX_ACTIONS, dtype=np.int8)
+    value = np.zeros(num, dtype=np.float64)
+    gain = np.zeros(num, dtype=np.float64)  # sums of the paired differences to the default
+    gain_sq = np.zeros(num, dtype=np.float64)
+    samples = np.zeros(num, dtype=np.int64)
+    alive = np.ones(num, dtype=np.bool_)
+    # successive halving: rounds until one challenger is left, each round an equal share of
+    # the budget over the candidates still in it, all in the same worlds
+    left = num
+    rounds = 1
+    while (1 << rounds) < num:
+        rounds += 1
+    spent = 0
+    for r in range(rounds):
+        worlds = max(1, (sims - spent) // (rounds - r) // left)
+        for _ in range(worlds):
+            sample_world(state, spec, world, pool, used, mode, trust)
+            for c in range(num):
+                if not alive[c]:
+                    continue
+                for i in range(L.STATE_SIZE):
+                    sim[i] = world[i]
+                engine.apply_action(sim, spec, candidates[c])
+                value[c] = rollout(
+                    sim, spec, seat, world[L.S_ROUND], depth, scratch, policy, style_params, explore
+                )
+                spent += 1
+            for c in range(num):
+                if alive[c]:
+                    diff = value[c] - value[default]
+                    gain[c] += diff
+                    gain_sq[c] += diff * diff
+                    samples[c] += 1
+        if r == rounds - 1:
+            break
+        keep = (left + 2) // 2  # the default stays in, with the better half of the others
+        for _ in range(left - keep):
+            worst = -1
+            for c in range(num):
+                if (
+                    alive[c]
+                    and c != default
+                    and (worst < 0 or gain[c] * samples[worst] <= gain[worst] * samples[c])
+                ):
+                    worst = c
+            alive[worst] = False
+        left = keep
+    best = default
+    best_score = 0.0
+    for c in range(num):
+        if not alive[c] or c == default:
+            continue
+        mean = gain[c] / samples[c]
+        spread = max(0.0, gain_sq[c] / samples[c] - mean * mean)
+        score = mean - confidence * np.sqrt(spread / samples[c])
+        if score > best_score:
+            best = c
+            best_score = score
+    return candidates[best]
