@@ -274,8 +274,8 @@ def test_single_agent_env_raises_on_a_broken_state() -> None:
         env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
 
-def test_a_player_who_went_out_on_a_jack_still_names_the_suit() -> None:
-    """MC-END-1 with MC-JACK-1: seat 3 laid its last card, a Jack, and left (finished=2), but
+def test_a_player_who_went_out_on_an_ace_still_names_the_suit() -> None:
+    """MC-END-1 with MC-ACE-1: seat 3 laid its last card, an Ace (AD on top), and left (finished=2), but
     the suit is still its choice. A position of a real game (macao, 4 players, seed 2); the
     check that a player who left is never asked refused it."""
     text = (
