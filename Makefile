@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit nojit notebooks bench clean rules-doc docs
+.PHONY: demo test lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ nojit:
 		tests/test_rules_french.py tests/test_position.py tests/test_position_validation.py \
 		tests/test_agents_styles.py tests/test_borrow.py \
 		tests/test_fast_path.py::test_bit_counting tests/test_fast_path.py::test_held_faces_follow_parsing_and_swaps
+
+## fuzz: thousands of mutated and extreme-field positions, each in a child process with a
+## timeout (a crash or a hang fails); not part of make test
+fuzz: $(VENV)/.installed-dev
+	$(BIN)/pytest -q -m fuzz tests/test_position_fuzz.py
 
 ## docs: build the documentation site into site/ (strict: a broken link or reference fails)
 docs: $(VENV)/.installed-docs
