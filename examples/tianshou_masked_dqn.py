@@ -35,8 +35,8 @@ from tianshou.env import DummyVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
-import uno_env
-from training.evaluate import play_policy, summarize
+import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
+from training.evaluate import report_against_baseline
 
 OPPONENT = "random_playable"
 
@@ -112,18 +112,8 @@ def evaluate(net: Net, args: argparse.Namespace) -> None:
         q[~torch.as_tensor(masks, dtype=torch.bool)] = -torch.inf
         return q.argmax(dim=1).numpy().astype(np.int64)
 
-    rules = uno_env.load_rules("uno")
-    start = time.perf_counter()
-    records = play_policy(act, rules, args.players, [OPPONENT] * (args.players - 1), args.eval_games, 10_000)
-    result = summarize(
-        records, model="tianshou", opponents=OPPONENT, rules=rules, players=args.players,
-        seconds=time.perf_counter() - start,
-    )  # fmt: skip
-    fair = 1 / args.players
-    verdict = "above" if result.win_low > fair else "not above"
-    print(
-        f"Win rate vs {OPPONENT} {result.win_rate:.3f} (95% CI {result.win_low:.3f}-{result.win_high:.3f}; "
-        f"fair share {fair:.3f}: {verdict}), {result.truncated} truncated of {result.games}."
+    report_against_baseline(
+        act, model="tianshou", players=args.players, games=args.eval_games, opponent=OPPONENT
     )
 
 

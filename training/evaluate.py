@@ -273,6 +273,35 @@ def summarize(
     )
 
 
+def report_against_baseline(
+    actor: Actor,
+    *,
+    model: str,
+    players: int,
+    games: int,
+    opponent: str = "random_playable",
+    rules: str = "uno",
+    seed: int = 10_000,
+) -> EvalResult:
+    """Play ``games`` fresh deals (from ``seed``) with ``actor`` in the rotating seat and
+    ``opponent`` in every other seat, and print the win rate's 95% interval against the fair
+    share 1/n with the games cut at the decision limit: the client examples' closing line."""
+    rule_set = uno_env.load_rules(rules)
+    start = time.perf_counter()
+    records = play_policy(actor, rule_set, players, [opponent] * (players - 1), games, seed)
+    result = summarize(
+        records, model=model, opponents=opponent, rules=rule_set, players=players,
+        seconds=time.perf_counter() - start,
+    )  # fmt: skip
+    fair = 1 / players
+    verdict = "above" if result.win_low > fair else "not above"
+    print(
+        f"Win rate vs {opponent} {result.win_rate:.3f} (95% CI {result.win_low:.3f}-{result.win_high:.3f}; "
+        f"fair share {fair:.3f}: {verdict}), {result.truncated} truncated of {result.games}."
+    )
+    return result
+
+
 def load_checkpoint_actor(
     path: str | Path,
     rules: RuleSet,
