@@ -290,3 +290,20 @@ def test_a_player_who_went_out_on_an_ace_still_names_the_suit() -> None:
     game.check_invariants()
     message = _error("macao", text.replace("phase=colour", "phase=play"))
     assert "seat=3: that player has left the game" in message
+
+
+@pytest.mark.parametrize("opponents", ["random", "external"])
+def test_vector_env_raises_on_a_broken_state(opponents: str) -> None:
+    """The vector env takes no positions; a state written directly raises like the other envs,
+    and the broken game is not paid, reported as truncated or redealt."""
+
+    def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return masks.argmax(axis=1).astype(np.int64)
+
+    venv = VectorEnv(3, "uno", 2, opponents="random" if opponents == "random" else first_legal, seat=0)
+    venv.reset(seed=5)
+    venv._states[1, L.S_CURRENT] = 7
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in venv.action_masks()])
+    with pytest.raises(EngineError, match=r"game 1: .*not a player"):
+        venv.step(actions)
+    assert venv._states[1, L.S_ENGINE_ERROR] == L.ERR_SEAT

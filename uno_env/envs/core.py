@@ -52,6 +52,7 @@ OVER = -1  # the game has ended
 ILLEGAL = -2  # the action was not legal; nothing changed
 ENGINE_ERROR = -3  # aec_step: the engine found the state unusable and ended the game
 OUT_OF_BOUNDS = -2  # vector_step: OUT_OF_BOUNDS - i, game i's action is outside the action table
+BROKEN = -2  # settle_row: waiting[i] for a game the engine ended with S_ENGINE_ERROR set (kept, not redealt)
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
 # seat codes of a table: >= 0 a compiled policy (uno_env.policies.POLICIES), else a caller
@@ -487,7 +488,8 @@ def settle_row(
     a game dealt in this step that ends before the learner has decided (external opponents
     finished it) is dealt again silently, as :func:`reset_game` does. Then either the
     learner decides (its view goes to ``obs[i]``, ``out_masks[i]``, ``waiting[i] = -1``) or
-    an external opponent does (``waiting[i]`` = its seat).
+    an external opponent does (``waiting[i]`` = its seat). A game the engine ended because
+    its state was unusable is left as it is with ``waiting[i] =`` :data:`BROKEN`.
     """
     state = states[i]
     end_now = forced_end
@@ -502,6 +504,12 @@ def settle_row(
                 waiting[i] = seat
             return
         if not fresh[i]:
+            if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+                # only a state written directly gets here; the caller raises EngineError on it
+                # (truncated set only so that the caller's check for ended games looks)
+                waiting[i] = BROKEN
+                truncated[i] = True
+                return
             if not end_now:
                 final_rewards(state, spec, reward_mode, scratch)
                 rewards[i] = scratch[learners[i]]

@@ -73,7 +73,7 @@ from gymnasium.vector import AutoresetMode
 
 from .. import layout as L
 from ..compiling import ensure_compiled
-from ..game import IllegalActionError
+from ..game import EngineError, IllegalActionError, engine_error_message
 from ..policies import NUM_POLICY_PARAMS, policy_table
 from ..rng import fresh_seed
 from ..rules import RuleSet
@@ -349,6 +349,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
         if np.count_nonzero(self._terminated) or np.count_nonzero(self._truncated):
+            self._raise_if_broken()
             done = self._terminated | self._truncated
             final_obs = np.empty(self.num_envs, dtype=object)  # all None
             for i in np.flatnonzero(done):
@@ -376,6 +377,17 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             self._truncated.copy(),
             infos,
         )
+
+    def _raise_if_broken(self) -> None:
+        """Raise :class:`EngineError` for a game the engine ended on an unusable state.
+
+        Dealt games never get there; a state written directly can. Such a game is not an
+        ordinary truncated one, so it is not paid, reported or redealt.
+        """
+        broken = np.flatnonzero(self._waiting == core.BROKEN)
+        if broken.size:
+            i = int(broken[0])
+            raise EngineError(f"game {i}: " + engine_error_message(self._states[i], self.position(i)))
 
     def _play_externals(self) -> None:
         """Ask the batch policies for the games waiting on them, until every learner decides.
