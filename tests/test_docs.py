@@ -10,6 +10,7 @@ does not follow fails here. (The code examples of every page run in ``tests/test
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import gymnasium
@@ -108,3 +109,21 @@ def test_vector_page() -> None:
         assert str(venv.action_space) == f"MultiDiscrete([{' '.join([str(actions)] * 4)}])"
         assert venv.metadata["autoreset_mode"].value == "SameStep"
         venv.close()
+
+
+def test_simple_tables_in_docstrings_become_markdown_tables() -> None:
+    """The API pages show the reST simple tables of the docstrings (the action table) as tables."""
+    pytest.importorskip("griffe")
+    sys.path.insert(0, str(DOCS))
+    try:
+        from griffe_plain import plain
+    finally:
+        sys.path.remove(str(DOCS))
+    import uno_env.actions
+
+    text = plain(uno_env.actions.__doc__ or "")
+    assert "| ids | notation | meaning |" in text
+    assert "| ``F+16`` | ``challenge`` | challenge the Wild Draw Four just played |" in text
+    assert "====" not in text
+    headerless = plain("a\n\n===  ===\nx    one | two\ny    three\n===  ===\n\nb")
+    assert headerless == "a\n\n|  |  |\n| --- | --- |\n| x | one \\| two |\n| y | three |\n\nb"

@@ -7,6 +7,8 @@ Gymnasium; the env ids are registered with them when they are imported
 (:mod:`uno_env.envs.registration`).
 
 =====================  ===========================================================
+name                   what
+=====================  ===========================================================
 ``env``, ``raw_env``   PettingZoo AEC env (:mod:`uno_env.envs.aec`)
 ``parallel_env``       PettingZoo Parallel env, the turn-based conversion (:mod:`.parallel`)
 ``SingleAgentEnv``     one learner vs opponents, Gymnasium (:mod:`.single`)
