@@ -30,9 +30,9 @@ from numba import njit
 
 import uno_env
 from uno_env import layout as L
-from uno_env.batch import choose_action, policy_table
 from uno_env.envs.encoding import encode, obs_layout, observe_state
 from uno_env.learned import best_legal, forward_rows, is_learned_policy, load_policy, pack, widest_layer
+from uno_env.policies import choose_action, policy_table
 from uno_env.rules import compile_spec
 
 

@@ -42,8 +42,8 @@ def test_available_lists_at_least_eight_styles_with_descriptions() -> None:
     names = agents.available()
     assert len(names) >= 9
     shipped = set(uno_env.learned.shipped_policies())  # the pretrained policies are agents too
-    assert shipped and set(names) == set(batch.POLICIES) | shipped
-    assert set(batch.POLICIES) == set(batch.POLICY_DOCS)
+    assert shipped and set(names) == set(policies.POLICIES) | shipped
+    assert set(policies.POLICIES) == set(policies.POLICY_DOCS)
     assert all(isinstance(doc, str) and doc and "\n" not in doc for doc in names.values())
 
 
@@ -158,7 +158,7 @@ def _play_checked(name: str, num_players: int, style: str, min_decisions: int) -
                 full[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = agent._generator
                 mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
                 mask[: game.num_actions] = game.legal_mask()
-                expected = batch.choose_action(
+                expected = policies.choose_action(
                     full, spec, mask, int(mask.sum()), agent.style.code, agent.params
                 )
                 action = agent.act(None, game.legal_mask(), game)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import PRESETS, Game, batch, policies, simulate
+from uno_env import PRESETS, Game, policies, simulate
 from uno_env import layout as L
 from uno_env.rules import compile_spec, preset
 
@@ -69,7 +69,7 @@ def test_a_batch_game_equals_the_game_stepped_with_the_same_policies() -> None:
     """One source: game i of simulate() is Game(seed + i) played by choose_action."""
     names = ["bluffer:bluff=0.7,challenge=0.6", FAST["search"], FAST["monte_carlo"]]
     result = simulate("uno", 3, 4, seed=21, policies=names)
-    codes, params = batch.policy_table(names)
+    codes, params = policies.policy_table(names)
     for i in range(4):
         game = Game("uno", 3, seed=21 + i)
         spec = compile_spec(game.rules)
@@ -79,7 +79,7 @@ def test_a_batch_game_equals_the_game_stepped_with_the_same_policies() -> None:
             seat = game.current_player
             mask[:] = 0
             mask[: game.num_actions] = game.legal_mask()
-            game.step(batch.choose_action(state, spec, mask, int(mask.sum()), codes[seat], params[seat]))
+            game.step(policies.choose_action(state, spec, mask, int(mask.sum()), codes[seat], params[seat]))
         outcome = game.outcome()
         assert outcome is not None
         assert outcome.winner == result.winner[i]
@@ -95,7 +95,7 @@ def test_policies_never_touch_the_chance_generator() -> None:
     for style in STYLES:
         style_, params = policies.parse_policy(style)
         state = game.state.copy()
-        batch.choose_action(state, spec, mask, int(mask.sum()), style_.code, params)
+        policies.choose_action(state, spec, mask, int(mask.sum()), style_.code, params)
         changed = np.flatnonzero(state != game.state)
         agent_words = set(range(L.AGENT_RNG, L.AGENT_RNG + L.RNG_WORDS))
         assert set(changed.tolist()) <= agent_words, style
@@ -143,7 +143,7 @@ def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) 
 @pytest.mark.parametrize(("name", "num_players"), CASES)
 def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None:
     rng = np.random.default_rng(num_players)
-    codes, params = batch.policy_table(FAIR)
+    codes, params = policies.policy_table(FAIR)
     checked = 0
     for seed in range(40):
         game = Game(name, num_players, seed=seed)
@@ -163,8 +163,8 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
             mask_b[:] = mask_a
             count = int(mask_a.sum())
             for code, row, style in zip(codes, params, FAIR, strict=True):
-                choice_a = batch.choose_action(a.state.copy(), spec, mask_a, count, code, row)
-                choice_b = batch.choose_action(b.state.copy(), spec, mask_b, count, code, row)
+                choice_a = policies.choose_action(a.state.copy(), spec, mask_a, count, code, row)
+                choice_b = policies.choose_action(b.state.copy(), spec, mask_b, count, code, row)
                 assert choice_a == choice_b, f"{style} at {text}"
             checked += 1
             legal = game.legal_actions()

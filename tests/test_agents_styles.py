@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from agents import ScriptedAgent, make
-from uno_env import Game, batch, policies
+from uno_env import Game, policies
 from uno_env import layout as L
 from uno_env.rules import compile_spec
 
@@ -42,7 +42,7 @@ def decide(style: str, game: Game, seed: int = 0) -> str:
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[: game.num_actions] = game.legal_mask()
     spec = compile_spec(game.rules)
-    compiled = batch.choose_action(full, spec, mask, int(mask.sum()), agent.style.code, agent.params)
+    compiled = policies.choose_action(full, spec, mask, int(mask.sum()), agent.style.code, agent.params)
     action = agent.act(None, game.legal_mask(), game)
     assert action == compiled, f"{style}: agent chose {action}, compiled kernel {compiled}"
     assert action in game.legal_actions()
@@ -116,7 +116,7 @@ def test_an_unknown_phase_gets_the_documented_fallback(style: str) -> None:
     mask[game.parse_action("G4")] = 1
     mask[game.parse_action("Y1")] = 1
     style_, params = policies.parse_policy(style)
-    action = batch.choose_action(state, spec, mask, 3, style_.code, params)
+    action = policies.choose_action(state, spec, mask, 3, style_.code, params)
     assert game.describe_action(action) == "Y1"  # Y1 (face 14) comes before G4 (face 30)
 
 
@@ -132,15 +132,15 @@ def test_a_target_decision_names_the_opponent_with_fewest_cards() -> None:
         mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
     action = policies.fallback_action(state, spec, mask)
     assert game.describe_action(action) == "target +2"
-    assert batch.choose_action(state, spec, mask, 3, policies.POLICY_BLOCKER, np.full(4, -1)) == action
+    assert policies.choose_action(state, spec, mask, 3, policies.POLICY_BLOCKER, np.full(4, -1)) == action
 
 
 def test_the_dispatcher_returns_minus_one_when_nothing_is_legal() -> None:
     game = position(play_position("R3 G4/G1 G2 G3"))
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     spec = compile_spec(game.rules)
-    for code in batch.POLICIES.values():
-        assert batch.choose_action(game.state.copy(), spec, mask, 0, code, np.full(4, -1)) == -1
+    for code in policies.POLICIES.values():
+        assert policies.choose_action(game.state.copy(), spec, mask, 0, code, np.full(4, -1)) == -1
 
 
 # ================================================================ greedy
@@ -346,7 +346,7 @@ def test_monte_carlo_with_one_legal_action_draws_nothing_from_its_generator() ->
     before = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS].copy()
     spec = compile_spec(game.rules)
     params = policies.parse_policy("monte_carlo")[1]
-    assert batch.choose_action(state, spec, mask, 1, policies.POLICY_MONTE_CARLO, params) == mask.argmax()
+    assert policies.choose_action(state, spec, mask, 1, policies.POLICY_MONTE_CARLO, params) == mask.argmax()
     assert np.array_equal(state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS], before)
 
 

@@ -18,7 +18,8 @@ from uno_env import Game
 from uno_env import layout as L
 from uno_env.cards import format_cards, parse_cards
 from uno_env.envs import describe, layout_table, obs_layout
-from uno_env.envs.encoding import DRAW_PILE_SCALE, HAND_SIZE_SCALE, OBS_VERSION, observe_state
+from uno_env.envs.encoding import DRAW_PILE_SCALE, HAND_SIZE_SCALE, observe_state
+from uno_env.versions import OBS_VERSION
 
 
 def obs_of(game: Game, seat: int) -> np.ndarray:

@@ -204,7 +204,7 @@ def test_scripted_agents_of_the_agents_package_are_opponents() -> None:
 
 
 def test_compiled_styles_with_parameters_are_opponents() -> None:
-    if "bluffer" not in uno_env.batch.POLICIES:
+    if "bluffer" not in uno_env.policies.POLICIES:
         pytest.skip("no bluffer style")
     env = SingleAgentEnv("uno", 3, opponents=["bluffer:bluff=0.9", "greedy"])
     env.reset(seed=0)

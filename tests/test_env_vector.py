@@ -74,7 +74,7 @@ def assert_same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> None:
     ],
 )
 def test_vector_games_match_single_envs_game_for_game(n: int, kwargs: dict[str, Any]) -> None:
-    if "greedy" in str(kwargs.get("opponents")) and "greedy" not in uno_env.batch.POLICIES:
+    if "greedy" in str(kwargs.get("opponents")) and "greedy" not in uno_env.policies.POLICIES:
         pytest.skip("no greedy style")
     seeds = [11, 500, 2**40 + 3]
     rules = {"max_decisions": 60}  # several whole games (truncated ones included) per row

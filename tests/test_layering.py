@@ -7,7 +7,10 @@ of the engine layer imports from :mod:`uno_env.envs` (game records carry the env
 :mod:`uno_env.versions`), and nothing above the envs (agents, training, examples) imports the
 state layout (:mod:`uno_env.layout`): they read a game through :class:`~uno_env.Game`
 (:meth:`~uno_env.Game.decision`), :mod:`uno_env.actions` and
-:class:`~uno_env.policies.PublicView`.
+:class:`~uno_env.policies.PublicView`. Version numbers are read from :mod:`uno_env.versions`
+everywhere outside the env package, and the play-style registry from :mod:`uno_env.policies`
+(the simulator does not re-export it). That every option code has one source (the tables of
+:mod:`uno_env.options`) is tested in ``tests/test_options.py``.
 """
 
 from __future__ import annotations
@@ -122,3 +125,34 @@ def test_the_envs_take_play_styles_from_the_registry_not_the_simulator() -> None
         p.name for p in envs if any(m.startswith("uno_env.batch") for m in imported_modules(p))
     )
     assert offending == []
+
+
+OUTSIDE_THE_ENVS = ("uno_env", "agents", "training", "examples", "benchmarks", "tests")
+REGISTRY = ("POLICIES", "POLICY_DOCS", "POLICY_RANDOM", "NUM_POLICY_PARAMS", "choose_action", "policy_table")
+
+
+def _files_outside_the_envs() -> list[Path]:
+    files = [p for folder in OUTSIDE_THE_ENVS for p in sorted((REPO_ROOT / folder).rglob("*.py"))]
+    return [p for p in files if "envs" not in p.relative_to(REPO_ROOT).parts[:2]]
+
+
+def test_versions_come_from_the_versions_module() -> None:
+    """Version numbers have one home below every layer; the env package re-exports them for
+    its users, but nothing outside it takes them from there."""
+    found = {}
+    for path in _files_outside_the_envs():
+        taken = sorted(
+            m for m in imported_modules(path) if m.startswith("uno_env.envs") and m.endswith("_VERSION")
+        )
+        if taken:
+            found[str(path.relative_to(REPO_ROOT))] = taken
+    assert found == {}
+
+
+def test_the_play_style_registry_is_imported_from_policies() -> None:
+    found = {}
+    for path in _files_outside_the_envs():
+        taken = sorted(m for m in imported_modules(path) if m in {f"uno_env.batch.{n}" for n in REGISTRY})
+        if taken:
+            found[str(path.relative_to(REPO_ROOT))] = taken
+    assert found == {}

@@ -13,9 +13,9 @@ import uno_env
 from agents import make
 from training import replay as replay_cli
 from uno_env import Game, records
-from uno_env.envs.registration import ENV_VERSION
 from uno_env.policies import PublicView
 from uno_env.records import GameRecord, RecordError, ReplayMismatchError
+from uno_env.versions import ENV_VERSION
 
 
 def played_game(preset: str, players: int, seed: int) -> tuple[Game, list[str]]:

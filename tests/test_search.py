@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import PRESETS, Game, batch, engine, policies
+from uno_env import PRESETS, Game, engine, policies
 from uno_env import layout as L
 from uno_env.cards import COLOUR_LETTERS
 from uno_env.rules import compile_spec, preset
@@ -188,8 +188,8 @@ def _choice(text: str, style: str) -> str:
     spec = compile_spec(game.rules)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[: game.num_actions] = game.legal_mask()
-    code, params = batch.policy_table([style])
-    action = batch.choose_action(game.state.copy(), spec, mask, int(mask.sum()), code[0], params[0])
+    code, params = policies.policy_table([style])
+    action = policies.choose_action(game.state.copy(), spec, mask, int(mask.sum()), code[0], params[0])
     return game.describe_action(int(action))
 
 

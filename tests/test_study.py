@@ -23,7 +23,7 @@ import pytest
 
 import uno_env
 from training import study, study_report
-from uno_env.envs.registration import ENV_VERSION
+from uno_env.versions import ENV_VERSION
 
 pd = pytest.importorskip("pandas")
 

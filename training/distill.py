@@ -43,10 +43,11 @@ from typing import Any
 import numpy as np
 
 import uno_env
-from uno_env.batch import policy_table
 from uno_env.envs.encoding import obs_layout
 from uno_env.learned import collect_decisions
+from uno_env.policies import policy_table
 from uno_env.rules import compile_spec
+from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .common import resolve_rules, set_torch_threads
 from .runner import Progress, write_json_atomic
@@ -238,7 +239,6 @@ def evaluate_duplicate(policy: str, cfg: DistillConfig) -> dict[str, Any]:
 
 def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> Path:
     """Collect (or resume), train, export and evaluate; return the exported ``.npz``."""
-    from uno_env.envs import ENV_VERSION, OBS_VERSION
     from uno_env.learned import save_exported
 
     rules = resolve_rules(cfg.rules, cfg.overrides)

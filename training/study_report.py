@@ -67,6 +67,7 @@ from uno_env.stats import (
     grouped_ratio,
     paired_difference,
 )
+from uno_env.versions import ENV_VERSION
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -199,8 +200,6 @@ def paired_changes(cell: CellData, base: CellData, style: str | None = None) -> 
 
 def cell_rows(spec: StudySpec, batches: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Tidy rows: one per deal set, cell and style, with levels and 95% changes against the base."""
-    from uno_env.envs.registration import ENV_VERSION
-
     cells = merge_cells(spec, batches)
     rows = []
     for replica in spec.replicas():

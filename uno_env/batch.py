@@ -25,36 +25,15 @@ from ._borrow import borrow
 from ._jit import njit
 from .compiled import compile_game
 from .compiling import ensure_compiled
-from .policies import (
-    NUM_POLICY_PARAMS,
-    POLICIES,
-    POLICY_DOCS,
-    POLICY_RANDOM,
-    choose_action,
-    policy_table,
-    quick_action,
-    random_action,
-)
+from .policies import POLICY_RANDOM, choose_action, policy_table, quick_action, random_action
 from .rng import SEED_LIMIT, check_seed, fresh_seed
 from .rules import RuleSet
 from .stats import mean_interval, wilson_interval
 
 ILLEGAL_ACTION = 100  # play_games_with_params failure code: a policy chose an action outside the mask
-# the play-style registry lives in uno_env.policies; its entry points are re-exported here for
-# callers of the simulator
-__all__ = [
-    "ILLEGAL_ACTION",
-    "NUM_POLICY_PARAMS",
-    "POLICIES",
-    "POLICY_DOCS",
-    "POLICY_RANDOM",
-    "BatchResult",
-    "BatchSummary",
-    "choose_action",
-    "play_games_with_params",
-    "policy_table",
-    "simulate",
-]
+# the play-style registry (POLICIES, policy_table, choose_action) is uno_env.policies: this
+# module uses it and does not re-export it
+__all__ = ["ILLEGAL_ACTION", "BatchResult", "BatchSummary", "play_games_with_params", "simulate"]
 
 
 @njit(cache=True)

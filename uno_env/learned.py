@@ -51,9 +51,10 @@ from . import engine
 from . import layout as L
 from ._borrow import borrow
 from ._jit import njit
-from .batch import ILLEGAL_ACTION, choose_action, record_result
+from .batch import ILLEGAL_ACTION, record_result
 from .cards import DeckFamily
 from .envs.encoding import encode, obs_layout, observe_state
+from .policies import choose_action
 
 FORMAT = "uno-env-exported-policy/1"
 ACTIVATIONS = ("tanh", "relu")
