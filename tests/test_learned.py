@@ -247,7 +247,7 @@ def test_the_shipped_policies_load_by_name_with_their_record() -> None:
     """Every shipped policy loads with its record (training command, config, evaluation) and
     plays by name in the batch simulator and at a table (``agents.make``)."""
     shipped = uno_env.learned.shipped_policies()
-    assert "distilled_uno_2p" in shipped
+    assert {"distilled_uno_2p", "distilled_uno_4p"} <= set(shipped)
     for name in shipped:
         policy = uno_env.learned.load_policy(name)
         training = policy.meta["training"]
