@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs
+.PHONY: demo test compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +34,15 @@ demo: $(VENV)/.installed-study
 	@echo "make demo: the default house-rules study (uno-env study): 12 variations of official Uno, 2 and 4"
 	@echo "players, the 7 scripted play styles; the first run compiles the engine once (about 2 minutes)."
 	@echo "The report and plots land in runs/study__default__0__<time>/ (report.md); progress is on stderr."
+	$(BIN)/uno-env compile batch  # what the study runs on, compiled with visible progress
 	$(BIN)/uno-env study
 
 ## test: set up and run linters, type checks, the docs build and the whole test suite
-test: $(VENV)/.installed-dev lint typecheck docs unit nojit notebooks
+test: $(VENV)/.installed-dev compile lint typecheck docs unit nojit notebooks
+
+## compile: compile every entry point of the engine into the cache, with progress
+compile: $(VENV)/.installed-base
+	$(BIN)/uno-env compile
 
 lint:
 	$(BIN)/ruff check uno_env agents training tests benchmarks examples

@@ -175,7 +175,19 @@ def test_every_command_takes_rule_overrides() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["", "simulate", "rules", "study", "tournament", "play", "replay", "train", "selfplay", "evaluate"],
+    [
+        "",
+        "simulate",
+        "rules",
+        "compile",
+        "study",
+        "tournament",
+        "play",
+        "replay",
+        "train",
+        "selfplay",
+        "evaluate",
+    ],
 )
 def test_help_is_plain_text_with_defaults(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:

@@ -75,10 +75,10 @@ def test_no_notice_without_numba(cold: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_ensure_compiled_warms_up_once_per_process(cold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    monkeypatch.setitem(compiling._WARM_UPS, "game", lambda: calls.append("game"))
+    monkeypatch.setitem(compiling._WARM_UPS, "game", lambda every_path: calls.append(f"game {every_path}"))
     compiling.ensure_compiled("game")
     compiling.ensure_compiled("game")
-    assert calls == ["game"] and compiling.is_warm("game")
+    assert calls == ["game False"] and compiling.is_warm("game")
 
 
 def test_unknown_part_names_the_parts() -> None:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 
 import uno_env
-from uno_env.compiling import compiling
+from uno_env.compiling import PARTS, compiling
 from uno_env.rules import rule_fields
 
 from .common import add_rule_arguments, check_player_count, resolve_rules
@@ -176,6 +176,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compile(args: argparse.Namespace) -> int:
+    uno_env.compile_all(args.parts or None, progress=lambda line: print(line, flush=True))
+    return 0
+
+
 # Modules that contribute a subcommand: each defines ``add_subcommand(subparsers)``, which adds
 # its parser and sets ``func`` to a callable taking the parsed arguments and returning an exit
 # code. These modules import heavy dependencies (torch, pandas, Ray) inside the functions that
@@ -234,6 +239,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="one rule of the rule reference (e.g. U-WD4-2) with its fields and presets; 'all' lists the IDs",
     )
     rules.set_defaults(func=_cmd_rules)
+
+    warm = sub.add_parser(
+        "compile",
+        help="compile every entry point of the engine into the cache now (install step, images, clusters)",
+    )
+    warm.add_argument(
+        "parts",
+        nargs="*",
+        metavar="PART",
+        help="parts of the engine to compile (default: all): "
+        + "; ".join(f"{name} ({what})" for name, (what, _) in PARTS.items()),
+    )
+    warm.set_defaults(func=_cmd_compile)
 
     for module_name in SUBCOMMAND_MODULES:
         importlib.import_module(module_name).add_subcommand(sub)

@@ -7,7 +7,8 @@ reference (``docs/rules.md``).
 
 The environments (:mod:`uno_env.envs`) load on first use: ``uno_env.env`` / ``raw_env``
 (PettingZoo AEC), ``uno_env.parallel_env`` (PettingZoo Parallel),
-``uno_env.SingleAgentEnv`` and ``uno_env.VectorEnv`` (Gymnasium). Their ids
+``uno_env.SingleAgentEnv`` and ``uno_env.VectorEnv`` (Gymnasium). :func:`compile_all` compiles
+every entry point ahead of use (``uno-env compile``). Their ids
 (``uno_env/<preset>-v1``) are registered with PettingZoo and Gymnasium when those are imported.
 """
 
@@ -17,6 +18,7 @@ from ._cache import CACHE_DIR  # noqa: F401  (first: before any function is comp
 from .actions import action_table, format_action, parse_action
 from .batch import BatchResult, BatchSummary, simulate
 from .cards import Card, CardNotationError, format_face, parse_face
+from .compiling import compile_all
 from .game import EngineError, Game, IllegalActionError, Outcome, Phase
 from .position import PositionError
 from .rules import PRESETS, RuleError, RuleSet, load_rules, preset
@@ -58,6 +60,7 @@ __all__ = [
     "SingleAgentEnv",
     "VectorEnv",
     "action_table",
+    "compile_all",
     "env",
     "format_action",
     "format_face",

@@ -1,25 +1,37 @@
-"""Saying so while the engine compiles: no silent minutes on a fresh install.
+"""Compiling the engine: ahead of use with :func:`compile_all`, and never in silence.
 
 Numba compiles the engine the first time each part of it runs after an install (or after
 the package source changed) and caches the machine code on disk (:mod:`uno_env._cache`);
-later runs load it in seconds. Code that is about to trigger a compile wraps it in
-:func:`compiling`::
+later processes pointed at the same cache load it instead. Two ways to pay that once:
 
-    with compiling("batch"):
-        uno_env.simulate(rules, 4, 1, seed=0)   # compiles the batch loop and the play styles
+- **Ahead of use, visibly**: :func:`compile_all` (``uno-env compile [PART ...]``) runs every
+  part of :data:`PARTS` on a small real workload, one progress line per part as it starts
+  and ends: whole games through the :class:`~uno_env.Game` facade with positions and
+  invariants, the batch simulator with every compiled play style, the AEC and single-agent
+  envs with compiled and Python opponents and the illegal-action paths, the vector env with
+  compiled and batched Python opponents. An install step, a Docker image build or a cluster
+  set-up runs it once; ``make test`` and ``make demo`` do. Running workloads, rather than
+  listing signatures, compiles exactly the argument types the package passes (array layouts,
+  read-only rule specs), so nothing compiled goes unused and nothing used is missed.
+- **On first use, announced**: code about to trigger a compile wraps it in
+  :func:`compiling`::
 
-While the cache of the current source has not seen that part, this prints on stderr
+      with compiling("batch"):
+          uno_env.simulate(rules, 4, 1, seed=0)   # compiles the batch loop and the play styles
 
-    compiling the engine (batch simulator and play styles), once per install, about 2 min
+  While the cache of the current source has not seen that part, this prints on stderr
 
-with a spinner and the elapsed seconds on a terminal (a start and an end line otherwise),
-and marks the part warm when the block finishes. A warm part prints nothing. The parts
-(:data:`PARTS`) are what the commands compile first; :func:`warm_up` compiles one by
-playing a tiny game through it, and :func:`warm_parts` lists the warm ones. Commands warm
-up before they start their progress estimates and time budgets, so those count the work,
-not the compiling. The library's entry points (``Game``, ``simulate``, ``VectorEnv``, the
-envs) call :func:`ensure_compiled` once per process, so a first use from Python says so
-too. Nothing is said when numba is off (``NUMBA_DISABLE_JIT=1``): nothing compiles.
+      compiling the engine (batch simulator and play styles), once per install, about 2 min
+
+  with a spinner and the elapsed seconds on a terminal (a start and an end line otherwise),
+  and marks the part warm when the block finishes. A warm part prints nothing.
+  :func:`warm_up` compiles one part by playing the smallest game through it that reaches
+  its first use, and :func:`warm_parts` lists the warm ones. Commands warm up before they
+  start their progress estimates and time budgets, so those count the work, not the
+  compiling. The library's entry points (``Game``, ``simulate``, ``VectorEnv``, the envs)
+  call :func:`ensure_compiled` once per process, so a first use from Python says so too.
+
+Nothing is said when numba is off (``NUMBA_DISABLE_JIT=1``): nothing compiles.
 """
 
 from __future__ import annotations
@@ -28,12 +40,13 @@ import importlib
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
 import numba
+import numpy as np
 
 from ._cache import CACHE_DIR
 
@@ -135,36 +148,130 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"{__package__}.{name}")
 
 
-def _play_batch() -> None:
-    _module("batch").simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
+def _first_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
 
 
-def _play_game() -> None:
+def _play_batch(every_path: bool) -> None:
+    batch = _module("batch")
+    batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
+    if every_path:  # one policy for all seats, and the loop that checks invariants
+        batch.simulate("uno", 2, 2, seed=0, policies="random")
+        batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], check_invariants=True)
+
+
+def _play_game(every_path: bool) -> None:
     game = _module("game").Game("uno", 2, seed=0)
     game.step(game.legal_actions()[0])
+    if every_path:  # a whole game, its outcome, positions and the invariant check
+        while not game.is_over():
+            game.step(game.legal_actions()[0])
+        game.outcome()
+        game.check_invariants()
+        Game = _module("game").Game
+        Game.from_position("uno", Game("uno", 2, seed=1).position()).legal_actions()
 
 
-def _play_vector() -> None:
-    env = _module("envs.vector").VectorEnv(2, "uno", 2)
+def _play_vector(every_path: bool) -> None:
+    VectorEnv = _module("envs.vector").VectorEnv
+    env = VectorEnv(2, "uno", 2)
     env.reset(seed=0)
     env.step(env.action_masks().argmax(axis=1))
+    if not every_path:
+        return
+
+    def batch_opponent(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.asarray(np.argmax(masks, axis=1))
+
+    for opponents in ("random_playable", [batch_opponent]):
+        vector = VectorEnv(2, "uno", 2, opponents=opponents, illegal_action="draw_penalty")
+        _, info = vector.reset(seed=0)
+        for _ in range(4):
+            _, _, _, _, info = vector.step(np.argmax(info["action_mask"], axis=1))
+        vector.reset()
 
 
-def _play_env() -> None:
-    table = _module("envs.aec").env("uno", 2)
+def _play_env(every_path: bool) -> None:
+    aec = _module("envs.aec")
+    table = aec.env("uno", 2)
     table.reset(seed=0)
     observation = table.last()[0]
     assert observation is not None
     table.step(int(observation["action_mask"].argmax()))
+    if not every_path:
+        return
+    for illegal in ("terminate", "draw_penalty"):  # whole games; U-WRONG-1's path too
+        table = aec.env("uno", 2, illegal_action=illegal)
+        table.reset(seed=0)
+        if illegal == "draw_penalty":
+            mask = table.observe(table.agent_selection)["action_mask"]
+            table.step(int(np.flatnonzero(mask == 0)[0]))
+        for agent in table.agent_iter(max_iter=10_000):
+            _, _, terminated, truncated, _ = table.last()
+            table.step(None if terminated or truncated else _first_legal(table.observe(agent)["action_mask"]))
+
+    def python_opponent(obs: np.ndarray, mask: np.ndarray) -> int:
+        return _first_legal(mask)
+
+    SingleAgentEnv = _module("envs.single").SingleAgentEnv
+    for opponents in ("random_playable", [python_opponent]):
+        single = SingleAgentEnv("uno", 2, opponents=opponents, illegal_action="draw_penalty")
+        _, info = single.reset(seed=0)
+        single.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+        done = False
+        while not done:
+            _, _, terminated, truncated, info = single.step(_first_legal(info["action_mask"]))
+            done = terminated or truncated
 
 
-_WARM_UPS = {"batch": _play_batch, "game": _play_game, "vector": _play_vector, "env": _play_env}
+_WARM_UPS: dict[str, Callable[[bool], None]] = {
+    "batch": _play_batch,
+    "game": _play_game,
+    "vector": _play_vector,
+    "env": _play_env,
+}
+"""Each part's workload; ``True`` runs every path :func:`compile_all` compiles, ``False`` only
+what its first use needs."""
 
 
 def warm_up(part: str, *, enabled: bool = True, stream: TextIO | None = None) -> None:
-    """Compile ``part`` if it is not warm (one tiny game through it), saying so while it runs."""
+    """Compile or load ``part`` (a tiny game through it), saying so while it compiles."""
     with compiling(part, enabled=enabled, stream=stream):
-        _WARM_UPS[part]()
+        _WARM_UPS[part](False)  # when warm, this loads the code (before a pool forks, a clock starts)
+
+
+def compile_all(
+    parts: Sequence[str] | None = None, progress: Callable[[str], Any] | None = None
+) -> dict[str, float]:
+    """Compile (or load from the cache) every compiled entry point of ``parts``; seconds per part.
+
+    ``parts`` picks from :data:`PARTS` (default: all, in that order); ``progress`` gets one
+    line per part as it starts and one as it ends (default: printed on stderr; ``print`` or a
+    logger method work too). The code goes to the cache directory
+    :data:`uno_env._cache.CACHE_DIR`, where every later process on this source, Python,
+    numba and CPU finds it. A part already there loads in about a second.
+    """
+    names = list(PARTS) if parts is None else list(parts)
+    unknown = [name for name in names if name not in PARTS]
+    if unknown:
+        raise ValueError(f"unknown engine part(s) {', '.join(unknown)}; parts: {', '.join(PARTS)}")
+    report = progress if progress is not None else _to_stderr
+    report(f"compiling the uno_env engine into {CACHE_DIR}")
+    seconds: dict[str, float] = {}
+    total = time.perf_counter()
+    for k, name in enumerate(names, 1):
+        report(f"[{k}/{len(names)}] {name}: {PARTS[name][0]} ...")
+        start = time.perf_counter()
+        with compiling(name, enabled=False):
+            _WARM_UPS[name](True)
+        seconds[name] = time.perf_counter() - start
+        report(f"[{k}/{len(names)}] {name}: done in {seconds[name]:.1f} s")
+    report(f"compiled in {time.perf_counter() - total:.1f} s")
+    return seconds
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def ensure_compiled(part: str) -> None:

@@ -1,0 +1,98 @@
+"""``uno-env compile`` builds a cache that fresh processes load without compiling (issue: cold start).
+
+The first test compiles the ``game`` part cold into its own cache directory, in a process
+of its own, then runs the Game workload in fresh processes pointed at that directory and at
+a copy of it (a cache built once and copied to other nodes), counting numba's compile
+events: there must be none, and the entry points must come from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import uno_env
+from uno_env import compiling
+
+UNO_ENV = Path(sys.executable).with_name("uno-env")
+
+# Runs the `game` part's whole workload and prints what numba compiled and what it loaded.
+COUNT_COMPILES = """
+import json
+from numba.core import event
+
+compiled = []
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Count())
+import uno_env
+from uno_env import compiling, game
+
+compiling._WARM_UPS["game"](True)
+print(json.dumps({
+    "compiled": compiled,
+    "cache_dir": str(uno_env._cache.CACHE_DIR),
+    "loaded": sum(game._step_and_list.stats.cache_hits.values()),
+}))
+"""
+
+
+def _env(cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_CACHE"))}
+    env["UNO_ENV_CACHE_DIR"] = str(cache)
+    return env
+
+
+def _run_game_part(cache: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", COUNT_COMPILES], env=_env(cache), capture_output=True, text=True, check=True
+    )
+    counts: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return counts
+
+
+def test_a_cache_built_by_uno_env_compile_is_loaded_by_fresh_processes(tmp_path: Path) -> None:
+    cache = tmp_path / "shared"
+    built = subprocess.run(
+        [str(UNO_ENV), "compile", "game"], env=_env(cache), capture_output=True, text=True, check=True
+    )
+    assert "[1/1] game: done in" in built.stdout
+    fresh = _run_game_part(cache)
+    assert fresh["compiled"] == []
+    assert fresh["loaded"] == 1
+    assert str(fresh["cache_dir"]).startswith(str(cache))
+    # built once and copied: a node given a copy of the directory loads it too
+    copy = tmp_path / "copied"
+    shutil.copytree(cache, copy)
+    copied = _run_game_part(copy)
+    assert copied["compiled"] == []
+    assert copied["loaded"] == 1
+
+
+def test_unknown_parts_are_refused_with_the_list() -> None:
+    with pytest.raises(ValueError, match=r"unknown engine part\(s\) games; parts: batch, game, vector, env"):
+        uno_env.compile_all(["games"])
+    done = subprocess.run([str(UNO_ENV), "compile", "nope"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "uno-env: error: unknown engine part(s) nope" in done.stderr
+
+
+def test_every_part_runs_here_with_progress() -> None:
+    # the session's cache is warm after the other tests, so this mostly loads
+    lines: list[str] = []
+    seconds = uno_env.compile_all(progress=lines.append)
+    assert list(seconds) == list(compiling.PARTS)
+    assert lines[0].startswith("compiling the uno_env engine into ")
+    assert [line for line in lines if "done in" in line][-1].startswith(f"[{len(compiling.PARTS)}/")
