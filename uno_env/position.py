@@ -58,11 +58,14 @@ back to a line that parses to the same state.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
 from . import cards, engine
 from . import layout as L
+from . import options as O
 from .cards import DeckFamily
 from .rng import seed_rng
 from .rules import RuleError, RuleSet
@@ -122,6 +125,9 @@ OPTIONAL = (
     "decisions", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen",
     "cuberolled", *(name for name, _ in MIDPLAY_FIELDS),
 )  # fmt: skip
+
+
+_T = TypeVar("_T")
 
 
 class PositionError(ValueError):
@@ -277,91 +283,161 @@ def _in_cube(state: np.ndarray) -> bool:
     )
 
 
-def _split_fields(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise TypeError(f"a position is a string of key=value fields, got {type(text).__name__}")
-    values: dict[str, str] = {}
-    for part in text.split(";"):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip().lower()
-        if not sep:
-            raise PositionError(f"position field {part.strip()!r} is not key=value")
-        if key not in REQUIRED and key not in OPTIONAL:
-            raise PositionError(
-                f"unknown position field {key!r}; valid fields: {', '.join(REQUIRED + OPTIONAL)}"
-            )
-        if key in values:
-            raise PositionError(f"position field {key!r} appears twice")
-        values[key] = value.strip()
-    missing = [k for k in REQUIRED if k not in values]
-    if missing:
-        raise PositionError(f"position lacks field(s) {', '.join(missing)}; required: {', '.join(REQUIRED)}")
-    return values
-
-
 # integers are ASCII digits (int() also reads other scripts' digits and underscores), at most
 # 19 of them: every field is range-checked before it reaches the int64 state
 _INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
 COUNT_LIMIT = 1 << 48  # counters that only grow by small steps (scores, sit-outs, rounds)
 
-
-def _integer(key: str, raw: str) -> int:
-    if not _INTEGER.fullmatch(raw):
-        raise PositionError(f"position field {key}={raw!r} must be an integer")
-    return int(raw)
-
-
-def _int_field(values: dict[str, str], key: str, default: int, lo: int, hi: int, why: str = "") -> int:
-    """Integer field ``key`` (``default`` when absent), which must lie in ``lo..hi``."""
-    raw = values.get(key)
-    if raw is None:
-        return default
-    value = _integer(key, raw)
-    if not lo <= value <= hi:
-        raise PositionError(f"position field {key}={value} is outside {lo}..{hi}{why}")
-    return value
+# the word-valued fields: each word and the code it stands for (the printer writes the same words)
+PHASE_CODES = {name: phase for phase, name in PHASE_NAMES.items()}
+STATUS_CODES = {name: status for status, name in STATUS_NAMES.items()}
+DIRECTIONS = {"+": 1, "-": -1, "+1": 1, "-1": -1}
+AFTER_CHOICE = {"start": L.AC_SAME_PLAYER, "play": L.AC_END_TURN}  # phase=colour, not a cube roll
+CUBE_RETURN = {"play": L.PH_PLAY, "drawn": L.PH_PLAY_DRAWN}  # H-CUBE-1: the phase after the roll
 
 
-def _seat_field(values: dict[str, str], key: str, default: int, n: int) -> int:
-    """A seat field: ``0..n-1``."""
-    raw = values.get(key)
-    if raw is None:
-        return default
-    value = _integer(key, raw)
-    if not 0 <= value < n:
-        raise PositionError(f"position field {key}={value} is not a seat 0..{n - 1}")
-    return value
+class _Fields:
+    """The ``key=value`` fields of one position, with one parser per kind of value.
 
+    Each parser reads its notation (integers, seats, per-seat lists, words, cards, colours,
+    ``a:b`` pairs) and checks what the notation alone allows; the section parsers below
+    check the values against the rule set, the player count and each other. Every error is
+    a :class:`PositionError` naming the field and what is allowed.
+    """
 
-def _seat_list(raw: str, n: int, key: str) -> list[int]:
-    seats = []
-    for token in raw.replace(",", " ").split():
-        if not _INTEGER.fullmatch(token) or not 0 <= int(token) < n:
-            raise PositionError(f"position field {key}: {token!r} is not a seat 0..{n - 1}")
-        seats.append(int(token))
-    return seats
+    def __init__(self, text: str, deck: DeckFamily) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"a position is a string of key=value fields, got {type(text).__name__}")
+        self.deck = deck
+        self.raw: dict[str, str] = {}
+        for part in text.split(";"):
+            if not part.strip():
+                continue
+            key, sep, value = part.partition("=")
+            key = key.strip().lower()
+            if not sep:
+                raise PositionError(f"position field {part.strip()!r} is not key=value")
+            if key not in REQUIRED and key not in OPTIONAL:
+                raise PositionError(
+                    f"unknown position field {key!r}; valid fields: {', '.join(REQUIRED + OPTIONAL)}"
+                )
+            if key in self.raw:
+                raise PositionError(f"position field {key!r} appears twice")
+            self.raw[key] = value.strip()
+        missing = [k for k in REQUIRED if k not in self.raw]
+        if missing:
+            raise PositionError(
+                f"position lacks field(s) {', '.join(missing)}; required: {', '.join(REQUIRED)}"
+            )
 
+    def __contains__(self, key: str) -> bool:
+        return key in self.raw
 
-def _per_seat(values: dict[str, str], key: str, n: int, lo: int, hi: int) -> list[int] | None:
-    if key not in values:
-        return None
-    items = values[key].split()
-    if len(items) != n or not all(_INTEGER.fullmatch(s) for s in items):
-        raise PositionError(f"position field {key} needs {n} integers, got {values[key]!r}")
-    out = [int(s) for s in items]
-    for seat, value in enumerate(out):
+    def refuse(self, keys: tuple[str, ...], where: str) -> None:
+        """Fields that mean nothing here are an error, not silently dropped."""
+        given = [k for k in keys if k in self.raw]
+        if given:
+            raise PositionError(f"position field(s) {', '.join(given)} {where}")
+
+    def number(self, key: str) -> int:
+        """The integer of field ``key`` (which is given), not yet range-checked."""
+        raw = self.raw[key]
+        if not _INTEGER.fullmatch(raw):
+            raise PositionError(f"position field {key}={raw!r} must be an integer")
+        return int(raw)
+
+    def integer(self, key: str, default: int, lo: int, hi: int, why: str = "") -> int:
+        """Integer field ``key`` (``default`` when absent), which must lie in ``lo..hi``."""
+        if key not in self.raw:
+            return default
+        value = self.number(key)
         if not lo <= value <= hi:
-            raise PositionError(f"position field {key}: seat {seat} has {value}, outside {lo}..{hi}")
-    return out
+            raise PositionError(f"position field {key}={value} is outside {lo}..{hi}{why}")
+        return value
 
+    def seat(self, key: str, default: int, n: int) -> int:
+        """A seat field: ``0..n-1`` (``default`` when absent)."""
+        if key not in self.raw:
+            return default
+        value = self.number(key)
+        if not 0 <= value < n:
+            raise PositionError(f"position field {key}={value} is not a seat 0..{n - 1}")
+        return value
 
-def _refuse(values: dict[str, str], keys: tuple[str, ...], where: str) -> None:
-    """Fields that mean nothing here are an error, not silently dropped."""
-    given = [k for k in keys if k in values]
-    if given:
-        raise PositionError(f"position field(s) {', '.join(given)} {where}")
+    def seats(self, key: str, n: int) -> list[int]:
+        """A list of seats (spaces or commas between them); empty when absent."""
+        found = []
+        for token in self.raw.get(key, "").replace(",", " ").split():
+            if not _INTEGER.fullmatch(token) or not 0 <= int(token) < n:
+                raise PositionError(f"position field {key}: {token!r} is not a seat 0..{n - 1}")
+            found.append(int(token))
+        return found
+
+    def per_seat(self, key: str, n: int, lo: int, hi: int) -> list[int] | None:
+        """One integer in ``lo..hi`` per seat, or ``None`` when absent."""
+        if key not in self.raw:
+            return None
+        items = self.raw[key].split()
+        if len(items) != n or not all(_INTEGER.fullmatch(s) for s in items):
+            raise PositionError(f"position field {key} needs {n} integers, got {self.raw[key]!r}")
+        values = [int(s) for s in items]
+        for seat, value in enumerate(values):
+            if not lo <= value <= hi:
+                raise PositionError(f"position field {key}: seat {seat} has {value}, outside {lo}..{hi}")
+        return values
+
+    def word(self, key: str, words: dict[str, int], default: str | None = None) -> int:
+        """The code of a word-valued field (``default``'s when absent)."""
+        word = self.raw.get(key, default)
+        if word not in words:
+            raise PositionError(f"position field {key}={word!r}; allowed: {', '.join(words)}")
+        return words[word]
+
+    def pairs(self, key: str, sep: str, what: str) -> list[tuple[int, int]]:
+        """Integer pairs ``a<sep>b`` separated by spaces; empty when absent."""
+        found = []
+        for token in self.raw.get(key, "").split():
+            left, has_sep, right = token.partition(sep)
+            if not has_sep or not _INTEGER.fullmatch(left) or not _INTEGER.fullmatch(right):
+                raise PositionError(f"position field {key}: {token!r} must be {what}")
+            found.append((int(left), int(right)))
+        return found
+
+    def pair(self, key: str, sep: str, what: str) -> tuple[int, int]:
+        """One integer pair ``a<sep>b`` (the field is given)."""
+        left, has_sep, right = self.raw[key].partition(sep)
+        if not has_sep or not _INTEGER.fullmatch(left) or not _INTEGER.fullmatch(right):
+            raise PositionError(f"position field {key}={self.raw[key]!r} must be {what}")
+        return int(left), int(right)
+
+    def cards(self, key: str) -> list[int]:
+        return self._notation(cards.parse_cards, self.raw[key])
+
+    def hands(self) -> list[list[int]]:
+        """Each seat's cards: hands separated by ``/``."""
+        return [self._notation(cards.parse_cards, hand) for hand in self.raw["hands"].split("/")]
+
+    def face(self, key: str) -> int:
+        return self._notation(cards.parse_face, self.raw[key])
+
+    def colour(self, key: str, default: str = "-") -> int:
+        """A colour or suit; ``-`` (or nothing) is none: -1."""
+        text = self.raw.get(key, default)
+        return -1 if text in ("-", "") else self._notation(cards.parse_colour, text)
+
+    def rank(self, key: str) -> int:
+        """A rank token of the deck (``D2``, ``WD4``, ``7``, ``A``...), the field given."""
+        ranks = cards.RANK_TOKENS[self.deck]
+        text = self.raw[key]
+        if text.upper() in ranks and text.isascii():
+            return ranks.index(text.upper())
+        raise PositionError(f"position field {key}={text!r}; allowed ranks: {', '.join(ranks)}")
+
+    def _notation(self, parse: Callable[[str, DeckFamily], _T], text: str) -> _T:
+        try:
+            return parse(text, self.deck)
+        except cards.CardNotationError as exc:
+            raise PositionError(f"position: {exc}") from None
 
 
 # mid-play integer fields: allowed values (seat fields are checked against the table)
@@ -411,11 +487,35 @@ def parse_position(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> np
 
 
 def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> np.ndarray:
-    values = _split_fields(text)
-    deck = rules.deck_family
-    num_faces = int(spec[L.SP_NUM_FACES])
-    hand_texts = values["hands"].split("/")
-    n = len(hand_texts)
+    """The state of a position, one notation section after another (each reads its fields)."""
+    f = _Fields(text, rules.deck_family)
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    _read_cards(f, rules, spec, state)
+    _read_turn(f, spec, state)
+    _read_finished(f, state, spec)
+    if "cube" in f:
+        _read_cube(f, state, spec)
+    else:
+        f.refuse(("cubeuno", "cubereturn", "cubechosen"), "belong with cube=<action>:<target>")
+    _read_drawn(f, state, spec)
+    _read_pending(f, state, spec)
+    _read_after(f, state)
+    _read_seat_fields(f, state, spec)
+    _read_midplay(f, state, spec)
+    _read_end(f, state, spec)
+    seed_rng(state, L.RNG, seed, 0)
+    seed_rng(state, L.AGENT_RNG, seed, 1)
+    return state
+
+
+def _top(state: np.ndarray) -> int:
+    """The top card of the discard pile (0 when the pile is empty)."""
+    return int(state[L.DISCARD_PILE + state[L.S_NDISCARD] - 1]) if state[L.S_NDISCARD] else 0
+
+
+def _read_cards(f: _Fields, rules: RuleSet, spec: np.ndarray, state: np.ndarray) -> None:
+    """``hands``, ``discard``, ``draw``: the game's cards, no more copies than the deck has."""
+    n = len(f.raw["hands"].split("/"))
     if not 2 <= n <= L.MAX_PLAYERS:
         raise PositionError(f"position has {n} hands; a game has 2..{L.MAX_PLAYERS} players")
     if not rules.min_players <= n <= rules.max_players:
@@ -423,30 +523,25 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
             f"position has {n} hands: num_players={n} is outside this variant's range "
             f"{rules.min_players}..{rules.max_players} (min_players, max_players)"
         )
-    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     state[L.S_NPLAYERS] = n
-    try:
-        for seat, hand_text in enumerate(hand_texts):
-            for face in cards.parse_cards(hand_text, deck):
-                state[L.HANDS + seat * L.MAX_FACES + face] += 1
-                state[L.HAND_SIZE + seat] += 1
-        discard = cards.parse_cards(values["discard"], deck)
-        draw = cards.parse_cards(values["draw"], deck)
-    except cards.CardNotationError as exc:
-        raise PositionError(f"position: {exc}") from None
-    # the game's universe is the cards it lists (E-CONS-1); no more copies than the deck has
+    hands = f.hands()
+    discard = f.cards("discard")
+    draw = f.cards("draw")
+    # the game's universe is the cards it lists (E-CONS-1)
     counts = np.zeros(L.MAX_FACES, dtype=np.int64)
-    for seat in range(n):
-        counts += state[L.HANDS + seat * L.MAX_FACES : L.HANDS + (seat + 1) * L.MAX_FACES]
-    for face in discard + draw:
+    for face in [face for hand in hands for face in hand] + discard + draw:
         counts[face] += 1
     allowed = rules.deck_counts(n)
-    for face in range(num_faces):
+    for face in range(int(spec[L.SP_NUM_FACES])):
         if counts[face] > allowed[face]:
             raise PositionError(
-                f"position holds {counts[face]} x {cards.format_face(face, deck)} but the deck "
+                f"position holds {counts[face]} x {cards.format_face(face, f.deck)} but the deck "
                 f"has {allowed[face]}"
             )
+    for seat, hand in enumerate(hands):
+        for face in hand:
+            state[L.HANDS + seat * L.MAX_FACES + face] += 1
+        state[L.HAND_SIZE + seat] = len(hand)
     for i, face in enumerate(discard):  # within the deck, so within MAX_CARDS (RuleSet checks)
         state[L.DISCARD_PILE + i] = face
     state[L.S_NDISCARD] = len(discard)
@@ -456,127 +551,6 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
     state[L.DECK : L.DECK + L.MAX_FACES] = counts
     for seat in range(n):
         engine.recount_held(state, seat)
-
-    # status, phase and the seat to move
-    phase_names = {v: k for k, v in PHASE_NAMES.items()}
-    if values["phase"] not in phase_names:
-        raise PositionError(f"position field phase={values['phase']!r}; allowed: {', '.join(phase_names)}")
-    phase = phase_names[values["phase"]]
-    state[L.S_PHASE] = phase
-    status_names = {v: k for k, v in STATUS_NAMES.items()}
-    status = values.get("status", "won" if phase == L.PH_OVER else "running")
-    if status not in status_names:
-        raise PositionError(f"position field status={status!r}; allowed: {', '.join(status_names)}")
-    state[L.S_STATUS] = status_names[status]
-    over = phase == L.PH_OVER
-    if over != (state[L.S_STATUS] != L.ST_RUNNING):
-        raise PositionError("phase=over goes with status=won or truncated, and only with them")
-    if over:
-        seat_to_move = _integer("seat", values["seat"])
-        if seat_to_move != -1:
-            raise PositionError(f"position field seat={seat_to_move}: a finished game has seat=-1")
-    else:
-        seat_to_move = _seat_field(values, "seat", 0, n)
-    state[L.S_CURRENT] = seat_to_move
-    seat = seat_to_move
-    direction = values["dir"]
-    if direction not in ("+", "-", "+1", "-1"):
-        raise PositionError(f"position field dir={direction!r} must be + or -")
-    state[L.S_DIRECTION] = 1 if direction.startswith("+") else -1
-    colour = values["colour"]
-    state[L.S_COLOUR] = -1 if colour in ("-", "") else _parse_colour(colour, deck)
-    if not over and not discard:
-        raise PositionError("a position in play needs a discard pile with a top card")
-    top = discard[-1] if discard else 0
-    if not over and phase != L.PH_CHOOSE_COLOUR and state[L.S_COLOUR] < 0:
-        raise PositionError("a position in play needs colour=<the active colour>")
-    _check_phase_rules(phase, values["phase"], spec)
-
-    state[L.S_DRAWN] = -1
-    state[L.S_WINNER] = -1
-    state[L.S_ROUND_WINNER] = -1
-    state[L.S_LAST_ACTOR] = -1
-    state[L.S_LAST_ACTION] = -1
-    state[L.S_PENDING_FROM] = -1
-    state[L.S_COLOUR_BEFORE] = -1
-    state[L.S_JUMP_BLOCK_SEAT] = -1
-    state[L.S_CUBE_CHOSEN] = -1
-    state[L.S_CUBE_COLOUR] = -1
-
-    # who left the game (MC-END-1), before anything that names a seat in play
-    finished = _per_seat(values, "finished", n, 0, n)
-    if finished is not None:
-        _check_finished(finished, state, spec, n, over)
-        state[L.FINISHED : L.FINISHED + n] = finished
-    state[L.S_NFINISHED] = int(np.count_nonzero(state[L.FINISHED : L.FINISHED + n]))
-    # MC-END-1: a player whose last card asks a choice (a suit, a target) left as it was laid
-    # and still makes that choice; anyone else who left is never asked
-    choosing = phase in (L.PH_CHOOSE_COLOUR, L.PH_CHOOSE_TARGET, L.PH_GIVE) and not state[L.HAND_SIZE + seat]
-    if not over and state[L.FINISHED + seat] and not choosing:
-        raise PositionError(f"position field seat={seat}: that player has left the game (finished)")
-
-    # the cube (H-CUBE-1): a roll awaiting the roller's choice
-    in_cube = "cube" in values
-    if in_cube:
-        _parse_cube(values, state, spec, phase, n)
-    else:
-        _refuse(values, ("cubeuno", "cubereturn", "cubechosen"), "belong with cube=<action>:<target>")
-    returns_to_drawn = in_cube and state[L.S_CUBE_RETURN] == L.PH_PLAY_DRAWN
-    if phase == L.PH_PLAY_DRAWN or returns_to_drawn:
-        state[L.S_DREW] = 1
-        if "drawn" in values:
-            drawn = _parse_face(values["drawn"], deck)
-            if state[L.HANDS + seat * L.MAX_FACES + drawn] == 0:
-                raise PositionError(f"drawn={values['drawn']} is not in the hand of seat {seat}")
-            state[L.S_DRAWN] = drawn
-        elif spec[L.SP_DRAW_RULE] != 2:  # MM-DRAW-1 plays any card after drawing
-            raise PositionError("phase=drawn needs drawn=<card>, the card just drawn")
-    else:
-        _refuse(values, ("drawn",), "belongs to phase=drawn (the card just drawn)")
-
-    _parse_pending(values, state, spec, phase, n, seat, top, deck)
-    if phase == L.PH_CHOOSE_COLOUR and not in_cube:
-        after = values.get("after", "play")
-        if after not in ("start", "play"):
-            raise PositionError(f"position field after={after!r}; allowed: start, play")
-        state[L.S_AFTER_CHOICE] = L.AC_SAME_PLAYER if after == "start" else L.AC_END_TURN
-    else:
-        _refuse(values, ("after",), "belongs to phase=colour (not during a cube roll)")
-
-    _parse_seat_fields(values, state, spec, n, seat, over, top)
-    if in_cube:
-        _refuse(values, tuple(name for name, _ in MIDPLAY_FIELDS), "do not go with a cube roll")
-    elif phase in MIDPLAY_PHASES and state[L.S_AFTER_CHOICE] != L.AC_SAME_PLAYER:
-        _parse_midplay(values, state, spec, phase, n, seat, top)
-    else:
-        _refuse(
-            values,
-            tuple(name for name, _ in MIDPLAY_FIELDS),
-            "belong to phases in the middle of a play (colour, continue, target, give, jump, block)",
-        )
-
-    # the end, and counters
-    if state[L.S_STATUS] == L.ST_WON:  # the last round's points are the hands left
-        for s in range(n):
-            state[L.ROUND_POINTS + s] = sum(
-                int(state[L.HANDS + s * L.MAX_FACES + f]) * int(spec[L.F_POINTS + f])
-                for f in range(num_faces)
-            )
-        if "winner" not in values:
-            raise PositionError("status=won needs winner=<seat>")
-        state[L.S_WINNER] = _seat_field(values, "winner", -1, n)
-        if spec[L.SP_END_RULE] == 1 and state[L.FINISHED + state[L.S_WINNER]] != 1:
-            raise PositionError("MC-END-1: the winner is the first player who left (finished=1)")
-    else:
-        _refuse(values, ("winner",), "belongs to status=won")
-    max_decisions = int(spec[L.SP_MAX_DECISIONS])
-    limit = max_decisions if over else max_decisions - 1
-    state[L.S_DECISIONS] = _int_field(values, "decisions", 0, 0, limit, " (the rule set's max_decisions)")
-    state[L.S_DEALER] = _seat_field(values, "dealer", 0, n)
-    state[L.S_ROUND] = _int_field(values, "round", 0, 0, COUNT_LIMIT)
-    seed_rng(state, L.RNG, seed, 0)
-    seed_rng(state, L.AGENT_RNG, seed, 1)
-    return state
 
 
 # which rule switch makes a phase possible at all
@@ -592,103 +566,155 @@ _PHASE_RULES: dict[int, tuple[tuple[int, ...], str]] = {
 }
 
 
-def _check_phase_rules(phase: int, name: str, spec: np.ndarray) -> None:
+def _read_turn(f: _Fields, spec: np.ndarray, state: np.ndarray) -> None:
+    """``phase``, ``status``, ``seat``, ``dir``, ``colour``: where the game is and who decides."""
+    n = int(state[L.S_NPLAYERS])
+    phase = f.word("phase", PHASE_CODES)
+    state[L.S_PHASE] = phase
+    over = phase == L.PH_OVER
+    state[L.S_STATUS] = f.word("status", STATUS_CODES, "won" if over else "running")
+    if over != (state[L.S_STATUS] != L.ST_RUNNING):
+        raise PositionError("phase=over goes with status=won or truncated, and only with them")
+    if over:
+        seat = f.number("seat")
+        if seat != -1:
+            raise PositionError(f"position field seat={seat}: a finished game has seat=-1")
+    else:
+        seat = f.seat("seat", 0, n)
+    state[L.S_CURRENT] = seat
+    if f.raw["dir"] not in DIRECTIONS:
+        raise PositionError(f"position field dir={f.raw['dir']!r} must be + or -")
+    state[L.S_DIRECTION] = DIRECTIONS[f.raw["dir"]]
+    state[L.S_COLOUR] = f.colour("colour")
+    if not over and not state[L.S_NDISCARD]:
+        raise PositionError("a position in play needs a discard pile with a top card")
+    if not over and phase != L.PH_CHOOSE_COLOUR and state[L.S_COLOUR] < 0:
+        raise PositionError("a position in play needs colour=<the active colour>")
     if phase in _PHASE_RULES:
         switches, words = _PHASE_RULES[phase]
         if not any(spec[s] for s in switches):
-            raise PositionError(f"phase={name} needs the rule {words}, which this rule set does not use")
-    if phase == L.PH_CHALLENGE and spec[L.SP_WD4_MODE] != 0:
+            raise PositionError(
+                f"phase={PHASE_NAMES[phase]} needs the rule {words}, which this rule set does not use"
+            )
+    if phase == L.PH_CHALLENGE and spec[L.SP_WD4_MODE] != engine.WD4_CHALLENGE:
         raise PositionError("phase=challenge needs wd4_bluff='challenge' (U-WD4-2)")
+    for index in (
+        L.S_DRAWN, L.S_WINNER, L.S_ROUND_WINNER, L.S_LAST_ACTOR, L.S_LAST_ACTION, L.S_PENDING_FROM,
+        L.S_COLOUR_BEFORE, L.S_JUMP_BLOCK_SEAT, L.S_CUBE_CHOSEN, L.S_CUBE_COLOUR,
+    ):  # fmt: skip
+        state[index] = -1  # none yet
 
 
-def _check_finished(finished: list[int], state: np.ndarray, spec: np.ndarray, n: int, over: bool) -> None:
-    """MC-END-1: players leave one by one (1, 2, ...), empty-handed; two must stay in play."""
-    order = sorted(f for f in finished if f)
-    if not order:
-        return
-    if spec[L.SP_END_RULE] != 1:
-        raise PositionError("position field finished needs end='last_player' (MC-END-1)")
-    if order != list(range(1, len(order) + 1)):
-        raise PositionError(
-            f"position field finished={' '.join(map(str, finished))}: the players who left are "
-            "numbered 1, 2, ... in leaving order, each number once"
-        )
-    if over and state[L.S_STATUS] == L.ST_WON:
-        if len(order) != n:
+def _read_finished(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """``finished``: who left the game (MC-END-1), before anything that names a seat in play.
+
+    Players leave one by one (1, 2, ...), empty-handed; two must stay in play.
+    """
+    n = int(state[L.S_NPLAYERS])
+    phase = int(state[L.S_PHASE])
+    over = phase == L.PH_OVER
+    seat = int(state[L.S_CURRENT])
+    finished = f.per_seat("finished", n, 0, n)
+    order = sorted(rank for rank in finished or () if rank)
+    if finished is not None and order:
+        if spec[L.SP_END_RULE] != O.END["last_player"]:
+            raise PositionError("position field finished needs end='last_player' (MC-END-1)")
+        if order != list(range(1, len(order) + 1)):
             raise PositionError(
-                "MC-END-1: a won game has every player numbered in finished (the last one last)"
+                f"position field finished={' '.join(map(str, finished))}: the players who left are "
+                "numbered 1, 2, ... in leaving order, each number once"
             )
-        last = finished.index(n)
-    else:
-        if len(order) > n - 2:
-            raise PositionError(
-                f"position field finished: {len(order)} of {n} players left, but play stops when "
-                "one is left (at most n-2 while it runs)"
-            )
-        last = -1
-    for seat, rank in enumerate(finished):
-        if rank and seat != last and state[L.HAND_SIZE + seat]:
-            raise PositionError(f"position field finished: seat {seat} left the game but holds cards")
+        if over and state[L.S_STATUS] == L.ST_WON:
+            if len(order) != n:
+                raise PositionError(
+                    "MC-END-1: a won game has every player numbered in finished (the last one last)"
+                )
+            last = finished.index(n)
+        else:
+            if len(order) > n - 2:
+                raise PositionError(
+                    f"position field finished: {len(order)} of {n} players left, but play stops when "
+                    "one is left (at most n-2 while it runs)"
+                )
+            last = -1
+        for s, rank in enumerate(finished):
+            if rank and s != last and state[L.HAND_SIZE + s]:
+                raise PositionError(f"position field finished: seat {s} left the game but holds cards")
+        state[L.FINISHED : L.FINISHED + n] = finished
+    state[L.S_NFINISHED] = len(order)
+    # MC-END-1: a player whose last card asks a choice (a suit, a target) left as it was laid
+    # and still makes that choice; anyone else who left is never asked
+    choosing = phase in (L.PH_CHOOSE_COLOUR, L.PH_CHOOSE_TARGET, L.PH_GIVE) and not state[L.HAND_SIZE + seat]
+    if not over and state[L.FINISHED + seat] and not choosing:
+        raise PositionError(f"position field seat={seat}: that player has left the game (finished)")
 
 
-def _parse_cube(values: dict[str, str], state: np.ndarray, spec: np.ndarray, phase: int, n: int) -> None:
-    """H-CUBE-1: the dice of a roll whose roller must now pick a player or a colour."""
+_CUBE_DICE = "action:target, the action die 0..3 (4 and 5 are blank: no choice) and the target die 0..5"
+
+
+def _read_cube(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """``cube`` and its fields (H-CUBE-1): a roll whose roller must now pick a player or a colour."""
     if not spec[L.SP_CUBE]:
         raise PositionError("position field cube needs the rule cube (H-CUBE-1)")
-    action_text, sep, face_text = values["cube"].partition(":")
-    dice = (action_text, face_text)
-    if not sep or not all(d in "012345" and len(d) == 1 for d in dice) or int(action_text) > L.CUBE_DISCARD:
-        raise PositionError(
-            f"position field cube={values['cube']!r} must be action:target, the action die 0..3 "
-            "(4 and 5 are blank: no choice) and the target die 0..5"
-        )
-    action, face = int(action_text), int(face_text)
+    action, face = f.pair("cube", ":", _CUBE_DICE)
+    if not 0 <= action <= L.CUBE_DISCARD or not 0 <= face <= 5:
+        raise PositionError(f"position field cube={f.raw['cube']!r} must be {_CUBE_DICE}")
+    n = int(state[L.S_NPLAYERS])
+    phase = int(state[L.S_PHASE])
     roller = int(state[L.S_CURRENT])
     chosen_face = face in (L.CUBE_CHOSEN, L.CUBE_CHOSEN_COLOUR)
     names_colour = face >= L.CUBE_YOU_COLOUR or action == L.CUBE_DISCARD
+    cube = f.raw["cube"]
     if phase == L.PH_CHOOSE_TARGET:
         if not chosen_face:
-            raise PositionError(f"cube={values['cube']}: only target faces 0 and 5 ask for a player")
-        _refuse(values, ("cubechosen",), "is the player being chosen: not set yet in phase=target")
+            raise PositionError(f"cube={cube}: only target faces 0 and 5 ask for a player")
+        f.refuse(("cubechosen",), "is the player being chosen: not set yet in phase=target")
         state[L.S_TARGET_REASON] = L.TR_CUBE
     elif phase == L.PH_CHOOSE_COLOUR:
         if not names_colour:
-            raise PositionError(f"cube={values['cube']}: this roll names no colour")
+            raise PositionError(f"cube={cube}: this roll names no colour")
         if chosen_face:
-            if "cubechosen" not in values:
-                raise PositionError(f"cube={values['cube']}: the player was chosen first: cubechosen=<seat>")
-            chosen = _seat_field(values, "cubechosen", -1, n)
+            if "cubechosen" not in f:
+                raise PositionError(f"cube={cube}: the player was chosen first: cubechosen=<seat>")
+            chosen = f.seat("cubechosen", -1, n)
             if chosen == roller or state[L.FINISHED + chosen]:
                 raise PositionError(f"cubechosen={chosen} must be another player still in the game")
             state[L.S_CUBE_CHOSEN] = chosen
         else:
-            _refuse(values, ("cubechosen",), f"means nothing with the target face {face}")
+            f.refuse(("cubechosen",), f"means nothing with the target face {face}")
         state[L.S_AFTER_CHOICE] = L.AC_CUBE
     else:
         raise PositionError("position field cube belongs to phases target and colour")
     state[L.S_CUBE_ACTION] = action
     state[L.S_CUBE_FACE] = face
     state[L.S_CUBE_ROLLER] = roller
-    state[L.S_CUBE_AT_UNO] = _int_field(values, "cubeuno", 0, 0, 1)
-    back = values.get("cubereturn", "play")
-    if back not in ("play", "drawn"):
-        raise PositionError(f"position field cubereturn={back!r}; allowed: play, drawn")
-    state[L.S_CUBE_RETURN] = L.PH_PLAY_DRAWN if back == "drawn" else L.PH_PLAY
+    state[L.S_CUBE_AT_UNO] = f.integer("cubeuno", 0, 0, 1)
+    state[L.S_CUBE_RETURN] = f.word("cubereturn", CUBE_RETURN, "play")
 
 
-def _parse_pending(
-    values: dict[str, str],
-    state: np.ndarray,
-    spec: np.ndarray,
-    phase: int,
-    n: int,
-    seat: int,
-    top: int,
-    deck: DeckFamily,
-) -> None:
-    """A pending penalty and the Wild Draw Four's challenge record (U-WD4-2, H-STACK-1)."""
-    state[L.S_PENDING] = _int_field(values, "pending", 0, 0, L.PENALTY_LIMIT)
-    state[L.S_PENDING_SKIP] = _int_field(values, "skip", 0, 0, L.PENALTY_LIMIT)
+def _read_drawn(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """``drawn``: the card just drawn, in phase ``drawn`` (or a cube roll that returns to it)."""
+    seat = int(state[L.S_CURRENT])
+    if state[L.S_PHASE] == L.PH_PLAY_DRAWN or (_in_cube(state) and state[L.S_CUBE_RETURN] == L.PH_PLAY_DRAWN):
+        state[L.S_DREW] = 1
+        if "drawn" in f:
+            drawn = f.face("drawn")
+            if state[L.HANDS + seat * L.MAX_FACES + drawn] == 0:
+                raise PositionError(f"drawn={f.raw['drawn']} is not in the hand of seat {seat}")
+            state[L.S_DRAWN] = drawn
+        elif spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:  # MM-DRAW-1 plays any card after drawing
+            raise PositionError("phase=drawn needs drawn=<card>, the card just drawn")
+    else:
+        f.refuse(("drawn",), "belongs to phase=drawn (the card just drawn)")
+
+
+def _read_pending(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """A pending penalty and the Wild Draw Four's challenge record (U-WD4-2, H-STACK-1):
+    ``pending``, ``skip``, ``from``, ``class``, ``challengeable``, ``bluff``, ``before``."""
+    n = int(state[L.S_NPLAYERS])
+    phase = int(state[L.S_PHASE])
+    state[L.S_PENDING] = f.integer("pending", 0, 0, L.PENALTY_LIMIT)
+    state[L.S_PENDING_SKIP] = f.integer("skip", 0, 0, L.PENALTY_LIMIT)
     pending = bool(state[L.S_PENDING] or state[L.S_PENDING_SKIP])
     name = PHASE_NAMES[phase]
     if phase in (L.PH_CHALLENGE, L.PH_ANSWER) and not pending:
@@ -703,160 +729,126 @@ def _parse_pending(
                 f"a pending penalty (pending, skip) is answered in phases challenge and answer (or by "
                 f"a play in colour, continue), not in phase={name}"
             )
-        state[L.S_PENDING_FROM] = _seat_field(
-            values, "from", int((state[L.S_CURRENT] - state[L.S_DIRECTION]) % n), n
-        )
-        ranks = cards.RANK_TOKENS[deck]
-        klass = values.get("class")
-        if klass is None:
-            state[L.S_PENDING_CLASS] = spec[L.F_RANK + top]
-        elif klass.upper() in ranks and klass.isascii():
-            state[L.S_PENDING_CLASS] = ranks.index(klass.upper())
-        else:
-            raise PositionError(f"position field class={klass!r}; allowed ranks: {', '.join(ranks)}")
-        challengeable = _int_field(values, "challengeable", int(phase == L.PH_CHALLENGE), 0, 1)
+        before_current = engine.wrap_seat(int(state[L.S_CURRENT] - state[L.S_DIRECTION]), n)
+        state[L.S_PENDING_FROM] = f.seat("from", before_current, n)
+        state[L.S_PENDING_CLASS] = f.rank("class") if "class" in f else spec[L.F_RANK + _top(state)]
+        challengeable = f.integer("challengeable", int(phase == L.PH_CHALLENGE), 0, 1)
         if challengeable != (phase == L.PH_CHALLENGE) and phase in (L.PH_CHALLENGE, L.PH_ANSWER):
             raise PositionError(f"challengeable={challengeable}: phase=challenge is the challengeable one")
-        if challengeable and spec[L.SP_WD4_MODE] != 0:
+        if challengeable and spec[L.SP_WD4_MODE] != engine.WD4_CHALLENGE:
             raise PositionError("challengeable=1 needs wd4_bluff='challenge' (U-WD4-2)")
         state[L.S_CHALLENGEABLE] = challengeable
     else:
-        _refuse(values, ("from", "class", "challengeable"), "belong with a pending penalty (pending, skip)")
-    state[L.S_BLUFF] = _int_field(values, "bluff", 0, 0, 1)
-    before = values.get("before", "-")
-    state[L.S_COLOUR_BEFORE] = -1 if before == "-" else _parse_colour(before, deck)
+        f.refuse(("from", "class", "challengeable"), "belong with a pending penalty (pending, skip)")
+    state[L.S_BLUFF] = f.integer("bluff", 0, 0, 1)
+    state[L.S_COLOUR_BEFORE] = f.colour("before")
     if state[L.S_BLUFF] and state[L.S_COLOUR_BEFORE] < 0:  # a caught bluff restores that colour
         raise PositionError("bluff=1 needs before=<the active colour before the Wild Draw Four> (U-WD4-2)")
 
 
-def _parse_seat_fields(
-    values: dict[str, str], state: np.ndarray, spec: np.ndarray, n: int, seat: int, over: bool, top: int
-) -> None:
+def _read_after(f: _Fields, state: np.ndarray) -> None:
+    """``after=start``: a starting wild whose chooser then plays (phase ``colour``)."""
+    if state[L.S_PHASE] == L.PH_CHOOSE_COLOUR and "cube" not in f:
+        state[L.S_AFTER_CHOICE] = f.word("after", AFTER_CHOICE, "play")
+    else:
+        f.refuse(("after",), "belongs to phase=colour (not during a cube roll)")
+
+
+_SEEN = "observer>seat, two different seats"
+
+
+def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     """Calls, scores, sit-outs, looks at hands, the jump-in block, cube rolls: per seat."""
-    for s in _seat_list(values.get("called", ""), n, "called"):
-        if spec[L.SP_CALL_RULE] == 0:
+    n = int(state[L.S_NPLAYERS])
+    over = state[L.S_PHASE] == L.PH_OVER
+    for s in f.seats("called", n):
+        if spec[L.SP_CALL_RULE] == engine.CALL_NONE:
             raise PositionError("position field called: this rule set has no call (call='none')")
         if state[L.FINISHED + s]:
             raise PositionError(f"position field called: seat {s} has left the game")
         state[L.CALLED + s] = 1
-    scores = _per_seat(values, "scores", n, 0, COUNT_LIMIT)
+    scores = f.per_seat("scores", n, 0, COUNT_LIMIT)
     if scores is not None:
-        if not over and spec[L.SP_MATCH] != 0 and max(scores) >= spec[L.SP_TARGET]:
+        if not over and spec[L.SP_MATCH] != engine.MATCH_SINGLE_ROUND and max(scores) >= spec[L.SP_TARGET]:
             raise PositionError(
                 f"position field scores: a match still running has every score below its target "
                 f"{int(spec[L.SP_TARGET])}"
             )
         state[L.SCORE : L.SCORE + n] = scores
-    sitout = _per_seat(values, "sitout", n, 0, COUNT_LIMIT)
+    sitout = f.per_seat("sitout", n, 0, COUNT_LIMIT)
     if sitout is not None:
         for s in range(n):
             if sitout[s] and state[L.FINISHED + s]:
                 raise PositionError(f"position field sitout: seat {s} has left the game")
         state[L.SITOUT : L.SITOUT + n] = sitout
-    for pair in values.get("seen", "").split():
-        observer, sep, seen_text = pair.partition(">")
-        if (
-            not sep
-            or not _INTEGER.fullmatch(observer)
-            or not _INTEGER.fullmatch(seen_text)
-            or not 0 <= int(observer) < n
-            or not 0 <= int(seen_text) < n
-            or observer == seen_text
-        ):
-            raise PositionError(
-                f"position field seen: {pair!r} must be observer>seat, two different seats 0..{n - 1}"
-            )
-        state[L.SEEN + int(observer) * L.MAX_PLAYERS + int(seen_text)] = 1  # hand versions start at 0
-    if "jumpblock" in values:
-        seat_text, sep, count_text = values["jumpblock"].partition(":")
-        if not sep or not _INTEGER.fullmatch(seat_text) or not _INTEGER.fullmatch(count_text):
-            raise PositionError(f"position field jumpblock={values['jumpblock']!r} must be seat:count")
-        blocked, count = int(seat_text), int(count_text)
+    for observer, seen in f.pairs("seen", ">", f"{_SEEN} 0..{n - 1}"):
+        if not 0 <= observer < n or not 0 <= seen < n or observer == seen:
+            raise PositionError(f"position field seen: '{observer}>{seen}' must be {_SEEN} 0..{n - 1}")
+        state[L.SEEN + observer * L.MAX_PLAYERS + seen] = 1  # hand versions start at 0
+    if "jumpblock" in f:
+        blocked, count = f.pair("jumpblock", ":", "seat:count")
         if not spec[L.SP_JUMP_IN]:
             raise PositionError("position field jumpblock needs the rule jump_in (H-JUMP-1)")
         if not 0 <= blocked < n or not 1 <= count <= L.MAX_CARDS:
             raise PositionError(
-                f"position field jumpblock={values['jumpblock']}: a seat 0..{n - 1} and the copies of "
+                f"position field jumpblock={f.raw['jumpblock']}: a seat 0..{n - 1} and the copies of "
                 f"the top card it drew as the penalty, 1..{L.MAX_CARDS}"
             )
         state[L.S_JUMP_BLOCK_SEAT] = blocked
         state[L.S_JUMP_BLOCK_COUNT] = count
-    rolled = _per_seat(values, "cuberolled", n, 0, 1)
+    rolled = f.per_seat("cuberolled", n, 0, 1)
     if rolled is not None:
         if any(rolled) and not spec[L.SP_CUBE]:
             raise PositionError("position field cuberolled needs the rule cube (H-CUBE-1)")
         state[L.CUBE_ROLLED : L.CUBE_ROLLED + n] = rolled
 
 
-def _parse_midplay(
-    values: dict[str, str], state: np.ndarray, spec: np.ndarray, phase: int, n: int, seat: int, top: int
-) -> None:
+def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     """The fields of a play being resolved (or of an out-of-turn window), checked per phase."""
+    midplay = tuple(name for name, _ in MIDPLAY_FIELDS)
+    phase = int(state[L.S_PHASE])
+    if "cube" in f:
+        f.refuse(midplay, "do not go with a cube roll")
+        return
+    if phase not in MIDPLAY_PHASES or state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:
+        f.refuse(
+            midplay,
+            "belong to phases in the middle of a play (colour, continue, target, give, jump, block)",
+        )
+        return
+    n = int(state[L.S_NPLAYERS])
+    seat = int(state[L.S_CURRENT])
+    top = _top(state)
     name = PHASE_NAMES[phase]
-    unused = [f for f, _ in MIDPLAY_FIELDS if f in values and f not in PHASE_FIELDS[phase]]
+    unused = [field for field in midplay if field in f and field not in PHASE_FIELDS[phase]]
     if unused:
         raise PositionError(f"position fields {', '.join(unused)} are not used in phase={name}")
     for field, index in MIDPLAY_FIELDS:
         if field in _MIDPLAY_SEATS:
-            state[index] = _seat_field(values, field, -1, n)
+            state[index] = f.seat(field, -1, n)
         else:
             lo, hi = _MIDPLAY_BOUNDS[field]
-            state[index] = _int_field(values, field, 0, lo, hi)
-    if phase == L.PH_CHOOSE_TARGET and "reason" not in values and spec[L.SP_TWO_GIVES] == 1:
-        if spec[L.F_RANK + top] == 2 and spec[L.F_IS_NUMBER + top] == 1:
+            state[index] = f.integer(field, 0, lo, hi)
+    if phase == L.PH_CHOOSE_TARGET and "reason" not in f and spec[L.SP_TWO_GIVES] == 1:
+        if spec[L.F_RANK + top] == 2 and spec[L.F_IS_NUMBER + top] == 1:  # H-TWO-1: a 2 gives
             state[L.S_TARGET_REASON] = L.TR_GIVE
     defaults = _midplay_defaults(state, spec)
     for field, index in MIDPLAY_FIELDS:
-        if field not in values:
+        if field not in f:
             state[index] = defaults[field]
-    held = int(state[L.HAND_SIZE + seat])
-    if phase in (L.PH_JUMP_IN, L.PH_BLOCK):  # H-JUMP-1, H-ZEROSEE-1: out of turn
-        for field in ("window", "scan") + (("resume",) if phase == L.PH_JUMP_IN else ()):
-            if field not in values:
-                raise PositionError(
-                    f"phase={name} needs window=<seat that opened it>, scan=<k>"
-                    + (" and resume=<seat that plays next>" if phase == L.PH_JUMP_IN else "")
-                )
-        window, scan = int(state[L.S_WINDOW_FROM]), int(state[L.S_WINDOW_SCAN])
-        if not 1 <= scan < n or (window + state[L.S_DIRECTION] * scan) % n != seat:
-            raise PositionError(
-                f"scan={scan}: the seat asked is the one scan places from window={window} in the "
-                f"direction of play, and that must be seat={seat}"
-            )
-        if phase == L.PH_JUMP_IN:
-            resume = int(state[L.S_RESUME])
-            if state[L.FINISHED + resume]:
-                raise PositionError(f"resume={resume} has left the game")
-            copies = int(state[L.HANDS + seat * L.MAX_FACES + top])
-            if seat == state[L.S_JUMP_BLOCK_SEAT]:
-                copies -= int(state[L.S_JUMP_BLOCK_COUNT])
-            if copies < 1 or spec[L.F_COLOUR + top] < 0:
-                raise PositionError(
-                    f"phase=jump: seat {seat} must hold another copy of the (coloured) top card"
-                )
-        else:
-            actor = int(state[L.S_ACTOR])
-            if actor == seat or state[L.FINISHED + actor]:
-                raise PositionError(f"actor={actor}: the player whose 0 opened the window, not seat={seat}")
-            zeros = [
-                f
-                for f in range(int(spec[L.SP_NUM_FACES]))
-                if state[L.HANDS + seat * L.MAX_FACES + f]
-                and spec[L.F_IS_NUMBER + f]
-                and spec[L.F_RANK + f] == 0
-            ]
-            if not zeros:
-                raise PositionError(f"phase=block: seat {seat} must hold a 0 to block with")
-        return
-    if state[L.S_ACTOR] != seat:
+    if phase in (L.PH_JUMP_IN, L.PH_BLOCK):
+        _check_window(f, state, spec)
+    elif state[L.S_ACTOR] != seat:
         raise PositionError(
             f"actor={int(state[L.S_ACTOR])}: in phase={name} the player making the play decides"
         )
-    if phase == L.PH_CHOOSE_TARGET:
+    elif phase == L.PH_CHOOSE_TARGET:
         reason = int(state[L.S_TARGET_REASON])
+        held = int(state[L.HAND_SIZE + seat])
+        swaps = spec[L.SP_SEVEN_SWAP] or spec[L.SP_ZERO_RULE] in (engine.ZERO_SWAP_OPTIONAL, engine.ZERO_SWAP)
         if reason == L.TR_GIVE and not spec[L.SP_TWO_GIVES]:
             raise PositionError("reason=1 (give) needs the rule two_gives (H-TWO-1)")
-        if reason == L.TR_SWAP and not (spec[L.SP_SEVEN_SWAP] or spec[L.SP_ZERO_RULE] in (2, 3)):
+        if reason == L.TR_SWAP and not swaps:
             raise PositionError("reason=0 (swap) needs seven_swap or zero_rule='swap' / 'swap_optional'")
         give = int(state[L.S_GIVE_LEFT])
         if reason == L.TR_GIVE and not 1 <= give <= min(2, held):
@@ -864,7 +856,7 @@ def _parse_midplay(
         if reason == L.TR_SWAP and give:
             raise PositionError("position field give belongs to reason=1 (give)")
     elif phase == L.PH_GIVE:  # H-TWO-1: a card to the chosen player
-        if "target" not in values:
+        if "target" not in f:
             raise PositionError("phase=give needs target=<seat receiving the cards>")
         target = int(state[L.S_TARGET])
         if target == seat or state[L.FINISHED + target]:
@@ -876,15 +868,65 @@ def _parse_midplay(
             raise PositionError("phase=give goes with reason=1 (give)")
 
 
-def _parse_colour(text: str, deck: DeckFamily) -> int:
-    try:
-        return cards.parse_colour(text, deck)
-    except cards.CardNotationError as exc:
-        raise PositionError(f"position: {exc}") from None
+def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """H-JUMP-1, H-ZEROSEE-1: an out-of-turn window (phases ``jump`` and ``block``)."""
+    n = int(state[L.S_NPLAYERS])
+    seat = int(state[L.S_CURRENT])
+    top = _top(state)
+    jump = state[L.S_PHASE] == L.PH_JUMP_IN
+    name = PHASE_NAMES[int(state[L.S_PHASE])]
+    for field in ("window", "scan") + (("resume",) if jump else ()):
+        if field not in f:
+            raise PositionError(
+                f"phase={name} needs window=<seat that opened it>, scan=<k>"
+                + (" and resume=<seat that plays next>" if jump else "")
+            )
+    window, scan = int(state[L.S_WINDOW_FROM]), int(state[L.S_WINDOW_SCAN])
+    if not 1 <= scan < n or engine.wrap_seat(int(window + state[L.S_DIRECTION] * scan), n) != seat:
+        raise PositionError(
+            f"scan={scan}: the seat asked is the one scan places from window={window} in the "
+            f"direction of play, and that must be seat={seat}"
+        )
+    if jump:
+        resume = int(state[L.S_RESUME])
+        if state[L.FINISHED + resume]:
+            raise PositionError(f"resume={resume} has left the game")
+        copies = int(state[L.HANDS + seat * L.MAX_FACES + top])
+        if seat == state[L.S_JUMP_BLOCK_SEAT]:
+            copies -= int(state[L.S_JUMP_BLOCK_COUNT])
+        if copies < 1 or spec[L.F_COLOUR + top] < 0:
+            raise PositionError(f"phase=jump: seat {seat} must hold another copy of the (coloured) top card")
+        return
+    actor = int(state[L.S_ACTOR])
+    if actor == seat or state[L.FINISHED + actor]:
+        raise PositionError(f"actor={actor}: the player whose 0 opened the window, not seat={seat}")
+    zeros = [
+        face
+        for face in range(int(spec[L.SP_NUM_FACES]))
+        if state[L.HANDS + seat * L.MAX_FACES + face]
+        and spec[L.F_IS_NUMBER + face]
+        and spec[L.F_RANK + face] == 0
+    ]
+    if not zeros:
+        raise PositionError(f"phase=block: seat {seat} must hold a 0 to block with")
 
 
-def _parse_face(text: str, deck: DeckFamily) -> int:
-    try:
-        return cards.parse_face(text, deck)
-    except cards.CardNotationError as exc:
-        raise PositionError(f"position: {exc}") from None
+def _read_end(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """``winner`` and the counters ``decisions``, ``dealer``, ``round``."""
+    n = int(state[L.S_NPLAYERS])
+    over = state[L.S_PHASE] == L.PH_OVER
+    if state[L.S_STATUS] == L.ST_WON:  # U-SCORE-1: the last round's points are the hands left
+        for s in range(n):
+            state[L.ROUND_POINTS + s] = engine.hand_points(state, spec, s)
+        if "winner" not in f:
+            raise PositionError("status=won needs winner=<seat>")
+        state[L.S_WINNER] = f.seat("winner", -1, n)
+        if spec[L.SP_END_RULE] == O.END["last_player"] and state[L.FINISHED + state[L.S_WINNER]] != 1:
+            raise PositionError("MC-END-1: the winner is the first player who left (finished=1)")
+    else:
+        f.refuse(("winner",), "belongs to status=won")
+    max_decisions = int(spec[L.SP_MAX_DECISIONS])
+    limit = max_decisions if over else max_decisions - 1
+    state[L.S_DECISIONS] = f.integer("decisions", 0, 0, limit, " (the rule set's max_decisions)")
+    state[L.S_DEALER] = f.seat("dealer", 0, n)
+    state[L.S_ROUND] = f.integer("round", 0, 0, COUNT_LIMIT)
