@@ -85,12 +85,20 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ({"replicate": "yes"}, "replicate must be true or false"),
         ({"reference": "sneaky"}, "reference 'sneaky': unknown play style 'sneaky'"),
         ({"reference": 3}, "reference must be a style name"),
+        ({"reference": "oracle"}, "reference 'oracle' cheats (it sees the other hands); set allow_cheating"),
     ],
 )
 def test_bad_specs_are_refused_with_a_clear_message(change: dict[str, Any], message: str) -> None:
     with pytest.raises(study.SpecError) as info:
         study.parse_spec({**TINY, **change})
     assert message in str(info.value)
+
+
+def test_the_reference_may_be_the_search_agent_the_oracle_or_an_exported_policy() -> None:
+    spec = study.parse_spec({**TINY, "reference": "distilled_uno_2p", "allow_rules_mismatch": True})
+    assert spec.reference == "distilled_uno_2p" and "distilled_uno_2p" in spec.exported()
+    assert study.parse_spec({**TINY, "reference": "search:sims=20"}).reference == "search:sims=20"
+    assert study.parse_spec({**TINY, "reference": "oracle", "allow_cheating": True}).reference == "oracle"
 
 
 @pytest.mark.parametrize(

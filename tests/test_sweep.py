@@ -85,6 +85,8 @@ def tree(folder: Path) -> dict[str, bytes]:
         ("[transfer]\nfield = ['nobody']", "style 'nobody'"),
         ("[transfer]\nbaseline = 'nobody'", "baseline 'nobody'"),
         ("[transfer]\nreferee = 1", "unknown key(s) referee"),
+        ("[transfer]\nfield = ['greedy', 'oracle']", "set [transfer] allow_cheating = true"),
+        ("[transfer]\nfield = ['greedy', 'runs/x/model.zip']", "not SB3 checkpoints: runs/x/model.zip"),
         ("[variations]\nx = { no_such_switch = true }", "unknown switch(es) no_such_switch"),
     ],
 )
@@ -98,6 +100,18 @@ def test_malformed_specs_name_what_is_wrong(tmp_path: Path, change: str, message
         parse_sweep(data, source="s.toml")
     assert message in str(info.value)
     assert str(info.value).startswith("s.toml")
+
+
+def test_field_may_seat_the_search_agent_the_oracle_and_exported_policies() -> None:
+    import tomllib
+
+    data = tomllib.loads(TINY)
+    data["transfer"] = {
+        "field": ["greedy", "search:sims=20", "oracle:sims=20", "distilled_uno_2p"], "allow_cheating": True
+    }  # fmt: skip
+    spec = parse_sweep(data)
+    assert spec.field == ("greedy", "search:sims=20", "oracle:sims=20", "distilled_uno_2p")
+    assert spec.allow_cheating and parse_sweep(spec.to_dict()) == spec
 
 
 def test_default_sweep_has_official_uno_and_four_single_switch_variants_at_two_players() -> None:
@@ -322,3 +336,82 @@ def test_ray_and_process_pool_write_the_same_run_directories(tmp_path: Path) -> 
         rb = json.loads((outs["ray"] / "results" / f"{run.id}.json").read_text())
         ra.pop("seconds"), rb.pop("seconds")
         assert ra == rb
+
+
+# ---------------------------------------------------------------- moved folders, other fields
+def test_a_moved_sweep_folder_keeps_its_results(killed_sweep: dict[str, Any], tmp_path: Path) -> None:
+    """Result files name no absolute path: a sweep folder copied elsewhere is reported and resumed
+    there with nothing played again."""
+    import shutil
+
+    from training.transfer import _scan, assemble, plan
+
+    out = killed_sweep["out"]
+    for path in (out / "transfer").glob("*.json"):
+        assert str(out) not in path.read_text()
+    moved = tmp_path / "elsewhere" / "sweep"
+    shutil.copytree(out, moved, ignore=shutil.ignore_patterns("*.lock"))
+    spec = load_sweep(moved / "spec.toml")
+    policy_tasks, field_tasks = plan(spec, moved)
+    assert all(task.model.startswith("runs/") for task in policy_tasks)
+    assert _scan(policy_tasks, moved / "transfer")[1] == [] and _scan(field_tasks, moved / "field")[1] == []
+    assert len(assemble(spec, moved)) == 2 * 2 * 4
+
+
+def test_policy_plays_against_the_oracle_and_an_exported_policy(killed_sweep: dict[str, Any]) -> None:
+    from training.transfer import PolicyTask, play_policy_task
+
+    out = killed_sweep["out"]
+    spec = load_sweep(out / "spec.toml")
+    opponents = ("oracle:sims=8", "distilled_uno_2p")
+    task = PolicyTask(
+        "t", "uno__2p", "uno", 2, "runs/uno__2p/model.zip", str(spec.variants()[0].rules), opponents, 3, 7,
+        str(out),
+    )  # fmt: skip
+    result = play_policy_task(task)["opponents"]
+    for opponent in opponents:
+        wins, truncated = np.asarray(result[opponent]["wins"]), np.asarray(result[opponent]["truncated"])
+        assert wins.shape == (3,) and ((wins + truncated) <= 2).all()
+        assert (np.asarray(result[opponent]["decisions"]) > 0).all()
+
+
+def test_skill_table_reports_the_oracle_gap_and_leaves_the_oracle_out_of_the_spread(tmp_path: Path) -> None:
+    """Per-deal results written by hand: the oracle gap is the oracle's rate against the other
+    field styles minus the adapted policy's against the field, paired by deal."""
+    import tomllib
+
+    from training.runner import write_json_atomic
+    from training.transfer import plan, skill_rows, task_key
+
+    data = tomllib.loads(TINY)
+    data.pop("variations")
+    data["transfer"] = {"field": ["greedy", "blocker", "oracle"], "allow_cheating": True, "deals": 4}
+    spec = parse_sweep(data)
+    (policy_task,), (field_task,) = plan(spec, tmp_path)
+    per_deal = {  # wins per deal (of 2 seats) of the row style against the column style
+        "policy": {"greedy": [1, 1, 2, 0], "blocker": [1, 2, 1, 1], "oracle": [0, 0, 1, 0]},
+        "greedy": {"blocker": [1, 1, 1, 1], "oracle": [0, 1, 0, 0]},
+        "blocker": {"greedy": [1, 1, 1, 1], "oracle": [0, 0, 0, 1]},
+        "oracle": {"greedy": [2, 1, 2, 2], "blocker": [2, 2, 2, 1]},
+    }
+    zeros = [0, 0, 0, 0]
+    opponents = {
+        style: {"wins": per_deal["policy"].get(style, [1, 1, 1, 1]), "truncated": zeros, "decisions": [9] * 4}
+        for style in policy_task.opponents
+    }
+    write_json_atomic(
+        tmp_path / "transfer" / f"{policy_task.id}.json",
+        {"id": policy_task.id, "opponents": opponents, "key": task_key(policy_task)},
+    )
+    pairs = {f"{a}|{b}": wins for a, row in per_deal.items() if a != "policy" for b, wins in row.items()}
+    write_json_atomic(
+        tmp_path / "field" / f"{field_task.id}.json",
+        {"id": field_task.id, "pairs": pairs, "key": task_key(field_task)},
+    )
+    (row,) = skill_rows(spec, tmp_path)
+    policy_rate = (4 + 5 + 1) / (2 * 3 * 4)
+    oracle_rate = (7 + 7) / (2 * 2 * 4)
+    assert row["oracle"] == "oracle"
+    assert row["oracle_gap"] == pytest.approx(oracle_rate - policy_rate)
+    assert row["oracle_gap_lo"] < row["oracle_gap"] < row["oracle_gap_hi"]
+    assert "oracle" not in (row["strongest"], row["weakest"])

@@ -236,8 +236,9 @@ class StudySpec:
         return (*self.learned(), *dict.fromkeys(self.sweep_models().values()))
 
     def exported(self) -> tuple[str, ...]:
-        """The styles that are exported learned policies (compiled, plain weights)."""
-        return tuple(s for s in self.styles if is_learned_policy(s))
+        """The styles (and the reference) that are exported learned policies (compiled, plain weights)."""
+        named = (*self.styles, self.reference) if self.reference else self.styles
+        return tuple(dict.fromkeys(s for s in named if is_learned_policy(s)))
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
@@ -378,17 +379,22 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     if not isinstance(reference, str):
         raise SpecError(f'{source}: reference must be a style name or "" (none), got {reference!r}')
     reference = reference.strip()
-    if reference:
-        try:
-            parse_policy(reference)
-        except ValueError as exc:
-            raise SpecError(f'{source}: reference {reference!r}: {exc} (or "" for none)') from None
     allow = data.get("allow_rules_mismatch", False)
     if not isinstance(allow, bool):
         raise SpecError(f"{source}: allow_rules_mismatch must be true or false, got {allow!r}")
     cheating = data.get("allow_cheating", False)
     if not isinstance(cheating, bool):
         raise SpecError(f"{source}: allow_cheating must be true or false, got {cheating!r}")
+    if reference and not is_learned_policy(reference):  # an exported policy is checked per cell below
+        try:
+            parsed_reference, _ = parse_policy(reference)
+        except ValueError as exc:
+            raise SpecError(f'{source}: reference {reference!r}: {exc} (or "" for none)') from None
+        if parsed_reference.cheats and not cheating:
+            raise SpecError(
+                f"{source}: reference {reference!r} cheats (it sees the other hands); set allow_cheating = "
+                "true to study against it as an upper bound"
+            )
     for style in styles:
         if is_checkpoint(style) or is_learned_policy(style) or (style == LEARNED and sweep):
             continue  # checked per cell below

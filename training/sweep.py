@@ -32,6 +32,7 @@ refused with an error naming what is allowed)::
     seed = 2000000000         # deal d is dealt from seed + d in every variant
     field = ["greedy", "blocker", ...]   # the reference field (default: every scripted style)
     baseline = "random_playable"         # the literature's random player
+    allow_cheating = false    # true: the field may seat the oracle (it sees the other hands)
 
     [variations]              # label = { switch = value, ... } (RuleSet field names)
     seven_swap = { seven_swap = true }
@@ -90,12 +91,12 @@ from training.runner import (
     using_folder,
     write_json_atomic,
 )
-from training.study import SCRIPTED_STYLES, SpecError, Variant, parse_spec
+from training.study import SCRIPTED_STYLES, SpecError, Variant, is_checkpoint, parse_spec
 from training.train import TrainConfig
 
 SWEEP_FORMAT = "uno-env-sweep/1"
 SPEC_KEYS = ("format", "name", "seed", "bases", "players", "steps", "train", "transfer", "variations")
-TRANSFER_KEYS = ("deals", "seed", "field", "baseline")
+TRANSFER_KEYS = ("deals", "seed", "field", "baseline", "allow_cheating")
 MANAGED = ("rules", "overrides", "players", "seed", "total_steps", "runs_dir", "exp", "progress_bar")
 """TrainConfig fields the sweep sets itself (not allowed in ``[train]``)."""
 DEFAULT_SPEC = "default_sweep.toml"
@@ -120,6 +121,7 @@ class SweepSpec:
     transfer_seed: int = DEFAULT_TRANSFER_SEED
     field: tuple[str, ...] = SCRIPTED_STYLES
     baseline: str = DEFAULT_BASELINE
+    allow_cheating: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
@@ -136,6 +138,7 @@ class SweepSpec:
                 "seed": self.transfer_seed,
                 "field": list(self.field),
                 "baseline": self.baseline,
+                "allow_cheating": self.allow_cheating,
             },
             "variations": {label: dict(switches) for label, switches in self.variations},
         }
@@ -186,11 +189,25 @@ class SweepRun:
 
 def _study_part(data: Mapping[str, Any], source: str) -> Any:
     """The study spec of the keys a sweep shares with a study (bases, players, variations; the
-    field as its styles): the study's own checks of rules, switches, styles and player counts."""
+    field as its styles): the study's own checks of rules, switches, styles and player counts.
+    The field may hold the search agent, the oracle (with ``allow_cheating``) and exported
+    learned policies; those play every variant of the sweep (a transfer, allowed)."""
     shared = {k: data[k] for k in ("name", "seed", "bases", "players", "variations") if k in data}
     transfer = data.get("transfer", {})
     styles = transfer.get("field", list(SCRIPTED_STYLES)) if isinstance(transfer, dict) else None
-    return parse_spec({**shared, "styles": styles, "games": 1}, source=source)
+    cheating = transfer.get("allow_cheating", False) if isinstance(transfer, dict) else False
+    if isinstance(styles, list) and any(isinstance(s, str) and is_checkpoint(s) for s in styles):
+        raise SpecError(
+            f"{source}: [transfer] field must name compiled styles or exported policies (.npz, shipped "
+            "names), not SB3 checkpoints: "
+            + ", ".join(s for s in styles if isinstance(s, str) and is_checkpoint(s))
+            + " (`uno-env export` makes one)"
+        )
+    study = {"styles": styles, "games": 1, "allow_cheating": cheating, "allow_rules_mismatch": True}
+    try:
+        return parse_spec({**shared, **study}, source=source)
+    except SpecError as exc:
+        raise SpecError(str(exc).replace("set allow_cheating", "set [transfer] allow_cheating")) from None
 
 
 def _train_values(table: Any, source: str) -> tuple[tuple[str, Any], ...]:
@@ -263,8 +280,6 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
     if not isinstance(baseline, str):
         raise SpecError(f"{source}: [transfer] baseline must be a style name, got {baseline!r}")
     study = _study_part(data, source)  # bases, players, variations, field styles
-    if any(style.endswith(".zip") or "/" in style for style in study.styles):
-        raise SpecError(f"{source}: [transfer] field must name compiled styles, not checkpoints")
     from uno_env.policies import parse_policy
 
     try:
@@ -283,6 +298,7 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         transfer_seed=transfer_seed,
         field=study.styles,
         baseline=baseline.strip(),
+        allow_cheating=study.allow_cheating,
     )
     for run in spec.runs():
         try:

@@ -10,7 +10,11 @@ other in every variant:
   each field style and the baseline (``random_playable``, the literature's random player:
   a random playable card, draws only with none). Policies play arg-max on the native vector
   env (:func:`training.evaluate.play_policy`); styles in the compiled batch simulator, on
-  the same deals. A game cut at the decision limit (E-END-1) counts as not won.
+  the same deals. A game cut at the decision limit (E-END-1) counts as not won. The field
+  may also seat the search agent (``search``, with parameters), the oracle (``oracle``; it
+  cheats, so the spec must say ``allow_cheating = true``) and exported learned policies
+  (shipped names such as ``distilled_uno_2p`` or ``.npz`` paths: a batch policy in the
+  vector env, compiled in the simulator).
 - **Intervals.** The games of one deal share its cards, so the *deal* is the unit: rates are
   ratios of per-deal totals with cluster-robust errors (:func:`uno_env.stats.grouped_ratio`,
   Wilson at the effective sample size), and comparisons on the same deals are paired by deal
@@ -29,12 +33,16 @@ other in every variant:
   against the field (0.5: skill decides nothing; 1: the better player always wins). Variants
   are ranked by premium; each variant's premium is compared with its base's, paired by deal,
   and the comparisons of a sweep are one family under Benjamini-Hochberg at 5% false
-  discovery rate (``premium_vs_base_q``).
+  discovery rate (``premium_vs_base_q``). With the oracle in the field, ``oracle_gap`` is
+  its win rate against the other field styles minus the adapted policy's against the field,
+  paired by deal (how much the hidden cards are still worth to the adapted player), and the
+  oracle is left out of the spread and the stronger side's share.
 
 Everything is resumable: each policy x variant pair and each variant's field games are one
 task of :func:`training.runner.run_batches` whose result (per-deal counts) is written
 atomically to ``OUT/transfer/`` or ``OUT/field/`` with its design digest; a resumed sweep
-plays only the missing ones.
+plays only the missing ones. The digests hold paths relative to ``OUT``, so a sweep folder
+can be moved or shared and resumed or reported from its new place.
 """
 
 from __future__ import annotations
@@ -73,11 +81,12 @@ class PolicyTask:
     trained: str  # run id
     played: str  # variant id
     players: int
-    model: str  # absolute path of the run's model.zip
+    model: str  # the run's model.zip, relative to the sweep folder (``runs/<run>/model.zip``)
     rules: str
     opponents: tuple[str, ...]
     deals: int
     seed: int
+    root: str = ""  # the sweep folder where this process finds it (not part of the design)
 
 
 @dataclass(frozen=True)
@@ -94,9 +103,27 @@ class FieldTask:
 
 
 def task_key(task: PolicyTask | FieldTask) -> str:
-    """SHA-256 of a task's design (what its result file records; another design is refused)."""
-    text = json.dumps([type(task).__name__, *(str(v) for v in vars(task).values())])
+    """SHA-256 of a task's design (what its result file records; another design is refused).
+
+    Paths in it are relative to the sweep folder, so a sweep folder can be moved or shared
+    and its results still match."""
+    values = [str(v) for k, v in vars(task).items() if k != "root"]
+    text = json.dumps([type(task).__name__, *values])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _legacy_key(task: PolicyTask | FieldTask) -> str:
+    """The key the first sweeps recorded: the model's absolute path in place of the relative one
+    (accepted, so their results stay valid in the folder where they were played)."""
+    if not isinstance(task, PolicyTask):
+        return task_key(task)
+    absolute = str((Path(task.root) / task.model).resolve())
+    return task_key(dataclasses.replace(task, model=absolute, root=""))
+
+
+def model_path(task: PolicyTask) -> Path:
+    """Where this process finds the task's policy."""
+    return Path(task.root) / task.model
 
 
 def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]:
@@ -111,9 +138,8 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
                 run = f"{trained.id}__{n}p"
                 policy_tasks.append(
                     PolicyTask(
-                        f"{run}__on__{played.id}", run, played.id, n,
-                        str((out / "runs" / run / "model.zip").resolve()), str(played.rules), opponents,
-                        spec.deals, spec.transfer_seed,
+                        f"{run}__on__{played.id}", run, played.id, n, f"runs/{run}/model.zip",
+                        str(played.rules), opponents, spec.deals, spec.transfer_seed, str(out.resolve()),
                     )
                 )  # fmt: skip
             field_tasks.append(
@@ -140,16 +166,18 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     from uno_env.rules import RuleSet
 
     rules = RuleSet.parse(task.rules)
-    key = (task.model, task.rules, task.players)
+    model = str(model_path(task))
+    key = (model, task.rules, task.players)
     if key not in _ACTORS:
         set_torch_threads(1)
         _ACTORS.clear()  # one policy at a time per worker
         _ACTORS[key] = load_checkpoint_actor(
-            task.model, rules, task.players, allow_rules_mismatch=True, trust=True, log=lambda _: None
+            model, rules, task.players, allow_rules_mismatch=True, trust=True, log=lambda _: None
         )  # the sweep trained and signed it; the driver checked the signature
     actor = _ACTORS[key]
     result: dict[str, Any] = {}
     for opponent in task.opponents:
+        seat_policy = batch_opponent(opponent, rules)
         wins = np.zeros(task.deals, dtype=np.int64)
         truncated = np.zeros(task.deals, dtype=np.int64)
         decisions = np.zeros(task.deals, dtype=np.int64)
@@ -158,7 +186,7 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
                 actor,
                 rules,
                 task.players,
-                [opponent] * (task.players - 1),
+                [seat_policy] * (task.players - 1),
                 task.deals,
                 task.seed,
                 learner_seat=seat,
@@ -172,6 +200,25 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
             "decisions": decisions.tolist(),
         }
     return {"id": task.id, "opponents": result}
+
+
+def batch_opponent(style: str, rules: Any) -> Any:
+    """What the vector env seats for a field entry: the style's name (compiled styles, the search
+    agent and the oracle run inside the env's compiled step), or for an exported learned policy
+    (:mod:`uno_env.learned`) a batch policy over the opponents' own observations: its legal
+    action with the highest logit, as the compiled simulator plays it on the field's games."""
+    from uno_env.learned import is_learned_policy, load_policy
+
+    if not is_learned_policy(style):
+        return style
+    policy = load_policy(style)
+    policy.check_game(rules)
+
+    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits = np.where(masks.astype(bool), policy.logits(observations), -np.inf)
+        return np.argmax(logits, axis=1).astype(np.int64)
+
+    return act
 
 
 def play_field_task(task: FieldTask) -> dict[str, Any]:
@@ -215,7 +262,7 @@ def _scan(
             print(f"result file {path} is unreadable ({exc}); playing it again", file=sys.stderr)
             todo.append(task)
             continue
-        if recorded != task_key(task):
+        if recorded not in (task_key(task), _legacy_key(task)):
             raise SpecError(f"{path} was computed for another design; start a new sweep in a new folder")
         done[task.id] = result
     return done, todo
@@ -235,8 +282,8 @@ def run_transfer(
     from agents.trust import check_trusted
 
     policy_tasks, field_tasks = plan(spec, out)
-    for model in dict.fromkeys(t.model for t in policy_tasks):
-        check_trusted(Path(model), metadata_path(Path(model)))
+    for model in dict.fromkeys(model_path(t) for t in policy_tasks):
+        check_trusted(model, metadata_path(model))
     for tasks, folder, function in (
         (field_tasks, out / "field", play_field_task),
         (policy_tasks, out / "transfer", play_policy_task),
@@ -319,6 +366,7 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
         t for t in field_tasks if t.id in field_done and f"{t.id}__on__{t.variant}" in policy_done
     ]
     field = list(spec.field)
+    cheaters = [s for s in field if _cheats(s)]
     rows: list[dict[str, Any]] = []
     premium_totals: dict[tuple[str, int], np.ndarray] = {}
     for task in field_tasks:
@@ -341,15 +389,20 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
         premium_totals[(task.variant, n)] = against[learner][0]
         field_rate, field_lo, field_hi, _ = _rate(*against[learner])
         base_rate, base_lo, base_hi, _ = _rate(np.asarray(own[spec.baseline]["wins"]), n)
-        top, bottom = max(players, key=rates.__getitem__), min(players, key=rates.__getitem__)
+        honest = [p for p in players if p not in cheaters]  # the oracle is a bound, not a player
+        top, bottom = max(honest, key=rates.__getitem__), min(honest, key=rates.__getitem__)
         spread = paired_difference(*against[top], *against[bottom])
         slo, shi = spread.interval()
+        gap = glo = ghi = math.nan
+        if cheaters:  # the oracle's lead over the adapted policy, paired by deal
+            oracle_gap = paired_difference(*against[cheaters[0]], *against[learner])
+            gap, (glo, ghi) = oracle_gap.value, oracle_gap.interval()
         share = lo_share = hi_share = math.nan
         if n == 2:
             won = np.zeros(task.deals, dtype=np.int64)
             games = 0
-            for i, a in enumerate(players):
-                for b in players[i + 1 :]:
+            for i, a in enumerate(honest):
+                for b in honest[i + 1 :]:
                     strong, weak = (a, b) if rates[a] >= rates[b] else (b, a)
                     won = won + pairs[f"{strong}|{weak}"]
                     games += n
@@ -366,6 +419,8 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
                 "spread": spread.value, "spread_lo": slo, "spread_hi": shi,
                 "strongest": top, "weakest": bottom,
                 "stronger_share": share, "stronger_share_lo": lo_share, "stronger_share_hi": hi_share,
+                "oracle": cheaters[0] if cheaters else "", "oracle_gap": gap, "oracle_gap_lo": glo,
+                "oracle_gap_hi": ghi,
             }
         )  # fmt: skip
     # each variant's premium against its base's, paired by deal; one family under Benjamini-Hochberg
@@ -395,6 +450,14 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
         for rank, r in enumerate(ranked, 1):
             r["rank"] = rank
     return rows
+
+
+def _cheats(style: str) -> bool:
+    """Whether a field entry reads hidden information (the oracle)."""
+    from uno_env.learned import is_learned_policy
+    from uno_env.policies import parse_policy
+
+    return not is_learned_policy(style) and parse_policy(style)[0].cheats
 
 
 def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
@@ -519,6 +582,7 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
                 cells.append(text)
             lines.append(f"| `{trained}` | " + " | ".join(cells) + " |")
         rows = skill[skill["players"] == n].sort_values("rank")
+        oracle = next((str(o) for o in rows.get("oracle", []) if isinstance(o, str) and o), "")
         lines += [
             "",
             f"## Which rules reward skill, {n} players",
@@ -529,11 +593,18 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
             "adapted policy. Stronger side: the share of head-to-head games won by the player with the "
             "higher "
             "win rate against the field (2 players). Change against the base: paired by deal; detected = "
-            "Benjamini-Hochberg at 5% false discovery rate over the sweep's variants.",
+            "Benjamini-Hochberg at 5% false discovery rate over the sweep's variants."
+            + (
+                f" Oracle gap: `{oracle}` (it sees the other hands) against the other field styles minus the "
+                "adapted policy against the field, paired by deal; the oracle is left out of the spread and "
+                "the stronger side."
+                if oracle
+                else ""
+            ),
             "",
             f"| rank | variant | premium | vs `{spec.baseline}` | spread | stronger side wins "
-            "| change vs base |",
-            "| ---: | --- | ---: | ---: | ---: | ---: | --- |",
+            "| change vs base |" + (" oracle gap |" if oracle else ""),
+            "| ---: | --- | ---: | ---: | ---: | ---: | --- |" + (" ---: |" if oracle else ""),
         ]
         for _, r in rows.iterrows():
             change = "(base)"
@@ -555,6 +626,11 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
                 f"{_pct(r['policy_vs_baseline'], r['policy_vs_baseline_lo'], r['policy_vs_baseline_hi'])} | "
                 f"{_pct(r['spread'], r['spread_lo'], r['spread_hi'])} ({r['strongest']} - {r['weakest']}) | "
                 f"{share} | {change} |"
+                + (
+                    f" {_pct(r['oracle_gap'], r['oracle_gap_lo'], r['oracle_gap_hi'], signed=True)} |"
+                    if oracle
+                    else ""
+                )
             )
     lines += ["", "Files: `transfer.csv`, `skill.csv` (and `.parquet` with pyarrow), `transfer.png`.", ""]
     return "\n".join(lines)
