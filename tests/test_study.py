@@ -496,7 +496,7 @@ def test_disk_errors_are_one_clean_line(
     def full_disk(path: Path, data: Any) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
-    monkeypatch.setattr(study, "write_json_atomic", full_disk)
+    monkeypatch.setattr(study.run, "write_json_atomic", full_disk)  # the run writes the batches
     args = [str(spec_file), "--executor", "serial", "--quiet"]
     assert study.main([*args, "--out", str(tmp_path / "full")]) == 2
     err = capsys.readouterr().err

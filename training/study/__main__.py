@@ -1,0 +1,7 @@
+"""``python -m training.study``: the same as ``uno-env study``."""
+
+import sys
+
+from training.study.cli import main
+
+sys.exit(main())

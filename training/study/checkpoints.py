@@ -1,0 +1,74 @@
+"""The learned policies of a running study: trust, and digests checked on resume.
+
+:func:`check_trust` refuses a checkpoint this installation did not sign (unless the run
+trusts it); :func:`check_checkpoints` records each policy's SHA-256 in
+``checkpoints.json`` and, on resume, refuses a policy replaced since the study started, so
+one results file never mixes two policies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from training.runner import (
+    write_json_atomic,
+)
+from uno_env.learned import load_policy
+
+if TYPE_CHECKING:
+    pass
+from .spec import SpecError, StudySpec
+
+
+def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
+    """SHA-256 of each learned policy's checkpoint and sidecar, by path as the spec gives it."""
+
+    from agents.policy_agent import checkpoint_path, metadata_path
+
+    out = {}
+    for path in spec.models():
+        digest = hashlib.sha256()
+        for part in (checkpoint_path(path), metadata_path(path)):
+            digest.update(part.read_bytes())
+        out[path] = digest.hexdigest()
+    for name in spec.exported():
+        policy = load_policy(name)
+        out[name] = str(policy.meta["weights_sha256"])
+    return out
+
+
+def check_trust(spec: StudySpec, trust: bool) -> None:
+    """Raise :class:`agents.trust.UntrustedCheckpointError` for a learned policy this installation
+    did not sign, unless ``trust`` (``--trust-checkpoint``; :mod:`agents.trust`)."""
+    if not spec.models() or trust:
+        return
+    from agents.policy_agent import checkpoint_path, metadata_path
+    from agents.trust import check_trusted
+
+    for path in spec.models():
+        check_trusted(checkpoint_path(path), metadata_path(path))
+
+
+def check_checkpoints(spec: StudySpec, out: Path) -> None:
+    """Record the learned policies' digests in ``out/checkpoints.json``, or check them on resume.
+
+    A checkpoint replaced since the study started would mix two policies in one results
+    file: resuming then raises SpecError naming the checkpoint.
+    """
+    if not spec.models() and not spec.exported():
+        return
+    digests = checkpoint_digests(spec)
+    target = out / "checkpoints.json"
+    if target.exists():
+        recorded = json.loads(target.read_text(encoding="utf-8"))
+        changed = sorted(p for p in digests if recorded.get(p) != digests[p])
+        if changed:
+            raise SpecError(
+                f"{out}: checkpoint(s) {', '.join(changed)} changed since the study started "
+                f"(SHA-256 recorded in {target}); start a new study for the new policy"
+            )
+        return
+    write_json_atomic(target, digests)

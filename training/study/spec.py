@@ -1,0 +1,428 @@
+"""The study spec: its keys, their validation and the rule variants it names.
+
+:func:`parse_spec` and :func:`load_spec` turn a TOML table (or file) into a frozen
+:class:`StudySpec`, refusing unknown keys, switches, values, styles, impossible player counts
+and learned policies that may not play the study's cells (:func:`check_checkpoint`), with
+a :class:`SpecError` naming what is allowed. :meth:`StudySpec.variants` lists the rule
+variants (each base, then each variation that changes it). The keys are documented in
+:mod:`training.study`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import uno_env
+from uno_env.learned import PolicyFileError, is_learned_policy, load_policy
+from uno_env.policies import STYLES, parse_policy
+from uno_env.rules import RuleError, RuleSet
+
+if TYPE_CHECKING:
+    pass
+
+
+STUDY_FORMAT = "uno-env-study/2"
+SPEC_KEYS = (
+    "name", "seed", "bases", "players", "styles", "games", "batch_games", "variations",
+    "allow_rules_mismatch", "replicate", "reference", "sweep", "allow_cheating",
+)  # fmt: skip
+LEARNED = "learned"
+"""The style of a study that names a sweep: in each cell, the policy the sweep trained for that
+cell's rules and player count (:func:`training.sweep.sweep_models`)."""
+DEFAULT_REFERENCE = "greedy"
+"""The style of the fixed reference field unless a spec names another (or ``""``: none)."""
+KINDS = ("field", "reference")
+"""The two kinds of seatings: every style against the field of all the styles, and each style
+alone against ``players - 1`` copies of the reference style."""
+MAX_SEATINGS = 1000
+"""Most seatings of the all-combinations design; above it a cell uses the cyclic rotation."""
+UNSCRIPTED = ("random_legal", "random_playable", "monte_carlo", "search", "oracle")
+"""Compiled styles left out of the default style list: the random baselines (uniform over the
+legal actions, with games of thousands of decisions, and the literature's random player), the
+Monte-Carlo sampler (about 100 games/s) and the search agents (milliseconds per decision; the
+oracle cheats)."""
+SCRIPTED_STYLES: tuple[str, ...] = tuple(name for name in STYLES if name not in UNSCRIPTED)
+"""The default styles of a study: every scripted style."""
+DEFAULT_SPEC = "default_study.toml"
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+_LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
+LEARNED_BATCH_GAMES = 4000
+"""Most games per batch in a study with learned policies (their games are slower)."""
+LEARNED_CHUNK = 512
+"""Games of a batch played at once by the learned-policy loop (one forward pass per round)."""
+
+
+class SpecError(ValueError):
+    """A study spec that cannot be run; the message names what is wrong and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule variant of a study: a base preset, optionally with one variation applied."""
+
+    id: str
+    base: str
+    variation: str  # "" for the base itself
+    switches: str  # "switch=value ..." of the variation ("" for the base)
+    rules: RuleSet
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """A validated study spec (see the module docstring for the keys)."""
+
+    name: str
+    seed: int
+    bases: tuple[str, ...]
+    players: tuple[int, ...]
+    styles: tuple[str, ...]
+    games: int
+    batch_games: int
+    variations: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    allow_rules_mismatch: bool = False
+    replicate: bool = False
+    reference: str = DEFAULT_REFERENCE
+    sweep: str = ""
+    """A finished sweep folder (:mod:`training.sweep`) whose policies take the ``learned`` seat."""
+    allow_cheating: bool = False
+
+    def learned(self) -> tuple[str, ...]:
+        """The styles that are learned-policy checkpoints."""
+        return tuple(s for s in self.styles if is_checkpoint(s))
+
+    def sweep_models(self, source: str = "spec") -> dict[tuple[str, int], str]:
+        """The checkpoint of the ``learned`` seat per cell (variant id, players); empty without a sweep."""
+        if not self.sweep:
+            return {}
+        from training.sweep import sweep_models
+
+        return sweep_models(Path(self.sweep), self.variants(), self.players, source)
+
+    def models(self) -> tuple[str, ...]:
+        """Every checkpoint the study loads: the learned styles and the sweep's policies."""
+        return (*self.learned(), *dict.fromkeys(self.sweep_models().values()))
+
+    def exported(self) -> tuple[str, ...]:
+        """The styles (and the reference) that are exported learned policies (compiled, plain weights)."""
+        named = (*self.styles, self.reference) if self.reference else self.styles
+        return tuple(dict.fromkeys(s for s in named if is_learned_policy(s)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as TOML-ready data (what ``spec.toml`` holds)."""
+        return {
+            "format": STUDY_FORMAT,
+            "name": self.name,
+            "seed": self.seed,
+            "bases": list(self.bases),
+            "players": list(self.players),
+            "styles": list(self.styles),
+            "games": self.games,
+            "batch_games": self.batch_games,
+            "variations": {label: dict(switches) for label, switches in self.variations},
+            "allow_rules_mismatch": self.allow_rules_mismatch,
+            "replicate": self.replicate,
+            "reference": self.reference,
+            "sweep": self.sweep,
+            "allow_cheating": self.allow_cheating,
+        }
+
+    def replicas(self) -> tuple[int, ...]:
+        """The deal sets: 0 (the primary deals) and, with ``replicate``, 1 (fresh deals)."""
+        return (0, 1) if self.replicate else (0,)
+
+    def focal_styles(self) -> tuple[str, ...]:
+        """The styles measured against the fixed reference field (all but the reference)."""
+        return tuple(s for s in self.styles if s != self.reference) if self.reference else ()
+
+    def variants(self) -> list[Variant]:
+        """Every variant: each base, then each variation that changes it, in spec order."""
+        out = []
+        for base in self.bases:
+            base_rules = uno_env.load_rules(base)
+            base_id = _base_id(base)
+            out.append(Variant(base_id, base_id, "", "", base_rules))
+            for label, switches in self.variations:
+                try:
+                    rules = base_rules.with_overrides(dict(switches), source=f"variation {label!r}")
+                except RuleError as exc:
+                    text = str(exc)
+                    prefix = "" if text.startswith("variation") else f"variation {label!r} of {base_id}: "
+                    raise RuleError(prefix + text) from None
+                if rules != base_rules:
+                    out.append(Variant(f"{base_id}+{label}", base_id, label, _switch_text(switches), rules))
+        return out
+
+
+def _base_id(base: str) -> str:
+    """The id of a base: the preset name, or a rule file's stem."""
+    return Path(base).stem if base.endswith(".toml") else base
+
+
+def _switch_text(switches: Sequence[tuple[str, Any]]) -> str:
+    """``switch=value`` pairs as one string (lists joined by commas, booleans lower case)."""
+
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, list | tuple):
+            return ",".join(str(v) for v in value)
+        return str(value)
+
+    return " ".join(f"{k}={text(v)}" for k, v in switches)
+
+
+def default_spec_path() -> Path:
+    """Where the built-in default spec lives."""
+    return Path(str(resources.files("training") / "specs" / DEFAULT_SPEC))
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, source: str) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SpecError(f"{source}: {key} must be an integer >= {low}, got {value!r}")
+    return value
+
+
+def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
+    """Validate spec data (a parsed TOML table) and return the spec.
+
+    Raises:
+        SpecError: naming the offending key, switch, value, style or player count.
+    """
+    data = dict(data)
+    fmt = data.pop("format", STUDY_FORMAT)
+    if fmt != STUDY_FORMAT:
+        raise SpecError(f"{source}: format={fmt!r} is not supported; expected {STUDY_FORMAT!r}")
+    unknown = sorted(set(data) - set(SPEC_KEYS))
+    if unknown:
+        raise SpecError(f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}")
+    name = data.get("name", "study")
+    if not isinstance(name, str) or not _LABEL.match(name):
+        raise SpecError(f"{source}: name must be letters, digits, '_' or '-', got {name!r}")
+    seed = _int(data, "seed", 0, 0, source)
+    games = _int(data, "games", 10_000, 1, source)
+    batch_games = _int(data, "batch_games", 100_000, 1, source)
+
+    bases = data.get("bases", ["uno"])
+    if isinstance(bases, str):
+        bases = [bases]
+    if not isinstance(bases, list) or not bases or not all(isinstance(b, str) for b in bases):
+        raise SpecError(f"{source}: bases must be a non-empty list of preset names or .toml files")
+    for base in bases:
+        try:
+            uno_env.load_rules(base)
+        except RuleError as exc:
+            raise SpecError(f"{source}: base {base!r}: {exc}") from None
+    if len({_base_id(b) for b in bases}) != len(bases):
+        raise SpecError(f"{source}: bases must be distinct, got {bases}")
+
+    players = data.get("players", [2, 4])
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players]
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in players)
+    ):
+        raise SpecError(f"{source}: players must be a non-empty list of player counts, got {players!r}")
+    if len(set(players)) != len(players):
+        raise SpecError(f"{source}: players lists a count twice: {players}")
+
+    styles = data.get("styles", list(SCRIPTED_STYLES))
+    if isinstance(styles, str):
+        styles = [styles]
+    if not isinstance(styles, list) or not styles or not all(isinstance(s, str) for s in styles):
+        raise SpecError(f"{source}: styles must be a non-empty list of style names")
+    styles = [s.strip() for s in styles]
+    sweep = data.get("sweep", "")
+    if not isinstance(sweep, str):
+        raise SpecError(f"{source}: sweep must be the folder of a finished sweep, got {sweep!r}")
+    if sweep and LEARNED not in styles:
+        styles.append(LEARNED)
+    replicate = data.get("replicate", False)
+    if not isinstance(replicate, bool):
+        raise SpecError(f"{source}: replicate must be true or false, got {replicate!r}")
+    reference = data.get("reference", DEFAULT_REFERENCE)
+    if not isinstance(reference, str):
+        raise SpecError(f'{source}: reference must be a style name or "" (none), got {reference!r}')
+    reference = reference.strip()
+    allow = data.get("allow_rules_mismatch", False)
+    if not isinstance(allow, bool):
+        raise SpecError(f"{source}: allow_rules_mismatch must be true or false, got {allow!r}")
+    cheating = data.get("allow_cheating", False)
+    if not isinstance(cheating, bool):
+        raise SpecError(f"{source}: allow_cheating must be true or false, got {cheating!r}")
+    if reference and not is_learned_policy(reference):  # an exported policy is checked per cell below
+        try:
+            parsed_reference, _ = parse_policy(reference)
+        except ValueError as exc:
+            raise SpecError(f'{source}: reference {reference!r}: {exc} (or "" for none)') from None
+        if parsed_reference.cheats and not cheating:
+            raise SpecError(
+                f"{source}: reference {reference!r} cheats (it sees the other hands); set allow_cheating = "
+                "true to study against it as an upper bound"
+            )
+    for style in styles:
+        if is_checkpoint(style) or is_learned_policy(style) or (style == LEARNED and sweep):
+            continue  # checked per cell below
+        try:
+            parsed, _ = parse_policy(style)
+        except ValueError as exc:
+            raise SpecError(f"{source}: style {style!r}: {exc}") from None
+        if parsed.cheats and not cheating:
+            raise SpecError(
+                f"{source}: style {style!r} cheats (it sees the other hands); set allow_cheating = true "
+                "to study it as an upper bound"
+            )
+    if len(set(styles)) != len(styles):
+        raise SpecError(f"{source}: styles lists a style twice: {styles}")
+
+    raw_variations = data.get("variations", {})
+    if not isinstance(raw_variations, dict):
+        raise SpecError(f"{source}: [variations] must be a table of label = {{ switch = value }}")
+    fields = {f.name for f in dataclasses.fields(RuleSet)}
+    variations: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
+    for label, switches in raw_variations.items():
+        where = f"{source}: variation {label!r}"
+        if not _LABEL.match(label):
+            raise SpecError(f"{where}: labels are letters, digits, '_' or '-'")
+        if not isinstance(switches, dict) or not switches:
+            raise SpecError(
+                f"{where} must be an inline table of one or more switches, e.g. {{ jump_in = true }}"
+            )
+        bad = sorted(set(switches) - fields)
+        if bad:
+            raise SpecError(
+                f"{where}: unknown switch(es) {', '.join(bad)}; `uno-env rules --fields` lists every "
+                f"switch: {', '.join(sorted(fields))}"
+            )
+        variations.append((label, tuple(sorted(switches.items()))))
+
+    spec = StudySpec(
+        name=name,
+        seed=seed,
+        bases=tuple(bases),
+        players=tuple(players),
+        styles=tuple(styles),
+        games=games,
+        batch_games=batch_games,
+        variations=tuple(variations),
+        allow_rules_mismatch=allow,
+        replicate=replicate,
+        reference=reference,
+        sweep=sweep,
+        allow_cheating=cheating,
+    )
+    try:
+        variants = spec.variants()
+    except RuleError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+    for variant in variants:
+        for n in spec.players:
+            try:
+                variant.rules.check_players(n)
+            except RuleError as exc:
+                raise SpecError(
+                    f"{source}: impossible player count {n} for variant {variant.id}: {exc}"
+                ) from None
+    from .planning import check_spec_size  # the plan reads the spec: imported when it is checked
+
+    check_spec_size(spec, len(variants), source)
+    for path in spec.learned():
+        check_checkpoint(path, variants, spec.players, allow, source)
+    spec.sweep_models(source)
+    for name in spec.exported():
+        try:
+            policy = load_policy(name)
+            for variant in variants:
+                for n in spec.players:
+                    policy.check_game(variant.rules, n, allow_rules_mismatch=allow)
+        except PolicyFileError as exc:
+            raise SpecError(
+                f"{source}: style {name!r}: {exc} (allow_rules_mismatch = true allows other rules)"
+            ) from None
+    for label, _ in spec.variations:
+        if not any(v.variation == label for v in variants):
+            print(f"note: variation {label!r} changes no base; it is skipped", file=sys.stderr)
+    return spec
+
+
+def is_checkpoint(style: str) -> bool:
+    """Whether a style names a learned-policy checkpoint (as in ``uno-env tournament``)."""
+    from training.tournament import is_checkpoint as named_checkpoint
+
+    return named_checkpoint(style)
+
+
+def check_checkpoint(
+    path: str, variants: Sequence[Variant], players: Sequence[int], allow_rules_mismatch: bool, source: str
+) -> None:
+    """Raise SpecError unless checkpoint ``path`` may play in every cell.
+
+    The sidecar must exist and agree with the installed observation spec and env version;
+    the deck family must be the variants'. Other rules or player counts need
+    ``allow_rules_mismatch`` (a transfer study).
+    """
+    from agents.policy_agent import (
+        PolicyMismatchError,
+        check_policy_metadata,
+        checkpoint_path,
+        load_policy_metadata,
+    )
+
+    where = f"{source}: learned policy {path!r}"
+    if not checkpoint_path(path).exists():
+        raise SpecError(f"{where}: checkpoint {checkpoint_path(path)} does not exist")
+    try:
+        meta = load_policy_metadata(path)
+        trained = RuleSet.parse(meta.rules)
+    except (PolicyMismatchError, RuleError) as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    for variant in variants:
+        if trained.deck_family != variant.rules.deck_family:
+            raise SpecError(
+                f"{where} was trained on the {trained.deck_family} deck family "
+                f"({trained.preset_name() or 'custom'} rules); variant {variant.id} uses the "
+                f"{variant.rules.deck_family} family: the observations and action tables differ, so it "
+                "cannot play in this study"
+            )
+        for n in players:
+            try:
+                check_policy_metadata(meta, variant.rules, num_players=n, source=f"checkpoint {path}")
+            except PolicyMismatchError as exc:
+                if not allow_rules_mismatch:
+                    raise SpecError(
+                        f"{where}, cell {variant.id} at {n} players: {exc}. To play it under other rules or "
+                        "player counts of its deck family on purpose (a transfer study, as "
+                        "`uno-env evaluate --allow-rules-mismatch`), set allow_rules_mismatch = true"
+                    ) from None
+                try:  # the observation spec and env version must agree all the same
+                    check_policy_metadata(meta, trained, source=f"checkpoint {path}")
+                except PolicyMismatchError as inner:
+                    raise SpecError(f"{where}: {inner}") from None
+
+
+def load_spec(path: str | Path | None = None) -> StudySpec:
+    """Read and validate a spec file (``None``: the built-in default spec)."""
+    path = default_spec_path() if path is None else Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"cannot read study spec {path}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"study spec {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path} is not valid TOML: {exc}") from exc
+    except RecursionError:  # tomllib recurses once per nesting level
+        raise SpecError(f"{path} is not valid TOML: arrays or tables nested too deeply") from None
+    return parse_spec(data, source=str(path))
