@@ -6,6 +6,7 @@ steps); the subprocess tests run them exactly as a user would (``python -m train
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -233,6 +234,9 @@ def test_selfplay_smoke(tmp_path: Path) -> None:
     result = json.loads((run_dir / "eval.json").read_text())
     assert result["steps"] == 512 and result["results"][0]["games"] == 12
     assert json.loads((run_dir / "model.meta.json").read_text())["num_players"] == 3
+    with (run_dir / "progress.csv").open(encoding="utf-8") as fh:  # the training curve
+        rows = list(csv.DictReader(fh))
+    assert rows and int(rows[-1]["charts/total_timesteps"]) == 512
 
 
 def test_selfplay_env_rotates_the_learner_and_pays_the_final_reward() -> None:

@@ -48,6 +48,7 @@ from .common import (
     rules_label,
     set_torch_threads,
 )
+from .train import make_logger
 
 
 @dataclass
@@ -137,6 +138,8 @@ def selfplay(cfg: SelfPlayConfig) -> Path:
         device="cpu",
         verbose=0,
     )
+    # the training curve goes to the run directory (SB3's own default is a new /tmp/SB3-<time> folder)
+    model.set_logger(make_logger(run_dir, tensorboard=False))
     current = BatchActor(model.policy, deterministic=False, seed=cfg.seed + 1)  # the live policy
 
     def opponent(obs: np.ndarray, mask: np.ndarray) -> int:
