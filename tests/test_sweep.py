@@ -415,3 +415,29 @@ def test_skill_table_reports_the_oracle_gap_and_leaves_the_oracle_out_of_the_spr
     assert row["oracle_gap"] == pytest.approx(oracle_rate - policy_rate)
     assert row["oracle_gap_lo"] < row["oracle_gap"] < row["oracle_gap_hi"]
     assert "oracle" not in (row["strongest"], row["weakest"])
+
+
+def test_a_finished_run_stays_finished_when_a_later_version_adds_a_training_option(
+    killed_sweep: dict[str, Any], tmp_path: Path
+) -> None:
+    """A results file whose digest came from an older TrainConfig (fewer options) is still the
+    run's, when its config.json matches the spec with the new options at their defaults; a
+    config that really differs is refused."""
+    import shutil
+
+    from training.sweep import scan_results
+
+    out = tmp_path / "sweep"
+    shutil.copytree(killed_sweep["out"], out, ignore=shutil.ignore_patterns("*.lock"))
+    spec = load_sweep(out / "spec.toml")
+    summary = out / "results" / "uno__2p.json"
+    data = json.loads(summary.read_text())
+    summary.write_text(json.dumps({**data, "key": "0" * 64}))  # the digest of an older config
+    config = out / "runs" / "uno__2p" / "config.json"
+    recorded = json.loads(config.read_text())
+    config.write_text(json.dumps({k: v for k, v in recorded.items() if k != "init_policy"}))
+    done, todo = scan_results(spec, out)
+    assert sorted(done) == ["uno+seven_swap__2p", "uno__2p"] and todo == []
+    config.write_text(json.dumps({**recorded, "learning_rate": 0.5}))
+    with pytest.raises(SpecError, match="written for another config of run uno__2p"):
+        scan_results(spec, out)

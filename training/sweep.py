@@ -47,12 +47,13 @@ path). When a run finishes its summary is written atomically to ``OUT/results/<r
 with the digest of its config and rules (:func:`run_key`).
 
 **Resume.** ``--resume OUT`` reads ``OUT/spec.toml``. A run with a results file of the same
-digest is finished and never touched again; a run directory with a checkpoint continues from
-its last checkpoint (:func:`training.train.resume`: step counter, optimiser, snapshot pool;
-log rows after the checkpoint move to ``*.superseded.csv``); a run with no checkpoint starts
-over; the others start. A results file of another digest (the spec was edited) is refused,
-never mixed. One sweep at a time uses ``OUT`` (:func:`training.runner.lock_folder`); pool
-workers die with the driver.
+digest (or whose ``config.json`` and rules match the spec's, when a later version added
+training options: :func:`config_changes`) is finished and never touched again; a run
+directory with a checkpoint continues from its last checkpoint (:func:`training.train.resume`:
+step counter, optimiser, snapshot pool; log rows after the checkpoint move to
+``*.superseded.csv``); a run with no checkpoint starts over; the others start. A results
+file of another digest (the spec was edited) is refused, never mixed. One sweep at a time
+uses ``OUT`` (:func:`training.runner.lock_folder`); pool workers die with the driver.
 
 **Progress.** A status line on stderr every ``--status-every`` seconds: runs finished, steps
 trained over all runs (read from each run's ``progress.csv``), steps/s and the time left;
@@ -343,6 +344,29 @@ def run_key(run: SweepRun) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
 
 
+def config_changes(recorded: Mapping[str, Any], cfg: Mapping[str, Any]) -> list[str]:
+    """The training options in which a run's recorded ``config.json`` differs from ``cfg``.
+
+    An option the recorded config lacks was added to :class:`TrainConfig` after the run
+    started: the run trained as its default, so it differs only if ``cfg`` sets another value.
+    """
+    defaults = dataclasses.asdict(TrainConfig())
+    return sorted(k for k in cfg if recorded.get(k, defaults.get(k)) != cfg[k])
+
+
+def trained_as(run: SweepRun, run_dir: Path) -> bool:
+    """Whether the run directory was trained with ``run``'s config and rules (read from its
+    ``config.json``; options added to TrainConfig since count as their defaults)."""
+    from uno_env.rules import RuleSet
+
+    try:
+        recorded = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+        rules = RuleSet.parse(recorded["rules_string"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return False
+    return rules == run.variant.rules and not config_changes(recorded, dataclasses.asdict(run.cfg))
+
+
 @dataclass(frozen=True)
 class RunTask:
     """What a worker needs to train (or continue) one run: picklable, paths absolute."""
@@ -368,10 +392,8 @@ def train_run(task: RunTask) -> dict[str, Any]:
     run_dir.mkdir(parents=True, exist_ok=True)
     config = run_dir / "config.json"
     if config.is_file():
-        recorded = json.loads(config.read_text(encoding="utf-8"))
-        recorded.pop("rules_string", None)
-        if recorded != task.cfg:
-            changed = sorted(k for k in task.cfg if recorded.get(k) != task.cfg[k])
+        changed = config_changes(json.loads(config.read_text(encoding="utf-8")), task.cfg)
+        if changed:
             raise SpecError(
                 f"{config} was written for another config (differs in {', '.join(changed) or 'its keys'}); "
                 "the sweep's spec.toml was changed since the run started: restore it, or start a new sweep"
@@ -487,7 +509,7 @@ def scan_results(spec: SweepSpec, out: Path) -> tuple[dict[str, dict[str, Any]],
             print(f"run summary {path} is unreadable ({exc}); the run continues", file=sys.stderr)
             todo.append(run)
             continue
-        if recorded != run_key(run):
+        if recorded != run_key(run) and not trained_as(run, out / "runs" / run.id):
             raise SpecError(
                 f"{path} was written for another config of run {run.id}: {out / 'spec.toml'} was changed "
                 "since the sweep started, or the folder mixes two sweeps; restore the spec or start a new "
