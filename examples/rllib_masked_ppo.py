@@ -7,8 +7,10 @@ env's opt-in dict observation (``{"observation", "action_mask"}``) only needs it
 renamed to RLlib's and the mask made float, a one-line Gymnasium
 ``TransformObservation``. The learner plays one rotating seat against the literature's
 random player (``random_playable``: a random playable card, draws only with none); at the
-end it is evaluated by :func:`training.evaluate.play_policy` on fresh deals with the win
-rate's 95% interval against the fair share 1/n and the games cut at the decision limit.
+end it is evaluated by :func:`training.evaluate.play_policy` on fresh deals against
+both random players (``training.evaluate.BASELINES``: ``random_playable``, then
+``random_legal``, uniform over the legal actions), each with the win rate's 95% interval
+against the fair share 1/n and the games cut at the decision limit.
 
 RLlib pins its own Gymnasium release (``ray[rllib]==2.60.0`` needs ``gymnasium==1.2.2``),
 so it gets an environment of its own, beside the project's::
@@ -39,7 +41,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from ray.tune.registry import register_env
 
 import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
-from training.evaluate import report_against_baseline
+from training.evaluate import BASELINES, report_against_baseline
 
 OPPONENT = "random_playable"
 
@@ -107,7 +109,7 @@ def train(args: argparse.Namespace) -> Any:
 
 
 def evaluate(module: Any, args: argparse.Namespace) -> None:
-    """Arg-max legal play in a rotating seat against the literature's random player, fresh deals."""
+    """Arg-max legal play in a rotating seat against each random player of ``BASELINES``, fresh deals."""
 
     def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         obs = {
@@ -119,9 +121,10 @@ def evaluate(module: Any, args: argparse.Namespace) -> None:
         logits[~torch.as_tensor(masks, dtype=torch.bool)] = -torch.inf
         return logits.argmax(dim=1).numpy().astype(np.int64)
 
-    report_against_baseline(
-        act, model="rllib", players=args.players, games=args.eval_games, opponent=OPPONENT
-    )
+    for opponent in BASELINES:  # the literature's random player, then the uniform one
+        report_against_baseline(
+            act, model="rllib", players=args.players, games=args.eval_games, opponent=opponent
+        )
 
 
 def main() -> None:

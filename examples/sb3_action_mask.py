@@ -23,9 +23,10 @@ opponents and the reward. Three changes to the tutorial make it learn:
   settings for that batch (256 steps per copy, minibatch 256, 10 epochs, entropy 0.01,
   two layers of 128) over 102,400 steps.
 
-Afterwards the model is evaluated in a rotating seat against the literature's random
-player, with the win rate's 95% interval against the fair share 1/n and the games cut at the
-decision limit.
+Afterwards the model is evaluated in a rotating seat against the training opponent, then
+against the other random player of ``training.evaluate.BASELINES`` (``random_legal``, uniform
+over the legal actions, after the default ``random_playable``), each with the win rate's 95%
+interval against the fair share 1/n and the games cut at the decision limit.
 
     python examples/sb3_action_mask.py                      # 2 players, default steps
     python examples/sb3_action_mask.py --env-id uno_env/uno-v1 --players 4
@@ -57,6 +58,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
 import agents
 import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
+from training.evaluate import BASELINES
 from uno_env.stats import wilson_interval
 
 ENV_ID = "uno_env/uno-v1"
@@ -296,9 +298,11 @@ def main() -> None:
     )
     name = make_env(args.env_id, **env_kwargs).metadata["name"]
     latest = max(glob.glob(os.path.join(args.out, f"{name}*.zip")), key=os.path.getctime)
-    start = time.perf_counter()
-    eval_action_mask(args.env_id, latest, args.eval_games, args.seed, args.opponent, **env_kwargs)
-    print(f"Evaluated in {time.perf_counter() - start:.0f} s.")
+    # the training opponent, then the random players not yet met ("vs random" names which one)
+    for opponent in [args.opponent] + [b for b in BASELINES if b != args.opponent]:
+        start = time.perf_counter()
+        eval_action_mask(args.env_id, latest, args.eval_games, args.seed, opponent, **env_kwargs)
+        print(f"Evaluated in {time.perf_counter() - start:.0f} s.")
 
 
 if __name__ == "__main__":

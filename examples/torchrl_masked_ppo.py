@@ -5,8 +5,10 @@ mask from ``info["action_mask"]`` (its info-dict reader), the ``ActionMask`` tra
 keeps random exploration legal, and the policy samples from TorchRL's
 ``MaskedCategorical``. The learner plays one rotating seat against the literature's random
 player (``random_playable``: a random playable card, draws only with none); at the end it is
-evaluated by :func:`training.evaluate.play_policy` on fresh deals with the win rate's 95%
-interval against the fair share 1/n and the games cut at the decision limit.
+evaluated by :func:`training.evaluate.play_policy` on fresh deals against
+both random players (``training.evaluate.BASELINES``: ``random_playable``, then
+``random_legal``, uniform over the legal actions), each with the win rate's 95% interval
+against the fair share 1/n and the games cut at the decision limit.
 
     python examples/torchrl_masked_ppo.py                     # 2 players, default frames
     python examples/torchrl_masked_ppo.py --players 4 --frames 200000
@@ -33,7 +35,7 @@ from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value import GAE
 
 import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
-from training.evaluate import report_against_baseline
+from training.evaluate import BASELINES, report_against_baseline
 
 OPPONENT = "random_playable"
 
@@ -110,7 +112,7 @@ def train(args: argparse.Namespace) -> ProbabilisticActor:
 
 
 def evaluate(actor: ProbabilisticActor, args: argparse.Namespace) -> None:
-    """Arg-max legal play in a rotating seat against the literature's random player, fresh deals."""
+    """Arg-max legal play in a rotating seat against each random player of ``BASELINES``, fresh deals."""
     logits_net = actor.module[0].module[1]  # the TensorDictModule holding the logits MLP
 
     def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -119,9 +121,10 @@ def evaluate(actor: ProbabilisticActor, args: argparse.Namespace) -> None:
         logits[~torch.as_tensor(masks, dtype=torch.bool)] = -torch.inf
         return logits.argmax(dim=1).numpy().astype(np.int64)
 
-    report_against_baseline(
-        act, model="torchrl", players=args.players, games=args.eval_games, opponent=OPPONENT
-    )
+    for opponent in BASELINES:  # the literature's random player, then the uniform one
+        report_against_baseline(
+            act, model="torchrl", players=args.players, games=args.eval_games, opponent=opponent
+        )
 
 
 def main() -> None:

@@ -4,7 +4,8 @@
   (points in hand, match points, MC-END-1 leaving order), ties sharing, in every reward
   scheme and preset; ``truncation_reward="zero"`` keeps the old payment of 0.
 - A policy that always draws gets a clearly negative mean reward, below the random
-  player's, against every baseline, in the AEC, single-agent and vector envs.
+  player's, against every baseline, in the AEC, single-agent and vector envs (and in the
+  parallel env, against the literature's random player).
 """
 
 from __future__ import annotations
@@ -169,6 +170,36 @@ def test_always_draw_loses_in_the_aec_env(baseline: str) -> None:
                 else:
                     action = random_player_action(env._state, env._spec, mask, mine)
                 env.step(action)
+        means[learner] = total / 12
+    assert means["always_draw"] < -0.5 and means["always_draw"] < means["random_playable"], means
+
+
+def test_always_draw_loses_in_the_parallel_env() -> None:
+    """The parallel env (PettingZoo's turn-based conversion of the AEC env) pays the same:
+    against the literature's random player the drawer's mean reward is clearly negative."""
+    means = {}
+    for learner in ("always_draw", "random_playable"):
+        env = uno_env.parallel_env("uno", 2, max_decisions=LIMIT)
+        aec = env.aec_env.unwrapped  # type: ignore[attr-defined]
+        opponent = agents.make("random_playable", seed=1)
+        mine = agents.make("random_playable", seed=2)
+        total = 0.0
+        for seed in range(12):
+            observations, _ = env.reset(seed=seed)
+            rewards: dict[str, float] = {}
+            while env.agents:
+                actions = {}
+                for agent in env.agents:
+                    mask = observations[agent]["action_mask"]
+                    if not mask.any():
+                        actions[agent] = 0  # not this agent's turn: ignored
+                    elif agent == "player_0" and learner == "always_draw":
+                        actions[agent] = always_draw(mask, 56)
+                    else:
+                        chooser = mine if agent == "player_0" else opponent
+                        actions[agent] = random_player_action(aec._state, aec._spec, mask, chooser)
+                observations, rewards, *_ = env.step(actions)
+            total += rewards["player_0"]
         means[learner] = total / 12
     assert means["always_draw"] < -0.5 and means["always_draw"] < means["random_playable"], means
 

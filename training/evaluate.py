@@ -273,6 +273,11 @@ def summarize(
     )
 
 
+# the two random players every client example reports against: the literature's first (the
+# headline figures), then the uniform-over-legal one (the baseline most environments ship)
+BASELINES: tuple[str, ...] = ("random_playable", "random_legal")
+
+
 def report_against_baseline(
     actor: Actor,
     *,
