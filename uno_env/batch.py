@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,7 +33,44 @@ from .stats import mean_interval, wilson_interval
 ILLEGAL_ACTION = 100  # play_games_with_params failure code: a policy chose an action outside the mask
 # the play-style registry (POLICIES, policy_table, choose_action) is uno_env.policies: this
 # module uses it and does not re-export it
-__all__ = ["ILLEGAL_ACTION", "BatchResult", "BatchSummary", "play_games_with_params", "simulate"]
+__all__ = [
+    "ILLEGAL_ACTION",
+    "BatchResult",
+    "BatchSummary",
+    "GameResults",
+    "play_games_with_params",
+    "simulate",
+]
+
+
+class GameResults(NamedTuple):
+    """The per-game result arrays of a batch (row ``g``: game ``g``), as one record for the
+    compiled loops (:func:`play_games_with_params`, the learned-seat loop of
+    :mod:`uno_env.learned`, :func:`record_result`): a new per-game result is one field here,
+    where it is allocated (:meth:`allocate`) and where it is written."""
+
+    winner: np.ndarray  # (games,) int64: the winner's seat, -1 when truncated
+    length: np.ndarray  # (games,) int64: decisions
+    ranking: np.ndarray  # (games, players) int64: seats best first, -1 when truncated
+    scores: np.ndarray  # (games, players) int64: match points at the end
+    round_points: np.ndarray  # (games, players) int64: the last round's hand points
+    rounds: np.ndarray  # (games,) int64
+    turns: np.ndarray  # (games,) int64
+    first_mover: np.ndarray  # (games,) int64: the seat of the first decision
+
+    @classmethod
+    def allocate(cls, num_games: int, num_players: int) -> GameResults:
+        """Result arrays for ``num_games`` games (MemoryError if they do not fit)."""
+        return cls(
+            winner=np.full(num_games, -1, dtype=np.int64),
+            length=np.zeros(num_games, dtype=np.int64),
+            ranking=np.full((num_games, num_players), -1, dtype=np.int64),
+            scores=np.zeros((num_games, num_players), dtype=np.int64),
+            round_points=np.zeros((num_games, num_players), dtype=np.int64),
+            rounds=np.zeros(num_games, dtype=np.int64),
+            turns=np.zeros(num_games, dtype=np.int64),
+            first_mover=np.zeros(num_games, dtype=np.int64),
+        )
 
 
 @njit(cache=True)
@@ -47,17 +84,10 @@ def play_games_with_params(
     policies: np.ndarray,
     params: np.ndarray,
     check: bool,
-    winner: np.ndarray,
-    length: np.ndarray,
-    ranking: np.ndarray,
-    scores: np.ndarray,
-    round_points: np.ndarray,
-    rounds: np.ndarray,
-    turns: np.ndarray,
-    first_mover: np.ndarray,
+    results: GameResults,
 ) -> tuple[int, int]:
-    """Play ``len(winner)`` games, seat ``s`` by policy ``policies[s]`` with ``params[s]``;
-    write results; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
+    """Play ``len(results.winner)`` games, seat ``s`` by policy ``policies[s]`` with
+    ``params[s]``; write ``results``; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
     code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`.
 
     ``state`` (``L.STATE_SIZE`` int64) and ``mask`` (``L.MAX_ACTIONS`` int8) are the caller's
@@ -69,9 +99,9 @@ def play_games_with_params(
     spec = borrow(spec)
     deck = borrow(deck)
     params = borrow(params)
-    for g in range(len(winner)):
+    for g in range(len(results.winner)):
         engine.new_game(state, spec, num_players, deck, seed + g, 0)
-        first_mover[g] = state[L.S_CURRENT]
+        results.first_mover[g] = state[L.S_CURRENT]
         fresh = False  # whether mask holds the legal actions (count: how many)
         count = 0
         while state[L.S_STATUS] == L.ST_RUNNING:
@@ -103,32 +133,22 @@ def play_games_with_params(
                 return g, code
         if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
             return g, engine.INV_ENGINE_ERROR
-        record_result(state, spec, g, winner, length, ranking, scores, round_points, rounds, turns)
+        record_result(state, spec, g, results)
     return -1, 0
 
 
 @njit(cache=True)
-def record_result(
-    state: np.ndarray,
-    spec: np.ndarray,
-    g: int,
-    winner: np.ndarray,
-    length: np.ndarray,
-    ranking: np.ndarray,
-    scores: np.ndarray,
-    round_points: np.ndarray,
-    rounds: np.ndarray,
-    turns: np.ndarray,
-) -> None:
-    """Write the results of finished game ``state`` into row ``g`` of the result arrays."""
-    winner[g] = state[L.S_WINNER]
-    length[g] = state[L.S_DECISIONS]
-    turns[g] = state[L.S_TURNS]
-    rounds[g] = state[L.S_ROUND]
-    engine.compute_ranking(state, spec, ranking[g])
+def record_result(state: np.ndarray, spec: np.ndarray, g: int, results: GameResults) -> None:
+    """Write the results of finished game ``state`` into row ``g`` of ``results``
+    (all but ``first_mover``, written when the game is dealt)."""
+    results.winner[g] = state[L.S_WINNER]
+    results.length[g] = state[L.S_DECISIONS]
+    results.turns[g] = state[L.S_TURNS]
+    results.rounds[g] = state[L.S_ROUND]
+    engine.compute_ranking(state, spec, results.ranking[g])
     for seat in range(state[L.S_NPLAYERS]):
-        scores[g, seat] = state[L.SCORE + seat]
-        round_points[g, seat] = state[L.ROUND_POINTS + seat]
+        results.scores[g, seat] = state[L.SCORE + seat]
+        results.round_points[g, seat] = state[L.ROUND_POINTS + seat]
 
 
 Interval = tuple[float, float, float]
@@ -276,48 +296,28 @@ def simulate(
     policy_codes, policy_params = policy_table(styles)
     ensure_compiled("batch")
     try:
-        winner = np.full(num_games, -1, dtype=np.int64)
-        length = np.zeros(num_games, dtype=np.int64)
-        ranking = np.full((num_games, num_players), -1, dtype=np.int64)
-        scores = np.zeros((num_games, num_players), dtype=np.int64)
-        round_points = np.zeros((num_games, num_players), dtype=np.int64)
-        rounds = np.zeros(num_games, dtype=np.int64)
-        turns = np.zeros(num_games, dtype=np.int64)
-        first_mover = np.zeros(num_games, dtype=np.int64)
+        results = GameResults.allocate(num_games, num_players)
     except MemoryError:
         need = num_games * (5 + 3 * num_players) * 8
         raise ValueError(
             f"num_games={num_games}: the per-game results alone need {need / 2**30:,.0f} GiB of memory; "
             "simulate in batches (game i of a batch starting at seed s is Game(seed=s + i))"
         ) from None
-    results = (winner, length, ranking, scores, round_points, rounds, turns, first_mover)
     games = (game.spec, num_players, game.deck_counts, seed, policy_codes)
     if nets[1]:
         failed, code = learned.play_games_with_nets(
-            *games, policy_params, *learned.bank_arguments(nets, ruleset), check_invariants, *results
+            *games, policy_params, *learned.bank_arguments(nets, ruleset), check_invariants, results
         )
     else:
         failed, code = play_games_with_params(
-            game.new_state(), game.new_mask(), *games, policy_params, check_invariants, *results
+            game.new_state(), game.new_mask(), *games, policy_params, check_invariants, results
         )
     if failed >= 0:
         raise AssertionError(
             f"invariant broken in game seed={seed + failed} ({num_players} players, rules: "
             f"{ruleset}, policies {names}): {_failure_message(code)}"
         )
-    return BatchResult(
-        str(ruleset),
-        num_players,
-        seed,
-        winner,
-        length,
-        ranking,
-        scores,
-        round_points,
-        rounds,
-        turns,
-        first_mover,
-    )
+    return BatchResult(str(ruleset), num_players, seed, *results)
 
 
 def _failure_message(code: int) -> str:

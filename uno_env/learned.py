@@ -51,7 +51,7 @@ from . import engine
 from . import layout as L
 from ._borrow import borrow
 from ._jit import njit
-from .batch import ILLEGAL_ACTION, record_result
+from .batch import ILLEGAL_ACTION, GameResults, record_result
 from .cards import DeckFamily
 from .envs.encoding import encode, obs_layout, observe_state
 from .policies import choose_action
@@ -489,18 +489,11 @@ def play_games_with_nets(
     offsets: np.ndarray,
     obs_size: int,
     check: bool,
-    winner: np.ndarray,
-    length: np.ndarray,
-    ranking: np.ndarray,
-    scores: np.ndarray,
-    round_points: np.ndarray,
-    rounds: np.ndarray,
-    turns: np.ndarray,
-    first_mover: np.ndarray,
+    results: GameResults,
 ) -> tuple[int, int]:
     """:func:`uno_env.batch.play_games_with_params` with learned seats (``seat_nets[s] >= 0``:
     network ``seat_nets[s]`` of the bank plays seat ``s``; -1: compiled policy
-    ``policies[s]`` with ``params[s]``). Same results arrays and failure codes.
+    ``policies[s]`` with ``params[s]``). Same results record and failure codes.
 
     Games run :data:`LOCKSTEP_GAMES` at a time: each game is advanced (scripted seats inline)
     until a learned seat must decide; those games' observations fill the rows of one matrix,
@@ -512,7 +505,7 @@ def play_games_with_nets(
     bank = borrow(bank)
     table = borrow(table)
     offsets = borrow(offsets)
-    games = len(winner)
+    games = len(results.winner)
     block = min(LOCKSTEP_GAMES, max(1, games))
     width = widest_layer(table)
     states = np.zeros((block, L.STATE_SIZE), dtype=np.int64)
@@ -528,7 +521,7 @@ def play_games_with_nets(
         size = min(block, games - start)
         for i in range(size):
             engine.new_game(states[i], spec, num_players, deck, seed + start + i, 0)
-            first_mover[start + i] = states[i, L.S_CURRENT]
+            results.first_mover[start + i] = states[i, L.S_CURRENT]
         live = size
         while live > 0:
             ready = 0
@@ -578,7 +571,7 @@ def play_games_with_nets(
                     return g, code
             if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
                 return g, engine.INV_ENGINE_ERROR
-            record_result(state, spec, g, winner, length, ranking, scores, round_points, rounds, turns)
+            record_result(state, spec, g, results)
     return -1, 0
 
 

@@ -14,6 +14,8 @@ pays by the standing, :func:`standing_rewards`), and the reward formulas over U-
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .. import engine
@@ -417,68 +419,82 @@ def pick_table(seed: int, cumulative_weights: np.ndarray) -> int:
     return count - 1
 
 
-@njit(cache=True)
-def deal_row(
-    state: np.ndarray,
-    spec: np.ndarray,
-    mask: np.ndarray,
-    seats: np.ndarray,
-    params: np.ndarray,
-    templates: np.ndarray,
-    template_params: np.ndarray,
-    cumulative_weights: np.ndarray,
-    seat_mode: int,
-    seed: int,
-    num_players: int,
-    deck: np.ndarray,
-    table: np.ndarray,
-) -> int:
-    """Deal the game of ``seed`` at the table :func:`pick_table` chooses; as :func:`reset_game`.
+class VectorBatch(NamedTuple):
+    """The games of a vector env as its compiled loops take them: one record, built once.
 
-    The table index goes to ``table[0]``; returns the seed actually dealt.
+    :class:`~uno_env.envs.vector.VectorEnv` builds it from its buffers (one per observation
+    buffer, again when the opponents change) and passes it whole to :func:`vector_reset`,
+    :func:`vector_step`, :func:`external_step` and, per game, :func:`settle_row` and
+    :func:`deal_row`: a new per-game field is an entry here and its uses, not an edit to
+    every signature and call site. Row ``i`` of each per-game array belongs to game ``i``.
     """
+
+    states: np.ndarray  # (n, STATE_SIZE) int64: the games
+    masks: np.ndarray  # (n, MAX_ACTIONS) int8: their legal actions (engine order)
+    seats: np.ndarray  # (n, MAX_PLAYERS) int64: each seat's policy code (LEARNER, EXTERNAL - k, a style)
+    params: np.ndarray  # (n, MAX_PLAYERS, NUM_POLICY_PARAMS) int64: each seat's style parameters
+    learners: np.ndarray  # (n,) int64: the learner's seat
+    seeds: np.ndarray  # (n,) int64: the seed each game was dealt from
+    tables: np.ndarray  # (n,) int64: the opponent table each game was dealt at
+    waiting: np.ndarray  # (n,) int64: -1 the learner decides, else the external opponent's seat (BROKEN)
+    fresh: np.ndarray  # (n,) bool: dealt in this call
+    obs: np.ndarray  # (n, size) float32: the learner's observation
+    out_masks: np.ndarray  # (n, num_actions) int8: the learner's legal actions
+    rewards: np.ndarray  # (n,) float64
+    terminated: np.ndarray  # (n,) bool
+    truncated: np.ndarray  # (n,) bool
+    illegal: np.ndarray  # (n,) bool: the learner's action was illegal
+    final_obs: np.ndarray  # (n, size) float32: the last observation of a game that ended
+    final_lengths: np.ndarray  # (n, 2) int64: its decisions and turns
+    spec: np.ndarray  # the compiled rules (shared by every game)
+    deck: np.ndarray  # deck counts for the player count
+    offsets: np.ndarray  # the observation layout
+    templates: np.ndarray  # (tables, MAX_PLAYERS - 1) int64: each opponent table's policy codes
+    template_params: np.ndarray  # (tables, MAX_PLAYERS - 1, NUM_POLICY_PARAMS) int64
+    cumulative_weights: np.ndarray  # (tables,) int64: running sums of the tables' weights
+    seat_mode: int  # the learner's seat, or -1: rotating with the seed
+    num_players: int
+    reward_mode: int  # a REWARDS code, with TRUNCATED_ZERO
+    illegal_mode: int  # an ILLEGAL_ACTIONS code
+
+
+@njit(cache=True)
+def borrowed(g: VectorBatch) -> VectorBatch:
+    """``g`` with borrowed views of its arrays (:func:`uno_env._borrow.borrow`).
+
+    For the top-level loops only, which hold ``g`` itself for the whole call; the views go
+    no further than the functions they call.
+    """
+    return VectorBatch(
+        borrow(g.states), borrow(g.masks), borrow(g.seats), borrow(g.params), borrow(g.learners),
+        borrow(g.seeds), borrow(g.tables), borrow(g.waiting), borrow(g.fresh), borrow(g.obs),
+        borrow(g.out_masks), borrow(g.rewards), borrow(g.terminated), borrow(g.truncated),
+        borrow(g.illegal), borrow(g.final_obs), borrow(g.final_lengths), borrow(g.spec), borrow(g.deck),
+        borrow(g.offsets), borrow(g.templates), borrow(g.template_params), borrow(g.cumulative_weights),
+        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def deal_row(g: VectorBatch, i: int, seed: int) -> int:
+    """Deal game ``i`` from ``seed`` at the table :func:`pick_table` chooses; as :func:`reset_game`.
+
+    The table index goes to ``g.tables[i]``; returns the seed actually dealt.
+    """
+    state = g.states[i]
     while True:
-        p = pick_table(seed, cumulative_weights)
-        learner = seat_for_seed(seed, num_players, seat_mode)
-        learner_seats(seats, params, templates[p], template_params[p], num_players, learner)
-        engine.new_game(state, spec, num_players, deck, seed, 0)
-        if play_compiled(state, spec, mask, seats, params, MASK_STALE) >= 0:
-            table[0] = p
+        p = pick_table(seed, g.cumulative_weights)
+        learner = seat_for_seed(seed, g.num_players, g.seat_mode)
+        learner_seats(g.seats[i], g.params[i], g.templates[p], g.template_params[p], g.num_players, learner)
+        engine.new_game(state, g.spec, g.num_players, g.deck, seed, 0)
+        if play_compiled(state, g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE) >= 0:
+            g.tables[i] = p
             return seed
         seed = next_seed(seed)
 
 
 @njit(cache=True)
-def settle_row(
-    i: int,
-    states: np.ndarray,
-    spec: np.ndarray,
-    masks: np.ndarray,
-    seats: np.ndarray,
-    params: np.ndarray,
-    learners: np.ndarray,
-    templates: np.ndarray,
-    template_params: np.ndarray,
-    cumulative_weights: np.ndarray,
-    tables: np.ndarray,
-    seat_mode: int,
-    seeds: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    out_masks: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    final_obs: np.ndarray,
-    final_lengths: np.ndarray,
-    reward_mode: int,
-    waiting: np.ndarray,
-    fresh: np.ndarray,
-    forced_end: bool,
-    scratch: np.ndarray,
-) -> None:
+def settle_row(g: VectorBatch, i: int, forced_end: bool, scratch: np.ndarray) -> None:
     """After moves in game ``i``: end and redeal it if it is over, then hand it to its next caller.
 
     A game that ended (or that ``forced_end`` ends: an illegal action under the terminate
@@ -491,259 +507,135 @@ def settle_row(
     an external opponent does (``waiting[i]`` = its seat). A game the engine ended because
     its state was unusable is left as it is with ``waiting[i] =`` :data:`BROKEN`.
     """
-    state = states[i]
+    state = g.states[i]
     end_now = forced_end
     while True:
         if not end_now and state[L.S_STATUS] == L.ST_RUNNING:
             seat = state[L.S_CURRENT]
-            if seat == learners[i]:
-                waiting[i] = -1
-                encode(state, spec, seat, offsets, obs[i])
-                export_mask(spec, masks[i], out_masks[i])
+            if seat == g.learners[i]:
+                g.waiting[i] = -1
+                encode(state, g.spec, seat, g.offsets, g.obs[i])
+                export_mask(g.spec, g.masks[i], g.out_masks[i])
             else:
-                waiting[i] = seat
+                g.waiting[i] = seat
             return
-        if not fresh[i]:
+        if not g.fresh[i]:
             if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
                 # only a state written directly gets here; the caller raises EngineError on it
                 # (truncated set only so that the caller's check for ended games looks)
-                waiting[i] = BROKEN
-                truncated[i] = True
+                g.waiting[i] = BROKEN
+                g.truncated[i] = True
                 return
             if not end_now:
-                final_rewards(state, spec, reward_mode, scratch)
-                rewards[i] = scratch[learners[i]]
-                terminated[i] = state[L.S_STATUS] == L.ST_WON
-                truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
-            encode(state, spec, learners[i], offsets, final_obs[i])
-            final_lengths[i, 0] = state[L.S_DECISIONS]
-            final_lengths[i, 1] = state[L.S_TURNS]
-        seeds[i] = deal_row(
-            state, spec, masks[i], seats[i], params[i], templates, template_params, cumulative_weights,
-            seat_mode, next_seed(seeds[i]), num_players, deck, tables[i:i + 1],
-        )  # fmt: skip
-        learners[i] = seat_for_seed(seeds[i], num_players, seat_mode)
-        fresh[i] = True
+                final_rewards(state, g.spec, g.reward_mode, scratch)
+                g.rewards[i] = scratch[g.learners[i]]
+                g.terminated[i] = state[L.S_STATUS] == L.ST_WON
+                g.truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
+            encode(state, g.spec, g.learners[i], g.offsets, g.final_obs[i])
+            g.final_lengths[i, 0] = state[L.S_DECISIONS]
+            g.final_lengths[i, 1] = state[L.S_TURNS]
+        g.seeds[i] = deal_row(g, i, next_seed(g.seeds[i]))
+        g.learners[i] = seat_for_seed(g.seeds[i], g.num_players, g.seat_mode)
+        g.fresh[i] = True
         end_now = False
 
 
 @njit(cache=True)
-def vector_reset(
-    states: np.ndarray,
-    spec: np.ndarray,
-    masks: np.ndarray,
-    seats: np.ndarray,
-    params: np.ndarray,
-    learners: np.ndarray,
-    templates: np.ndarray,
-    template_params: np.ndarray,
-    cumulative_weights: np.ndarray,
-    tables: np.ndarray,
-    seat_mode: int,
-    seeds: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    out_masks: np.ndarray,
-    waiting: np.ndarray,
-    fresh: np.ndarray,
-) -> None:
-    """Deal every game of a batch from ``seeds`` (updated to the seeds dealt).
+def vector_reset(games: VectorBatch) -> None:
+    """Deal every game of ``games`` from its seed (``seeds``, updated to the seeds dealt).
 
     Encodes the learners' views, or marks in ``waiting`` the games where an external
     opponent decides first (:func:`external_step` continues them).
     """
-    states = borrow(states)
-    spec = borrow(spec)
-    masks = borrow(masks)
-    seats = borrow(seats)
-    params = borrow(params)
-    offsets = borrow(offsets)
-    obs = borrow(obs)
-    out_masks = borrow(out_masks)
-    unused = np.zeros(states.shape[0], dtype=np.float64)
-    flags = np.zeros(states.shape[0], dtype=np.bool_)
-    lengths = np.zeros((states.shape[0], 2), dtype=np.int64)
+    g = borrowed(games)
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    for i in range(states.shape[0]):
-        seeds[i] = deal_row(
-            states[i], spec, masks[i], seats[i], params[i], templates, template_params, cumulative_weights,
-            seat_mode, seeds[i], num_players, deck, tables[i:i + 1],
-        )  # fmt: skip
-        learners[i] = seat_for_seed(seeds[i], num_players, seat_mode)
-        fresh[i] = True
-        settle_row(
-            i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
-            tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, unused, flags, flags, obs,
-            lengths, 0, waiting, fresh, False, scratch,
-        )  # fmt: skip
+    for i in range(g.states.shape[0]):
+        g.seeds[i] = deal_row(g, i, g.seeds[i])
+        g.learners[i] = seat_for_seed(g.seeds[i], g.num_players, g.seat_mode)
+        g.fresh[i] = True  # so settle_row pays and records nothing
+        settle_row(g, i, False, scratch)
 
 
 @njit(cache=True)
-def vector_step(
-    states: np.ndarray,
-    spec: np.ndarray,
-    masks: np.ndarray,
-    seats: np.ndarray,
-    params: np.ndarray,
-    learners: np.ndarray,
-    templates: np.ndarray,
-    template_params: np.ndarray,
-    cumulative_weights: np.ndarray,
-    tables: np.ndarray,
-    seat_mode: int,
-    seeds: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    actions: np.ndarray,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    out_masks: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    illegal: np.ndarray,
-    final_obs: np.ndarray,
-    final_lengths: np.ndarray,
-    reward_mode: int,
-    illegal_mode: int,
-    illegal_reward: float,
-    waiting: np.ndarray,
-    fresh: np.ndarray,
-) -> int:
-    """Step every game of a batch with the learners' ``actions``; auto-reset finished games.
+def vector_step(games: VectorBatch, actions: np.ndarray, illegal_reward: float) -> int:
+    """Step every game of ``games`` with the learners' ``actions``; auto-reset finished games.
 
-    Per game: apply the learner's action (or the illegal-action policy), let the compiled
-    opponents move, then :func:`settle_row`: the learner's next view, or the game waits for
-    an external opponent (``waiting[i] >= 0``). A finished game's last observation goes to
-    ``final_obs[i]``, its decisions and turns to ``final_lengths[i]``, and the game of
-    :func:`next_seed` is dealt in its place (same step).
+    Per game: apply the learner's action (or the illegal-action policy ``illegal_mode``,
+    paying ``illegal_reward`` under terminate), let the compiled opponents move, then
+    :func:`settle_row`: the learner's next view, or the game waits for an external opponent
+    (``waiting[i] >= 0``). A finished game's last observation goes to ``final_obs[i]``, its
+    decisions and turns to ``final_lengths[i]``, and the game of :func:`next_seed` is dealt
+    in its place (same step).
     Returns the first game whose action was illegal when ``illegal_mode`` is raise (that
     game unchanged, the games before it stepped), ``OUT_OF_BOUNDS - i`` when the action of
     game ``i`` (the first such) is outside the action table (no game stepped), else -1.
     """
-    num_actions = spec[L.SP_NUM_ACTIONS]
+    num_actions = games.spec[L.SP_NUM_ACTIONS]
     for i in range(actions.shape[0]):
         if actions[i] < 0 or actions[i] >= num_actions:
             return OUT_OF_BOUNDS - i
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    states = borrow(states)
-    spec = borrow(spec)
-    masks = borrow(masks)
-    seats = borrow(seats)
-    params = borrow(params)
-    offsets = borrow(offsets)
-    obs = borrow(obs)
-    out_masks = borrow(out_masks)
-    for i in range(states.shape[0]):
-        state = states[i]
-        mask = masks[i]
-        rewards[i] = 0.0
-        terminated[i] = False
-        truncated[i] = False
-        illegal[i] = False
-        fresh[i] = False
+    g = borrowed(games)
+    spec = g.spec
+    for i in range(g.states.shape[0]):
+        state = g.states[i]
+        mask = g.masks[i]
+        g.rewards[i] = 0.0
+        g.terminated[i] = False
+        g.truncated[i] = False
+        g.illegal[i] = False
+        g.fresh[i] = False
         forced_end = False
         action = actions[i]
         if engine.is_legal(spec, action, mask):
             engine.apply_action(state, spec, action)
-            play_compiled(state, spec, mask, seats[i], params[i], MASK_STALE)
-        elif illegal_mode == ILLEGAL_RAISE:
+            play_compiled(state, spec, mask, g.seats[i], g.params[i], MASK_STALE)
+        elif g.illegal_mode == ILLEGAL_RAISE:
             return i
-        elif illegal_mode == ILLEGAL_DRAW_PENALTY:
-            illegal[i] = True
+        elif g.illegal_mode == ILLEGAL_DRAW_PENALTY:
+            g.illegal[i] = True
             wrong_move(state, spec, mask)  # the learner decides again (or the limit ended it)
         else:
-            illegal[i] = True
-            terminated[i] = True
-            rewards[i] = illegal_reward
+            g.illegal[i] = True
+            g.terminated[i] = True
+            g.rewards[i] = illegal_reward
             forced_end = True
-        if not forced_end and state[L.S_STATUS] == L.ST_RUNNING and state[L.S_CURRENT] == learners[i]:
-            # the common case, kept out of settle_row's long call
-            waiting[i] = -1
-            encode(state, spec, learners[i], offsets, obs[i])
-            export_mask(spec, mask, out_masks[i])
+        if not forced_end and state[L.S_STATUS] == L.ST_RUNNING and state[L.S_CURRENT] == g.learners[i]:
+            # the common case, kept out of settle_row
+            g.waiting[i] = -1
+            encode(state, spec, g.learners[i], g.offsets, g.obs[i])
+            export_mask(spec, mask, g.out_masks[i])
             continue
-        settle_row(
-            i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
-            tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
-            truncated, final_obs, final_lengths, reward_mode, waiting, fresh, forced_end, scratch,
-        )  # fmt: skip
+        settle_row(g, i, forced_end, scratch)
     return -1
 
 
 @njit(cache=True)
-def external_views(
-    states: np.ndarray,
-    spec: np.ndarray,
-    masks: np.ndarray,
-    waiting: np.ndarray,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    out_masks: np.ndarray,
-) -> None:
+def external_views(games: VectorBatch, obs: np.ndarray, out_masks: np.ndarray) -> None:
     """Encode the view and legal actions of the external opponent each waiting game waits for."""
-    for i in range(states.shape[0]):
-        if waiting[i] >= 0:
-            encode(states[i], spec, waiting[i], offsets, obs[i])
-            export_mask(spec, masks[i], out_masks[i])
+    g = borrowed(games)
+    for i in range(g.states.shape[0]):
+        if g.waiting[i] >= 0:
+            encode(g.states[i], g.spec, g.waiting[i], g.offsets, obs[i])
+            export_mask(g.spec, g.masks[i], out_masks[i])
 
 
 @njit(cache=True)
-def external_step(
-    states: np.ndarray,
-    spec: np.ndarray,
-    masks: np.ndarray,
-    seats: np.ndarray,
-    params: np.ndarray,
-    learners: np.ndarray,
-    templates: np.ndarray,
-    template_params: np.ndarray,
-    cumulative_weights: np.ndarray,
-    tables: np.ndarray,
-    seat_mode: int,
-    seeds: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    actions: np.ndarray,
-    offsets: np.ndarray,
-    obs: np.ndarray,
-    out_masks: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    final_obs: np.ndarray,
-    final_lengths: np.ndarray,
-    reward_mode: int,
-    waiting: np.ndarray,
-    fresh: np.ndarray,
-) -> int:
+def external_step(games: VectorBatch, actions: np.ndarray) -> int:
     """Apply the external opponents' ``actions`` in the waiting games, then settle them as
     :func:`vector_step` does. Returns the first game whose external action was illegal
     (nothing applied from it on), else -1.
     """
-    states = borrow(states)
-    spec = borrow(spec)
-    masks = borrow(masks)
-    seats = borrow(seats)
-    params = borrow(params)
-    offsets = borrow(offsets)
-    obs = borrow(obs)
-    out_masks = borrow(out_masks)
+    g = borrowed(games)
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    for i in range(states.shape[0]):
-        if waiting[i] < 0:
+    for i in range(g.states.shape[0]):
+        if g.waiting[i] < 0:
             continue
-        if not engine.is_legal(spec, actions[i], masks[i]):
+        if not engine.is_legal(g.spec, actions[i], g.masks[i]):
             return i
-        engine.apply_action(states[i], spec, actions[i])
-        play_compiled(states[i], spec, masks[i], seats[i], params[i], MASK_STALE)
-        settle_row(
-            i, states, spec, masks, seats, params, learners, templates, template_params, cumulative_weights,
-            tables, seat_mode, seeds, num_players, deck, offsets, obs, out_masks, rewards, terminated,
-            truncated, final_obs, final_lengths, reward_mode, waiting, fresh, False, scratch,
-        )  # fmt: skip
+        engine.apply_action(g.states[i], g.spec, actions[i])
+        play_compiled(g.states[i], g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE)
+        settle_row(g, i, False, scratch)
     return -1
 
 

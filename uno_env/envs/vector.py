@@ -117,13 +117,6 @@ class OpponentPool:
         return scaled
 
 
-# the leading arguments of core.vector_reset / vector_step / external_step, in order
-_GameArgs = tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-    np.ndarray, np.ndarray, int, np.ndarray, int, np.ndarray,
-]  # fmt: skip
-
-
 class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     """N single-agent games against compiled opponents, stepped in compiled code."""
 
@@ -253,6 +246,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             if core.EXTERNAL - j not in used:
                 externals[j] = None  # no game sits with it any more: let it go
         self._has_externals = any(policy is not None for policy in externals)
+        self._batches = tuple(self._batch(obs) for obs in self._buffers)
         self.opponent_pool = pool
         self.opponents = described[0] if len(described) == 1 else described
 
@@ -294,14 +288,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} games")
         self._seeds[:] = seeds
         self._next_buffer()
-        core.vector_reset(
-            *self._games(),
-            self._offsets,
-            self._obs,
-            self._out_masks,
-            self._waiting,
-            self._fresh,
-        )
+        core.vector_reset(self._batches[self._turn])
         self._has_reset = True
         self._rewards[:] = 0.0
         self._terminated[:] = False
@@ -321,24 +308,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             )
         self._actions[:] = acts
         self._next_buffer()
-        failed = core.vector_step(
-            *self._games(),
-            self._actions,
-            self._offsets,
-            self._obs,
-            self._out_masks,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            self._illegal,
-            self._final_obs,
-            self._final_lengths,
-            self._reward_code,
-            self._illegal_code,
-            self.illegal_reward,
-            self._waiting,
-            self._fresh,
-        )
+        failed = core.vector_step(self._batches[self._turn], self._actions, self.illegal_reward)
         if failed != -1:
             raise (
                 self._illegal_error(failed)
@@ -402,15 +372,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             rows = np.flatnonzero(self._waiting >= 0)
             if rows.size == 0:
                 return
-            core.external_views(
-                self._states,
-                self._spec,
-                self._masks,
-                self._waiting,
-                self._offsets,
-                self._external_obs,
-                self._external_masks,
-            )
+            core.external_views(self._batches[self._turn], self._external_obs, self._external_masks)
             codes = self._seats[rows, self._waiting[rows]]
             for code in np.unique(codes):
                 chosen = rows[codes == code]
@@ -423,21 +385,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                         f"(shape ({chosen.size},)), got {answer.dtype} array of shape {answer.shape}"
                     )
                 self._external_actions[chosen] = answer
-            failed = core.external_step(
-                *self._games(),
-                self._external_actions,
-                self._offsets,
-                self._obs,
-                self._out_masks,
-                self._rewards,
-                self._terminated,
-                self._truncated,
-                self._final_obs,
-                self._final_lengths,
-                self._reward_code,
-                self._waiting,
-                self._fresh,
-            )
+            failed = core.external_step(self._batches[self._turn], self._external_actions)
             if failed >= 0:
                 raise self._external_error(failed)
 
@@ -448,23 +396,37 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         action = int(self._external_actions[i])
         return self.compiled.illegal_action(self._states[i], self._external_masks[i], action, lead=lead)
 
-    def _games(self) -> _GameArgs:
-        """The leading arguments of the compiled batch functions: the games, their tables and seeds."""
-        return (
-            self._states,
-            self._spec,
-            self._masks,
-            self._seats,
-            self._params,
-            self._learners,
-            self._templates,
-            self._template_params,
-            self._cumulative_weights,
-            self._tables,
-            self._seat_mode,
-            self._seeds,
-            self.num_players,
-            self._deck_counts,
+    def _batch(self, obs: np.ndarray) -> core.VectorBatch:
+        """The record the compiled loops take: the games, their buffers and tables, writing the
+        learners' observations into ``obs``."""
+        return core.VectorBatch(
+            states=self._states,
+            masks=self._masks,
+            seats=self._seats,
+            params=self._params,
+            learners=self._learners,
+            seeds=self._seeds,
+            tables=self._tables,
+            waiting=self._waiting,
+            fresh=self._fresh,
+            obs=obs,
+            out_masks=self._out_masks,
+            rewards=self._rewards,
+            terminated=self._terminated,
+            truncated=self._truncated,
+            illegal=self._illegal,
+            final_obs=self._final_obs,
+            final_lengths=self._final_lengths,
+            spec=self._spec,
+            deck=self._deck_counts,
+            offsets=self._offsets,
+            templates=self._templates,
+            template_params=self._template_params,
+            cumulative_weights=self._cumulative_weights,
+            seat_mode=self._seat_mode,
+            num_players=self.num_players,
+            reward_mode=self._reward_code,
+            illegal_mode=self._illegal_code,
         )
 
     def _next_buffer(self) -> None:
