@@ -79,7 +79,8 @@ class DistillConfig:
 
 # ================================================================ the data
 def collect_chunk(cfg: DistillConfig, index: int) -> dict[str, np.ndarray]:
-    """The decisions of chunk ``index`` (games ``index * chunk_games ...``)."""
+    """The decisions of chunk ``index`` (games ``index * chunk_games ...``; the last chunk
+    holds what is left of ``games``)."""
     rules = resolve_rules(cfg.rules, cfg.overrides)
     spec = compile_spec(rules)
     layout = obs_layout(rules.deck_family)
@@ -92,8 +93,9 @@ def collect_chunk(cfg: DistillConfig, index: int) -> dict[str, np.ndarray]:
     actions = np.zeros(capacity, dtype=np.int64)
     won = np.zeros(capacity, dtype=np.int8)
     first_seed = cfg.seed + index * cfg.chunk_games
+    games = min(cfg.chunk_games, cfg.games - index * cfg.chunk_games)
     rows = collect_decisions(
-        spec, cfg.players, rules.deck_counts(cfg.players), first_seed, cfg.chunk_games,
+        spec, cfg.players, rules.deck_counts(cfg.players), first_seed, games,
         int(teacher_code[0]), teacher_params[0], codes, params, layout.offsets, obs, masks, actions, won,
     )  # fmt: skip
     return {"obs": obs[:rows], "masks": masks[:rows], "actions": actions[:rows], "won": won[:rows]}
