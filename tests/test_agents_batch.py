@@ -172,3 +172,28 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
         if checked >= 150:
             break
     assert checked >= 150
+
+
+def test_loops_without_planning_styles_compile_without_them_and_play_the_same_games() -> None:
+    """Issue 21 (cold start): simulate() passes planning=None when no seat plans, so the
+    compiled loop leaves the planning styles out; its games are the full loop's games."""
+    from uno_env import batch
+
+    names = ["greedy", "random", "bluffer:bluff=0.7,challenge=0.6"]
+    codes, _ = policies.policy_table(names)
+    assert not policies.planning_needed(codes)
+    assert policies.planning_needed(policies.policy_table([*names, FAST["monte_carlo"]])[0])
+    assert policies.planning_needed(policies.policy_table([FAST["search"]])[0])
+    lean = simulate("uno", 3, 5, seed=4, policies=names)
+    if hasattr(batch.play_games_with_params, "signatures"):  # compiled
+        planning_types = {str(signature[-1]) for signature in batch.play_games_with_params.signatures}
+        assert "none" in planning_types
+    game = Game("uno", 3, seed=4)
+    spec, deck = compile_spec(game.rules), game.compiled.deck_counts
+    codes, params = policies.policy_table(names)
+    results = batch.GameResults.allocate(5, 3)
+    failed, _ = batch.play_games_with_params(
+        game.compiled.new_state(), game.compiled.new_mask(), spec, 3, deck, 4, codes, params, False, results
+    )
+    assert failed == -1
+    assert np.array_equal(results.winner, lean.winner) and np.array_equal(results.length, lean.length)

@@ -25,7 +25,14 @@ from ._borrow import borrow
 from ._jit import njit
 from .compiled import compile_game
 from .compiling import ensure_compiled
-from .policies import POLICY_RANDOM, choose_action, policy_table, quick_action, random_action
+from .policies import (
+    POLICY_RANDOM,
+    choose_action,
+    planning_needed,
+    policy_table,
+    quick_action,
+    random_action,
+)
 from .rng import SEED_LIMIT, check_seed, fresh_seed
 from .rules import RuleSet
 from .stats import mean_interval, wilson_interval
@@ -85,10 +92,15 @@ def play_games_with_params(
     params: np.ndarray,
     check: bool,
     results: GameResults,
+    planning: bool | None = True,
 ) -> tuple[int, int]:
     """Play ``len(results.winner)`` games, seat ``s`` by policy ``policies[s]`` with
     ``params[s]``; write ``results``; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
     code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`.
+
+    ``planning=None`` compiles a loop without the planning styles
+    (:func:`uno_env.policies.choose_action`): pass it when no seat plays one
+    (:func:`uno_env.policies.planning_needed`), and leave it out otherwise.
 
     ``state`` (``L.STATE_SIZE`` int64) and ``mask`` (``L.MAX_ACTIONS`` int8) are the caller's
     scratch buffers. The loop works on borrowed views (:func:`uno_env._borrow.borrow`) of its
@@ -122,7 +134,7 @@ def play_games_with_params(
                 if policies[seat] == POLICY_RANDOM:
                     action = random_action(state, mask, count)
                 else:
-                    action = choose_action(state, spec, mask, count, policies[seat], params[seat])
+                    action = choose_action(state, spec, mask, count, policies[seat], params[seat], planning)
             if check and not engine.is_legal(spec, action, mask):
                 return g, ILLEGAL_ACTION
             engine.apply_action(state, spec, action)
@@ -309,8 +321,10 @@ def simulate(
             *games, policy_params, *learned.bank_arguments(nets, ruleset), check_invariants, results
         )
     else:
+        # without planning styles, the loop compiled without them (None; else the default)
+        planning = {} if planning_needed(policy_codes) else {"planning": None}
         failed, code = play_games_with_params(
-            game.new_state(), game.new_mask(), *games, policy_params, check_invariants, results
+            game.new_state(), game.new_mask(), *games, policy_params, check_invariants, results, **planning
         )
     if failed >= 0:
         raise AssertionError(

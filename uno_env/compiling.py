@@ -155,9 +155,10 @@ def _first_legal(mask: np.ndarray) -> int:
 def _play_batch(every_path: bool) -> None:
     batch = _module("batch")
     batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
-    if every_path:  # one policy for all seats, and the loop that checks invariants
+    if every_path:  # one policy for all seats, the invariant checks, the planning styles
         batch.simulate("uno", 2, 2, seed=0, policies="random")
         batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], check_invariants=True)
+        batch.simulate("uno", 2, 1, seed=0, policies=["monte_carlo:samples=2,depth=5", "random"])
 
 
 def _play_game(every_path: bool) -> None:

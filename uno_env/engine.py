@@ -69,6 +69,14 @@ MULTI_IDENTICAL = O.MULTI_PLAY["identical"]
 MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 
 
+# Inlining: only the one-line accessors and checks are inlined at the numba level
+# (inline="always"); everything else is its own compiled function, which LLVM still inlines
+# where it pays. numba-level inlining re-types the callee and copies its IR at every call
+# site: with the larger helpers (begin_turn, _lay_card, next_seat, ...) inlined too, a cold
+# first Game step took 108 CPU s instead of 55 (busy machine, benchmarks/cold_start.py
+# --profile game; issue 21).
+
+
 # ================================================================ engine errors
 @njit(cache=True, inline="always")
 def engine_error(state: np.ndarray, code: int) -> None:
@@ -117,7 +125,7 @@ def wrap_seat(x: int, n: int) -> int:
     return x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
     """The seat ``steps`` places from ``seat`` in the direction of play, skipping players who left."""
     n = state[L.S_NPLAYERS]
@@ -168,7 +176,7 @@ def count_in_hand(state: np.ndarray, seat: int, face: int) -> int:
     return state[L.HANDS + seat * L.MAX_FACES + face]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Put one card of ``face`` into ``seat``'s hand."""
     if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
@@ -182,7 +190,7 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     state[L.HINT_SLACK + seat] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Take one card of ``face`` out of ``seat``'s hand."""
     if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
@@ -646,7 +654,7 @@ def _cube_return(state: np.ndarray, spec: np.ndarray) -> None:
 
 
 # ================================================================ turns
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """``seat`` starts a normal turn, unless it must sit turns out (MC-FOUR-1)."""
     for _ in range(100 * L.MAX_PLAYERS):
@@ -667,13 +675,13 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
             cube_roll(state, spec, seat, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def end_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """Play passes to the seat after ``seat``, which starts a normal turn."""
     begin_turn(state, spec, next_seat(state, seat, 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _clear_pending(state: np.ndarray) -> None:
     state[L.S_PENDING] = 0
     state[L.S_PENDING_SKIP] = 0
@@ -701,7 +709,7 @@ def random_seat(state: np.ndarray, exclude: int) -> int:
 
 
 # ================================================================ a play, card by card
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
     """Add one laid card's effect to the play being resolved."""
     effect = spec[L.F_EFFECT + face]
@@ -734,7 +742,7 @@ def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
         state[L.S_ACC_CHOOSE] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """One card of the play leaves the hand, lands on the pile and adds its effect."""
     wild_draw = spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and state[L.S_PLAY_COUNT] == 0
@@ -762,7 +770,7 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     _lay_effects(state, spec, face)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
     state[L.S_ACTOR] = seat
     state[L.S_PLAY_KIND] = kind
@@ -842,7 +850,7 @@ def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: 
     _after_card(state, spec, seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """Offer another card of the same play where the rules allow it, else finish the play."""
     if (spec[L.SP_MULTI] != MULTI_NONE or spec[L.SP_RUNS] == 1) and state[L.HAND_SIZE + seat] > 0:
@@ -856,7 +864,7 @@ def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     finish_play(state, spec)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """U-UNO-1 / MC-CALL-1 / MM-CALL-1: a missed call may be caught; false accusations."""
     rule = spec[L.SP_CALL_RULE]
@@ -890,7 +898,7 @@ def finish_play(state: np.ndarray, spec: np.ndarray) -> None:
     resolve(state, spec)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
     """(cards, turns, target) of the penalty the play being resolved sends on."""
     seat = state[L.S_ACTOR]
@@ -1175,7 +1183,7 @@ def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     open_jump_window(state, spec, seat, resume)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
     """The target of a penalty answers it where the rules allow any answer, else takes it."""
     if state[L.S_CHALLENGEABLE] == 1:
@@ -1210,7 +1218,7 @@ def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int) -> None:
     open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def open_jump_window(state: np.ndarray, spec: np.ndarray, opener: int, resume: int) -> None:
     """H-JUMP-1: holders of a card identical to the top may jump in; else ``resume`` plays."""
     if spec[L.SP_JUMP_IN] == 1 and spec[L.F_COLOUR + top_face(state)] >= 0:

@@ -852,7 +852,13 @@ def monte_carlo_action(
 # ================================================================ the dispatcher
 @njit(cache=True)
 def choose_action(
-    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, count: int, policy: int, params: np.ndarray
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    count: int,
+    policy: int,
+    params: np.ndarray,
+    planning: bool | None = True,
 ) -> int:
     """The action compiled ``policy`` takes for the player to move (``state[S_CURRENT]``).
 
@@ -866,21 +872,39 @@ def choose_action(
       (as :func:`uno_env.engine.fill_mask` writes it); ``count``: how many actions it allows;
     - ``policy``: a code of :data:`POLICIES`; ``params``: int64 array of
       :data:`NUM_POLICY_PARAMS` style parameters (rates in millionths; a negative slot means
-      the default; build it with :func:`policy_table` or :func:`parse_policy`).
+      the default; build it with :func:`policy_table` or :func:`parse_policy`);
+    - ``planning``: left out, every style; ``None`` (a compiled loop passing it on) compiles
+      a version without the planning styles (:data:`PLANNING_POLICIES`), which must not be
+      asked for then (:func:`planning_needed` says which to pass). The planning styles
+      simulate whole games and are most of the dispatcher's compile time; numba drops the
+      branch for a ``None`` argument before typing, so loops of random and scripted players
+      never compile them (issue 21: cold start).
 
     Returns a legal action id, or -1 when ``count`` is 0 (the game is over).
     """
     if count <= 0:
         return -1
-    if policy == POLICY_SEARCH or policy == POLICY_ORACLE:
-        return search_action(state, spec, mask, count, params, policy == POLICY_ORACLE)
+    if planning is not None:  # pruned at compile time when the argument is None
+        if policy == POLICY_SEARCH or policy == POLICY_ORACLE:
+            return search_action(state, spec, mask, count, params, policy == POLICY_ORACLE)
+        if policy == POLICY_MONTE_CARLO:
+            return monte_carlo_action(state, spec, mask, count, params)
     if policy == POLICY_RANDOM_LEGAL:
         return random_action(state, mask, count)
     if policy == POLICY_RANDOM_PLAYABLE:
         return random_playable_action(state, spec, mask)
-    if policy == POLICY_MONTE_CARLO:
-        return monte_carlo_action(state, spec, mask, count, params)
     return scripted_action(state, spec, mask, policy, params)
+
+
+PLANNING_POLICIES = (POLICY_MONTE_CARLO, POLICY_SEARCH, POLICY_ORACLE)
+"""The styles that plan by simulating games: compiled into :func:`choose_action` only when
+its ``planning`` argument is not ``None``."""
+
+
+def planning_needed(codes: np.ndarray) -> bool:
+    """Whether any of the policy ``codes`` is a planning style (:data:`PLANNING_POLICIES`):
+    if not, a compiled loop may pass ``planning=None`` and compile without them."""
+    return bool(np.isin(codes, PLANNING_POLICIES).any())
 
 
 # ================================================================ the style table (Python)
