@@ -1470,6 +1470,17 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
         finish(state, L.ST_TRUNCATED, -1)  # E-END-1
 
 
+@njit(cache=True)
+def list_legal(spec: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
+    """Write the ids set in ``mask`` into ``legal`` in increasing order; return how many."""
+    count = 0
+    for a in range(spec[L.SP_NUM_ACTIONS]):
+        if mask[a]:
+            legal[count] = a
+            count += 1
+    return count
+
+
 @njit(cache=True, inline="always")
 def is_legal(spec: np.ndarray, action: int, mask: np.ndarray) -> bool:
     """Whether ``action`` is in the action table and set in ``mask`` (the current legal set)."""

@@ -129,7 +129,7 @@ def _step_and_list(
         return STEP_ILLEGAL
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
         return STEP_ENGINE_ERROR
-    return _list_legal(spec, mask, legal)
+    return engine.list_legal(spec, mask, legal)
 
 
 @njit(cache=True)
@@ -144,23 +144,13 @@ def _reset_and_list(
 ) -> int:
     engine.new_game(state, spec, num_players, deck, seed, 0)
     engine.fill_mask(state, spec, mask)
-    return _list_legal(spec, mask, legal)
+    return engine.list_legal(spec, mask, legal)
 
 
 @njit(cache=True)
 def _mask_and_list(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
     engine.fill_mask(state, spec, mask)
-    return _list_legal(spec, mask, legal)
-
-
-@njit(cache=True)
-def _list_legal(spec: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
-    count = 0
-    for a in range(spec[L.SP_NUM_ACTIONS]):
-        if mask[a]:
-            legal[count] = a
-            count += 1
-    return count
+    return engine.list_legal(spec, mask, legal)
 
 
 ENGINE_ERRORS = {

@@ -811,11 +811,7 @@ def monte_carlo_action(
         return nf + L.A_CALL_OFFSET  # U-UNO-1
     seat = state[L.S_CURRENT]
     candidates = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-    num = 0
-    for action in range(spec[L.SP_NUM_ACTIONS]):
-        if mask[action]:
-            candidates[num] = action
-            num += 1
+    num = engine.list_legal(spec, mask, candidates)
     if num == 1:
         return candidates[0]
     samples = max(1, param(params, P_SAMPLES, SAMPLES_DEFAULT))

@@ -296,11 +296,7 @@ def search_action(
         return -1
     nf = spec[L.SP_NUM_FACES]
     candidates = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-    num = 0
-    for action in range(spec[L.SP_NUM_ACTIONS]):
-        if mask[action]:
-            candidates[num] = action
-            num += 1
+    num = engine.list_legal(spec, mask, candidates)
     if num == 1:
         return candidates[0]
     if true_call(state, spec, mask):
