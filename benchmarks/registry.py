@@ -24,6 +24,7 @@ are built in :mod:`bench_engine` from :mod:`baselines`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
@@ -80,6 +81,28 @@ class Row:
     def id(self) -> str:
         """The row's key (explicit or derived from its name)."""
         return self.key or _slug(self.name)
+
+
+def preset_rows(
+    name: str,
+    group: str,
+    key: str,
+    note: str,
+    presets: Sequence[str],
+    run: Callable[..., Mapping[str, float]],
+) -> list[Row]:
+    """A row of ours for every rule preset, at every player count the preset seats:
+    ``run(preset, num_players, min_seconds, seed)`` plays it."""
+    import uno_env
+
+    out = []
+    for preset in presets:
+        rules = uno_env.preset(preset)
+        players = tuple(range(rules.min_players, rules.max_players + 1))
+        out.append(
+            Row(name, group, players, functools.partial(run, preset), key=key, preset=preset, note=note)
+        )
+    return out
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Sequence
 
-from registry import Row, Target
+from registry import Row, Target, preset_rows
 
 import uno_env
 from uno_env.policies import STYLES
@@ -114,19 +114,9 @@ def rows(presets: Sequence[str]) -> list[Row]:
             "one `monte_carlo` seat (default parameters) against `greedy` players.",
         ),
     ):
-        for preset in presets:
-            rules = uno_env.preset(preset)
-            out.append(
-                Row(
-                    name,
-                    group,
-                    tuple(range(rules.min_players, rules.max_players + 1)),
-                    functools.partial(timed_batch, table, preset),
-                    key=key,
-                    preset=preset,
-                    note=f"{name}: {note}",
-                )
-            )
+        out += preset_rows(
+            name, group, key, f"{name}: {note}", presets, functools.partial(timed_batch, table)
+        )
     return out
 
 

@@ -15,13 +15,12 @@ a ``rows(presets)`` function returning :class:`registry.Row` values and a ``TARG
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
 from collections.abc import Sequence
 
-from registry import OPENSPIEL_CRAZY_EIGHTS, RLCARD_ENGINE, Row, Target
+from registry import OPENSPIEL_CRAZY_EIGHTS, RLCARD_ENGINE, Row, Target, preset_rows
 
 import uno_env
 
@@ -151,19 +150,7 @@ def rows(presets: Sequence[str]) -> list[Row]:
             "Python loop: `legal_actions()`, `random.Random.randrange`, `step(id)`.",
         ),
     ):
-        for preset in presets:
-            rules = uno_env.preset(preset)
-            out.append(
-                Row(
-                    name,
-                    group,
-                    tuple(range(rules.min_players, rules.max_players + 1)),
-                    functools.partial(make, preset),
-                    key=key,
-                    preset=preset,
-                    note=f"{name}: {note}",
-                )
-            )
+        out += preset_rows(name, group, key, f"{name}: {note}", presets, make)
     return out
 
 

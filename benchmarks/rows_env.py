@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from registry import Row, Target
+from registry import Row, Target, preset_rows
 
 import uno_env
 
@@ -68,7 +68,9 @@ def _make_aec(preset: str, num_players: int, wrapped: bool) -> Any:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-def aec_loop(preset: str, wrapped: bool, num_players: int, min_seconds: float, seed: int) -> dict[str, float]:
+def aec_loop(
+    preset: str, num_players: int, min_seconds: float, seed: int, wrapped: bool = False
+) -> dict[str, float]:
     """Whole games of the standard AEC loop with random legal actions from the mask.
 
     Game ``i`` is ``reset(seed=seed + i)``; actions come from a seeded block generator.
@@ -225,14 +227,14 @@ def rows(presets: Sequence[str]) -> list[Row]:
             "uno_env AEC env()",
             AEC,
             "aec",
-            lambda p: functools.partial(aec_loop, p, False),
+            aec_loop,
             "uno_env AEC env(): PettingZoo `agent_iter`/`last`/`step`, random legal action from the mask.",
         ),
         (
             "uno_env raw_env + PettingZoo wrappers",
             AEC_WRAPPED,
             "aec",
-            lambda p: functools.partial(aec_loop, p, True),
+            functools.partial(aec_loop, wrapped=True),
             "uno_env raw_env + PettingZoo wrappers: the same loop through TerminateIllegal, "
             "AssertOutOfBounds and OrderEnforcing (reference).",
         ),
@@ -240,7 +242,7 @@ def rows(presets: Sequence[str]) -> list[Row]:
             f"uno_env VectorEnv x{VECTOR_GAMES}",
             VECTOR,
             "vector",
-            lambda p: functools.partial(vector_loop, p),
+            vector_loop,
             f"uno_env VectorEnv x{VECTOR_GAMES}: a step is one learner decision with its observation and "
             "mask (compiled random opponents move inside it), written to preallocated buffers "
             "(`copy=False`); time inside `step()` only; decisions/game counts learner decisions.",
@@ -249,25 +251,13 @@ def rows(presets: Sequence[str]) -> list[Row]:
             f"SB3 SubprocVecEnv x{cpus} SingleAgentEnv",
             SUBPROC,
             "vector",
-            lambda p: functools.partial(subproc_loop, p),
+            subproc_loop,
             f"SB3 SubprocVecEnv: {cpus} worker processes (one per CPU, not pinned) each running one "
             "uno_env.SingleAgentEnv; a step is one learner decision; time inside `step()` only.",
         ),
     )
     for name, key, group, make, note in specs:
-        for preset in presets:
-            rules = uno_env.preset(preset)
-            out.append(
-                Row(
-                    name,
-                    group,
-                    tuple(range(rules.min_players, rules.max_players + 1)),
-                    make(preset),
-                    key=key,
-                    preset=preset,
-                    note=note,
-                )
-            )
+        out += preset_rows(name, group, key, note, presets, make)
     return out
 
 

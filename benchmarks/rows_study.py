@@ -25,7 +25,7 @@ from pathlib import Path
 
 from registry import Row
 
-from training import study, study_report
+from training import study
 
 STUDY_ROW = "study_runner_1m"
 GAMES = 1_000_000
@@ -84,7 +84,7 @@ def time_study(spec: study.StudySpec) -> dict[str, float]:
             study.run_study(spec, out, executor="process", workers=WORKERS, progress=False)
             seconds = time.perf_counter() - start
             cpu1 = os.times()
-            frame = study_report.results_frame(out)
+            frame = study.results_frame(out)
     finally:
         if pinned is not None:
             os.sched_setaffinity(0, pinned)

@@ -97,7 +97,35 @@ def test_the_engine_layer_imports_nothing_from_the_envs() -> None:
         m for m in offending["learned.py"] if not m.startswith("uno_env.envs.encoding")
     ]
     assert {name: mods for name, mods in offending.items() if mods} == {}
-    assert "uno_env.versions.ENV_VERSION" in imported_modules(REPO_ROOT / "uno_env" / "records.py")
+
+
+def test_game_records_import_nothing_from_the_envs() -> None:
+    """Game records (:mod:`uno_env.records`) sit in the engine layer: a record file can be read,
+    written and replayed without the RL layer (the env version comes from :mod:`uno_env.versions`)."""
+    imported = imported_modules(REPO_ROOT / "uno_env" / "records.py")
+    assert sorted(m for m in imported if m.startswith("uno_env.envs")) == []
+    assert "uno_env.versions.ENV_VERSION" in imported
+
+
+def test_the_statistics_module_is_a_leaf() -> None:
+    """:mod:`uno_env.stats` (intervals, deal-grouped and paired estimators, rankings, error
+    control) is below every layer: the simulator, the tournament, the study and the examples
+    use it, and it imports nothing of the project (numpy and the standard library only)."""
+    imported = imported_modules(REPO_ROOT / "uno_env" / "stats.py")
+    project = sorted(m for m in imported if m.split(".")[0] in {"uno_env", "agents", "training"})
+    assert project == []
+    assert not [m for m in imported if m.split(".")[0] in FORBIDDEN]
+
+
+def test_the_study_analysis_lives_in_the_study_package() -> None:
+    """The study's statistics, plots and report are modules of :mod:`training.study`;
+    ``training/study_report.py`` only re-exports them for code written against that path."""
+    package = REPO_ROOT / "training" / "study"
+    for name in ("stats", "plots", "report"):
+        assert (package / f"{name}.py").is_file(), name
+    shim = ast.parse((REPO_ROOT / "training" / "study_report.py").read_text(encoding="utf-8"))
+    definitions = [n for n in shim.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+    assert definitions == []
 
 
 def test_the_static_probe_sees_an_envs_import() -> None:

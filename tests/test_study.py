@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import uno_env
-from training import study, study_report
+from training import study
 from uno_env.versions import ENV_VERSION
 
 pd = pytest.importorskip("pandas")
@@ -140,7 +140,7 @@ def test_a_tiny_study_writes_results_plots_and_a_report(tiny_run: Path) -> None:
                  "game_length.png", "log.jsonl"):  # fmt: skip
         assert (tiny_run / name).stat().st_size > 0, name
     frame = pd.read_csv(tiny_run / "results.csv", keep_default_na=False)
-    assert list(frame.columns) == list(study_report.COLUMNS)
+    assert list(frame.columns) == list(study.COLUMNS)
     assert len(frame) == 3 * 2 * 3  # variants x player counts x styles (one deal set)
     assert (frame["replica"] == 0).all()
     assert not frame.duplicated(["variant", "players", "style"]).any()
@@ -169,10 +169,10 @@ def test_a_tiny_study_writes_results_plots_and_a_report(tiny_run: Path) -> None:
         rows = frame[frame[mid] != ""].astype({mid: float, lo: float, hi: float})
         assert ((rows[lo] <= rows[mid]) & (rows[mid] <= rows[hi])).all(), mid
     effects = pd.read_csv(tiny_run / "effects.csv", keep_default_na=False)
-    assert list(effects.columns) == list(study_report.EFFECT_COLUMNS)
+    assert list(effects.columns) == list(study.EFFECT_COLUMNS)
     # per variation and player count: 3 styles vs the field, 2 vs greedy, turns, decisions, first mover
     assert len(effects) == 2 * 2 * (3 + 2 + 3)
-    assert (effects["detected"] == (effects["p_adjusted"] <= study_report.FDR)).all()
+    assert (effects["detected"] == (effects["p_adjusted"] <= study.FDR)).all()
     assert ((effects["lo"] > 0) | (effects["hi"] < 0) == effects["detected"]).all()
     report = (tiny_run / "report.md").read_text()
     for label, switches in TINY["variations"].items():
@@ -299,7 +299,7 @@ def learned_run(checkpoint: str, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 def test_a_learned_policy_gets_rows_like_the_styles(learned_run: Path, checkpoint: str) -> None:
     frame = pd.read_csv(learned_run / "results.csv", keep_default_na=False)
-    assert list(frame.columns) == list(study_report.COLUMNS)
+    assert list(frame.columns) == list(study.COLUMNS)
     assert set(frame["variant"]) == {"uno", "uno+seven_swap"}
     assert sorted(frame["style"].unique()) == sorted([checkpoint, "greedy", "hoarder"])
     for _, cell in frame.groupby("variant"):
@@ -483,7 +483,7 @@ def test_batches_of_another_seed_are_never_mixed(tiny_run: Path, tmp_path: Path)
     ):
         study.run_study(study.load_spec(spec), out, resume=True, progress=False)
     with pytest.raises(study.SpecError, match="computed for another design"):
-        study_report.results_frame(out)
+        study.results_frame(out)
 
 
 def test_disk_errors_are_one_clean_line(

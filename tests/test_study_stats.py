@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from training import study, study_report
+from training import study
 from uno_env.stats import grouped_ratio, wilson_interval
 
 pd = pytest.importorskip("pandas")
@@ -45,7 +45,7 @@ def test_seat_intervals_grouped_by_deal_cover_the_symmetric_share() -> None:
         }
     )
     (task,) = study.plan(spec)
-    cell = study_report.merge_cells(spec, [study.run_batch(task)])[("uno", 4, "field", 0)]
+    cell = study.merge_cells(spec, [study.run_batch(task)])[("uno", 4, "field", 0)]
     assert cell.games.tolist() == [seatings] * (COVERAGE_DEALS * COVERAGE_STUDIES)
     covered = naive_covered = 0
     for k in range(COVERAGE_STUDIES):
@@ -114,7 +114,7 @@ def _rows(primary: float, replication: float, p: float = 1e-9) -> list[dict[str,
     rows = []
     for replica, change in ((0, primary), (1, replication)):
         row: dict[str, Any] = {**base, "replica": replica}
-        for level, delta, lo, hi, p_col in study_report.MEASURE_COLUMNS.values():
+        for level, delta, lo, hi, p_col in study.MEASURE_COLUMNS.values():
             row.update({level: 0.5, delta: change, lo: change - 0.01, hi: change + 0.01, p_col: p})
         rows.append(row)
     return rows
@@ -122,14 +122,14 @@ def _rows(primary: float, replication: float, p: float = 1e-9) -> list[dict[str,
 
 def test_replication_needs_the_same_sign_and_a_detection_again() -> None:
     spec = study.parse_spec({**AA, "variations": {"x": {"seven_swap": True}}})
-    effects = study_report.effect_rows(spec, _rows(0.05, -0.04))
+    effects = study.effect_rows(spec, _rows(0.05, -0.04))
     assert {e["measure"] for e in effects} == {"win_rate", "turns", "decisions", "first_mover"}
     assert all(e["detected"] and e["rep_detected"] == "yes" for e in effects)
     assert all(e["replicated"] == "no" for e in effects)  # detected again, but the other way
-    assert all(e["replicated"] == "yes" for e in study_report.effect_rows(spec, _rows(0.05, 0.04)))
+    assert all(e["replicated"] == "yes" for e in study.effect_rows(spec, _rows(0.05, 0.04)))
     weak = _rows(0.05, 0.04)
     weak[1] = {k: (0.5 if k.endswith("_p") else v) for k, v in weak[1].items()}  # not detected again
-    assert all(e["replicated"] == "no" for e in study_report.effect_rows(spec, weak))
+    assert all(e["replicated"] == "no" for e in study.effect_rows(spec, weak))
     assert np.isclose(effects[0]["change"], 0.05)
-    alone = study_report.effect_rows(study.parse_spec({**AA, "replicate": False}), _rows(0.05, 0.04))
+    alone = study.effect_rows(study.parse_spec({**AA, "replicate": False}), _rows(0.05, 0.04))
     assert all(e["replicated"] == "" for e in alone)

@@ -181,10 +181,11 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
-# Modules that contribute a subcommand: each defines ``add_subcommand(subparsers)``, which adds
-# its parser and sets ``func`` to a callable taking the parsed arguments and returning an exit
-# code. These modules import heavy dependencies (torch, pandas, Ray) inside the functions that
-# need them, so building the parser stays fast and ``uno-env simulate`` never loads torch.
+# Modules that contribute a subcommand: each declares it as ``COMMAND``, a ``common.Subcommand``
+# whose ``add_to(subparsers)`` adds its parser and sets ``func`` to a callable taking the
+# parsed arguments and returning an exit code. These modules import heavy dependencies
+# (torch, pandas, Ray) inside the functions that need them, so building the parser stays fast
+# and ``uno-env simulate`` never loads torch.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.study",
     "training.tournament",
@@ -254,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
     warm.set_defaults(func=_cmd_compile)
 
     for module_name in SUBCOMMAND_MODULES:
-        importlib.import_module(module_name).add_subcommand(sub)
+        importlib.import_module(module_name).COMMAND.add_to(sub)
     for subparser in sub.choices.values():
         subparser.formatter_class = PlainHelpFormatter
     return parser

@@ -4,6 +4,10 @@
   overrides (``--set``), parsed with the canonical rules-string types;
   :func:`add_rule_arguments` adds ``--rules`` and ``--set`` to a command, and
   :func:`check_player_count` words a bad ``--players`` in terms of those options.
+- :class:`Subcommand`: how a module declares its ``uno-env`` subcommand (parser and
+  ``python -m training.<module>``).
+- :func:`add_run_arguments`: the run-folder and executor options of the study, the sweep and
+  the tournament; :func:`add_trust_argument`: ``--trust-checkpoint``.
 - :func:`set_torch_threads`: the torch intra-op thread count (1 by default, see below).
 - :class:`BatchActor`: batched inference of a MaskablePPO policy over a batch of
   observations with legal-action masks (deterministic arg-max, or sampled from the masked
@@ -20,12 +24,14 @@ Heavy packages (torch, sb3) are imported inside functions.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from training.runner import EXECUTORS
 from uno_env.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 
 
@@ -140,6 +146,66 @@ class BatchActor:
         actions = np.argmax(logits, axis=1).astype(np.int64)
         actions[~masks.any(axis=1)] = 0
         return actions
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """A ``uno-env`` subcommand, declared once by the module that implements it.
+
+    The module names it ``COMMAND`` (:func:`training.cli.build_parser` adds ``COMMAND`` of every
+    module of :data:`training.cli.SUBCOMMAND_MODULES`) and exposes ``main = COMMAND.main``
+    (``python -m training.<module>``: the same command line and errors).
+    """
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str | None = None
+    """The long help (a module docstring, say); ``uno-env`` shows it as plain text."""
+
+    def add_to(self, subparsers: argparse._SubParsersAction) -> None:
+        """Add the subcommand's parser, its options and its ``func`` to ``uno-env``."""
+        parser = subparsers.add_parser(self.name, help=self.help, description=self.description)
+        self.add_arguments(parser)
+        parser.set_defaults(func=self.run)
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """``python -m training.<module> ...``: exactly ``uno-env <name> ...``."""
+        from training.cli import run_module
+
+        return run_module(self.name, argv)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, what: str, where: str, out_default: str) -> None:
+    """The options of every long job that writes a run folder (the study, the sweep, the
+    tournament): ``--out``, ``--resume DIR``, where its work runs (``--executor``,
+    ``--workers``, ``--ray-address``; :func:`training.runner.run_batches`) and ``--quiet``.
+
+    ``what`` names the job (``"study"``), ``where`` the executor's help (``"where batches
+    run"``), ``out_default`` the default folder.
+    """
+    parser.add_argument("--out", type=Path, default=None, help=f"output folder (default: {out_default})")
+    parser.add_argument(
+        "--resume", type=Path, default=None, metavar="DIR", help=f"continue the {what} in DIR"
+    )
+    parser.add_argument("--executor", choices=EXECUTORS, default="process", help=where)
+    parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
+    parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+def run_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of :func:`add_run_arguments` as the keyword arguments of a run function
+    (:func:`training.study.run_study`, :func:`training.sweep.run_sweep`,
+    :func:`training.tournament.run_tournament`)."""
+    return {
+        "executor": args.executor,
+        "workers": args.workers,
+        "ray_address": args.ray_address,
+        "resume": args.resume is not None,
+        "progress": not args.quiet,
+    }
 
 
 def add_trust_argument(parser: argparse.ArgumentParser) -> None:

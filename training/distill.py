@@ -35,7 +35,6 @@ import dataclasses
 import json
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +48,7 @@ from uno_env.policies import policy_table
 from uno_env.rules import compile_spec
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
-from .common import resolve_rules, set_torch_threads
+from .common import Subcommand, resolve_rules, set_torch_threads
 from .runner import Progress, write_json_atomic
 
 
@@ -333,23 +332,14 @@ def cmd_distill(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env distill`` to the ``uno-env`` command line."""
-    parser = subparsers.add_parser(
-        "distill",
-        help="train a small policy network on the search agent's decisions and export it",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_arguments(parser)
-    parser.set_defaults(func=cmd_distill)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.distill``: the same as ``uno-env distill``."""
-    from .cli import run_module
-
-    return run_module("distill", argv)
+COMMAND = Subcommand(
+    "distill",
+    "train a small policy network on the search agent's decisions and export it",
+    _add_arguments,
+    cmd_distill,
+    description=__doc__,
+)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

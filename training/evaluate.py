@@ -70,6 +70,7 @@ from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
     BatchActor,
+    Subcommand,
     add_rule_arguments,
     add_trust_argument,
     check_player_count,
@@ -503,18 +504,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env evaluate``."""
-    parser = subparsers.add_parser("evaluate", help="win rate / rank / points of a policy or style")
-    _add_arguments(parser)
-    parser.set_defaults(func=run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.evaluate``: the same as ``uno-env evaluate``."""
-    from training.cli import run_module
-
-    return run_module("evaluate", argv)
+COMMAND = Subcommand("evaluate", "win rate / rank / points of a policy or style", _add_arguments, run)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

@@ -20,12 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from training.common import Subcommand
 from uno_env.learned import ExportedPolicy, file_digest, load_exported, save_exported
 
 
@@ -165,23 +166,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env export`` to the ``uno-env`` command line."""
-    parser = subparsers.add_parser(
-        "export",
-        help="export a MaskablePPO checkpoint to plain weights (.npz + .json, loads without pickle)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_arguments(parser)
-    parser.set_defaults(func=cmd_export)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.export``: the same as ``uno-env export``."""
-    from .cli import run_module
-
-    return run_module("export", argv)
+COMMAND = Subcommand(
+    "export",
+    "export a MaskablePPO checkpoint to plain weights (.npz + .json, loads without pickle)",
+    _add_arguments,
+    cmd_export,
+    description=__doc__,
+)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

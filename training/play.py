@@ -58,7 +58,7 @@ from uno_env.policies import PublicView
 from uno_env.rng import check_seed, fresh_seed
 from uno_env.rules import RuleSet
 
-from .common import add_trust_argument
+from .common import Subcommand, add_trust_argument
 
 HUMAN = "human"
 """The name the person's seat gets in a record."""
@@ -630,18 +630,8 @@ def quiet_stdout() -> None:
         pass
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env play`` to the CLI."""
-    parser = subparsers.add_parser("play", help="play a game in the terminal against agents")
-    configure(parser)
-    parser.set_defaults(func=run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.play``: the same as ``uno-env play``."""
-    from training.cli import run_module
-
-    return run_module("play", argv)
+COMMAND = Subcommand("play", "play a game in the terminal against agents", configure, run)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

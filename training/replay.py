@@ -33,6 +33,7 @@ from typing import TextIO
 
 import numpy as np
 
+from training.common import Subcommand
 from uno_env import Game
 from uno_env.compiling import warm_up
 from uno_env.envs.render import render_rgb, render_table
@@ -251,18 +252,8 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env replay`` to the CLI."""
-    parser = subparsers.add_parser("replay", help="step through a recorded game; write a video")
-    configure(parser)
-    parser.set_defaults(func=run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.replay``: the same as ``uno-env replay``."""
-    from training.cli import run_module
-
-    return run_module("replay", argv)
+COMMAND = Subcommand("replay", "step through a recorded game; write a video", configure, run)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

@@ -31,11 +31,19 @@ Robustness, shared by the study and the tournament:
   folder should be) become one :class:`RunFolderError` line naming the folder and the file;
 - :func:`check_size`: plans of more than :data:`MAX_BATCHES` batches, or batches of more than
   :data:`MAX_BATCH_GAMES` games, are refused before anything runs.
+
+The run folder, shared by the study, the sweep and the tournament: :func:`default_run_folder`
+names a new one, :func:`claim_run_folder` holds it and checks its record file (a new run
+needs an empty folder, ``--resume`` one of the same design), :func:`results_folder` prepares
+the folder of the result files, :func:`read_results` tells finished tasks from those to run
+(again), :func:`log_event` appends to ``log.jsonl``, and :func:`write_frame` and
+:func:`write_toml_atomic` write tables and specs atomically.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -45,10 +53,13 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 EXECUTORS = ("process", "ray", "serial")
 """Accepted ``executor`` names."""
@@ -62,24 +73,50 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON (sorted keys, fixed layout) to ``path`` atomically.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, and replaces
-    ``path`` in one ``os.replace``: readers see the old file, or the complete new one.
-    """
+def write_file_atomic(path: Path, write: Callable[[IO[bytes]], object]) -> None:
+    """Write ``path`` atomically: ``write`` fills a temporary file in the same folder, which is
+    flushed to disk and replaces ``path`` in one ``os.replace``, so readers see the old file or
+    the complete new one (a kill leaves a ``.<name>.*.tmp`` file, :func:`results_folder`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, sort_keys=True, indent=1) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON (sorted keys, fixed layout) to ``path`` atomically
+    (:func:`write_file_atomic`)."""
+    text = json.dumps(data, sort_keys=True, indent=1) + "\n"
+    write_file_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
+
+
+def write_toml_atomic(path: Path, data: Mapping[str, Any]) -> None:
+    """Write ``data`` as TOML to ``path`` atomically (through ``.<name>.tmp`` in the same folder)."""
+    import tomli_w
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_frame(frame: pd.DataFrame, stem: Path, parquet: bool = True) -> None:
+    """``stem.csv`` and, when ``parquet`` and pyarrow is installed, ``stem.parquet``; each
+    written atomically (six decimals in the CSV)."""
+    tmp = stem.with_name(f".{stem.name}.csv.tmp")
+    frame.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
+    tmp.replace(stem.with_suffix(".csv"))
+    if parquet and importlib.util.find_spec("pyarrow") is not None:
+        tmp = stem.with_name(f".{stem.name}.parquet.tmp")
+        frame.to_parquet(tmp, index=False)
+        tmp.replace(stem.with_suffix(".parquet"))
 
 
 class RunFolderError(ValueError):
@@ -153,6 +190,85 @@ def using_folder(folder: Path, what: str) -> Iterator[None]:
             yield
 
 
+def default_run_folder(kind: str, *parts: object, root: Path = Path("runs")) -> Path:
+    """A new run's folder: ``root/<kind>__<part>__...__<UTC time>``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return root / "__".join([kind, *(str(part) for part in parts), stamp])
+
+
+@contextlib.contextmanager
+def claim_run_folder(
+    folder: Path,
+    what: str,
+    record: str,
+    expected: Any,
+    read: Callable[[Path], Any],
+    *,
+    resume: bool,
+    error: type[Exception] = ValueError,
+) -> Iterator[None]:
+    """Hold ``folder`` for one ``what`` run (:func:`using_folder`) whose design is recorded in
+    ``folder/record``.
+
+    A new run needs a folder without that record; ``resume`` needs one whose record, read with
+    ``read``, equals ``expected``. Otherwise ``error`` names the folder and the way out, and
+    nothing is written.
+    """
+    path = folder / record
+    missing = f"{folder} holds no {what} to resume (no {record})"
+    if resume and not path.is_file():
+        raise error(missing)
+    with using_folder(folder, what):
+        if path.exists():
+            if not resume:
+                raise error(f"{folder} already holds a {what}; continue it with --resume {folder}")
+            if read(path) != expected:
+                raise error(
+                    f"{folder} holds a {what} of another design ({record} differs): resume it with its own "
+                    f"{record}, or start a new {what} in a new folder"
+                )
+        elif resume:
+            raise error(missing)
+        yield
+
+
+def results_folder(folder: Path) -> Path:
+    """Create the folder of a run's result files and delete the temporary files of writes cut
+    short by a kill (:func:`write_json_atomic`); return it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob(".*.tmp"):
+        stale.unlink()
+    return folder
+
+
+def read_results(
+    tasks: Sequence[T], path_of: Callable[[T], Path], what: str, again: str
+) -> tuple[list[tuple[T, Path, dict[str, Any]]], list[T]]:
+    """The tasks' JSON result files: ``(task, path, result)`` for each readable one that
+    records its design ``key`` (for the caller to check), and the tasks to run: those without
+    a file, and those whose file is unreadable or has no key (cut short, or written by an older
+    version), with a line on stderr: ``<what> <path> is unreadable (...); <again>``."""
+    found: list[tuple[T, Path, dict[str, Any]]] = []
+    todo: list[T] = []
+    for task in tasks:
+        path = path_of(task)
+        if not path.exists():
+            todo.append(task)
+            continue
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            why = f"unreadable ({type(exc).__name__}: {exc})"
+        else:
+            if isinstance(result, dict) and "key" in result:
+                found.append((task, path, result))
+                continue
+            why = "not a result of this version (no design key)"
+        print(f"{what} {path} is {why}; {again}", file=sys.stderr)
+        todo.append(task)
+    return found, todo
+
+
 def check_size(batches: int, largest_batch: int, what: str, advice: str) -> None:
     """Raise ValueError when a plan exceeds :data:`MAX_BATCHES` or :data:`MAX_BATCH_GAMES`."""
     if batches > MAX_BATCHES:
@@ -193,6 +309,11 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
+
+
+def log_event(log: Path, event: str, **fields: Any) -> None:
+    """Append ``{"event": event, **fields}`` as one JSON line to the run's log (:func:`append_line`)."""
+    append_line(log, json.dumps({"event": event, **fields}))
 
 
 def append_line(path: Path, line: str) -> None:
@@ -246,6 +367,13 @@ def check_executor(executor: str, workers: int) -> None:
         raise ValueError(f"unknown executor {executor!r}; allowed: {', '.join(EXECUTORS)}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+
+
+def workers_for(executor: str, workers: int | None) -> int:
+    """The worker count of a run (``None``: :func:`default_workers`), checked with the executor."""
+    workers = default_workers() if workers is None else workers
+    check_executor(executor, workers)
+    return workers
 
 
 def default_workers() -> int:

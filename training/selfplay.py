@@ -32,7 +32,6 @@ import dataclasses
 import json
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +41,7 @@ from uno_env.compiling import warm_up
 
 from .common import (
     BatchActor,
+    Subcommand,
     add_rule_arguments,
     check_player_count,
     resolve_rules,
@@ -200,18 +200,10 @@ def run_cli(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env selfplay``."""
-    parser = subparsers.add_parser("selfplay", help="self-play MaskablePPO through the PettingZoo AEC env")
-    _add_arguments(parser)
-    parser.set_defaults(func=run_cli)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.selfplay``: the same as ``uno-env selfplay``."""
-    from training.cli import run_module
-
-    return run_module("selfplay", argv)
+COMMAND = Subcommand(
+    "selfplay", "self-play MaskablePPO through the PettingZoo AEC env", _add_arguments, run_cli
+)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

@@ -83,14 +83,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from training.common import Subcommand, add_run_arguments, run_options
 from training.runner import (
-    EXECUTORS,
-    append_line,
-    check_executor,
-    default_workers,
+    claim_run_folder,
+    default_run_folder,
+    log_event,
+    read_results,
+    results_folder,
     run_batches,
-    using_folder,
+    workers_for,
     write_json_atomic,
+    write_toml_atomic,
 )
 from training.study import SCRIPTED_STYLES, SpecError, Variant, is_checkpoint, parse_spec
 from training.train import TrainConfig
@@ -330,11 +333,7 @@ def load_sweep(path: str | Path | None = None) -> SweepSpec:
 
 def write_spec(spec: SweepSpec, out: Path) -> None:
     """Write the normalised spec to ``out/spec.toml`` (what ``--resume`` reads)."""
-    import tomli_w
-
-    tmp = out / ".spec.toml.tmp"
-    tmp.write_text(tomli_w.dumps(spec.to_dict()), encoding="utf-8")
-    tmp.replace(out / "spec.toml")
+    write_toml_atomic(out / "spec.toml", spec.to_dict())
 
 
 # ================================================================ one run
@@ -495,21 +494,12 @@ def scan_results(spec: SweepSpec, out: Path) -> tuple[dict[str, dict[str, Any]],
     An unreadable summary is trained on (its run resumes from its last checkpoint); one of
     another digest was written for another spec: :class:`SpecError`, nothing is mixed.
     """
+    found, todo = read_results(
+        spec.runs(), lambda run: out / "results" / f"{run.id}.json", "run summary", "the run continues"
+    )
     done: dict[str, dict[str, Any]] = {}
-    todo = []
-    for run in spec.runs():
-        path = out / "results" / f"{run.id}.json"
-        if not path.exists():
-            todo.append(run)
-            continue
-        try:
-            result = json.loads(path.read_text(encoding="utf-8"))
-            recorded = result["key"]
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError) as exc:
-            print(f"run summary {path} is unreadable ({exc}); the run continues", file=sys.stderr)
-            todo.append(run)
-            continue
-        if recorded != run_key(run) and not trained_as(run, out / "runs" / run.id):
+    for run, path, result in found:
+        if result["key"] != run_key(run) and not trained_as(run, out / "runs" / run.id):
             raise SpecError(
                 f"{path} was written for another config of run {run.id}: {out / 'spec.toml'} was changed "
                 "since the sweep started, or the folder mixes two sweeps; restore the spec or start a new "
@@ -558,8 +548,7 @@ def sweep_models(
 
 def default_out_dir(spec: SweepSpec, root: Path = Path("runs")) -> Path:
     """``runs/sweep__<name>__<seed>__<UTC time>``."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    return root / f"sweep__{spec.name}__{spec.seed}__{stamp}"
+    return default_run_folder("sweep", spec.name, spec.seed, root=root)
 
 
 def run_sweep(
@@ -587,30 +576,21 @@ def run_sweep(
         status_every: Seconds between status lines.
         transfer: Run the cross-evaluation and write the tables (:mod:`training.transfer`).
     """
-    workers = default_workers() if workers is None else workers
-    check_executor(executor, workers)
-    if resume and not (out / "spec.toml").is_file():
-        raise SpecError(f"{out} holds no sweep to resume (no spec.toml)")
-    with using_folder(out, "sweep"):
-        spec_file = out / "spec.toml"
-        if spec_file.exists():
-            if not resume:
-                raise SpecError(f"{out} already holds a sweep; continue it with --resume {out}")
-            if load_sweep(spec_file) != spec:
-                raise SpecError(f"{out} holds a sweep of another spec; resume it with its own spec.toml")
-        elif resume:
-            raise SpecError(f"{out} holds no sweep to resume (no spec.toml)")
+    workers = workers_for(executor, workers)
+    with claim_run_folder(out, "sweep", "spec.toml", spec, load_sweep, resume=resume, error=SpecError):
         write_spec(spec, out)
         runs = {run.id: run for run in spec.runs()}
         done, todo = scan_results(spec, out)
         log = out / "log.jsonl"
-        append_line(
+        log_event(
             log,
-            json.dumps(
-                {"event": "start", "time": time.time(), "runs": len(runs), "todo": [r.id for r in todo],
-                 "executor": executor, "workers": workers}
-            ),
-        )  # fmt: skip
+            "start",
+            time=time.time(),
+            runs=len(runs),
+            todo=[r.id for r in todo],
+            executor=executor,
+            workers=workers,
+        )
         if progress:
             print(
                 f"sweep {spec.name!r}: {len(runs)} runs ({len(spec.variants())} variants x "
@@ -626,7 +606,7 @@ def run_sweep(
 
         def store(result: dict[str, Any]) -> None:
             write_json_atomic(out / "results" / f"{result['id']}.json", result)
-            append_line(log, json.dumps({"event": "run", "id": result["id"], "seconds": result["seconds"]}))
+            log_event(log, "run", id=result["id"], seconds=result["seconds"])
             if progress:
                 evals = ", ".join(
                     f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
@@ -634,7 +614,7 @@ def run_sweep(
                 )
                 print(f"run {result['id']} done at step {result['step']:,}: {evals}", file=sys.stderr)
 
-        (out / "results").mkdir(parents=True, exist_ok=True)
+        results_folder(out / "results")
         with StatusLine(spec, out, status_every, progress and bool(tasks)) as status:
             run_batches(
                 train_run,
@@ -646,7 +626,7 @@ def run_sweep(
             )
             if progress and tasks:
                 print(status.line(), file=sys.stderr)
-        append_line(log, json.dumps({"event": "trained", "time": time.time()}))
+        log_event(log, "trained", time=time.time())
         if transfer:
             from .transfer import run_transfer
 
@@ -658,22 +638,15 @@ def run_sweep(
 # ================================================================ command line
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", nargs="?", help="sweep spec TOML (default: the built-in default sweep)")
-    parser.add_argument(
-        "--out", type=Path, help="output folder (default: runs/sweep__<name>__<seed>__<time>)"
-    )
-    parser.add_argument("--resume", type=Path, metavar="DIR", help="continue the sweep in DIR")
+    add_run_arguments(parser, "sweep", "where runs train", "runs/sweep__<name>__<seed>__<time>")
     parser.add_argument("--status", type=Path, metavar="DIR", help="print where every run of DIR stands")
     parser.add_argument(
         "--report", type=Path, metavar="DIR", help="write DIR's tables and report from the results so far"
     )
-    parser.add_argument("--executor", choices=EXECUTORS, default="process", help="where runs train")
-    parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
-    parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
     parser.add_argument("--steps", type=int, default=None, help="override the spec's steps per run")
     parser.add_argument("--deals", type=int, default=None, help="override the spec's transfer deals")
     parser.add_argument("--status-every", type=float, default=30.0, help="seconds between status lines")
     parser.add_argument("--no-transfer", action="store_true", help="train only; no cross-evaluation")
-    parser.add_argument("--quiet", action="store_true", help="no progress display")
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -708,38 +681,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if data != spec.to_dict():
             spec = parse_sweep(data, source="spec with command-line overrides")
         out = args.out if args.out is not None else default_out_dir(spec)
-    run_sweep(
-        spec,
-        out,
-        executor=args.executor,
-        workers=args.workers,
-        ray_address=args.ray_address,
-        resume=args.resume is not None,
-        progress=not args.quiet,
-        status_every=args.status_every,
-        transfer=not args.no_transfer,
-    )
+    run_sweep(spec, out, **run_options(args), status_every=args.status_every, transfer=not args.no_transfer)
     print(f"runs: {out / 'runs'}")
     if not args.no_transfer:
         print(f"transfer matrix: {out / 'transfer.csv'}\nreport: {out / 'report.md'}")
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env sweep`` to the ``uno-env`` command line."""
-    parser = subparsers.add_parser(
-        "sweep", help="train a policy per rule variant, then the transfer matrix", description=__doc__
-    )
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    _add_arguments(parser)
-    parser.set_defaults(func=cmd_sweep)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.sweep``: the same as ``uno-env sweep``."""
-    from training.cli import run_module
-
-    return run_module("sweep", argv)
+COMMAND = Subcommand(
+    "sweep",
+    "train a policy per rule variant, then the transfer matrix",
+    _add_arguments,
+    cmd_sweep,
+    description=__doc__,
+)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

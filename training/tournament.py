@@ -65,14 +65,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import itertools
 import json
 import math
 import os
 import sys
-import tempfile
-import time
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,15 +79,26 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
-from training.common import add_rule_arguments, add_trust_argument, check_player_count, resolve_rules
+from training.common import (
+    Subcommand,
+    add_rule_arguments,
+    add_run_arguments,
+    add_trust_argument,
+    check_player_count,
+    resolve_rules,
+    rules_label,
+    run_options,
+)
 from training.runner import (
-    EXECUTORS,
     Progress,
-    check_executor,
     check_size,
-    default_workers,
+    claim_run_folder,
+    default_run_folder,
+    results_folder,
     run_batches,
-    using_folder,
+    workers_for,
+    write_file_atomic,
+    write_frame,
 )
 from uno_env.compiling import compiling, warm_up
 from uno_env.learned import is_learned_policy, load_policy
@@ -405,21 +413,15 @@ def run_task(task: TournamentTask) -> dict[str, Any]:
     return {"id": task.id, **arrays}
 
 
-def _save_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write arrays to ``path`` (.npz) via a temporary file and ``os.replace``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, **arrays)  # type: ignore[arg-type]
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 # ================================================================ the tournament
+def _read_meta(path: Path) -> Any:
+    """A tournament folder's ``tournament.json`` (what ``--resume`` compares)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"{path} is not readable JSON ({exc}); it cannot be resumed") from None
+
+
 @dataclass
 class TournamentResult:
     """What a tournament produced: the standings, the per-game table and the output folder."""
@@ -647,12 +649,9 @@ def run_tournament(
     if games < 1:
         raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
     check_tournament_size(agents, players, games, seed, batch_games, field)
-    workers = default_workers() if workers is None else workers
-    check_executor(executor, workers)
+    workers = workers_for(executor, workers)
     if out is None:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        name = ruleset.preset_name() or "custom"
-        out = Path("runs") / f"tournament__{name}__{players}p__{seed}__{stamp}"
+        out = default_run_folder("tournament", rules_label(ruleset), f"{players}p", seed)
     meta = {
         "format": TOURNAMENT_FORMAT,
         "rules": str(ruleset),
@@ -664,25 +663,11 @@ def run_tournament(
     }
     if field is not None:  # (absent otherwise: earlier tournaments resume unchanged)
         meta["field"] = field
-    meta_file = out / "tournament.json"
-    if resume and not meta_file.is_file():
-        raise ValueError(f"{out} holds no tournament to resume (no tournament.json)")
-    with using_folder(out, "tournament"):
-        if meta_file.exists():
-            try:
-                recorded = json.loads(meta_file.read_text(encoding="utf-8"))
-            except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-                raise ValueError(f"{meta_file} is not readable JSON ({exc}); it cannot be resumed") from None
-            if not resume:
-                raise ValueError(f"{out} already holds a tournament; continue it with --resume {out}")
-            if recorded != meta:
-                raise ValueError(f"{out} holds a different tournament: {recorded}")
-        meta_file.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        (out / "batches").mkdir(exist_ok=True)
+    with claim_run_folder(out, "tournament", "tournament.json", meta, _read_meta, resume=resume):
+        (out / "tournament.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        batches = results_folder(out / "batches")
         tasks = plan(ruleset, players, agents, games, seed, batch_games, field)
         by_id = {task.id: task for task in tasks}
-        for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
-            stale.unlink()
         todo = scan_batches(tasks, out)
         if progress:
             against = f" against a field of {field}" if field is not None else ""
@@ -704,25 +689,17 @@ def run_tournament(
             arrays = {k: v for k, v in result.items() if k != "id"}
             task = by_id[result["id"]]  # the file names its seed and design: never mixed on resume
             arrays.update(seed=np.int64(task.seed), key=np.array(task_key(task)))
-            _save_npz_atomic(out / "batches" / f"{result['id']}.npz", arrays)
+            write_file_atomic(batches / f"{result['id']}.npz", lambda handle: np.savez(handle, **arrays))
             bar.update(len(arrays["winner"]))
 
         run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
         table = games_table(tasks, out)
         ranked = standings(agents, table, players, field)
-        _write_frame(ranked, out / "standings")
+        write_frame(ranked, out / "standings")
         table.to_csv(out / "games.csv", index=False, lineterminator="\n")
-        title = f"{ruleset.preset_name() or 'custom'}, {players} players"
+        title = f"{rules_label(ruleset)}, {players} players"
         plot_standings(ranked, out / "standings.png", title)
         return TournamentResult(ranked, table, out)
-
-
-def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
-    """``stem.csv`` and, with pyarrow, ``stem.parquet``."""
-    frame.to_csv(stem.with_suffix(".csv"), index=False, float_format="%.6f", lineterminator="\n")
-    if importlib.util.find_spec("pyarrow") is None:
-        return
-    frame.to_parquet(stem.with_suffix(".parquet"), index=False)
 
 
 def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
@@ -801,14 +778,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--games", type=int, default=2000, help="deals, each played in every seating")
     parser.add_argument("--seed", type=int, default=0, help="deal d uses seed + d (default: 0)")
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default: under runs/)")
-    parser.add_argument(
-        "--resume", type=Path, default=None, metavar="DIR", help="continue the tournament in DIR"
+    add_run_arguments(
+        parser, "tournament", "where batches run", "runs/tournament__<rules>__<N>p__<seed>__<time>"
     )
-    parser.add_argument("--executor", choices=EXECUTORS, default="process", help="where batches run")
-    parser.add_argument("--workers", type=int, default=None, help="processes / Ray CPUs (default: cores)")
-    parser.add_argument("--ray-address", default=None, help="address of an existing Ray cluster")
-    parser.add_argument("--quiet", action="store_true", help="no progress display")
     add_trust_argument(parser)
     parser.add_argument(
         "--field",
@@ -840,11 +812,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.games,
         args.seed,
         out,
-        executor=args.executor,
-        workers=args.workers,
-        ray_address=args.ray_address,
-        resume=args.resume is not None,
-        progress=not args.quiet,
+        **run_options(args),
         trust_checkpoints=args.trust_checkpoint,
         allow_cheating=args.allow_cheating,
         allow_rules_mismatch=args.allow_rules_mismatch,
@@ -862,23 +830,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env tournament`` to the ``uno-env`` command line."""
-    parser = subparsers.add_parser(
-        "tournament",
-        help="duplicate-format tournament of styles and learned policies",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_arguments(parser)
-    parser.set_defaults(func=cmd_tournament)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.tournament``: the same as ``uno-env tournament``."""
-    from training.cli import run_module
-
-    return run_module("tournament", argv)
+COMMAND = Subcommand(
+    "tournament",
+    "duplicate-format tournament of styles and learned policies",
+    _add_arguments,
+    cmd_tournament,
+    description=__doc__,
+)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

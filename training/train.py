@@ -82,6 +82,7 @@ from uno_env.rules import RuleSet
 
 from .common import (
     BatchActor,
+    Subcommand,
     add_rule_arguments,
     add_trust_argument,
     check_player_count,
@@ -921,18 +922,8 @@ def run_cli(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``uno-env train``."""
-    parser = subparsers.add_parser("train", help="train MaskablePPO against an opponent pool")
-    _add_arguments(parser)
-    parser.set_defaults(func=run_cli)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.train``: the same as ``uno-env train``."""
-    from training.cli import run_module
-
-    return run_module("train", argv)
+COMMAND = Subcommand("train", "train MaskablePPO against an opponent pool", _add_arguments, run_cli)
+main = COMMAND.main
 
 
 if __name__ == "__main__":

@@ -49,10 +49,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import math
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +58,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from training.runner import Progress, run_batches, write_json_atomic
+from training.runner import (
+    Progress,
+    read_results,
+    results_folder,
+    run_batches,
+    write_frame,
+    write_json_atomic,
+)
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
 
 if TYPE_CHECKING:
@@ -248,21 +253,12 @@ def _scan(
     """Results on disk by task id (of the same design), and the tasks still to run."""
     from training.study import SpecError
 
+    found, todo = read_results(
+        tasks, lambda task: folder / f"{task.id}.json", "result file", "playing it again"
+    )
     done: dict[str, dict[str, Any]] = {}
-    todo: list[Any] = []
-    for task in tasks:
-        path = folder / f"{task.id}.json"
-        if not path.exists():
-            todo.append(task)
-            continue
-        try:
-            result = json.loads(path.read_text(encoding="utf-8"))
-            recorded = result["key"]
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError) as exc:
-            print(f"result file {path} is unreadable ({exc}); playing it again", file=sys.stderr)
-            todo.append(task)
-            continue
-        if recorded not in (task_key(task), _legacy_key(task)):
+    for task, path, result in found:
+        if result["key"] not in (task_key(task), _legacy_key(task)):
             raise SpecError(f"{path} was computed for another design; start a new sweep in a new folder")
         done[task.id] = result
     return done, todo
@@ -288,7 +284,7 @@ def run_transfer(
         (field_tasks, out / "field", play_field_task),
         (policy_tasks, out / "transfer", play_policy_task),
     ):
-        folder.mkdir(parents=True, exist_ok=True)
+        results_folder(folder)
         by_id = {t.id: t for t in tasks}
         todo = _scan(tasks, folder)[1]
         bar = Progress(len(todo), label=f"{folder.name} tasks", enabled=progress and bool(todo))
@@ -458,17 +454,6 @@ def _cheats(style: str) -> bool:
     from uno_env.policies import parse_policy
 
     return not is_learned_policy(style) and parse_policy(style)[0].cheats
-
-
-def _write_frame(frame: pd.DataFrame, stem: Path) -> None:
-    """``stem.csv`` (and ``stem.parquet`` with pyarrow), each written atomically."""
-    tmp = stem.with_name(f".{stem.name}.csv.tmp")
-    frame.to_csv(tmp, index=False, float_format="%.6f", lineterminator="\n")
-    tmp.replace(stem.with_suffix(".csv"))
-    if importlib.util.find_spec("pyarrow") is not None:
-        tmp = stem.with_name(f".{stem.name}.parquet.tmp")
-        frame.to_parquet(tmp, index=False)
-        tmp.replace(stem.with_suffix(".parquet"))
 
 
 def plot_matrix(frame: pd.DataFrame, path: Path) -> None:
@@ -643,8 +628,8 @@ def assemble(spec: SweepSpec, out: Path) -> pd.DataFrame:
 
     transfer = pd.DataFrame(transfer_rows(spec, out))
     skill = pd.DataFrame(skill_rows(spec, out))
-    _write_frame(transfer, out / "transfer")
-    _write_frame(skill, out / "skill")
+    write_frame(transfer, out / "transfer")
+    write_frame(skill, out / "skill")
     plot_matrix(transfer, out / "transfer.png")
     (out / "report.md").write_text(report_text(spec, out, transfer, skill), encoding="utf-8")
     return transfer

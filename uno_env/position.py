@@ -142,7 +142,7 @@ class PlayerCountError(PositionError, RuleError):
 def _hand_faces(state: np.ndarray, seat: int, num_faces: int) -> list[int]:
     faces: list[int] = []
     for face in range(num_faces):
-        faces.extend([face] * int(state[L.HANDS + seat * L.MAX_FACES + face]))
+        faces.extend([face] * int(engine.count_in_hand(state, seat, face)))
     return faces
 
 
@@ -150,7 +150,7 @@ def _midplay_defaults(state: np.ndarray, spec: np.ndarray) -> dict[str, int]:
     """Defaults of the mid-play fields: a play of just the top card by the seat to move."""
     phase = int(state[L.S_PHASE])
     seat = int(state[L.S_CURRENT])
-    top = int(state[L.DISCARD_PILE + state[L.S_NDISCARD] - 1]) if state[L.S_NDISCARD] else 0
+    top = _top(state)
     effect = int(spec[L.F_EFFECT + top])
     amount = int(spec[L.F_AMOUNT + top])
     stage = {
@@ -510,7 +510,7 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
 
 def _top(state: np.ndarray) -> int:
     """The top card of the discard pile (0 when the pile is empty)."""
-    return int(state[L.DISCARD_PILE + state[L.S_NDISCARD] - 1]) if state[L.S_NDISCARD] else 0
+    return int(engine.top_face(state)) if state[L.S_NDISCARD] else 0
 
 
 def _read_cards(f: _Fields, rules: RuleSet, spec: np.ndarray, state: np.ndarray) -> None:
@@ -699,7 +699,7 @@ def _read_drawn(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         state[L.S_DREW] = 1
         if "drawn" in f:
             drawn = f.face("drawn")
-            if state[L.HANDS + seat * L.MAX_FACES + drawn] == 0:
+            if engine.count_in_hand(state, seat, drawn) == 0:
                 raise PositionError(f"drawn={f.raw['drawn']} is not in the hand of seat {seat}")
             state[L.S_DRAWN] = drawn
         elif spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:  # MM-DRAW-1 plays any card after drawing
@@ -891,7 +891,7 @@ def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         resume = int(state[L.S_RESUME])
         if state[L.FINISHED + resume]:
             raise PositionError(f"resume={resume} has left the game")
-        copies = int(state[L.HANDS + seat * L.MAX_FACES + top])
+        copies = int(engine.count_in_hand(state, seat, top))
         if seat == state[L.S_JUMP_BLOCK_SEAT]:
             copies -= int(state[L.S_JUMP_BLOCK_COUNT])
         if copies < 1 or spec[L.F_COLOUR + top] < 0:
@@ -903,7 +903,7 @@ def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     zeros = [
         face
         for face in range(int(spec[L.SP_NUM_FACES]))
-        if state[L.HANDS + seat * L.MAX_FACES + face]
+        if engine.count_in_hand(state, seat, face)
         and spec[L.F_IS_NUMBER + face]
         and spec[L.F_RANK + face] == 0
     ]

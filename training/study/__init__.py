@@ -51,11 +51,12 @@ from the other styles' losses (against the field, the changes sum to zero).
 **What is recorded.** Each batch keeps its counts *per deal* (summed over its seatings): per
 style its wins, points, rank sum and ranked games, per seat its wins, the first mover's wins
 (the seat of the first decision), decisions, turns and truncated games, plus histograms of
-the length in decisions and in turns. :mod:`training.study_report` turns them into the tidy
+the length in decisions and in turns. :mod:`training.study.stats` turns them into the tidy
 ``results.csv`` (one row per deal set, cell and style: levels with 95% intervals in which the
 deal is the unit, changes against the base paired by deal), ``effects.csv`` (every change
 the report shows, detected or not by Benjamini-Hochberg at a 5% false discovery rate, with
-its false-coverage-rate interval and its replication), the plots and ``report.md``.
+its false-coverage-rate interval and its replication); :mod:`training.study.plots` and
+:mod:`training.study.report` draw the plots and write ``report.md``.
 
 **Scale and safety.** A cell is split into batches of at most ``batch_games`` games
 (consecutive seatings, each playing the same chunk of deals); batches run on a process pool (``--workers``,
@@ -114,8 +115,10 @@ fixed by the task), so results stay byte-identical across executors and runs.
 
 from __future__ import annotations
 
+from training.common import Subcommand
+
 from .checkpoints import check_checkpoints, check_trust, checkpoint_digests
-from .cli import add_subcommand, cmd_study, main
+from .cli import add_arguments, cmd_study
 from .planning import (
     BatchTask,
     check_spec_size,
@@ -128,7 +131,9 @@ from .planning import (
     task_key,
 )
 from .play import DEAL_ARRAYS, STYLE_ARRAYS, play_learned, run_batch
-from .run import assemble, default_out_dir, load_batches, missing_batches, run_study, scan_batches, write_spec
+from .plots import plot_study
+from .report import assemble, report_text, results_frame
+from .run import default_out_dir, load_batches, missing_batches, run_study, scan_batches, write_spec
 from .spec import (
     DEFAULT_REFERENCE,
     DEFAULT_SPEC,
@@ -151,16 +156,41 @@ from .spec import (
     load_spec,
     parse_spec,
 )
+from .stats import (
+    COLUMNS,
+    EFFECT_COLUMNS,
+    FDR,
+    MEASURE_COLUMNS,
+    MEASURES,
+    cell_rows,
+    effect_rows,
+    merge_cells,
+)
+
+COMMAND = Subcommand(
+    "study",
+    "factorial house-rules study (rule variants x players x styles)",
+    add_arguments,
+    cmd_study,
+    description=__doc__,
+)
+main = COMMAND.main
 
 __all__ = [
+    "COLUMNS",
+    "COMMAND",
     "DEAL_ARRAYS",
     "DEFAULT_REFERENCE",
     "DEFAULT_SPEC",
+    "EFFECT_COLUMNS",
+    "FDR",
     "KINDS",
     "LEARNED",
     "LEARNED_BATCH_GAMES",
     "LEARNED_CHUNK",
     "MAX_SEATINGS",
+    "MEASURES",
+    "MEASURE_COLUMNS",
     "QUANTILES",
     "SCRIPTED_STYLES",
     "SPEC_KEYS",
@@ -171,8 +201,8 @@ __all__ = [
     "SpecError",
     "StudySpec",
     "Variant",
-    "add_subcommand",
     "assemble",
+    "cell_rows",
     "check_checkpoint",
     "check_checkpoints",
     "check_spec_size",
@@ -182,17 +212,22 @@ __all__ = [
     "deals_per_seating",
     "default_out_dir",
     "default_spec_path",
+    "effect_rows",
     "first_deal",
     "is_checkpoint",
     "kind_seatings",
     "load_batches",
     "load_spec",
     "main",
+    "merge_cells",
     "missing_batches",
     "parse_spec",
     "plan",
     "play_learned",
+    "plot_study",
     "reference_seatings",
+    "report_text",
+    "results_frame",
     "run_batch",
     "run_study",
     "scan_batches",

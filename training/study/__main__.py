@@ -2,6 +2,6 @@
 
 import sys
 
-from training.study.cli import main
+from training.study import main
 
 sys.exit(main())

@@ -8,25 +8,25 @@ and refuses files of another design.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from training.runner import (
     Progress,
-    append_line,
-    check_executor,
-    default_workers,
+    claim_run_folder,
+    default_run_folder,
+    log_event,
+    read_results,
+    results_folder,
     run_batches,
-    using_folder,
+    workers_for,
     write_json_atomic,
+    write_toml_atomic,
 )
 from uno_env.compiling import compiling
 
-if TYPE_CHECKING:
-    import pandas as pd
 from .checkpoints import check_checkpoints, check_trust
 from .planning import BatchTask, plan, task_key
 from .play import run_batch, warm_up
@@ -35,48 +35,29 @@ from .spec import SpecError, StudySpec, load_spec
 
 def default_out_dir(spec: StudySpec, root: Path = Path("runs")) -> Path:
     """``runs/study__<name>__<seed>__<UTC time>``."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    return root / f"study__{spec.name}__{spec.seed}__{stamp}"
+    return default_run_folder("study", spec.name, spec.seed, root=root)
 
 
 def write_spec(spec: StudySpec, out: Path) -> None:
     """Write the normalised spec to ``out/spec.toml`` (what ``--resume`` reads)."""
-    import tomli_w
-
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / "spec.toml"
-    tmp = out / ".spec.toml.tmp"
-    tmp.write_text(tomli_w.dumps(spec.to_dict()), encoding="utf-8")
-    tmp.replace(target)
+    write_toml_atomic(out / "spec.toml", spec.to_dict())
 
 
 def scan_batches(spec: StudySpec, out: Path) -> tuple[dict[str, dict[str, Any]], list[BatchTask]]:
     """The usable result files of ``out/batches`` by batch id, and the batches still to run.
 
     A missing file is to run; an unreadable or truncated one (or one from an older version
-    that does not record its key) is to run again, with a message on stderr. A file whose
-    :func:`task_key` differs from the plan's was computed for another design or seed (the
-    folder's ``spec.toml`` was edited since): :class:`SpecError`, nothing is mixed.
+    that does not record its key) is to run again, with a message on stderr
+    (:func:`training.runner.read_results`). A file whose :func:`task_key` differs from the
+    plan's was computed for another design or seed (the folder's ``spec.toml`` was edited
+    since): :class:`SpecError`, nothing is mixed.
     """
+    found, todo = read_results(
+        plan(spec), lambda task: out / "batches" / f"{task.id}.json", "batch file", "running it again"
+    )
     done: dict[str, dict[str, Any]] = {}
-    todo = []
-    for task in plan(spec):
-        path = out / "batches" / f"{task.id}.json"
-        if not path.exists():
-            todo.append(task)
-            continue
-        try:
-            result = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            result, why = None, f"unreadable ({type(exc).__name__}: {exc})"
-        else:
-            why = "not a batch result of this version (no design key)"
-        recorded = result.get("key") if isinstance(result, dict) else None
-        if result is None or recorded is None:
-            print(f"batch file {path} is {why}; running it again", file=sys.stderr)
-            todo.append(task)
-            continue
-        if recorded != task_key(task):
+    for task, path, result in found:
+        if result["key"] != task_key(task):
             seed = result.get("seed")
             raise SpecError(
                 f"{path} was computed for another design (seed {seed!r}; this study's spec.toml says seed "
@@ -122,43 +103,19 @@ def run_study(
     One run at a time uses ``out`` (:func:`training.runner.lock_folder`); a file-system
     error ends the run with one :class:`training.runner.RunFolderError` line.
     """
-    workers = default_workers() if workers is None else workers
-    check_executor(executor, workers)
+    workers = workers_for(executor, workers)
     check_trust(spec, trust_checkpoints)
-    if resume and not (out / "spec.toml").is_file():
-        raise SpecError(f"{out} holds no study to resume (no spec.toml)")
-    with using_folder(out, "study"):
-        spec_file = out / "spec.toml"
-        if spec_file.exists():
-            recorded = load_spec(spec_file)
-            if not resume:
-                raise SpecError(f"{out} already holds a study; resume it with --resume {out}")
-            if recorded != spec:
-                raise SpecError(f"{out} holds a study of another spec; resume it with its own spec.toml")
-        elif resume:
-            raise SpecError(f"{out} holds no study to resume (no spec.toml)")
+    with claim_run_folder(out, "study", "spec.toml", spec, load_spec, resume=resume, error=SpecError):
         write_spec(spec, out)
         check_checkpoints(spec, out)
-        (out / "batches").mkdir(exist_ok=True)
-        for stale in (out / "batches").glob(".*.tmp"):  # a write cut short by a kill
-            stale.unlink()
+        batches = results_folder(out / "batches")
         tasks = {task.id: task for task in plan(spec)}
         todo = scan_batches(spec, out)[1]
         total = len(tasks)
         log = out / "log.jsonl"
         start = time.perf_counter()
-        append_line(
-            log,
-            json.dumps(
-                {
-                    "event": "start",
-                    "time": time.time(),
-                    "batches": total,
-                    "todo": len(todo),
-                    "executor": executor,
-                    "workers": workers,
-                }
-            ),
+        log_event(
+            log, "start", time=time.time(), batches=total, todo=len(todo), executor=executor, workers=workers
         )
         if progress:
             print(
@@ -174,10 +131,9 @@ def run_study(
         def store(result: dict[str, Any]) -> None:
             task = tasks[result["id"]]  # the file names its seed and design: never mixed on resume
             result = {**result, "seed": task.seed, "key": task_key(task)}
-            write_json_atomic(out / "batches" / f"{result['id']}.json", result)
+            write_json_atomic(batches / f"{result['id']}.json", result)
             bar.update(result["games"])
-            event = {"event": "batch", "id": result["id"], "seconds": round(bar.seconds, 3)}
-            append_line(log, json.dumps(event))
+            log_event(log, "batch", id=result["id"], seconds=round(bar.seconds, 3))
 
         run_batches(
             run_batch,
@@ -188,8 +144,10 @@ def run_study(
             ray_address=ray_address,
         )
         seconds = time.perf_counter() - start
-        append_line(log, json.dumps({"event": "done", "seconds": round(seconds, 3), "games": bar.games}))
+        log_event(log, "done", seconds=round(seconds, 3), games=bar.games)
         if report:
+            from .report import assemble  # the tables, plots and report (pandas, matplotlib)
+
             assemble(out)
     return out
 
@@ -205,11 +163,3 @@ def load_batches(out: Path) -> list[dict[str, Any]]:
             "the study"
         )
     return [done[key] for key in sorted(done)]
-
-
-def assemble(out: Path) -> pd.DataFrame:
-    """Write the results tables, plots and report of a finished study folder
-    (:func:`training.study_report.assemble`); return the results table."""
-    from training.study_report import assemble as assemble_report
-
-    return assemble_report(out)
