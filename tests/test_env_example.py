@@ -39,17 +39,18 @@ def test_torchrl_masked_ppo_example_trains_and_evaluates() -> None:
     assert "trained 512 frames" in done.stdout and "Win rate vs random_playable" in done.stdout
 
 
-def test_tianshou_masked_dqn_example_trains_and_evaluates() -> None:
-    """The Tianshou client example: a tiny masked DQN run on the dict-observation env, then its evaluation."""
+def test_tianshou_masked_ppo_example_trains_and_evaluates() -> None:
+    """The Tianshou client example: a tiny masked PPO run on the dict-observation env, then its evaluation."""
     pytest.importorskip("tianshou")
-    script = REPO_ROOT / "examples" / "tianshou_masked_dqn.py"
+    script = REPO_ROOT / "examples" / "tianshou_masked_ppo.py"
     args = [
         sys.executable, str(script), "--steps", "512", "--epoch-steps", "256", "--num-envs", "2",
-        "--collect-steps", "64", "--batch-size", "32", "--buffer", "2000", "--width", "16",
+        "--batch-steps", "128", "--minibatch", "64", "--width", "16",
         "--eval-games", "8",
     ]  # fmt: skip
     done = subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "games ended, mean game return" in done.stdout
     assert "trained " in done.stdout and "Win rate vs random_playable" in done.stdout
 
 
