@@ -38,7 +38,7 @@ import torch
 from tianshou.algorithm import PPO
 from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
-from tianshou.data import Batch, Collector, VectorReplayBuffer
+from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 from tianshou.trainer import OnPolicyTrainerParams
 from tianshou.utils.logger.logger_base import LazyLogger
@@ -83,7 +83,7 @@ class MaskedActor(ActionReprNet):
         """The masked logits of a batch of observations and boolean legal-action masks."""
         return self.net(observations).masked_fill(~legal, ILLEGAL_LOGIT)
 
-    def forward(self, obs: Batch, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
+    def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
         """Tianshou's actor call: ``obs`` is the dict observation as a ``Batch``."""
         legal = torch.as_tensor(obs.action_mask).bool()
         return self.logits(as_float(obs.observation), legal), state
@@ -96,7 +96,7 @@ class Critic(nn.Module):
         super().__init__()
         self.net = mlp(obs_size, 1, width)
 
-    def forward(self, obs: Batch, state: Any = None, info: Any = None) -> torch.Tensor:
+    def forward(self, obs: Any, state: Any = None, info: Any = None) -> torch.Tensor:
         """Tianshou's critic call: ``obs`` is the dict observation as a ``Batch``."""
         return self.net(as_float(obs.observation))
 
