@@ -106,6 +106,22 @@ def test_plackett_luce_recovers_strengths_and_groups_replayed_deals() -> None:
     assert lo < replayed.strength[0] < hi and replayed.estimate(0).df == 5999
 
 
+def test_plackett_luce_counts_every_copy_of_a_gauntlets_field() -> None:
+    """A gauntlet: agents 0 and 1 each race three copies of the field (item 2), never each
+    other. Every copy is an entrant: the known strengths come back (a fit that counted the
+    copies as one entrant stayed at 0)."""
+    rng = np.random.default_rng(11)
+    truth = np.array([0.5, -0.3, 0.0])
+    agent = np.repeat([0, 1], 4000)
+    entrants = np.stack([agent, *[np.full(8000, 2)] * 3], axis=1)
+    noisy = truth[entrants] + rng.gumbel(size=entrants.shape)
+    orders = np.take_along_axis(entrants, np.argsort(-noisy, axis=1), axis=1)
+    fit = plackett_luce(orders, np.arange(8000), 3)
+    for item in (0, 1):
+        diff = fit.difference(item, 2)
+        assert abs(diff.value - truth[item]) < 4 * diff.se and diff.se < 0.05
+
+
 def test_plackett_luce_intervals_grouped_by_deal_cover_a_symmetric_strength() -> None:
     """200 small duplicate tournaments of four equal items: each deal favours some items (the
     same for its six replays), so the true strength of every item is 0 by symmetry. The 95%

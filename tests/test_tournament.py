@@ -247,6 +247,7 @@ def test_a_gauntlet_plays_each_agent_against_copies_of_the_field(tmp_path: Path)
     wins = sum((games["winner"] == a).sum() for a in ("greedy", "search:sims=8,depth=4", "blocker"))
     assert wins == len(games) - (games["winner"] == "").sum()
     assert stand.loc["blocker", "rating_mu"] == pytest.approx(25.0)  # the fixed reference
+    assert (stand["strength"].abs() > 1e-3).all()  # every copy of the field is an entrant of the fit
     ranks = stand["mean_rank"].dropna()
     assert ((ranks >= 1) & (ranks <= 4)).all()
     with pytest.raises(ValueError, match="also listed"):

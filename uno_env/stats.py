@@ -361,8 +361,8 @@ def _plackett_luce_terms(
         total = w.sum(axis=1, keepdims=True)
         loglik += float(weights @ (theta[orders[:, k]] - top[:, 0] - np.log(total[:, 0])))
         chance = np.zeros((count, items))  # each remaining item's chance to take place k
-        for j in range(remaining.shape[1]):
-            chance[rows, remaining[:, j]] = w[:, j] / total[:, 0]
+        for j in range(remaining.shape[1]):  # summed over an item's copies (a gauntlet's field)
+            chance[rows, remaining[:, j]] += w[:, j] / total[:, 0]
         scores[rows, orders[:, k]] += 1.0
         scores -= chance
         hessian -= np.diag(weights @ chance) - chance.T @ (weights[:, None] * chance)
@@ -375,8 +375,9 @@ def plackett_luce(
     """Plackett-Luce strengths of ``items`` items from finishing orders, grouped for the errors.
 
     Args:
-        orders: ``(games, places)`` item indices in finishing order, best first (every game
-            ranks ``places`` distinct items; leave unranked games out).
+        orders: ``(games, places)`` item indices in finishing order, best first (leave
+            unranked games out). An item may hold several places of a game (copies of one
+            agent, as a gauntlet's field): each copy is one more entrant of that strength.
         groups: ``(games,)`` the group (deal) of each game: the unit of the standard errors.
         items: How many items there are (indices ``0 .. items - 1``).
         ridge: Weight of a weak penalty ``ridge / 2 * sum(strength^2)`` that keeps the
