@@ -7,9 +7,9 @@ later processes pointed at the same cache load it instead. Two ways to pay that 
 - **Ahead of use, visibly**: :func:`compile_all` (``uno-env compile [PART ...]``) runs every
   part of :data:`PARTS` on a small real workload, one progress line per part as it starts
   and ends: whole games through the :class:`~uno_env.Game` facade with positions and
-  invariants, the batch simulator with every compiled play style, the AEC and single-agent
-  envs with compiled and Python opponents and the illegal-action paths, the vector env with
-  compiled and batched Python opponents. An install step, a Docker image build or a cluster
+  invariants, the batch simulator with every compiled play style and a learned seat, the AEC
+  and single-agent envs with compiled and Python opponents and the illegal-action paths, the
+  vector env with compiled and batched Python opponents. An install step, a Docker image build or a cluster
   set-up runs it once; ``make test`` and ``make demo`` do. Running workloads, rather than
   listing signatures, compiles exactly the argument types the package passes (array layouts,
   read-only rule specs), so nothing compiled goes unused and nothing used is missed.
@@ -155,10 +155,13 @@ def _first_legal(mask: np.ndarray) -> int:
 def _play_batch(every_path: bool) -> None:
     batch = _module("batch")
     batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
-    if every_path:  # one policy for all seats, the invariant checks, the planning styles
+    if every_path:  # one policy for all seats, the invariant checks, the planning styles, a learned seat
         batch.simulate("uno", 2, 2, seed=0, policies="random")
         batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], check_invariants=True)
         batch.simulate("uno", 2, 1, seed=0, policies=["monte_carlo:samples=2,depth=5", "random"])
+        shipped = _module("learned").shipped_policies()
+        if shipped:  # the lockstep loop of exported policies (studies and tournaments with one)
+            batch.simulate("uno", 2, 1, seed=0, policies=[next(iter(shipped)), "random"])
 
 
 def _play_game(every_path: bool) -> None:

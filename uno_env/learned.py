@@ -24,9 +24,10 @@ highest logit (ties: the lowest id), as ``MaskablePPO.predict(..., deterministic
 - :meth:`ExportedPolicy.logits` / :meth:`ExportedPolicy.act`: numpy, for single games and
   Python agents (:class:`agents.ExportedAgent`);
 - :func:`play_games_with_nets`: the batch simulator with learned seats, compiled: games run
-  in lockstep blocks; every game whose learned seat must decide is encoded into one row of
-  an observation matrix and the network runs layer by layer over those rows (batched across
-  the games), reading only the non-zero inputs of the sparse first layer. Scripted seats
+  in lockstep blocks; every game whose learned seat must decide between two or more legal
+  actions is encoded into one row of an observation matrix and the network runs layer by
+  layer over those rows (batched across the games), reading only the non-zero inputs of the
+  sparse first layer (a forced decision, one legal action, needs no network). Scripted seats
   (and search agents) decide inline as in :func:`uno_env.batch.play_games_with_params`.
   Game ``i`` is the same game as with any other batching: each game's randomness is its own.
 
@@ -38,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -366,6 +366,50 @@ ACT_RELU = 1
 TABLE_WIDTH = 2 + 4 * 8  # up to 8 layers
 
 
+def tanh_fraction(levels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lambert's continued fraction ``tanh x = x / (1 + y / (3 + y / (5 + ...)))`` (``y = x*x``)
+    cut after ``levels`` levels, as ``tanh x ~ x * K(y) / H(y)``: the integer coefficients of
+    ``K`` and ``H``, highest power first (float64; every one positive, so Horner's rule adds no
+    cancellation)."""
+    h_prev, h = [1], [1]
+    k_prev, k = [0], [1]
+
+    def step(p: list[int], b: int, q: list[int]) -> list[int]:  # b * p + y * q
+        out = [0] * max(len(p), len(q) + 1)
+        for i, c in enumerate(p):
+            out[i] += b * c
+        for i, c in enumerate(q):
+            out[i + 1] += c
+        return out
+
+    for level in range(1, levels + 1):
+        h, h_prev = step(h, 2 * level + 1, h_prev), h
+        k, k_prev = step(k, 2 * level + 1, k_prev), k
+    return np.array(k[::-1], dtype=np.float64), np.array(h[::-1], dtype=np.float64)
+
+
+# 15 levels: relative error below 3e-11 on |x| <= 9.1 (float64), far under float32's rounding;
+# beyond 9.1 tanh rounds to +-1 in float32. Plain arithmetic, so the compiler vectorises it
+# across a layer's units where a call to the C library's tanh runs one unit at a time.
+TANH_K, TANH_H = tanh_fraction(15)
+TANH_LIMIT = 9.1
+
+
+@njit(cache=True)
+def tanh_unit(value: float) -> float:
+    """tanh of a unit's sum, to float32 rounding (the continued fraction :data:`TANH_K` /
+    :data:`TANH_H` in float64)."""
+    x = min(max(np.float64(value), -TANH_LIMIT), TANH_LIMIT)
+    y = x * x
+    num = TANH_K[0]
+    for i in range(1, TANH_K.shape[0]):
+        num = num * y + TANH_K[i]
+    den = TANH_H[0]
+    for i in range(1, TANH_H.shape[0]):
+        den = den * y + TANH_H[i]
+    return x * num / den
+
+
 def pack(policies: list[ExportedPolicy]) -> tuple[np.ndarray, np.ndarray]:
     """The weight bank (float32) and layer table (int64, one row per policy) of ``policies``."""
     chunks: list[np.ndarray] = []
@@ -411,29 +455,39 @@ def forward_rows(
     layer over all rows; the last hidden activations end in ``h_a[rows]`` (``(B, width)``).
 
     Each unit adds its inputs in index order, so the result does not depend on the batch.
+    Only the non-zero inputs are added (listed first without a branch: the observation is
+    mostly zeros), each as one contiguous row of the stored weights.
     """
     layers = table[net, 0]
     relu = table[net, 1] == ACT_RELU
+    nonzero = np.empty(max(x.shape[1], h_a.shape[1]), dtype=np.int64)
     for j in range(layers - 1):
         n_in = table[net, 2 + 4 * j]
         n_out = table[net, 3 + 4 * j]
         w_at = table[net, 4 + 4 * j]
-        b_at = table[net, 5 + 4 * j]
+        bias = bank[table[net, 5 + 4 * j] : table[net, 5 + 4 * j] + n_out]
         for r in range(count):
             row = rows[r]
-            out = h_b[row]
-            for u in range(n_out):
-                out[u] = bank[b_at + u]
+            out = h_b[row, :n_out]
+            out[:] = bias
             inp = x[row] if j == 0 else h_a[row]
+            listed = 0
             for i in range(n_in):
+                nonzero[listed] = i
+                listed += inp[i] != 0.0
+            for k in range(listed):
+                i = nonzero[k]
                 v = inp[i]
-                if v != 0.0:  # the observation is mostly zeros: skip their rows
-                    base = w_at + i * n_out
-                    for u in range(n_out):
-                        out[u] += v * bank[base + u]
-            for u in range(n_out):
-                value = out[u]
-                h_a[row, u] = max(value, 0.0) if relu else math.tanh(value)
+                weights = bank[w_at + i * n_out : w_at + (i + 1) * n_out]
+                for u in range(n_out):
+                    out[u] += v * weights[u]
+            dest = h_a[row, :n_out]
+            if relu:
+                for u in range(n_out):
+                    dest[u] = max(out[u], np.float32(0.0))
+            else:
+                for u in range(n_out):
+                    dest[u] = tanh_unit(out[u])
 
 
 @njit(cache=True)
@@ -476,6 +530,15 @@ def net_action(
 
 # ================================================================ the batch simulator with nets
 @njit(cache=True)
+def only_legal(mask: np.ndarray, count: int) -> int:
+    """The first legal action of ``mask`` (the only one, where one is legal)."""
+    for a in range(count):
+        if mask[a]:
+            return a
+    return -1
+
+
+@njit(cache=True)
 def play_games_with_nets(
     spec: np.ndarray,
     num_players: int,
@@ -495,9 +558,10 @@ def play_games_with_nets(
     network ``seat_nets[s]`` of the bank plays seat ``s``; -1: compiled policy
     ``policies[s]`` with ``params[s]``). Same results record and failure codes.
 
-    Games run :data:`LOCKSTEP_GAMES` at a time: each game is advanced (scripted seats inline)
-    until a learned seat must decide; those games' observations fill the rows of one matrix,
-    each network runs once over its rows, and each game applies its row's action.
+    Games run :data:`LOCKSTEP_GAMES` at a time: each game is advanced (scripted seats and
+    forced decisions inline) until a learned seat must choose; those games' observations fill
+    the rows of one matrix, each network runs once over its rows, and each game applies its
+    row's action.
     """
     spec = borrow(spec)
     deck = borrow(deck)
@@ -535,6 +599,9 @@ def play_games_with_nets(
                             return start + i, code
                     counts[i] = engine.fill_mask(state, spec, mask)
                     seat = state[L.S_CURRENT]
+                    if seat_nets[seat] >= 0 and counts[i] == 1:  # forced: no network needed
+                        engine.apply_action(state, spec, only_legal(mask, num_actions))
+                        continue
                     if seat_nets[seat] >= 0:
                         encode(state, spec, seat, offsets, x[i])
                         waiting[ready] = i
