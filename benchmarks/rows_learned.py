@@ -44,6 +44,8 @@ def learned_cell_spec(games: int = GAMES, seed: int = 0, policy: str = POLICY) -
             "games": games,
             "batch_games": BATCH_GAMES,
             "variations": {},
+            "replicate": False,  # one deal set and no reference seatings: exactly the cell's games
+            "reference": "",
         }
     )
 
