@@ -217,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="random",
         help="compiled play style of every seat, or one per seat separated by '/', with "
         "parameters as name:key=value,... e.g. 'greedy/random' or 'bluffer:bluff=0.3' "
-        "(default: random; styles: " + ", ".join(sorted(uno_env.policies.POLICIES)) + ")",
+        "(default: random, the same as random_legal: uniform over the legal actions; styles: "
+        + ", ".join(sorted(uno_env.policies.POLICIES))
+        + ")",
     )
     sim.add_argument("--record", metavar="FILE.jsonl", help="write the first games as replayable records")
     sim.add_argument(
