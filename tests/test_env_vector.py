@@ -173,6 +173,27 @@ def test_set_opponents_applies_to_games_dealt_afterwards() -> None:
     assert venv.opponents == [batch]
 
 
+def test_env_loops_compile_without_planning_styles_unless_an_opponent_plans() -> None:
+    """Issue 21 (cold start): the envs pass planning=None to their compiled loops when no
+    opponent plays a planning style (monte_carlo, search, oracle), so those loops compile
+    without them; an opponent change re-decides, counting the seats of games still running."""
+    from uno_env.envs import core
+
+    planner = "monte_carlo:samples=2,depth=5"
+    venv = VectorEnv(2, "uno", 2, opponents="random_playable")
+    assert venv._planning is None
+    venv.reset(seed=0)
+    venv.step(np.argmax(venv.action_masks(), axis=1))
+    if hasattr(core.play_compiled, "signatures"):  # compiled
+        assert "none" in {str(signature[-1]) for signature in core.play_compiled.signatures}
+    venv.set_opponents(OpponentPool([[planner], ["random"]]))
+    assert venv._planning is True
+    venv.set_opponents("random")
+    assert venv._planning is None  # the running games sit with random_playable
+    assert SingleAgentEnv("uno", 2, opponents="random")._planning is None
+    assert SingleAgentEnv("uno", 3, opponents=["random", planner])._planning is True
+
+
 def test_an_illegal_answer_of_a_batch_policy_is_refused() -> None:
     def first_illegal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return np.array([int(np.flatnonzero(m == 0)[0]) for m in masks], dtype=np.int64)

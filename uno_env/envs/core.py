@@ -284,11 +284,14 @@ def play_compiled(
     seats: np.ndarray,
     params: np.ndarray,
     count: int = -1,
+    planning: bool | None = True,
 ) -> int:
     """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
-    :func:`uno_env.policies.choose_action`. Returns the seat that must decide now (a learner
+    :func:`uno_env.policies.choose_action`, which ``planning`` is passed on to: ``None`` when
+    no seat plays a planning style (:func:`uno_env.policies.planning_needed`), so the loop
+    compiles without them. Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
@@ -313,7 +316,7 @@ def play_compiled(
             if code == POLICY_RANDOM:  # the common baseline skips the style dispatch, as the batch loop
                 action = random_action(state, mask, count)
             else:
-                action = choose_action(state, spec, mask, count, code, params[seat])
+                action = choose_action(state, spec, mask, count, code, params[seat], planning)
         engine.apply_action(state, spec, action)
         count = MASK_STALE
     if count == MASK_STALE:
@@ -347,8 +350,10 @@ def single_step(
     mask: np.ndarray,
     seats: np.ndarray,
     params: np.ndarray,
+    planning: bool | None = True,
 ) -> int:
-    """Apply a caller's ``action`` then let compiled opponents move.
+    """Apply a caller's ``action`` then let compiled opponents move (``planning`` as
+    :func:`play_compiled` takes it).
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER`, or the seat that must decide.
     """
@@ -360,7 +365,7 @@ def single_step(
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
     engine.apply_action(state, spec, action)
-    return play_compiled(state, spec, mask, seats, params, MASK_STALE)
+    return play_compiled(state, spec, mask, seats, params, MASK_STALE, planning)
 
 
 @njit(cache=True)
@@ -384,8 +389,10 @@ def reset_game(
     seed: int,
     num_players: int,
     deck: np.ndarray,
+    planning: bool | None = True,
 ) -> int:
-    """Deal the game of ``seed``, seat the learner and let compiled opponents move.
+    """Deal the game of ``seed``, seat the learner and let compiled opponents move
+    (``planning`` as :func:`play_compiled` takes it).
 
     Stops when a caller (the learner or an external opponent) must decide. A game that the
     compiled opponents finish before that is dealt again from :func:`next_seed`. Returns
@@ -395,7 +402,7 @@ def reset_game(
         learner = seat_for_seed(seed, num_players, seat_mode)
         learner_seats(seats, params, template, template_params, num_players, learner)
         engine.new_game(state, spec, num_players, deck, seed, 0)
-        if play_compiled(state, spec, mask, seats, params, MASK_STALE) >= 0:
+        if play_compiled(state, spec, mask, seats, params, MASK_STALE, planning) >= 0:
             return seed
         seed = next_seed(seed)
 
@@ -456,6 +463,7 @@ class VectorBatch(NamedTuple):
     num_players: int
     reward_mode: int  # a REWARDS code, with TRUNCATED_ZERO
     illegal_mode: int  # an ILLEGAL_ACTIONS code
+    planning: bool | None  # None: no seat plays a planning style, compiled without them (play_compiled)
 
 
 @njit(cache=True)
@@ -471,7 +479,7 @@ def borrowed(g: VectorBatch) -> VectorBatch:
         borrow(g.out_masks), borrow(g.rewards), borrow(g.terminated), borrow(g.truncated),
         borrow(g.illegal), borrow(g.final_obs), borrow(g.final_lengths), borrow(g.spec), borrow(g.deck),
         borrow(g.offsets), borrow(g.templates), borrow(g.template_params), borrow(g.cumulative_weights),
-        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode,
+        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode, g.planning,
     )  # fmt: skip
 
 
@@ -487,7 +495,7 @@ def deal_row(g: VectorBatch, i: int, seed: int) -> int:
         learner = seat_for_seed(seed, g.num_players, g.seat_mode)
         learner_seats(g.seats[i], g.params[i], g.templates[p], g.template_params[p], g.num_players, learner)
         engine.new_game(state, g.spec, g.num_players, g.deck, seed, 0)
-        if play_compiled(state, g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE) >= 0:
+        if play_compiled(state, g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE, g.planning) >= 0:
             g.tables[i] = p
             return seed
         seed = next_seed(seed)
@@ -589,7 +597,7 @@ def vector_step(games: VectorBatch, actions: np.ndarray, illegal_reward: float) 
         action = actions[i]
         if engine.is_legal(spec, action, mask):
             engine.apply_action(state, spec, action)
-            play_compiled(state, spec, mask, g.seats[i], g.params[i], MASK_STALE)
+            play_compiled(state, spec, mask, g.seats[i], g.params[i], MASK_STALE, g.planning)
         elif g.illegal_mode == ILLEGAL_RAISE:
             return i
         elif g.illegal_mode == ILLEGAL_DRAW_PENALTY:
@@ -634,7 +642,7 @@ def external_step(games: VectorBatch, actions: np.ndarray) -> int:
         if not engine.is_legal(g.spec, actions[i], g.masks[i]):
             return i
         engine.apply_action(g.states[i], g.spec, actions[i])
-        play_compiled(g.states[i], g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE)
+        play_compiled(g.states[i], g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE, g.planning)
         settle_row(g, i, False, scratch)
     return -1
 
@@ -670,8 +678,10 @@ def learner_step(
     offsets: np.ndarray,
     obs: np.ndarray,
     out_mask: np.ndarray,
+    planning: bool | None = True,
 ) -> int:
-    """The single-agent step: the learner's ``action``, then the compiled opponents.
+    """The single-agent step: the learner's ``action``, then the compiled opponents
+    (``planning`` as :func:`play_compiled` takes it).
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER` or the seat to decide. When
     that is the learner, or the game is over, the learner's view is in ``obs`` and
@@ -688,7 +698,7 @@ def learner_step(
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
     engine.apply_action(state, spec, action)
-    seat = play_compiled(state, spec, mask, seats, params, MASK_STALE)
+    seat = play_compiled(state, spec, mask, seats, params, MASK_STALE, planning)
     if seat == learner or seat == OVER:
         learner_view(state, spec, mask, learner, offsets, obs, out_mask)
     return seat

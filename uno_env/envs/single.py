@@ -63,7 +63,7 @@ from .. import actions
 from .. import layout as L
 from ..compiling import ensure_compiled
 from ..game import EngineError, IllegalActionError, engine_error_message
-from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, policy_table
+from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, planning_needed, policy_table
 from ..rules import RuleSet
 from . import core
 from .common import (
@@ -171,6 +171,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self.seat = seat
         self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self._template, self._template_params, self._external = opponent_table(opponents, num_players)
+        # None compiles the steps without the planning styles (issue 21: cold start)
+        self._planning = True if planning_needed(self._template) else None
         self._seat_mode = -1 if seat is None else int(seat)
         self.dict_observation = bool(dict_observation)
         vector_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
@@ -216,6 +218,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 game_seed,
                 self.num_players,
                 self._deck_counts,
+                self._planning,
             )
             self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
             if self._ask_external(int(self._state[L.S_CURRENT])) != core.OVER:
@@ -262,7 +265,9 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 raise IllegalActionError(
                     f"opponent at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
                 ) from None
-            result = core.single_step(self._state, self._spec, action, self._mask, self._seats, self._params)
+            result = core.single_step(
+                self._state, self._spec, action, self._mask, self._seats, self._params, self._planning
+            )
             if result == core.ILLEGAL:
                 lead = f"opponent at seat {seat} played the illegal action "
                 raise self.compiled.illegal_action(self._state, mask, action, lead=lead)
@@ -288,6 +293,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             self._offsets,
             obs,
             mask,
+            self._planning,
         )
         info: dict[str, Any] = {"action_mask": mask}
         if seat == core.ILLEGAL:
