@@ -10,6 +10,11 @@ times and the play styles' ``param`` ten times. :func:`njit` types such calls wi
 arguments' plain types (:func:`numba.core.types.unliteral`), so each function is compiled
 once per genuinely different argument type.
 
+Nor does it build a C-callable wrapper per function (``no_cfunc_wrapper``): those serve
+``.cfunc``/``ctypes`` addresses and first-class function values, which the package never
+takes, and each cost lowering, optimising and emitting code on a cold start. Python calls go
+through the usual CPython wrapper.
+
 Uncompiled (``NUMBA_DISABLE_JIT=1``) it is numba's ``njit`` unchanged.
 """
 
@@ -42,6 +47,8 @@ def njit(function: Callable[..., Any] | None = None, **options: Any) -> Any:
     """
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
         return numba.njit(function, **options) if function is not None else numba.njit(**options)
+
+    options = {"no_cfunc_wrapper": True, **options}  # see the module docstring
 
     def decorate(func: Callable[..., Any]) -> Any:
         return _plain_types(numba.njit(**options)(func))

@@ -69,12 +69,21 @@ MULTI_IDENTICAL = O.MULTI_PLAY["identical"]
 MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 
 
-# Inlining: only the one-line accessors and checks are inlined at the numba level
-# (inline="always"); everything else is its own compiled function, which LLVM still inlines
-# where it pays. numba-level inlining re-types the callee and copies its IR at every call
-# site: with the larger helpers (begin_turn, _lay_card, next_seat, ...) inlined too, a cold
-# first Game step took 108 CPU s instead of 55 (busy machine, benchmarks/cold_start.py
-# --profile game; issue 21).
+# Inlining (issue 21: cold start). numba compiles every function as its own module and links
+# the modules of everything it calls into it, then LLVM optimises and emits that whole
+# closure again: a rule function called from one place cost a second compile of every rule
+# below it. So, at the numba level (inline="always"):
+# - the one-line accessors and checks are inlined everywhere;
+# - a function called from one place only (a phase's handler such as choose_colour or
+#   jump_in, a rule's effect such as _number_effect or end_round) is inlined into its
+#   caller: its code is compiled once, inside the caller, and never on its own. First Game
+#   step 59 -> 46 CPU s (busy machine, benchmarks/cold_start.py --profile game).
+# Everything else is its own compiled function, which LLVM still inlines where it pays.
+# numba-level inlining copies and re-types the callee's IR at every call site, at a cost
+# that grows faster than the callee: inlining helpers called from several places
+# (begin_turn, _lay_card, next_seat, ...) took a first Game step from 55 to 108 CPU s, and
+# the small callers of the whole engine (step_checked, end_turn, finish_play, _after_card,
+# went_out, accept_penalty, open_jump_window) from 46 to 113.
 
 
 # ================================================================ engine errors
@@ -280,7 +289,7 @@ def tuck_discard(state: np.ndarray, face: int) -> None:
     state[L.S_NDISCARD] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reshuffle(state: np.ndarray) -> None:
     """U-DRAW-4, MC-RESHUFFLE-1: the discard pile except its top becomes the shuffled draw pile."""
     n_under = state[L.S_NDISCARD] - 1
@@ -600,7 +609,7 @@ def cube_next(state: np.ndarray, spec: np.ndarray) -> None:
     cube_apply(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cube_apply(state: np.ndarray, spec: np.ndarray) -> None:
     """H-CUBE-1: the action hits the players the target die names; then back to the roller."""
     seat = state[L.S_CUBE_ROLLER]
@@ -635,7 +644,7 @@ def cube_apply(state: np.ndarray, spec: np.ndarray) -> None:
     _cube_return(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cube_discard(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
     """The discard face: every card of ``colour`` goes under the top card; one card stays."""
     for face in range(spec[L.SP_NUM_FACES]):
@@ -786,7 +795,7 @@ def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
     state[L.S_CARRY_SIT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Fast path of a one-card play under rules where it cannot ask anything more.
 
@@ -835,7 +844,7 @@ def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> boo
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: int) -> None:
     """``seat`` starts a play with ``face``; ``kind`` says whether it answers a penalty."""
     carry_draw = state[L.S_PENDING]
@@ -1003,7 +1012,7 @@ def _ask_target(state: np.ndarray, seat: int, reason: int) -> None:
     state[L.S_TARGET_REASON] = reason
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     """H-SEVEN-1, H-ZERO-1, H-TWO-1; True if a decision is now asked (or the round ended)."""
     number = _played_number(state, spec, seat)
@@ -1060,7 +1069,7 @@ def swap_hands(state: np.ndarray, a: int, b: int) -> None:
     state[L.CALLED + b] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
     """H-ZERO-1: every hand passes to the next player in the direction of play.
 
@@ -1082,7 +1091,7 @@ def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
         state[L.CALLED + holders[i]] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reflex_penalty(state: np.ndarray, spec: np.ndarray) -> None:
     """H-REACT-1: a 9 (slowest hand) or a 7 (broken silence) costs a random player cards."""
     number = _played_number(state, spec, state[L.S_ACTOR])
@@ -1090,7 +1099,7 @@ def _reflex_penalty(state: np.ndarray, spec: np.ndarray) -> None:
         draw_cards(state, random_seat(state, -1), spec[L.SP_REACT_PENALTY])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _window_eligible(state: np.ndarray, spec: np.ndarray, seat: int, block: bool) -> bool:
     if block:
         for face in range(spec[L.SP_NUM_FACES]):
@@ -1129,7 +1138,7 @@ def _window_candidate_for(state: np.ndarray, spec: np.ndarray, start_k: int, blo
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _open_block_window(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     """H-ZEROSEE-1: after a 0, holders of a 0 may block the look; else the player looks."""
     if spec[L.SP_ZERO_REVEALS] == 0 or _played_number(state, spec, seat) != 0:
@@ -1183,7 +1192,7 @@ def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     open_jump_window(state, spec, seat, resume)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
     """The target of a penalty answers it where the rules allow any answer, else takes it."""
     if state[L.S_CHALLENGEABLE] == 1:
@@ -1228,7 +1237,7 @@ def open_jump_window(state: np.ndarray, spec: np.ndarray, opener: int, resume: i
     begin_turn(state, spec, resume)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """H-JUMP-1: ``seat`` lays the identical card out of turn; it has no effect, and play
     continues from ``seat`` (H-EIGHT-1: a jumped-in 8 takes the extra turn)."""
@@ -1252,7 +1261,7 @@ def jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     open_jump_window(state, spec, seat, resume)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pass_window(state: np.ndarray, spec: np.ndarray) -> None:
     """The asked player lets the out-of-turn window go; ask the next eligible one."""
     phase = state[L.S_PHASE]
@@ -1268,7 +1277,7 @@ def _pass_window(state: np.ndarray, spec: np.ndarray) -> None:
         begin_turn(state, spec, state[L.S_RESUME])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """H-ZEROSEE-1: ``seat`` lays a 0 out of turn and nobody looks at the hands."""
     remove_from_hand(state, seat, face)
@@ -1281,7 +1290,7 @@ def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> Non
 
 
 # ================================================================ applying a decision
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
     """Name the colour/suit after a wild (U-WILD-1, MM-JACK-1, MC-ACE-1) or for the cube."""
     if state[L.S_AFTER_CHOICE] == L.AC_CUBE:
@@ -1297,7 +1306,7 @@ def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -
         resolve(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -> None:
     """Pick the seat ``offset`` places clockwise: swap with it, or give it cards."""
     target = (seat + offset) % state[L.S_NPLAYERS]
@@ -1313,7 +1322,7 @@ def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -
     resolve(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """H-TWO-1: one card to the chosen player; emptying the hand this way goes out."""
     if not seat_ok(state, state[L.S_TARGET]):
@@ -1330,7 +1339,7 @@ def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     resolve(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> None:
     """U-WD4-2: a caught bluffer draws the penalty; a wrong challenger draws it + extra."""
     amount = state[L.S_PENDING]
@@ -1352,7 +1361,7 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> N
         end_turn(state, spec, challenger)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """Call "UNO" / "Mau-Mau" / "macao" (U-UNO-1, MM-CALL-1, MC-CALL-1)."""
     if spec[L.SP_CALL_RULE] == CALL_MAU_MAU:
@@ -1371,7 +1380,7 @@ def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
             cube_roll(state, spec, seat, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """U-DRAW-1, U-DRAW-2, MM-DRAW-1, MD-DRAW-1: draw, then maybe play."""
     rule = spec[L.SP_DRAW_RULE]
@@ -1520,7 +1529,7 @@ def finish(state: np.ndarray, status: int, winner: int) -> None:
     state[L.S_CURRENT] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_round(state: np.ndarray, spec: np.ndarray, winner: int) -> None:
     """Score the round (U-SCORE-1/3, MM-SCORE-1); end the game or deal the next round."""
     n = state[L.S_NPLAYERS]
@@ -1632,7 +1641,7 @@ def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
     shuffle(state, L.DRAW_PILE, count, L.RNG)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
     """U-SETUP-2: each contender turns a card; the highest number deals; ties draw again."""
     n = state[L.S_NPLAYERS]

@@ -354,7 +354,8 @@ def random_action(state: np.ndarray, mask: np.ndarray, count: int) -> int:
         a += 1
 
 
-@njit(cache=True)
+# inlined into quick_action, its only caller (issue 21; uno_env/engine.py, "Inlining")
+@njit(cache=True, inline="always")
 def quick_random_action(state: np.ndarray, spec: np.ndarray) -> int:
     """:func:`random_action` without a mask, in the phases whose legal actions are cheap to list.
 
@@ -439,7 +440,8 @@ def random_playable_action(state: np.ndarray, spec: np.ndarray, mask: np.ndarray
     return -1
 
 
-@njit(cache=True)
+# inlined into quick_action, its only caller (issue 21; uno_env/engine.py, "Inlining")
+@njit(cache=True, inline="always")
 def quick_random_playable_action(state: np.ndarray, spec: np.ndarray) -> int:
     """:func:`random_playable_action` without a mask where the legal actions are cheap to list.
 
