@@ -208,6 +208,53 @@ def table(installs: list[tuple[str, Path]], rows: list[Row], repeat: int) -> str
     return "\n".join(lines)
 
 
+def _time_stages() -> dict[str, float]:
+    """CPU seconds per stage of numba's compiling from now on, each stage without the stages
+    nested in it: numba's passes (typing, lowering, ...; a callee's compilation nests in its
+    caller's typing) and, inside lowering, LLVM's function passes, module passes (run on a
+    function's module with every callee linked in) and machine-code generation."""
+    from numba.core import codegen, event
+
+    totals: dict[str, float] = {}
+    stack: list[list[float]] = []
+
+    def enter() -> None:
+        stack.append([time.process_time(), 0.0])
+
+    def leave(stage: str) -> None:
+        start, nested = stack.pop()
+        took = time.process_time() - start
+        if stack:
+            stack[-1][1] += took
+        totals[stage] = totals.get(stage, 0.0) + took - nested
+
+    class Passes(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            enter()
+
+        def on_end(self, ev: event.Event) -> None:
+            leave(f"numba pass {ev.data['name'].split(' ')[0]}")
+
+    event.register("numba:run_pass", Passes())
+
+    def timed(cls: type, method: str, stage: str) -> None:
+        original = getattr(cls, method)
+
+        def wrapper(self: object, *args: object, **kwargs: object) -> object:
+            enter()
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                leave(stage)
+
+        setattr(cls, method, wrapper)
+
+    timed(codegen.CPUCodeLibrary, "_optimize_functions", "LLVM function passes")
+    timed(codegen.CPUCodeLibrary, "_optimize_final_module", "LLVM module passes (callees linked in)")
+    timed(codegen.JITCodeLibrary, "_finalize_specific", "LLVM machine code")
+    return totals
+
+
 def profile(row: Row) -> str:
     """Compile ``row``'s phases cold in this process; per function, what the compilation cost."""
     if row.command:
@@ -233,6 +280,7 @@ def profile(row: Row) -> str:
             )
 
     event.register("numba:compile", Recorder())
+    stages = _time_stages()
     namespace: dict[str, object] = {}
     lines = []
     for phase in row.phases:
@@ -256,6 +304,10 @@ def profile(row: Row) -> str:
     ]
     for name, (count, inclusive, exclusive) in sorted(per_function.items(), key=lambda x: -x[1][2])[:40]:
         lines.append(f"| `{name}` | {count:.0f} | {exclusive:.2f} | {inclusive:.2f} |")
+    lines += ["", "| stage of compiling | CPU s |", "| --- | ---: |"]
+    for stage, seconds in sorted(stages.items(), key=lambda x: -x[1]):
+        if seconds >= 0.05:
+            lines.append(f"| {stage} | {seconds:.2f} |")
     repeated = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
     if repeated:
         lines += ["", "Functions compiled for more than one signature:"]
