@@ -21,10 +21,10 @@ refused with an error naming what is allowed)::
     seed = 0                  # training seed of every run (the same in every variant)
     bases = ["uno"]           # presets (or rule TOML files) the variations start from
     players = [2]             # player counts: one run per variant and count
-    steps = 3000000           # learner decisions per run (the fixed budget of every variant)
+    steps = 500000            # learner decisions per run (the fixed budget of every variant)
 
     [train]                   # any other training option (TrainConfig field names), same for all runs
-    eval_every = 500000
+    eval_every = 125000
     opponents = ["random_playable", "greedy", "blocker@2", "aggressor"]
 
     [transfer]                # the cross-evaluation
@@ -104,6 +104,8 @@ TRANSFER_KEYS = ("deals", "seed", "field", "baseline", "allow_cheating")
 MANAGED = ("rules", "overrides", "players", "seed", "total_steps", "runs_dir", "exp", "progress_bar")
 """TrainConfig fields the sweep sets itself (not allowed in ``[train]``)."""
 DEFAULT_SPEC = "default_sweep.toml"
+DEFAULT_STEPS = 500_000
+"""Learner steps per run when a spec gives no ``steps`` (the default sweep's budget)."""
 DEFAULT_BASELINE = "random_playable"
 DEFAULT_TRANSFER_SEED = 2_000_000_000
 """Transfer deals start far from the training evaluation's deals (``eval_seed`` 10**9)."""
@@ -259,7 +261,7 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
     unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
         raise SpecError(f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}")
-    steps = data.get("steps", 3_000_000)
+    steps = data.get("steps", DEFAULT_STEPS)
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise SpecError(f"{source}: steps must be an integer >= 1 (learner decisions per run), got {steps!r}")
     transfer = data.get("transfer", {})
@@ -593,9 +595,9 @@ def run_sweep(
         )
         if progress:
             print(
-                f"sweep {spec.name!r}: {len(runs)} runs ({len(spec.variants())} variants x "
-                f"{len(spec.players)} player counts), {spec.steps:,} steps each; {len(done)} finished, "
-                f"{len(todo)} to train -> {out}",
+                f"sweep {spec.name!r}: {len(runs)} runs ({_count(len(spec.variants()), 'variant')} x "
+                f"{_count(len(spec.players), 'player count')}), {spec.steps:,} steps each; {len(done)} "
+                f"finished, {len(todo)} to train -> {out}",
                 file=sys.stderr,
             )
         tasks = [
@@ -633,6 +635,11 @@ def run_sweep(
             run_transfer(spec, out, executor=executor, workers=workers, ray_address=ray_address,
                          progress=progress)  # fmt: skip
     return out
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural when ``n`` is not 1."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 # ================================================================ command line
