@@ -1,6 +1,6 @@
 """The sweep (a policy per rule variant) and its transfer matrix: specs, kill and resume, executors.
 
-Budget: about 60 s of CPU (tiny training budgets: a few hundred steps per run, 8 deals per
+Budget: about 90 s of CPU (tiny training budgets: a few hundred steps per run, 8 deals per
 cross-evaluation). The kill test runs the sweep as a user would, in its own process, and kills
 it with SIGKILL in the middle of a run (after a checkpoint, before the run ends).
 """
