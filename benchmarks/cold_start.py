@@ -335,7 +335,8 @@ def main() -> None:
     if args.profile:
         print(profile(ROWS[args.profile]))
         return
-    installs = [(str(p), p) for p in args.python]
+    # absolute, not resolved: the rows run from a scratch folder, and a venv's python is a symlink
+    installs = [(str(p), p.absolute()) for p in args.python]
     installs += [install(ref, args.venv_root) for ref in args.install]
     if not installs:
         installs = [("this", Path(sys.executable))]
