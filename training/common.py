@@ -227,3 +227,8 @@ def load_model(path: str | Path, device: str = "cpu") -> Any:
     from sb3_contrib import MaskablePPO
 
     return MaskablePPO.load(str(path), device=device)
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, the noun plural (with an ``s``) when ``n`` is not 1."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -83,7 +83,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from training.common import Subcommand, add_run_arguments, run_options
+from training.common import Subcommand, add_run_arguments, plural, run_options
 from training.runner import (
     claim_run_folder,
     default_run_folder,
@@ -595,8 +595,8 @@ def run_sweep(
         )
         if progress:
             print(
-                f"sweep {spec.name!r}: {len(runs)} runs ({_count(len(spec.variants()), 'variant')} x "
-                f"{_count(len(spec.players), 'player count')}), {spec.steps:,} steps each; {len(done)} "
+                f"sweep {spec.name!r}: {len(runs)} runs ({plural(len(spec.variants()), 'variant')} x "
+                f"{plural(len(spec.players), 'player count')}), {spec.steps:,} steps each; {len(done)} "
                 f"finished, {len(todo)} to train -> {out}",
                 file=sys.stderr,
             )
@@ -635,11 +635,6 @@ def run_sweep(
             run_transfer(spec, out, executor=executor, workers=workers, ray_address=ray_address,
                          progress=progress)  # fmt: skip
     return out
-
-
-def _count(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural when ``n`` is not 1."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 # ================================================================ command line

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from training.common import plural
 from training.runner import (
     Progress,
     claim_run_folder,
@@ -119,8 +120,9 @@ def run_study(
         )
         if progress:
             print(
-                f"study {spec.name!r}: {len(spec.variants())} variants x {len(spec.players)} player counts, "
-                f"{len(spec.styles)} styles, {len(todo)} of {total} batches to run -> {out}",
+                f"study {spec.name!r}: {plural(len(spec.variants()), 'variant')} x "
+                f"{plural(len(spec.players), 'player count')}, "
+                f"{plural(len(spec.styles), 'style')}, {len(todo)} of {total} batches to run -> {out}",
                 file=sys.stderr,
             )
         if todo:  # compile (or load) the batch loop first: the progress estimate counts games only
