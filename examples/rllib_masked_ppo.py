@@ -44,7 +44,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from ray.tune.registry import register_env
 
 import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
-from training.evaluate import BASELINES, report_against_baseline
+from training.evaluate import report_against_baselines
 
 OPPONENT = "random_playable"
 
@@ -124,10 +124,7 @@ def evaluate(module: Any, args: argparse.Namespace) -> None:
         logits[~torch.as_tensor(masks, dtype=torch.bool)] = -torch.inf
         return logits.argmax(dim=1).numpy().astype(np.int64)
 
-    for opponent in BASELINES:  # the literature's random player, then the uniform one
-        report_against_baseline(
-            act, model="rllib", players=args.players, games=args.eval_games, opponent=opponent
-        )
+    report_against_baselines(act, model="rllib", players=args.players, games=args.eval_games)
 
 
 def main() -> None:

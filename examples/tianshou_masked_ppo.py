@@ -46,7 +46,7 @@ from tianshou.utils.net.common import ActionReprNet
 from torch import nn
 
 import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
-from training.evaluate import BASELINES, report_against_baseline
+from training.evaluate import report_against_baselines
 
 OPPONENT = "random_playable"
 ILLEGAL_LOGIT = -1e8  # exp() of it is exactly 0 in float32: no probability, no entropy, no NaN
@@ -165,10 +165,7 @@ def evaluate(actor: MaskedActor, args: argparse.Namespace) -> None:
             logits = actor.logits(as_float(observations), torch.as_tensor(masks).bool())
         return logits.argmax(dim=1).numpy().astype(np.int64)
 
-    for opponent in BASELINES:  # the literature's random player, then the uniform one
-        report_against_baseline(
-            act, model="tianshou", players=args.players, games=args.eval_games, opponent=opponent
-        )
+    report_against_baselines(act, model="tianshou", players=args.players, games=args.eval_games)
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value import GAE
 
 import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
-from training.evaluate import BASELINES, report_against_baseline
+from training.evaluate import report_against_baselines
 
 OPPONENT = "random_playable"
 
@@ -121,10 +121,7 @@ def evaluate(actor: ProbabilisticActor, args: argparse.Namespace) -> None:
         logits[~torch.as_tensor(masks, dtype=torch.bool)] = -torch.inf
         return logits.argmax(dim=1).numpy().astype(np.int64)
 
-    for opponent in BASELINES:  # the literature's random player, then the uniform one
-        report_against_baseline(
-            act, model="torchrl", players=args.players, games=args.eval_games, opponent=opponent
-        )
+    report_against_baselines(act, model="torchrl", players=args.players, games=args.eval_games)
 
 
 def main() -> None:

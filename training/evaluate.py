@@ -308,6 +308,15 @@ def report_against_baseline(
     return result
 
 
+def report_against_baselines(actor: Actor, *, model: str, players: int, games: int) -> list[EvalResult]:
+    """:func:`report_against_baseline` against each random player of :data:`BASELINES` in turn
+    (the literature's first): the closing lines of the client examples."""
+    return [
+        report_against_baseline(actor, model=model, players=players, games=games, opponent=opponent)
+        for opponent in BASELINES
+    ]
+
+
 def load_checkpoint_actor(
     path: str | Path,
     rules: RuleSet,
