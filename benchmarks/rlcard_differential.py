@@ -113,12 +113,12 @@ def play_ours(
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     for g in range(len(winner)):
-        engine.new_game(state, spec, 2, deck, seed + g, 0)
+        engine.new_game(state, spec, 2, deck, seed + g, 0, True)
         first[g] = state[L.S_CURRENT]
         start_draw_two[g] = spec[L.F_EFFECT + state[L.DISCARD_PILE]] == L.EF_DRAW
         while state[L.S_STATUS] == L.ST_RUNNING:
-            engine.fill_mask(state, spec, mask)
-            engine.apply_action(state, spec, _rlcard_random_action(state, spec, mask))
+            engine.fill_mask(state, spec, mask, True)
+            engine.apply_action(state, spec, _rlcard_random_action(state, spec, mask), True)
         winner[g] = state[L.S_WINNER]
         turns[g] = state[L.S_TURNS]
         decisions[g] = state[L.S_DECISIONS]

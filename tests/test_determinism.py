@@ -145,7 +145,7 @@ def test_batch_game_i_is_dealt_like_game_seed_plus_i() -> None:
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     for n in (2, 4, 10):
         for i in range(8):
-            engine.new_game(state, spec, n, rules.deck_counts(n), 1000 + i, 0)
+            engine.new_game(state, spec, n, rules.deck_counts(n), 1000 + i, 0, True)
             dealt = format_position(state, compile_spec(rules), rules.deck_family)
             assert dealt == Game(rules, n, seed=1000 + i).position()
 

@@ -202,6 +202,27 @@ def test_env_loops_compile_without_planning_styles_unless_an_opponent_plans() ->
     assert SingleAgentEnv("uno", 3, opponents=["random", planner])._planning is True
 
 
+def test_envs_compile_the_engine_without_the_staged_machinery_for_official_uno() -> None:
+    """Issue 21 (cold start): for rules that use none of the staged machinery (official Uno)
+    the envs pass staged=None to the engine (uno_env.engine.staged_argument), which compiles
+    without it; house-rule variants pass True."""
+    from uno_env.envs import core
+
+    venv = VectorEnv(2, "uno", 2, opponents="random_playable")
+    assert venv._staged is None
+    venv.reset(seed=0)
+    venv.step(np.argmax(venv.action_masks(), axis=1))
+    if hasattr(core.vector_step, "signatures"):  # compiled: the record's staged field is typed none
+        staged_types = set()
+        for signature in core.vector_step.signatures:
+            record = signature[0]
+            staged_types.add(str(record.types[record.fields.index("staged")]))
+        assert "none" in staged_types
+    assert VectorEnv(2, "uno_house", 2)._staged is True
+    assert SingleAgentEnv("uno", 2)._staged is None
+    assert SingleAgentEnv("uno", 2, jump_in=True)._staged is True
+
+
 def test_an_illegal_answer_of_a_batch_policy_is_refused() -> None:
     def first_illegal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return np.array([int(np.flatnonzero(m == 0)[0]) for m in masks], dtype=np.int64)

@@ -4,6 +4,10 @@
   plays, house-rule number effects or jump-in resolve one-card plays directly
   (:func:`uno_env.engine.play_plain`). These tests play the same seeded games with the fast
   path on and forced off and require identical games: the same final state buffer.
+- The engine without the staged machinery (``staged=None``,
+  :func:`uno_env.engine.staged_argument`): rule sets that use none of it play exactly the
+  same games, to the last slot of the state buffer, on the engine compiled without it as on
+  the engine with every rule; ``simulate(..., full_engine=True)`` gives the same results.
 - Legal plays as bitmasks (``SP_PLAIN_MATCHING``, U-MATCH-1): :func:`uno_env.engine.fill_mask`
   from the held-faces bitmask (``L.HELD``) equals the per-face test of every card.
 - Random opponents without a mask: :func:`uno_env.policies.quick_random_action` takes the
@@ -35,15 +39,16 @@ from uno_env.rules import compile_spec, plain_plays
 
 @njit(cache=True)
 def _play_and_fingerprint(
-    spec: np.ndarray, num_players: int, deck: np.ndarray, seed: int, games: int
+    spec: np.ndarray, num_players: int, deck: np.ndarray, seed: int, games: int, staged: bool | None = True
 ) -> np.ndarray:
-    """Play ``games`` random games; return every game's final state buffer."""
+    """Play ``games`` random games; return every game's final state buffer (``staged`` as
+    the engine takes it: None compiles the engine without the staged machinery)."""
     out = np.zeros((games, L.STATE_SIZE), dtype=np.int64)
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     for g in range(games):
-        engine.new_game(state, spec, num_players, deck, seed + g, 0)
-        count = engine.fill_mask(state, spec, mask)
+        engine.new_game(state, spec, num_players, deck, seed + g, 0, staged)
+        count = engine.fill_mask(state, spec, mask, staged)
         while state[L.S_STATUS] == L.ST_RUNNING:
             k = rand_below(state, L.AGENT_RNG, count)
             action = 0
@@ -53,8 +58,8 @@ def _play_and_fingerprint(
                         break
                     k -= 1
                 action += 1
-            engine.apply_action(state, spec, action)
-            count = engine.fill_mask(state, spec, mask)
+            engine.apply_action(state, spec, action, staged)
+            count = engine.fill_mask(state, spec, mask, staged)
         out[g] = state
     return out
 
@@ -95,6 +100,60 @@ def test_fast_path_plays_exactly_like_the_general_path(label: str, num_players: 
         assert differing.size == 0, f"game {g}: state slots {differing.tolist()} differ"
 
 
+@pytest.mark.parametrize("label", sorted(PLAIN_VARIANTS))
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_engine_without_the_staged_machinery_plays_exactly_like_the_full_engine(
+    label: str, num_players: int
+) -> None:
+    base = "mau_mau_doubling" if label.startswith("mau_mau_doubling") else "uno"
+    rules = uno_env.load_rules(base, max_decisions=1500, **PLAIN_VARIANTS[label])
+    spec = compile_spec(rules)
+    assert engine.staged_argument(spec) is None
+    deck = rules.deck_counts(num_players)
+    pruned = _play_and_fingerprint(spec, num_players, deck, 23, 40, None)
+    full = _play_and_fingerprint(spec, num_players, deck, 23, 40, True)
+    assert (pruned[:, L.S_STATUS] != L.ST_RUNNING).all()
+    np.testing.assert_array_equal(pruned, full)  # every slot of every final state
+
+
+def test_simulate_gives_the_same_games_on_either_engine() -> None:
+    policies = ["greedy", "random"]  # as uno-env compile's workload: no extra compiling
+    pruned = uno_env.simulate("uno", 2, 60, seed=5, policies=policies)
+    full = uno_env.simulate("uno", 2, 60, seed=5, policies=policies, full_engine=True)
+    for field in ("winner", "length", "turns", "first_mover", "ranking", "scores"):
+        np.testing.assert_array_equal(getattr(pruned, field), getattr(full, field))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [uno_env.preset(name) for name in ("uno_house", "uno_mario", "mau_mau", "mau_mau_doubling", "macao")]
+    + [uno_env.load_rules("uno", cube=True), uno_env.load_rules("uno", start_card="first_discard")]
+    + [
+        uno_env.load_rules("uno", **{name: value})
+        for name, value in (
+            ("stacking", ("D2/D2",)),
+            ("seven_swap", True),
+            ("zero_rule", "rotate"),
+            ("jump_in", True),
+            ("multi_play", "identical"),
+            ("runs", True),
+            ("eight_again", True),
+            ("two_gives", True),
+            ("react_nine", True),
+            ("zero_reveals", True),
+            ("reverse_reflects", True),
+            ("super_stars", 2),
+            ("call", "mau_mau"),
+            ("end", "last_player"),
+        )
+    ],
+    ids=str,
+)
+def test_rule_sets_with_staged_rules_take_the_full_engine(rules: uno_env.RuleSet) -> None:
+    """Every rule a ``staged is not None`` guard reads turns the full engine on."""
+    assert engine.staged_argument(compile_spec(rules)) is True
+
+
 def test_house_rules_and_french_games_take_the_general_path() -> None:
     for name in ("uno_house", "uno_mario", "mau_mau", "macao"):
         assert not plain_plays(uno_env.preset(name)), name
@@ -128,10 +187,10 @@ def _masks_both_ways(
     decisions = 0
     plays = 0
     for g in range(games):
-        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        engine.new_game(state, spec, num_players, deck, seed + g, 0, True)
         while state[L.S_STATUS] == L.ST_RUNNING:
-            count = engine.fill_mask(state, spec, mask)
-            if engine.fill_mask(state, general, other) != count:
+            count = engine.fill_mask(state, spec, mask, True)
+            if engine.fill_mask(state, general, other, True) != count:
                 return decisions, plays, decisions
             for a in range(L.MAX_ACTIONS):
                 if mask[a] != other[a]:
@@ -145,7 +204,7 @@ def _masks_both_ways(
                     return decisions, plays, decisions
             plays += state[L.S_PHASE] == L.PH_PLAY
             decisions += 1
-            engine.apply_action(state, spec, random_action(state, mask, count))
+            engine.apply_action(state, spec, random_action(state, mask, count), True)
     return decisions, plays, -1
 
 
@@ -200,9 +259,9 @@ def _quick_against_mask(
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     out = np.array([0, 0, -1], dtype=np.int64)
     for g in range(games):
-        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        engine.new_game(state, spec, num_players, deck, seed + g, 0, True)
         while state[L.S_STATUS] == L.ST_RUNNING:
-            count = engine.fill_mask(state, spec, mask)
+            count = engine.fill_mask(state, spec, mask, True)
             before = state.copy()
             quick_state = state.copy()
             quick = quick_random_action(quick_state, spec)
@@ -217,7 +276,7 @@ def _quick_against_mask(
                 out[2] = out[0]
                 return out
             out[0] += 1
-            engine.apply_action(state, spec, action)
+            engine.apply_action(state, spec, action, True)
     return out
 
 
@@ -247,9 +306,9 @@ def _quick_policy_against_mask(
     params = np.full(4, -1, dtype=np.int64)
     out = np.array([0, 0, -1], dtype=np.int64)
     for g in range(games):
-        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        engine.new_game(state, spec, num_players, deck, seed + g, 0, True)
         while state[L.S_STATUS] == L.ST_RUNNING:
-            count = engine.fill_mask(state, spec, mask)
+            count = engine.fill_mask(state, spec, mask, True)
             before = state.copy()
             quick_state = state.copy()
             quick = quick_action(quick_state, spec, code)
@@ -263,7 +322,7 @@ def _quick_policy_against_mask(
                 out[2] = out[0]
                 return out
             out[0] += 1
-            engine.apply_action(state, spec, action)
+            engine.apply_action(state, spec, action, True)
     return out
 
 

@@ -93,7 +93,7 @@ def predeal(num_players: int, seed: int, **overrides: Any) -> tuple[int, list[st
     engine._fill_draw_pile_with_deck(shuffled, spec)
     count = int(shuffled[L.S_NDRAW])
     deck = [format_face(int(f)) for f in shuffled[L.DRAW_PILE : L.DRAW_PILE + count][::-1]]
-    engine.deal_round(state, spec)
+    engine.deal_round(state, spec, True)
     game = Game("uno", num_players, seed=seed, **overrides)
     for start, size in (
         (L.HANDS, num_players * L.MAX_FACES),

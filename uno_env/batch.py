@@ -92,12 +92,15 @@ def play_games_with_params(
     params: np.ndarray,
     check: bool,
     results: GameResults,
+    staged: bool | None,
     planning: bool | None = True,
 ) -> tuple[int, int]:
     """Play ``len(results.winner)`` games, seat ``s`` by policy ``policies[s]`` with
     ``params[s]``; write ``results``; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
     code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`.
 
+    ``staged``: :func:`uno_env.engine.staged_argument` of the rules, or True (``None``
+    compiles the loop with the engine without the staged machinery).
     ``planning=None`` compiles a loop without the planning styles
     (:func:`uno_env.policies.choose_action`): pass it when no seat plays one
     (:func:`uno_env.policies.planning_needed`), and leave it out otherwise.
@@ -112,13 +115,13 @@ def play_games_with_params(
     deck = borrow(deck)
     params = borrow(params)
     for g in range(len(results.winner)):
-        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        engine.new_game(state, spec, num_players, deck, seed + g, 0, staged)
         results.first_mover[g] = state[L.S_CURRENT]
         fresh = False  # whether mask holds the legal actions (count: how many)
         count = 0
         while state[L.S_STATUS] == L.ST_RUNNING:
             if check:
-                code = engine.check_invariants(state, spec, mask)  # fills the mask too
+                code = engine.check_invariants(state, spec, mask, staged)  # fills the mask too
                 if code != engine.INV_OK:
                     return g, code
                 count = 0
@@ -130,17 +133,17 @@ def play_games_with_params(
             action = quick_action(state, spec, policies[seat])
             if action < 0:
                 if not fresh:
-                    count = engine.fill_mask(state, spec, mask)
+                    count = engine.fill_mask(state, spec, mask, staged)
                 if policies[seat] == POLICY_RANDOM:
                     action = random_action(state, mask, count)
                 else:
                     action = choose_action(state, spec, mask, count, policies[seat], params[seat], planning)
             if check and not engine.is_legal(spec, action, mask):
                 return g, ILLEGAL_ACTION
-            engine.apply_action(state, spec, action)
+            engine.apply_action(state, spec, action, staged)
             fresh = False
         if check:
-            code = engine.check_invariants(state, spec, mask)
+            code = engine.check_invariants(state, spec, mask, staged)
             if code != engine.INV_OK:
                 return g, code
         if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
@@ -269,6 +272,7 @@ def simulate(
     seed: int | None = 0,
     policies: str | list[str] = "random",
     check_invariants: bool = False,
+    full_engine: bool = False,
     **overrides: Any,
 ) -> BatchResult:
     """Play ``num_games`` complete games in compiled code and return their results.
@@ -285,6 +289,12 @@ def simulate(
     ``seed`` takes what :class:`~uno_env.Game` takes (an integer in ``0..2**63-1``, or None
     for one drawn from the operating system, kept in :attr:`BatchResult.seed`), and every
     ``seed + i`` must be one too.
+
+    Rule sets without the staged machinery (official Uno among them) play on an engine
+    compiled without it (:func:`uno_env.engine.staged_argument`); ``full_engine=True`` plays
+    them on the engine with every rule, the one the other rule sets use, so a process that
+    plays both kinds (a study of house-rule variations) compiles one loop instead of two.
+    The games are the same either way.
     """
     game = compile_game(rules, num_players, **overrides)
     ruleset = game.rules
@@ -324,7 +334,14 @@ def simulate(
         # without planning styles, the loop compiled without them (None; else the default)
         planning = {} if planning_needed(policy_codes) else {"planning": None}
         failed, code = play_games_with_params(
-            game.new_state(), game.new_mask(), *games, policy_params, check_invariants, results, **planning
+            game.new_state(),
+            game.new_mask(),
+            *games,
+            policy_params,
+            check_invariants,
+            results,
+            True if full_engine else engine.staged_argument(game.spec),
+            **planning,
         )
     if failed >= 0:
         raise AssertionError(

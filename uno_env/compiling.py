@@ -159,6 +159,8 @@ def _play_batch(every_path: bool) -> None:
         batch.simulate("uno", 2, 2, seed=0, policies="random")
         batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], check_invariants=True)
         batch.simulate("uno", 2, 1, seed=0, policies=["monte_carlo:samples=2,depth=5", "random"])
+        # the engine with every rule: house-rule variants, and official Uno with full_engine (studies)
+        batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], full_engine=True)
         shipped = _module("learned").shipped_policies()
         if shipped:  # the lockstep loop of exported policies (studies and tournaments with one)
             batch.simulate("uno", 2, 1, seed=0, policies=[next(iter(shipped)), "random"])
@@ -174,6 +176,10 @@ def _play_game(every_path: bool) -> None:
         game.check_invariants()
         Game = _module("game").Game
         Game.from_position("uno", Game("uno", 2, seed=1).position()).legal_actions()
+        house = Game("uno_house", 2, seed=0)  # the engine with every rule (house-rule variants)
+        while not house.is_over():
+            house.step(house.legal_actions()[0])
+        house.check_invariants()
 
 
 def _play_vector(every_path: bool) -> None:
@@ -193,6 +199,9 @@ def _play_vector(every_path: bool) -> None:
         for _ in range(4):
             _, _, _, _, info = vector.step(np.argmax(info["action_mask"], axis=1))
         vector.reset()
+    house = VectorEnv(2, "uno_house", 2)  # the engine with every rule (house-rule variants)
+    house.reset(seed=0)
+    house.step(house.action_masks().argmax(axis=1))
 
 
 def _play_env(every_path: bool) -> None:
@@ -204,8 +213,9 @@ def _play_env(every_path: bool) -> None:
     table.step(int(observation["action_mask"].argmax()))
     if not every_path:
         return
-    for illegal in ("terminate", "draw_penalty"):  # whole games; U-WRONG-1's path too
-        table = aec.env("uno", 2, illegal_action=illegal)
+    for rules, illegal in (("uno", "terminate"), ("uno", "draw_penalty"), ("uno_house", "terminate")):
+        # whole games; U-WRONG-1's path too; the engine with every rule (house-rule variants)
+        table = aec.env(rules, 2, illegal_action=illegal)
         table.reset(seed=0)
         if illegal == "draw_penalty":
             mask = table.observe(table.agent_selection)["action_mask"]

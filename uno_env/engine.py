@@ -86,6 +86,29 @@ MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 # went_out, accept_penalty, open_jump_window) from 46 to 113.
 
 
+# The staged machinery (issue 21: cold start). The entry points (apply_action, fill_mask,
+# step_checked, new_game, check_invariants) and every function between them and a rule of the
+# staged machinery take ``staged``: True, or None for a rule set that uses none of it
+# (staged_argument). numba prunes the branches on ``staged is None`` / ``is not None`` before
+# typing, so official Uno and every rule set without multi-card plays, answerable penalties,
+# house-rule number effects, jump-in, extra turns, Mau-Mau calls, players leaving, the cube
+# or a first discard as the start compile an engine without those rules: its phases
+# (PH_CONTINUE, PH_CHOOSE_TARGET, PH_GIVE, PH_JUMP_IN, PH_BLOCK), the resolution stages after
+# the colour, the windows and the cube. Each guard reads ``staged is not None and <the
+# rule's slot>``, so under those rule sets both versions take the same path; a test plays the
+# same games through both.
+def staged_argument(spec: np.ndarray) -> bool | None:
+    """The ``staged`` argument for the rule set compiled into ``spec``: ``None`` when it uses
+    none of the staged machinery (the engine compiles without it), else ``True``.
+
+    None exactly when the fast-path flag ``SP_PLAIN_PLAYS`` is set (no rule field marked
+    :data:`uno_env.options.STAGED` is on), there is no cube (H-CUBE-1) and the start is not
+    the first player's discard (MM-START-1).
+    """
+    plain = spec[L.SP_PLAIN_PLAYS] == 1 and spec[L.SP_CUBE] == 0 and spec[L.SP_START] != START_FIRST_DISCARD
+    return None if plain else True
+
+
 # ================================================================ engine errors
 @njit(cache=True, inline="always")
 def engine_error(state: np.ndarray, code: int) -> None:
@@ -462,7 +485,7 @@ def has_target(state: np.ndarray, seat: int) -> bool:
 
 # ================================================================ legal actions
 @njit(cache=True)
-def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
+def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bool | None) -> int:
     """Write the legal actions of the player to move into ``mask``; return how many."""
     na = spec[L.SP_NUM_ACTIONS]
     for a in range(na):
@@ -521,47 +544,48 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
                 mask[face] = 1
                 count += 1
                 may_call = True
-    elif phase == L.PH_CONTINUE:
-        for face in range(nf):
-            if continues(state, spec, seat, face):
-                mask[face] = 1
-                count += 1
-        mask[nf + L.A_PASS_OFFSET] = 1
-        count += 1
-        may_call = True
-    elif phase == L.PH_CHOOSE_TARGET:
-        n = state[L.S_NPLAYERS]
-        for k in range(1, n):
-            other = wrap_seat(seat + k, n)
-            if state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
-                mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
-                count += 1
-        if state[L.S_TARGET_REASON] == L.TR_SWAP and spec[L.SP_ZERO_RULE] == ZERO_SWAP_OPTIONAL:
-            if spec[L.F_RANK + top_face(state)] == spec[L.SP_ZERO_RANK]:
-                mask[nf + L.A_PASS_OFFSET] = 1  # H-ZERO-1: "may or may not swap"
-                count += 1
-    elif phase == L.PH_GIVE:  # H-TWO-1
-        for face in range(nf):
-            if count_in_hand(state, seat, face) > 0:
-                mask[face] = 1
-                count += 1
-    elif phase == L.PH_JUMP_IN:  # H-JUMP-1
-        top = top_face(state)
-        if 0 <= top < nf and count_in_hand(state, seat, top) > 0:
-            mask[top] = 1
-            count += 1
-        mask[nf + L.A_PASS_OFFSET] = 1
-        count += 1
-        may_call = True
-    elif phase == L.PH_BLOCK:  # H-ZEROSEE-1: any 0 blocks the look
-        for face in range(nf):
-            if count_in_hand(state, seat, face) > 0 and spec[L.F_IS_NUMBER + face] == 1:
-                if spec[L.F_RANK + face] == 0:
+    elif staged is not None:  # phases of the staged machinery only (pruned when staged is None)
+        if phase == L.PH_CONTINUE:
+            for face in range(nf):
+                if continues(state, spec, seat, face):
                     mask[face] = 1
                     count += 1
-        mask[nf + L.A_PASS_OFFSET] = 1
-        count += 1
-        may_call = True
+            mask[nf + L.A_PASS_OFFSET] = 1
+            count += 1
+            may_call = True
+        elif phase == L.PH_CHOOSE_TARGET:
+            n = state[L.S_NPLAYERS]
+            for k in range(1, n):
+                other = wrap_seat(seat + k, n)
+                if state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
+                    mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
+                    count += 1
+            if state[L.S_TARGET_REASON] == L.TR_SWAP and spec[L.SP_ZERO_RULE] == ZERO_SWAP_OPTIONAL:
+                if spec[L.F_RANK + top_face(state)] == spec[L.SP_ZERO_RANK]:
+                    mask[nf + L.A_PASS_OFFSET] = 1  # H-ZERO-1: "may or may not swap"
+                    count += 1
+        elif phase == L.PH_GIVE:  # H-TWO-1
+            for face in range(nf):
+                if count_in_hand(state, seat, face) > 0:
+                    mask[face] = 1
+                    count += 1
+        elif phase == L.PH_JUMP_IN:  # H-JUMP-1
+            top = top_face(state)
+            if 0 <= top < nf and count_in_hand(state, seat, top) > 0:
+                mask[top] = 1
+                count += 1
+            mask[nf + L.A_PASS_OFFSET] = 1
+            count += 1
+            may_call = True
+        elif phase == L.PH_BLOCK:  # H-ZEROSEE-1: any 0 blocks the look
+            for face in range(nf):
+                if count_in_hand(state, seat, face) > 0 and spec[L.F_IS_NUMBER + face] == 1:
+                    if spec[L.F_RANK + face] == 0:
+                        mask[face] = 1
+                        count += 1
+            mask[nf + L.A_PASS_OFFSET] = 1
+            count += 1
+            may_call = True
     if may_call and call_legal(state, spec, seat, phase):
         mask[nf + L.A_CALL_OFFSET] = 1  # U-UNO-1, MC-CALL-1, MM-CALL-1
         count += 1
@@ -664,7 +688,7 @@ def _cube_return(state: np.ndarray, spec: np.ndarray) -> None:
 
 # ================================================================ turns
 @njit(cache=True)
-def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """``seat`` starts a normal turn, unless it must sit turns out (MC-FOUR-1)."""
     for _ in range(100 * L.MAX_PLAYERS):
         if state[L.SITOUT + seat] == 0:
@@ -676,7 +700,7 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     state[L.S_TURNS] += 1
     state[L.S_DRAWN] = -1
     state[L.S_DREW] = 0
-    if spec[L.SP_CUBE] == 1:  # H-CUBE-1: a player holding 10 cards rolls, once per time
+    if staged is not None and spec[L.SP_CUBE] == 1:  # H-CUBE-1: a player holding 10 cards rolls
         if state[L.HAND_SIZE + seat] < 10:
             state[L.CUBE_ROLLED + seat] = 0
         elif state[L.CUBE_ROLLED + seat] == 0:
@@ -685,9 +709,9 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
 
 
 @njit(cache=True)
-def end_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def end_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Play passes to the seat after ``seat``, which starts a normal turn."""
-    begin_turn(state, spec, next_seat(state, seat, 1))
+    begin_turn(state, spec, next_seat(state, seat, 1), staged)
 
 
 @njit(cache=True)
@@ -796,7 +820,7 @@ def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
+def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> bool:
     """Fast path of a one-card play under rules where it cannot ask anything more.
 
     Taken when the rule set has no answerable penalties, multi-card plays, number effects or
@@ -818,34 +842,36 @@ def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> boo
         state[L.S_PLAY_COUNT] = 1
         state[L.S_PLAY_RANK] = spec[L.F_RANK + face]
         _lay_effects(state, spec, face)
-        went_out(state, spec, seat)
+        went_out(state, spec, seat, staged)
         return True
     if effect == L.EF_NONE:  # U-MATCH-1
-        begin_turn(state, spec, next_seat(state, seat, 1))
+        begin_turn(state, spec, next_seat(state, seat, 1), staged)
     elif effect == L.EF_SKIP:  # U-SKIP-1
-        begin_turn(state, spec, next_seat(state, seat, 2))
+        begin_turn(state, spec, next_seat(state, seat, 2), staged)
     elif effect == L.EF_REVERSE:  # U-REV-1
         if active_players(state) == 2 and spec[L.SP_REVERSE_SKIPS_TWO] == 1:
-            begin_turn(state, spec, next_seat(state, seat, 2))
+            begin_turn(state, spec, next_seat(state, seat, 2), staged)
         else:
             state[L.S_DIRECTION] = -state[L.S_DIRECTION]
-            begin_turn(state, spec, next_seat(state, seat, 1))
+            begin_turn(state, spec, next_seat(state, seat, 1), staged)
     elif effect == L.EF_DRAW:  # U-D2-1: no answer possible, drawn at once
         victim = next_seat(state, seat, 1)
         draw_cards(state, victim, spec[L.F_AMOUNT + face])
-        begin_turn(state, spec, next_seat(state, victim, 1))
+        begin_turn(state, spec, next_seat(state, victim, 1), staged)
     elif effect == L.EF_SIT_OUT:
         victim = next_seat(state, seat, 1)
         state[L.SITOUT + victim] += spec[L.F_AMOUNT + face] - 1
-        begin_turn(state, spec, next_seat(state, victim, 1))
+        begin_turn(state, spec, next_seat(state, victim, 1), staged)
     else:  # EF_PREVIOUS_DRAWS
         draw_cards(state, previous_seat(state, seat), spec[L.F_AMOUNT + face])
-        begin_turn(state, spec, next_seat(state, seat, 1))
+        begin_turn(state, spec, next_seat(state, seat, 1), staged)
     return True
 
 
 @njit(cache=True, inline="always")
-def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: int) -> None:
+def start_play(
+    state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: int, staged: bool | None
+) -> None:
     """``seat`` starts a play with ``face``; ``kind`` says whether it answers a penalty."""
     carry_draw = state[L.S_PENDING]
     carry_sit = state[L.S_PENDING_SKIP]
@@ -856,13 +882,17 @@ def start_play(state: np.ndarray, spec: np.ndarray, seat: int, face: int, kind: 
         state[L.S_BLUFF] = 0  # only the latest Wild Draw Four may be challenged
         state[L.S_COLOUR_BEFORE] = -1
     _lay_card(state, spec, seat, face)
-    _after_card(state, spec, seat)
+    _after_card(state, spec, seat, staged)
 
 
 @njit(cache=True)
-def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def _after_card(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Offer another card of the same play where the rules allow it, else finish the play."""
-    if (spec[L.SP_MULTI] != MULTI_NONE or spec[L.SP_RUNS] == 1) and state[L.HAND_SIZE + seat] > 0:
+    if (
+        staged is not None
+        and (spec[L.SP_MULTI] != MULTI_NONE or spec[L.SP_RUNS] == 1)
+        and state[L.HAND_SIZE + seat] > 0
+    ):
         kind = state[L.S_PLAY_KIND]
         if kind == L.PK_NORMAL or kind == L.PK_STACK:
             for face in range(spec[L.SP_NUM_FACES]):
@@ -870,7 +900,7 @@ def _after_card(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
                     state[L.S_CURRENT] = seat
                     state[L.S_PHASE] = L.PH_CONTINUE
                     return
-    finish_play(state, spec)
+    finish_play(state, spec, staged)
 
 
 @njit(cache=True)
@@ -895,16 +925,16 @@ def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
 
 
 @njit(cache=True)
-def finish_play(state: np.ndarray, spec: np.ndarray) -> None:
+def finish_play(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """The play is complete: the call check, the empty hand, then its resolution."""
     seat = state[L.S_ACTOR]
     if not seat_ok(state, seat):
         return
     _check_call(state, spec, seat)
-    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
+    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat, staged):
         return
     state[L.S_STAGE] = L.STAGE_COLOUR
-    resolve(state, spec)
+    resolve(state, spec, staged)
 
 
 @njit(cache=True)
@@ -933,14 +963,14 @@ def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def went_out(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+def went_out(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> bool:
     """``seat`` emptied its hand; True if that ended the round or the game."""
-    if spec[L.SP_END_RULE] == 0:
+    if staged is None or spec[L.SP_END_RULE] == 0:
         if spec[L.SP_LAST_CARD_DRAW] == 1:  # U-END-1: the penalty is still drawn
             draw, _, target = _penalty_sent(state, spec)
             if draw > 0 and target != seat:
                 draw_cards(state, target, draw)
-        end_round(state, spec, seat)
+        end_round(state, spec, seat, staged)
         return True
     state[L.S_NFINISHED] += 1  # MC-END-1: the player leaves; play goes on
     state[L.FINISHED + seat] = state[L.S_NFINISHED]
@@ -951,14 +981,14 @@ def went_out(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
             if state[L.FINISHED + other] == 0:
                 state[L.S_NFINISHED] += 1
                 state[L.FINISHED + other] = state[L.S_NFINISHED]  # the last player loses
-        end_round(state, spec, seat)
+        end_round(state, spec, seat, staged)
         return True
     return False
 
 
 # ================================================================ resolving a play
 @njit(cache=True)
-def resolve(state: np.ndarray, spec: np.ndarray) -> None:
+def resolve(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """Walk the resolution stages of the play; stop where a player must decide."""
     seat = state[L.S_ACTOR]
     if not seat_ok(state, seat):
@@ -973,12 +1003,12 @@ def resolve(state: np.ndarray, spec: np.ndarray) -> None:
                 state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
                 state[L.S_AFTER_CHOICE] = L.AC_END_TURN
                 return
-        elif stage == L.STAGE_PASS or spec[L.SP_NUMBER_EFFECTS] == 0:
-            pass_turn(state, spec, seat)
+        elif stage == L.STAGE_PASS or staged is None or spec[L.SP_NUMBER_EFFECTS] == 0:
+            pass_turn(state, spec, seat, staged)
             return
         elif stage == L.STAGE_HOUSE:
             state[L.S_STAGE] = L.STAGE_REACT
-            if _number_effect(state, spec, seat):
+            if _number_effect(state, spec, seat, staged):
                 return
         elif stage == L.STAGE_REACT:
             state[L.S_STAGE] = L.STAGE_REVEAL
@@ -1013,7 +1043,7 @@ def _ask_target(state: np.ndarray, seat: int, reason: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> bool:
     """H-SEVEN-1, H-ZERO-1, H-TWO-1; True if a decision is now asked (or the round ended)."""
     number = _played_number(state, spec, seat)
     if number < 0 or state[L.HAND_SIZE + seat] == 0:
@@ -1033,7 +1063,7 @@ def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
                         remove_from_hand(state, seat, face)
                         tuck_discard(state, face)
             if state[L.HAND_SIZE + seat] == 0:
-                return went_out(state, spec, seat)
+                return went_out(state, spec, seat, staged)
         elif has_target(state, seat):
             _ask_target(state, seat, L.TR_SWAP)
             return True
@@ -1160,7 +1190,7 @@ def reveal_hands(state: np.ndarray, observer: int) -> None:
 
 
 @njit(cache=True)
-def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """The last stage of a play: the penalties it sends, then the next turn (or a window)."""
     if state[L.S_ACC_PREVIOUS] > 0:  # MM-NINE-1, MD-NINE-1, MC-OPT-1 king of spades
         draw_cards(state, previous_seat(state, seat), state[L.S_ACC_PREVIOUS])
@@ -1177,23 +1207,24 @@ def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
         state[L.S_PENDING] = draw
         state[L.S_PENDING_SKIP] = sit
         state[L.S_PENDING_FROM] = seat
-        offer_penalty(state, spec, target)
+        offer_penalty(state, spec, target, staged)
         return
     if state[L.S_PENDING_FROM] >= 0 or state[L.S_COLOUR_BEFORE] >= 0:
         _clear_pending(state)
     if (
-        spec[L.SP_EIGHT_AGAIN] == 1
+        staged is not None
+        and spec[L.SP_EIGHT_AGAIN] == 1
         and _played_number(state, spec, seat) == 8
         and state[L.HAND_SIZE + seat] > 0
     ):
         resume = seat  # H-EIGHT-1: another turn
     else:
         resume = next_seat(state, seat, 1 + state[L.S_ACC_SKIP])
-    open_jump_window(state, spec, seat, resume)
+    open_jump_window(state, spec, seat, resume, staged)
 
 
 @njit(cache=True, inline="always")
-def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
+def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int, staged: bool | None) -> None:
     """The target of a penalty answers it where the rules allow any answer, else takes it."""
     if state[L.S_CHALLENGEABLE] == 1:
         state[L.S_CURRENT] = target
@@ -1208,11 +1239,11 @@ def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int) -> None:
         state[L.S_PHASE] = L.PH_ANSWER
         state[L.S_DREW] = 0
         return
-    accept_penalty(state, spec, target)
+    accept_penalty(state, spec, target, staged)
 
 
 @njit(cache=True)
-def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int) -> None:
+def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int, staged: bool | None) -> None:
     """The victim draws the pending cards / sits the turns out, and loses the turn."""
     top = top_face(state)
     before = count_in_hand(state, victim, top)
@@ -1221,24 +1252,26 @@ def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int) -> None:
         state[L.SITOUT + victim] += state[L.S_PENDING_SKIP] - 1
     sender = state[L.S_PENDING_FROM]
     _clear_pending(state)
-    if spec[L.SP_JUMP_IN] == 1:
+    if staged is not None and spec[L.SP_JUMP_IN] == 1:
         state[L.S_JUMP_BLOCK_SEAT] = victim
         state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
-    open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1))
+    open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1), staged)
 
 
 @njit(cache=True)
-def open_jump_window(state: np.ndarray, spec: np.ndarray, opener: int, resume: int) -> None:
+def open_jump_window(
+    state: np.ndarray, spec: np.ndarray, opener: int, resume: int, staged: bool | None
+) -> None:
     """H-JUMP-1: holders of a card identical to the top may jump in; else ``resume`` plays."""
-    if spec[L.SP_JUMP_IN] == 1 and spec[L.F_COLOUR + top_face(state)] >= 0:
+    if staged is not None and spec[L.SP_JUMP_IN] == 1 and spec[L.F_COLOUR + top_face(state)] >= 0:
         state[L.S_RESUME] = resume
         if _open_window(state, spec, opener, L.PH_JUMP_IN):
             return
-    begin_turn(state, spec, resume)
+    begin_turn(state, spec, resume, staged)
 
 
 @njit(cache=True, inline="always")
-def jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def jump_in(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """H-JUMP-1: ``seat`` lays the identical card out of turn; it has no effect, and play
     continues from ``seat`` (H-EIGHT-1: a jumped-in 8 takes the extra turn)."""
     face = top_face(state)
@@ -1247,7 +1280,7 @@ def jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     state[L.S_JUMP_BLOCK_SEAT] = -1
     _reset_play(state, seat, L.PK_NORMAL)
     _check_call(state, spec, seat)
-    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
+    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat, staged):
         return
     if (
         spec[L.SP_EIGHT_AGAIN] == 1
@@ -1258,11 +1291,11 @@ def jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
         resume = seat
     else:
         resume = next_seat(state, seat, 1)
-    open_jump_window(state, spec, seat, resume)
+    open_jump_window(state, spec, seat, resume, staged)
 
 
 @njit(cache=True, inline="always")
-def _pass_window(state: np.ndarray, spec: np.ndarray) -> None:
+def _pass_window(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """The asked player lets the out-of-turn window go; ask the next eligible one."""
     phase = state[L.S_PHASE]
     k = _window_candidate_for(state, spec, state[L.S_WINDOW_SCAN] + 1, phase == L.PH_BLOCK)
@@ -1272,28 +1305,28 @@ def _pass_window(state: np.ndarray, spec: np.ndarray) -> None:
         return
     if phase == L.PH_BLOCK:
         reveal_hands(state, state[L.S_ACTOR])
-        resolve(state, spec)
+        resolve(state, spec, staged)
     elif seat_ok(state, state[L.S_RESUME]):
-        begin_turn(state, spec, state[L.S_RESUME])
+        begin_turn(state, spec, state[L.S_RESUME], staged)
 
 
 @njit(cache=True, inline="always")
-def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
+def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> None:
     """H-ZEROSEE-1: ``seat`` lays a 0 out of turn and nobody looks at the hands."""
     remove_from_hand(state, seat, face)
     push_discard(state, face)
     state[L.S_COLOUR] = spec[L.F_COLOUR + face]
     _check_call(state, spec, seat)
-    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat):
+    if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat, staged):
         return
-    resolve(state, spec)
+    resolve(state, spec, staged)
 
 
 # ================================================================ applying a decision
 @njit(cache=True, inline="always")
-def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
+def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int, staged: bool | None) -> None:
     """Name the colour/suit after a wild (U-WILD-1, MM-JACK-1, MC-ACE-1) or for the cube."""
-    if state[L.S_AFTER_CHOICE] == L.AC_CUBE:
+    if staged is not None and state[L.S_AFTER_CHOICE] == L.AC_CUBE:
         state[L.S_AFTER_CHOICE] = L.AC_END_TURN
         state[L.S_CUBE_COLOUR] = colour
         cube_next(state, spec)
@@ -1303,11 +1336,11 @@ def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -
         state[L.S_PHASE] = L.PH_PLAY
         state[L.S_TURNS] += 1  # the first turn begins once the colour is named
     else:
-        resolve(state, spec)
+        resolve(state, spec, staged)
 
 
 @njit(cache=True, inline="always")
-def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -> None:
+def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int, staged: bool | None) -> None:
     """Pick the seat ``offset`` places clockwise: swap with it, or give it cards."""
     target = (seat + offset) % state[L.S_NPLAYERS]
     if state[L.S_TARGET_REASON] == L.TR_CUBE:
@@ -1319,11 +1352,11 @@ def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int) -
         state[L.S_PHASE] = L.PH_GIVE
         return
     swap_hands(state, seat, target)
-    resolve(state, spec)
+    resolve(state, spec, staged)
 
 
 @njit(cache=True, inline="always")
-def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
+def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> None:
     """H-TWO-1: one card to the chosen player; emptying the hand this way goes out."""
     if not seat_ok(state, state[L.S_TARGET]):
         return
@@ -1332,15 +1365,15 @@ def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     state[L.CALLED + state[L.S_TARGET]] = 0
     state[L.S_GIVE_LEFT] -= 1
     if state[L.HAND_SIZE + seat] == 0:
-        if went_out(state, spec, seat):
+        if went_out(state, spec, seat, staged):
             return
     elif state[L.S_GIVE_LEFT] > 0:
         return
-    resolve(state, spec)
+    resolve(state, spec, staged)
 
 
 @njit(cache=True, inline="always")
-def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> None:
+def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, staged: bool | None) -> None:
     """U-WD4-2: a caught bluffer draws the penalty; a wrong challenger draws it + extra."""
     amount = state[L.S_PENDING]
     if state[L.S_BLUFF] == 1:
@@ -1358,13 +1391,13 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int) -> N
             record_lack(state, L.VOID_FACES, state[L.S_PENDING_FROM], spec[L.COLOUR_FACES + before])
         _clear_pending(state)
         draw_cards(state, challenger, amount + spec[L.SP_CHALLENGE_PENALTY])  # M-CHAL-1
-        end_turn(state, spec, challenger)
+        end_turn(state, spec, challenger, staged)
 
 
 @njit(cache=True, inline="always")
-def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def call(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Call "UNO" / "Mau-Mau" / "macao" (U-UNO-1, MM-CALL-1, MC-CALL-1)."""
-    if spec[L.SP_CALL_RULE] == CALL_MAU_MAU:
+    if staged is not None and spec[L.SP_CALL_RULE] == CALL_MAU_MAU:
         valid = False  # MM-CALL-1: two cards, one of them playable
         if state[L.HAND_SIZE + seat] == 2:
             for face in range(spec[L.SP_NUM_FACES]):
@@ -1374,14 +1407,14 @@ def call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
             draw_cards(state, seat, spec[L.SP_FALSE_CALL_PENALTY])
             return
     state[L.CALLED + seat] = 1
-    if spec[L.SP_CUBE] == 1:  # H-CUBE-1: calling UNO rolls the cube, in the caller's own turn
+    if staged is not None and spec[L.SP_CUBE] == 1:  # H-CUBE-1: calling UNO rolls the cube
         phase = state[L.S_PHASE]
         if phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
             cube_roll(state, spec, seat, 1)
 
 
 @njit(cache=True, inline="always")
-def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """U-DRAW-1, U-DRAW-2, MM-DRAW-1, MD-DRAW-1: draw, then maybe play."""
     rule = spec[L.SP_DRAW_RULE]
     if state[L.S_PHASE] == L.PH_PLAY:  # U-DRAW-3: proof of nothing to play, or a hint of it
@@ -1402,19 +1435,19 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
             state[L.S_PHASE] = L.PH_PLAY_DRAWN
             return
         if face < 0 or rule == DRAW_ONE_THEN_PASS:  # U-DRAW-4 / MD-DRAW-1: the turn ends
-            end_turn(state, spec, seat)
+            end_turn(state, spec, seat, staged)
             return
         if playable(state, spec, seat, face):
             state[L.S_DRAWN] = face
             state[L.S_PHASE] = L.PH_PLAY_DRAWN
             return
         if rule != DRAW_UNTIL_PLAYABLE:
-            end_turn(state, spec, seat)
+            end_turn(state, spec, seat, staged)
             return
 
 
 @njit(cache=True)
-def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
+def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool | None) -> None:
     """Apply one decision of the player to move. The action must be legal (see fill_mask).
 
     A state the engine cannot use (:func:`state_usable`, or a bounds check failing during
@@ -1430,47 +1463,48 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int) -> None:
     state[L.S_LAST_ACTION] = action
     state[L.S_DECISIONS] += 1
     if action == nf + L.A_CALL_OFFSET:
-        call(state, spec, seat)
+        call(state, spec, seat, staged)
     elif phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
         if action < nf:
-            if spec[L.SP_PLAIN_PLAYS] == 0 or not play_plain(state, spec, seat, action):
-                start_play(state, spec, seat, action, L.PK_NORMAL)
+            if spec[L.SP_PLAIN_PLAYS] == 0 or not play_plain(state, spec, seat, action, staged):
+                start_play(state, spec, seat, action, L.PK_NORMAL, staged)
         elif action == nf + L.A_DRAW_OFFSET:
-            draw_for_turn(state, spec, seat)
+            draw_for_turn(state, spec, seat, staged)
         else:
-            end_turn(state, spec, seat)  # pass: keep the drawn card
+            end_turn(state, spec, seat, staged)  # pass: keep the drawn card
     elif phase == L.PH_CHOOSE_COLOUR:
-        choose_colour(state, spec, seat, action - nf)
+        choose_colour(state, spec, seat, action - nf, staged)
     elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
         if action < nf:
-            start_play(state, spec, seat, action, answer_kind(state, spec, seat, action))
+            start_play(state, spec, seat, action, answer_kind(state, spec, seat, action), staged)
         elif action == nf + L.A_CHALLENGE_OFFSET:
-            resolve_challenge(state, spec, seat)
+            resolve_challenge(state, spec, seat, staged)
         else:
-            accept_penalty(state, spec, seat)
-    elif phase == L.PH_CONTINUE:
-        if action < nf:
-            _lay_card(state, spec, seat, action)
-            _after_card(state, spec, seat)
-        else:
-            finish_play(state, spec)
-    elif phase == L.PH_CHOOSE_TARGET:
-        if action == nf + L.A_PASS_OFFSET:
-            resolve(state, spec)
-        else:
-            choose_target(state, spec, seat, action - nf - L.A_TARGET_OFFSET + 1)
-    elif phase == L.PH_GIVE:
-        give_card(state, spec, seat, action)
-    elif phase == L.PH_JUMP_IN:
-        if action < nf:
-            jump_in(state, spec, seat)
-        else:
-            _pass_window(state, spec)
-    elif phase == L.PH_BLOCK:
-        if action < nf:
-            block_look(state, spec, seat, action)
-        else:
-            _pass_window(state, spec)
+            accept_penalty(state, spec, seat, staged)
+    elif staged is not None:  # phases of the staged machinery only (pruned when staged is None)
+        if phase == L.PH_CONTINUE:
+            if action < nf:
+                _lay_card(state, spec, seat, action)
+                _after_card(state, spec, seat, staged)
+            else:
+                finish_play(state, spec, staged)
+        elif phase == L.PH_CHOOSE_TARGET:
+            if action == nf + L.A_PASS_OFFSET:
+                resolve(state, spec, staged)
+            else:
+                choose_target(state, spec, seat, action - nf - L.A_TARGET_OFFSET + 1, staged)
+        elif phase == L.PH_GIVE:
+            give_card(state, spec, seat, action, staged)
+        elif phase == L.PH_JUMP_IN:
+            if action < nf:
+                jump_in(state, spec, seat, staged)
+            else:
+                _pass_window(state, spec, staged)
+        elif phase == L.PH_BLOCK:
+            if action < nf:
+                block_look(state, spec, seat, action, staged)
+            else:
+                _pass_window(state, spec, staged)
     if state[L.CALLED + seat] == 1 and state[L.HAND_SIZE + seat] != 1 and state[L.S_CURRENT] != seat:
         state[L.CALLED + seat] = 0  # U-UNO-1: a call stands only while its player holds one card
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
@@ -1497,7 +1531,9 @@ def is_legal(spec: np.ndarray, action: int, mask: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def step_checked(state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray) -> bool:
+def step_checked(
+    state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray, staged: bool | None
+) -> bool:
     """Check ``action`` against the legal set, apply it and refill ``mask``.
 
     Returns False (state and mask unchanged) when the action is illegal. ``mask`` must hold
@@ -1505,8 +1541,8 @@ def step_checked(state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndar
     """
     if not is_legal(spec, action, mask):
         return False
-    apply_action(state, spec, action)
-    fill_mask(state, spec, mask)
+    apply_action(state, spec, action, staged)
+    fill_mask(state, spec, mask, staged)
     return True
 
 
@@ -1530,7 +1566,7 @@ def finish(state: np.ndarray, status: int, winner: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def end_round(state: np.ndarray, spec: np.ndarray, winner: int) -> None:
+def end_round(state: np.ndarray, spec: np.ndarray, winner: int, staged: bool | None) -> None:
     """Score the round (U-SCORE-1/3, MM-SCORE-1); end the game or deal the next round."""
     n = state[L.S_NPLAYERS]
     won = 0
@@ -1574,7 +1610,7 @@ def end_round(state: np.ndarray, spec: np.ndarray, winner: int) -> None:
             finish(state, L.ST_WON, winner)  # U-SCORE-2
             return
     state[L.S_DEALER] = (state[L.S_DEALER] + 1) % n  # the deal passes to the left
-    deal_round(state, spec)
+    deal_round(state, spec, staged)
 
 
 @njit(cache=True)
@@ -1670,7 +1706,7 @@ def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def deal_round(state: np.ndarray, spec: np.ndarray) -> None:
+def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """U-SETUP-1 deal and the starting card (U-START-1/2, MM-START-1, MC-START-1)."""
     n = state[L.S_NPLAYERS]
     _fill_draw_pile_with_deck(state, spec)
@@ -1705,7 +1741,7 @@ def deal_round(state: np.ndarray, spec: np.ndarray) -> None:
     first = next_seat(state, dealer, 1)
     state[L.S_PHASE] = L.PH_PLAY
     effect = spec[L.F_EFFECT + face]
-    if start == START_FIRST_DISCARD:  # MM-START-1: the first player's discard
+    if staged is not None and start == START_FIRST_DISCARD:  # MM-START-1: the first player's discard
         _reset_play(state, first, L.PK_NORMAL)
         _lay_effects(state, spec, face)
         if state[L.S_ACC_CHOOSE] == 1:  # the first player names the suit, then play passes
@@ -1715,7 +1751,7 @@ def deal_round(state: np.ndarray, spec: np.ndarray) -> None:
             state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
             state[L.S_AFTER_CHOICE] = L.AC_END_TURN
         else:  # no house-rule effects on a starting card (H-SCOPE-1): straight to the pass
-            pass_turn(state, spec, first)
+            pass_turn(state, spec, first, staged)
     elif effect == L.EF_SKIP or effect == L.EF_SIT_OUT:  # the first player is skipped
         state[L.S_CURRENT] = next_seat(state, first, 1)
     elif effect == L.EF_REVERSE:  # the dealer plays first, then the dealer's right
@@ -1745,6 +1781,7 @@ def new_game(
     deck_counts: np.ndarray,
     seed: int,
     stream: int,
+    staged: bool | None,
 ) -> None:
     """Reset ``state`` to a freshly dealt game from ``(seed, stream)``."""
     for i in range(L.STATE_SIZE):
@@ -1763,7 +1800,7 @@ def new_game(
         state[L.S_DEALER] = draw_for_dealer(state, spec)
     else:
         state[L.S_DEALER] = rand_below(state, L.RNG, num_players)
-    deal_round(state, spec)
+    deal_round(state, spec, staged)
 
 
 # ================================================================ invariants (E-CONS-1)
@@ -1782,7 +1819,7 @@ INV_BAD_FACE = 11
 
 
 @njit(cache=True)
-def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
+def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bool | None) -> int:
     """Return INV_OK or the code of the first broken invariant (see the INV_* names)."""
     n = state[L.S_NPLAYERS]
     nf = spec[L.SP_NUM_FACES]
@@ -1834,7 +1871,7 @@ def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> i
             return INV_EMPTY_DISCARD
         if state[L.S_PHASE] != L.PH_CHOOSE_COLOUR and not 0 <= state[L.S_COLOUR] < L.NUM_COLOURS:
             return INV_BAD_COLOUR
-        if fill_mask(state, spec, mask) < 1:
+        if fill_mask(state, spec, mask, staged) < 1:
             return INV_NO_LEGAL_ACTION
     return INV_OK
 

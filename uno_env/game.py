@@ -120,12 +120,15 @@ STEP_ENGINE_ERROR = -2  # _step_and_list: the engine found its state unusable an
 
 @njit(cache=True)
 def _step_and_list(
-    state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray, legal: np.ndarray
+    state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray, legal: np.ndarray, staged: bool | None
 ) -> int:
-    """One facade step: check, apply, refill the mask and list the legal ids (or a STEP_* code)."""
+    """One facade step: check, apply, refill the mask and list the legal ids (or a STEP_* code).
+
+    ``staged``: :func:`uno_env.engine.staged_argument` of the rules (``None`` compiles the
+    engine without the staged machinery)."""
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
         return STEP_ENGINE_ERROR
-    if not engine.step_checked(state, spec, action, mask):
+    if not engine.step_checked(state, spec, action, mask, staged):
         return STEP_ILLEGAL
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
         return STEP_ENGINE_ERROR
@@ -141,15 +144,18 @@ def _reset_and_list(
     seed: int,
     mask: np.ndarray,
     legal: np.ndarray,
+    staged: bool | None,
 ) -> int:
-    engine.new_game(state, spec, num_players, deck, seed, 0)
-    engine.fill_mask(state, spec, mask)
+    engine.new_game(state, spec, num_players, deck, seed, 0, staged)
+    engine.fill_mask(state, spec, mask, staged)
     return engine.list_legal(spec, mask, legal)
 
 
 @njit(cache=True)
-def _mask_and_list(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
-    engine.fill_mask(state, spec, mask)
+def _mask_and_list(
+    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, legal: np.ndarray, staged: bool | None
+) -> int:
+    engine.fill_mask(state, spec, mask, staged)
     return engine.list_legal(spec, mask, legal)
 
 
@@ -193,7 +199,14 @@ class Game:
         ensure_compiled("game")
         self._setup(compiled, fresh_seed() if seed is None else check_seed(seed), compiled.new_state())
         self._num_legal = _reset_and_list(
-            self._state, self._spec, num_players, compiled.deck_counts, self.seed, self._mask, self._legal
+            self._state,
+            self._spec,
+            num_players,
+            compiled.deck_counts,
+            self.seed,
+            self._mask,
+            self._legal,
+            self._staged,
         )
 
     def _setup(self, compiled: CompiledGame, seed: int, state: np.ndarray) -> None:
@@ -204,6 +217,7 @@ class Game:
         self.seed = seed
         self.deck: cards.DeckFamily = compiled.deck
         self._spec = compiled.spec
+        self._staged = engine.staged_argument(compiled.spec)
         self._state = state
         self._mask = compiled.new_mask()
         self._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
@@ -221,7 +235,7 @@ class Game:
         state = parse_position(text, resolved, spec, seed)
         game = cls.__new__(cls)
         game._setup(compile_game(resolved, int(state[L.S_NPLAYERS])), seed, state)
-        game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal)
+        game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal, game._staged)
         return game
 
     def clone(self) -> Game:
@@ -264,10 +278,12 @@ class Game:
         else:
             raise self._illegal(action, "not an action: give an action id (int) or its notation (str)")
         seat = int(self._state[L.S_CURRENT])
-        count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal)
+        count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal, self._staged)
         if count < 0:
             if count == STEP_ENGINE_ERROR:
-                self._num_legal = _mask_and_list(self._state, self._spec, self._mask, self._legal)
+                self._num_legal = _mask_and_list(
+                    self._state, self._spec, self._mask, self._legal, self._staged
+                )
                 raise EngineError(engine_error_message(self._state, self.position()))
             raise self._illegal(action, "not legal here")
         self._num_legal = count
@@ -426,7 +442,7 @@ class Game:
     def check_invariants(self) -> None:
         """Raise AssertionError if an engine invariant is broken (E-CONS-1 and others)."""
         scratch = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-        code = engine.check_invariants(self._state, self._spec, scratch)
+        code = engine.check_invariants(self._state, self._spec, scratch, self._staged)
         if code != engine.INV_OK:
             raise AssertionError(f"{engine.INVARIANT_MESSAGES[code]}; position: {self.position()}")
         if not np.array_equal(scratch[: self.num_actions], self._mask[: self.num_actions]):

@@ -584,7 +584,7 @@ def play_games_with_nets(
     for start in range(0, games, block):
         size = min(block, games - start)
         for i in range(size):
-            engine.new_game(states[i], spec, num_players, deck, seed + start + i, 0)
+            engine.new_game(states[i], spec, num_players, deck, seed + start + i, 0, True)
             results.first_mover[start + i] = states[i, L.S_CURRENT]
         live = size
         while live > 0:
@@ -594,13 +594,13 @@ def play_games_with_nets(
                 mask = masks[i]
                 while state[L.S_STATUS] == L.ST_RUNNING:
                     if check:
-                        code = engine.check_invariants(state, spec, mask)
+                        code = engine.check_invariants(state, spec, mask, True)
                         if code != engine.INV_OK:
                             return start + i, code
-                    counts[i] = engine.fill_mask(state, spec, mask)
+                    counts[i] = engine.fill_mask(state, spec, mask, True)
                     seat = state[L.S_CURRENT]
                     if seat_nets[seat] >= 0 and counts[i] == 1:  # forced: no network needed
-                        engine.apply_action(state, spec, only_legal(mask, num_actions))
+                        engine.apply_action(state, spec, only_legal(mask, num_actions), True)
                         continue
                     if seat_nets[seat] >= 0:
                         encode(state, spec, seat, offsets, x[i])
@@ -610,7 +610,7 @@ def play_games_with_nets(
                     action = choose_action(state, spec, mask, counts[i], policies[seat], params[seat])
                     if check and not engine.is_legal(spec, action, mask):
                         return start + i, ILLEGAL_ACTION
-                    engine.apply_action(state, spec, action)
+                    engine.apply_action(state, spec, action, True)
             for net in range(table.shape[0]):
                 used = 0
                 for r in range(ready):
@@ -624,7 +624,7 @@ def play_games_with_nets(
                 for r in range(used):
                     i = rows[r]
                     action = best_legal(bank, table, net, h_a[i], masks[i], num_actions)
-                    engine.apply_action(states[i], spec, action)
+                    engine.apply_action(states[i], spec, action, True)
             live = 0
             for i in range(size):
                 if states[i, L.S_STATUS] == L.ST_RUNNING:
@@ -633,7 +633,7 @@ def play_games_with_nets(
             state = states[i]
             g = start + i
             if check:
-                code = engine.check_invariants(state, spec, masks[i])
+                code = engine.check_invariants(state, spec, masks[i], True)
                 if code != engine.INV_OK:
                     return g, code
             if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
@@ -668,12 +668,12 @@ def collect_decisions(
     rows = 0
     num_actions = spec[L.SP_NUM_ACTIONS]
     for g in range(games):
-        engine.new_game(state, spec, num_players, deck, seed + g, 0)
+        engine.new_game(state, spec, num_players, deck, seed + g, 0, True)
         me = g % num_players
         entry = (g // num_players) % len(opponents)
         first = rows
         while state[L.S_STATUS] == L.ST_RUNNING:
-            count = engine.fill_mask(state, spec, mask)
+            count = engine.fill_mask(state, spec, mask, True)
             seat = state[L.S_CURRENT]
             if seat == me:
                 action = choose_action(state, spec, mask, count, teacher, teacher_params)
@@ -685,7 +685,7 @@ def collect_decisions(
                     rows += 1
             else:
                 action = choose_action(state, spec, mask, count, opponents[entry], opponent_params[entry])
-            engine.apply_action(state, spec, action)
+            engine.apply_action(state, spec, action, True)
         for r in range(first, rows):
             won[r] = 1 if state[L.S_WINNER] == me else 0
     return rows

@@ -784,13 +784,13 @@ def rollout(
     for ``depth`` decisions (0: no limit), and score it for ``seat``: +1000 if it won the
     round, -1000 if another player did, else 50 per card it holds fewer than the opponent
     with the fewest cards (between -950 and 950)."""
-    engine.fill_mask(sim, spec, mask)
+    engine.fill_mask(sim, spec, mask, True)
     limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
     steps = 0
     while sim[L.S_STATUS] == L.ST_RUNNING and sim[L.S_ROUND] == start_round and steps < limit:
         action = scripted_action(sim, spec, mask, POLICY_GREEDY, params)
-        engine.apply_action(sim, spec, action)
-        engine.fill_mask(sim, spec, mask)
+        engine.apply_action(sim, spec, action, True)
+        engine.fill_mask(sim, spec, mask, True)
         steps += 1
     if sim[L.S_ROUND] != start_round:
         return 1000 if sim[L.S_ROUND_WINNER] == seat else -1000
@@ -831,7 +831,7 @@ def monte_carlo_action(
         for c in range(num):
             for i in range(L.STATE_SIZE):
                 sim[i] = world[i]
-            engine.apply_action(sim, spec, candidates[c])
+            engine.apply_action(sim, spec, candidates[c], True)
             totals[c] += rollout(sim, spec, seat, world[L.S_ROUND], depth, scratch, greedy)
     best = -1
     for c in range(num):

@@ -472,7 +472,7 @@ def parse_position(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> np
     """
     state = _parse_unchecked(text, rules, spec, seed)
     scratch = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-    code = engine.check_invariants(state, spec, scratch)
+    code = engine.check_invariants(state, spec, scratch, True)
     if code != engine.INV_OK:
         raise PositionError(f"position is inconsistent: {engine.INVARIANT_MESSAGES[code]}")
     # the notation must hold everything parsed: a field the printer drops is a parser bug

@@ -273,12 +273,12 @@ def rollout(
     limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
     steps = 0
     while sim[L.S_STATUS] == L.ST_RUNNING and sim[L.S_ROUND] == start_round and steps < limit:
-        count = engine.fill_mask(sim, spec, mask)
+        count = engine.fill_mask(sim, spec, mask, True)
         if policy == POLICY_RANDOM or (explore_ppm > 0 and chance_ppm(sim, L.AGENT_RNG, explore_ppm)):
             action = random_action(sim, mask, count)
         else:
             action = scripted_action(sim, spec, mask, policy, params)
-        engine.apply_action(sim, spec, action)
+        engine.apply_action(sim, spec, action, True)
         steps += 1
     if sim[L.S_ROUND] != start_round:
         return WIN if sim[L.S_ROUND_WINNER] == seat else 0.0
@@ -345,7 +345,7 @@ def search_action(
                     continue
                 for i in range(L.STATE_SIZE):
                     sim[i] = world[i]
-                engine.apply_action(sim, spec, candidates[c])
+                engine.apply_action(sim, spec, candidates[c], True)
                 value[c] = rollout(
                     sim, spec, seat, world[L.S_ROUND], depth, scratch, policy, style_params, explore
                 )

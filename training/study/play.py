@@ -47,7 +47,9 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
         if any(is_checkpoint(s) or s == LEARNED for s in table):
             result = play_learned(task, table)
         else:
-            sim = uno_env.simulate(task.rules, n, count, seed=task.seed + task.first, policies=list(table))
+            sim = uno_env.simulate(  # full_engine: one compiled loop for every variant (as warm_up)
+                task.rules, n, count, seed=task.seed + task.first, policies=list(table), full_engine=True
+            )
             result = {
                 "winner": sim.winner,
                 "length": sim.length,
@@ -219,6 +221,11 @@ def warm_up(spec: StudySpec) -> None:
     """Load the compiled batch loop in this process (before a pool forks; no torch here)."""
     n = spec.players[0]
     scripted = [s for s in spec.styles if not is_checkpoint(s) and s != LEARNED] or ["greedy"]
-    uno_env.simulate(
-        spec.variants()[0].rules, n, 1, seed=0, policies=[scripted[i % len(scripted)] for i in range(n)]
+    uno_env.simulate(  # the engine with every rule: studies play house-rule variations
+        spec.variants()[0].rules,
+        n,
+        1,
+        seed=0,
+        policies=[scripted[i % len(scripted)] for i in range(n)],
+        full_engine=True,
     )

@@ -209,8 +209,10 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
                 raise ValueError(f"the position is a finished game: {position}")
             self._state[:] = game.state
         else:  # as Game(rules, n, seed) deals: stream 0
-            engine.new_game(self._state, self._spec, self.num_players, self._deck_counts, game_seed, 0)
-        engine.fill_mask(self._state, self._spec, self._mask)
+            engine.new_game(
+                self._state, self._spec, self.num_players, self._deck_counts, game_seed, 0, self._staged
+            )
+        engine.fill_mask(self._state, self._spec, self._mask, self._staged)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -246,7 +248,9 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         obs = np.empty(self._obs_size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
         actor = self._cur_seat
-        seat = core.aec_step(self._state, self._spec, action, self._mask, self._offsets, obs, mask)
+        seat = core.aec_step(
+            self._state, self._spec, action, self._mask, self._offsets, obs, mask, self._staged
+        )
         if seat >= 0:
             self._cur_seat = seat
             self._cur_agent = self.agent_selection = self._names[seat]
@@ -301,7 +305,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         if self._illegal_code == core.ILLEGAL_RAISE:
             raise self.illegal_error(action)
         if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
-            core.wrong_move(self._state, self._spec, self._mask)
+            core.wrong_move(self._state, self._spec, self._mask, self._staged)
             obs = np.empty(self._obs_size, dtype=np.float32)
             mask = np.empty(self._num_actions, dtype=np.int8)
             seat = core.aec_view(self._state, self._spec, self._mask, self._offsets, obs, mask)

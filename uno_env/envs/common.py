@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import cards
 from ..compiled import CompiledGame, compile_game
+from ..engine import staged_argument
 from ..rng import check_seed, fresh_seed
 from ..rules import RuleSet
 from . import core
@@ -96,6 +97,7 @@ class CompiledEnv:
         self.num_players = self.compiled.num_players
         self.deck = self.compiled.deck
         self._spec = self.compiled.spec
+        self._staged = staged_argument(self._spec)  # None: the engine without the staged machinery
         self._deck_counts = self.compiled.deck_counts
         self._layout = obs_layout(self.deck)
         self._offsets = self._layout.offsets

@@ -78,7 +78,7 @@ def next_seed(seed: int) -> int:
 
 
 @njit(cache=True)
-def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> None:
+def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bool | None) -> None:
     """U-WRONG-1: the player to move took a wrong card back and draws 2; they decide again.
 
     Counts as a decision (E-END-1), so a game of wrong moves still ends at the limit.
@@ -89,7 +89,7 @@ def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> None:
     state[L.S_DECISIONS] += 1
     if state[L.S_STATUS] == L.ST_RUNNING and state[L.S_DECISIONS] >= spec[L.SP_MAX_DECISIONS]:
         engine.finish(state, L.ST_TRUNCATED, -1)
-    engine.fill_mask(state, spec, mask)
+    engine.fill_mask(state, spec, mask, staged)
 
 
 @njit(cache=True)
@@ -234,6 +234,7 @@ def aec_step(
     offsets: np.ndarray,
     obs: np.ndarray,
     out_mask: np.ndarray,
+    staged: bool | None,
 ) -> int:
     """One AEC step: check and apply ``action``; encode the next decider's view.
 
@@ -246,7 +247,7 @@ def aec_step(
     offsets = borrow(offsets)
     obs = borrow(obs)
     out_mask = borrow(out_mask)
-    if not engine.step_checked(state, spec, action, mask):
+    if not engine.step_checked(state, spec, action, mask, staged):
         return ILLEGAL
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
         return ENGINE_ERROR
@@ -283,6 +284,7 @@ def play_compiled(
     mask: np.ndarray,
     seats: np.ndarray,
     params: np.ndarray,
+    staged: bool | None,
     count: int = -1,
     planning: bool | None = True,
 ) -> int:
@@ -291,7 +293,8 @@ def play_compiled(
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
     :func:`uno_env.policies.choose_action`, which ``planning`` is passed on to: ``None`` when
     no seat plays a planning style (:func:`uno_env.policies.planning_needed`), so the loop
-    compiles without them. Returns the seat that must decide now (a learner
+    compiles without them; ``staged`` goes to the engine
+    (:func:`uno_env.engine.staged_argument`). Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
@@ -303,12 +306,12 @@ def play_compiled(
         code = seats[seat]
         if code < 0:
             if count == MASK_STALE:
-                engine.fill_mask(state, spec, mask)
+                engine.fill_mask(state, spec, mask, staged)
             return seat
         action = quick_action(state, spec, code)
         if action < 0:
             if count == MASK_STALE:
-                count = engine.fill_mask(state, spec, mask)
+                count = engine.fill_mask(state, spec, mask, staged)
             elif count < 0:
                 count = 0
                 for a in range(spec[L.SP_NUM_ACTIONS]):
@@ -317,10 +320,10 @@ def play_compiled(
                 action = random_action(state, mask, count)
             else:
                 action = choose_action(state, spec, mask, count, code, params[seat], planning)
-        engine.apply_action(state, spec, action)
+        engine.apply_action(state, spec, action, staged)
         count = MASK_STALE
     if count == MASK_STALE:
-        engine.fill_mask(state, spec, mask)  # no legal action: all zeros
+        engine.fill_mask(state, spec, mask, staged)  # no legal action: all zeros
     return OVER
 
 
@@ -350,6 +353,7 @@ def single_step(
     mask: np.ndarray,
     seats: np.ndarray,
     params: np.ndarray,
+    staged: bool | None,
     planning: bool | None = True,
 ) -> int:
     """Apply a caller's ``action`` then let compiled opponents move (``planning`` as
@@ -364,8 +368,8 @@ def single_step(
     params = borrow(params)
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
-    engine.apply_action(state, spec, action)
-    return play_compiled(state, spec, mask, seats, params, MASK_STALE, planning)
+    engine.apply_action(state, spec, action, staged)
+    return play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning)
 
 
 @njit(cache=True)
@@ -389,6 +393,7 @@ def reset_game(
     seed: int,
     num_players: int,
     deck: np.ndarray,
+    staged: bool | None,
     planning: bool | None = True,
 ) -> int:
     """Deal the game of ``seed``, seat the learner and let compiled opponents move
@@ -401,8 +406,8 @@ def reset_game(
     while True:
         learner = seat_for_seed(seed, num_players, seat_mode)
         learner_seats(seats, params, template, template_params, num_players, learner)
-        engine.new_game(state, spec, num_players, deck, seed, 0)
-        if play_compiled(state, spec, mask, seats, params, MASK_STALE, planning) >= 0:
+        engine.new_game(state, spec, num_players, deck, seed, 0, staged)
+        if play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning) >= 0:
             return seed
         seed = next_seed(seed)
 
@@ -464,6 +469,7 @@ class VectorBatch(NamedTuple):
     reward_mode: int  # a REWARDS code, with TRUNCATED_ZERO
     illegal_mode: int  # an ILLEGAL_ACTIONS code
     planning: bool | None  # None: no seat plays a planning style, compiled without them (play_compiled)
+    staged: bool | None  # the engine's argument (engine.staged_argument): None, without the staged machinery
 
 
 @njit(cache=True)
@@ -479,7 +485,7 @@ def borrowed(g: VectorBatch) -> VectorBatch:
         borrow(g.out_masks), borrow(g.rewards), borrow(g.terminated), borrow(g.truncated),
         borrow(g.illegal), borrow(g.final_obs), borrow(g.final_lengths), borrow(g.spec), borrow(g.deck),
         borrow(g.offsets), borrow(g.templates), borrow(g.template_params), borrow(g.cumulative_weights),
-        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode, g.planning,
+        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode, g.planning, g.staged,
     )  # fmt: skip
 
 
@@ -494,8 +500,13 @@ def deal_row(g: VectorBatch, i: int, seed: int) -> int:
         p = pick_table(seed, g.cumulative_weights)
         learner = seat_for_seed(seed, g.num_players, g.seat_mode)
         learner_seats(g.seats[i], g.params[i], g.templates[p], g.template_params[p], g.num_players, learner)
-        engine.new_game(state, g.spec, g.num_players, g.deck, seed, 0)
-        if play_compiled(state, g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE, g.planning) >= 0:
+        engine.new_game(state, g.spec, g.num_players, g.deck, seed, 0, g.staged)
+        if (
+            play_compiled(
+                state, g.spec, g.masks[i], g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning
+            )
+            >= 0
+        ):
             g.tables[i] = p
             return seed
         seed = next_seed(seed)
@@ -596,13 +607,13 @@ def vector_step(games: VectorBatch, actions: np.ndarray, illegal_reward: float) 
         forced_end = False
         action = actions[i]
         if engine.is_legal(spec, action, mask):
-            engine.apply_action(state, spec, action)
-            play_compiled(state, spec, mask, g.seats[i], g.params[i], MASK_STALE, g.planning)
+            engine.apply_action(state, spec, action, g.staged)
+            play_compiled(state, spec, mask, g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning)
         elif g.illegal_mode == ILLEGAL_RAISE:
             return i
         elif g.illegal_mode == ILLEGAL_DRAW_PENALTY:
             g.illegal[i] = True
-            wrong_move(state, spec, mask)  # the learner decides again (or the limit ended it)
+            wrong_move(state, spec, mask, g.staged)  # the learner decides again (or the limit ended it)
         else:
             g.illegal[i] = True
             g.terminated[i] = True
@@ -641,8 +652,10 @@ def external_step(games: VectorBatch, actions: np.ndarray) -> int:
             continue
         if not engine.is_legal(g.spec, actions[i], g.masks[i]):
             return i
-        engine.apply_action(g.states[i], g.spec, actions[i])
-        play_compiled(g.states[i], g.spec, g.masks[i], g.seats[i], g.params[i], MASK_STALE, g.planning)
+        engine.apply_action(g.states[i], g.spec, actions[i], g.staged)
+        play_compiled(
+            g.states[i], g.spec, g.masks[i], g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning
+        )
         settle_row(g, i, False, scratch)
     return -1
 
@@ -678,6 +691,7 @@ def learner_step(
     offsets: np.ndarray,
     obs: np.ndarray,
     out_mask: np.ndarray,
+    staged: bool | None,
     planning: bool | None = True,
 ) -> int:
     """The single-agent step: the learner's ``action``, then the compiled opponents
@@ -697,8 +711,8 @@ def learner_step(
     out_mask = borrow(out_mask)
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
-    engine.apply_action(state, spec, action)
-    seat = play_compiled(state, spec, mask, seats, params, MASK_STALE, planning)
+    engine.apply_action(state, spec, action, staged)
+    seat = play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning)
     if seat == learner or seat == OVER:
         learner_view(state, spec, mask, learner, offsets, obs, out_mask)
     return seat

@@ -218,6 +218,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 game_seed,
                 self.num_players,
                 self._deck_counts,
+                self._staged,
                 self._planning,
             )
             self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
@@ -266,7 +267,14 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                     f"opponent at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
                 ) from None
             result = core.single_step(
-                self._state, self._spec, action, self._mask, self._seats, self._params, self._planning
+                self._state,
+                self._spec,
+                action,
+                self._mask,
+                self._seats,
+                self._params,
+                self._staged,
+                self._planning,
             )
             if result == core.ILLEGAL:
                 lead = f"opponent at seat {seat} played the illegal action "
@@ -293,6 +301,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             self._offsets,
             obs,
             mask,
+            self._staged,
             self._planning,
         )
         info: dict[str, Any] = {"action_mask": mask}
@@ -330,7 +339,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             who = f"the learner at seat {self._learner}"
             raise self.compiled.illegal_action(self._state, self._mask, action, who=who)
         if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
-            core.wrong_move(self._state, self._spec, self._mask)
+            core.wrong_move(self._state, self._spec, self._mask, self._staged)
             obs, mask = self._view()
             info = {"action_mask": mask.copy(), "illegal_action": True}
             reward, truncated = 0.0, False

@@ -431,6 +431,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             reward_mode=self._reward_code,
             illegal_mode=self._illegal_code,
             planning=self._planning,
+            staged=self._staged,
         )
 
     def _next_buffer(self) -> None:
