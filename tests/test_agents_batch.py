@@ -193,7 +193,17 @@ def test_loops_without_planning_styles_compile_without_them_and_play_the_same_ga
     codes, params = policies.policy_table(names)
     results = batch.GameResults.allocate(5, 3)
     failed, _ = batch.play_games_with_params(
-        game.compiled.new_state(), game.compiled.new_mask(), spec, 3, deck, 4, codes, params, False, results
+        game.compiled.new_state(),
+        game.compiled.new_mask(),
+        spec,
+        3,
+        deck,
+        4,
+        codes,
+        params,
+        False,
+        results,
+        None,
     )
     assert failed == -1
     assert np.array_equal(results.winner, lean.winner) and np.array_equal(results.length, lean.length)
