@@ -258,3 +258,56 @@ def test_the_shipped_policies_load_by_name_with_their_record() -> None:
         result = uno_env.simulate("uno", players, 40, seed=3, policies=names)
         assert len(result.winner) == 40
         assert isinstance(agents.make(name, seed=1), agents.ExportedAgent)
+
+
+SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "ppo_uno_2p"}
+"""The pretrained policies in ``uno_env/pretrained/`` (the docs' shipped-policies tables list them)."""
+
+
+def test_the_shipped_policies_are_the_documented_ones() -> None:
+    """The package ships exactly the policies the docs list, each in the shipped-policies
+    tables of docs/training.md and docs/agents.md and in the README."""
+    assert set(uno_env.learned.shipped_policies()) == SHIPPED
+    root = Path(__file__).resolve().parents[1]
+    training = (root / "docs" / "training.md").read_text(encoding="utf-8")
+    table = training.split("## Shipped policies", 1)[1].split("\n## ", 1)[0]
+    agents_doc = (root / "docs" / "agents.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name in SHIPPED:
+        assert f"| `{name}` |" in table, f"{name} missing from the training docs' table"
+        assert f"| `{name}` |" in agents_doc, f"{name} missing from the agents docs' table"
+        assert f"`{name}`" in readme, f"{name} missing from the README"
+
+
+def test_ppo_uno_2p_loads_without_unpickling_and_plays_legal_deterministic_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fine-tuned 2-player policy loads with every unpickler disabled, plays only legal
+    actions (the simulator checks each against the mask and the engine invariants after every
+    decision), plays the same games twice from the same seed, and acts the same at a Game
+    (NumPy forward pass) as in the batch simulator (compiled)."""
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("loading a shipped policy unpickled something")
+
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(pickle, "load", refuse)
+    monkeypatch.setattr(pickle, "Unpickler", refuse)
+    path = uno_env.learned.shipped_policies()["ppo_uno_2p"]
+    policy = load_exported(path)
+    monkeypatch.undo()
+    assert policy.meta["num_players"] == 2 and policy.hidden == (64, 64) and policy.activation == "tanh"
+    training = policy.meta["training"]
+    assert training["command"].startswith("uno-env train ") and "--init-policy" in training["command"]
+    assert training["evaluation"]["games"] >= 10_000 and training["evaluation"]["win_lo"] > 0.5
+    for names in (["ppo_uno_2p", "blocker"], ["random_legal", "ppo_uno_2p"]):
+        first = uno_env.simulate("uno", 2, 300, seed=11, policies=names, check_invariants=True)
+        again = uno_env.simulate("uno", 2, 300, seed=11, policies=names)
+        assert np.array_equal(first.winner, again.winner) and np.array_equal(first.length, again.length)
+    learner = agents.make("ppo_uno_2p")
+    result = uno_env.simulate("uno", 2, 20, seed=5, policies=["ppo_uno_2p", "blocker"])
+    for g in range(20):
+        game = uno_env.Game("uno", 2, seed=5 + g)
+        outcome = agents.play(game, [learner, agents.make("blocker", seed=0)])
+        assert outcome.decisions == result.length[g]
+        assert (outcome.winner if outcome.winner is not None else -1) == result.winner[g]
