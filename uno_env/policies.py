@@ -124,6 +124,11 @@ P_EXPLORE = 5  # search, oracle: chance (millionths) of a uniformly random rollo
 EXPLORE_DEFAULT = 0
 P_PILE = 6  # oracle: 1 to see the order of the draw pile as well
 PILE_DEFAULT = 0
+P_VALUE = 7  # search, oracle: the leaf value model (0 hand sizes, 1 hand sizes and wilds)
+VALUE_DEFAULT = 0  # at 2 players ("auto": by the players in the game, search_defaults)
+VALUE_DEFAULT_MANY = 1  # at 3 players or more
+VALUE_MODELS = ("sizes", "wilds")
+AUTO = -1  # a stored "auto": the default for the game's player count
 
 NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
 ROLLOUT_LIMIT = 3000  # most decisions of one Monte-Carlo rollout (also with depth 0)
@@ -134,6 +139,14 @@ def param(params: np.ndarray, slot: int, default: int) -> int:
     """Parameter ``slot`` of a style, or ``default`` where the slot is negative."""
     value = params[slot]
     return default if value < 0 else value
+
+
+@njit(cache=True)
+def search_value_default(players: int) -> int:
+    """The search's ``value=auto`` at ``players`` players: the hand-size model at 2 players
+    (the model the 2-player figures were measured with), the model with the wild cards held
+    from 3 players on (measured at 4 players against blockers, docs/agents.md)."""
+    return VALUE_DEFAULT if players <= 2 else VALUE_DEFAULT_MANY
 
 
 # ================================================================ public facts (all readable)
@@ -923,10 +936,13 @@ class StyleParam:
     rate: bool
     doc: str
     choices: tuple[str, ...] = ()
+    auto: bool = False  # "auto" (stored as AUTO): the default for the game's player count
 
     def encode(self, text: str, style: str) -> int:
         """The stored value of ``text``; raise ValueError naming the allowed range."""
         where = f"parameter {self.name!r} of style {style!r}"
+        if self.auto and text == "auto":
+            return AUTO
         if self.choices:
             text = STYLE_ALIASES.get(text, text)  # "rollout=random" is random_legal
             if text not in self.choices:
@@ -943,13 +959,16 @@ class StyleParam:
 
     def decode(self, stored: int) -> str:
         """The text form of a stored value."""
+        if self.auto and stored == AUTO:
+            return "auto"
         if self.choices:
             return self.choices[stored]
         return f"{stored / PPM:g}" if self.rate else str(stored)
 
     def allowed(self) -> str:
-        """The allowed values as text (``a|b|c`` or ``low..high``)."""
-        return "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"
+        """The allowed values as text (``a|b|c`` or ``low..high``, with ``|auto``)."""
+        text = "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"
+        return text + "|auto" if self.auto else text
 
 
 @dataclass(frozen=True)
@@ -1038,10 +1057,22 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
     explore = StyleParam(
         "explore", P_EXPLORE, EXPLORE_DEFAULT, 0.0, 1.0, True, "chance of a random decision in a rollout"
     )
+    value = StyleParam(
+        "value",
+        P_VALUE,
+        AUTO,
+        0,
+        len(VALUE_MODELS) - 1,
+        False,
+        "how an unfinished rollout is valued: by the hand sizes, or by the hand sizes and the wild cards "
+        f"held; auto: {VALUE_MODELS[VALUE_DEFAULT]} at 2 players, {VALUE_MODELS[VALUE_DEFAULT_MANY]} at more",
+        VALUE_MODELS,
+        auto=True,
+    )
     if oracle:
         pile = StyleParam("pile", P_PILE, PILE_DEFAULT, 0, 1, False, "1: also see the order of the draw pile")
-        return (sims, depth, confidence, rollout, explore, pile)
-    return (sims, depth, trust, confidence, rollout, explore)
+        return (sims, depth, confidence, rollout, explore, pile, value)
+    return (sims, depth, trust, confidence, rollout, explore, value)
 
 
 _CALL_COLOUR = "Calls UNO before laying its second-to-last card; names the colour it holds most of."
