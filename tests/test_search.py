@@ -1,6 +1,10 @@
 """The search agents: parameters, what their samples may know, the oracle, refusals.
 
-- ``search:400`` is the budget; parameters parse and print canonically.
+- ``search:400`` is the budget; parameters parse and print canonically; ``value=auto`` is
+  the hand-size model at 2 players and the hand-and-wilds model from 3 on.
+- The leaf value (:func:`uno_env.search.evaluate`): shares that sum to one over the players in
+  play; fewer cards and (``value=wilds``) more wild cards are worth more, the hand-size model
+  ignores the wilds; the parameter reaches the batch simulator's games.
 - The engine's public records of what plays show (``VOID``: proven by the rules; ``HINT``:
   implied by straight play) hold: in random games of every preset the proven record never
   contradicts the true hands (U-DRAW-3 false, U-WD4-2, H-SEVEN-1 swaps, H-ZERO-1 rotations).
@@ -18,21 +22,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import PRESETS, Game, engine, policies
+from uno_env import PRESETS, Game, engine, policies, simulate
 from uno_env import layout as L
 from uno_env.cards import COLOUR_LETTERS
 from uno_env.rules import compile_spec, preset
-from uno_env.search import sample_world
+from uno_env.search import VALUE_SIZES, VALUE_WILDS, evaluate, sample_world, wild_face_mask
 
 
 def test_the_budget_is_the_first_parameter() -> None:
     style, params = policies.parse_policy("search:400")
     assert style.name == "search" and params[policies.P_SIMS] == 400
     assert policies.canonical_policy("search:400,rollout=greedy") == (
-        "search:sims=400,depth=20,trust=0.9,confidence=100,rollout=greedy,explore=0"
+        "search:sims=400,depth=20,trust=0.9,confidence=100,rollout=greedy,explore=0,value=auto"
     )
     assert policies.canonical_policy("oracle:50") == (
-        "oracle:sims=50,depth=20,confidence=100,rollout=blocker,explore=0,pile=0"
+        "oracle:sims=50,depth=20,confidence=100,rollout=blocker,explore=0,pile=0,value=auto"
     )
     with pytest.raises(ValueError, match="must be one of random_legal, greedy"):
         policies.parse_policy("search:rollout=monte_carlo")
@@ -44,6 +48,81 @@ def test_the_budget_is_the_first_parameter() -> None:
     with pytest.raises(ValueError, match="is not key=value"):
         policies.parse_policy("search:100,200")
     assert policies.STYLES["oracle"].cheats and not policies.STYLES["search"].cheats
+
+
+def test_the_value_model_parses_and_auto_depends_on_the_player_count() -> None:
+    params = policies.parse_policy("search")[1]
+    assert params[policies.P_VALUE] == policies.AUTO  # stored as "auto", read per game
+    assert policies.parse_policy("search:value=wilds")[1][policies.P_VALUE] == VALUE_WILDS
+    assert policies.parse_policy("oracle:value=sizes")[1][policies.P_VALUE] == VALUE_SIZES
+    assert policies.canonical_policy("search:value=auto") == policies.canonical_policy("search")
+    assert "value=wilds" in policies.canonical_policy("search:value=wilds")
+    with pytest.raises(ValueError, match="'value' of style 'search' must be one of sizes, wilds"):
+        policies.parse_policy("search:value=cards")
+    with pytest.raises(ValueError, match="'sims' of style 'search' must be an integer"):
+        policies.parse_policy("search:sims=auto")  # only the value model has an auto
+    assert policies.search_value_default(2) == VALUE_SIZES
+    assert [policies.search_value_default(n) for n in (3, 4, 6, 10)] == [VALUE_WILDS] * 4
+
+
+# ================================================================ the leaf value
+def _position(
+    players: int, sizes: list[int], wilds: list[int], mover: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """A state whose seats hold ``sizes`` cards, ``wilds`` of them wild cards (W), the rest
+    red numbers; only what :func:`evaluate` reads is set."""
+    game = Game("uno", players, seed=0)
+    spec = compile_spec(game.rules)
+    state = game.state.copy()
+    wild = int(np.flatnonzero([(wild_face_mask(spec) >> f) & 1 for f in range(L.MAX_FACES)])[0])
+    number = 1  # a red number
+    assert spec[L.F_ANYWHERE + number] == 0
+    for seat in range(players):
+        state[L.HANDS + seat * L.MAX_FACES : L.HANDS + (seat + 1) * L.MAX_FACES] = 0
+        state[L.HANDS + seat * L.MAX_FACES + wild] = wilds[seat]
+        state[L.HANDS + seat * L.MAX_FACES + number] = sizes[seat] - wilds[seat]
+        state[L.HAND_SIZE + seat] = sizes[seat]
+        engine.recount_held(state, seat)
+    state[L.S_CURRENT] = mover
+    return state, spec
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_leaf_value_is_a_share_that_rewards_few_cards_and_wild_ones(players: int) -> None:
+    sizes = [3, 3] + [6] * (players - 2)
+    state, spec = _position(players, sizes, [1, 0] + [0] * (players - 2), mover=players - 1)
+    for model in (VALUE_SIZES, VALUE_WILDS):
+        shares = [evaluate(state, spec, seat, model) for seat in range(players)]
+        assert sum(shares) == pytest.approx(1.0)
+        assert min(shares[:2]) > max(shares[2:-1] or [0.0])  # 3 cards beat 6
+    # seats 0 and 1 hold 3 cards each, seat 0 a wild: it counts only in the wilds model
+    # (each is valued with the other to move, so the mover's bonus falls alike)
+    other_moves = state.copy()
+    other_moves[L.S_CURRENT] = 0
+    state[L.S_CURRENT] = 1
+    assert evaluate(state, spec, 0, VALUE_SIZES) == pytest.approx(evaluate(other_moves, spec, 1, VALUE_SIZES))
+    assert evaluate(state, spec, 0, VALUE_WILDS) > 1.5 * evaluate(other_moves, spec, 1, VALUE_WILDS)
+    assert evaluate(state, spec, 0, VALUE_WILDS, wild_face_mask(spec)) == evaluate(
+        state, spec, 0, VALUE_WILDS
+    )
+    # a player who left (MC-END-1) shares nothing
+    state[L.FINISHED + players - 1] = 1
+    assert evaluate(state, spec, players - 1, VALUE_WILDS) == 0.0
+    assert sum(evaluate(state, spec, s, VALUE_WILDS) for s in range(players)) == pytest.approx(1.0)
+
+
+def test_the_value_parameter_reaches_the_batch_games() -> None:
+    """Same seed: ``search`` plays as ``value=wilds`` at 4 players and as ``value=sizes`` at 2;
+    the two models play different games."""
+    fast = "search:sims=24,depth=8"
+
+    def lengths(players: int, value: str) -> np.ndarray:
+        style = fast + (f",value={value}" if value else "")
+        return simulate("uno", players, 6, seed=5, policies=[style] + ["blocker"] * (players - 1)).length
+
+    assert np.array_equal(lengths(4, ""), lengths(4, "wilds"))
+    assert np.array_equal(lengths(2, ""), lengths(2, "sizes"))
+    assert not np.array_equal(lengths(4, "wilds"), lengths(4, "sizes"))
 
 
 # ================================================================ the public records
