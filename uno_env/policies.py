@@ -125,9 +125,9 @@ EXPLORE_DEFAULT = 0
 P_PILE = 6  # oracle: 1 to see the order of the draw pile as well
 PILE_DEFAULT = 0
 P_VALUE = 7  # search, oracle: the leaf value model (0 hand sizes, 1 hand sizes and wilds)
-VALUE_DEFAULT = 0  # at 2 players ("auto": by the players in the game, search_defaults)
-VALUE_DEFAULT_MANY = 1  # at 3 players or more
-VALUE_MODELS = ("sizes", "wilds")
+VALUE_SIZES = 0  # ``value=sizes``: the hand-size model alone; "auto" at 2 players
+VALUE_WILDS = 1  # ``value=wilds``: hand sizes and the wild cards held; "auto" from 3 players
+VALUE_MODELS = ("sizes", "wilds")  # the names, indexed by the codes above
 AUTO = -1  # a stored "auto": the default for the game's player count
 
 NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
@@ -146,7 +146,7 @@ def search_value_default(players: int) -> int:
     """The search's ``value=auto`` at ``players`` players: the hand-size model at 2 players
     (the model the 2-player figures were measured with), the model with the wild cards held
     from 3 players on (measured at 4 players against blockers, docs/agents.md)."""
-    return VALUE_DEFAULT if players <= 2 else VALUE_DEFAULT_MANY
+    return VALUE_SIZES if players <= 2 else VALUE_WILDS
 
 
 # ================================================================ public facts (all readable)
@@ -1065,7 +1065,7 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
         len(VALUE_MODELS) - 1,
         False,
         "how an unfinished rollout is valued: by the hand sizes, or by the hand sizes and the wild cards "
-        f"held; auto: {VALUE_MODELS[VALUE_DEFAULT]} at 2 players, {VALUE_MODELS[VALUE_DEFAULT_MANY]} at more",
+        f"held; auto: {VALUE_MODELS[VALUE_SIZES]} at 2 players, {VALUE_MODELS[VALUE_WILDS]} at more",
         VALUE_MODELS,
         auto=True,
     )

@@ -79,6 +79,8 @@ from .policies import (
     SEARCH_DEPTH_DEFAULT,
     SIMS_DEFAULT,
     TRUST_DEFAULT,
+    VALUE_SIZES,
+    VALUE_WILDS,
     own_bluff_known,
     param,
     random_action,
@@ -239,8 +241,6 @@ VALUE_SHIFT = (0.0, 0.0, 0.035, -0.030, -0.340, -0.812, -0.944, -1.192, -1.439, 
 VALUE_EXPONENT = (1.0, 1.0, 0.771, 0.954, 1.269, 1.678, 1.907, 2.217, 2.527, 2.745, 2.963)
 VALUE_WILD = (0.0, 0.0, 0.640, 0.656, 0.642, 0.629, 0.610, 0.603, 0.597, 0.618, 0.639)
 VALUE_MOVER = (0.0, 0.0, 0.106, 0.110, 0.144, 0.164, 0.177, 0.194, 0.211, 0.219, 0.228)
-VALUE_SIZES = 0  # ``value=sizes``: the hand-size model alone
-VALUE_WILDS = 1  # ``value=wilds``: hand sizes and the wild cards held (the default)
 
 
 @njit(cache=True)
