@@ -202,6 +202,54 @@ def test_env_loops_compile_without_planning_styles_unless_an_opponent_plans() ->
     assert SingleAgentEnv("uno", 3, opponents=["random", planner])._planning is True
 
 
+@pytest.mark.parametrize(
+    ("n", "opponents"), [(2, "random_playable"), (4, ["random", "random_playable", "random"])]
+)
+def test_random_opponents_play_the_same_games_on_loops_without_the_scripted_styles(
+    n: int, opponents: str | list[str]
+) -> None:
+    """Issue 21 (cold start): when every opponent plays a random style (random_legal,
+    random_playable) the envs pass scripted=None to their compiled loops, which then compile
+    without the scripted styles; the games are those of the loops with every style. A pool
+    whose second table (greedy) has weight 0 deals every game at the random table, on the
+    loops with every style."""
+    from uno_env.envs import core
+
+    seeds = [3, 77, 2**35 + 1]
+    rules = {"max_decisions": 60}  # whole games, truncated ones and auto-resets included
+    table = opponents if isinstance(opponents, list) else [opponents] * (n - 1)
+    plain = VectorEnv(len(seeds), "uno", n, opponents=opponents, seat=None, **rules)
+    pool = OpponentPool([table, ["greedy"] * (n - 1)], [1, 0])
+    full = VectorEnv(len(seeds), "uno", n, opponents=pool, seat=None, **rules)
+    assert plain._scripted is None and plain._planning is None
+    assert full._scripted is True and full._planning is None
+    for a, b in zip(vector_transcript(plain, seeds, 150), vector_transcript(full, seeds, 150), strict=True):
+        assert_same(a, b)
+    np.testing.assert_array_equal(plain._states, full._states)
+    assert full.table_index.tolist() == [0] * len(seeds)
+    if hasattr(core.vector_step, "signatures"):  # compiled: one loop with scripted typed none, one bool
+        scripted_types = set()
+        for signature in core.vector_step.signatures:
+            record = signature[0]
+            scripted_types.add(str(record.types[record.fields.index("scripted")]))
+        assert {"none", "bool"} <= scripted_types
+    # the single-agent env's steps, and the choice of the argument
+    single = SingleAgentEnv("uno", n, opponents=opponents, seat=None, **rules)
+    forced = SingleAgentEnv("uno", n, opponents=opponents, seat=None, **rules)
+    assert single._scripted is None
+    forced._scripted = True  # the steps with every style
+    for seed in (5, 2**40):
+        assert_same(single_transcript(single, seed, 0, 150), single_transcript(forced, seed, 0, 150))
+    assert SingleAgentEnv("uno", 3, opponents=["random", "blocker"])._scripted is True
+    assert VectorEnv(2, "uno", 2, opponents="bluffer:bluff=0.3")._scripted is True
+    mixed = VectorEnv(2, "uno", 2, opponents="greedy")
+    mixed.reset(seed=0)
+    mixed.set_opponents("random_playable")
+    assert mixed._scripted is True  # the running games sit with greedy
+    assert not uno_env.policies.scripted_needed(np.array([core.LEARNER, core.EXTERNAL, 0, 9]))
+    assert uno_env.policies.scripted_needed(np.array([core.LEARNER, 0, 8]))  # monte_carlo
+
+
 def test_envs_compile_the_engine_without_the_staged_machinery_for_official_uno() -> None:
     """Issue 21 (cold start): for rules that use none of the staged machinery (official Uno)
     the envs pass staged=None to the engine (uno_env.engine.staged_argument), which compiles

@@ -870,6 +870,7 @@ def choose_action(
     policy: int,
     params: np.ndarray,
     planning: bool | None = True,
+    scripted: bool | None = True,
 ) -> int:
     """The action compiled ``policy`` takes for the player to move (``state[S_CURRENT]``).
 
@@ -890,6 +891,10 @@ def choose_action(
       simulate whole games and are most of the dispatcher's compile time; numba drops the
       branch for a ``None`` argument before typing, so loops of random and scripted players
       never compile them (issue 21: cold start).
+    - ``scripted``: likewise, ``None`` compiles a version with the random styles alone
+      (``random_legal`` and ``random_playable``), for loops whose every compiled player is
+      one of them (:func:`scripted_needed` says which to pass; ``planning`` is then ``None``
+      too): the scripted styles' card scores are most of what is left.
 
     Returns a legal action id, or -1 when ``count`` is 0 (the game is over).
     """
@@ -902,6 +907,8 @@ def choose_action(
             return monte_carlo_action(state, spec, mask, count, params)
     if policy == POLICY_RANDOM_LEGAL:
         return random_action(state, mask, count)
+    if scripted is None:  # pruned at compile time: then every player here is a random style
+        return random_playable_action(state, spec, mask)
     if policy == POLICY_RANDOM_PLAYABLE:
         return random_playable_action(state, spec, mask)
     return scripted_action(state, spec, mask, policy, params)
@@ -916,6 +923,19 @@ def planning_needed(codes: np.ndarray) -> bool:
     """Whether any of the policy ``codes`` is a planning style (:data:`PLANNING_POLICIES`):
     if not, a compiled loop may pass ``planning=None`` and compile without them."""
     return bool(np.isin(codes, PLANNING_POLICIES).any())
+
+
+RANDOM_POLICIES = (POLICY_RANDOM_LEGAL, POLICY_RANDOM_PLAYABLE)
+"""The random styles: all that :func:`choose_action` compiles when its ``scripted`` argument is
+``None``."""
+
+
+def scripted_needed(codes: np.ndarray) -> bool:
+    """Whether any of the policy ``codes`` (negative codes: callers, not compiled styles) is
+    neither ``random_legal`` nor ``random_playable``: if not, a compiled loop may pass
+    ``scripted=None`` (and ``planning=None``) and compile without the other styles."""
+    styles = np.asarray(codes)
+    return bool(((styles >= 0) & ~np.isin(styles, RANDOM_POLICIES)).any())
 
 
 # ================================================================ the style table (Python)

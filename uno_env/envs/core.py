@@ -287,13 +287,15 @@ def play_compiled(
     staged: bool | None,
     count: int = -1,
     planning: bool | None = True,
+    scripted: bool | None = True,
 ) -> int:
     """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
-    :func:`uno_env.policies.choose_action`, which ``planning`` is passed on to: ``None`` when
-    no seat plays a planning style (:func:`uno_env.policies.planning_needed`), so the loop
-    compiles without them; ``staged`` goes to the engine
+    :func:`uno_env.policies.choose_action`, which ``planning`` and ``scripted`` are passed on
+    to: ``None`` when no seat plays a planning style (:func:`uno_env.policies.planning_needed`),
+    and when every seat plays a random one (:func:`uno_env.policies.scripted_needed`), so the
+    loop compiles without those styles; ``staged`` goes to the engine
     (:func:`uno_env.engine.staged_argument`). Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
@@ -319,7 +321,7 @@ def play_compiled(
             if code == POLICY_RANDOM:  # the common baseline skips the style dispatch, as the batch loop
                 action = random_action(state, mask, count)
             else:
-                action = choose_action(state, spec, mask, count, code, params[seat], planning)
+                action = choose_action(state, spec, mask, count, code, params[seat], planning, scripted)
         engine.apply_action(state, spec, action, staged)
         count = MASK_STALE
     if count == MASK_STALE:
@@ -355,9 +357,10 @@ def single_step(
     params: np.ndarray,
     staged: bool | None,
     planning: bool | None = True,
+    scripted: bool | None = True,
 ) -> int:
-    """Apply a caller's ``action`` then let compiled opponents move (``planning`` as
-    :func:`play_compiled` takes it).
+    """Apply a caller's ``action`` then let compiled opponents move (``planning`` and
+    ``scripted`` as :func:`play_compiled` takes them).
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER`, or the seat that must decide.
     """
@@ -369,7 +372,7 @@ def single_step(
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
     engine.apply_action(state, spec, action, staged)
-    return play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning)
+    return play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning, scripted)
 
 
 @njit(cache=True)
@@ -395,9 +398,10 @@ def reset_game(
     deck: np.ndarray,
     staged: bool | None,
     planning: bool | None = True,
+    scripted: bool | None = True,
 ) -> int:
     """Deal the game of ``seed``, seat the learner and let compiled opponents move
-    (``planning`` as :func:`play_compiled` takes it).
+    (``planning`` and ``scripted`` as :func:`play_compiled` takes them).
 
     Stops when a caller (the learner or an external opponent) must decide. A game that the
     compiled opponents finish before that is dealt again from :func:`next_seed`. Returns
@@ -407,7 +411,7 @@ def reset_game(
         learner = seat_for_seed(seed, num_players, seat_mode)
         learner_seats(seats, params, template, template_params, num_players, learner)
         engine.new_game(state, spec, num_players, deck, seed, 0, staged)
-        if play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning) >= 0:
+        if play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning, scripted) >= 0:
             return seed
         seed = next_seed(seed)
 
@@ -469,6 +473,7 @@ class VectorBatch(NamedTuple):
     reward_mode: int  # a REWARDS code, with TRUNCATED_ZERO
     illegal_mode: int  # an ILLEGAL_ACTIONS code
     planning: bool | None  # None: no seat plays a planning style, compiled without them (play_compiled)
+    scripted: bool | None  # None: every compiled seat plays a random style, compiled without the others
     staged: bool | None  # the engine's argument (engine.staged_argument): None, without the staged machinery
 
 
@@ -485,7 +490,7 @@ def borrowed(g: VectorBatch) -> VectorBatch:
         borrow(g.out_masks), borrow(g.rewards), borrow(g.terminated), borrow(g.truncated),
         borrow(g.illegal), borrow(g.final_obs), borrow(g.final_lengths), borrow(g.spec), borrow(g.deck),
         borrow(g.offsets), borrow(g.templates), borrow(g.template_params), borrow(g.cumulative_weights),
-        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode, g.planning, g.staged,
+        g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode, g.planning, g.scripted, g.staged,
     )  # fmt: skip
 
 
@@ -503,7 +508,15 @@ def deal_row(g: VectorBatch, i: int, seed: int) -> int:
         engine.new_game(state, g.spec, g.num_players, g.deck, seed, 0, g.staged)
         if (
             play_compiled(
-                state, g.spec, g.masks[i], g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning
+                state,
+                g.spec,
+                g.masks[i],
+                g.seats[i],
+                g.params[i],
+                g.staged,
+                MASK_STALE,
+                g.planning,
+                g.scripted,
             )
             >= 0
         ):
@@ -608,7 +621,9 @@ def vector_step(games: VectorBatch, actions: np.ndarray, illegal_reward: float) 
         action = actions[i]
         if engine.is_legal(spec, action, mask):
             engine.apply_action(state, spec, action, g.staged)
-            play_compiled(state, spec, mask, g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning)
+            play_compiled(
+                state, spec, mask, g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning, g.scripted
+            )
         elif g.illegal_mode == ILLEGAL_RAISE:
             return i
         elif g.illegal_mode == ILLEGAL_DRAW_PENALTY:
@@ -654,7 +669,15 @@ def external_step(games: VectorBatch, actions: np.ndarray) -> int:
             return i
         engine.apply_action(g.states[i], g.spec, actions[i], g.staged)
         play_compiled(
-            g.states[i], g.spec, g.masks[i], g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning
+            g.states[i],
+            g.spec,
+            g.masks[i],
+            g.seats[i],
+            g.params[i],
+            g.staged,
+            MASK_STALE,
+            g.planning,
+            g.scripted,
         )
         settle_row(g, i, False, scratch)
     return -1
@@ -693,9 +716,10 @@ def learner_step(
     out_mask: np.ndarray,
     staged: bool | None,
     planning: bool | None = True,
+    scripted: bool | None = True,
 ) -> int:
     """The single-agent step: the learner's ``action``, then the compiled opponents
-    (``planning`` as :func:`play_compiled` takes it).
+    (``planning`` and ``scripted`` as :func:`play_compiled` takes them).
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER` or the seat to decide. When
     that is the learner, or the game is over, the learner's view is in ``obs`` and
@@ -712,7 +736,7 @@ def learner_step(
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
     engine.apply_action(state, spec, action, staged)
-    seat = play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning)
+    seat = play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning, scripted)
     if seat == learner or seat == OVER:
         learner_view(state, spec, mask, learner, offsets, obs, out_mask)
     return seat

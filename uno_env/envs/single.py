@@ -63,7 +63,7 @@ from .. import actions
 from .. import layout as L
 from ..compiling import ensure_compiled
 from ..game import EngineError, IllegalActionError, engine_error_message
-from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, planning_needed, policy_table
+from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, planning_needed, policy_table, scripted_needed
 from ..rules import RuleSet
 from . import core
 from .common import (
@@ -171,8 +171,10 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self.seat = seat
         self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self._template, self._template_params, self._external = opponent_table(opponents, num_players)
-        # None compiles the steps without the planning styles (issue 21: cold start)
+        # None compiles the steps without the planning styles, and with random opponents only
+        # without the scripted ones too (issue 21: cold start)
         self._planning = True if planning_needed(self._template) else None
+        self._scripted = True if scripted_needed(self._template) else None
         self._seat_mode = -1 if seat is None else int(seat)
         self.dict_observation = bool(dict_observation)
         vector_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
@@ -220,6 +222,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._deck_counts,
                 self._staged,
                 self._planning,
+                self._scripted,
             )
             self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
             if self._ask_external(int(self._state[L.S_CURRENT])) != core.OVER:
@@ -275,6 +278,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._params,
                 self._staged,
                 self._planning,
+                self._scripted,
             )
             if result == core.ILLEGAL:
                 lead = f"opponent at seat {seat} played the illegal action "
@@ -303,6 +307,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             mask,
             self._staged,
             self._planning,
+            self._scripted,
         )
         info: dict[str, Any] = {"action_mask": mask}
         if seat == core.ILLEGAL:

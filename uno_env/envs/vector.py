@@ -74,7 +74,7 @@ from gymnasium.vector import AutoresetMode
 from .. import layout as L
 from ..compiling import ensure_compiled
 from ..game import EngineError, IllegalActionError, engine_error_message
-from ..policies import NUM_POLICY_PARAMS, planning_needed, policy_table
+from ..policies import NUM_POLICY_PARAMS, planning_needed, policy_table, scripted_needed
 from ..rng import fresh_seed
 from ..rules import RuleSet
 from . import core
@@ -246,9 +246,11 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             if core.EXTERNAL - j not in used:
                 externals[j] = None  # no game sits with it any more: let it go
         self._has_externals = any(policy is not None for policy in externals)
-        # None compiles the loops without the planning styles (issue 21: cold start)
+        # None compiles the loops without the planning styles, and with random opponents only
+        # without the scripted ones too (issue 21: cold start)
         codes = np.concatenate([templates.ravel(), self._seats.ravel()])
         self._planning = True if planning_needed(codes) else None
+        self._scripted = True if scripted_needed(codes) else None
         self._batches = tuple(self._batch(obs) for obs in self._buffers)
         self.opponent_pool = pool
         self.opponents = described[0] if len(described) == 1 else described
@@ -431,6 +433,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             reward_mode=self._reward_code,
             illegal_mode=self._illegal_code,
             planning=self._planning,
+            scripted=self._scripted,
             staged=self._staged,
         )
 
