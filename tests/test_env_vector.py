@@ -184,13 +184,13 @@ def test_env_loops_compile_without_planning_styles_unless_an_opponent_plans() ->
     assert venv._planning is None
     venv.reset(seed=0)
     venv.step(np.argmax(venv.action_masks(), axis=1))
-    if hasattr(core.vector_step, "signatures"):  # compiled
-        # vector_step is called from Python, so its signatures are recorded whether it was
+    if hasattr(core.vector_run, "signatures"):  # compiled
+        # vector_run is called from Python, so its signatures are recorded whether it was
         # compiled here or loaded from the cache (play_compiled, called only from compiled
         # code, has none when its callers come from the cache); the record's planning field
         # is typed none: the loops below it compile without the planning styles
         planning_types = set()
-        for signature in core.vector_step.signatures:
+        for signature in core.vector_run.signatures:
             record = signature[0]
             planning_types.add(str(record.types[record.fields.index("planning")]))
         assert "none" in planning_types
@@ -227,9 +227,9 @@ def test_random_opponents_play_the_same_games_on_loops_without_the_scripted_styl
         assert_same(a, b)
     np.testing.assert_array_equal(plain._states, full._states)
     assert full.table_index.tolist() == [0] * len(seeds)
-    if hasattr(core.vector_step, "signatures"):  # compiled: one loop with scripted typed none, one bool
+    if hasattr(core.vector_run, "signatures"):  # compiled: one loop with scripted typed none, one bool
         scripted_types = set()
-        for signature in core.vector_step.signatures:
+        for signature in core.vector_run.signatures:
             record = signature[0]
             scripted_types.add(str(record.types[record.fields.index("scripted")]))
         assert {"none", "bool"} <= scripted_types
@@ -260,9 +260,9 @@ def test_envs_compile_the_engine_without_the_staged_machinery_for_official_uno()
     assert venv._staged is None
     venv.reset(seed=0)
     venv.step(np.argmax(venv.action_masks(), axis=1))
-    if hasattr(core.vector_step, "signatures"):  # compiled: the record's staged field is typed none
+    if hasattr(core.vector_run, "signatures"):  # compiled: the record's staged field is typed none
         staged_types = set()
-        for signature in core.vector_step.signatures:
+        for signature in core.vector_run.signatures:
             record = signature[0]
             staged_types.add(str(record.types[record.fields.index("staged")]))
         assert "none" in staged_types

@@ -53,8 +53,8 @@ WRONG_MOVE_CARDS = 2  # U-WRONG-1: the wrong card goes back and its player draws
 OVER = -1  # the game has ended
 ILLEGAL = -2  # the action was not legal; nothing changed
 ENGINE_ERROR = -3  # aec_step: the engine found the state unusable and ended the game
-OUT_OF_BOUNDS = -2  # vector_step: OUT_OF_BOUNDS - i, game i's action is outside the action table
-BROKEN = -2  # settle_row: waiting[i] for a game the engine ended with S_ENGINE_ERROR set (kept, not redealt)
+OUT_OF_BOUNDS = -2  # vector_run: OUT_OF_BOUNDS - i, game i's action is outside the action table
+BROKEN = -2  # vector_run: waiting[i] for a game the engine ended with S_ENGINE_ERROR set (kept, not redealt)
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
 # seat codes of a table: >= 0 a compiled policy (uno_env.policies.POLICIES), else a caller
@@ -92,7 +92,9 @@ def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bo
     engine.fill_mask(state, spec, mask, staged)
 
 
-@njit(cache=True)
+# inlined into its one caller, standing_rewards, itself inlined into final_rewards (issue 21;
+# uno_env/engine.py, "Inlining")
+@njit(cache=True, inline="always")
 def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.ndarray) -> None:
     """Where each seat stands by what the rules would count now (a game cut by E-END-1).
 
@@ -119,7 +121,8 @@ def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.nda
             key[seat] = -value[seat]
 
 
-@njit(cache=True)
+# inlined into its one caller, final_rewards (issue 21; uno_env/engine.py, "Inlining")
+@njit(cache=True, inline="always")
 def standing_rewards(state: np.ndarray, spec: np.ndarray, scheme: int, out: np.ndarray) -> None:
     """Rewards of a game cut by the decision limit (E-END-1), paid by :func:`standing`.
 
@@ -277,7 +280,10 @@ def aec_view(
     return seat
 
 
-@njit(cache=True)
+# inlined (issue 21; uno_env/engine.py, "Inlining"): a thin loop over the engine and the styles
+# whose own module re-optimised and re-emitted their whole closure; the vector env calls it from
+# one place (vector_run), the single-agent env's three steps each from one
+@njit(cache=True, inline="always")
 def play_compiled(
     state: np.ndarray,
     spec: np.ndarray,
@@ -439,10 +445,9 @@ class VectorBatch(NamedTuple):
     """The games of a vector env as its compiled loops take them: one record, built once.
 
     :class:`~uno_env.envs.vector.VectorEnv` builds it from its buffers (one per observation
-    buffer, again when the opponents change) and passes it whole to :func:`vector_reset`,
-    :func:`vector_step`, :func:`external_step` and, per game, :func:`settle_row` and
-    :func:`deal_row`: a new per-game field is an entry here and its uses, not an edit to
-    every signature and call site. Row ``i`` of each per-game array belongs to game ``i``.
+    buffer, again when the opponents change) and passes it whole to :func:`vector_run` and
+    :func:`external_views`: a new per-game field is an entry here and its uses, not an edit
+    to every signature and call site. Row ``i`` of each per-game array belongs to game ``i``.
     """
 
     states: np.ndarray  # (n, STATE_SIZE) int64: the games
@@ -477,7 +482,9 @@ class VectorBatch(NamedTuple):
     staged: bool | None  # the engine's argument (engine.staged_argument): None, without the staged machinery
 
 
-@njit(cache=True)
+# inlined into the top-level loops (issue 21; uno_env/engine.py, "Inlining"): its own module
+# also built a Python wrapper boxing the whole record
+@njit(cache=True, inline="always")
 def borrowed(g: VectorBatch) -> VectorBatch:
     """``g`` with borrowed views of its arrays (:func:`uno_env._borrow.borrow`).
 
@@ -494,153 +501,142 @@ def borrowed(g: VectorBatch) -> VectorBatch:
     )  # fmt: skip
 
 
-@njit(cache=True)
-def deal_row(g: VectorBatch, i: int, seed: int) -> int:
-    """Deal game ``i`` from ``seed`` at the table :func:`pick_table` chooses; as :func:`reset_game`.
-
-    The table index goes to ``g.tables[i]``; returns the seed actually dealt.
-    """
-    state = g.states[i]
-    while True:
-        p = pick_table(seed, g.cumulative_weights)
-        learner = seat_for_seed(seed, g.num_players, g.seat_mode)
-        learner_seats(g.seats[i], g.params[i], g.templates[p], g.template_params[p], g.num_players, learner)
-        engine.new_game(state, g.spec, g.num_players, g.deck, seed, 0, g.staged)
-        if (
-            play_compiled(
-                state,
-                g.spec,
-                g.masks[i],
-                g.seats[i],
-                g.params[i],
-                g.staged,
-                MASK_STALE,
-                g.planning,
-                g.scripted,
-            )
-            >= 0
-        ):
-            g.tables[i] = p
-            return seed
-        seed = next_seed(seed)
+RUN_RESET = 0  # vector_run: deal every game from its seed
+RUN_STEP = 1  # vector_run: the learners' actions
+RUN_EXTERNAL = 2  # vector_run: the external opponents' actions, in the games waiting on them
 
 
 @njit(cache=True)
-def settle_row(g: VectorBatch, i: int, forced_end: bool, scratch: np.ndarray) -> None:
-    """After moves in game ``i``: end and redeal it if it is over, then hand it to its next caller.
+def vector_run(games: VectorBatch, actions: np.ndarray, illegal_reward: float, mode: int) -> int:
+    """The vector env's compiled loop over its games: a reset, a step or the external
+    opponents' moves, by ``mode``.
 
-    A game that ended (or that ``forced_end`` ends: an illegal action under the terminate
-    policy, reward already set) records the learner's reward and flags and its last
-    observation in ``final_obs[i]`` and its decisions and turns in ``final_lengths[i]``, and
-    the game of :func:`next_seed` is dealt in its place;
-    a game dealt in this step that ends before the learner has decided (external opponents
-    finished it) is dealt again silently, as :func:`reset_game` does. Then either the
-    learner decides (its view goes to ``obs[i]``, ``out_masks[i]``, ``waiting[i] = -1``) or
-    an external opponent does (``waiting[i]`` = its seat). A game the engine ended because
-    its state was unusable is left as it is with ``waiting[i] =`` :data:`BROKEN`.
+    One entry point for the three (issue 21: cold start): numba optimises and emits every
+    compiled function together with the code of everything it calls, so each entry point
+    that reaches the engine compiles it again. Per game ``i``:
+
+    - :data:`RUN_RESET`: deal the game from ``seeds[i]`` (``actions`` is not read);
+    - :data:`RUN_STEP`: apply the learner's ``actions[i]``, or the illegal-action policy
+      ``illegal_mode`` (paying ``illegal_reward`` under terminate);
+    - :data:`RUN_EXTERNAL`: in a game waiting on an external opponent (``waiting[i] >= 0``),
+      apply its ``actions[i]``; the other games are left as they are.
+
+    Then the compiled opponents move and the game settles: the learner decides (its view in
+    ``obs[i]`` and ``out_masks[i]``, ``waiting[i] = -1``) or an external opponent does
+    (``waiting[i]`` = its seat). A game that ended (or that an illegal action under the
+    terminate policy ends, reward already set) records the learner's reward and flags, its
+    last observation in ``final_obs[i]`` and its decisions and turns in
+    ``final_lengths[i]``, and the game of :func:`next_seed` is dealt in its place (same
+    step). Each game is dealt at the table :func:`pick_table` picks from its seed
+    (``tables[i]``) and the learner seated by ``seat_mode``; a game the compiled opponents
+    finish before a caller decides is dealt again from :func:`next_seed`, as is, silently,
+    a game dealt in this call (``fresh[i]``) that ends before its learner decides (external
+    opponents finished it). A game the engine ended because its state was unusable is left
+    as it is with ``waiting[i] =`` :data:`BROKEN`.
+
+    Returns ``OUT_OF_BOUNDS - i`` when the learner's action of game ``i`` (the first such)
+    is outside the action table (no game stepped); the first game whose action was illegal,
+    when ``illegal_mode`` is raise (that game unchanged, the games before it stepped) or an
+    external opponent's action is illegal (nothing applied from it on); else -1.
     """
-    state = g.states[i]
-    end_now = forced_end
-    while True:
-        if not end_now and state[L.S_STATUS] == L.ST_RUNNING:
-            seat = state[L.S_CURRENT]
-            if seat == g.learners[i]:
-                g.waiting[i] = -1
-                encode(state, g.spec, seat, g.offsets, g.obs[i])
-                export_mask(g.spec, g.masks[i], g.out_masks[i])
-            else:
-                g.waiting[i] = seat
-            return
-        if not g.fresh[i]:
-            if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
-                # only a state written directly gets here; the caller raises EngineError on it
-                # (truncated set only so that the caller's check for ended games looks)
-                g.waiting[i] = BROKEN
-                g.truncated[i] = True
-                return
-            if not end_now:
-                final_rewards(state, g.spec, g.reward_mode, scratch)
-                g.rewards[i] = scratch[g.learners[i]]
-                g.terminated[i] = state[L.S_STATUS] == L.ST_WON
-                g.truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
-            encode(state, g.spec, g.learners[i], g.offsets, g.final_obs[i])
-            g.final_lengths[i, 0] = state[L.S_DECISIONS]
-            g.final_lengths[i, 1] = state[L.S_TURNS]
-        g.seeds[i] = deal_row(g, i, next_seed(g.seeds[i]))
-        g.learners[i] = seat_for_seed(g.seeds[i], g.num_players, g.seat_mode)
-        g.fresh[i] = True
-        end_now = False
-
-
-@njit(cache=True)
-def vector_reset(games: VectorBatch) -> None:
-    """Deal every game of ``games`` from its seed (``seeds``, updated to the seeds dealt).
-
-    Encodes the learners' views, or marks in ``waiting`` the games where an external
-    opponent decides first (:func:`external_step` continues them).
-    """
-    g = borrowed(games)
-    scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    for i in range(g.states.shape[0]):
-        g.seeds[i] = deal_row(g, i, g.seeds[i])
-        g.learners[i] = seat_for_seed(g.seeds[i], g.num_players, g.seat_mode)
-        g.fresh[i] = True  # so settle_row pays and records nothing
-        settle_row(g, i, False, scratch)
-
-
-@njit(cache=True)
-def vector_step(games: VectorBatch, actions: np.ndarray, illegal_reward: float) -> int:
-    """Step every game of ``games`` with the learners' ``actions``; auto-reset finished games.
-
-    Per game: apply the learner's action (or the illegal-action policy ``illegal_mode``,
-    paying ``illegal_reward`` under terminate), let the compiled opponents move, then
-    :func:`settle_row`: the learner's next view, or the game waits for an external opponent
-    (``waiting[i] >= 0``). A finished game's last observation goes to ``final_obs[i]``, its
-    decisions and turns to ``final_lengths[i]``, and the game of :func:`next_seed` is dealt
-    in its place (same step).
-    Returns the first game whose action was illegal when ``illegal_mode`` is raise (that
-    game unchanged, the games before it stepped), ``OUT_OF_BOUNDS - i`` when the action of
-    game ``i`` (the first such) is outside the action table (no game stepped), else -1.
-    """
-    num_actions = games.spec[L.SP_NUM_ACTIONS]
-    for i in range(actions.shape[0]):
-        if actions[i] < 0 or actions[i] >= num_actions:
-            return OUT_OF_BOUNDS - i
+    if mode == RUN_STEP:
+        num_actions = games.spec[L.SP_NUM_ACTIONS]
+        for i in range(actions.shape[0]):
+            if actions[i] < 0 or actions[i] >= num_actions:
+                return OUT_OF_BOUNDS - i
     scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     g = borrowed(games)
     spec = g.spec
     for i in range(g.states.shape[0]):
         state = g.states[i]
         mask = g.masks[i]
-        g.rewards[i] = 0.0
-        g.terminated[i] = False
-        g.truncated[i] = False
-        g.illegal[i] = False
-        g.fresh[i] = False
-        forced_end = False
-        action = actions[i]
-        if engine.is_legal(spec, action, mask):
-            engine.apply_action(state, spec, action, g.staged)
-            play_compiled(
-                state, spec, mask, g.seats[i], g.params[i], g.staged, MASK_STALE, g.planning, g.scripted
-            )
-        elif g.illegal_mode == ILLEGAL_RAISE:
-            return i
-        elif g.illegal_mode == ILLEGAL_DRAW_PENALTY:
-            g.illegal[i] = True
-            wrong_move(state, spec, mask, g.staged)  # the learner decides again (or the limit ended it)
+        seats = g.seats[i]
+        params = g.params[i]
+        deal = False  # deal the game of seed
+        seed = 0
+        move = False  # the compiled opponents move
+        end_now = False  # an illegal action under the terminate policy ends the game
+        if mode == RUN_RESET:
+            deal = True
+            seed = g.seeds[i]
+        elif mode == RUN_EXTERNAL:
+            if g.waiting[i] < 0:
+                continue
+            if not engine.is_legal(spec, actions[i], mask):
+                return i
+            engine.apply_action(state, spec, actions[i], g.staged)
+            move = True
         else:
-            g.illegal[i] = True
-            g.terminated[i] = True
-            g.rewards[i] = illegal_reward
-            forced_end = True
-        if not forced_end and state[L.S_STATUS] == L.ST_RUNNING and state[L.S_CURRENT] == g.learners[i]:
-            # the common case, kept out of settle_row
-            g.waiting[i] = -1
-            encode(state, spec, g.learners[i], g.offsets, g.obs[i])
-            export_mask(spec, mask, g.out_masks[i])
-            continue
-        settle_row(g, i, forced_end, scratch)
+            g.rewards[i] = 0.0
+            g.terminated[i] = False
+            g.truncated[i] = False
+            g.illegal[i] = False
+            g.fresh[i] = False
+            action = actions[i]
+            if engine.is_legal(spec, action, mask):
+                engine.apply_action(state, spec, action, g.staged)
+                move = True
+            elif g.illegal_mode == ILLEGAL_RAISE:
+                return i
+            elif g.illegal_mode == ILLEGAL_DRAW_PENALTY:
+                g.illegal[i] = True
+                wrong_move(state, spec, mask, g.staged)  # the learner decides again (or the limit ended it)
+            else:
+                g.illegal[i] = True
+                g.terminated[i] = True
+                g.rewards[i] = illegal_reward
+                end_now = True
+        table = 0
+        learner = 0
+        while True:
+            if deal:
+                table = pick_table(seed, g.cumulative_weights)
+                learner = seat_for_seed(seed, g.num_players, g.seat_mode)
+                template = g.templates[table]
+                learner_seats(seats, params, template, g.template_params[table], g.num_players, learner)
+                engine.new_game(state, spec, g.num_players, g.deck, seed, 0, g.staged)
+                move = True
+            if move:
+                move = False
+                seat = play_compiled(
+                    state, spec, mask, seats, params, g.staged, MASK_STALE, g.planning, g.scripted
+                )
+                if deal:
+                    if seat == OVER:  # the compiled opponents ended it before a caller decided
+                        seed = next_seed(seed)
+                        continue
+                    deal = False
+                    g.seeds[i] = seed
+                    g.tables[i] = table
+                    g.learners[i] = learner
+                    g.fresh[i] = True  # a game dealt in this call pays and records nothing
+            if not end_now and state[L.S_STATUS] == L.ST_RUNNING:
+                seat = state[L.S_CURRENT]
+                if seat == g.learners[i]:
+                    g.waiting[i] = -1
+                    encode(state, spec, seat, g.offsets, g.obs[i])
+                    export_mask(spec, mask, g.out_masks[i])
+                else:
+                    g.waiting[i] = seat
+                break
+            if not g.fresh[i]:
+                if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+                    # only a state written directly gets here; the caller raises EngineError on it
+                    # (truncated set only so that the caller's check for ended games looks)
+                    g.waiting[i] = BROKEN
+                    g.truncated[i] = True
+                    break
+                if not end_now:
+                    final_rewards(state, spec, g.reward_mode, scratch)
+                    g.rewards[i] = scratch[g.learners[i]]
+                    g.terminated[i] = state[L.S_STATUS] == L.ST_WON
+                    g.truncated[i] = state[L.S_STATUS] == L.ST_TRUNCATED
+                encode(state, spec, g.learners[i], g.offsets, g.final_obs[i])
+                g.final_lengths[i, 0] = state[L.S_DECISIONS]
+                g.final_lengths[i, 1] = state[L.S_TURNS]
+            deal = True
+            seed = next_seed(g.seeds[i])
+            end_now = False
     return -1
 
 
@@ -652,35 +648,6 @@ def external_views(games: VectorBatch, obs: np.ndarray, out_masks: np.ndarray) -
         if g.waiting[i] >= 0:
             encode(g.states[i], g.spec, g.waiting[i], g.offsets, obs[i])
             export_mask(g.spec, g.masks[i], out_masks[i])
-
-
-@njit(cache=True)
-def external_step(games: VectorBatch, actions: np.ndarray) -> int:
-    """Apply the external opponents' ``actions`` in the waiting games, then settle them as
-    :func:`vector_step` does. Returns the first game whose external action was illegal
-    (nothing applied from it on), else -1.
-    """
-    g = borrowed(games)
-    scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    for i in range(g.states.shape[0]):
-        if g.waiting[i] < 0:
-            continue
-        if not engine.is_legal(g.spec, actions[i], g.masks[i]):
-            return i
-        engine.apply_action(g.states[i], g.spec, actions[i], g.staged)
-        play_compiled(
-            g.states[i],
-            g.spec,
-            g.masks[i],
-            g.seats[i],
-            g.params[i],
-            g.staged,
-            MASK_STALE,
-            g.planning,
-            g.scripted,
-        )
-        settle_row(g, i, False, scratch)
-    return -1
 
 
 @njit(cache=True)

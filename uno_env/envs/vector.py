@@ -293,7 +293,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} games")
         self._seeds[:] = seeds
         self._next_buffer()
-        core.vector_reset(self._batches[self._turn])
+        core.vector_run(self._batches[self._turn], self._actions, self.illegal_reward, core.RUN_RESET)
         self._has_reset = True
         self._rewards[:] = 0.0
         self._terminated[:] = False
@@ -313,7 +313,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             )
         self._actions[:] = acts
         self._next_buffer()
-        failed = core.vector_step(self._batches[self._turn], self._actions, self.illegal_reward)
+        failed = core.vector_run(self._batches[self._turn], self._actions, self.illegal_reward, core.RUN_STEP)
         if failed != -1:
             raise (
                 self._illegal_error(failed)
@@ -390,7 +390,9 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                         f"(shape ({chosen.size},)), got {answer.dtype} array of shape {answer.shape}"
                     )
                 self._external_actions[chosen] = answer
-            failed = core.external_step(self._batches[self._turn], self._external_actions)
+            failed = core.vector_run(
+                self._batches[self._turn], self._external_actions, self.illegal_reward, core.RUN_EXTERNAL
+            )
             if failed >= 0:
                 raise self._external_error(failed)
 
