@@ -45,8 +45,8 @@ compile: $(VENV)/.installed-base
 	$(BIN)/uno-env compile
 
 lint:
-	$(BIN)/ruff check uno_env agents training tests benchmarks examples
-	$(BIN)/ruff format --check uno_env agents training tests benchmarks examples
+	$(BIN)/ruff check uno_env agents training tests benchmarks examples setup.py
+	$(BIN)/ruff format --check uno_env agents training tests benchmarks examples setup.py
 
 typecheck:
 	$(BIN)/mypy

@@ -13,7 +13,12 @@ Installations to compare (columns), each a Python interpreter with ``uno_env`` i
 - ``--python PATH``: an existing environment (e.g. ``/work/main/.venv/bin/python``);
 - ``--install REF``: the git revision ``REF`` built into a wheel and installed, with the
   ``study`` extra, into a new virtual environment (kept under ``--venv-root``, one per
-  commit, so a second run reuses it). This is what a user's first ``pip install`` gets.
+  commit, so a second run reuses it). This is what a user's first ``pip install`` gets:
+  since the wheel carries the compiled engine (``setup.py``), the wheel's build compiles
+  it, and its time is printed under the table;
+- ``--install-plain REF``: the same, built with ``UNO_ENV_BUNDLE=0`` (no compiled engine in
+  the wheel), which is what an editable or source-tree install, or a platform the wheel's
+  code does not fit, gets: the first use compiles.
 
 One command for before and after::
 
@@ -144,28 +149,41 @@ def run_row(python: Path, row: Row, cache: Path, scratch: Path) -> list[tuple[fl
     raise RuntimeError(f"row {row.name} printed no times:\n{done.stdout}\n{done.stderr}")
 
 
-def install(ref: str, root: Path) -> tuple[str, Path]:
-    """A new virtual environment with the wheel of git revision ``ref`` (and the study extra)."""
+BUILDS: list[str] = []
+"""One line per wheel built in this run: its revision and the wall seconds the build took."""
+
+
+def install(ref: str, root: Path, plain: bool = False) -> tuple[str, Path]:
+    """A new virtual environment with the wheel of git revision ``ref`` (and the study extra).
+
+    ``plain`` builds the wheel without the compiled engine (``UNO_ENV_BUNDLE=0``).
+    """
     sha = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--short=10", ref], check=True, capture_output=True, text=True
     ).stdout.strip()
-    venv = root / sha
+    label = f"{ref} ({sha}{', plain wheel' if plain else ''})"
+    venv = root / (f"{sha}-plain" if plain else sha)
     python = venv / "bin" / "python"
     if (venv / ".installed").exists():
-        return f"{ref} ({sha})", python
+        return label, python
     shutil.rmtree(venv, ignore_errors=True)
     with tempfile.TemporaryDirectory() as source:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", sha], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", source], input=archive.stdout, check=True)
-        print(f"building {ref} ({sha}) into {venv}", file=sys.stderr, flush=True)
+        print(f"building {label} into {venv}", file=sys.stderr, flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         wheels = Path(source) / "dist"
         pip = [str(python), "-m", "pip", "--quiet"]
-        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), source], check=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_"))}
+        if plain:
+            env["UNO_ENV_BUNDLE"] = "0"
+        start = time.perf_counter()
+        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), source], check=True, env=env)
+        BUILDS.append(f"{label}: wheel built in {time.perf_counter() - start:.0f} s")
         wheel = next(wheels.glob("*.whl"))
         subprocess.run([*pip, "install", f"{wheel}[study]"], check=True)
     (venv / ".installed").touch()
-    return f"{ref} ({sha})", python
+    return label, python
 
 
 def _cell(times: tuple[float, float] | None) -> str:
@@ -323,6 +341,13 @@ def main() -> None:
         "--install", action="append", default=[], metavar="REF", help="git revision to build and install"
     )
     parser.add_argument(
+        "--install-plain",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="git revision to build without the compiled engine in the wheel and install",
+    )
+    parser.add_argument(
         "--venv-root",
         type=Path,
         default=Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uno_env-cold-start",
@@ -338,10 +363,13 @@ def main() -> None:
     # absolute, not resolved: the rows run from a scratch folder, and a venv's python is a symlink
     installs = [(str(p), p.absolute()) for p in args.python]
     installs += [install(ref, args.venv_root) for ref in args.install]
+    installs += [install(ref, args.venv_root, plain=True) for ref in args.install_plain]
     if not installs:
         installs = [("this", Path(sys.executable))]
     print(table(installs, [ROWS[name] for name in args.rows], args.repeat))
     print("\nwall seconds (CPU seconds of the process and its children); cold: empty cache directory")
+    for line in BUILDS:
+        print(f"\n{line}")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ from typing import Any, TextIO
 import numba
 import numpy as np
 
-from ._cache import CACHE_DIR
+from ._cache import CACHE_DIR, CODE_TARGET, COMPILED_ENGINE
 
 PARTS: dict[str, tuple[str, int]] = {
     "batch": ("batch simulator and play styles", 100),
@@ -271,6 +271,7 @@ def compile_all(
         raise ValueError(f"unknown engine part(s) {', '.join(unknown)}; parts: {', '.join(PARTS)}")
     report = progress if progress is not None else _to_stderr
     report(f"compiling the uno_env engine into {CACHE_DIR}")
+    report(f"code target: {CODE_TARGET}; the install's compiled engine: {COMPILED_ENGINE}")
     seconds: dict[str, float] = {}
     total = time.perf_counter()
     for k, name in enumerate(names, 1):
