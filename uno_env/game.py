@@ -116,46 +116,40 @@ class EngineError(RuntimeError):
 
 STEP_ILLEGAL = -1  # _step_and_list: the action is not legal (nothing changed)
 STEP_ENGINE_ERROR = -2  # _step_and_list: the engine found its state unusable and ended the game
+DEAL = -1  # _step_and_list's action: deal a game (its inputs in legal)
+REFILL = -2  # _step_and_list's action: refill the mask of the current state
+DEAL_PLAYERS = L.MAX_FACES  # where DEAL reads the player count in legal (the deck counts before it)
+DEAL_SEED = L.MAX_FACES + 1  # and the seed
 
 
 @njit(cache=True)
 def _step_and_list(
     state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray, legal: np.ndarray, staged: bool | None
 ) -> int:
-    """One facade step: check, apply, refill the mask and list the legal ids (or a STEP_* code).
+    """The facade's compiled call: one step (check, apply, refill the mask), a deal or a refill,
+    then the legal ids listed into ``legal``; their number, or a STEP_* code.
 
+    ``action`` is the action to step with, or :data:`DEAL` (deal the game of the deck counts
+    ``legal[:MAX_FACES]``, the player count ``legal[DEAL_PLAYERS]`` and the seed
+    ``legal[DEAL_SEED]``, which the caller writes) or :data:`REFILL` (refill the mask of the
+    current state, a parsed position). One compiled entry point for the three (issue 21:
+    cold start): numba optimises and emits every compiled function with the code of everything
+    it calls, so each entry point compiled the engine below it again; the deal's inputs ride
+    in ``legal`` so that the step, called most, takes no more arguments than before.
     ``staged``: :func:`uno_env.engine.staged_argument` of the rules (``None`` compiles the
     engine without the staged machinery)."""
-    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
-        return STEP_ENGINE_ERROR
-    if not engine.step_checked(state, spec, action, mask, staged):
-        return STEP_ILLEGAL
-    if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
-        return STEP_ENGINE_ERROR
-    return engine.list_legal(spec, mask, legal)
-
-
-@njit(cache=True)
-def _reset_and_list(
-    state: np.ndarray,
-    spec: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    seed: int,
-    mask: np.ndarray,
-    legal: np.ndarray,
-    staged: bool | None,
-) -> int:
-    engine.new_game(state, spec, num_players, deck, seed, 0, staged)
-    engine.fill_mask(state, spec, mask, staged)
-    return engine.list_legal(spec, mask, legal)
-
-
-@njit(cache=True)
-def _mask_and_list(
-    state: np.ndarray, spec: np.ndarray, mask: np.ndarray, legal: np.ndarray, staged: bool | None
-) -> int:
-    engine.fill_mask(state, spec, mask, staged)
+    if action == DEAL:
+        engine.new_game(state, spec, legal[DEAL_PLAYERS], legal[: L.MAX_FACES], legal[DEAL_SEED], 0, staged)
+        engine.fill_mask(state, spec, mask, staged)
+    elif action == REFILL:
+        engine.fill_mask(state, spec, mask, staged)
+    else:
+        if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+            return STEP_ENGINE_ERROR
+        if not engine.step_checked(state, spec, action, mask, staged):
+            return STEP_ILLEGAL
+        if state[L.S_ENGINE_ERROR] != L.ERR_NONE:
+            return STEP_ENGINE_ERROR
     return engine.list_legal(spec, mask, legal)
 
 
@@ -198,16 +192,10 @@ class Game:
         compiled = compile_game(rules, num_players, **overrides)
         ensure_compiled("game")
         self._setup(compiled, fresh_seed() if seed is None else check_seed(seed), compiled.new_state())
-        self._num_legal = _reset_and_list(
-            self._state,
-            self._spec,
-            num_players,
-            compiled.deck_counts,
-            self.seed,
-            self._mask,
-            self._legal,
-            self._staged,
-        )
+        self._legal[: L.MAX_FACES] = compiled.deck_counts  # the deal's inputs (_step_and_list)
+        self._legal[DEAL_PLAYERS] = num_players
+        self._legal[DEAL_SEED] = self.seed
+        self._num_legal = _step_and_list(self._state, self._spec, DEAL, self._mask, self._legal, self._staged)
 
     def _setup(self, compiled: CompiledGame, seed: int, state: np.ndarray) -> None:
         """The attributes every way of making a game sets (the caller fills the mask)."""
@@ -235,7 +223,9 @@ class Game:
         state = parse_position(text, resolved, spec, seed)
         game = cls.__new__(cls)
         game._setup(compile_game(resolved, int(state[L.S_NPLAYERS])), seed, state)
-        game._num_legal = _mask_and_list(game._state, game._spec, game._mask, game._legal, game._staged)
+        game._num_legal = _step_and_list(
+            game._state, game._spec, REFILL, game._mask, game._legal, game._staged
+        )
         return game
 
     def clone(self) -> Game:
@@ -281,8 +271,8 @@ class Game:
         count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal, self._staged)
         if count < 0:
             if count == STEP_ENGINE_ERROR:
-                self._num_legal = _mask_and_list(
-                    self._state, self._spec, self._mask, self._legal, self._staged
+                self._num_legal = _step_and_list(
+                    self._state, self._spec, REFILL, self._mask, self._legal, self._staged
                 )
                 raise EngineError(engine_error_message(self._state, self.position()))
             raise self._illegal(action, "not legal here")
