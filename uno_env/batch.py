@@ -152,7 +152,9 @@ def play_games_with_params(
     return -1, 0
 
 
-@njit(cache=True)
+# inlined into its callers, the batch loops (issue 21; uno_env/engine.py, "Inlining"): its own
+# module re-emitted compute_ranking and the results record's wrapper
+@njit(cache=True, inline="always")
 def record_result(state: np.ndarray, spec: np.ndarray, g: int, results: GameResults) -> None:
     """Write the results of finished game ``state`` into row ``g`` of ``results``
     (all but ``first_mover``, written when the game is dealt)."""
