@@ -160,7 +160,7 @@ def wrap_seat(x: int, n: int) -> int:
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
     """The seat ``steps`` places from ``seat`` in the direction of play, skipping players who left."""
     n = state[L.S_NPLAYERS]
@@ -178,7 +178,7 @@ def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def previous_seat(state: np.ndarray, seat: int) -> int:
     """The player before ``seat`` in the direction of play (MM-NINE-1), skipping who left."""
     n = state[L.S_NPLAYERS]
@@ -211,7 +211,7 @@ def count_in_hand(state: np.ndarray, seat: int, face: int) -> int:
     return state[L.HANDS + seat * L.MAX_FACES + face]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Put one card of ``face`` into ``seat``'s hand."""
     if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
@@ -225,7 +225,7 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     state[L.HINT_SLACK + seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     """Take one card of ``face`` out of ``seat``'s hand."""
     if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
@@ -242,7 +242,7 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
         state[L.HINT_SLACK + seat] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def record_lack(state: np.ndarray, record: int, seat: int, faces: int) -> None:
     """Public record (``record``: ``L.VOID_FACES`` proven, ``L.HINT_FACES`` implied) that
     ``seat`` holds no card of the faces in bitmask ``faces`` now. A record none of whose
@@ -302,7 +302,7 @@ def push_discard(state: np.ndarray, face: int) -> None:
     state[L.S_NDISCARD] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def tuck_discard(state: np.ndarray, face: int) -> None:
     """Put a card into the discard pile just under its top card."""
     n = state[L.S_NDISCARD]
@@ -334,7 +334,7 @@ def reshuffle(state: np.ndarray) -> None:
     state[L.S_NDISCARD] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def draw_one(state: np.ndarray, seat: int) -> int:
     """``seat`` draws the top card (reshuffling if needed); the face, or -1 if none is left."""
     if state[L.S_NDRAW] == 0:
@@ -351,7 +351,7 @@ def draw_one(state: np.ndarray, seat: int) -> int:
     return face
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def draw_cards(state: np.ndarray, seat: int, count: int) -> int:
     """``seat`` draws ``count`` cards, as many as exist (U-DRAW-4); returns how many."""
     drawn = 0
@@ -363,7 +363,7 @@ def draw_cards(state: np.ndarray, seat: int, count: int) -> int:
 
 
 # ================================================================ which card may go where
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def matches(state: np.ndarray, spec: np.ndarray, face: int) -> bool:
     """U-MATCH-1 / MM-MATCH-1: same colour/suit, same number/symbol/rank, or a wild.
 
@@ -382,7 +382,7 @@ def matches(state: np.ndarray, spec: np.ndarray, face: int) -> bool:
     return spec[L.F_RANK + face] == spec[L.F_RANK + top_face(state)]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     """U-WD4-1: ``seat`` holds no card of the active colour (option: no other playable card)."""
     nf = spec[L.SP_NUM_FACES]
@@ -397,7 +397,7 @@ def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _may_lay(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Restrictions on any card leaving the hand in a play (U-WD4-2 refused, H-NOFINISH-1)."""
     if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and spec[L.SP_WD4_MODE] == WD4_REFUSED:
@@ -408,7 +408,7 @@ def _may_lay(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def playable(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Whether ``seat`` may start a play with ``face`` on its turn (no penalty pending)."""
     if not matches(state, spec, face) or not _may_lay(state, spec, seat, face):
@@ -428,7 +428,7 @@ def playable(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def answer_kind(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> int:
     """How ``face`` may answer the penalty pending on ``seat``: a PK_* code, or -1 if it can't.
 
@@ -452,7 +452,7 @@ def answer_kind(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> in
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def continues(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Whether ``face`` may be laid next in the play being made (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)."""
     if count_in_hand(state, seat, face) == 0:
@@ -477,7 +477,7 @@ def continues(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool
     return _may_lay(state, spec, seat, face)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def has_target(state: np.ndarray, seat: int) -> bool:
     """H-SCOPE-1: another player in play holds cards (may be swapped with or given to)."""
     for other in range(state[L.S_NPLAYERS]):
@@ -596,7 +596,7 @@ def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: boo
 
 
 # ================================================================ the Uno cube (H-CUBE-1)
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def cube_roll(state: np.ndarray, spec: np.ndarray, seat: int, at_uno: int) -> None:
     """H-CUBE-1: ``seat`` rolls the action and target dice (chance, the game's generator).
 
@@ -614,7 +614,7 @@ def cube_roll(state: np.ndarray, spec: np.ndarray, seat: int, at_uno: int) -> No
         cube_next(state, spec)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def cube_next(state: np.ndarray, spec: np.ndarray) -> None:
     """Ask the roller the next choice the dice call for, or apply the roll."""
     seat = state[L.S_CUBE_ROLLER]
@@ -681,7 +681,7 @@ def _cube_discard(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -
                 tuck_discard(state, face)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _cube_return(state: np.ndarray, spec: np.ndarray) -> None:
     state[L.S_CURRENT] = state[L.S_CUBE_ROLLER]
     state[L.S_PHASE] = state[L.S_CUBE_RETURN]
@@ -690,7 +690,7 @@ def _cube_return(state: np.ndarray, spec: np.ndarray) -> None:
 
 
 # ================================================================ turns
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """``seat`` starts a normal turn, unless it must sit turns out (MC-FOUR-1)."""
     for _ in range(100 * L.MAX_PLAYERS):
@@ -711,13 +711,13 @@ def begin_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | No
             cube_roll(state, spec, seat, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def end_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Play passes to the seat after ``seat``, which starts a normal turn."""
     begin_turn(state, spec, next_seat(state, seat, 1), staged)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _clear_pending(state: np.ndarray) -> None:
     state[L.S_PENDING] = 0
     state[L.S_PENDING_SKIP] = 0
@@ -728,7 +728,7 @@ def _clear_pending(state: np.ndarray) -> None:
     state[L.S_COLOUR_BEFORE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def random_seat(state: np.ndarray, exclude: int) -> int:
     """A uniformly random player in play other than ``exclude`` (-1: anyone).
 
@@ -745,7 +745,7 @@ def random_seat(state: np.ndarray, exclude: int) -> int:
 
 
 # ================================================================ a play, card by card
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
     """Add one laid card's effect to the play being resolved."""
     effect = spec[L.F_EFFECT + face]
@@ -778,7 +778,7 @@ def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
         state[L.S_ACC_CHOOSE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
     """One card of the play leaves the hand, lands on the pile and adds its effect."""
     wild_draw = spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and state[L.S_PLAY_COUNT] == 0
@@ -806,7 +806,7 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     _lay_effects(state, spec, face)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
     state[L.S_ACTOR] = seat
     state[L.S_PLAY_KIND] = kind
@@ -888,7 +888,7 @@ def start_play(
     _after_card(state, spec, seat, staged)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _after_card(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Offer another card of the same play where the rules allow it, else finish the play."""
     if (
@@ -906,7 +906,7 @@ def _after_card(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | N
     finish_play(state, spec, staged)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
     """U-UNO-1 / MC-CALL-1 / MM-CALL-1: a missed call may be caught; false accusations."""
     rule = spec[L.SP_CALL_RULE]
@@ -927,7 +927,7 @@ def _check_call(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
             draw_cards(state, accuser, spec[L.SP_FALSE_CALL_PENALTY])  # nobody to accuse
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def finish_play(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """The play is complete: the call check, the empty hand, then its resolution."""
     seat = state[L.S_ACTOR]
@@ -940,7 +940,7 @@ def finish_play(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> Non
     resolve(state, spec, staged)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
     """(cards, turns, target) of the penalty the play being resolved sends on."""
     seat = state[L.S_ACTOR]
@@ -965,7 +965,7 @@ def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
     return min(draw, L.PENALTY_LIMIT), min(sit, L.PENALTY_LIMIT), target
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def went_out(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> bool:
     """``seat`` emptied its hand; True if that ended the round or the game."""
     if staged is None or spec[L.SP_END_RULE] == 0:
@@ -990,7 +990,7 @@ def went_out(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None
 
 
 # ================================================================ resolving a play
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def resolve(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """Walk the resolution stages of the play; stop where a player must decide."""
     seat = state[L.S_ACTOR]
@@ -1022,7 +1022,7 @@ def resolve(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
                 return
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _played_number(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
     """The number of a normal play of number cards, for house-rule effects; -1 otherwise.
 
@@ -1038,7 +1038,7 @@ def _played_number(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
     return spec[L.F_RANK + top]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _ask_target(state: np.ndarray, seat: int, reason: int) -> None:
     state[L.S_CURRENT] = seat
     state[L.S_PHASE] = L.PH_CHOOSE_TARGET
@@ -1077,7 +1077,7 @@ def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool 
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def swap_hands(state: np.ndarray, a: int, b: int) -> None:
     """H-SEVEN-1 / H-ZERO-1: two players exchange hands; both calls are void."""
     for face in range(L.MAX_FACES):
@@ -1147,7 +1147,7 @@ def _window_eligible(state: np.ndarray, spec: np.ndarray, seat: int, block: bool
     return held > 0 and _may_lay(state, spec, seat, top)  # H-NOFINISH-1 holds out of turn too
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _open_window(state: np.ndarray, spec: np.ndarray, opener: int, phase: int) -> bool:
     """Ask the first eligible player after ``opener`` to act out of turn; False if nobody can."""
     state[L.S_WINDOW_FROM] = opener
@@ -1160,7 +1160,7 @@ def _open_window(state: np.ndarray, spec: np.ndarray, opener: int, phase: int) -
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _window_candidate_for(state: np.ndarray, spec: np.ndarray, start_k: int, block: bool) -> int:
     n = state[L.S_NPLAYERS]
     opener = state[L.S_WINDOW_FROM]
@@ -1182,7 +1182,7 @@ def _open_block_window(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def reveal_hands(state: np.ndarray, observer: int) -> None:
     """H-ZEROSEE-1: ``observer`` sees every other hand as it is now."""
     if not seat_ok(state, observer):
@@ -1192,7 +1192,7 @@ def reveal_hands(state: np.ndarray, observer: int) -> None:
             state[L.SEEN + observer * L.MAX_PLAYERS + seat] = state[L.HAND_VERSION + seat] + 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """The last stage of a play: the penalties it sends, then the next turn (or a window)."""
     if state[L.S_ACC_PREVIOUS] > 0:  # MM-NINE-1, MD-NINE-1, MC-OPT-1 king of spades
@@ -1245,7 +1245,7 @@ def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int, staged: bool
     accept_penalty(state, spec, target, staged)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int, staged: bool | None) -> None:
     """The victim draws the pending cards / sits the turns out, and loses the turn."""
     top = top_face(state)
@@ -1261,7 +1261,7 @@ def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int, staged: boo
     open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1), staged)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def open_jump_window(
     state: np.ndarray, spec: np.ndarray, opener: int, resume: int, staged: bool | None
 ) -> None:
@@ -1449,7 +1449,7 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
             return
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool | None) -> None:
     """Apply one decision of the player to move. The action must be legal (see fill_mask).
 
@@ -1516,7 +1516,7 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool 
         finish(state, L.ST_TRUNCATED, -1)  # E-END-1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def list_legal(spec: np.ndarray, mask: np.ndarray, legal: np.ndarray) -> int:
     """Write the ids set in ``mask`` into ``legal`` in increasing order; return how many."""
     count = 0
@@ -1559,7 +1559,7 @@ def hand_points(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def finish(state: np.ndarray, status: int, winner: int) -> None:
     """End the game: won by ``winner`` or truncated (E-END-1)."""
     state[L.S_STATUS] = status
@@ -1655,7 +1655,7 @@ def compute_ranking(state: np.ndarray, spec: np.ndarray, out: np.ndarray) -> Non
 
 
 # ================================================================ set-up
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
     """All cards of the game into the draw pile (hands and discard emptied), shuffled."""
     count = 0
@@ -1708,7 +1708,7 @@ def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
             return dealer
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """U-SETUP-1 deal and the starting card (U-START-1/2, MM-START-1, MC-START-1)."""
     n = state[L.S_NPLAYERS]

@@ -134,7 +134,7 @@ NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
 ROLLOUT_LIMIT = 3000  # most decisions of one Monte-Carlo rollout (also with depth 0)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def param(params: np.ndarray, slot: int, default: int) -> int:
     """Parameter ``slot`` of a style, or ``default`` where the slot is negative."""
     value = params[slot]
@@ -150,13 +150,13 @@ def search_value_default(players: int) -> int:
 
 
 # ================================================================ public facts (all readable)
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def held(state: np.ndarray, seat: int, face: int) -> int:
     """Copies of ``face`` in ``seat``'s hand (a style reads only its own: seat = mover)."""
     return state[L.HANDS + seat * L.MAX_FACES + face]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def fewest_opponent_cards(state: np.ndarray, seat: int) -> int:
     """The smallest hand size among ``seat``'s opponents still in play (public; MC-END-1:
     players who left do not count)."""
@@ -168,7 +168,7 @@ def fewest_opponent_cards(state: np.ndarray, seat: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def hand_summary(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int, int, int, int, int]:
     """What the card scores need, computed once per decision: ``seat``'s cards of each of the
     four colours/suits, its wilds (cards playable on anything), and the fewest cards an
@@ -196,7 +196,7 @@ H_WILDS = 4  # hand_summary index: wilds held
 H_FEWEST = 5  # hand_summary index: fewest cards an opponent holds
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def is_bluff(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Whether playing ``face`` now would be a challengeable Wild Draw Four bluff (U-WD4-1/2)."""
     if spec[L.F_EFFECT + face] != L.EF_WILD_DRAW or spec[L.SP_WD4_MODE] != engine.WD4_CHALLENGE:
@@ -204,7 +204,7 @@ def is_bluff(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     return not engine.wild_draw_legal(state, spec, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def attack_class(state: np.ndarray, spec: np.ndarray, face: int) -> int:
     """How hard a card hits an opponent: 4 draw cards (any ``F_AMOUNT``), 3 skips and other
     effects on the next player (sit-outs, effects added later), 2 a Reverse that does not
@@ -224,7 +224,7 @@ def attack_class(state: np.ndarray, spec: np.ndarray, face: int) -> int:
 
 
 # ================================================================ per-phase ideas
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def colour_by_hand(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
     """U-WILD-1: the colour/suit ``seat`` holds most cards of (ties: most points, lowest index)."""
     best = 0
@@ -244,7 +244,7 @@ def colour_by_hand(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def unseen_counts(state: np.ndarray, spec: np.ndarray, seat: int, out: np.ndarray) -> int:
     """Copies of each face that ``seat`` cannot see (deck minus own hand minus discard pile)
     into ``out``; returns their total. These are the other hands and the draw pile (E-CONS-1)."""
@@ -260,7 +260,7 @@ def unseen_counts(state: np.ndarray, spec: np.ndarray, seat: int, out: np.ndarra
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def bluff_probability_ppm(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
     """U-WD4-2 evidence: the chance (millionths) that the pending Wild Draw Four was a bluff.
 
@@ -298,13 +298,13 @@ def bluff_probability_ppm(state: np.ndarray, spec: np.ndarray, seat: int) -> int
     return int((1.0 - clean) * PPM)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def challenge_by_evidence(state: np.ndarray, spec: np.ndarray, seat: int, doubt_ppm: int) -> bool:
     """U-WD4-2: challenge when the evidence puts the chance of a bluff at ``doubt`` or more."""
     return bluff_probability_ppm(state, spec, seat) >= doubt_ppm
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def true_call(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> bool:
     """U-UNO-1, MC-CALL-1, MM-CALL-1: the call is legal and true: the mover holds two cards
     and may lay one now (a call with more cards, or with nothing to lay, is false)."""
@@ -317,7 +317,7 @@ def true_call(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def target_fewest_cards(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     """Among legal ``target +k`` actions, the one naming the opponent with the fewest cards
     (ties: the nearest clockwise); -1 if no target is asked for."""
@@ -336,7 +336,7 @@ def target_fewest_cards(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def fallback_action(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     """A decision a style has no idea for (a phase added later): deterministic and documented.
 
@@ -408,13 +408,13 @@ def quick_random_action(state: np.ndarray, spec: np.ndarray) -> int:
     return nf + L.A_CALL_OFFSET
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _pick(state: np.ndarray, count: int) -> int:
     """A uniform index below ``count`` from the agent generator (nothing drawn when ``count`` is 1)."""
     return 0 if count == 1 else rand_below(state, L.AGENT_RNG, count)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def random_playable_action(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
     """The literature's random player (RLCard's and most papers' baseline), in every phase.
 
@@ -480,7 +480,7 @@ def quick_random_playable_action(state: np.ndarray, spec: np.ndarray) -> int:
     return lowest_bit(faces)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def quick_action(state: np.ndarray, spec: np.ndarray, policy: int) -> int:
     """The random baselines' mask-free shortcuts (:func:`quick_random_action`,
     :func:`quick_random_playable_action`); -1 for other policies and where none applies."""
@@ -496,7 +496,7 @@ def quick_action(state: np.ndarray, spec: np.ndarray, policy: int) -> int:
 # playing ``face``: the highest score >= 0 is played; below 0 the style would rather draw.
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def greedy_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tuple[int, ...]) -> int:
     """Greedy points dumper: the highest-scoring card first (U-SCORE-1 points); among equal
     points, the card whose colour it holds most of. Never bluffs."""
@@ -507,7 +507,7 @@ def greedy_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tu
     return spec[L.F_POINTS + face] * 128 + min(depth, 127)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def aggressor_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> int:
     """Action-first aggressor: hit the next player as soon as possible: draw cards (most
     cards first), then skips, then reverses, then numbers; a plain wild last. Never bluffs."""
@@ -516,7 +516,7 @@ def aggressor_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) ->
     return attack_class(state, spec, face) * 10_000 + spec[L.F_AMOUNT + face] * 100 + spec[L.F_POINTS + face]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def hoarder_card(
     state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tuple[int, ...], threat: int, limit: int
 ) -> int:
@@ -534,7 +534,7 @@ def hoarder_card(
     return 10_000 + points
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def controller_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tuple[int, ...]) -> int:
     """Colour controller: the play that leaves the most cards of the colour it sets (a wild
     sets its longest colour), a coloured card before a wild, then points. Never bluffs."""
@@ -550,7 +550,7 @@ def controller_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, h
     return (kept * 10 + bonus) * 100 + spec[L.F_POINTS + face]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def blocker_card(
     state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tuple[int, ...], threat: int
 ) -> int:
@@ -580,7 +580,7 @@ def blocker_card(
     return 10_000 + points
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def bluffer_card(
     state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tuple[int, ...], bluff_ppm: int
 ) -> int:
@@ -593,7 +593,7 @@ def bluffer_card(
     return greedy_card(state, spec, seat, face, h)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def cautious_card(
     state: np.ndarray, spec: np.ndarray, seat: int, face: int, h: tuple[int, ...], reserve: int
 ) -> int:
@@ -609,7 +609,7 @@ def cautious_card(
     return 10_000 + points
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def card_score(
     state: np.ndarray, spec: np.ndarray, face: int, policy: int, params: np.ndarray, h: tuple[int, ...]
 ) -> int:
@@ -631,7 +631,7 @@ def card_score(
     return greedy_card(state, spec, seat, face, h)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def challenge_choice(state: np.ndarray, spec: np.ndarray, policy: int, params: np.ndarray) -> bool:
     """U-WD4-2: whether ``policy`` challenges the pending Wild Draw Four."""
     if policy == POLICY_BLUFFER:
@@ -641,7 +641,7 @@ def challenge_choice(state: np.ndarray, spec: np.ndarray, policy: int, params: n
 
 
 # ================================================================ the scripted template
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def best_card(
     state: np.ndarray, spec: np.ndarray, mask: np.ndarray, policy: int, params: np.ndarray
 ) -> tuple[int, int]:
@@ -659,7 +659,7 @@ def best_card(
     return best, best_score
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def scripted_action(
     state: np.ndarray, spec: np.ndarray, mask: np.ndarray, policy: int, params: np.ndarray
 ) -> int:
@@ -714,7 +714,7 @@ def scripted_action(
 
 
 # ================================================================ Monte-Carlo sampler
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def determinise(state: np.ndarray, spec: np.ndarray, world: np.ndarray, pool: np.ndarray) -> None:
     """Write into ``world`` a full game consistent with what the mover of ``state`` knows.
 
@@ -769,7 +769,7 @@ def own_bluff_known(state: np.ndarray) -> bool:
     return state[L.S_PHASE] != L.PH_CHALLENGE and state[L.S_ACTOR] == state[L.S_CURRENT]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def resample_bluff(world: np.ndarray, spec: np.ndarray) -> None:
     """U-WD4-1: in a sampled ``world``, a pending Wild Draw Four is a bluff exactly when the
     sampled hand of its player (with the card under it on the pile) made it one."""
@@ -783,7 +783,7 @@ def resample_bluff(world: np.ndarray, spec: np.ndarray) -> None:
         world[L.S_COLOUR] = colour
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def rollout(
     sim: np.ndarray,
     spec: np.ndarray,
@@ -811,7 +811,7 @@ def rollout(
     return 50 * max(-19, min(19, lead))
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def monte_carlo_action(
     state: np.ndarray, spec: np.ndarray, mask: np.ndarray, count: int, params: np.ndarray
 ) -> int:

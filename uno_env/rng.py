@@ -36,13 +36,13 @@ def fresh_seed(count: int = 1) -> int:
     return secrets.randbelow(max(SEED_LIMIT - count + 1, 1))
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def mul32(a: int, b: int) -> int:
     """``a * b mod 2**32`` for ``a, b < 2**32`` without exceeding 2**49."""
     return (a * (b & 0xFFFF) + (((a * (b >> 16)) & 0xFFFF) << 16)) & M32
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def mix32(h: int) -> int:
     """murmur3's 32-bit finaliser: a bijection that spreads every input bit."""
     h ^= h >> 16
@@ -69,7 +69,7 @@ def seed_rng(buf: np.ndarray, at: int, seed: int, stream: int) -> None:
         next_u32(buf, at)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def next_u32(buf: np.ndarray, at: int) -> int:
     """Advance the generator at ``buf[at:at+6]`` and return 32 random bits."""
     x = buf[at]
@@ -92,7 +92,7 @@ def rand_below(buf: np.ndarray, at: int, n: int) -> int:
     return (next_u32(buf, at) * n) >> 32
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def chance_ppm(buf: np.ndarray, at: int, ppm: int) -> bool:
     """True with probability ``ppm / 1_000_000``."""
     if ppm >= 1_000_000:
@@ -102,7 +102,7 @@ def chance_ppm(buf: np.ndarray, at: int, ppm: int) -> bool:
     return rand_below(buf, at, 1_000_000) < ppm
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def shuffle(buf: np.ndarray, start: int, count: int, rng_at: int) -> None:
     """Fisher-Yates shuffle of ``buf[start:start+count]`` in place."""
     for i in range(count - 1, 0, -1):

@@ -210,7 +210,7 @@ def final_rewards(state: np.ndarray, spec: np.ndarray, mode: int, out: np.ndarra
             _relative_to_mean(state, L.SCORE, n, 1.0, out)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _relative_to_mean(state: np.ndarray, at: int, n: int, sign: float, out: np.ndarray) -> None:
     """``out[s] = sign * (state[at + s] - mean)`` over the ``n`` seats."""
     mean = 0.0
@@ -221,7 +221,7 @@ def _relative_to_mean(state: np.ndarray, at: int, n: int, sign: float, out: np.n
         out[seat] = sign * (state[at + seat] - mean)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def export_mask(spec: np.ndarray, mask: np.ndarray, out_mask: np.ndarray) -> None:
     """Copy the engine mask's action-table part into ``out_mask``."""
     for a in range(spec[L.SP_NUM_ACTIONS]):
@@ -335,7 +335,7 @@ def play_compiled(
     return OVER
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def learner_seats(
     seats: np.ndarray,
     params: np.ndarray,

@@ -338,7 +338,7 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
                 out[row + face] = state[base + face]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def _is_midplay(phase: int) -> bool:
     """Phases inside the resolution of a play, where the play's own fields mean something."""
     return (
