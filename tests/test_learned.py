@@ -243,6 +243,57 @@ def test_an_exported_policy_starts_a_learner(exported: tuple[Path, Any]) -> None
         load_actor(other.policy, policy)
 
 
+def _checkpoint(tmp: Path, name: str, net_arch: list[int], seed: int) -> Path:
+    """A MaskablePPO checkpoint with random weights (scale 0.3) and its metadata sidecar."""
+    import torch
+
+    from agents import save_policy_metadata
+
+    venv = uno_env.VectorEnv(2, "uno", num_players=2, opponents="greedy").to_sb3()
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", venv, policy_kwargs={"net_arch": net_arch}, seed=0, device="cpu"
+    )
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for p in model.policy.parameters():
+            p.copy_(torch.randn(p.shape, generator=generator) * 0.3)
+    model.save(tmp / name)
+    save_policy_metadata(tmp / name, "uno", num_players=2)
+    return tmp / name
+
+
+def test_export_of_several_checkpoints_is_their_weight_average(
+    exported: tuple[Path, Any], tmp_path: Path
+) -> None:
+    """``uno-env export A.zip B.zip C.zip``: every weight and bias is the mean of the three
+    actors' (weight averaging); the record lists each checkpoint and its digest; checkpoints
+    of another architecture or another game setting are refused before any is unpickled."""
+    from training.export import export_checkpoint
+
+    path, _ = exported
+    parts = [path.parent / "model.zip"] + [_checkpoint(tmp_path, f"m{k}.zip", [32, 16], k) for k in (2, 3)]
+    alone = [export_checkpoint(c, tmp_path / f"p{k}.npz") for k, c in enumerate(parts)]
+    mean = export_checkpoint(parts, tmp_path / "mean.npz")
+    for j in range(len(mean.weights)):
+        expected_w = (alone[0].weights[j] + alone[1].weights[j].astype(np.float64) + alone[2].weights[j]) / 3
+        expected_b = (alone[0].biases[j] + alone[1].biases[j].astype(np.float64) + alone[2].biases[j]) / 3
+        assert np.allclose(mean.weights[j], expected_w, atol=1e-7)
+        assert np.allclose(mean.biases[j], expected_b, atol=1e-7)
+        assert not np.allclose(mean.weights[j], alone[0].weights[j])
+    listed = mean.meta["source"]["weight_average_of"]
+    assert [item["checkpoint"] for item in listed] == [p.name for p in parts]
+    assert [item["checkpoint_sha256"] for item in listed] == [file_digest(p) for p in parts]
+    assert mean.hidden == (32, 16) and mean.meta["rules"] == alone[0].meta["rules"]
+    wider = _checkpoint(tmp_path, "wide.zip", [32, 32], 4)
+    with pytest.raises(ValueError, match="share the architecture"):
+        export_checkpoint([parts[0], wider], tmp_path / "bad.npz")
+    from agents import save_policy_metadata
+
+    save_policy_metadata(tmp_path / "m3.zip", "uno_house", num_players=2)
+    with pytest.raises(ValueError, match="one setting"):
+        export_checkpoint([parts[0], parts[2]], tmp_path / "bad.npz")
+
+
 def test_the_shipped_policies_load_by_name_with_their_record() -> None:
     """Every shipped policy loads with its record (training command, config, evaluation) and
     plays by name in the batch simulator and at a table (``agents.make``)."""

@@ -4,12 +4,19 @@
 
     uno-env export runs/uno__ppo__0__20261202-141500/model.zip --out policies/my_uno.npz
     uno-env export model.zip --out my.npz --name my_uno --training-json run_record.json
+    uno-env export run/checkpoints/step_*.zip --out averaged.npz     # weight average
 
 Writes ``OUT.npz`` (the actor's weights as NumPy arrays) and ``OUT.json`` (the sidecar: rules,
 observation spec, env version, player count, architecture, SHA-256 of the weights, and a
 ``training`` record), the format of :mod:`uno_env.learned`. The exported policy plays the
 same actions as the checkpoint (the arg-max of the masked logits) without torch, runs
 compiled in ``simulate``, tournaments and studies, and loads without executing any code.
+
+Several checkpoints of one run give their **weight average** (every actor weight and bias the
+element-wise mean over the checkpoints; stochastic weight averaging, Izmailov et al. 2018): one
+network of the same size, as fast as each of them, that averages out the step-to-step noise of
+a run at a constant learning rate. They must share the architecture, rules, observation spec,
+env version and player count; the sidecar's ``source`` lists every checkpoint and its digest.
 
 Only the checkpoint is a pickle: **export checkpoints you trust** (loading one runs whatever
 code it holds). The value network is not exported (acting needs only the actor).
@@ -20,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,41 +101,79 @@ def load_actor(policy: Any, exported: ExportedPolicy) -> None:
             module.bias.copy_(torch.as_tensor(b))
 
 
+def average_layers(
+    layers: Sequence[tuple[list[np.ndarray], list[np.ndarray], str]],
+) -> tuple[list[np.ndarray], list[np.ndarray], str]:
+    """The element-wise mean of several actors' (weights, biases, activation), in float32.
+
+    Raises ValueError unless every actor has the same layer shapes and activation.
+    """
+    if not layers:
+        raise ValueError("nothing to average")
+    weights0, _, activation = layers[0]
+    shapes = [w.shape for w in weights0]
+    for weights, _, act in layers[1:]:
+        if [w.shape for w in weights] != shapes or act != activation:
+            raise ValueError(
+                f"cannot average actors of layers {[w.shape for w in weights]} ({act}) and {shapes} "
+                f"({activation}): the checkpoints must share the architecture"
+            )
+    mean_w = [
+        np.mean([layer[0][j].astype(np.float64) for layer in layers], axis=0).astype(np.float32)
+        for j in range(len(shapes))
+    ]
+    mean_b = [
+        np.mean([layer[1][j].astype(np.float64) for layer in layers], axis=0).astype(np.float32)
+        for j in range(len(shapes))
+    ]
+    return mean_w, mean_b, activation
+
+
 def export_checkpoint(
-    checkpoint: str | Path,
+    checkpoint: str | Path | Sequence[str | Path],
     out: str | Path,
     *,
     name: str | None = None,
     training: Mapping[str, Any] | None = None,
 ) -> ExportedPolicy:
-    """Export ``checkpoint`` (an SB3 MaskablePPO ``.zip`` with its metadata sidecar) to ``out``.
+    """Export ``checkpoint`` (an SB3 MaskablePPO ``.zip`` with its metadata sidecar) to ``out``;
+    given several checkpoints, export the weight average of their actors.
 
-    The sidecar's rules, observation spec, env version and player count are carried over;
-    ``training`` (command, config, evaluation) is stored as given. Returns the exported
-    policy as loaded back from disk.
+    The sidecar's rules, observation spec, env version and player count are carried over (they
+    must be the same for every checkpoint); ``training`` (command, config, evaluation) is
+    stored as given. Returns the exported policy as loaded back from disk.
     """
     from agents.policy_agent import checkpoint_path, load_policy_metadata
 
     from .common import load_model, set_torch_threads
 
-    source = checkpoint_path(checkpoint)
-    meta = load_policy_metadata(source)  # the sidecar first: no pickle for a bad record
+    given = [checkpoint] if isinstance(checkpoint, (str, Path)) else list(checkpoint)
+    if not given:
+        raise ValueError("no checkpoint to export")
+    sources = [checkpoint_path(c) for c in given]
+    metas = [load_policy_metadata(s) for s in sources]  # the sidecars first: no pickle for a bad record
+    meta = metas[0]
+    for other, source in zip(metas[1:], sources[1:], strict=True):
+        theirs = (other.rules, other.observation_spec, other.env_version, other.num_players)
+        if theirs != (meta.rules, meta.observation_spec, meta.env_version, meta.num_players):
+            raise ValueError(
+                f"{source} was trained for other rules, observation spec, env version or player "
+                f"count than {sources[0]}: only checkpoints of one setting can be averaged"
+            )
     set_torch_threads(1)
-    model = load_model(source)
-    weights, biases, activation = actor_layers(model.policy)
+    weights, biases, activation = average_layers([actor_layers(load_model(s).policy) for s in sources])
     target = Path(out)
+    described = [{"checkpoint": s.name, "checkpoint_sha256": file_digest(s)} for s in sources]
+    origin: dict[str, Any] = {"algorithm": meta.algorithm, **described[0], "extra": meta.extra}
+    if len(sources) > 1:
+        origin = {"algorithm": meta.algorithm, "weight_average_of": described, "extra": meta.extra}
     record: dict[str, Any] = {
         "name": name or target.stem,
         "rules": meta.rules,
         "observation_spec": meta.observation_spec,
         "env_version": meta.env_version,
         "num_players": meta.num_players,
-        "source": {
-            "algorithm": meta.algorithm,
-            "checkpoint": source.name,
-            "checkpoint_sha256": file_digest(source),
-            "extra": meta.extra,
-        },
+        "source": origin,
         "training": dict(training or {}),
     }
     save_exported(target, weights, biases, activation, record)
@@ -136,7 +181,11 @@ def export_checkpoint(
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("checkpoint", help="MaskablePPO checkpoint (.zip, with its .meta.json sidecar)")
+    parser.add_argument(
+        "checkpoint",
+        nargs="+",
+        help="MaskablePPO checkpoint (.zip, with its .meta.json sidecar); several: their weight average",
+    )
     parser.add_argument(
         "--out", required=True, help="the exported policy file to write (.npz; a .json beside it)"
     )
@@ -159,8 +208,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise ValueError(f"{args.training_json} must hold a JSON object")
     policy = export_checkpoint(args.checkpoint, args.out, name=args.name, training=training)
     hidden = "x".join(str(h) for h in policy.hidden)
+    sources = " + ".join(str(c) for c in args.checkpoint)
+    averaged = f" (weight average of {len(args.checkpoint)})" if len(args.checkpoint) > 1 else ""
     print(
-        f"exported {args.checkpoint} -> {args.out} (+ .json): {policy.name}, MLP {policy.inputs}-{hidden}-"
+        f"exported {sources} -> {args.out} (+ .json){averaged}: {policy.name}, MLP {policy.inputs}-{hidden}-"
         f"{policy.num_actions} {policy.activation}; rules {policy.rules}"
     )
     return 0
