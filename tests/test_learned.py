@@ -330,6 +330,28 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
         assert f"`{name}`" in readme, f"{name} missing from the README"
 
 
+def test_the_docs_quote_ppo_uno_2p_s_recorded_evaluation() -> None:
+    """The figure the docs give for ``ppo_uno_2p`` against ``blocker`` is its record's: the
+    shipped-policies tables of docs/training.md and docs/agents.md and the README quote the
+    sidecar's win rate and interval (one decimal), and its game count."""
+    policy = load_exported(uno_env.learned.shipped_policies()["ppo_uno_2p"])
+    evaluation = policy.meta["training"]["evaluation"]
+    rate, low, high = (100 * evaluation[k] for k in ("win_rate", "win_lo", "win_hi"))
+    quoted = f"{rate:.1f}% ({low:.1f}%-{high:.1f}%)"
+    games = f"{evaluation['games']:,} games"
+    root = Path(__file__).resolve().parents[1]
+    training = (root / "docs" / "training.md").read_text(encoding="utf-8")
+    rows = {
+        "docs/training.md": training.split("## Shipped policies", 1)[1].split("\n## ", 1)[0],
+        "docs/agents.md": (root / "docs" / "agents.md").read_text(encoding="utf-8"),
+    }
+    for where, text in rows.items():
+        row = next(line for line in text.splitlines() if line.startswith("| `ppo_uno_2p` |"))
+        assert quoted in row and games in row, f"{where}: {row}"
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert quoted.replace(" (", ", ").rstrip(")") + f", of {games}" in readme, "README"
+
+
 def test_ppo_uno_2p_loads_without_unpickling_and_plays_legal_deterministic_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
