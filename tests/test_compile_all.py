@@ -96,3 +96,44 @@ def test_every_part_runs_here_with_progress() -> None:
     assert list(seconds) == list(compiling.PARTS)
     assert lines[0].startswith("compiling the uno_env engine into ")
     assert [line for line in lines if "done in" in line][-1].startswith(f"[{len(compiling.PARTS)}/")
+
+
+# A training run's envs in a fresh process: what numba compiled.
+PLAY_TRAINING_ENVS = """
+import json
+from numba.core import event
+
+compiled = []
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Count())
+import numpy as np
+from uno_env.envs.single import SingleAgentEnv
+from uno_env.envs.vector import OpponentPool, VectorEnv
+
+pool = OpponentPool(["random_playable", "greedy", "blocker", "blocker", "aggressor"])
+for rules in ("uno", "uno_house"):
+    vector = VectorEnv(4, rules, 2, opponents=pool, seat=None)
+    vector.reset(seed=3)
+    for _ in range(5):
+        vector.step(vector.action_masks().argmax(axis=1))
+single = SingleAgentEnv("uno", 2, opponents="blocker")
+_, info = single.reset(seed=3)
+single.step(int(np.flatnonzero(info["action_mask"])[0]))
+print(json.dumps(compiled))
+"""
+
+
+def test_uno_env_compile_covers_training_against_scripted_opponents() -> None:
+    # make test compiles every part first; when this runs alone, this compiles them here
+    subprocess.run([str(UNO_ENV), "compile", "vector", "env"], capture_output=True, check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    done = subprocess.run([sys.executable, "-c", PLAY_TRAINING_ENVS], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []  # nothing compiled: all from the cache

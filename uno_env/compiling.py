@@ -199,9 +199,14 @@ def _play_vector(every_path: bool) -> None:
         for _ in range(4):
             _, _, _, _, info = vector.step(np.argmax(info["action_mask"], axis=1))
         vector.reset()
-    house = VectorEnv(2, "uno_house", 2)  # the engine with every rule (house-rule variants)
-    house.reset(seed=0)
-    house.step(house.action_masks().argmax(axis=1))
+    # random opponents compile a loop without the scripted styles; training pools (uno-env
+    # train's default: random_playable greedy blocker@2 aggressor) need the one with them, and
+    # the engine with every rule (house-rule variants) comes in both
+    pool = _module("envs.vector").OpponentPool(["random_playable", "greedy", "blocker", "aggressor"])
+    for rules, opponents in (("uno", pool), ("uno_house", "random_playable"), ("uno_house", pool)):
+        table = VectorEnv(2, rules, 2, opponents=opponents, seat=None)
+        table.reset(seed=0)
+        table.step(table.action_masks().argmax(axis=1))
 
 
 def _play_env(every_path: bool) -> None:
@@ -228,7 +233,7 @@ def _play_env(every_path: bool) -> None:
         return _first_legal(mask)
 
     SingleAgentEnv = _module("envs.single").SingleAgentEnv
-    for opponents in ("random_playable", [python_opponent]):
+    for opponents in ("random_playable", "greedy", [python_opponent]):  # random only, scripted, Python
         single = SingleAgentEnv("uno", 2, opponents=opponents, illegal_action="draw_penalty")
         _, info = single.reset(seed=0)
         single.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
