@@ -52,7 +52,10 @@ class BuildWithCompiledEngine(build_py):
         build_lib = Path(self.build_lib).resolve()
         with tempfile.TemporaryDirectory(prefix="uno_env-build-cache-") as cache:
             env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_"))}
-            env.update(UNO_ENV_CACHE_DIR=cache, PYTHONPATH=str(build_lib), PYTHONNOUSERSITE="1")
+            # the built package first; the rest of PYTHONPATH is how pip's isolated build
+            # environment (numba and the other build requirements) reaches this interpreter
+            path = [str(build_lib), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+            env.update(UNO_ENV_CACHE_DIR=cache, PYTHONPATH=os.pathsep.join(path))
             subprocess.run(
                 [sys.executable, "-c", WRITE, str(build_lib / "uno_env" / "_compiled")],
                 env=env,
