@@ -164,6 +164,17 @@ def test_a_fitting_compiled_engine_is_copied_under_numbas_name_for_this_path(tmp
     assert (subdir / "marker.nbi").read_bytes() == b"mine"
 
 
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", "\udcff"])
+def test_a_damaged_manifest_is_reported_not_raised(tmp_path: Path, text: str) -> None:
+    compiled = _compiled_dir(tmp_path)
+    (compiled / "manifest.json").write_text(text, errors="surrogateescape")
+    cache = tmp_path / "cache"
+    status = _cache.seed_from_compiled_engine(cache, _cache.CODE_TARGET, _cache.SOURCE_DIGEST, compiled)
+    assert status.startswith("not used, its manifest ")
+    assert "unreadable" in status or "not a JSON object" in status
+    assert not cache.exists()
+
+
 def test_an_install_without_a_compiled_engine_says_so(tmp_path: Path) -> None:
     status = _cache.seed_from_compiled_engine(
         tmp_path / "cache", _cache.CODE_TARGET, _cache.SOURCE_DIGEST, tmp_path / "none"

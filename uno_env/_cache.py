@@ -219,7 +219,12 @@ def seed_from_compiled_engine(directory: Path, target: str, digest: str, compile
     manifest_file = compiled / "manifest.json"
     if not manifest_file.is_file():
         return "none in this install (compiled on first use)"
-    manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+    try:
+        manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # a damaged install must not stop the import
+        return f"not used, its manifest {manifest_file} is unreadable: {error}"
+    if not isinstance(manifest, dict):
+        return f"not used, its manifest {manifest_file} is not a JSON object"
     misfit = _fit(manifest, digest, target)
     if misfit:
         return "not used, it was built for another " + "; ".join(misfit)
