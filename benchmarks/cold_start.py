@@ -118,8 +118,13 @@ print("COLD_START_TIMES " + json.dumps(_times))
 """
 
 
+def _without_overrides() -> dict[str, str]:
+    """This process's environment without numba's and uno_env's settings."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_"))}
+
+
 def _clean_env(cache: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_"))}
+    env = _without_overrides()
     env["UNO_ENV_CACHE_DIR"] = str(cache)
     return env
 
@@ -174,7 +179,7 @@ def install(ref: str, root: Path, plain: bool = False) -> tuple[str, Path]:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         wheels = Path(source) / "dist"
         pip = [str(python), "-m", "pip", "--quiet"]
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_"))}
+        env = _without_overrides()
         if plain:
             env["UNO_ENV_BUNDLE"] = "0"
         start = time.perf_counter()

@@ -18,35 +18,10 @@ from pathlib import Path
 import pytest
 
 import uno_env
+from tests.compile_events import COUNT_COMPILES, PLAY_GAME_PART
 from uno_env import compiling
 
 UNO_ENV = Path(sys.executable).with_name("uno-env")
-
-# Runs the `game` part's whole workload and prints what numba compiled and what it loaded.
-COUNT_COMPILES = """
-import json
-from numba.core import event
-
-compiled = []
-
-class Count(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-
-    def on_end(self, ev):
-        pass
-
-event.register("numba:compile", Count())
-import uno_env
-from uno_env import compiling, game
-
-compiling._WARM_UPS["game"](True)
-print(json.dumps({
-    "compiled": compiled,
-    "cache_dir": str(uno_env._cache.CACHE_DIR),
-    "loaded": sum(game._step_and_list.stats.cache_hits.values()),
-}))
-"""
 
 
 def _env(cache: Path) -> dict[str, str]:
@@ -57,7 +32,7 @@ def _env(cache: Path) -> dict[str, str]:
 
 def _run_game_part(cache: Path) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", COUNT_COMPILES], env=_env(cache), capture_output=True, text=True, check=True
+        [sys.executable, "-c", PLAY_GAME_PART], env=_env(cache), capture_output=True, text=True, check=True
     )
     counts: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return counts
@@ -99,21 +74,9 @@ def test_every_part_runs_here_with_progress() -> None:
 
 
 # A training run's envs in a fresh process: what numba compiled.
-PLAY_TRAINING_ENVS = """
-import json
-from numba.core import event
-
-compiled = []
-
-class Count(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-
-    def on_end(self, ev):
-        pass
-
-event.register("numba:compile", Count())
-import numpy as np
+PLAY_TRAINING_ENVS = (
+    COUNT_COMPILES
+    + """import numpy as np
 from uno_env.envs.single import SingleAgentEnv
 from uno_env.envs.vector import OpponentPool, VectorEnv
 
@@ -128,6 +91,7 @@ _, info = single.reset(seed=3)
 single.step(int(np.flatnonzero(info["action_mask"])[0]))
 print(json.dumps(compiled))
 """
+)
 
 
 def test_uno_env_compile_covers_training_against_scripted_opponents() -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numba
 import pytest
 
+from tests.compile_events import PLAY_GAME_PART
 from uno_env import _cache
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,34 +34,6 @@ UNO_ENV = Path(sys.executable).with_name("uno-env")
 portable_only = pytest.mark.skipif(
     _cache.CODE_TARGET == "host", reason="this machine compiles for its host CPU (no portable target)"
 )
-
-# The `game` part's whole workload in a fresh process: what numba compiled and what it loaded.
-PLAY_GAME_PART = """
-import json
-from numba.core import event
-
-compiled = []
-
-class Count(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-
-    def on_end(self, ev):
-        pass
-
-event.register("numba:compile", Count())
-import uno_env
-from uno_env import _cache, compiling, game
-
-compiling._WARM_UPS["game"](True)
-print(json.dumps({
-    "package": uno_env.__file__,
-    "compiled": compiled,
-    "engine": _cache.COMPILED_ENGINE,
-    "target": _cache.CODE_TARGET,
-    "loaded": sum(game._step_and_list.stats.cache_hits.values()),
-}))
-"""
 
 
 def _env(**extra: str) -> dict[str, str]:

@@ -191,18 +191,22 @@ def _folder_key(folder: Path) -> str:
     return ".".join((PACKAGE_DIR.name, *folder.relative_to(PACKAGE_DIR).parts))
 
 
-def _fit(manifest: dict[str, Any], digest: str, target: str) -> list[str]:
-    """What keeps a compiled engine from serving this process (nothing: it fits)."""
-    wanted = {
+def _fit_keys(digest: str, target: str) -> dict[str, str]:
+    """What a compiled engine must have been built for to serve this process: its manifest's keys."""
+    return {
         "source": digest,
         "numba": numba.__version__,
         "python": sys.implementation.cache_tag,
         "machine": platform.machine(),
         "cpu": target,
     }
+
+
+def _fit(manifest: dict[str, Any], digest: str, target: str) -> list[str]:
+    """What keeps a compiled engine from serving this process (nothing: it fits)."""
     return [
         f"{key} {manifest.get(key)} (this process: {value})"
-        for key, value in wanted.items()
+        for key, value in _fit_keys(digest, target).items()
         if manifest.get(key) != value
     ]
 
@@ -279,11 +283,7 @@ def write_compiled_engine(out: Path) -> dict[str, Any]:
         shutil.copyfile(marker, out / marker.name)
     config: Any = numba.config
     manifest = {
-        "source": SOURCE_DIGEST,
-        "numba": numba.__version__,
-        "python": sys.implementation.cache_tag,
-        "machine": platform.machine(),
-        "cpu": CODE_TARGET,
+        **_fit_keys(SOURCE_DIGEST, CODE_TARGET),
         "cpu_features": config.CPU_FEATURES,
         "folders": folders,
         "parts": sorted(marker.name.removeprefix("warm-") for marker in CACHE_DIR.glob("warm-*")),
