@@ -316,3 +316,69 @@ def test_tournaments_and_studies_refuse_the_oracle_unless_allowed() -> None:
         parse_spec({"styles": ["oracle", "greedy"], "players": [2]})
     spec = parse_spec({"styles": ["oracle", "greedy"], "players": [2], "allow_cheating": True})
     assert spec.allow_cheating and spec.to_dict()["allow_cheating"] is True
+
+
+def _searched(game: Game, text: str = "search:sims=300") -> tuple[int, int, np.ndarray, np.ndarray]:
+    """The action of :func:`search_action` and of :func:`search_decision` from the same
+    generator, with what the second saw."""
+    from uno_env.search import search_action, search_decision
+
+    _, params = policies.parse_policy(text)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    mask[game.legal_actions()] = 1
+    count = len(game.legal_actions())
+    plain = search_action(game.state.copy(), game.compiled.spec, mask, count, params, False)
+    visits = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+    values = np.zeros(L.MAX_ACTIONS, dtype=np.float64)
+    chosen = search_decision(
+        game.state.copy(), game.compiled.spec, mask, count, params, False, visits, values
+    )
+    return plain, chosen, visits, values
+
+
+def test_the_search_reports_its_visits_and_values_and_plays_the_same() -> None:
+    """What the search saw (rollouts per candidate and their mean value) comes with the same
+    action :func:`search_action` plays; only legal actions are visited, every rollout is
+    counted, and a decision with one legal action is not searched."""
+    game = Game("uno", 4, seed=3)
+    while len(game.legal_actions()) < 3:
+        game.step(game.legal_actions()[0])
+    plain, chosen, visits, values = _searched(game)
+    assert plain == chosen
+    visited = np.flatnonzero(visits).tolist()
+    assert visited and set(visited) <= set(game.legal_actions())
+    assert visits.sum() >= 300 * 0.9  # the budget, less the rounding of successive halving
+    assert ((values >= 0.0) & (values <= 1.0)).all() and values[visited].max() > 0.0
+    single = Game.from_position(
+        "uno", "hands=R1 Y2 Y3/G3 G4; discard=B5 G5; draw=B2 G9 Y7; colour=G; seat=0; dir=+; phase=play"
+    )
+    assert len(single.legal_actions()) == 1  # only the draw
+    _, _, visits, values = _searched(single)
+    assert visits.sum() == 0 and values.sum() == 0.0
+
+
+def test_win_chances_are_shares_that_follow_the_hands() -> None:
+    """:func:`uno_env.search.win_chances`: a share per seat summing to one, the same for the
+    same seed, leaving the game untouched; a seat one card from winning, on the move with a
+    playable card, is far ahead; planning styles cannot roll out."""
+    from uno_env.search import win_chances
+
+    game = Game("uno", 4, seed=11)
+    for _ in range(12):
+        game.step(game.legal_actions()[0])
+    before = game.state.copy()
+    chances = win_chances(game.state, game.compiled.spec, sims=100, seed=5)
+    assert np.array_equal(game.state, before)
+    assert chances.shape == (4,) and chances.sum() == pytest.approx(1.0)
+    assert np.array_equal(chances, win_chances(game.state, game.compiled.spec, sims=100, seed=5))
+    near = Game.from_position(
+        "uno",
+        "hands=R1/G3 G4 B7 Y8 Y9/B1 B2 B3 G7 Y3/G1 G2 B8 Y4 Y6; discard=B5 R5; "
+        "draw=B9 G9 Y7 R2 R3 R4 R6; colour=R; seat=0; dir=+; phase=play",
+    )
+    near_chances = win_chances(near.state, near.compiled.spec, sims=50, seed=1)
+    assert near_chances[0] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="rollout must be a style that does not plan"):
+        win_chances(game.state, game.compiled.spec, rollout="search")
+    with pytest.raises(ValueError, match="sims must be"):
+        win_chances(game.state, game.compiled.spec, sims=0)

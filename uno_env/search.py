@@ -349,6 +349,26 @@ def search_action(
 ) -> int:
     """The search's action for the mover of ``state`` (see the module docstring); -1 when
     nothing is legal. ``oracle``: search the true hidden cards (cheating)."""
+    visits = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
+    values = np.zeros(L.MAX_ACTIONS, dtype=np.float64)
+    return search_decision(state, spec, mask, count, params, oracle, visits, values)
+
+
+@njit(cache=True)
+def search_decision(
+    state: np.ndarray,
+    spec: np.ndarray,
+    mask: np.ndarray,
+    count: int,
+    params: np.ndarray,
+    oracle: bool,
+    visits: np.ndarray,
+    values: np.ndarray,
+) -> int:
+    """:func:`search_action` with what the search saw: for every action id, ``visits`` gets
+    the rollouts spent on it and ``values`` their mean value for the mover (its chance of
+    winning the round after that action, as the rollouts and :func:`evaluate` estimate it).
+    Both stay 0 where nothing was searched (one legal action, a true call)."""
     if count <= 0:
         return -1
     nf = spec[L.SP_NUM_FACES]
@@ -384,6 +404,7 @@ def search_action(
     used = np.empty(L.MAX_CARDS, dtype=np.int8)
     scratch = np.empty(L.MAX_ACTIONS, dtype=np.int8)
     value = np.zeros(num, dtype=np.float64)
+    value_sum = np.zeros(num, dtype=np.float64)
     gain = np.zeros(num, dtype=np.float64)  # sums of the paired differences to the default
     gain_sq = np.zeros(num, dtype=np.float64)
     samples = np.zeros(num, dtype=np.int64)
@@ -421,6 +442,7 @@ def search_action(
                 spent += 1
             for c in range(num):
                 if alive[c]:
+                    value_sum[c] += value[c]
                     diff = value[c] - value[default]
                     gain[c] += diff
                     gain_sq[c] += diff * diff
@@ -439,6 +461,9 @@ def search_action(
                     worst = c
             alive[worst] = False
         left = keep
+    for c in range(num):
+        visits[candidates[c]] = samples[c]
+        values[candidates[c]] = value_sum[c] / samples[c] if samples[c] > 0 else 0.0
     best = default
     best_score = 0.0
     for c in range(num):
@@ -451,3 +476,78 @@ def search_action(
             best = c
             best_score = score
     return candidates[best]
+
+
+# ================================================================ a spectator's estimate
+@njit(cache=True)
+def position_values(
+    state: np.ndarray, spec: np.ndarray, sims: int, depth: int, policy: int, out: np.ndarray
+) -> None:
+    """Each seat's chance of winning the round from ``state`` as the search estimates it,
+    for a spectator who sees every hand: ``sims`` rollouts with compiled ``policy`` at every
+    seat from the true hands, the draw pile shuffled in each (its order is not known), each
+    to the end of the round or ``depth`` decisions (0: no limit), then valued by
+    :func:`evaluate`; a finished round counts :data:`WIN` for its winner. ``out[seat]`` gets
+    the mean; the agent generator of ``state`` supplies the randomness and advances."""
+    n = state[L.S_NPLAYERS]
+    for seat in range(n):
+        out[seat] = 0.0
+    if state[L.S_STATUS] != L.ST_RUNNING:
+        return
+    world = np.empty(L.STATE_SIZE, dtype=np.int64)
+    pool = np.empty(L.MAX_CARDS, dtype=np.int64)
+    used = np.empty(L.MAX_CARDS, dtype=np.int8)
+    mask = np.empty(L.MAX_ACTIONS, dtype=np.int8)
+    params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
+    model = search_value_default(n)
+    wilds = wild_face_mask(spec)
+    limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
+    start_round = state[L.S_ROUND]
+    for _ in range(sims):
+        sample_world(state, spec, world, pool, used, 1, 0)
+        steps = 0
+        while world[L.S_STATUS] == L.ST_RUNNING and world[L.S_ROUND] == start_round and steps < limit:
+            count = engine.fill_mask(world, spec, mask, True)
+            if policy == POLICY_RANDOM:
+                action = random_action(world, mask, count)
+            else:
+                action = scripted_action(world, spec, mask, policy, params)
+            engine.apply_action(world, spec, action, True)
+            steps += 1
+        if world[L.S_ROUND] != start_round or world[L.S_STATUS] != L.ST_RUNNING:
+            winner = world[L.S_ROUND_WINNER]
+            if 0 <= winner < n:
+                out[winner] += WIN
+        else:
+            for seat in range(n):
+                if world[L.FINISHED + seat] == 0:
+                    out[seat] += WIN * evaluate(world, spec, seat, model, wilds)
+    for seat in range(n):
+        out[seat] /= max(sims, 1)
+
+
+def win_chances(
+    state: np.ndarray,
+    spec: np.ndarray,
+    sims: int = 200,
+    depth: int = 0,
+    seed: int = 0,
+    rollout: str = "blocker",
+) -> np.ndarray:
+    """:func:`position_values` of a game's state (left unchanged): each seat's chance of
+    winning the round, from ``sims`` rollouts of the ``rollout`` style seeded with ``seed``
+    (the same arguments give the same estimate)."""
+    from .policies import PLANNING_POLICIES, POLICIES
+
+    styles = [name for name, code in POLICIES.items() if code not in PLANNING_POLICIES]
+    if rollout not in styles:
+        raise ValueError(
+            f"rollout must be a style that does not plan: one of {', '.join(styles)}; got {rollout!r}"
+        )
+    if not 1 <= sims <= 1_000_000:
+        raise ValueError(f"sims must be 1..1000000, got {sims}")
+    work = state.copy()
+    seed_rng(work, L.AGENT_RNG, seed, 0x5EA7)
+    out = np.zeros(int(state[L.S_NPLAYERS]), dtype=np.float64)
+    position_values(work, spec, sims, depth, POLICIES[rollout], out)
+    return out
