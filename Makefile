@@ -14,7 +14,7 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,train,study,ray,video,clients,docs]'
+	$(BIN)/pip install --quiet -e '.[dev,train,study,ray,video,clients,docs,web,browser]'
 	touch $@ $(VENV)/.installed-base $(VENV)/.installed-docs
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python

@@ -197,6 +197,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.sweep",
     "training.export",
     "training.distill",
+    "training.serve.cli",
+    "training.serve.results",
 )
 
 

@@ -1446,6 +1446,26 @@ class PublicView:
         generator[:] = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS]
         return int(action)
 
+    def search_with_counts(
+        self,
+        params: np.ndarray,
+        mask: np.ndarray,
+        generator: np.ndarray,
+        full: bool,
+        visits: np.ndarray,
+        values: np.ndarray,
+    ) -> int:
+        """:meth:`style_action` of the search (``full``: the oracle) that also reports what it
+        saw: the rollouts per action id in ``visits`` and their mean value in ``values``
+        (:func:`uno_env.search.search_decision`). The same action, the generator advanced alike."""
+        state = self.state.copy() if full else self.redacted()
+        state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
+        legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+        legal[: self.num_actions] = mask[: self.num_actions] != 0
+        action = search_decision(state, self.spec, legal, int(legal.sum()), params, full, visits, values)
+        generator[:] = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS]
+        return int(action)
+
 
 def agent_generator(seed: int, stream: int) -> np.ndarray:
     """A generator of its own for a Python agent, seeded from ``(seed, stream)`` (see
@@ -1457,4 +1477,4 @@ def agent_generator(seed: int, stream: int) -> np.ndarray:
 
 # the search agents build on this module's styles (rollouts) and are dispatched by choose_action:
 # imported last, once every name uno_env.search reads from here is defined
-from .search import search_action  # noqa: E402
+from .search import search_action, search_decision  # noqa: E402

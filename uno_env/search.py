@@ -354,7 +354,7 @@ def search_action(
     return search_decision(state, spec, mask, count, params, oracle, visits, values)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_decision(
     state: np.ndarray,
     spec: np.ndarray,
@@ -479,7 +479,7 @@ def search_decision(
 
 
 # ================================================================ a spectator's estimate
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def position_values(
     state: np.ndarray, spec: np.ndarray, sims: int, depth: int, policy: int, out: np.ndarray
 ) -> None:

@@ -1,0 +1,497 @@
+"""The web table: what a seat may see, the checked messages, tables, replays and results.
+
+- **No hidden information on the wire** (:func:`test_no_message_to_a_seat_depends_on_hidden_cards`):
+  over random games of every preset (and the house rules that move cards between hands:
+  H-SEVEN-1, H-ZERO-1, H-TWO-1, H-JUMP-1, H-ZEROSEE-1), every message a table sends to a
+  seat's connection is rebuilt from the same position with the other hands and the draw
+  pile re-dealt (what that seat cannot see) and must be the same text (until the game ends,
+  when the hands are laid down for the scoring, U-SCORE-1); a card given away
+  (H-TWO-1) is named only to its giver and receiver; the seed never appears.
+- **Every message checked**: unknown, malformed, oversized, out-of-turn, stale and illegal
+  messages get a one-line error over a real websocket and the game is unchanged.
+- **Controls from the typed decision**: in random games of every preset each legal action
+  is one control of a known kind, with the phase's wording (colour and suit, the call, the
+  challenge, keep or play the drawn card, seats to swap with or give to, jump-in, sitting
+  out).
+- The rules of a new table are validated as a rule file's are; bad tables are refused.
+- Replays verify their record and give every hand; stored agent views are checked.
+- ``uno-env results`` counts people against agents with intervals; ``uno-env serve`` names
+  the install line when the web extra is missing.
+- A small load run: several tables at once over real websockets, no lost or repeated move,
+  every record equal to its seed played in the engine (the 50-table run is
+  ``python -m tests.web_load``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("websockets")
+
+from starlette.testclient import TestClient
+
+from tests.test_env_encoding import hidden_variant
+from tests.web_server import emulate, running_server
+from training.serve import protocol
+from training.serve.app import make_app
+from training.serve.explain import analyse, explained_act
+from training.serve.replays import Replay, checked_view, parse_uploaded
+from training.serve.seats import build_agent
+from training.serve.tables import Connection, Table, TableError, Tables
+from training.serve.views import controls, public_event, seat_view
+from uno_env import Game, Phase, PositionError, load_rules
+from uno_env.records import RecordError, load_records, record_game, save_records
+
+# ================================================================ the wire leaks nothing
+LEAK_CASES = [
+    ("uno", {}, 3),
+    ("uno", {"two_gives": True}, 4),  # H-TWO-1: a given card is named to giver and receiver only
+    ("uno_house", {"zero_reveals": True}, 4),  # H-SEVEN-1, H-ZERO-1, H-JUMP-1, H-ZEROSEE-1
+    ("uno", {"seven_swap": True, "zero_rule": "swap"}, 3),
+    ("uno_mario", {}, 3),
+    ("mau_mau", {}, 4),
+    ("mau_mau_doubling", {}, 3),
+    ("macao", {}, 5),
+]
+
+
+class Recorder:
+    """A connection's socket that keeps the text of every message it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        self.sent.append(json.dumps(message, separators=(",", ":")))
+
+
+def _message(view: dict[str, Any], event: dict[str, Any] | None) -> str:
+    return json.dumps({"type": "update", "event": event, "view": view}, separators=(",", ":"))
+
+
+def _redealt(rules: Any, position: str, observer: int, rng: random.Random) -> Game | None:
+    try:
+        return Game.from_position(rules, hidden_variant(position, observer, rng))
+    except PositionError:
+        return None  # a few mid-play fields tie cards to hands (H-JUMP-1's penalty copies)
+
+
+@pytest.mark.parametrize(("preset", "overrides", "n"), LEAK_CASES)
+def test_no_message_to_a_seat_depends_on_hidden_cards(preset: str, overrides: dict[str, Any], n: int) -> None:
+    rules = load_rules(preset, **overrides)
+    rng = random.Random(n * 7 + len(overrides))
+    checked = events = given = 0
+    for game_number in range(2):
+        seed = 1000 * n + game_number
+        table = Table("t", rules, n, seed, [None] * n)
+        recorders = [Recorder() for _ in range(n)]
+        connections = [Connection(recorders[s], s) for s in range(n)]
+        for connection in connections:
+            asyncio.run(table.attach(connection))
+        for step in range(250):
+            game = table.game
+            if game.is_over():
+                break
+            position, before, actor = game.position(), game.decision(), game.current_player
+            counts = [len(r.sent) for r in recorders]
+            action = rng.choice(game.legal_actions())
+            asyncio.run(table.act(connections[actor], action, game.decisions))
+            after = table.game.position()
+            for observer in range(n):
+                new = recorders[observer].sent[counts[observer] :]
+                assert len(new) <= 1
+                if not new or table.game.is_over():
+                    continue  # the last message: the hands are laid down for the scoring (U-SCORE-1)
+                variant_after = _redealt(rules, after, observer, rng)
+                variant_before = _redealt(rules, position, observer, rng)
+                if variant_after is None or variant_before is None:
+                    continue
+                alternative = action
+                if before.phase == Phase.GIVE and observer not in (actor, before.give_to):
+                    hand = sorted({c.face for c in variant_before.hand(actor)} - {action})
+                    alternative = hand[0] if hand else action
+                    given += 1
+                event = public_event(
+                    variant_before.decision(), actor, alternative, variant_after, observer, table.names
+                )
+                rebuilt = _message(seat_view(variant_after, observer, table.names), event)
+                assert new[0] == rebuilt, f"seat {observer} after step {step} of seed {seed}"
+                checked += 1
+                events += event is not None
+    assert checked >= 100 and events >= 50
+    if overrides.get("two_gives"):
+        assert given > 0  # the case that names a given card was met
+
+
+def test_the_leak_probe_sees_a_hidden_card_in_a_message() -> None:
+    """The comparison above can fail: a view that showed another hand would differ."""
+    game = Game("uno", 3, seed=4)
+    rng = random.Random(1)
+    variant = Game.from_position("uno", hidden_variant(game.position(), 0, rng))
+    names = ["a", "b", "c"]
+    assert seat_view(game, 0, names) == seat_view(variant, 0, names)
+    assert seat_view(game, None, names) != seat_view(variant, None, names)  # the spectator's shows all
+
+
+def test_a_seat_sees_its_hand_and_legal_moves_only() -> None:
+    game = Game("uno", 3, seed=918_273_645)
+    names = ["human", "greedy", "greedy"]
+    mover = game.current_player
+    other = (mover + 1) % 3
+    mine, theirs, public = (
+        seat_view(game, mover, names),
+        seat_view(game, other, names),
+        seat_view(game, -1, names),
+    )
+    assert (
+        list(mine["hands"]) == [str(mover)]
+        and list(theirs["hands"]) == [str(other)]
+        and public["hands"] == {}
+    )
+    assert {c["action"] for c in mine["legal"]} == set(game.legal_actions())
+    assert theirs["legal"] == [] and public["legal"] == [] and theirs["question"] is None
+    text = json.dumps(theirs)
+    assert "seed" not in text and str(game.seed) not in text
+
+
+# ================================================================ controls from the decision
+CONTROL_CASES = [
+    ("uno", {}, 4),
+    ("uno_house", {"zero_reveals": True, "two_gives": True, "multi_play": "identical"}, 4),
+    ("uno_mario", {}, 3),
+    ("mau_mau", {}, 4),
+    ("mau_mau_doubling", {}, 2),
+    ("macao", {}, 4),
+    ("uno", {"wd4_bluff": "challenge", "cube": True, "eight_again": True}, 3),
+]
+KINDS = {"card", "colour", "target", "draw", "pass", "call", "challenge", "accept"}
+
+
+@pytest.mark.parametrize(("preset", "overrides", "n"), CONTROL_CASES)
+def test_every_legal_action_is_one_control_with_the_phase_s_words(
+    preset: str, overrides: dict[str, Any], n: int
+) -> None:
+    rules = load_rules(preset, **overrides)
+    rng = random.Random(5)
+    phases: set[str] = set()
+    names = ["human"] * n
+    for seed in range(4):
+        game = Game(rules, n, seed=seed)
+        while not game.is_over():
+            seat = game.current_player
+            items = controls(game, seat)
+            assert sorted(i["action"] for i in items) == game.legal_actions()
+            assert {i["kind"] for i in items} <= KINDS and all(i["label"] for i in items)
+            view = seat_view(game, seat, names)
+            assert view["question"] and view["legal"] == items
+            phase = game.phase
+            phases.add(phase.name)
+            kinds = {i["kind"] for i in items}
+            if phase == Phase.CHOOSE_COLOUR:
+                assert kinds == {"colour"}
+                assert {i["label"] for i in items} <= set(view["colour_names"])
+            if phase == Phase.CHALLENGE:
+                assert {"challenge", "accept"} <= kinds and "challenge" in view["question"]
+            if phase == Phase.PLAY_DRAWN:
+                assert [i["label"] for i in items if i["kind"] == "pass"] in (["keep it"], [])
+            if phase == Phase.CHOOSE_TARGET:
+                assert kinds == {"target"} and all(i["target"] != seat for i in items)
+            if phase == Phase.JUMP_IN:
+                assert "jump in" in view["question"] and "let it go" in [i["label"] for i in items]
+            if phase == Phase.ANSWER and game.decision().pending_turns:
+                assert any("sit out" in i["label"] for i in items)  # MC-FOUR-1
+            if kinds & {"call"}:
+                assert any(i["label"] == f"call {rules.call_name}" for i in items)
+            game.step(rng.choice(game.legal_actions()))
+    assert "PLAY" in phases
+    if preset == "mau_mau":
+        assert "CHOOSE_COLOUR" in phases  # the Jack's suit choice (MM-JACK-1)
+    if preset == "uno_house":
+        assert {"CHOOSE_TARGET", "JUMP_IN", "GIVE"} <= phases
+    if preset == "macao":
+        assert "ANSWER" in phases
+
+
+# ================================================================ messages over a real websocket
+def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> None:
+    import websockets.sync.client as client
+
+    with running_server(tmp_path / "games.jsonl", fixed_seeds=True) as (url, tables):
+        app_url = url.replace("http://", "ws://") + "/ws"
+        made = tables.create(load_rules("uno"), 3, ["human", "human", "greedy"], seed=9)
+        table = tables.get(made.id)
+        with client.connect(app_url) as ws:
+
+            def ask(message: str | bytes) -> dict[str, Any]:
+                ws.send(message)
+                answer: dict[str, Any] = json.loads(ws.recv(timeout=30))
+                return answer
+
+            assert (
+                "join a seat first" in ask(json.dumps({"type": "act", "action": 1, "decision": 0}))["error"]
+            )
+            assert "unknown message type" in ask(json.dumps({"type": "eval", "code": "1"}))["error"]
+            assert "not JSON" in ask("{nope")["error"]
+            assert "expected a JSON object" in ask("[1, 2]")["error"]
+            assert (
+                "at most 2048"
+                in ask(json.dumps({"type": "join", "table": "x" * 5000, "token": "y"}))["error"]
+            )
+            assert (
+                "not one of this table's seats"
+                in ask(json.dumps({"type": "join", "table": made.id, "token": "forged"}))["error"]
+            )
+            welcome = ask(json.dumps({"type": "join", "table": made.id, "token": made.tokens[0]}))
+            assert welcome["type"] == "welcome" and welcome["view"]["seat"] == 0
+            while True:  # let the agents move until it is a person's decision
+                if table.game.current_player in (0, 1):
+                    break
+                ws.recv(timeout=30)
+            position = table.game.position()
+            decisions = table.game.decisions
+            bad = [
+                ({"type": "act", "action": 1}, "missing decision"),
+                ({"type": "act", "action": "R7", "decision": decisions}, "action must be an integer"),
+                ({"type": "act", "action": True, "decision": decisions}, "action must be an integer"),
+                ({"type": "act", "action": 1, "decision": decisions, "x": 1}, "unknown field"),
+                ({"type": "act", "action": 5, "decision": decisions + 1}, "not the current one"),
+                ({"type": "join", "table": made.id, "token": made.tokens[1]}, "already sits at a table"),
+            ]
+            if table.game.current_player == 0:
+                illegal = next(a for a in range(74) if a not in table.game.legal_actions())
+                bad.append(({"type": "act", "action": illegal, "decision": decisions}, "is not legal now"))
+            else:
+                bad.append(
+                    ({"type": "act", "action": table.game.legal_actions()[0], "decision": decisions},
+                     "not your decision")
+                )  # fmt: skip
+            for message, words in bad:
+                answer = ask(json.dumps(message))
+                assert answer["type"] == "error" and words in answer["error"], (message, answer)
+                assert "\n" not in answer["error"] and "hands=" not in answer["error"]
+            assert table.game.position() == position and table.game.decisions == decisions
+
+
+def test_a_watcher_of_a_table_with_people_sees_no_hand(tmp_path: Path) -> None:
+    import websockets.sync.client as client
+
+    with running_server(tmp_path / "games.jsonl", fixed_seeds=True) as (url, tables):
+        made = tables.create(load_rules("uno"), 2, ["human", "greedy"], seed=3)
+        with client.connect(url.replace("http://", "ws://") + "/ws") as ws:
+            ws.send(json.dumps({"type": "watch", "table": made.id}))
+            welcome = json.loads(ws.recv(timeout=30))
+            assert welcome["view"]["hands"] == {} and welcome["view"]["legal"] == []
+            ws.send(json.dumps({"type": "act", "action": 1, "decision": 0}))
+            assert "watcher cannot play" in json.loads(ws.recv(timeout=30))["error"]
+
+
+# ================================================================ new tables
+def test_new_tables_are_validated_like_rule_files(tmp_path: Path) -> None:
+    app, tables = make_app(records=tmp_path / "g.jsonl", max_tables=2)
+    web = TestClient(app)
+    setup = web.get("/api/setup").json()
+    assert {f["name"] for f in setup["fields"]} >= {"seven_swap", "stacking", "jump_in", "draw"}
+    assert setup["presets"]["uno_house"]["seven_swap"] is True
+    assert "search" in {a["id"] for a in setup["agents"]}
+    assert next(a for a in setup["agents"] if a["id"] == "oracle")["cheats"]
+
+    def refused(body: Any) -> str:
+        answer = web.post("/api/tables", json=body)
+        assert answer.status_code == 400
+        return str(answer.json()["error"])
+
+    base = {"preset": "uno", "rules": {}, "players": 2, "seats": ["human", "greedy"]}
+    assert "must be true or false" in refused({**base, "rules": {"seven_swap": "yes"}})
+    assert "unknown rule key(s) sven_swap" in refused({**base, "rules": {"sven_swap": True}})
+    assert "must be one of" in refused({**base, "rules": {"draw": "lots"}})
+    assert "preset must be one of" in refused({**base, "preset": "poker"})
+    assert "outside this variant's range" in refused({**base, "players": 11, "seats": ["human"] * 11})
+    assert "is not 'human' nor an agent" in refused({**base, "seats": ["human", "/etc/passwd"]})
+    assert "is not 'human' nor an agent" in refused({**base, "seats": ["human", "module:attr"]})
+    assert "seats lists 3 entries" in refused({**base, "seats": ["human", "greedy", "greedy"]})
+    assert "fixed-seeds" in refused({**base, "seed": 4})
+    assert "unknown field(s) code" in refused({**base, "code": "x"})
+    assert "cannot play these rules" in refused(
+        {**base, "seats": ["human", "distilled_uno_4p"], "preset": "macao"}
+    )
+    assert "not JSON" in web.post("/api/tables", content=b"{").json()["error"]
+    ok = web.post("/api/tables", json={**base, "rules": {"seven_swap": True}})
+    assert ok.status_code == 200 and list(ok.json()["tokens"]) == ["0"]
+    assert tables.get(ok.json()["table"]).game.rules.seven_swap
+    web.post("/api/tables", json=base)
+    assert "most tables" in refused(base)
+
+
+# ================================================================ agents and what they saw
+@pytest.mark.parametrize(
+    "name", ["search:sims=200", "oracle:sims=100", "distilled_uno_2p", "random_legal", "greedy"]
+)
+def test_the_agent_view_comes_with_the_agent_s_own_action(name: str) -> None:
+    rules = load_rules("uno")
+    game = Game(rules, 2, seed=21)
+    first, second = build_agent(name, rules, 2, 5), build_agent(name, rules, 2, 5)
+    kinds = set()
+    for _ in range(40):
+        if game.is_over():
+            break
+        action, view = explained_act(first, game)
+        assert action == second.act(None, game.legal_mask(), game)
+        kinds.add(view["kind"])
+        if view["kind"] != "choice":
+            assert view["actions"] == game.legal_actions() and len(view["values"]) == len(view["actions"])
+        game.step(action)
+    expected = {
+        "search": "visits",
+        "oracle": "visits",
+        "distilled_uno_2p": "probabilities",
+        "random_legal": "probabilities",
+    }
+    assert expected.get(name.split(":")[0], "choice") in kinds
+
+
+def test_a_record_written_elsewhere_is_analysed_from_the_agent_names() -> None:
+    game = Game("uno", 2, seed=3)
+    while len(game.legal_actions()) < 3:
+        game.step(game.legal_actions()[0])
+    view = analyse("search:sims=100", game, seed=1)
+    assert view is not None and view["kind"] == "visits" and view["reanalysed"]
+    assert analyse("human", game, seed=1) is None
+    assert analyse("distilled_uno_2p", game, seed=1)["kind"] == "probabilities"  # type: ignore[index]
+
+
+# ================================================================ replays and records
+def _web_record(seed: int = 2) -> Any:
+    rules = load_rules("uno")
+    game, _ = emulate(rules, ["human", "search", "greedy"], seed)
+    return record_game(
+        game, ["human", "search", "greedy"], source="web", extra={"agent_views": [None] * len(game.history)}
+    )
+
+
+def test_a_replay_verifies_its_record_and_shows_every_hand() -> None:
+    from training.serve.explain import HandModel
+
+    record = _web_record()
+    replay = Replay("r", record, HandModel())
+    summary = replay.summary()
+    assert summary["verified"].startswith("verified") and len(summary["frames"]) == len(record.actions) + 1
+    assert all(len(f["view"]["hands"]) == 3 for f in summary["frames"])
+    replay._thread.join(timeout=60)
+    chart = replay.chart_so_far()
+    assert chart["done"] == chart["total"] == len(record.actions) + 1
+    assert chart["values"][-1] == [1.0 if s == record.outcome.winner else 0.0 for s in range(3)]
+    assert all(abs(sum(v) - 1.0) < 1e-3 for v in chart["values"][:-1])
+    edited = type(record)(**{**record.__dict__, "seed": record.seed, "digest": "sha256:" + "0" * 64})
+    assert "does not replay as recorded" in Replay("e", edited, HandModel()).verified
+
+
+def test_stored_agent_views_are_checked_and_uploads_bounded(tmp_path: Path) -> None:
+    assert (
+        checked_view({"kind": "visits", "actions": [1, 2], "values": [3, 4], "means": [0.1, 0.2]}) is not None
+    )
+    assert checked_view({"kind": "script", "actions": [1]}) is None
+    assert checked_view({"kind": "probabilities", "actions": [1, 2], "values": ["<img>", 1]}) is None
+    assert checked_view({"kind": "probabilities", "actions": [1, 2], "values": [1]}) is None
+    with pytest.raises(RecordError, match="not JSON"):
+        parse_uploaded("{nope")
+    with pytest.raises(RecordError, match="at most"):
+        parse_uploaded("x" * 2_000_000)
+    record = _web_record()
+    assert parse_uploaded(record.to_json()).actions == record.actions
+
+
+def test_browser_games_are_records_that_uno_env_replay_reads(tmp_path: Path) -> None:
+    from training.cli import main
+
+    path = tmp_path / "games.jsonl"
+    save_records(path, [_web_record()])
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["replay", str(path), "--quiet"]) == 0
+    assert "verified" in out.getvalue()
+
+
+def test_results_count_people_against_agents_with_intervals(tmp_path: Path) -> None:
+    from training.cli import main
+
+    rules = load_rules("uno")
+    records = []
+    for seed in range(6):
+        game, _ = emulate(rules, ["human", "greedy"], seed)
+        records.append(record_game(game, ["human", "greedy"], source="web"))
+    game, _ = emulate(rules, ["greedy", "blocker"], 0)
+    records.append(record_game(game, ["greedy", "blocker"], source="web"))  # no person: left out
+    path = tmp_path / "games.jsonl"
+    save_records(path, records)
+    wins = sum(1 for r in records[:6] if r.outcome is not None and r.outcome.winner == 0)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["results", str(path)]) == 0
+    text = out.getvalue()
+    assert "6 game(s) with people and agents among 7 record(s)" in text
+    row = next(line for line in text.splitlines() if line.startswith("| greedy, 2 players"))
+    assert f"| 6 | {wins} | {wins / 6:.1%} [" in row and "50.0%" in row
+    with redirect_stdout(io.StringIO()):
+        assert main(["results", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_serve_names_the_install_line_when_the_web_extra_is_missing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from training.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a)
+    )
+    assert main(["serve"]) == 2
+    assert "pip install 'uno-env[web]'" in capsys.readouterr().err
+
+
+def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from training.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--replay", str(tmp_path / "none.jsonl")]) == 2
+    assert (
+        main(["serve", "--agent", "greedy=bluffer", "--port", "0", "--records", str(tmp_path / "g.jsonl")])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert "--port must be 0..65535" in err and "does not exist" in err and "already taken" in err
+
+
+# ================================================================ several tables at once
+def test_several_tables_at_once_lose_no_move_and_match_the_engine(tmp_path: Path) -> None:
+    from tests import web_load
+
+    records = tmp_path / "games.jsonl"
+    with running_server(records, fixed_seeds=True, agents=[web_load.SEARCH_AGENT]) as (url, _):
+        result = asyncio.run(web_load.run_load(url, tables=6, seed=500, timeout=300))
+    assert web_load.check(result, records, 500) == []
+    assert len(load_records(records)) == 6
+    assert sum(p.acknowledged for p in result["people"].values()) > 30
+
+
+def test_the_table_refuses_a_move_for_another_seat() -> None:
+    table = Table("t", load_rules("uno"), 2, 1, [None, None])
+    mover = table.game.current_player
+    other = Connection(Recorder(), 1 - mover)
+    with pytest.raises(TableError, match="not your decision"):
+        asyncio.run(table.act(other, table.game.legal_actions()[0], table.game.decisions))
+    tables = Tables({}, None, max_tables=1)
+    with pytest.raises(TableError, match="not 'human' nor an agent"):
+        tables.create(load_rules("uno"), 2, ["human", "nobody"])
+    with pytest.raises(protocol.ProtocolError, match="unknown message type"):
+        protocol.parse_message(json.dumps({"type": 5}))

@@ -1,0 +1,161 @@
+"""``uno-env serve``: the web table on this machine.
+
+::
+
+    uno-env serve                                  # http://127.0.0.1:8000, records under runs/web/
+    uno-env serve --port 8080 --replay games.jsonl # also offer the games of a record file
+    uno-env serve --agent strong=search:sims=2000 --agent mine=policy.npz
+
+It needs the ``web`` extra (``pip install 'uno-env[web]'``: Starlette, uvicorn,
+websockets) and says so before starting. The server listens on 127.0.0.1 unless ``--host``
+says otherwise (another machine's people can then join your tables: nothing else is needed,
+and nothing is encrypted). Every finished game is appended to ``--records`` (a JSON Lines
+record file that ``uno-env replay`` reads and ``uno-env results`` summarises). The page
+seats the play styles, the shipped policies and the agents given with ``--agent NAME=SPEC``
+(a style with parameters, an exported ``.npz`` policy or a MaskablePPO checkpoint, which
+needs ``--trust-checkpoint`` unless this installation wrote it); it can name nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import socket
+from pathlib import Path
+from typing import Any
+
+from training.common import Subcommand, add_trust_argument
+
+WEB_PACKAGES = ("starlette", "uvicorn", "websockets")
+INSTALL_LINE = "pip install 'uno-env[web]'"
+DEFAULT_RECORDS = Path("runs") / "web" / "games.jsonl"
+WS_MAX_SIZE = 65536
+"""Largest websocket frame the server reads at all (the app refuses anything over
+:data:`training.serve.protocol.MAX_MESSAGE` with an error; larger frames close the socket)."""
+
+
+def check_web_packages() -> None:
+    """Raise :class:`training.cli.MissingPackageError` naming the install line when a web
+    package is missing."""
+    missing = [name for name in WEB_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        from training.cli import MissingPackageError
+
+        raise MissingPackageError(f"uno-env serve needs {', '.join(missing)} (the web extra): {INSTALL_LINE}")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``uno-env serve``."""
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--records",
+        type=Path,
+        default=DEFAULT_RECORDS,
+        help=f"record file every finished game is appended to (default: {DEFAULT_RECORDS})",
+    )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a record file (or a folder of them) the page may replay besides --records (repeatable)",
+    )
+    parser.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="add an agent the page may seat: a style with parameters, an exported .npz policy or a "
+        ".zip checkpoint (repeatable)",
+    )
+    parser.add_argument(
+        "--win-estimate",
+        default="search",
+        help="the win chances drawn in replays: search (rollouts from the true hands) or hands "
+        "(the search's leaf value alone) (default: search)",
+    )
+    parser.add_argument("--max-tables", type=int, default=64, help="tables at once (default: 64)")
+    parser.add_argument(
+        "--fixed-seeds",
+        action="store_true",
+        help="let a table's creator choose its seed (tests and load runs: whoever picks the seed "
+        "knows the deal)",
+    )
+    add_trust_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server (blocks until Ctrl-C)."""
+    check_web_packages()
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0..65535, got {args.port}")
+    if not 1 <= args.max_tables <= 10_000:
+        raise ValueError(f"--max-tables must be 1..10000, got {args.max_tables}")
+    for path in args.replay:
+        if not path.exists():
+            raise ValueError(f"--replay {path} does not exist")
+    records: Path = args.records
+    if records.is_dir():
+        raise ValueError(f"--records {records} is a folder; give a file such as {records / 'games.jsonl'}")
+    records.parent.mkdir(parents=True, exist_ok=True)
+
+    from uno_env.compiling import warm_up
+
+    from .app import make_app
+    from .explain import make_estimator
+
+    estimator = make_estimator(args.win_estimate)
+    warm_up("game")
+    app, _ = make_app(
+        records=records,
+        replay_files=list(args.replay),
+        agents=list(args.agent),
+        estimator=estimator,
+        max_tables=args.max_tables,
+        fixed_seeds=args.fixed_seeds,
+        trust=args.trust_checkpoint,
+    )
+    server, sock = make_server(app, args.host, args.port)
+    port = sock.getsockname()[1]
+    print(
+        f"uno-env serve: http://{args.host}:{port}/ (Ctrl-C stops); finished games go to {records}",
+        flush=True,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    return 0
+
+
+def make_server(app: Any, host: str, port: int) -> tuple[Any, socket.socket]:
+    """A uvicorn server for ``app`` and the socket it is to serve, bound to ``host:port``
+    (``port`` 0: a free port, read from the socket)."""
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)  # connections wait in the queue until the server accepts them
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    config = uvicorn.Config(app, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="off")
+    return uvicorn.Server(config), sock
+
+
+COMMAND = Subcommand(
+    "serve", "play, watch and replay games in the browser (a local web app)", configure, run, __doc__
+)
+main = COMMAND.main
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

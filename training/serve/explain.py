@@ -1,0 +1,188 @@
+"""What an agent saw at a decision, and each seat's chance of winning along a game.
+
+**The agent's view** (:func:`explained_act`, :func:`analyse`): beside each decision of a
+replay the page shows why the agent played what it did:
+
+- a learned policy (exported network): its action probabilities, the softmax of its logits
+  over the legal actions (it plays the most likely one);
+- the search (and the oracle): the rollouts it spent on each candidate (its visit counts)
+  and their mean value, from :func:`uno_env.search.search_decision`;
+- ``random_legal``: uniform over the legal actions;
+- any other agent (a scripted style, a checkpoint, an outside agent): only its choice.
+
+During a live game :func:`explained_act` asks the agent once and keeps what it saw (the
+same action the agent's ``act`` returns); a record written elsewhere is analysed afresh by
+:func:`analyse` from the agent's name (a search re-run at that position, seeded by it, is
+marked ``reanalysed``).
+
+**Win chances** (:class:`WinEstimator`): each seat's chance of winning the round at every
+step of a game, drawn as a chart. :class:`SearchValue` is the search's estimate by rollouts
+from the true hands (:func:`uno_env.search.win_chances`); :class:`HandModel` the search's
+leaf value alone (:func:`uno_env.search.evaluate`: hand sizes and wild cards). Estimators
+are looked up by name in :data:`ESTIMATORS`; a calibrated estimate can be added there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from agents import Agent, ExportedAgent, RandomAgent, ScriptedAgent
+from uno_env import Game
+from uno_env.learned import is_learned_policy, load_policy, observe_public
+from uno_env.policies import PublicView, parse_policy
+from uno_env.search import evaluate, win_chances
+
+SEARCH_STYLES = ("search", "oracle")
+ACTION_SLOTS = 256
+"""Length of the per-action arrays handed to the compiled search (longer than any action table)."""
+
+
+def _softmax_view(logits: np.ndarray, legal: list[int]) -> dict[str, Any]:
+    chosen = np.asarray([logits[a] for a in legal], dtype=np.float64)
+    weights = np.exp(chosen - chosen.max())
+    probs = weights / weights.sum()
+    return {"kind": "probabilities", "actions": legal, "values": [round(float(p), 4) for p in probs]}
+
+
+def _search_view(visits: np.ndarray, values: np.ndarray, legal: list[int]) -> dict[str, Any]:
+    if int(visits[legal].sum()) == 0:
+        return {"kind": "choice", "why": "not searched (one sensible action, or a true call)"}
+    return {
+        "kind": "visits",
+        "actions": legal,
+        "values": [int(visits[a]) for a in legal],
+        "means": [round(float(values[a]), 4) for a in legal],
+    }
+
+
+def explained_act(agent: Agent, game: Game) -> tuple[int, dict[str, Any]]:
+    """The action ``agent`` takes for the player to move in ``game`` and what it saw (see the
+    module docstring); the agent is asked once, so its generator advances as in ``act``."""
+    legal = game.legal_actions()
+    view = PublicView.of(game)
+    if isinstance(agent, ScriptedAgent) and agent.style.name in SEARCH_STYLES:
+        visits = np.zeros(ACTION_SLOTS, dtype=np.int64)
+        values = np.zeros(ACTION_SLOTS, dtype=np.float64)
+        action = view.search_with_counts(
+            agent.params, game.legal_mask(), agent._generator, agent.style.cheats, visits, values
+        )
+        return action, _search_view(visits, values, legal)
+    if isinstance(agent, ExportedAgent):
+        logits = agent.policy.logits(observe_public(view.state, view.spec, view.seat))
+        action = int(agent.act(None, game.legal_mask(), view))
+        return action, _softmax_view(logits, legal)
+    action = int(agent.act(_observation_for(agent, game), game.legal_mask(), view))
+    if isinstance(agent, RandomAgent):
+        return action, {
+            "kind": "probabilities",
+            "actions": legal,
+            "values": [round(1 / len(legal), 4)] * len(legal),
+        }
+    return action, {"kind": "choice"}
+
+
+def _observation_for(agent: Agent, game: Game) -> Any:
+    """The env observation for agents that read one (SB3 checkpoints), else None."""
+    from agents import PolicyAgent
+
+    if isinstance(agent, PolicyAgent):
+        from uno_env.envs.encoding import observe_state
+
+        return observe_state(game.state, game.compiled.spec, game.current_player, game.deck)
+    return None
+
+
+def analyse(name: str, game: Game, seed: int) -> dict[str, Any] | None:
+    """The view of the agent called ``name`` at the decision of ``game`` (a record written
+    elsewhere, no view stored): exact for learned policies and ``random_legal``; the search
+    re-run at this position with a generator seeded by ``seed`` (marked ``reanalysed``);
+    ``None`` for people and agents whose reasons cannot be recomputed."""
+    legal = game.legal_actions()
+    if not legal:
+        return None
+    view = PublicView.of(game)
+    if is_learned_policy(name):
+        try:
+            policy = load_policy(name)
+            logits = policy.logits(observe_public(view.state, view.spec, view.seat))
+        except ValueError:
+            return None
+        return _softmax_view(logits, legal)
+    try:
+        style, _ = parse_policy(name)
+    except ValueError:
+        return None
+    if style.name == "random_legal":
+        return {"kind": "probabilities", "actions": legal, "values": [round(1 / len(legal), 4)] * len(legal)}
+    if style.name in SEARCH_STYLES:
+        agent = ScriptedAgent(name, seed=seed)
+        _, result = explained_act(agent, game)
+        if result["kind"] == "visits":
+            result["reanalysed"] = True
+        return result
+    return {"kind": "choice"}
+
+
+# ------------------------------------------------------------------ win chances
+class WinEstimator(Protocol):
+    """Each seat's chance of winning the round at a position (spectator's knowledge)."""
+
+    name: str
+    description: str
+
+    def estimate(self, game: Game, step: int) -> list[float]:
+        """One share per seat (summing to 1 while the round runs); ``step`` seeds any randomness."""
+        ...
+
+
+@dataclass
+class SearchValue:
+    """The search's estimate: ``sims`` rollouts of the ``rollout`` style from the true hands,
+    the draw pile's order unknown (:func:`uno_env.search.win_chances`)."""
+
+    sims: int = 80
+    rollout: str = "blocker"
+    name: str = "search"
+    description: str = "the search's rollouts from the true hands (draw pile order unknown)"
+
+    def estimate(self, game: Game, step: int) -> list[float]:
+        """Shares per seat; the same ``step`` gives the same estimate."""
+        over = game.outcome()
+        if over is not None:
+            return _final(over.winner, game.num_players)
+        values = win_chances(game.state, game.compiled.spec, sims=self.sims, seed=step, rollout=self.rollout)
+        return [round(float(v), 4) for v in values]
+
+
+@dataclass
+class HandModel:
+    """The search's leaf value alone: hand sizes and wild cards held (no rollouts)."""
+
+    name: str = "hands"
+    description: str = "the search's leaf value: hand sizes and wild cards held"
+
+    def estimate(self, game: Game, step: int) -> list[float]:
+        """Shares per seat, from the position alone."""
+        over = game.outcome()
+        if over is not None:
+            return _final(over.winner, game.num_players)
+        return [round(float(evaluate(game.state, game.compiled.spec, s)), 4) for s in range(game.num_players)]
+
+
+def _final(winner: int | None, n: int) -> list[float]:
+    return [1.0 if s == winner else 0.0 for s in range(n)]
+
+
+ESTIMATORS: dict[str, Callable[[], WinEstimator]] = {"search": SearchValue, "hands": HandModel}
+"""Win-chance estimators by name (``uno-env serve --win-estimate NAME``)."""
+
+
+def make_estimator(name: str) -> WinEstimator:
+    """The estimator called ``name``; ValueError lists the known ones."""
+    if name not in ESTIMATORS:
+        raise ValueError(f"unknown win-chance estimate {name!r}; known: {', '.join(ESTIMATORS)}")
+    return ESTIMATORS[name]()

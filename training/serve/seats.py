@@ -1,0 +1,98 @@
+"""Who may sit at a web table: the catalogue of agents the page may pick, and building them.
+
+The page never names code or files: it picks an entry of the catalogue by its id. The
+catalogue holds every compiled play style (the search and the oracle among them, the oracle
+marked as cheating), every shipped learned policy, and the agents the person running the
+server adds on its command line (``uno-env serve --agent NAME=SPEC``: a style with
+parameters, an exported ``.npz`` policy, a MaskablePPO checkpoint). Building an agent from
+its spec happens in one function, :func:`build_agent`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents import Agent, ExportedAgent, PolicyAgent
+from uno_env.learned import is_learned_policy, load_policy, shipped_policies
+from uno_env.policies import STYLES, canonical_policy, parse_policy
+from uno_env.rules import RuleSet
+
+HUMAN = "human"
+"""The name of a person's seat in records (as ``uno-env play`` writes it)."""
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    """An agent the page may seat: its id (what the page sends), the spec it is built from
+    and a one-line summary."""
+
+    id: str
+    spec: str
+    summary: str
+    cheats: bool = False
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` in the game dealt with ``game_seed`` (as ``uno-env
+    play`` seeds its agents, so a web game and a terminal game of the same seed agree)."""
+    from training.play import agent_seed as play_agent_seed
+
+    return play_agent_seed(game_seed, seat)
+
+
+def build_agent(spec: str, rules: RuleSet, num_players: int, seed: int, *, trust: bool = False) -> Agent:
+    """The agent of ``spec`` for a game of ``rules`` and ``num_players``, seeded with ``seed``.
+
+    ``spec`` is a play style (``greedy``, ``search:sims=400``), an exported policy (a shipped
+    name or a ``.npz`` path, checked against the rules) or a MaskablePPO checkpoint (``.zip``:
+    a pickle, loaded only when this installation signed it or ``trust``). ValueError says
+    what is wrong.
+    """
+    if is_learned_policy(spec):
+        policy = load_policy(spec)
+        policy.check_game(rules, num_players)
+        return ExportedAgent(policy, seed)
+    if spec.endswith(".zip") or Path(spec).is_file():
+        return PolicyAgent(spec, rules, num_players=num_players, seed=seed, trust=trust)
+    from agents import make
+
+    return make(spec, seed=seed)
+
+
+def default_catalogue(extra: Sequence[str] = ()) -> dict[str, CatalogueEntry]:
+    """The styles, the shipped policies, then ``extra`` entries ``NAME=SPEC`` from the command
+    line (ValueError for a malformed one or a name already taken)."""
+    out: dict[str, CatalogueEntry] = {}
+    for name, style in STYLES.items():
+        out[name] = CatalogueEntry(name, name, style.summary, cheats=style.cheats)
+    for name in shipped_policies():
+        summary = str(load_policy(name).meta.get("summary") or "learned policy")
+        out[name] = CatalogueEntry(name, name, summary)
+    for item in extra:
+        name, sep, spec = item.partition("=")
+        name, spec = name.strip(), spec.strip()
+        if not sep or not name or not spec:
+            raise ValueError(f"--agent {item!r}: write NAME=SPEC, e.g. strong=search:sims=2000")
+        if len(name) > MAX_NAME or not all(c.isalnum() or c in "_-." for c in name):
+            raise ValueError(
+                f"--agent {item!r}: the name must be letters, digits, '_', '-' or '.' (at most 40)"
+            )
+        if name in out or name == HUMAN:
+            raise ValueError(f"--agent {item!r}: the name {name!r} is already taken")
+        out[name] = CatalogueEntry(name, spec, _summary(spec))
+    return out
+
+
+def _summary(spec: str) -> str:
+    """A one-line description of an operator's agent spec (checked here, before any game)."""
+    if is_learned_policy(spec):
+        return f"learned policy {spec}"
+    if spec.endswith(".zip"):
+        if not Path(spec).is_file():
+            raise ValueError(f"--agent: checkpoint {spec} does not exist")
+        return f"MaskablePPO checkpoint {Path(spec).name}"
+    parse_policy(spec)  # a style with parameters: ValueError names what is wrong
+    return canonical_policy(spec)
