@@ -324,5 +324,13 @@ def public_event(
         text = f"{who} challenges the Wild Draw Four"
     else:
         text = f"{who} accepts ({penalty_words(before)})"
-    event["text"] = text
+    event["text"] = _second_person(text) if observer is not None and observer == actor else text
     return event
+
+
+def _second_person(text: str) -> str:
+    """``you plays R7`` -> ``you play R7`` (the verb after ``you``)."""
+    who, _, rest = text.partition(" ")
+    verb, _, tail = rest.partition(" ")
+    verb = verb[:-2] if verb.endswith("sses") else verb[:-1] if verb.endswith("s") else verb
+    return f"{who} {verb} {tail}".rstrip()
