@@ -141,10 +141,18 @@ def test_a_seven_o_swap_through_the_page(server: tuple[str, Path], page: Page) -
     target_seat = int(page.get_attribute(".seat.target", "data-seat") or -1)
     their_size = page.evaluate(f"table.view.hand_sizes[{target_seat}]")
     my_size = page.evaluate("table.view.hand_sizes[0]")
+    page.evaluate(  # keep every message from here on, to read the view sent with the swap
+        "() => { window.seen = []; const shown = socket.onmessage; "
+        "socket.onmessage = (e) => { window.seen.push(JSON.parse(e.data)); shown(e); }; }"
+    )
     page.click(f".seat[data-seat='{target_seat}']")
-    page.wait_for_function("() => !table.busy && table.log.some(t => t.includes('to swap hands with'))")
-    assert page.evaluate("table.view.hands['0'].length") == their_size
-    assert page.evaluate(f"table.view.hand_sizes[{target_seat}]") in (my_size, my_size + 1, my_size + 2)
+    mine = "m => m.event && m.event.seat === 0 && m.event.kind === 'target'"
+    page.wait_for_function(f"() => window.seen.some({mine})")
+    swap = page.evaluate(f"window.seen.find({mine})")
+    assert "you pick" in swap["event"]["text"] and "to swap hands with" in swap["event"]["text"]
+    assert swap["event"]["target"] == target_seat
+    assert len(swap["view"]["hands"]["0"]) == their_size
+    assert swap["view"]["hand_sizes"][target_seat] == my_size
 
 
 def test_a_wild_draw_four_challenge_through_the_page(server: tuple[str, Path], page: Page) -> None:
@@ -161,15 +169,17 @@ def test_a_wild_draw_four_challenge_through_the_page(server: tuple[str, Path], p
     sender = page.evaluate("table.view.pending_from")
     sizes = page.evaluate("table.view.hand_sizes")
     assert "challenge" in page.text_content("#question")
+    page.evaluate(
+        "() => { window.seen = []; const shown = socket.onmessage; "
+        "socket.onmessage = (e) => { window.seen.push(JSON.parse(e.data)); shown(e); }; }"
+    )
     page.click("button[data-kind='challenge']")
-    page.wait_for_function(
-        "() => !table.busy && table.log.some(t => t.includes('challenges the Wild Draw Four'))"
-    )
-    page.wait_for_function(
-        f"() => table.view.hand_sizes[0] != {sizes[0]} || table.view.hand_sizes[{sender}] > {sizes[sender]}"
-    )
-    after = page.evaluate("table.view.hand_sizes")
-    assert after[0] == sizes[0] + 6 or after[sender] >= sizes[sender] + 4
+    mine = "m => m.event && m.event.seat === 0 && m.event.kind === 'challenge'"
+    page.wait_for_function(f"() => window.seen.some({mine})")
+    answer = page.evaluate(f"window.seen.find({mine})")
+    assert answer["event"]["text"] == "you challenge the Wild Draw Four"
+    after = answer["view"]["hand_sizes"]
+    assert after[0] == sizes[0] + 6 or after[sender] == sizes[sender] + 4
 
 
 def test_a_replay_is_stepped_through_with_its_chart(server: tuple[str, Path], page: Page) -> None:
