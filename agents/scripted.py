@@ -4,7 +4,9 @@ A :class:`ScriptedAgent` wraps one style of :data:`uno_env.policies.STYLES` with
 parameters. At each decision :meth:`~uno_env.policies.PublicView.style_action` runs the style
 on a redacted copy of the game state (only public information and its own hand) with the
 agent's own generator, so its random choices depend only on its seed and the decisions it
-was asked, never on the game's seed. The ``oracle`` style (``Style.cheats``) is the one
+was asked, never on the game's seed. A search guided by a network (``search:net=NAME``,
+:mod:`uno_env.guided`) runs its compiled network the same way. The ``oracle`` style
+(``Style.cheats``) is the one
 exception: it is handed the full state, the other hands included, because its purpose is to
 cheat (an upper bound).
 """
@@ -15,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.guided import GuidedChooser, network_of
 from uno_env.policies import agent_generator, parse_policy
 from uno_env.rng import check_seed, fresh_seed
 
@@ -34,6 +37,8 @@ class ScriptedAgent:
     def __init__(self, policy: str = "greedy", seed: int | None = None) -> None:
         self.style, self.params = parse_policy(policy)
         self.name = self.style.format(self.params)
+        # a search guided by a network (search:net=NAME) decides through its compiled network
+        self._chooser = GuidedChooser(policy) if network_of(policy) is not None else None
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -51,7 +56,7 @@ class ScriptedAgent:
             )
         # a cheating style (the oracle) reads the hidden cards by design; the others never can
         return public.style_action(
-            self.style.code, self.params, mask, self._generator, full=self.style.cheats
+            self.style.code, self.params, mask, self._generator, full=self.style.cheats, chooser=self._chooser
         )
 
     def __repr__(self) -> str:

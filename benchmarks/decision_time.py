@@ -7,11 +7,14 @@ per decision), on this process's CPU clock. Decisions with a single legal action
 they are decisions the agent meets in play (the search agents answer them at once). Exported
 policies are timed as the batch simulator runs them: observation encoding plus the compiled
 forward pass, one observation at a time (the batched pass of a study is cheaper per row).
+A search guided by a network (``search:net=NAME``) is timed with its compiled network, on the
+decisions it meets playing itself.
 
 ::
 
     python benchmarks/decision_time.py --agents search oracle distilled_uno_2p blocker --players 2
     python benchmarks/decision_time.py --agents search --players 4 --positions 400
+    python benchmarks/decision_time.py --agents search search:net=expert_uno_2p --players 2
 
 The figures depend on the machine and on its load: the script prints the load average and
 the share of CPU time the timing got over wall time.
@@ -31,8 +34,9 @@ from numba import njit
 import uno_env
 from uno_env import layout as L
 from uno_env.envs.encoding import encode, obs_layout, observe_state
+from uno_env.guided import GuidedChooser, guided_choose, network_of
 from uno_env.learned import best_legal, forward_rows, is_learned_policy, load_policy, pack, widest_layer
-from uno_env.policies import choose_action, policy_table
+from uno_env.policies import PublicView, choose_action, policy_table
 from uno_env.rules import compile_spec
 
 
@@ -74,6 +78,30 @@ def net_decide_all(
     return total
 
 
+@njit(cache=True)
+def guided_decide_all(
+    states: np.ndarray,
+    spec: np.ndarray,
+    masks: np.ndarray,
+    code: int,
+    params: np.ndarray,
+    bank: np.ndarray,
+    table: np.ndarray,
+    offsets: np.ndarray,
+    obs_size: int,
+) -> int:
+    """Every state's decision by a search guided by the bank's networks (on a copy)."""
+    state = np.empty(states.shape[1], dtype=np.int64)
+    total = 0
+    for i in range(states.shape[0]):
+        state[:] = states[i]
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a]
+        total += guided_choose(state, spec, masks[i], count, code, params, bank, table, offsets, obs_size)
+    return total
+
+
 def positions(
     rules: str, players: int, agent: str, field: str, count: int, seed: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -81,11 +109,12 @@ def positions(
     states: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     learned = load_policy(agent) if is_learned_policy(agent) else None
+    guided = GuidedChooser(agent) if network_of(agent) is not None else None
     game_index = 0
     while len(states) < count:
         me = game_index % players
         names = [field] * players
-        names[me] = field if learned is not None else agent
+        names[me] = field if learned is not None or guided is not None else agent
         codes, params = policy_table(names)
         game = uno_env.Game(rules, players, seed=seed + game_index)
         spec = compile_spec(game.rules)
@@ -100,6 +129,8 @@ def positions(
             if seat == me and learned is not None:
                 obs = observe_state(game.state, spec, seat, game.rules.deck_family)
                 action = learned.act(obs, game.legal_mask())
+            elif seat == me and guided is not None:
+                action = guided(PublicView(game.state, spec).redacted(), spec, mask, int(mask.sum()))
             else:
                 action = int(
                     choose_action(game.state.copy(), spec, mask, int(mask.sum()), codes[seat], params[seat])
@@ -114,7 +145,14 @@ def time_agent(rules: str, players: int, agent: str, field: str, count: int, see
     ruleset = uno_env.load_rules(rules)
     spec = compile_spec(ruleset)
     states, masks = positions(rules, players, agent, field, count, seed)
-    if is_learned_policy(agent):
+    if network_of(agent) is not None:
+        chooser = GuidedChooser(agent)
+        g_params, g_bank, g_table, offsets, size = chooser.arguments(spec)
+        code = chooser.style.code
+
+        def run() -> int:
+            return int(guided_decide_all(states, spec, masks, code, g_params, g_bank, g_table, offsets, size))
+    elif is_learned_policy(agent):
         bank, table = pack([load_policy(agent)])
         layout = obs_layout(ruleset.deck_family)
 

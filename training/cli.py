@@ -199,6 +199,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.distill",
     "training.serve.cli",
     "training.serve.results",
+    "training.expert",
 )
 
 

@@ -29,7 +29,6 @@ from .policies import (
     POLICY_RANDOM,
     choose_action,
     planning_needed,
-    policy_table,
     quick_action,
     random_action,
 )
@@ -52,8 +51,8 @@ __all__ = [
 
 class GameResults(NamedTuple):
     """The per-game result arrays of a batch (row ``g``: game ``g``), as one record for the
-    compiled loops (:func:`play_games_with_params`, the learned-seat loop of
-    :mod:`uno_env.learned`, :func:`record_result`): a new per-game result is one field here,
+    compiled loops (:func:`play_games_with_params`, the network-seat loop of
+    :mod:`uno_env.guided`, :func:`record_result`): a new per-game result is one field here,
     where it is allocated (:meth:`allocate`) and where it is written."""
 
     winner: np.ndarray  # (games,) int64: the winner's seat, -1 when truncated
@@ -283,7 +282,8 @@ def simulate(
     with parameters (``"bluffer:bluff=0.3,challenge=0.8"``, ``"search:400"``; see
     :data:`uno_env.policies.STYLES`), or an exported learned policy: a shipped name
     (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.learned`; it must fit the deck
-    family, observation spec and env version; other rules are allowed, a transfer). With
+    family, observation spec and env version; other rules are allowed, a transfer), or a
+    search guided by one (``"search:net=distilled_uno_2p"``, :mod:`uno_env.guided`). With
     ``check_invariants`` the engine invariants are checked after every decision, and every
     policy action against the legal mask; the first failure raises AssertionError naming the
     game's seed.
@@ -313,11 +313,10 @@ def simulate(
             f"seed + num_games must stay within 2**63 (game i is dealt from seed + i), got seed {seed} "
             f"and {num_games} games"
         )
-    from . import learned  # learned policies: numba forward passes over exported weights
+    from . import guided  # learned policies and guided searches: compiled networks
 
-    nets = learned.seat_networks(names, ruleset)
-    styles = ["random" if net >= 0 else name for name, net in zip(names, nets[0], strict=True)]
-    policy_codes, policy_params = policy_table(styles)
+    seating = guided.network_seating(names, ruleset)
+    policy_codes, policy_params = seating.codes, seating.params
     ensure_compiled("batch")
     try:
         results = GameResults.allocate(num_games, num_players)
@@ -328,10 +327,11 @@ def simulate(
             "simulate in batches (game i of a batch starting at seed s is Game(seed=s + i))"
         ) from None
     games = (game.spec, num_players, game.deck_counts, seed, policy_codes)
-    if nets[1]:
-        failed, code = learned.play_games_with_nets(
-            *games, policy_params, *learned.bank_arguments(nets, ruleset), check_invariants, results
-        )
+    if seating.has_networks:
+        failed, code = guided.play_games_with_nets(
+            *games, policy_params, seating.seat_nets, seating.bank, seating.table, seating.offsets,
+            seating.obs_size, check_invariants, results,
+        )  # fmt: skip
     else:
         # without planning styles, the loop compiled without them (None; else the default)
         planning = {} if planning_needed(policy_codes) else {"planning": None}

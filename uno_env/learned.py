@@ -23,7 +23,7 @@ highest logit (ties: the lowest id), as ``MaskablePPO.predict(..., deterministic
 
 - :meth:`ExportedPolicy.logits` / :meth:`ExportedPolicy.act`: numpy, for single games and
   Python agents (:class:`agents.ExportedAgent`);
-- :func:`play_games_with_nets`: the batch simulator with learned seats, compiled: games run
+- :func:`uno_env.guided.play_games_with_nets`: the batch simulator with learned seats, compiled: games run
   in lockstep blocks; every game whose learned seat must decide between two or more legal
   actions is encoded into one row of an observation matrix and the network runs layer by
   layer over those rows (batched across the games), reading only the non-zero inputs of the
@@ -49,18 +49,17 @@ import numpy as np
 
 from . import engine
 from . import layout as L
-from ._borrow import borrow
 from ._jit import njit
-from .batch import ILLEGAL_ACTION, GameResults, record_result
 from .cards import DeckFamily
 from .envs.encoding import encode, obs_layout, observe_state
 from .policies import choose_action
 
 FORMAT = "uno-env-exported-policy/1"
+CRITIC_ENCODING = "privileged"
+"""What an exported critic reads: the observation with every other hand revealed
+(:func:`uno_env.guided.encode_privileged`)."""
 ACTIVATIONS = ("tanh", "relu")
 PRETRAINED_DIR = Path(__file__).with_name("pretrained")
-LOCKSTEP_GAMES = 256
-"""Games played at once in :func:`play_games_with_nets` (rows of the observation matrix)."""
 
 
 class PolicyFileError(ValueError):
@@ -81,6 +80,26 @@ class ExportedPolicy:
     biases: tuple[np.ndarray, ...]
     activation: str
     meta: dict[str, Any] = field(repr=False)
+    critic_weights: tuple[np.ndarray, ...] = field(default=(), repr=False)
+    critic_biases: tuple[np.ndarray, ...] = field(default=(), repr=False)
+
+    @property
+    def has_critic(self) -> bool:
+        """Whether the file holds a critic: a value network over the privileged observation
+        (:func:`uno_env.guided.encode_privileged`) that a guided search values its leaves with."""
+        return bool(self.critic_weights)
+
+    def critic_value(self, privileged: np.ndarray) -> np.ndarray:
+        """The critic's chance that the observer wins, for one privileged observation or a batch."""
+        if not self.has_critic:
+            raise ValueError(f"policy {self.name} has no critic")
+        x = np.asarray(privileged, dtype=np.float32)
+        for w, b in zip(self.critic_weights[:-1], self.critic_biases[:-1], strict=True):
+            x = x @ w.T + b
+            x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
+        out = (x @ self.critic_weights[-1].T + self.critic_biases[-1])[..., 0]
+        value: np.ndarray = 1.0 / (1.0 + np.exp(-out))
+        return value
 
     @property
     def rules(self) -> str:
@@ -175,12 +194,16 @@ def save_exported(
     biases: list[np.ndarray],
     activation: str,
     meta: dict[str, Any],
+    critic: tuple[list[np.ndarray], list[np.ndarray]] | None = None,
 ) -> Path:
     """Write ``path`` (``.npz``) and its JSON sidecar; return the ``.npz`` path.
 
     ``weights``/``biases``: the hidden layers then the action layer, torch layout
     (``out x in``). ``meta`` must hold ``rules``, ``observation_spec``, ``env_version`` and
     may hold ``num_players`` and ``training``; the format, architecture and digest are added.
+    ``critic``: optional (weights, biases) of a value network with one output (the logit of
+    the observer's win) over the privileged observation, same activation; stored as
+    ``critic.hidden.K.*`` and ``critic.value.*``, described in the architecture's ``critic``.
     """
     target = Path(path)
     if target.suffix != ".npz":
@@ -197,21 +220,41 @@ def save_exported(
         prefix = "action" if k == len(weights) - 1 else f"hidden.{k}"
         arrays[f"{prefix}.weight"] = np.ascontiguousarray(w, dtype=np.float32)
         arrays[f"{prefix}.bias"] = np.ascontiguousarray(b, dtype=np.float32)
+    critic_arch: dict[str, Any] | None = None
+    if critic is not None:
+        c_weights, c_biases = critic
+        if len(c_weights) != len(c_biases) or not c_weights or c_weights[-1].shape[0] != 1:
+            raise ValueError(
+                "the critic must list the same layers in weights and biases, ending in one output"
+            )
+        if c_weights[0].shape[1] != weights[0].shape[1]:
+            raise ValueError(
+                f"the critic takes {c_weights[0].shape[1]} inputs, the policy {weights[0].shape[1]}: "
+                "both read the observation layout"
+            )
+        for k, (w, b) in enumerate(zip(c_weights, c_biases, strict=True)):
+            prefix = "critic.value" if k == len(c_weights) - 1 else f"critic.hidden.{k}"
+            arrays[f"{prefix}.weight"] = np.ascontiguousarray(w, dtype=np.float32)
+            arrays[f"{prefix}.bias"] = np.ascontiguousarray(b, dtype=np.float32)
+        critic_arch = {
+            "inputs": int(c_weights[0].shape[1]),
+            "hidden": [int(w.shape[0]) for w in c_weights[:-1]],
+            "encoding": CRITIC_ENCODING,
+        }
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("wb") as handle:
         np.savez(handle, **arrays)  # type: ignore[arg-type]
     record = dict(meta)
-    record.update(
-        format=FORMAT,
-        architecture={
-            "kind": "mlp",
-            "inputs": int(weights[0].shape[1]),
-            "hidden": [int(w.shape[0]) for w in weights[:-1]],
-            "activation": activation,
-            "actions": int(weights[-1].shape[0]),
-        },
-        weights_sha256=file_digest(target),
-    )
+    architecture: dict[str, Any] = {
+        "kind": "mlp",
+        "inputs": int(weights[0].shape[1]),
+        "hidden": [int(w.shape[0]) for w in weights[:-1]],
+        "activation": activation,
+        "actions": int(weights[-1].shape[0]),
+    }
+    if critic_arch is not None:
+        architecture["critic"] = critic_arch
+    record.update(format=FORMAT, architecture=architecture, weights_sha256=file_digest(target))
     sidecar_path(target).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return target
 
@@ -259,6 +302,24 @@ def load_exported(path: str | Path) -> ExportedPolicy:
         prefix = "action" if k == len(widths) - 2 else f"hidden.{k}"
         expected[f"{prefix}.weight"] = (widths[k + 1], widths[k])
         expected[f"{prefix}.bias"] = (widths[k + 1],)
+    critic_arch: Any = arch.get("critic") if isinstance(arch, dict) else None
+    critic_widths: list[int] = []
+    if critic_arch is not None:
+        try:
+            critic_widths = [int(critic_arch["inputs"]), *(int(h) for h in critic_arch["hidden"]), 1]
+            encoding = critic_arch["encoding"]
+        except (TypeError, KeyError, ValueError):
+            raise _fail(source, f"sidecar critic {critic_arch!r} lacks inputs, hidden or encoding") from None
+        if critic_widths[0] != inputs or any(h < 1 for h in critic_widths) or encoding != CRITIC_ENCODING:
+            raise _fail(
+                source,
+                f"unsupported critic {critic_arch!r} (it reads the {inputs} inputs, "
+                f"encoding {CRITIC_ENCODING!r})",
+            )
+        for k in range(len(critic_widths) - 1):
+            prefix = "critic.value" if k == len(critic_widths) - 2 else f"critic.hidden.{k}"
+            expected[f"{prefix}.weight"] = (critic_widths[k + 1], critic_widths[k])
+            expected[f"{prefix}.bias"] = (critic_widths[k + 1],)
     arrays: dict[str, np.ndarray] = {}
     try:
         with np.load(source, allow_pickle=False) as archive:
@@ -279,12 +340,16 @@ def load_exported(path: str | Path) -> ExportedPolicy:
         raise _fail(source, f"not a plain NumPy archive ({exc})") from None
     layers = len(widths) - 1
     prefixes = [f"hidden.{k}" for k in range(layers - 1)] + ["action"]
+    critic_prefixes = [f"critic.hidden.{k}" for k in range(len(critic_widths) - 2)]
+    critic_prefixes += ["critic.value"] if critic_widths else []
     return ExportedPolicy(
         name=str(meta.get("name") or source.stem),
         weights=tuple(arrays[f"{p}.weight"] for p in prefixes),
         biases=tuple(arrays[f"{p}.bias"] for p in prefixes),
         activation=activation,
         meta=meta,
+        critic_weights=tuple(arrays[f"{p}.weight"] for p in critic_prefixes),
+        critic_biases=tuple(arrays[f"{p}.bias"] for p in critic_prefixes),
     )
 
 
@@ -296,8 +361,14 @@ def shipped_policies() -> dict[str, Path]:
 
 
 def is_learned_policy(text: str) -> bool:
-    """Whether a policy text names an exported policy: a shipped name or a ``.npz`` path."""
+    """Whether a policy text names an exported policy: a shipped name or a ``.npz`` path (not
+    a style with parameters such as ``search:net=policy.npz``)."""
+    from .policies import STYLE_ALIASES, STYLES
+
     name = text.strip()
+    style = name.partition(":")[0].strip()
+    if ":" in name and STYLE_ALIASES.get(style, style) in STYLES:
+        return False
     return name.endswith(".npz") or name in shipped_policies()
 
 
@@ -323,36 +394,6 @@ def load_policy(text: str) -> ExportedPolicy:
     if not path.is_file():
         raise PolicyFileError(f"exported policy {path} does not exist")
     return _load_cached(str(path.resolve()), path.stat().st_mtime)
-
-
-def seat_networks(names: list[str], rules: Any) -> tuple[np.ndarray, list[ExportedPolicy]]:
-    """Which seats are learned policies: per seat the network index (-1: a compiled style),
-    and the distinct policies. Each is checked against ``rules`` (deck family, observation
-    spec, env version; other rules are allowed)."""
-    seat_nets = np.full(len(names), -1, dtype=np.int64)
-    policies: list[ExportedPolicy] = []
-    index: dict[str, int] = {}
-    for seat, name in enumerate(names):
-        if not is_learned_policy(name):
-            continue
-        key = name.strip()
-        if key not in index:
-            policy = load_policy(key)
-            policy.check_game(rules)
-            index[key] = len(policies)
-            policies.append(policy)
-        seat_nets[seat] = index[key]
-    return seat_nets, policies
-
-
-def bank_arguments(
-    nets: tuple[np.ndarray, list[ExportedPolicy]], rules: Any
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The arguments of :func:`play_games_with_nets` after ``params``: seat networks, weight
-    bank, layer table, observation offsets and observation size."""
-    bank, table = pack(nets[1])
-    layout = obs_layout(rules.deck_family)
-    return nets[0], bank, table, layout.offsets, layout.size
 
 
 # ================================================================ the compiled forward pass
@@ -412,16 +453,24 @@ def tanh_unit(value: float) -> float:
 
 def pack(policies: list[ExportedPolicy]) -> tuple[np.ndarray, np.ndarray]:
     """The weight bank (float32) and layer table (int64, one row per policy) of ``policies``."""
+    return pack_layers([(p.name, p.weights, p.biases, p.activation) for p in policies])
+
+
+def pack_layers(
+    networks: list[tuple[str, tuple[np.ndarray, ...], tuple[np.ndarray, ...], str]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The weight bank and layer table of ``networks``: (name, weights, biases, activation) each,
+    one table row per network (policies' actors and critics alike)."""
     chunks: list[np.ndarray] = []
     offset = 0
-    table = np.zeros((max(1, len(policies)), TABLE_WIDTH), dtype=np.int64)
-    for k, policy in enumerate(policies):
-        layers = len(policy.weights)
+    table = np.zeros((max(1, len(networks)), TABLE_WIDTH), dtype=np.int64)
+    for k, (name, weights, biases, activation) in enumerate(networks):
+        layers = len(weights)
         if layers > (TABLE_WIDTH - 2) // 4:
-            raise ValueError(f"policy {policy.name} has {layers} layers; at most {(TABLE_WIDTH - 2) // 4}")
+            raise ValueError(f"network {name} has {layers} layers; at most {(TABLE_WIDTH - 2) // 4}")
         table[k, 0] = layers
-        table[k, 1] = ACT_TANH if policy.activation == "tanh" else ACT_RELU
-        for j, (w, b) in enumerate(zip(policy.weights, policy.biases, strict=True)):
+        table[k, 1] = ACT_TANH if activation == "tanh" else ACT_RELU
+        for j, (w, b) in enumerate(zip(weights, biases, strict=True)):
             stored = w if j == layers - 1 else w.T
             table[k, 2 + 4 * j : 6 + 4 * j] = (w.shape[1], w.shape[0], offset, offset + w.size)
             chunks += [np.ascontiguousarray(stored, dtype=np.float32).ravel(), b.astype(np.float32)]
@@ -528,7 +577,6 @@ def net_action(
     return best_legal(bank, table, net, h_a[0], mask, num_actions)
 
 
-# ================================================================ the batch simulator with nets
 @njit(cache=True)
 def only_legal(mask: np.ndarray, count: int) -> int:
     """The first legal action of ``mask`` (the only one, where one is legal)."""
@@ -536,110 +584,6 @@ def only_legal(mask: np.ndarray, count: int) -> int:
         if mask[a]:
             return a
     return -1
-
-
-@njit(cache=True)
-def play_games_with_nets(
-    spec: np.ndarray,
-    num_players: int,
-    deck: np.ndarray,
-    seed: int,
-    policies: np.ndarray,
-    params: np.ndarray,
-    seat_nets: np.ndarray,
-    bank: np.ndarray,
-    table: np.ndarray,
-    offsets: np.ndarray,
-    obs_size: int,
-    check: bool,
-    results: GameResults,
-) -> tuple[int, int]:
-    """:func:`uno_env.batch.play_games_with_params` with learned seats (``seat_nets[s] >= 0``:
-    network ``seat_nets[s]`` of the bank plays seat ``s``; -1: compiled policy
-    ``policies[s]`` with ``params[s]``). Same results record and failure codes.
-
-    Games run :data:`LOCKSTEP_GAMES` at a time: each game is advanced (scripted seats and
-    forced decisions inline) until a learned seat must choose; those games' observations fill
-    the rows of one matrix, each network runs once over its rows, and each game applies its
-    row's action.
-    """
-    spec = borrow(spec)
-    deck = borrow(deck)
-    params = borrow(params)
-    bank = borrow(bank)
-    table = borrow(table)
-    offsets = borrow(offsets)
-    games = len(results.winner)
-    block = min(LOCKSTEP_GAMES, max(1, games))
-    width = widest_layer(table)
-    states = np.zeros((block, L.STATE_SIZE), dtype=np.int64)
-    masks = np.zeros((block, L.MAX_ACTIONS), dtype=np.int8)
-    counts = np.zeros(block, dtype=np.int64)
-    x = np.zeros((block, obs_size), dtype=np.float32)
-    h_a = np.zeros((block, width), dtype=np.float32)
-    h_b = np.zeros((block, width), dtype=np.float32)
-    waiting = np.zeros(block, dtype=np.int64)
-    rows = np.zeros(block, dtype=np.int64)
-    num_actions = spec[L.SP_NUM_ACTIONS]
-    for start in range(0, games, block):
-        size = min(block, games - start)
-        for i in range(size):
-            engine.new_game(states[i], spec, num_players, deck, seed + start + i, 0, True)
-            results.first_mover[start + i] = states[i, L.S_CURRENT]
-        live = size
-        while live > 0:
-            ready = 0
-            for i in range(size):
-                state = states[i]
-                mask = masks[i]
-                while state[L.S_STATUS] == L.ST_RUNNING:
-                    if check:
-                        code = engine.check_invariants(state, spec, mask, True)
-                        if code != engine.INV_OK:
-                            return start + i, code
-                    counts[i] = engine.fill_mask(state, spec, mask, True)
-                    seat = state[L.S_CURRENT]
-                    if seat_nets[seat] >= 0 and counts[i] == 1:  # forced: no network needed
-                        engine.apply_action(state, spec, only_legal(mask, num_actions), True)
-                        continue
-                    if seat_nets[seat] >= 0:
-                        encode(state, spec, seat, offsets, x[i])
-                        waiting[ready] = i
-                        ready += 1
-                        break
-                    action = choose_action(state, spec, mask, counts[i], policies[seat], params[seat])
-                    if check and not engine.is_legal(spec, action, mask):
-                        return start + i, ILLEGAL_ACTION
-                    engine.apply_action(state, spec, action, True)
-            for net in range(table.shape[0]):
-                used = 0
-                for r in range(ready):
-                    i = waiting[r]
-                    if seat_nets[states[i, L.S_CURRENT]] == net:
-                        rows[used] = i
-                        used += 1
-                if used == 0:
-                    continue
-                forward_rows(bank, table, net, x, rows, used, h_a, h_b)
-                for r in range(used):
-                    i = rows[r]
-                    action = best_legal(bank, table, net, h_a[i], masks[i], num_actions)
-                    engine.apply_action(states[i], spec, action, True)
-            live = 0
-            for i in range(size):
-                if states[i, L.S_STATUS] == L.ST_RUNNING:
-                    live += 1
-        for i in range(size):
-            state = states[i]
-            g = start + i
-            if check:
-                code = engine.check_invariants(state, spec, masks[i], True)
-                if code != engine.INV_OK:
-                    return g, code
-            if state[L.S_ENGINE_ERROR] != L.ERR_NONE:  # a bounds check ended the game
-                return g, engine.INV_ENGINE_ERROR
-            record_result(state, spec, g, results)
-    return -1, 0
 
 
 # ================================================================ a teacher's decisions

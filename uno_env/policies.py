@@ -52,6 +52,7 @@ E-CONS-1 (the determinisation conserves every card).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -85,8 +86,10 @@ ROLLOUT_STYLES = (
     "random_legal", "greedy", "aggressor", "hoarder", "controller", "blocker", "bluffer", "cautious"
 )  # fmt: skip
 """Styles a search may roll out with, by code (index = style code)."""
+ROLLOUT_NET = len(ROLLOUT_STYLES)
+"""``rollout=net``: the search's network plays every seat in its rollouts (stored rollout value)."""
 
-NUM_POLICY_PARAMS = 8
+NUM_POLICY_PARAMS = 16
 PPM = 1_000_000
 
 # parameter slots (per style) and their defaults: the one place the defaults live
@@ -127,8 +130,25 @@ PILE_DEFAULT = 0
 P_VALUE = 7  # search, oracle: the leaf value model (0 hand sizes, 1 hand sizes and wilds)
 VALUE_SIZES = 0  # ``value=sizes``: the hand-size model alone; "auto" at 2 players
 VALUE_WILDS = 1  # ``value=wilds``: hand sizes and the wild cards held; "auto" from 3 players
-VALUE_MODELS = ("sizes", "wilds")  # the names, indexed by the codes above
+VALUE_NET = 2  # ``value=net``: the network's critic (a network file with one; uno_env.guided)
+VALUE_MODELS = ("sizes", "wilds", "net")  # the names, indexed by the codes above
 AUTO = -1  # a stored "auto": the default for the game's player count
+# a search guided by a network (``search:net=NAME``, uno_env.guided): slots read only there
+P_NET = 8  # search, oracle: the network (parsed: an id of NETWORKS; compiled: its row in the bank)
+P_CRITIC = 9  # search, oracle, compiled only: the bank row of the network's critic (-1: none)
+P_TOP = 10  # search, oracle: candidates searched, the network's most likely first (0: every one)
+TOP_DEFAULT = 0
+P_DEFAULT = 11  # search, oracle: the move kept unless beaten: the rollout style's or the network's
+DEFAULT_MOVES = ("rollout", "net")  # the names, indexed by the stored codes
+DEFAULT_NET = 1
+P_OWN = 12  # search, oracle: who plays the searcher's own seat in its rollouts
+OWN_PLAYERS = ("same", "net")  # the rollout policy, or the network
+OWN_NET = 1
+NO_NETWORK = -1
+NETWORKS: list[str] = []
+"""The networks named by parsed ``net=`` parameters in this process: ``params[P_NET]`` of a parsed
+policy is an index of this list (the seating code, :func:`uno_env.guided.seat_guides`, loads the
+file and writes the network's bank row in its own copy of the parameters)."""
 
 NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
 ROLLOUT_LIMIT = 3000  # most decisions of one Monte-Carlo rollout (also with depth 0)
@@ -957,10 +977,14 @@ class StyleParam:
     doc: str
     choices: tuple[str, ...] = ()
     auto: bool = False  # "auto" (stored as AUTO): the default for the game's player count
+    network: bool = False  # the value names an exported network (stored: its index in NETWORKS)
+    guided: bool = False  # only with a network (``net=``): left out of the text without one
 
     def encode(self, text: str, style: str) -> int:
         """The stored value of ``text``; raise ValueError naming the allowed range."""
         where = f"parameter {self.name!r} of style {style!r}"
+        if self.network:
+            return network_id(text, where)
         if self.auto and text == "auto":
             return AUTO
         if self.choices:
@@ -979,6 +1003,8 @@ class StyleParam:
 
     def decode(self, stored: int) -> str:
         """The text form of a stored value."""
+        if self.network:
+            return NETWORKS[stored] if 0 <= stored < len(NETWORKS) else "none"
         if self.auto and stored == AUTO:
             return "auto"
         if self.choices:
@@ -987,6 +1013,8 @@ class StyleParam:
 
     def allowed(self) -> str:
         """The allowed values as text (``a|b|c`` or ``low..high``, with ``|auto``)."""
+        if self.network:
+            return "a shipped network's name or an exported .npz path"
         text = "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"
         return text + "|auto" if self.auto else text
 
@@ -1012,11 +1040,37 @@ class Style:
         return out
 
     def format(self, params: np.ndarray) -> str:
-        """Canonical ``name:key=value,...`` text of this style with ``params``."""
+        """Canonical ``name:key=value,...`` text of this style with ``params`` (the parameters
+        of a network-guided search only when it has a network)."""
         if not self.params:
             return self.name
-        values = ",".join(f"{p.name}={p.decode(int(params[p.slot]))}" for p in self.params)
+        guided = params[P_NET] >= 0 if self.is_search else False
+        values = ",".join(
+            f"{p.name}={p.decode(int(params[p.slot]))}" for p in self.params if guided or not p.guided
+        )
         return f"{self.name}:{values}"
+
+    @property
+    def is_search(self) -> bool:
+        """Whether this is one of the search agents (which a network may guide)."""
+        return self.code in (POLICY_SEARCH, POLICY_ORACLE)
+
+
+def network_id(text: str, where: str = "parameter 'net'") -> int:
+    """The index in :data:`NETWORKS` of the exported network ``text`` names (a shipped name or
+    an ``.npz`` path), added if new; ValueError when it names none. The file itself is read
+    and checked where the search is seated (:mod:`uno_env.guided`)."""
+    from .learned import is_learned_policy, shipped_policies  # the registry of exported files
+
+    name = text.strip()
+    if not is_learned_policy(name):
+        known = ", ".join(shipped_policies()) or "none"
+        raise ValueError(
+            f"{where} must name an exported network: a .npz path or a shipped one ({known}); got {text!r}"
+        )
+    if name not in NETWORKS:
+        NETWORKS.append(name)
+    return NETWORKS.index(name)
 
 
 def _doubt(default: int) -> StyleParam:
@@ -1069,10 +1123,10 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
         P_ROLLOUT,
         ROLLOUT_DEFAULT,
         0,
-        len(ROLLOUT_STYLES) - 1,
+        ROLLOUT_NET,
         False,
-        "the style every seat plays in the rollouts",
-        ROLLOUT_STYLES,
+        "the style every seat plays in the rollouts (net: the network, with `net=`)",
+        (*ROLLOUT_STYLES, "net"),
     )
     explore = StyleParam(
         "explore", P_EXPLORE, EXPLORE_DEFAULT, 0.0, 1.0, True, "chance of a random decision in a rollout"
@@ -1084,15 +1138,61 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
         0,
         len(VALUE_MODELS) - 1,
         False,
-        "how an unfinished rollout is valued: by the hand sizes, or by the hand sizes and the wild cards "
-        f"held; auto: {VALUE_MODELS[VALUE_SIZES]} at 2 players, {VALUE_MODELS[VALUE_WILDS]} at more",
+        "how an unfinished rollout is valued: by the hand sizes, by the hand sizes and the wild cards "
+        "held, or by the critic of the network (`net=`, a file with one); auto: the critic when the "
+        f"network has one, else {VALUE_MODELS[VALUE_SIZES]} at 2 players, "
+        f"{VALUE_MODELS[VALUE_WILDS]} at more",
         VALUE_MODELS,
         auto=True,
     )
+    net = StyleParam(
+        "net",
+        P_NET,
+        NO_NETWORK,
+        0,
+        0,
+        False,
+        "an exported network that guides the search (its priors, rollouts and critic; uno_env.guided)",
+        network=True,
+        guided=True,
+    )
+    top = StyleParam(
+        "top",
+        P_TOP,
+        TOP_DEFAULT,
+        0,
+        1000,
+        False,
+        "candidates searched, the network's most likely first, and the kept move (0: every legal action)",
+        guided=True,
+    )
+    default = StyleParam(
+        "default",
+        P_DEFAULT,
+        DEFAULT_NET,
+        0,
+        len(DEFAULT_MOVES) - 1,
+        False,
+        "the move kept unless another beats it by `confidence`: the rollout style's or the network's",
+        DEFAULT_MOVES,
+        guided=True,
+    )
+    own = StyleParam(
+        "own",
+        P_OWN,
+        0,
+        0,
+        len(OWN_PLAYERS) - 1,
+        False,
+        "who plays the searcher's own seat in its rollouts: the rollout policy (same) or the network",
+        OWN_PLAYERS,
+        guided=True,
+    )
+    guided = (net, top, default, own)
     if oracle:
         pile = StyleParam("pile", P_PILE, PILE_DEFAULT, 0, 1, False, "1: also see the order of the draw pile")
-        return (sims, depth, confidence, rollout, explore, pile, value)
-    return (sims, depth, trust, confidence, rollout, explore, value)
+        return (sims, depth, confidence, rollout, explore, pile, value, *guided)
+    return (sims, depth, trust, confidence, rollout, explore, value, *guided)
 
 
 _CALL_COLOUR = "Calls UNO before laying its second-to-last card; names the colour it holds most of."
@@ -1354,6 +1454,17 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
             raise ValueError(f"style parameter {key!r} of {name!r} is given twice")
         seen.add(key)
         params[by_name[key].slot] = by_name[key].encode(value.strip(), name)
+    if style.is_search and params[P_NET] < 0:
+        needs = [p.name for p in style.params if p.guided and p.name != "net" and p.name in seen]
+        if params[P_ROLLOUT] == ROLLOUT_NET:
+            needs.append("rollout=net")
+        if params[P_VALUE] == VALUE_NET:
+            needs.append("value=net")
+        if needs:
+            raise ValueError(
+                f"{', '.join(needs)} of {name!r} need a network: add net=NAME (an exported .npz or a "
+                "shipped name)"
+            )
     return style, params
 
 
@@ -1369,13 +1480,22 @@ POLICY_DOCS: dict[str, str] = available_styles()
 """Compiled policy name -> one-line description."""
 
 
-def policy_table(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def policy_table(names: list[str], networks: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Codes (int64, one per name) and parameters (int64, ``len(names) x NUM_POLICY_PARAMS``)
-    of policy texts such as ``"greedy"`` or ``"bluffer:bluff=0.3,challenge=0.8"``."""
+    of policy texts such as ``"greedy"`` or ``"bluffer:bluff=0.3,challenge=0.8"``.
+
+    A search guided by a network (``search:net=NAME``) needs a caller that seats networks
+    (``networks=True``: the batch simulator and :mod:`uno_env.guided`); elsewhere it is
+    refused with a ValueError, never played without its network."""
     codes = np.zeros(len(names), dtype=np.int64)
     params = np.full((len(names), NUM_POLICY_PARAMS), -1, dtype=np.int64)
     for i, name in enumerate(names):
         style, values = parse_policy(name)
+        if values[P_NET] >= 0 and not networks:
+            raise ValueError(
+                f"{name!r}: a search guided by a network plays in simulate, tournaments, studies, sweeps and "
+                "at a Game (agents.make), not here (compiled styles without networks only)"
+            )
         codes[i] = style.code
         params[i] = values
     return codes, params
@@ -1428,7 +1548,13 @@ class PublicView:
         return out
 
     def style_action(
-        self, style: int, params: np.ndarray, mask: np.ndarray, generator: np.ndarray, full: bool = False
+        self,
+        style: int,
+        params: np.ndarray,
+        mask: np.ndarray,
+        generator: np.ndarray,
+        full: bool = False,
+        chooser: Callable[[np.ndarray, np.ndarray, np.ndarray, int], int] | None = None,
     ) -> int:
         """The action compiled ``style`` (with ``params``) takes here, seeing only :meth:`redacted`
         (``full``: the whole state, for a style that cheats by design, the oracle).
@@ -1436,13 +1562,18 @@ class PublicView:
         ``mask`` is the mover's legal-action mask (nonzero: legal); ``generator`` the caller's
         own generator (:func:`agent_generator`), which the style draws from and which is
         advanced in place, so a Python agent's choices depend on its own seed, never on the
-        game's. Returns -1 when nothing is legal.
+        game's. ``chooser(state, spec, mask, count)`` decides instead of :func:`choose_action`
+        when given (a search guided by a network, :mod:`uno_env.guided`). Returns -1 when
+        nothing is legal.
         """
         state = self.state.copy() if full else self.redacted()
         state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
         legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         legal[: self.num_actions] = mask[: self.num_actions] != 0
-        action = choose_action(state, self.spec, legal, int(legal.sum()), style, params)
+        if chooser is not None:
+            action = chooser(state, self.spec, legal, int(legal.sum()))
+        else:
+            action = choose_action(state, self.spec, legal, int(legal.sum()), style, params)
         generator[:] = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS]
         return int(action)
 

@@ -1,0 +1,953 @@
+"""Expert iteration: a network learns the search, the search uses the network, repeat.
+
+::
+
+    uno-env expert --rules uno --players 2 --rounds 4 --games 2000 --out runs/expert_uno_2p
+    uno-env expert --resume runs/expert_uno_2p            # after an interruption
+    uno-env expert --status runs/expert_uno_2p            # where every round stands
+
+Expert iteration (Anthony, Tian & Barber 2017; the loop of AlphaZero, Silver et al. 2018) with
+the determinised search of :mod:`uno_env.search` as the expert. Each round ``r``:
+
+1. **Label.** The searcher (``--search``, from round 1 on guided by the network of the round
+   before: ``net=...``, :mod:`uno_env.guided`) plays ``--games`` games, chunk by chunk,
+   against the ``--opponents`` in turn (``self``: the searcher at every seat). Every decision
+   of a searcher with two or more legal actions becomes a row: the mover's observation, its
+   legal actions, every action searched with its mean rollout value and the move played
+   (:func:`uno_env.guided.label_games`). With chance ``--critic-rate`` a decision of any seat
+   also gives the *privileged* observation of every seat (all hands revealed) with who won:
+   the critic's data (the oracle's information as a critic, as PerfectDou's critic sees every
+   hand in training while its policy sees its own).
+2. **Learn.** A policy network (``--net-arch``, tanh MLP, the exported format of
+   :mod:`uno_env.learned`) learns the search's moves from the rows of the last ``--window``
+   rounds: the masked cross-entropy against the move played, mixed (``--soft``) with the
+   softmax of the searched actions' values at temperature ``--temperature``; a critic
+   (``--critic-arch``) learns the chance that the observer wins from the privileged rows.
+   Both start from the previous round's weights (round 0 from ``--init-policy``, if given).
+3. **Export and measure.** The pair is exported as one plain-weights file
+   (``rounds/NN/net.npz`` + ``.json``: no pickle, compiled inference) and the network alone
+   plays ``--eval-deals`` deals against ``--eval-opponent`` at every seat (duplicate format,
+   interval by deal; the *selection* deals, seed ``--eval-seed``). With
+   ``--eval-search-deals`` the guided search of the next round is measured the same way.
+
+The next round's searcher is guided by that file. ``OUT/final.npz`` is the last round's
+network; its sidecar's ``training`` holds the command, config, every round's data and
+evaluations.
+
+**Resume and progress.** Every chunk is a task of :func:`training.runner.run_batches` (a
+process pool, ``--executor ray`` or in this process) that writes its data file atomically
+(``rounds/NN/chunks/chunk_KKKKK.npz``); a round's network, evaluation and record are written
+when done. ``--resume OUT`` continues with the missing chunks, networks and evaluations of the
+run's own config; ``--rounds`` may be raised on resume to train on. ``progress.csv`` holds one
+row per round (rows, seconds, CPU seconds of the labelling, the evaluation); the progress line
+on stderr counts chunks and games. **Seeds**: chunk ``k`` of round ``r`` deals its games
+from ``seed + r * 10**7 + k * chunk_games``; the network's weights and data order from
+``seed + r``; the evaluation deals from ``--eval-seed`` (the same every round: a paired
+comparison of the rounds). Same config and seed, same run (one torch thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.common import Subcommand, add_run_arguments, resolve_rules, set_torch_threads
+from training.runner import Progress, log_event, run_batches, workers_for, write_json_atomic
+
+EXPERT_FORMAT = "uno-env-expert/1"
+ROUND_SEEDS = 10_000_000
+"""Deals of round ``r`` start at ``seed + r * ROUND_SEEDS``."""
+EPOCH_COLUMNS = (
+    "epoch", "loss", "agreement", "critic_loss", "held_loss", "held_agreement", "held_critic_loss", "seconds"
+)  # fmt: skip
+"""The columns of a round's ``train.csv`` (one row per epoch)."""
+SELF = "self"
+"""The opponent entry that seats the searcher at every seat (self-play; every seat labelled)."""
+
+
+@dataclass
+class ExpertConfig:
+    """Everything an expert-iteration run depends on (written to ``config.json``)."""
+
+    rules: str = "uno"
+    overrides: list[str] = field(default_factory=list)
+    players: int = 2
+    seed: int = 0
+    rounds: int = 4
+    games: int = 2000
+    chunk_games: int = 50
+    search: str = "search:sims=1000"
+    opponents: list[str] = field(
+        default_factory=lambda: ["blocker", "self", "aggressor", "blocker", "greedy"]
+    )
+    init_policy: str = ""
+    critic_rate: float = 0.25
+    net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    critic_arch: list[int] = field(default_factory=lambda: [64, 64])
+    window: int = 2
+    epochs: int = 4
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    soft: float = 0.0
+    temperature: float = 0.02
+    eval_opponent: str = "blocker"
+    eval_deals: int = 2000
+    eval_seed: int = 500_000_000
+    eval_search_deals: int = 0
+    threads: int = 1
+    name: str = ""
+
+    def check(self) -> None:
+        """Raise ValueError naming the first option out of range."""
+        from uno_env.policies import parse_policy
+
+        positive = ("rounds", "games", "chunk_games", "window", "epochs", "batch_size", "threads")
+        for key in positive:
+            if getattr(self, key) < 1:
+                raise ValueError(f"--{key.replace('_', '-')} must be >= 1, got {getattr(self, key)}")
+        if self.eval_deals < 0 or self.eval_search_deals < 0:
+            raise ValueError("--eval-deals and --eval-search-deals must be >= 0")
+        if not 0.0 <= self.critic_rate <= 1.0:
+            raise ValueError(f"--critic-rate must be in [0, 1], got {self.critic_rate}")
+        if not 0.0 <= self.soft <= 1.0:
+            raise ValueError(f"--soft must be in [0, 1], got {self.soft}")
+        if self.temperature <= 0.0:
+            raise ValueError(f"--temperature must be > 0, got {self.temperature}")
+        if not self.net_arch or not self.critic_arch or min(self.net_arch + self.critic_arch) < 1:
+            raise ValueError("--net-arch and --critic-arch need one or more positive widths")
+        if not self.learning_rate > 0:
+            raise ValueError(f"--learning-rate must be > 0, got {self.learning_rate}")
+        style, params = parse_policy(self.search)
+        if not style.is_search:
+            raise ValueError(
+                f"--search must be the search or the oracle (with parameters), got {self.search!r}"
+            )
+        from uno_env.policies import P_NET
+
+        if params[P_NET] >= 0:
+            raise ValueError("--search must not name a network: expert iteration adds its own (net=...)")
+        if not self.opponents:
+            raise ValueError("--opponents needs one or more entries (styles, exported policies or 'self')")
+        for entry in self.opponents:
+            if entry != SELF:
+                _check_player(entry)
+        _check_player(self.eval_opponent)
+        if self.init_policy:
+            _check_player(self.init_policy)
+
+
+def _check_player(name: str) -> None:
+    from uno_env.learned import is_learned_policy, load_policy
+    from uno_env.policies import parse_policy
+
+    if is_learned_policy(name):
+        load_policy(name)
+    else:
+        parse_policy(name)
+
+
+# ================================================================ the run folder
+def round_dir(out: Path, r: int) -> Path:
+    """``OUT/rounds/03``."""
+    return out / "rounds" / f"{r:02d}"
+
+
+def chunk_path(out: Path, r: int, k: int) -> Path:
+    """``OUT/rounds/03/chunks/chunk_00012.npz``."""
+    return round_dir(out, r) / "chunks" / f"chunk_{k:05d}.npz"
+
+
+def network_path(out: Path, r: int) -> Path:
+    """The network trained at the end of round ``r``: ``OUT/rounds/03/net.npz``."""
+    return round_dir(out, r) / "net.npz"
+
+
+def guide_of(cfg: ExpertConfig, out: Path, r: int) -> str:
+    """The network guiding round ``r``'s searcher: the network of round ``r - 1``, or for
+    round 0 ``--init-policy`` (empty: none)."""
+    if r == 0:
+        return cfg.init_policy
+    return str(network_path(out, r - 1).resolve())
+
+
+def searcher_of(cfg: ExpertConfig, out: Path, r: int) -> str:
+    """The search text of round ``r`` (``--search`` plus ``net=`` of its guide)."""
+    guide = guide_of(cfg, out, r)
+    if not guide:
+        return cfg.search
+    sep = "," if ":" in cfg.search else ":"
+    return f"{cfg.search}{sep}net={guide}"
+
+
+# ================================================================ labelling (one chunk: a task)
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of labelled games: picklable, paths absolute."""
+
+    path: str
+    rules: str
+    players: int
+    searcher: str
+    opponent: str
+    seed: int
+    games: int
+    critic_ppm: int
+
+
+def chunk_tasks(cfg: ExpertConfig, out: Path, r: int) -> list[ChunkTask]:
+    """Round ``r``'s chunks whose data files are missing (chunk ``k`` against opponent entry
+    ``k mod len(opponents)``)."""
+    rules = str(resolve_rules(cfg.rules, cfg.overrides))
+    searcher = searcher_of(cfg, out, r)
+    chunks = -(-cfg.games // cfg.chunk_games)
+    tasks = []
+    for k in range(chunks):
+        path = chunk_path(out, r, k)
+        if path.exists():
+            continue
+        tasks.append(
+            ChunkTask(
+                str(path.resolve()),
+                rules,
+                cfg.players,
+                searcher,
+                cfg.opponents[k % len(cfg.opponents)],
+                cfg.seed + r * ROUND_SEEDS + k * cfg.chunk_games,
+                min(cfg.chunk_games, cfg.games - k * cfg.chunk_games),
+                round(cfg.critic_rate * 1_000_000),
+            )
+        )
+    return tasks
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def label_chunk(task: ChunkTask) -> dict[str, Any]:
+    """Play and record one chunk (:func:`uno_env.guided.label_games`), write its data file
+    atomically and return its summary (rows, critic rows, seconds, CPU seconds)."""
+    from uno_env.guided import STAT_COLUMNS, label_games, network_seating
+    from uno_env.layout import MAX_ACTIONS
+    from uno_env.rules import RuleSet, compile_spec
+
+    start, cpu = time.perf_counter(), cpu_seconds()
+    rules = RuleSet.parse(task.rules)
+    n = task.players
+    if task.opponent == SELF:
+        names, labelled = [task.searcher] * n, np.ones(n, dtype=np.bool_)
+    else:
+        names = [task.searcher] + [task.opponent] * (n - 1)
+        labelled = np.zeros(n, dtype=np.bool_)
+        labelled[0] = True
+    seating = network_seating(names, rules)
+    spec = compile_spec(rules)
+    deck = rules.deck_counts(n)
+    actions = rules.num_actions
+    per_game = 64 * n
+    while True:
+        rows = task.games * per_game
+        crows = max(1, round(task.games * per_game * n * task.critic_ppm / 1_000_000 * 2))
+        buffers: dict[str, np.ndarray] = {
+            "obs_ptr": np.zeros(rows + 1, np.int64),
+            "obs_idx": np.zeros(rows * 96, np.int16),
+            "obs_val": np.zeros(rows * 96, np.float32),
+            "masks": np.zeros((rows, actions), np.int8),
+            "cand_ptr": np.zeros(rows + 1, np.int64),
+            "cand_action": np.zeros(rows * 8, np.int16),
+            "cand_value": np.zeros(rows * 8, np.float32),
+            "cand_samples": np.zeros(rows * 8, np.int32),
+            "kept": np.zeros(rows, np.int16),
+            "played": np.zeros(rows, np.int16),
+            "row_game": np.zeros(rows, np.int32),
+            "row_seat": np.zeros(rows, np.int8),
+            "crit_ptr": np.zeros(crows + 1, np.int64),
+            "crit_idx": np.zeros(crows * 128, np.int16),
+            "crit_val": np.zeros(crows * 128, np.float32),
+            "crit_game": np.zeros(crows, np.int32),
+            "crit_seat": np.zeros(crows, np.int8),
+            "winners": np.zeros(task.games, np.int64),
+        }
+        used, cused = label_games(
+            spec, n, deck, task.seed, task.games, seating.codes, seating.params, labelled,
+            seating.seat_nets, seating.bank, seating.table, seating.offsets, seating.obs_size,
+            task.critic_ppm, *buffers.values(),
+        )  # fmt: skip
+        if used >= 0 and cused >= 0:
+            break
+        per_game *= 2  # a buffer was too small: the same games again with larger ones
+    assert STAT_COLUMNS == 3 and actions <= MAX_ACTIONS
+    data = {
+        "obs_ptr": buffers["obs_ptr"][: used + 1],
+        "obs_idx": buffers["obs_idx"][: buffers["obs_ptr"][used]],
+        "obs_val": buffers["obs_val"][: buffers["obs_ptr"][used]],
+        "masks": buffers["masks"][:used],
+        "cand_ptr": buffers["cand_ptr"][: used + 1],
+        "cand_action": buffers["cand_action"][: buffers["cand_ptr"][used]],
+        "cand_value": buffers["cand_value"][: buffers["cand_ptr"][used]],
+        "cand_samples": buffers["cand_samples"][: buffers["cand_ptr"][used]],
+        "kept": buffers["kept"][:used],
+        "played": buffers["played"][:used],
+        "row_game": buffers["row_game"][:used],
+        "row_seat": buffers["row_seat"][:used],
+        "crit_ptr": buffers["crit_ptr"][: cused + 1],
+        "crit_idx": buffers["crit_idx"][: buffers["crit_ptr"][cused]],
+        "crit_val": buffers["crit_val"][: buffers["crit_ptr"][cused]],
+        "crit_game": buffers["crit_game"][:cused],
+        "crit_seat": buffers["crit_seat"][:cused],
+        "winners": buffers["winners"],
+        "seed": np.array([task.seed], np.int64),
+    }
+    from training.runner import write_file_atomic
+
+    write_file_atomic(Path(task.path), lambda handle: np.savez_compressed(handle, **data))  # type: ignore[arg-type]
+    return {
+        "path": task.path,
+        "games": task.games,
+        "rows": int(used),
+        "critic_rows": int(cused),
+        "seconds": time.perf_counter() - start,
+        "cpu": cpu_seconds() - cpu,
+    }
+
+
+# ================================================================ the data
+@dataclass
+class Rows:
+    """Sparse rows (``ptr``/``idx``/``val``: entries ``ptr[r]:ptr[r+1]``) with per-row arrays."""
+
+    ptr: np.ndarray
+    idx: np.ndarray
+    val: np.ndarray
+    extra: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.ptr) - 1
+
+    def gather(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sparse entries of ``rows``: (indices, values, offsets), EmbeddingBag's inputs."""
+        starts = self.ptr[rows]
+        lengths = self.ptr[rows + 1] - starts
+        offsets = np.zeros(len(rows), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=offsets[1:])
+        take = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
+        return self.idx[take].astype(np.int64), self.val[take], offsets
+
+
+def _concat(parts: list[Rows]) -> Rows:
+    ptrs, shift = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        ptrs.append(p.ptr[1:] + shift)
+        shift += int(p.ptr[-1])
+    keys = parts[0].extra.keys() if parts else []
+    return Rows(
+        np.concatenate(ptrs),
+        np.concatenate([p.idx for p in parts]) if parts else np.zeros(0, np.int16),
+        np.concatenate([p.val for p in parts]) if parts else np.zeros(0, np.float32),
+        {k: np.concatenate([p.extra[k] for p in parts]) for k in keys},
+    )
+
+
+def load_rounds(
+    cfg: ExpertConfig, out: Path, rounds: list[int], held_share: float = 0.05
+) -> tuple[Rows, Rows, Rows, Rows]:
+    """The policy rows and critic rows of ``rounds``, split into (training, held out): the last
+    ``held_share`` of each round's chunks are held out (at least one when a round has two)."""
+    policy: list[list[Rows]] = [[], []]
+    critic: list[list[Rows]] = [[], []]
+    for r in rounds:
+        chunks = -(-cfg.games // cfg.chunk_games)
+        held = max(1, round(chunks * held_share)) if chunks > 1 else 0
+        for k in range(chunks):
+            side = 1 if k >= chunks - held else 0
+            with np.load(chunk_path(out, r, k), allow_pickle=False) as data:
+                winners = data["winners"]
+                cand_ptr = data["cand_ptr"]
+                target = _soft_targets(
+                    cfg, data["masks"], cand_ptr, data["cand_action"], data["cand_value"], data["played"]
+                )
+                policy[side].append(
+                    Rows(
+                        data["obs_ptr"],
+                        data["obs_idx"],
+                        data["obs_val"],
+                        {"masks": data["masks"], "target": target, "played": data["played"].astype(np.int64)},
+                    )
+                )
+                won = (winners[data["crit_game"]] == data["crit_seat"]).astype(np.float32)
+                critic[side].append(Rows(data["crit_ptr"], data["crit_idx"], data["crit_val"], {"won": won}))
+    return _concat(policy[0]), _concat(policy[1]), _concat(critic[0]), _concat(critic[1])
+
+
+def _soft_targets(
+    cfg: ExpertConfig,
+    masks: np.ndarray,
+    cand_ptr: np.ndarray,
+    cand_action: np.ndarray,
+    cand_value: np.ndarray,
+    played: np.ndarray,
+) -> np.ndarray:
+    """Per row the target distribution over the actions (float16): the move played, mixed with
+    share ``soft`` of the softmax of the searched actions' mean values at ``temperature``."""
+    rows, actions = masks.shape
+    target = np.zeros((rows, actions), dtype=np.float32)
+    target[np.arange(rows), played] = 1.0 - cfg.soft
+    if cfg.soft > 0 and rows:
+        counts = np.diff(cand_ptr)
+        row_of = np.repeat(np.arange(rows), counts)
+        scaled = cand_value / cfg.temperature
+        top = np.full(rows, -np.inf)
+        np.maximum.at(top, row_of, scaled)
+        weight = np.exp(scaled - top[row_of])
+        total = np.zeros(rows)
+        np.add.at(total, row_of, weight)
+        np.add.at(target, (row_of, cand_action.astype(np.int64)), cfg.soft * weight / total[row_of])
+    return target.astype(np.float16)
+
+
+# ================================================================ the networks
+def _network(inputs: int, hidden: list[int], outputs: int) -> Any:
+    """A tanh MLP whose first layer is a sparse sum (EmbeddingBag): the exported layout."""
+    import torch
+
+    class SparseMLP(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.first = torch.nn.EmbeddingBag(inputs, hidden[0], mode="sum")
+            self.first_bias = torch.nn.Parameter(torch.zeros(hidden[0]))
+            bound = 1.0 / np.sqrt(inputs)
+            torch.nn.init.uniform_(self.first.weight, -bound, bound)
+            torch.nn.init.uniform_(self.first_bias, -bound, bound)
+            layers: list[torch.nn.Module] = []
+            width = hidden[0]
+            for h in hidden[1:]:
+                layers += [torch.nn.Linear(width, h), torch.nn.Tanh()]
+                width = h
+            layers.append(torch.nn.Linear(width, outputs))
+            self.rest = torch.nn.Sequential(*layers)
+
+        def forward(self, idx: Any, val: Any, offsets: Any) -> Any:
+            h = torch.tanh(self.first(idx, offsets, per_sample_weights=val) + self.first_bias)
+            return self.rest(h)
+
+        def layers(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+            weights = [self.first.weight.detach().numpy().T.astype(np.float32)]
+            biases = [self.first_bias.detach().numpy().astype(np.float32)]
+            for m in self.rest:
+                if isinstance(m, torch.nn.Linear):
+                    weights.append(m.weight.detach().numpy().astype(np.float32))
+                    biases.append(m.bias.detach().numpy().astype(np.float32))
+            return weights, biases
+
+        def load_layers(self, weights: tuple[np.ndarray, ...], biases: tuple[np.ndarray, ...]) -> None:
+            with torch.no_grad():
+                self.first.weight.copy_(torch.as_tensor(np.ascontiguousarray(weights[0].T)))
+                self.first_bias.copy_(torch.as_tensor(biases[0]))
+                linear = [m for m in self.rest if isinstance(m, torch.nn.Linear)]
+                for m, w, b in zip(linear, weights[1:], biases[1:], strict=True):
+                    m.weight.copy_(torch.as_tensor(w))
+                    m.bias.copy_(torch.as_tensor(b))
+
+    return SparseMLP()
+
+
+def _batches(count: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
+    order = rng.permutation(count)
+    return [np.sort(order[lo : lo + size]) for lo in range(0, count, size)]
+
+
+def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, Any]:
+    """Train round ``r``'s policy and critic on the last ``window`` rounds' rows (from the
+    previous round's weights, else ``init_policy``); export ``rounds/NN/net.npz``; return the
+    training record."""
+    import torch
+
+    from uno_env.learned import load_policy, save_exported
+    from uno_env.versions import ENV_VERSION, OBS_VERSION
+
+    set_torch_threads(cfg.threads)
+    torch.manual_seed(cfg.seed + r)
+    rng = np.random.default_rng(cfg.seed + r)
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    from uno_env.envs.encoding import obs_layout
+
+    inputs = obs_layout(rules.deck_family).size
+    actions = rules.num_actions
+    window = list(range(max(0, r - cfg.window + 1), r + 1))
+    train, held, ctrain, cheld = load_rounds(cfg, out, window)
+    policy = _network(inputs, cfg.net_arch, actions)
+    critic = _network(inputs, cfg.critic_arch, 1)
+    start_from = str(network_path(out, r - 1)) if r > 0 else cfg.init_policy
+    if start_from:
+        previous = load_policy(start_from)
+        if list(previous.hidden) == cfg.net_arch and previous.activation == "tanh":
+            policy.load_layers(previous.weights, previous.biases)
+        if previous.has_critic and [w.shape[0] for w in previous.critic_weights[:-1]] == cfg.critic_arch:
+            critic.load_layers(previous.critic_weights, previous.critic_biases)
+    p_opt = torch.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
+    c_opt = torch.optim.Adam(critic.parameters(), lr=cfg.learning_rate)
+
+    def policy_loss(rows: Rows, batch: np.ndarray) -> tuple[Any, Any]:
+        idx, val, off = rows.gather(batch)
+        logits = policy(torch.as_tensor(idx), torch.as_tensor(val), torch.as_tensor(off))
+        legal = torch.as_tensor(rows.extra["masks"][batch] != 0)
+        logits = logits.masked_fill(~legal, -1e9)
+        target = torch.as_tensor(rows.extra["target"][batch].astype(np.float32))
+        loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        hits = logits.argmax(dim=1) == torch.as_tensor(rows.extra["played"][batch])
+        return loss, hits
+
+    def critic_loss(rows: Rows, batch: np.ndarray) -> Any:
+        idx, val, off = rows.gather(batch)
+        logit = critic(torch.as_tensor(idx), torch.as_tensor(val), torch.as_tensor(off))[:, 0]
+        won = torch.as_tensor(rows.extra["won"][batch])
+        return torch.nn.functional.binary_cross_entropy_with_logits(logit, won)
+
+    def held_out() -> tuple[float, float, float]:
+        with torch.no_grad():
+            loss = hits = 0.0
+            for batch in _batches(len(held), 4096, np.random.default_rng(0)):
+                value, hit = policy_loss(held, batch)
+                loss += float(value) * len(batch)
+                hits += float(hit.sum())
+            closs = 0.0
+            for batch in _batches(len(cheld), 4096, np.random.default_rng(0)):
+                closs += float(critic_loss(cheld, batch)) * len(batch)
+        return loss / max(1, len(held)), hits / max(1, len(held)), closs / max(1, len(cheld))
+
+    history = []
+    begin = time.perf_counter()
+    with log.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(EPOCH_COLUMNS)
+        for epoch in range(1, cfg.epochs + 1):
+            total = hits = 0.0
+            for batch in _batches(len(train), cfg.batch_size, rng):
+                loss, hit = policy_loss(train, batch)
+                p_opt.zero_grad()
+                loss.backward()
+                p_opt.step()
+                total += float(loss.detach()) * len(batch)
+                hits += float(hit.sum())
+            ctotal = 0.0
+            critic_batch = cfg.batch_size * max(1, len(ctrain) // max(1, len(train)))
+            for batch in _batches(len(ctrain), critic_batch, rng):
+                closs = critic_loss(ctrain, batch)
+                c_opt.zero_grad()
+                closs.backward()
+                c_opt.step()
+                ctotal += float(closs.detach()) * len(batch)
+            h_loss, h_agree, h_closs = held_out()
+            row = [epoch, total / max(1, len(train)), hits / max(1, len(train)), ctotal / max(1, len(ctrain)),
+                   h_loss, h_agree, h_closs, time.perf_counter() - begin]  # fmt: skip
+            writer.writerow(row)
+            handle.flush()
+            history.append(dict(zip(EPOCH_COLUMNS, row, strict=True)))
+            print(
+                f"round {r} epoch {epoch}: loss {row[1]:.4f}, agreement {row[2]:.3f} "
+                f"(held out {h_agree:.3f}), critic {row[3]:.4f} (held out {h_closs:.4f})",
+                file=sys.stderr,
+                flush=True,
+            )
+    weights, biases = policy.layers()
+    c_weights, c_biases = critic.layers()
+    record: dict[str, Any] = {
+        "round": r,
+        "window": window,
+        "rows": len(train),
+        "held_rows": len(held),
+        "critic_rows": len(ctrain),
+        "held_critic_rows": len(cheld),
+        "started_from": Path(start_from).name if start_from else None,
+        "epochs": history,
+        "train_seconds": time.perf_counter() - begin,
+    }
+    meta = {
+        "name": f"{cfg.name or 'expert'}_round{r}",
+        "rules": str(rules),
+        "observation_spec": f"obs-v{OBS_VERSION}",
+        "env_version": f"v{ENV_VERSION}",
+        "num_players": cfg.players,
+        "training": record,
+    }
+    save_exported(network_path(out, r), weights, biases, "tanh", meta, critic=(c_weights, c_biases))
+    return record
+
+
+# ================================================================ evaluation
+def duplicate_win_rate(
+    player: str, cfg: ExpertConfig, deals: int, seed: int, opponent: str | None = None
+) -> dict[str, Any]:
+    """``player``'s win rate against ``opponent`` (default ``eval_opponent``) at every seat on
+    ``deals`` deals from ``seed``: duplicate format, 95% interval with the deal as the unit."""
+    import uno_env
+    from uno_env.stats import grouped_ratio
+
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    opponent = opponent or cfg.eval_opponent
+    n = cfg.players
+    wins = np.zeros(deals)
+    start, cpu = time.perf_counter(), cpu_seconds()
+    for seat in range(n):
+        names = [opponent] * n
+        names[seat] = player
+        result = uno_env.simulate(rules, n, deals, seed=seed, policies=names)
+        wins += result.winner == seat
+    est = grouped_ratio(wins, np.full(deals, n))
+    lo, hi = est.proportion_interval()
+    return {
+        "opponent": opponent,
+        "deals": deals,
+        "games": deals * n,
+        "seed": seed,
+        "win_rate": est.value,
+        "win_lo": lo,
+        "win_hi": hi,
+        "seconds": time.perf_counter() - start,
+        "cpu": cpu_seconds() - cpu,
+    }
+
+
+# ================================================================ the run
+def round_state(cfg: ExpertConfig, out: Path, r: int) -> str:
+    """``done`` (record written), ``trained``, ``labelled``, ``labelling`` or ``waiting``."""
+    folder = round_dir(out, r)
+    if (folder / "record.json").is_file():
+        return "done"
+    if network_path(out, r).is_file():
+        return "trained"
+    chunks = -(-cfg.games // cfg.chunk_games)
+    have = sum(chunk_path(out, r, k).exists() for k in range(chunks))
+    if have == chunks:
+        return "labelled"
+    return "labelling" if have else "waiting"
+
+
+def _load_config(out: Path) -> ExpertConfig:
+    data = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    if data.pop("format", None) != EXPERT_FORMAT:
+        raise ValueError(f"{out / 'config.json'} is not an expert-iteration config ({EXPERT_FORMAT})")
+    names = {f.name for f in dataclasses.fields(ExpertConfig)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"{out / 'config.json'} has unknown option(s) {', '.join(unknown)}")
+    return ExpertConfig(**data)
+
+
+def _config_record(cfg: ExpertConfig) -> dict[str, Any]:
+    return {"format": EXPERT_FORMAT, **dataclasses.asdict(cfg)}
+
+
+def run_expert(
+    cfg: ExpertConfig,
+    out: Path,
+    command: str = "",
+    *,
+    executor: str = "process",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    resume: bool = False,
+    progress: bool = True,
+) -> Path:
+    """Run (or continue) expert iteration in ``out``; return the final network's path.
+
+    ``resume`` continues a run of the same config except ``rounds`` (which may grow)."""
+    cfg.check()
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    rules.check_players(cfg.players)
+    workers = workers_for(executor, workers)
+
+    def same_design(a: Any, b: Any) -> bool:
+        return {k: v for k, v in a.items() if k != "rounds"} == {k: v for k, v in b.items() if k != "rounds"}
+
+    out.mkdir(parents=True, exist_ok=True)
+    recorded = out / "config.json"
+    if recorded.is_file():
+        if not resume:
+            raise ValueError(
+                f"{out} holds an expert-iteration run: continue it with --resume {out}, or choose --out"
+            )
+        if not same_design(json.loads(recorded.read_text(encoding="utf-8")), _config_record(cfg)):
+            raise ValueError(f"{out} was run with another config; resume it unchanged (--rounds may grow)")
+    write_json_atomic(recorded, _config_record(cfg))
+    log = out / "log.jsonl"
+    with claim_run_folder_lock(out):
+        for r in range(cfg.rounds):
+            state = round_state(cfg, out, r)
+            if state == "done":
+                continue
+            folder = round_dir(out, r)
+            tasks = chunk_tasks(cfg, out, r)
+            labelled = _labelling_summary(folder)
+            if tasks:
+                if progress:
+                    print(
+                        f"round {r}: labelling {len(tasks)} chunks with {searcher_of(cfg, out, r)}",
+                        file=sys.stderr,
+                    )
+                bar = Progress(len(tasks), label=f"round {r} chunks", enabled=progress)
+
+                def store(
+                    result: dict[str, Any],
+                    bar: Progress = bar,
+                    labelled: dict[str, Any] = labelled,
+                    folder: Path = folder,
+                ) -> None:
+                    name = Path(result["path"]).stem
+                    labelled[name] = {k: v for k, v in result.items() if k != "path"}
+                    write_json_atomic(folder / "labelling.json", labelled)
+                    bar.update(result["games"])
+
+                run_batches(
+                    label_chunk, tasks, store, executor=executor, workers=workers, ray_address=ray_address
+                )
+                log_event(log, "labelled", round=r, chunks=len(tasks), time=time.time())
+            if not network_path(out, r).is_file():
+                train_round(cfg, out, r, folder / "train.csv")
+                log_event(log, "trained", round=r, time=time.time())
+            record = json.loads(network_path(out, r).with_suffix(".json").read_text(encoding="utf-8"))[
+                "training"
+            ]
+            record["labelling"] = _labelling_totals(labelled)
+            record["searcher"] = searcher_of(cfg, out, r)
+            if cfg.eval_deals:
+                record["evaluation"] = duplicate_win_rate(
+                    str(network_path(out, r)), cfg, cfg.eval_deals, cfg.eval_seed
+                )
+            if cfg.eval_search_deals:
+                record["search_evaluation"] = duplicate_win_rate(
+                    searcher_of(cfg, out, r + 1), cfg, cfg.eval_search_deals, cfg.eval_seed
+                )
+            write_json_atomic(folder / "record.json", record)
+            _append_progress(out, record)
+            if progress:
+                print(_round_line(record), file=sys.stderr, flush=True)
+        final = _export_final(cfg, out, command)
+    return final
+
+
+def claim_run_folder_lock(out: Path) -> Any:
+    """One run at a time per folder (:func:`training.runner.lock_folder`)."""
+    from training.runner import lock_folder
+
+    return lock_folder(out, "expert iteration")
+
+
+def _labelling_summary(folder: Path) -> dict[str, Any]:
+    path = folder / "labelling.json"
+    if path.is_file():
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+    return {}
+
+
+def _labelling_totals(labelled: dict[str, Any]) -> dict[str, Any]:
+    keys = ("games", "rows", "critic_rows", "seconds", "cpu")
+    return {k: sum(v[k] for v in labelled.values()) for k in keys}
+
+
+def _round_line(record: dict[str, Any]) -> str:
+    lab = record["labelling"]
+    line = (
+        f"round {record['round']}: {lab['rows']:,} rows from {lab['games']:,} games ({lab['cpu']:.0f} CPU s, "
+        f"{lab['rows'] / max(lab['cpu'], 1e-9):.0f} rows per CPU s)"
+    )
+    for key, what in (("evaluation", "network"), ("search_evaluation", "guided search")):
+        ev = record.get(key)
+        if ev:
+            line += (
+                f"; {what} {ev['win_rate']:.1%} [{ev['win_lo']:.1%}, {ev['win_hi']:.1%}] against "
+                f"{ev['opponent']} ({ev['games']:,} games)"
+            )
+    return line
+
+
+def _append_progress(out: Path, record: dict[str, Any]) -> None:
+    path = out / "progress.csv"
+    lab = record["labelling"]
+    ev = record.get("evaluation") or {}
+    sev = record.get("search_evaluation") or {}
+    last = record["epochs"][-1] if record.get("epochs") else {}
+    row = {
+        "round": record["round"],
+        "games": lab["games"],
+        "rows": lab["rows"],
+        "critic_rows": lab["critic_rows"],
+        "label_seconds": round(lab["seconds"], 1),
+        "label_cpu": round(lab["cpu"], 1),
+        "train_seconds": round(record["train_seconds"], 1),
+        "held_agreement": last.get("held_agreement"),
+        "held_critic_loss": last.get("held_critic_loss"),
+        "net_win_rate": ev.get("win_rate"),
+        "net_win_lo": ev.get("win_lo"),
+        "net_win_hi": ev.get("win_hi"),
+        "search_win_rate": sev.get("win_rate"),
+        "search_win_lo": sev.get("win_lo"),
+        "search_win_hi": sev.get("win_hi"),
+    }
+    rows = []
+    if path.is_file():
+        with path.open(newline="", encoding="utf-8") as handle:
+            rows = [r for r in csv.DictReader(handle) if int(r["round"]) != record["round"]]
+    rows.append({k: ("" if v is None else v) for k, v in row.items()})
+    rows.sort(key=lambda r: int(r["round"]))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(row))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _export_final(cfg: ExpertConfig, out: Path, command: str) -> Path:
+    """``OUT/final.npz``: the last round's network, its sidecar holding every round's record."""
+    from uno_env.learned import load_exported, save_exported
+
+    last = load_exported(network_path(out, cfg.rounds - 1))
+    rounds = [
+        json.loads((round_dir(out, r) / "record.json").read_text(encoding="utf-8")) for r in range(cfg.rounds)
+    ]
+    meta = {k: v for k, v in last.meta.items() if k not in ("format", "architecture", "weights_sha256")}
+    meta["name"] = cfg.name or meta["name"]
+    meta["training"] = {
+        "method": "expert iteration: the determinised search, guided by the previous round's network, labels "
+        "positions; a policy network learns its moves and a privileged critic the outcomes",
+        "command": command,
+        "config": dataclasses.asdict(cfg),
+        "rounds": rounds,
+        "evaluation": rounds[-1].get("evaluation"),
+    }
+    return save_exported(
+        out / "final.npz",
+        list(last.weights),
+        list(last.biases),
+        last.activation,
+        meta,
+        critic=(list(last.critic_weights), list(last.critic_biases)),
+    )
+
+
+def status_lines(out: Path) -> list[str]:
+    """Where every round of the run in ``out`` stands."""
+    cfg = _load_config(out)
+    lines = []
+    for r in range(cfg.rounds):
+        state = round_state(cfg, out, r)
+        chunks = -(-cfg.games // cfg.chunk_games)
+        have = sum(chunk_path(out, r, k).exists() for k in range(chunks))
+        line = f"round {r:>2}: {state:<10} {have}/{chunks} chunks"
+        record = round_dir(out, r) / "record.json"
+        if record.is_file():
+            line += " | " + _round_line(json.loads(record.read_text(encoding="utf-8")))
+        lines.append(line)
+    return lines
+
+
+# ================================================================ command line
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = ExpertConfig()
+    a = parser.add_argument
+    a("--rules", default=d.rules, help="preset name or rule TOML file")
+    a("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="rule override")
+    a("--players", type=int, default=d.players)
+    a("--seed", type=int, default=d.seed)
+    a("--rounds", type=int, default=d.rounds, help="rounds of labelling and learning")
+    a("--games", type=int, default=d.games, help="labelled games per round")
+    a(
+        "--chunk-games",
+        type=int,
+        default=d.chunk_games,
+        help="games per data chunk (a task; the unit of resume)",
+    )
+    a("--search", default=d.search, help=f"the searcher, without a network (default: {d.search})")
+    a(
+        "--opponents",
+        nargs="+",
+        default=d.opponents,
+        help="what the searcher plays, chunk by chunk in turn: styles, exported policies, or 'self' (the "
+        "searcher at every seat)",
+    )
+    a("--init-policy", default=d.init_policy, help="exported network to start from (guides round 0's search)")
+    a("--critic-rate", type=float, default=d.critic_rate, help="share of decisions giving critic rows")
+    a("--net-arch", type=int, nargs="+", default=d.net_arch, help="the policy's hidden widths")
+    a("--critic-arch", type=int, nargs="+", default=d.critic_arch, help="the critic's hidden widths")
+    a("--window", type=int, default=d.window, help="rounds of data each network learns from")
+    a("--epochs", type=int, default=d.epochs)
+    a("--batch-size", type=int, default=d.batch_size)
+    a("--learning-rate", type=float, default=d.learning_rate)
+    a("--soft", type=float, default=d.soft, help="share of the target from the searched values' softmax")
+    a("--temperature", type=float, default=d.temperature, help="temperature of that softmax (win chance)")
+    a("--eval-opponent", default=d.eval_opponent)
+    a(
+        "--eval-deals",
+        type=int,
+        default=d.eval_deals,
+        help="deals per round's network evaluation (every seat)",
+    )
+    a("--eval-seed", type=int, default=d.eval_seed, help="seed of the evaluation deals (the selection deals)")
+    a(
+        "--eval-search-deals",
+        type=int,
+        default=d.eval_search_deals,
+        help="deals for the guided search's evaluation",
+    )
+    a("--threads", type=int, default=d.threads, help="torch threads")
+    a("--name", default=d.name, help="the final network's name")
+    add_run_arguments(
+        parser, "expert-iteration run", "where chunks are labelled", "runs/expert__<rules>__<N>p__<seed>"
+    )
+    parser.add_argument("--status", type=Path, metavar="DIR", help="print where every round of DIR stands")
+
+
+def cmd_expert(args: argparse.Namespace) -> int:
+    """Run ``uno-env expert`` from parsed arguments."""
+    if args.status is not None:
+        for line in status_lines(args.status):
+            print(line)
+        return 0
+    names = {f.name for f in dataclasses.fields(ExpertConfig)}
+    if args.resume is not None:
+        cfg = _load_config(args.resume)
+        if args.rounds != ExpertConfig().rounds:
+            cfg.rounds = args.rounds
+        out = args.resume
+    else:
+        cfg = ExpertConfig(**{k: v for k, v in vars(args).items() if k in names})
+        out = args.out or Path("runs") / f"expert__{cfg.rules}__{cfg.players}p__{cfg.seed}"
+    command = "uno-env expert " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "uno-env expert"
+    final = run_expert(
+        cfg,
+        out,
+        command,
+        executor=args.executor,
+        workers=args.workers,
+        ray_address=args.ray_address,
+        resume=args.resume is not None,
+        progress=not args.quiet,
+    )
+    print(f"final network: {final}")
+    return 0
+
+
+COMMAND = Subcommand(
+    "expert",
+    "expert iteration: a network learns the search, the search uses the network, round after round",
+    _add_arguments,
+    cmd_expert,
+    description=__doc__,
+)
+main = COMMAND.main
+
+
+if __name__ == "__main__":
+    sys.exit(main())
