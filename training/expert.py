@@ -239,8 +239,7 @@ def cpu_seconds() -> float:
 def label_chunk(task: ChunkTask) -> dict[str, Any]:
     """Play and record one chunk (:func:`uno_env.guided.label_games`), write its data file
     atomically and return its summary (rows, critic rows, seconds, CPU seconds)."""
-    from uno_env.guided import STAT_COLUMNS, label_games, network_seating
-    from uno_env.layout import MAX_ACTIONS
+    from uno_env.guided import label_games, network_seating
     from uno_env.rules import RuleSet, compile_spec
 
     start, cpu = time.perf_counter(), cpu_seconds()
@@ -288,7 +287,6 @@ def label_chunk(task: ChunkTask) -> dict[str, Any]:
         if used >= 0 and cused >= 0:
             break
         per_game *= 2  # a buffer was too small: the same games again with larger ones
-    assert STAT_COLUMNS == 3 and actions <= MAX_ACTIONS
     data = {
         "obs_ptr": buffers["obs_ptr"][: used + 1],
         "obs_idx": buffers["obs_idx"][: buffers["obs_ptr"][used]],
