@@ -84,6 +84,7 @@ from pathlib import Path
 from typing import Any
 
 from training.common import Subcommand, add_run_arguments, plural, run_options
+from training.expert import EXPERT_FORMAT, ExpertConfig
 from training.runner import (
     claim_run_folder,
     default_run_folder,
@@ -99,8 +100,15 @@ from training.study import SCRIPTED_STYLES, SpecError, Variant, is_checkpoint, p
 from training.train import TrainConfig
 
 SWEEP_FORMAT = "uno-env-sweep/1"
-SPEC_KEYS = ("format", "name", "seed", "bases", "players", "steps", "train", "transfer", "variations")
-TRANSFER_KEYS = ("deals", "seed", "field", "baseline", "allow_cheating")
+SPEC_KEYS = (
+    "format", "name", "seed", "bases", "players", "steps", "mode", "train", "expert", "transfer", "variations"
+)  # fmt: skip
+TRANSFER_KEYS = ("deals", "seed", "field", "baseline", "allow_cheating", "compare")
+MODES = ("ppo", "expert")
+"""How a sweep trains its players: MaskablePPO (``steps`` per run) or expert iteration
+(:mod:`training.expert`, the ``[expert]`` table)."""
+EXPERT_MANAGED = ("rules", "overrides", "players", "seed", "name")
+"""ExpertConfig fields the sweep sets itself (not allowed in ``[expert]``)."""
 MANAGED = ("rules", "overrides", "players", "seed", "total_steps", "runs_dir", "exp", "progress_bar")
 """TrainConfig fields the sweep sets itself (not allowed in ``[train]``)."""
 DEFAULT_SPEC = "default_sweep.toml"
@@ -128,9 +136,26 @@ class SweepSpec:
     field: tuple[str, ...] = SCRIPTED_STYLES
     baseline: str = DEFAULT_BASELINE
     allow_cheating: bool = False
+    mode: str = "ppo"
+    expert: tuple[tuple[str, Any], ...] = ()
+    compare: tuple[str, ...] = ()
+
+    @property
+    def model_file(self) -> str:
+        """The file a finished run's player is in (inside its run directory)."""
+        return "final.npz" if self.mode == "expert" else "model.zip"
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
+        data = self._data()
+        if self.mode != "ppo":  # a PPO sweep's spec (and its runs' digests) stays as it was
+            data["mode"] = self.mode
+            data["expert"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
+        if self.compare:
+            data["transfer"]["compare"] = list(self.compare)
+        return data
+
+    def _data(self) -> dict[str, Any]:
         return {
             "format": SWEEP_FORMAT,
             "name": self.name,
@@ -162,9 +187,36 @@ class SweepSpec:
         out = []
         for variant in self.variants():
             for n in self.players:
-                cfg = self.config(variant, n)
+                cfg = self.expert_config(variant, n) if self.mode == "expert" else self.config(variant, n)
                 out.append(SweepRun(f"{variant.id}__{n}p", variant, n, cfg))
         return out
+
+    def expert_config(self, variant: Variant, players: int) -> ExpertConfig:
+        """The expert-iteration config of ``variant`` at ``players`` (the ``[expert]`` table on
+        the defaults of :class:`training.expert.ExpertConfig`)."""
+        base = next(b for b in self.bases if (Path(b).stem if b.endswith(".toml") else b) == variant.base)
+        values: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
+        return ExpertConfig(
+            **values,
+            rules=base,
+            overrides=variant.switches.split(),
+            players=players,
+            seed=self.seed,
+            name=f"expert_{variant.id}_{players}p",
+        )
+
+    @property
+    def unit(self) -> str:
+        """What :meth:`budget` counts."""
+        return "labelled games" if self.mode == "expert" else "steps"
+
+    def budget(self) -> int:
+        """What every run trains for: learner steps (PPO) or labelled games over all rounds (expert)."""
+        if self.mode == "expert":
+            values: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
+            cfg = ExpertConfig(**values)
+            return cfg.rounds * cfg.games
+        return self.steps
 
     def config(self, variant: Variant, players: int) -> TrainConfig:
         """The training config of ``variant`` at ``players`` (the ``[train]`` table on the defaults)."""
@@ -190,7 +242,7 @@ class SweepRun:
     id: str
     variant: Variant
     players: int
-    cfg: TrainConfig
+    cfg: TrainConfig | ExpertConfig
 
 
 def _study_part(data: Mapping[str, Any], source: str) -> Any:
@@ -248,6 +300,63 @@ def _train_values(table: Any, source: str) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in table.items()))
 
 
+def _expert_values(table: Any, source: str) -> tuple[tuple[str, Any], ...]:
+    """The ``[expert]`` table checked against :class:`training.expert.ExpertConfig`."""
+    if not isinstance(table, dict):
+        raise SpecError(
+            f"{source}: [expert] must be a table of expert-iteration options (ExpertConfig fields)"
+        )
+    defaults = ExpertConfig()
+    fields = {f.name for f in dataclasses.fields(ExpertConfig)} - set(EXPERT_MANAGED)
+    unknown = sorted(set(table) - fields)
+    if unknown:
+        managed = sorted(set(unknown) & set(EXPERT_MANAGED))
+        hint = f" ({', '.join(managed)} are set by the sweep)" if managed else ""
+        raise SpecError(
+            f"{source}: [expert] has unknown option(s) {', '.join(unknown)}{hint}; allowed: "
+            f"{', '.join(sorted(fields))}"
+        )
+    for key, value in table.items():
+        default = getattr(defaults, key)
+        kind = type(default)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        if isinstance(default, list):
+            item = type(default[0]) if default else str
+            if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
+                raise SpecError(f"{source}: [expert] {key} must be a list of {item.__name__}, got {value!r}")
+        elif isinstance(value, bool) != isinstance(default, bool) or not isinstance(value, kind):
+            raise SpecError(f"{source}: [expert] {key} must be a {kind.__name__}, got {value!r}")
+    try:
+        ExpertConfig(**table).check()
+    except ValueError as exc:
+        raise SpecError(f"{source}: [expert]: {exc}") from None
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in table.items()))
+
+
+def _compare_players(value: Any, cheating: bool, source: str) -> tuple[str, ...]:
+    """``[transfer] compare``: players measured against the field in every variant beside the
+    adapted policies (compiled styles, guided searches, exported policies)."""
+    from uno_env.learned import is_learned_policy, load_policy
+    from uno_env.policies import parse_policy
+
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SpecError(f"{source}: [transfer] compare must be a list of player names, got {value!r}")
+    for name in value:
+        try:
+            if is_learned_policy(name):
+                load_policy(name)
+            elif parse_policy(name)[0].cheats and not cheating:
+                raise SpecError(
+                    f"{source}: [transfer] compare names {name!r}, which cheats; set allow_cheating"
+                )
+        except ValueError as exc:
+            raise SpecError(f"{source}: [transfer] compare {name!r}: {exc}") from None
+    if len(set(value)) != len(value):
+        raise SpecError(f"{source}: [transfer] compare lists a player twice: {value}")
+    return tuple(v.strip() for v in value)
+
+
 def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpec:
     """Validate sweep spec data (a parsed TOML table) and return the spec.
 
@@ -285,6 +394,11 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
     baseline = transfer.get("baseline", DEFAULT_BASELINE)
     if not isinstance(baseline, str):
         raise SpecError(f"{source}: [transfer] baseline must be a style name, got {baseline!r}")
+    mode = data.get("mode", "ppo")
+    if mode not in MODES:
+        raise SpecError(f"{source}: mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if "expert" in data and mode != "expert":
+        raise SpecError(f'{source}: an [expert] table needs mode = "expert"')
     study = _study_part(data, source)  # bases, players, variations, field styles
     from uno_env.policies import parse_policy
 
@@ -305,6 +419,9 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         field=study.styles,
         baseline=baseline.strip(),
         allow_cheating=study.allow_cheating,
+        mode=mode,
+        expert=_expert_values(data.get("expert", {}), source) if mode == "expert" else (),
+        compare=_compare_players(transfer.get("compare", []), study.allow_cheating, source),
     )
     for run in spec.runs():
         try:
@@ -362,6 +479,8 @@ def trained_as(run: SweepRun, run_dir: Path) -> bool:
 
     try:
         recorded = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+        if isinstance(run.cfg, ExpertConfig):
+            return bool(recorded == {"format": EXPERT_FORMAT, **dataclasses.asdict(run.cfg)})
         rules = RuleSet.parse(recorded["rules_string"])
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
         return False
@@ -377,6 +496,7 @@ class RunTask:
     run_dir: str
     cfg: dict[str, Any]
     rules: str
+    mode: str = "ppo"
 
 
 def train_run(task: RunTask) -> dict[str, Any]:
@@ -389,6 +509,8 @@ def train_run(task: RunTask) -> dict[str, Any]:
 
     from .train import read_eval_rows, resume, train
 
+    if task.mode == "expert":
+        return expert_run(task)
     run_dir = Path(task.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     config = run_dir / "config.json"
@@ -419,6 +541,51 @@ def train_run(task: RunTask) -> dict[str, Any]:
     }
 
 
+def expert_run(task: RunTask) -> dict[str, Any]:
+    """Run (or continue) the expert iteration of ``task`` in its directory, its chunks in this
+    process (the run is one task of the sweep); return its summary: the rounds, the wall and
+    CPU time of the labelling and training, and the last round's evaluation."""
+    from .expert import run_expert
+
+    run_dir = Path(task.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    cfg = ExpertConfig(**task.cfg)
+    start = time.perf_counter()
+    resumed = (run_dir / "config.json").is_file()
+    with (
+        (run_dir / "train.log").open("a", encoding="utf-8") as log,
+        contextlib.redirect_stdout(log),
+        contextlib.redirect_stderr(log),
+    ):
+        command = f"uno-env sweep (run {task.id})"
+        run_expert(cfg, run_dir, command, executor="serial", resume=resumed, progress=True)
+    rounds = [
+        json.loads((run_dir / "rounds" / f"{r:02d}" / "record.json").read_text()) for r in range(cfg.rounds)
+    ]
+    evaluation = rounds[-1].get("evaluation") or {}
+    final_eval = []
+    if evaluation:
+        final_eval.append(
+            {
+                "opponents": evaluation["opponent"],
+                "games": evaluation["games"],
+                "win_rate": evaluation["win_rate"],
+                "win_low": evaluation["win_lo"],
+                "win_high": evaluation["win_hi"],
+            }
+        )
+    return {
+        "format": SWEEP_FORMAT,
+        "id": task.id,
+        "key": task.key,
+        "step": sum(r["labelling"]["games"] for r in rounds),
+        "seconds": round(time.perf_counter() - start, 1),
+        "cpu": round(sum(r["labelling"]["cpu"] + r["train_seconds"] for r in rounds), 1),
+        "resumed": resumed,
+        "final_eval": final_eval,
+    }
+
+
 # ================================================================ progress
 def run_steps(run_dir: Path) -> int:
     """Learner steps a run has trained so far (its ``progress.csv``, else its last checkpoint)."""
@@ -436,17 +603,30 @@ def run_steps(run_dir: Path) -> int:
 def status_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     """Where every run stands: ``done``, ``training`` (steps so far) or ``waiting``."""
     rows: list[dict[str, Any]] = []
+    budget = spec.budget()
     for run in spec.runs():
         run_dir = out / "runs" / run.id
         result = out / "results" / f"{run.id}.json"
         if result.is_file():
-            state, steps = "done", spec.steps
+            state, steps = "done", budget
         elif run_dir.exists():
-            state, steps = "training", run_steps(run_dir)
+            state = "training"
+            steps = (
+                expert_games(run_dir, run.cfg) if isinstance(run.cfg, ExpertConfig) else run_steps(run_dir)
+            )
         else:
             state, steps = "waiting", 0
-        rows.append({"run": run.id, "state": state, "steps": min(steps, spec.steps), "budget": spec.steps})
+        rows.append({"run": run.id, "state": state, "steps": min(steps, budget), "budget": budget})
     return rows
+
+
+def expert_games(run_dir: Path, cfg: ExpertConfig) -> int:
+    """Labelled games an expert-iteration run has played so far (its finished chunks)."""
+    from .expert import chunk_path
+
+    chunks = -(-cfg.games // cfg.chunk_games)
+    done = sum(chunk_path(run_dir, r, k).exists() for r in range(cfg.rounds) for k in range(chunks))
+    return min(done * cfg.chunk_games, cfg.rounds * cfg.games)
 
 
 class StatusLine:
@@ -471,9 +651,10 @@ class StatusLine:
         active = ", ".join(
             f"{r['run']} {r['steps'] / r['budget']:.0%}" for r in rows if r["state"] == "training"
         )
+        unit = self.spec.unit
         return (
-            f"sweep {self.spec.name!r}: {done}/{len(rows)} runs done, {steps:,}/{total:,} steps "
-            f"({steps / total:.0%}), {rate:,.0f} steps/s{left}" + (f" | {active}" if active else "")
+            f"sweep {self.spec.name!r}: {done}/{len(rows)} runs done, {steps:,}/{total:,} {unit} "
+            f"({steps / total:.0%}), {rate:,.1f} {unit}/s{left}" + (f" | {active}" if active else "")
         )
 
     def _loop(self) -> None:
@@ -533,7 +714,7 @@ def sweep_models(
     trained: dict[tuple[RuleSet, int], str] = {}
     for run in spec.runs():
         if run.id in done:
-            trained[(run.variant.rules, run.players)] = str(folder / "runs" / run.id / "model.zip")
+            trained[(run.variant.rules, run.players)] = str(folder / "runs" / run.id / spec.model_file)
     out = {}
     for variant in variants:
         for n in players:
@@ -596,13 +777,13 @@ def run_sweep(
         if progress:
             print(
                 f"sweep {spec.name!r}: {len(runs)} runs ({plural(len(spec.variants()), 'variant')} x "
-                f"{plural(len(spec.players), 'player count')}), {spec.steps:,} steps each; {len(done)} "
-                f"finished, {len(todo)} to train -> {out}",
+                f"{plural(len(spec.players), 'player count')}), {spec.budget():,} {spec.unit} each; "
+                f"{len(done)} finished, {len(todo)} to train -> {out}",
                 file=sys.stderr,
             )
         tasks = [
             RunTask(run.id, run_key(run), str((out / "runs" / run.id).resolve()), dataclasses.asdict(run.cfg),
-                    str(run.variant.rules))
+                    str(run.variant.rules), spec.mode)
             for run in todo
         ]  # fmt: skip
 
@@ -656,7 +837,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.status is not None:
         spec = load_sweep(args.status / "spec.toml")
         for row in status_rows(spec, args.status):
-            print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} steps")
+            print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} {spec.unit}")
         return 0
     if args.report is not None:
         from .transfer import assemble

@@ -132,9 +132,15 @@ def split_agents(text: str) -> list[str]:
 
 def is_checkpoint(agent: str) -> bool:
     """Whether an agent spec names a learned-policy checkpoint: a path ending in ``.zip`` or
-    containing a ``/`` (style specs never do). An exported policy (``.npz``) is not one: it
-    runs compiled like a style."""
+    containing a ``/`` (style specs never do, but for the path of a guided search's network,
+    ``search:net=runs/x.npz``). An exported policy (``.npz``) is not one: it runs compiled
+    like a style."""
+    from uno_env.policies import STYLE_ALIASES, STYLES
+
     if agent.endswith(".npz"):
+        return False
+    style, colon, _ = agent.partition(":")
+    if colon and STYLE_ALIASES.get(style.strip(), style.strip()) in STYLES:
         return False
     return agent.endswith(".zip") or "/" in agent or os.sep in agent
 

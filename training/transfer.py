@@ -107,7 +107,22 @@ class FieldTask:
     seed: int
 
 
-def task_key(task: PolicyTask | FieldTask) -> str:
+@dataclass(frozen=True)
+class CompareTask:
+    """A compared player (``[transfer] compare``: the search, say) against every opponent in one
+    variant, each deal once per seat, as the adapted policies play them."""
+
+    id: str
+    player: str
+    played: str  # variant id
+    players: int
+    rules: str
+    opponents: tuple[str, ...]
+    deals: int
+    seed: int
+
+
+def task_key(task: PolicyTask | FieldTask | CompareTask) -> str:
     """SHA-256 of a task's design (what its result file records; another design is refused).
 
     Paths in it are relative to the sweep folder, so a sweep folder can be moved or shared
@@ -117,7 +132,7 @@ def task_key(task: PolicyTask | FieldTask) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _legacy_key(task: PolicyTask | FieldTask) -> str:
+def _legacy_key(task: PolicyTask | FieldTask | CompareTask) -> str:
     """The key the first sweeps recorded: the model's absolute path in place of the relative one
     (accepted, so their results stay valid in the folder where they were played)."""
     if not isinstance(task, PolicyTask):
@@ -143,7 +158,7 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
                 run = f"{trained.id}__{n}p"
                 policy_tasks.append(
                     PolicyTask(
-                        f"{run}__on__{played.id}", run, played.id, n, f"runs/{run}/model.zip",
+                        f"{run}__on__{played.id}", run, played.id, n, f"runs/{run}/{spec.model_file}",
                         str(played.rules), opponents, spec.deals, spec.transfer_seed, str(out.resolve()),
                     )
                 )  # fmt: skip
@@ -154,9 +169,30 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
     return policy_tasks, field_tasks
 
 
-def task_games(task: PolicyTask | FieldTask) -> int:
+def compare_plan(spec: SweepSpec) -> list[CompareTask]:
+    """The compared players' tasks (``[transfer] compare``): each player in each variant against the
+    field and the baseline, on the adapted policies' deals."""
+    opponents = (*spec.field, spec.baseline)
+    return [
+        CompareTask(
+            f"{k}__{played.id}__{n}p",
+            player,
+            played.id,
+            n,
+            str(played.rules),
+            opponents,
+            spec.deals,
+            spec.transfer_seed,
+        )
+        for k, player in enumerate(spec.compare)
+        for n in spec.players
+        for played in spec.variants()
+    ]
+
+
+def task_games(task: PolicyTask | FieldTask | CompareTask) -> int:
     """The games a task plays: each deal once per seat, per opponent (or per ordered pair of styles)."""
-    k = len(task.opponents) if isinstance(task, PolicyTask) else len(task.styles) * (len(task.styles) - 1)
+    k = len(task.styles) * (len(task.styles) - 1) if isinstance(task, FieldTask) else len(task.opponents)
     return k * task.players * task.deals
 
 
@@ -172,6 +208,8 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
 
     rules = RuleSet.parse(task.rules)
     model = str(model_path(task))
+    if model.endswith(".npz"):  # an exported player (expert iteration): compiled, in the simulator
+        return {"id": task.id, "opponents": compiled_player_games(model, task)}
     key = (model, task.rules, task.players)
     if key not in _ACTORS:
         set_torch_threads(1)
@@ -205,6 +243,38 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
             "decisions": decisions.tolist(),
         }
     return {"id": task.id, "opponents": result}
+
+
+def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[str, Any]:
+    """Per-deal wins, truncations and decisions of a compiled player (a style, a guided search or
+    an exported policy) against each opponent of ``task``, each deal once per seat."""
+    import uno_env
+
+    rules = uno_env.RuleSet.parse(task.rules)
+    n = task.players
+    result: dict[str, Any] = {}
+    for opponent in task.opponents:
+        wins = np.zeros(task.deals, dtype=np.int64)
+        truncated = np.zeros(task.deals, dtype=np.int64)
+        decisions = np.zeros(task.deals, dtype=np.int64)
+        for seat in range(n):
+            names = [opponent] * n
+            names[seat] = player
+            sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=names)
+            wins += sim.winner == seat
+            truncated += sim.winner < 0
+            decisions += sim.length
+        result[opponent] = {
+            "wins": wins.tolist(),
+            "truncated": truncated.tolist(),
+            "decisions": decisions.tolist(),
+        }
+    return result
+
+
+def play_compare_task(task: CompareTask) -> dict[str, Any]:
+    """Per-deal wins of a compared player (``[transfer] compare``) against each opponent."""
+    return {"id": task.id, "opponents": compiled_player_games(task.player, task)}
 
 
 def batch_opponent(style: str, rules: Any) -> Any:
@@ -248,7 +318,7 @@ def play_field_task(task: FieldTask) -> dict[str, Any]:
 
 
 def _scan(
-    tasks: Sequence[PolicyTask | FieldTask], folder: Path
+    tasks: Sequence[PolicyTask | FieldTask | CompareTask], folder: Path
 ) -> tuple[dict[str, dict[str, Any]], list[Any]]:
     """Results on disk by task id (of the same design), and the tasks still to run."""
     from training.study import SpecError
@@ -279,11 +349,16 @@ def run_transfer(
 
     policy_tasks, field_tasks = plan(spec, out)
     for model in dict.fromkeys(model_path(t) for t in policy_tasks):
-        check_trusted(model, metadata_path(model))
-    for tasks, folder, function in (
+        if model.suffix == ".zip":  # SB3 checkpoints are pickles; exported players are plain weights
+            check_trusted(model, metadata_path(model))
+    jobs: list[tuple[Sequence[Any], Path, Any]] = [
         (field_tasks, out / "field", play_field_task),
         (policy_tasks, out / "transfer", play_policy_task),
-    ):
+        (compare_plan(spec), out / "compare", play_compare_task),
+    ]
+    for tasks, folder, function in jobs:
+        if not tasks:
+            continue
         results_folder(folder)
         by_id = {t.id: t for t in tasks}
         todo = _scan(tasks, folder)[1]
@@ -363,6 +438,7 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
     ]
     field = list(spec.field)
     cheaters = [s for s in field if _cheats(s)]
+    compared, _ = _scan(compare_plan(spec), out / "compare")
     rows: list[dict[str, Any]] = []
     premium_totals: dict[tuple[str, int], np.ndarray] = {}
     for task in field_tasks:
@@ -404,8 +480,34 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
                     games += n
             share, lo_share, hi_share, _ = _rate(won, games)
         variant = next(v for v in spec.variants() if v.id == task.variant)
+        extra: dict[str, Any] = {}
+        for k, player in enumerate(spec.compare):  # the compared players against the same field
+            played = compared.get(f"{k}__{task.variant}__{n}p")
+            values: dict[str, Any] = dict.fromkeys(
+                (
+                    "vs_field",
+                    "vs_field_lo",
+                    "vs_field_hi",
+                    "policy_minus",
+                    "policy_minus_lo",
+                    "policy_minus_hi",
+                ),
+                math.nan,
+            )
+            if played is not None:
+                zero = np.zeros(task.deals, np.int64)
+                theirs = sum((np.asarray(played["opponents"][q]["wins"]) for q in field), zero)
+                values["vs_field"], values["vs_field_lo"], values["vs_field_hi"], _ = _rate(
+                    theirs, n * len(field)
+                )
+                lead = paired_difference(*against[learner], theirs, n * len(field))
+                lead_lo, lead_hi = lead.interval()
+                values.update(policy_minus=lead.value, policy_minus_lo=lead_lo, policy_minus_hi=lead_hi)
+            extra[f"compare{k}"] = player
+            extra.update({f"compare{k}_{key}": value for key, value in values.items()})
         rows.append(
             {
+                **extra,
                 "variant": task.variant, "base": variant.base, "variation": variant.variation,
                 "switches": variant.switches, "players": n, "deals": task.deals,
                 "policy_vs_field": field_rate, "policy_vs_field_lo": field_lo, "policy_vs_field_hi": field_hi,
@@ -588,8 +690,12 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
             ),
             "",
             f"| rank | variant | premium | vs `{spec.baseline}` | spread | stronger side wins "
-            "| change vs base |" + (" oracle gap |" if oracle else ""),
-            "| ---: | --- | ---: | ---: | ---: | ---: | --- |" + (" ---: |" if oracle else ""),
+            "| change vs base |"
+            + (" oracle gap |" if oracle else "")
+            + "".join(f" `{p}` vs the field | policy minus `{p}` |" for p in spec.compare),
+            "| ---: | --- | ---: | ---: | ---: | ---: | --- |"
+            + (" ---: |" if oracle else "")
+            + " ---: | ---: |" * len(spec.compare),
         ]
         for _, r in rows.iterrows():
             change = "(base)"
@@ -616,9 +722,21 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
                     if oracle
                     else ""
                 )
+                + "".join(_compare_cells(r, k) for k in range(len(spec.compare)))
             )
     lines += ["", "Files: `transfer.csv`, `skill.csv` (and `.parquet` with pyarrow), `transfer.png`.", ""]
     return "\n".join(lines)
+
+
+def _compare_cells(row: Any, k: int) -> str:
+    """The report's cells of compared player ``k``: its win rate against the field and the
+    adapted policy's lead over it (paired by deal)."""
+    if math.isnan(row[f"compare{k}_vs_field"]):
+        return " not played yet | not played yet |"
+    rate = _pct(row[f"compare{k}_vs_field"], row[f"compare{k}_vs_field_lo"], row[f"compare{k}_vs_field_hi"])
+    lead = _pct(row[f"compare{k}_policy_minus"], row[f"compare{k}_policy_minus_lo"],
+                row[f"compare{k}_policy_minus_hi"], signed=True)  # fmt: skip
+    return f" {rate} | {lead} |"
 
 
 def assemble(spec: SweepSpec, out: Path) -> pd.DataFrame:

@@ -44,11 +44,14 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
     hists: dict[str, dict[int, int]] = {"decisions": {}, "turns": {}}
     places = np.arange(1, n + 1, dtype=np.int64)
     for table in task.seatings:
-        if any(is_checkpoint(s) or s == LEARNED for s in table):
+        # an exported player of the sweep (expert iteration) sits in the compiled simulator
+        exported = task.learned.endswith(".npz")
+        players = [task.learned if s == LEARNED and exported else s for s in table]
+        if any(is_checkpoint(s) or s == LEARNED for s in players):
             result = play_learned(task, table)
         else:
             sim = uno_env.simulate(  # full_engine: one compiled loop for every variant (as warm_up)
-                task.rules, n, count, seed=task.seed + task.first, policies=list(table), full_engine=True
+                task.rules, n, count, seed=task.seed + task.first, policies=players, full_engine=True
             )
             result = {
                 "winner": sim.winner,

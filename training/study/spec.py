@@ -107,13 +107,20 @@ class StudySpec:
         return sweep_models(Path(self.sweep), self.variants(), self.players, source)
 
     def models(self) -> tuple[str, ...]:
-        """Every checkpoint the study loads: the learned styles and the sweep's policies."""
-        return (*self.learned(), *dict.fromkeys(self.sweep_models().values()))
+        """Every checkpoint the study loads: the learned styles and the sweep's MaskablePPO policies."""
+        swept = (m for m in self.sweep_models().values() if not is_learned_policy(m))
+        return (*self.learned(), *dict.fromkeys(swept))
 
-    def exported(self) -> tuple[str, ...]:
+    def exported_styles(self) -> tuple[str, ...]:
         """The styles (and the reference) that are exported learned policies (compiled, plain weights)."""
         named = (*self.styles, self.reference) if self.reference else self.styles
         return tuple(dict.fromkeys(s for s in named if is_learned_policy(s)))
+
+    def exported(self) -> tuple[str, ...]:
+        """:meth:`exported_styles` and the sweep's exported players (an expert-iteration sweep's,
+        each playing its own cell)."""
+        swept = (m for m in self.sweep_models().values() if is_learned_policy(m))
+        return tuple(dict.fromkeys([*self.exported_styles(), *swept]))
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
@@ -339,7 +346,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     for path in spec.learned():
         check_checkpoint(path, variants, spec.players, allow, source)
     spec.sweep_models(source)
-    for name in spec.exported():
+    for name in spec.exported_styles():
         try:
             policy = load_policy(name)
             for variant in variants:

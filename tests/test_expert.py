@@ -1,0 +1,160 @@
+"""Expert iteration (``uno-env expert``) and the sweep's expert-iteration mode.
+
+Tiny budgets (a few games per round, the search at 12 simulations): the loop labels, learns,
+exports and evaluates; a run interrupted after a chunk resumes to the same network; a finished
+run is refused without ``--resume``; the sweep trains a player per variant by expert iteration,
+cross-evaluates the exported players compiled, compares them with the search on the same
+deals, and a study naming that sweep seats each cell's network.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("pandas")
+
+from training.expert import ExpertConfig, chunk_path, network_path, run_expert, status_lines
+from training.study import SpecError
+from training.sweep import load_sweep, parse_sweep, run_sweep, status_rows
+from uno_env.learned import load_exported
+
+TINY = {
+    "games": 4, "chunk_games": 2, "rounds": 2, "search": "search:sims=12,depth=6",
+    "opponents": ["blocker", "self"], "critic_rate": 0.5, "net_arch": [8], "critic_arch": [8], "epochs": 1,
+    "eval_deals": 10, "eval_search_deals": 2,
+}  # fmt: skip
+
+
+def test_expert_iteration_labels_learns_exports_and_resumes(tmp_path: Path) -> None:
+    cfg = ExpertConfig(**TINY)  # type: ignore[arg-type]
+    first = run_expert(cfg, tmp_path / "a", "test", executor="serial", progress=False)
+    policy = load_exported(first)
+    assert policy.has_critic and list(policy.hidden) == [8]
+    rounds = policy.meta["training"]["rounds"]
+    assert [r["round"] for r in rounds] == [0, 1]
+    assert rounds[1]["searcher"].endswith("rounds/00/net.npz")  # round 1 searches with round 0's network
+    assert all(r["labelling"]["rows"] > 0 and r["critic_rows"] > 0 for r in rounds)
+    assert 0.0 <= rounds[1]["evaluation"]["win_lo"] <= rounds[1]["evaluation"]["win_hi"] <= 1.0
+    assert rounds[1]["search_evaluation"]["games"] == 4
+    progress = (tmp_path / "a" / "progress.csv").read_text().splitlines()
+    assert len(progress) == 3 and progress[0].startswith("round,games,rows")
+    with pytest.raises(ValueError, match="continue it with --resume"):
+        run_expert(cfg, tmp_path / "a", "test", executor="serial", progress=False)
+    # the same run, interrupted: round 1's second chunk and everything after it missing
+    second = tmp_path / "b"
+    run_expert(cfg, second, "test", executor="serial", progress=False)
+    chunk_path(second, 1, 1).unlink()
+    for name in ("net.npz", "net.json", "record.json"):
+        (network_path(second, 1).parent / name).unlink()
+    (second / "final.npz").unlink()
+    assert "labelling" in status_lines(second)[1]
+    run_expert(cfg, second, "test", executor="serial", resume=True, progress=False)
+    again = load_exported(second / "final.npz")
+    for a, b in zip(
+        policy.weights + policy.critic_weights, again.weights + again.critic_weights, strict=True
+    ):
+        assert np.array_equal(a, b)
+    with pytest.raises(ValueError, match="was run with another config"):
+        run_expert(ExpertConfig(**{**TINY, "games": 6}), second, "test", executor="serial", resume=True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"search": "blocker"}, "must be the search or the oracle"),
+        ({"search": "search:net=ppo_uno_2p"}, "must not name a network"),
+        ({"opponents": ["nobody"]}, "unknown play style 'nobody'"),
+        ({"critic_rate": 2.0}, "critic-rate must be in"),
+        ({"net_arch": []}, "one or more positive widths"),
+    ],
+)
+def test_bad_expert_configs_name_what_is_wrong(change: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ExpertConfig(**{**TINY, **change}).check()  # type: ignore[arg-type]
+
+
+SWEEP = """
+name = "tinyexpert"
+seed = 2
+bases = ["uno"]
+players = [2]
+mode = "expert"
+
+[expert]
+games = 2
+chunk_games = 2
+rounds = 1
+search = "search:sims=8,depth=4"
+opponents = ["blocker"]
+net_arch = [8]
+critic_arch = [8]
+epochs = 1
+eval_deals = 4
+
+[transfer]
+deals = 4
+field = ["greedy", "blocker"]
+compare = ["search:sims=8,depth=4"]
+
+[variations]
+seven_swap = { seven_swap = true }
+"""
+
+
+def test_the_sweep_trains_players_by_expert_iteration_and_compares_them(tmp_path: Path) -> None:
+    import pandas as pd
+
+    from training.study import LEARNED, parse_spec, plan, run_study
+
+    path = tmp_path / "sweep.toml"
+    path.write_text(textwrap.dedent(SWEEP), encoding="utf-8")
+    spec = load_sweep(path)
+    assert spec.mode == "expert" and spec.budget() == 2 and spec.unit == "labelled games"
+    out = tmp_path / "out"
+    run_sweep(spec, out, executor="serial", progress=False)
+    assert [r["state"] for r in status_rows(spec, out)] == ["done", "done"]
+    for run in ("uno__2p", "uno+seven_swap__2p"):
+        assert load_exported(out / "runs" / run / "final.npz").has_critic
+        result = json.loads((out / "results" / f"{run}.json").read_text())
+        assert result["step"] == 2 and result["final_eval"][0]["games"] == 8
+    transfer = pd.read_csv(out / "transfer.csv")
+    assert len(transfer.drop_duplicates(["trained_on", "played_on"])) == 4
+    skill = pd.read_csv(out / "skill.csv")
+    assert set(skill["compare0"]) == {"search:sims=8,depth=4"}
+    assert skill["compare0_vs_field"].between(0, 1).all() and skill["compare0_policy_minus"].notna().all()
+    assert "policy minus `search:sims=8,depth=4`" in (out / "report.md").read_text()
+    # a study naming the sweep seats each cell's exported player, compiled
+    data = {
+        "name": "adapted", "seed": 3, "bases": ["uno"], "players": [2], "styles": ["greedy", "blocker"],
+        "games": 12, "sweep": str(out), "variations": {"seven_swap": {"seven_swap": True}},
+    }  # fmt: skip
+    study = parse_spec(data)
+    assert {t.learned for t in plan(study)} == {
+        str(out / "runs" / "uno__2p" / "final.npz"),
+        str(out / "runs" / "uno+seven_swap__2p" / "final.npz"),
+    }
+    run_study(study, tmp_path / "study", executor="serial", progress=False)
+    results = pd.read_csv(tmp_path / "study" / "results.csv")
+    assert (results[results["style"] == LEARNED]["seat_games"] > 0).all()
+
+
+def test_expert_sweep_specs_are_checked(tmp_path: Path) -> None:
+    base = {"name": "x", "bases": ["uno"], "players": [2], "variations": {}}
+    with pytest.raises(SpecError, match="mode must be one of ppo, expert"):
+        parse_sweep({**base, "mode": "alphazero"})
+    with pytest.raises(SpecError, match='needs mode = "expert"'):
+        parse_sweep({**base, "expert": {"games": 2}})
+    with pytest.raises(SpecError, match="name are set by the sweep"):
+        parse_sweep({**base, "mode": "expert", "expert": {"name": "x"}})
+    with pytest.raises(SpecError, match="games must be a int"):
+        parse_sweep({**base, "mode": "expert", "expert": {"games": "many"}})
+    with pytest.raises(SpecError, match="compare names 'oracle', which cheats"):
+        parse_sweep({**base, "transfer": {"compare": ["oracle"]}})
+    ppo = parse_sweep(base)
+    assert "mode" not in ppo.to_dict() and "compare" not in ppo.to_dict()["transfer"]  # PPO specs unchanged
