@@ -75,9 +75,9 @@ fuzz: $(VENV)/.installed-dev
 docs: $(VENV)/.installed-docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-## rules-doc: regenerate docs/rules.md from the rule reference (uno_env/rule_reference.toml)
+## rules-doc: regenerate docs/rules.md from the rule reference (uno_env/game/rule_reference.toml)
 rules-doc: $(VENV)/.installed-base
-	$(BIN)/python -m uno_env.reference docs/rules.md
+	$(BIN)/python -m uno_env.game.reference docs/rules.md
 
 ## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
 bench: $(VENV)/.installed-bench

@@ -2,8 +2,8 @@
 
 ``pip wheel .`` / ``python -m build`` run every part of the engine once (``uno_env.compile_all``)
 in a fresh process with an empty cache directory and copy the result into the wheel as
-``uno_env/_compiled`` (``uno_env._cache.write_compiled_engine``); a fresh install then loads
-that code on its first step instead of compiling it (``uno_env._cache`` copies it into the
+``uno_env/_compiled`` (``uno_env.compiler.cache.write_compiled_engine``); a fresh install then loads
+that code on its first step instead of compiling it (``uno_env.compiler.cache`` copies it into the
 user's cache directory when it fits the process). The wheel is tagged for this Python and
 platform, like any wheel with compiled code. Editable installs (``pip install -e``) carry
 none and compile on first use; ``UNO_ENV_BUNDLE=0`` builds a wheel without it. Everything
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 import uno_env
-from uno_env import _cache
+from uno_env.compiler import cache as _cache
 
 if _cache.CODE_TARGET == "host":
     print("uno_env build: no portable code target on this machine; the wheel carries no compiled engine")

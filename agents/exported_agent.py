@@ -1,6 +1,6 @@
 """Learned policies from plain weights (no torch, no pickle): :class:`ExportedAgent`.
 
-An exported policy (:mod:`uno_env.learned`: ``NAME.npz`` + ``NAME.json``) is a shipped name
+An exported policy (:mod:`uno_env.sim.learned`: ``NAME.npz`` + ``NAME.json``) is a shipped name
 such as ``distilled_uno_2p`` or a ``.npz`` path. The agent runs its forward pass in NumPy on the
 env's observation and plays the legal action with the highest logit, the action the torch
 policy it was exported from plays.
@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.learned import ExportedPolicy, load_policy, observe_public
-from uno_env.policies import PublicView
+from uno_env.sim.learned import ExportedPolicy, load_policy, observe_public
+from uno_env.styles.policies import PublicView
 
 from .base import View, resolve_mask
 
@@ -23,7 +23,7 @@ class ExportedAgent:
     """An exported policy at a table: ``ExportedAgent("distilled_uno_2p")``.
 
     ``act`` takes the env's observation (array or ``{"observation", "action_mask"}``); when
-    the observation is None it encodes ``view`` (a :class:`~uno_env.policies.PublicView` or
+    the observation is None it encodes ``view`` (a :class:`~uno_env.styles.policies.PublicView` or
     :class:`~uno_env.Game`) for the player to move. The play is deterministic (``seed`` is
     accepted for the common agent interface and unused).
     """

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.rules import RuleSet, load_rules
+from uno_env.engine.rules import RuleSet, load_rules
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .base import View, resolve_mask

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from uno_env.learned import is_learned_policy, load_policy, shipped_policies
-from uno_env.policies import STYLES, available_styles, parse_policy
+from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
+from uno_env.styles.policies import STYLES, available_styles, parse_policy
 
 from .base import Agent
 from .exported_agent import ExportedAgent

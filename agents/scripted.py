@@ -1,11 +1,11 @@
 """Python agents for the compiled play styles: the same kernels the batch simulator runs.
 
-A :class:`ScriptedAgent` wraps one style of :data:`uno_env.policies.STYLES` with its
-parameters. At each decision :meth:`~uno_env.policies.PublicView.style_action` runs the style
+A :class:`ScriptedAgent` wraps one style of :data:`uno_env.styles.policies.STYLES` with its
+parameters. At each decision :meth:`~uno_env.styles.policies.PublicView.style_action` runs the style
 on a redacted copy of the game state (only public information and its own hand) with the
 agent's own generator, so its random choices depend only on its seed and the decisions it
 was asked, never on the game's seed. A search guided by a network (``search:net=NAME``,
-:mod:`uno_env.guided`) runs its compiled network the same way. The ``oracle`` style
+:mod:`uno_env.sim.guided`) runs its compiled network the same way. The ``oracle`` style
 (``Style.cheats``) is the one
 exception: it is handed the full state, the other hands included, because its purpose is to
 cheat (an upper bound).
@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.guided import GuidedChooser, network_of
-from uno_env.policies import agent_generator, parse_policy
-from uno_env.rng import check_seed, fresh_seed
+from uno_env.engine.rng import check_seed, fresh_seed
+from uno_env.sim.guided import GuidedChooser, network_of
+from uno_env.styles.policies import agent_generator, parse_policy
 
 from .base import View, as_view, resolve_mask
 
@@ -30,7 +30,7 @@ AGENT_STREAM = 0x5C417
 class ScriptedAgent:
     """A compiled play style at a Python table: ``ScriptedAgent("bluffer:bluff=0.3", seed=1)``.
 
-    ``act`` needs ``view`` (a :class:`~uno_env.policies.PublicView` or the
+    ``act`` needs ``view`` (a :class:`~uno_env.styles.policies.PublicView` or the
     :class:`~uno_env.Game`). ``name`` is the canonical policy text with every parameter.
     """
 

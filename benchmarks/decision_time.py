@@ -32,12 +32,12 @@ import numpy as np
 from numba import njit
 
 import uno_env
-from uno_env import layout as L
-from uno_env.envs.encoding import encode, obs_layout, observe_state
-from uno_env.guided import GuidedChooser, guided_choose, network_of
-from uno_env.learned import best_legal, forward_rows, is_learned_policy, load_policy, pack, widest_layer
-from uno_env.policies import PublicView, choose_action, policy_table
-from uno_env.rules import compile_spec
+from uno_env.engine import layout as L
+from uno_env.engine.rules import compile_spec
+from uno_env.game.encoding import encode, obs_layout, observe_state
+from uno_env.sim.guided import GuidedChooser, guided_choose, network_of
+from uno_env.sim.learned import best_legal, forward_rows, is_learned_policy, load_policy, pack, widest_layer
+from uno_env.styles.policies import PublicView, choose_action, policy_table
 
 
 @njit(cache=True)

@@ -45,10 +45,10 @@ import time
 import numpy as np
 from numba import njit
 
-from uno_env import engine
-from uno_env import layout as L
-from uno_env.rng import rand_below
-from uno_env.rules import compile_spec, load_rules
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.engine.rng import rand_below
+from uno_env.engine.rules import compile_spec, load_rules
 from uno_env.stats import Z95, mean_interval, wilson_interval
 
 RLCARD_RULES = {

@@ -28,8 +28,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import uno_env
-from uno_env.policies import STYLE_ALIASES, STYLES
 from uno_env.stats import wilson_interval
+from uno_env.styles.policies import STYLE_ALIASES, STYLES
 
 
 @dataclass(frozen=True)

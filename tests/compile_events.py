@@ -27,7 +27,8 @@ PLAY_GAME_PART = (
     COUNT_COMPILES
     + """
 import uno_env
-from uno_env import _cache, compiling, game
+from uno_env.compiler import cache as _cache, compiling
+from uno_env.game import facade as game
 
 compiling._WARM_UPS["game"](True)
 print(json.dumps({

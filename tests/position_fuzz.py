@@ -43,7 +43,7 @@ import numpy as np
 
 import uno_env
 from uno_env import Game, PositionError, RuleSet
-from uno_env.game import IllegalActionError
+from uno_env.game.facade import IllegalActionError
 
 STEPS = 300  # random decisions played from every accepted position
 SAMPLES_PER_GAME = 12  # positions kept from each seeded random game
@@ -161,7 +161,7 @@ def _random_value(rng: random.Random, key: str, n: int, text: str) -> str:
     if key == "dir":
         return rng.choice(["+", "-", "+1", "-1", "0"])
     if key == "phase":
-        return rng.choice(list(uno_env.position.PHASE_NAMES.values()))
+        return rng.choice(list(uno_env.game.position.PHASE_NAMES.values()))
     return str(_random_int(rng, n))
 
 

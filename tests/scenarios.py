@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from uno_env import Game
-from uno_env.cards import parse_face
-from uno_env.position import MIDPLAY_FIELDS
+from uno_env.engine.cards import parse_face
+from uno_env.game.position import MIDPLAY_FIELDS
 
 MIDPLAY_KEYS = tuple(name for name, _ in MIDPLAY_FIELDS)
 

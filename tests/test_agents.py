@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 import agents
-import uno_env.learned
+import uno_env.sim.learned
 from agents import Agent, PublicView, RandomAgent, ScriptedAgent, make
-from uno_env import PRESETS, Game, batch, policies
-from uno_env import layout as L
-from uno_env.rules import compile_spec, preset
+from uno_env import PRESETS, Game
+from uno_env.engine import layout as L
+from uno_env.engine.rules import compile_spec, preset
+from uno_env.sim import batch
+from uno_env.styles import policies
 
 STYLES = list(policies.STYLES)
 FAST = {
@@ -41,7 +43,7 @@ CASES = [(name, n) for name in PRESETS for n in player_counts(name)]
 def test_available_lists_at_least_eight_styles_with_descriptions() -> None:
     names = agents.available()
     assert len(names) >= 9
-    shipped = set(uno_env.learned.shipped_policies())  # the pretrained policies are agents too
+    shipped = set(uno_env.sim.learned.shipped_policies())  # the pretrained policies are agents too
     assert shipped and set(names) == set(policies.POLICIES) | shipped
     assert set(policies.POLICIES) == set(policies.POLICY_DOCS)
     assert all(isinstance(doc, str) and doc and "\n" not in doc for doc in names.values())

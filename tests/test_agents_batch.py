@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import PRESETS, Game, policies, simulate
-from uno_env import layout as L
-from uno_env.rules import compile_spec, preset
+from uno_env import PRESETS, Game, simulate
+from uno_env.engine import layout as L
+from uno_env.engine.rules import compile_spec, preset
+from uno_env.styles import policies
 
 FAST = {
     "monte_carlo": "monte_carlo:samples=3,depth=10",
@@ -177,7 +178,7 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
 def test_loops_without_planning_styles_compile_without_them_and_play_the_same_games() -> None:
     """Issue 21 (cold start): simulate() passes planning=None when no seat plans, so the
     compiled loop leaves the planning styles out; its games are the full loop's games."""
-    from uno_env import batch
+    from uno_env.sim import batch
 
     names = ["greedy", "random", "bluffer:bluff=0.7,challenge=0.6"]
     codes, _ = policies.policy_table(names)

@@ -19,9 +19,10 @@ import numpy as np
 import pytest
 
 from agents import ScriptedAgent, make
-from uno_env import Game, policies
-from uno_env import layout as L
-from uno_env.rules import compile_spec
+from uno_env import Game
+from uno_env.engine import layout as L
+from uno_env.engine.rules import compile_spec
+from uno_env.styles import policies
 
 SCRIPTED = [
     name for name in policies.STYLES if name not in ("random_legal", "random_playable", "search", "oracle")

@@ -1,11 +1,11 @@
-"""Borrowed views (uno_env._borrow): the same memory as the argument, usable like it."""
+"""Borrowed views (uno_env.compiler.borrow): the same memory as the argument, usable like it."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from uno_env._borrow import borrow
+from uno_env.compiler.borrow import borrow
 
 
 @njit(cache=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import uno_env
-from uno_env._cache import compiled_sources
+from uno_env.compiler.cache import compiled_sources
 
 PACKAGE = Path(uno_env.__file__).resolve().parent
 
@@ -23,7 +23,13 @@ def test_every_compiled_module_and_its_imports_are_in_the_key() -> None:
     }
     assert using_numba <= names
     # constants and helpers the compiled engine captures
-    assert {"layout.py", "rng.py", "rules.py", "cards.py", "envs/encoding.py"} <= names
+    assert {
+        "engine/layout.py",
+        "engine/rng.py",
+        "engine/rules.py",
+        "engine/cards.py",
+        "game/encoding.py",
+    } <= names
 
 
 def test_pure_python_front_ends_are_not_in_the_key() -> None:

@@ -12,8 +12,8 @@ from typing import get_args
 import pytest
 
 import uno_env
-from uno_env import actions, cards
-from uno_env.cards import Card, DeckFamily
+from uno_env.engine import actions, cards
+from uno_env.engine.cards import Card, DeckFamily
 
 DECKS: tuple[DeckFamily, ...] = get_args(DeckFamily)
 

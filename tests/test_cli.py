@@ -10,7 +10,7 @@ import pytest
 
 import uno_env
 from training.cli import build_parser, main, plain_text
-from uno_env.rules import rule_fields
+from uno_env.engine.rules import rule_fields
 from uno_env.stats import mean_interval, wilson_interval
 
 

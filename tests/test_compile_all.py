@@ -19,7 +19,7 @@ import pytest
 
 import uno_env
 from tests.compile_events import COUNT_COMPILES, PLAY_GAME_PART
-from uno_env import compiling
+from uno_env.compiler import compiling
 
 UNO_ENV = Path(sys.executable).with_name("uno-env")
 

@@ -1,7 +1,7 @@
 """A wheel's compiled engine serves a fresh install wherever it is installed (issue 21: cold start).
 
-``uno_env._cache`` compiles for the portable x86-64 target, writes the compiled engine that
-a wheel carries (:func:`~uno_env._cache.write_compiled_engine`) and, on import, copies it
+``uno_env.compiler.cache`` compiles for the portable x86-64 target, writes the compiled engine that
+a wheel carries (:func:`~uno_env.compiler.cache.write_compiled_engine`) and, on import, copies it
 into an empty cache directory when it fits the process. The main test writes it from this
 session's cache, puts it into a copy of the package at another path (as a wheel installed
 into another environment would be) and counts numba's compile events in a fresh process
@@ -26,7 +26,7 @@ import numba
 import pytest
 
 from tests.compile_events import PLAY_GAME_PART
-from uno_env import _cache
+from uno_env.compiler import cache as _cache
 
 REPO = Path(__file__).resolve().parent.parent
 UNO_ENV = Path(sys.executable).with_name("uno-env")
@@ -58,7 +58,10 @@ def _installed_elsewhere(tmp_path: Path) -> Path:
     )
     # this session's cache holds the game part (`make test` compiles first; here in case it did not)
     subprocess.run([str(UNO_ENV), "compile", "game"], env=_env(), check=True, capture_output=True)
-    write = "import sys, pathlib, uno_env; uno_env._cache.write_compiled_engine(pathlib.Path(sys.argv[1]))"
+    write = (
+        "import sys, pathlib, uno_env.compiler.cache as cache; "
+        "cache.write_compiled_engine(pathlib.Path(sys.argv[1]))"
+    )
     subprocess.run(
         [sys.executable, "-c", write, str(site / "uno_env" / "_compiled")],
         cwd=tmp_path,
@@ -74,7 +77,13 @@ def test_a_compiled_engine_serves_a_copy_of_the_package_installed_elsewhere(tmp_
     manifest = json.loads((site / "uno_env" / "_compiled" / "manifest.json").read_text())
     assert manifest["cpu"] == _cache.PORTABLE_CPU
     assert manifest["source"] == _cache.SOURCE_DIGEST
-    assert manifest["folders"] == ["uno_env", "uno_env.envs"]
+    assert manifest["folders"] == [
+        "uno_env.engine",
+        "uno_env.envs",
+        "uno_env.game",
+        "uno_env.sim",
+        "uno_env.styles",
+    ]
     assert "game" in manifest["parts"]
 
     cache = tmp_path / "empty-cache"
@@ -174,7 +183,7 @@ def test_an_unknown_code_target_is_refused_with_the_choices() -> None:
 
 SHOW_TARGET = """
 import json, numba, uno_env
-from uno_env import _cache
+from uno_env.compiler import cache as _cache
 print(json.dumps({"target": _cache.CODE_TARGET, "dir": _cache.CACHE_DIR.name, "cpu": numba.config.CPU_NAME}))
 """
 

@@ -1,4 +1,4 @@
-"""The compile notice (``uno_env.compiling``): said once per install and part, never when warm.
+"""The compile notice (``uno_env.compiler.compiling``): said once per install and part, never when warm.
 
 The markers live next to numba's cache of the current source; here they go to a temporary
 folder, so a part looks cold while the compiled code itself still loads from the real cache.
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from training.cli import main
-from uno_env import compiling
+from uno_env.compiler import compiling
 
 
 class Terminal(io.StringIO):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from uno_env import Card, Game, Phase
-from uno_env.actions import ActionKind, action_id, action_kind, num_actions, parse_action
-from uno_env.cards import DeckFamily
-from uno_env.game import TargetReason
+from uno_env.engine.actions import ActionKind, action_id, action_kind, num_actions, parse_action
+from uno_env.engine.cards import DeckFamily
+from uno_env.game.facade import TargetReason
 
 FILL = "draw=Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3"
 

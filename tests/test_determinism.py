@@ -22,11 +22,12 @@ import numpy as np
 import pytest
 
 import uno_env
-from uno_env import Game, engine
-from uno_env import layout as L
-from uno_env.position import format_position
-from uno_env.rng import rand_below
-from uno_env.rules import compile_spec
+from uno_env import Game
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.engine.rng import rand_below
+from uno_env.engine.rules import compile_spec
+from uno_env.game.position import format_position
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULT_FIELDS = ("winner", "length", "ranking", "scores", "round_points", "rounds")

@@ -119,9 +119,9 @@ def test_simple_tables_in_docstrings_become_markdown_tables() -> None:
         from griffe_plain import plain
     finally:
         sys.path.remove(str(DOCS))
-    import uno_env.actions
+    import uno_env.engine.actions
 
-    text = plain(uno_env.actions.__doc__ or "")
+    text = plain(uno_env.engine.actions.__doc__ or "")
     assert "| ids | notation | meaning |" in text
     assert "| ``F+16`` | ``challenge`` | challenge the Wild Draw Four just played |" in text
     assert "====" not in text

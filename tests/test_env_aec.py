@@ -23,7 +23,7 @@ from pettingzoo.utils import wrappers
 
 import uno_env
 from uno_env import Game, IllegalActionError
-from uno_env import layout as L
+from uno_env.engine import layout as L
 from uno_env.envs import ActionOutOfBoundsError, UnoEnv, aec, raw_env
 from uno_env.envs.core import next_seed
 from uno_env.envs.registration import pettingzoo_id

@@ -1,6 +1,6 @@
 """The observation encoding: its slice table, seat-relative content and hidden information.
 
-Every env shares :func:`uno_env.envs.encoding.encode`. These tests check the table (one
+Every env shares :func:`uno_env.game.encoding.encode`. These tests check the table (one
 place, contiguous, deck-family sizes), that each field holds what its meaning says from the
 observer's seat, and that nothing hidden leaks: opponents' cards, the draw pile's order,
 an opponent's drawn card and a Wild Draw Four bluff flag (U-WD4-2) never change the vector.
@@ -15,10 +15,10 @@ import pytest
 
 import uno_env
 from uno_env import Game
-from uno_env import layout as L
-from uno_env.cards import format_cards, parse_cards
+from uno_env.engine import layout as L
+from uno_env.engine.cards import format_cards, parse_cards
 from uno_env.envs import describe, layout_table, obs_layout
-from uno_env.envs.encoding import DRAW_PILE_SCALE, HAND_SIZE_SCALE, observe_state
+from uno_env.game.encoding import DRAW_PILE_SCALE, HAND_SIZE_SCALE, observe_state
 from uno_env.versions import OBS_VERSION
 
 
@@ -332,15 +332,15 @@ def test_describe_refuses_a_vector_of_no_known_size() -> None:
 
 
 def test_docs_observation_table_is_the_layout() -> None:
-    """The docs' observation table is generated from the layout (``python -m uno_env.envs.encoding``)."""
+    """The docs' observation table is generated from the layout (``python -m uno_env.game.encoding``)."""
     from pathlib import Path
 
-    from uno_env.envs.encoding import layout_markdown
+    from uno_env.game.encoding import layout_markdown
 
     page = Path(__file__).resolve().parent.parent / "docs" / "environments" / "index.md"
     readme = page.read_text(encoding="utf-8")
     start = readme.index("<!-- obs-table:start -->\n") + len("<!-- obs-table:start -->\n")
     end = readme.index("\n<!-- obs-table:end -->")
-    assert readme[start:end] == layout_markdown(), "regenerate with: python -m uno_env.envs.encoding"
+    assert readme[start:end] == layout_markdown(), "regenerate with: python -m uno_env.game.encoding"
     uno, french = obs_layout("uno").size, obs_layout("french").size
     assert f"Uno: 56 card faces, {uno} values; French: 54 faces, {french} values" in readme

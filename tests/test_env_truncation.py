@@ -17,9 +17,9 @@ import pytest
 
 import agents
 import uno_env
-from uno_env import engine
-from uno_env import layout as L
-from uno_env.policies import PublicView
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.styles.policies import PublicView
 
 
 # ================================================================ the standing, independently
@@ -88,7 +88,7 @@ def test_a_cut_game_pays_by_the_standing(preset: str, scheme: str) -> None:
 def test_a_cut_game_ranks_by_points_in_hand_with_ties_sharing() -> None:
     """Concrete case (U-SCORE-1 points): seat 0 draws at the limit and holds the most points;
     seats 1 and 2 hold 10 points each and share first and second place."""
-    from uno_env.cards import format_cards, parse_cards
+    from uno_env.engine.cards import format_cards, parse_cards
 
     hands = ["R1 WD4", "B9 Y1", "G3 G7"]
     rules = uno_env.load_rules("uno", max_decisions=100)

@@ -22,7 +22,7 @@ pytest.importorskip("pandas")
 from training.expert import ExpertConfig, chunk_path, network_path, run_expert, status_lines
 from training.study import SpecError
 from training.sweep import load_sweep, parse_sweep, run_sweep, status_rows
-from uno_env.learned import load_exported
+from uno_env.sim.learned import load_exported
 
 TINY = {
     "games": 4, "chunk_games": 2, "rounds": 2, "search": "search:sims=12,depth=6",

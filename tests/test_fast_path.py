@@ -2,18 +2,18 @@
 
 - One-card plays (``SP_PLAIN_PLAYS``): rule sets without answerable penalties, multi-card
   plays, house-rule number effects or jump-in resolve one-card plays directly
-  (:func:`uno_env.engine.play_plain`). These tests play the same seeded games with the fast
+  (:func:`uno_env.engine.engine.play_plain`). These tests play the same seeded games with the fast
   path on and forced off and require identical games: the same final state buffer.
 - The engine without the staged machinery (``staged=None``,
-  :func:`uno_env.engine.staged_argument`): rule sets that use none of it play exactly the
+  :func:`uno_env.engine.engine.staged_argument`): rule sets that use none of it play exactly the
   same games, to the last slot of the state buffer, on the engine compiled without it as on
   the engine with every rule; ``simulate(..., full_engine=True)`` gives the same results.
-- Legal plays as bitmasks (``SP_PLAIN_MATCHING``, U-MATCH-1): :func:`uno_env.engine.fill_mask`
+- Legal plays as bitmasks (``SP_PLAIN_MATCHING``, U-MATCH-1): :func:`uno_env.engine.engine.fill_mask`
   from the held-faces bitmask (``L.HELD``) equals the per-face test of every card.
-- Random opponents without a mask: :func:`uno_env.policies.quick_random_action` takes the
-  action, and the random number, that :func:`uno_env.policies.random_action` takes on the
+- Random opponents without a mask: :func:`uno_env.styles.policies.quick_random_action` takes the
+  action, and the random number, that :func:`uno_env.styles.policies.random_action` takes on the
   mask, in every position of every preset where it answers; likewise the literature's
-  random player (:func:`uno_env.policies.quick_random_playable_action`).
+  random player (:func:`uno_env.styles.policies.quick_random_playable_action`).
 """
 
 from __future__ import annotations
@@ -23,18 +23,18 @@ import pytest
 from numba import njit
 
 import uno_env
-from uno_env import engine
-from uno_env import layout as L
-from uno_env._bits import lowest_bit, popcount
-from uno_env.policies import (
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.engine.bits import lowest_bit, popcount
+from uno_env.engine.rng import rand_below
+from uno_env.engine.rules import compile_spec, plain_plays
+from uno_env.styles.policies import (
     POLICY_RANDOM_PLAYABLE,
     choose_action,
     quick_action,
     quick_random_action,
     random_action,
 )
-from uno_env.rng import rand_below
-from uno_env.rules import compile_spec, plain_plays
 
 
 @njit(cache=True)
@@ -244,7 +244,7 @@ def test_held_faces_follow_parsing_and_swaps() -> None:
 def _faces(*tokens: str) -> int:
     bits = 0
     for token in tokens:
-        bits |= 1 << uno_env.cards.parse_face(token, "uno")
+        bits |= 1 << uno_env.engine.cards.parse_face(token, "uno")
     return bits
 
 

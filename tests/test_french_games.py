@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 import uno_env
 from uno_env import BatchResult, Game, Phase, RuleSet, simulate
-from uno_env.rules import MACAO_EFFECTS, MACAO_KINGS
+from uno_env.engine.rules import MACAO_EFFECTS, MACAO_KINGS
 
 FRENCH_PRESETS = ("mau_mau", "mau_mau_doubling", "macao")
 PRESET_CASES = [

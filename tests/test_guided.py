@@ -1,4 +1,4 @@
-"""The search guided by a network (:mod:`uno_env.guided`) and exported critics.
+"""The search guided by a network (:mod:`uno_env.sim.guided`) and exported critics.
 
 - Without a network the guided search is the plain search, move for move (the labelled games
   are the simulator's games).
@@ -7,7 +7,7 @@
 - A critic round-trips through the exported format; its compiled value is the numpy one;
   malformed critics are refused.
 - The guided search plays legal, deterministic games in the simulator and at a ``Game``.
-- :func:`uno_env.guided.label_games` records what the search found (legal actions, the move
+- :func:`uno_env.sim.guided.label_games` records what the search found (legal actions, the move
   played among the searched ones) and the critic's privileged rows; the games do not depend
   on how many critic rows are kept.
 """
@@ -21,12 +21,12 @@ import pytest
 
 import agents
 import uno_env
-from uno_env import guided
-from uno_env import layout as L
-from uno_env.envs.encoding import obs_layout, observe_state
-from uno_env.learned import PolicyFileError, is_learned_policy, load_exported, load_policy, save_exported
-from uno_env.policies import P_NET, canonical_policy, parse_policy, policy_table
-from uno_env.rules import compile_spec, load_rules
+from uno_env.engine import layout as L
+from uno_env.engine.rules import compile_spec, load_rules
+from uno_env.game.encoding import obs_layout, observe_state
+from uno_env.sim import guided
+from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_exported, load_policy, save_exported
+from uno_env.styles.policies import P_NET, canonical_policy, parse_policy, policy_table
 
 SHIPPED = "ppo_uno_2p"
 
@@ -87,9 +87,11 @@ def test_without_a_network_the_guided_search_is_the_search() -> None:
         mask[: state.num_actions] = state.legal_mask()
         codes, params = policy_table(["search:sims=30"])
         a, b = state.state.copy(), state.state.copy()
-        plain = uno_env.policies.choose_action(a, spec, mask, int(mask.sum()), int(codes[0]), params[0])
+        plain = uno_env.styles.policies.choose_action(
+            a, spec, mask, int(mask.sum()), int(codes[0]), params[0]
+        )
         stats = np.zeros((L.MAX_ACTIONS, guided.STAT_COLUMNS))
-        bank, table = uno_env.learned.pack_layers([])
+        bank, table = uno_env.sim.learned.pack_layers([])
         lay = obs_layout("uno")
         mine = guided.guided_search(
             b, spec, mask, int(mask.sum()), params[0], False, bank, table, lay.offsets, lay.size, stats
@@ -138,8 +140,10 @@ def test_a_critic_round_trips_and_the_compiled_value_is_numpy_s(with_critic: Pat
     )
     revealed = x[lay.slice("revealed")][: lay.num_faces]
     assert revealed.sum() == game.state[L.HAND_SIZE + 1]  # the other hand, in full
-    bank, table = uno_env.learned.pack_layers([("c", policy.critic_weights, policy.critic_biases, "tanh")])
-    width = uno_env.learned.widest_layer(table)
+    bank, table = uno_env.sim.learned.pack_layers(
+        [("c", policy.critic_weights, policy.critic_biases, "tanh")]
+    )
+    width = uno_env.sim.learned.widest_layer(table)
     scratch = (
         np.zeros((1, lay.size), np.float32),
         np.zeros((1, width), np.float32),

@@ -1,6 +1,6 @@
 """Engine invariants after every decision of random games (E-CONS-1, E-END-1).
 
-The compiled batch checks :func:`uno_env.engine.check_invariants` after every decision of
+The compiled batch checks :func:`uno_env.engine.engine.check_invariants` after every decision of
 at least a million random decisions per preset over every allowed player count; the facade
 checks :meth:`uno_env.Game.check_invariants` (which also compares the cached legal mask)
 after every step of a few whole games. Every game ends: won, or truncated exactly at the

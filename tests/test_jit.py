@@ -1,4 +1,4 @@
-"""``uno_env._jit.njit``: functions marked ``internal=True`` compile without the CPython wrapper
+"""``uno_env.compiler.jit.njit``: functions marked ``internal=True`` compile without the CPython wrapper
 (issue 21: cold start), still work when called from Python, and the package's own paths never
 call one from Python (which would compile an uncached twin in every process)."""
 
@@ -12,8 +12,8 @@ import numba
 import numpy as np
 import pytest
 
-from uno_env import _jit
-from uno_env._jit import njit
+from uno_env.compiler import jit as _jit
+from uno_env.compiler.jit import njit
 
 COMPILED = not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
 
@@ -45,7 +45,7 @@ def test_an_internal_function_works_from_compiled_code_and_from_python() -> None
 # Python code called; the cache is warm in CI (make test starts with uno-env compile)
 EVERY_PART = """
 import json
-from uno_env import _jit, compiling
+from uno_env.compiler import compiling, jit as _jit
 
 for part in compiling.PARTS:
     compiling._WARM_UPS[part](True)

@@ -5,12 +5,12 @@ the engine, the facade, the batch simulator and the rule sets in a fresh interpr
 load PettingZoo, Gymnasium, Torch or Stable-Baselines3; and, read from the source, no module
 of the engine layer imports from :mod:`uno_env.envs` (game records carry the env version from
 :mod:`uno_env.versions`), and nothing above the envs (agents, training, examples) imports the
-state layout (:mod:`uno_env.layout`): they read a game through :class:`~uno_env.Game`
-(:meth:`~uno_env.Game.decision`), :mod:`uno_env.actions` and
-:class:`~uno_env.policies.PublicView`. Version numbers are read from :mod:`uno_env.versions`
-everywhere outside the env package, and the play-style registry from :mod:`uno_env.policies`
+state layout (:mod:`uno_env.engine.layout`): they read a game through :class:`~uno_env.Game`
+(:meth:`~uno_env.Game.decision`), :mod:`uno_env.engine.actions` and
+:class:`~uno_env.styles.policies.PublicView`. Version numbers are read from :mod:`uno_env.versions`
+everywhere outside the env package, and the play-style registry from :mod:`uno_env.styles.policies`
 (the simulator does not re-export it). That every option code has one source (the tables of
-:mod:`uno_env.options`) is tested in ``tests/test_options.py``.
+:mod:`uno_env.engine.options`) is tested in ``tests/test_options.py``.
 """
 
 from __future__ import annotations
@@ -23,15 +23,15 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENGINE_MODULES = (
-    "uno_env.engine",
-    "uno_env.game",
-    "uno_env.batch",
-    "uno_env.rules",
-    "uno_env.position",
-    "uno_env.cards",
-    "uno_env.actions",
-    "uno_env.layout",
-    "uno_env.rng",
+    "uno_env.engine.engine",
+    "uno_env.game.facade",
+    "uno_env.sim.batch",
+    "uno_env.engine.rules",
+    "uno_env.game.position",
+    "uno_env.engine.cards",
+    "uno_env.engine.actions",
+    "uno_env.engine.layout",
+    "uno_env.engine.rng",
 )
 FORBIDDEN = ("pettingzoo", "gymnasium", "gym", "torch", "stable_baselines3", "sb3_contrib", "tensorboard")
 
@@ -53,14 +53,14 @@ def _loaded_after_import(modules: tuple[str, ...]) -> list[str]:
 
 def test_engine_modules_do_not_import_the_rl_stack() -> None:
     loaded = _loaded_after_import(ENGINE_MODULES)
-    assert "uno_env.engine" in loaded and "uno_env.game" in loaded
+    assert "uno_env.engine.engine" in loaded and "uno_env.game.facade" in loaded
     offending = sorted(m for m in loaded if m.split(".")[0] in FORBIDDEN)
     assert not offending, f"importing the engine layer loaded {offending}"
 
 
 def test_the_probe_sees_what_it_looks_for() -> None:
     """The same probe does notice an RL library when one is imported (the test can fail)."""
-    loaded = _loaded_after_import(("uno_env.engine", "gymnasium"))
+    loaded = _loaded_after_import(("uno_env.engine.engine", "gymnasium"))
     assert "gymnasium" in loaded
 
 
@@ -83,26 +83,30 @@ def imported_modules(path: Path) -> set[str]:
 def engine_layer_files() -> list[Path]:
     """Every module of ``uno_env`` outside the env package (the package's own ``__init__``
     registers the env ids on import and is left out)."""
-    return [p for p in sorted((REPO_ROOT / "uno_env").glob("*.py")) if p.name != "__init__.py"]
+    package = REPO_ROOT / "uno_env"
+    return [
+        p
+        for p in sorted(package.rglob("*.py"))
+        if p != package / "__init__.py" and p.relative_to(package).parts[0] != "envs"
+    ]
 
 
 def test_the_engine_layer_imports_nothing_from_the_envs() -> None:
+    """No exemption: the observation encoder, which the learned seats of the simulator need,
+    is a module of :mod:`uno_env.game`, not of the env package."""
+    files = engine_layer_files()
+    assert REPO_ROOT / "uno_env" / "sim" / "learned.py" in files
     offending = {
-        p.name: sorted(m for m in imported_modules(p) if m.startswith("uno_env.envs"))
-        for p in engine_layer_files()
+        str(p.relative_to(REPO_ROOT)): sorted(m for m in imported_modules(p) if m.startswith("uno_env.envs"))
+        for p in files
     }
-    # learned.py and guided.py run exported networks on the env's observations inside the batch
-    # simulator and the guided search: the observation encoder (compiled, no RL stack) is the
-    # one envs module they may read
-    for bridge in ("learned.py", "guided.py"):
-        offending[bridge] = [m for m in offending[bridge] if not m.startswith("uno_env.envs.encoding")]
     assert {name: mods for name, mods in offending.items() if mods} == {}
 
 
 def test_game_records_import_nothing_from_the_envs() -> None:
-    """Game records (:mod:`uno_env.records`) sit in the engine layer: a record file can be read,
+    """Game records (:mod:`uno_env.game.records`) sit in the engine layer: a record file can be read,
     written and replayed without the RL layer (the env version comes from :mod:`uno_env.versions`)."""
-    imported = imported_modules(REPO_ROOT / "uno_env" / "records.py")
+    imported = imported_modules(REPO_ROOT / "uno_env" / "game" / "records.py")
     assert sorted(m for m in imported if m.startswith("uno_env.envs")) == []
     assert "uno_env.versions.ENV_VERSION" in imported
 
@@ -131,7 +135,7 @@ def test_the_study_analysis_lives_in_the_study_package() -> None:
 def test_the_static_probe_sees_an_envs_import() -> None:
     """The source probe resolves relative imports (the test above can fail)."""
     probe = imported_modules(REPO_ROOT / "uno_env" / "envs" / "aec.py")
-    assert "uno_env.envs.core" in probe and "uno_env.layout" in probe
+    assert "uno_env.envs.core" in probe and "uno_env.engine.layout" in probe
 
 
 ABOVE_THE_ENVS = ("agents", "training", "examples")
@@ -141,16 +145,16 @@ def test_nothing_above_the_envs_imports_the_state_layout() -> None:
     files = [p for folder in ABOVE_THE_ENVS for p in sorted((REPO_ROOT / folder).rglob("*.py"))]
     assert len(files) > 20
     offending = sorted(
-        str(p.relative_to(REPO_ROOT)) for p in files if "uno_env.layout" in imported_modules(p)
+        str(p.relative_to(REPO_ROOT)) for p in files if "uno_env.engine.layout" in imported_modules(p)
     )
     assert offending == []
 
 
 def test_the_envs_take_play_styles_from_the_registry_not_the_simulator() -> None:
-    """The play-style registry is :mod:`uno_env.policies`; the simulator is one of its users."""
+    """The play-style registry is :mod:`uno_env.styles.policies`; the simulator is one of its users."""
     envs = sorted((REPO_ROOT / "uno_env" / "envs").glob("*.py"))
     offending = sorted(
-        p.name for p in envs if any(m.startswith("uno_env.batch") for m in imported_modules(p))
+        p.name for p in envs if any(m.startswith("uno_env.sim.batch") for m in imported_modules(p))
     )
     assert offending == []
 
@@ -180,7 +184,7 @@ def test_versions_come_from_the_versions_module() -> None:
 def test_the_play_style_registry_is_imported_from_policies() -> None:
     found = {}
     for path in _files_outside_the_envs():
-        taken = sorted(m for m in imported_modules(path) if m in {f"uno_env.batch.{n}" for n in REGISTRY})
+        taken = sorted(m for m in imported_modules(path) if m in {f"uno_env.sim.batch.{n}" for n in REGISTRY})
         if taken:
             found[str(path.relative_to(REPO_ROOT))] = taken
     assert found == {}

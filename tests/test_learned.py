@@ -22,10 +22,11 @@ import pytest
 
 import agents
 import uno_env
-from uno_env import layout as L
-from uno_env.actions import num_actions
-from uno_env.envs.encoding import observe_state
-from uno_env.learned import (
+from uno_env.engine import layout as L
+from uno_env.engine.actions import num_actions
+from uno_env.engine.rules import compile_spec
+from uno_env.game.encoding import observe_state
+from uno_env.sim.learned import (
     PolicyFileError,
     file_digest,
     load_exported,
@@ -34,7 +35,6 @@ from uno_env.learned import (
     save_exported,
     sidecar_path,
 )
-from uno_env.rules import compile_spec
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
 UNO_ACTIONS = num_actions("uno")
@@ -218,7 +218,7 @@ def test_tampered_or_malformed_files_are_refused(exported: tuple[Path, Any], tmp
     with pytest.raises(PolicyFileError, match="does not exist"):
         load_exported(tmp_path / "missing.npz")
     with pytest.raises(PolicyFileError, match="names no exported policy"):
-        uno_env.learned.load_policy("no_such_policy")
+        uno_env.sim.learned.load_policy("no_such_policy")
 
 
 def test_an_exported_policy_starts_a_learner(exported: tuple[Path, Any]) -> None:
@@ -297,10 +297,10 @@ def test_export_of_several_checkpoints_is_their_weight_average(
 def test_the_shipped_policies_load_by_name_with_their_record() -> None:
     """Every shipped policy loads with its record (training command, config, evaluation) and
     plays by name in the batch simulator and at a table (``agents.make``)."""
-    shipped = uno_env.learned.shipped_policies()
+    shipped = uno_env.sim.learned.shipped_policies()
     assert {"distilled_uno_2p", "distilled_uno_4p"} <= set(shipped)
     for name in shipped:
-        policy = uno_env.learned.load_policy(name)
+        policy = uno_env.sim.learned.load_policy(name)
         training = policy.meta["training"]
         assert training["command"].startswith("uno-env ") and training["config"]
         assert 0.0 <= training["evaluation"]["win_lo"] <= training["evaluation"]["win_hi"] <= 1.0
@@ -318,7 +318,7 @@ SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "ppo_uno_2p"}
 def test_the_shipped_policies_are_the_documented_ones() -> None:
     """The package ships exactly the policies the docs list, each in the shipped-policies
     tables of docs/training.md and docs/agents.md and in the README."""
-    assert set(uno_env.learned.shipped_policies()) == SHIPPED
+    assert set(uno_env.sim.learned.shipped_policies()) == SHIPPED
     root = Path(__file__).resolve().parents[1]
     training = (root / "docs" / "training.md").read_text(encoding="utf-8")
     table = training.split("## Shipped policies", 1)[1].split("\n## ", 1)[0]
@@ -334,7 +334,7 @@ def test_the_docs_quote_ppo_uno_2p_s_recorded_evaluation() -> None:
     """The figure the docs give for ``ppo_uno_2p`` against ``blocker`` is its record's: the
     shipped-policies tables of docs/training.md and docs/agents.md and the README quote the
     sidecar's win rate and interval (one decimal), and its game count."""
-    policy = load_exported(uno_env.learned.shipped_policies()["ppo_uno_2p"])
+    policy = load_exported(uno_env.sim.learned.shipped_policies()["ppo_uno_2p"])
     evaluation = policy.meta["training"]["evaluation"]
     rate, low, high = (100 * evaluation[k] for k in ("win_rate", "win_lo", "win_hi"))
     quoted = f"{rate:.1f}% ({low:.1f}%-{high:.1f}%)"
@@ -366,7 +366,7 @@ def test_ppo_uno_2p_loads_without_unpickling_and_plays_legal_deterministic_games
     monkeypatch.setattr(pickle, "loads", refuse)
     monkeypatch.setattr(pickle, "load", refuse)
     monkeypatch.setattr(pickle, "Unpickler", refuse)
-    path = uno_env.learned.shipped_policies()["ppo_uno_2p"]
+    path = uno_env.sim.learned.shipped_policies()["ppo_uno_2p"]
     policy = load_exported(path)
     monkeypatch.undo()
     assert policy.meta["num_players"] == 2 and policy.hidden == (64, 64) and policy.activation == "tanh"

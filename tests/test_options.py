@@ -1,4 +1,4 @@
-"""Option codes have one source: the tables of :mod:`uno_env.options`.
+"""Option codes have one source: the tables of :mod:`uno_env.engine.options`.
 
 Each multi-word rule field takes its words from one table, :func:`compile_spec` writes the
 table's code, the engine's constants are read from it, and no other module spells a code
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from uno_env import engine
-from uno_env import layout as L
-from uno_env import options as O
-from uno_env.rules import PRESETS, RuleError, RuleSet, compile_spec
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.engine import options as O
+from uno_env.engine.rules import PRESETS, RuleError, RuleSet, compile_spec
 
 PACKAGE = Path(__file__).resolve().parent.parent / "uno_env"
 FIELDS = {f.name: f for f in dataclasses.fields(RuleSet)}
@@ -78,7 +78,7 @@ def test_engine_constants_are_the_table_codes() -> None:
 
 def _option_constants() -> set[str]:
     """Names the engine reads from an option table (``NAME = O.TABLE["word"]``)."""
-    tree = ast.parse((PACKAGE / "engine.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "engine" / "engine.py").read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript):
@@ -109,7 +109,7 @@ def test_no_module_spells_an_option_code_again() -> None:
                 for option_words in word_sets:
                     if len(words & option_words) >= 3:
                         found.append(f"{path.name}:{node.lineno} lists option words {sorted(words)}")
-    assert not found, "option codes spelled outside uno_env/options.py:\n" + "\n".join(found)
+    assert not found, "option codes spelled outside uno_env/engine/options.py:\n" + "\n".join(found)
 
 
 # the fields each fast-path feature lists (the lists rules.py kept by hand before they were

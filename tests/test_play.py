@@ -20,8 +20,8 @@ import pytest
 
 import uno_env
 from training import play
-from uno_env import records
 from uno_env.envs.render import render_table
+from uno_env.game import records
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

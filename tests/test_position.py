@@ -20,8 +20,8 @@ import pytest
 
 import uno_env
 from uno_env import Game, Phase, PositionError
-from uno_env import layout as L
-from uno_env.position import OPTIONAL, REQUIRED
+from uno_env.engine import layout as L
+from uno_env.game.position import OPTIONAL, REQUIRED
 
 SEEDS = (1, 2)
 SHORT_WALK = 30  # decisions checked from the deal, per (preset, players, seed)

@@ -20,7 +20,7 @@ import pytest
 
 import uno_env
 from uno_env import EngineError, Game, PositionError
-from uno_env import layout as L
+from uno_env.engine import layout as L
 from uno_env.envs.vector import VectorEnv
 
 CHALLENGE = (

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from uno_env import Game, RuleError, RuleSet, simulate
-from uno_env.rules import HOUSE_STACKING, load_rules
+from uno_env.engine.rules import HOUSE_STACKING, load_rules
 
 STACK_PAIRS = ("D2/D2", "WD4/WD4", "WD4/D2", "D2/WD4")
 

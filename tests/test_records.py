@@ -12,9 +12,10 @@ import pytest
 import uno_env
 from agents import make
 from training import replay as replay_cli
-from uno_env import Game, records
-from uno_env.policies import PublicView
-from uno_env.records import GameRecord, RecordError, ReplayMismatchError
+from uno_env import Game
+from uno_env.game import records
+from uno_env.game.records import GameRecord, RecordError, ReplayMismatchError
+from uno_env.styles.policies import PublicView
 from uno_env.versions import ENV_VERSION
 
 

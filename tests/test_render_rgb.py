@@ -9,7 +9,7 @@ import pytest
 from pettingzoo.test import render_test
 
 import uno_env
-from uno_env import cards
+from uno_env.engine import cards
 from uno_env.envs.render import FRENCH_INK, RGB_SIZE, UNO_RGB, WILD_RGB, render_rgb
 
 WIDTH, HEIGHT = RGB_SIZE
@@ -95,7 +95,7 @@ def test_every_face_draws(tmp_path: Path) -> None:
     for preset, deck in decks:
         game = uno_env.Game(preset, 4, seed=1)
         state = game.state.copy()
-        from uno_env import layout as L
+        from uno_env.engine import layout as L
 
         state[L.HANDS : L.HANDS + L.MAX_FACES] = 0
         state[L.HANDS : L.HANDS + cards.NUM_FACES[deck]] = 1  # every face once in seat 0's hand

@@ -1,4 +1,4 @@
-"""The rule reference (``uno_env/rule_reference.toml``, rendered as ``docs/rules.md``).
+"""The rule reference (``uno_env/game/rule_reference.toml``, rendered as ``docs/rules.md``).
 
 Every rule ID cited anywhere in the code, tests, notebooks and docs must be defined in the
 reference, and every ID defined there must be cited by a test. The reference must agree with
@@ -16,8 +16,8 @@ import pytest
 
 import uno_env
 from training.cli import main
-from uno_env import reference
-from uno_env.rules import RuleError, RuleSet
+from uno_env.engine.rules import RuleError, RuleSet
+from uno_env.game import reference
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("uno_env", "agents", "training", "tests", "benchmarks", "examples", "notebooks", "docs")
@@ -53,7 +53,7 @@ def test_every_cited_rule_id_is_defined() -> None:
         if path != THIS_FILE
         for rule_id in reference.cited_ids(text) - defined
     }
-    assert not undefined, f"rule IDs cited but not in uno_env/rule_reference.toml: {sorted(undefined)}"
+    assert not undefined, f"rule IDs cited but not in uno_env/game/rule_reference.toml: {sorted(undefined)}"
 
 
 def test_every_defined_rule_id_is_cited_by_a_test() -> None:

@@ -30,9 +30,9 @@ import uno_env
 from tests.scenarios import all_cards, assert_position, discard, draw_pile, hand, legal
 from tests.scenarios import position_fields as fields
 from uno_env import Game, Phase, RuleError, preset
-from uno_env import layout as L
-from uno_env.cards import FRENCH_RANKS, FRENCH_SUITS
-from uno_env.rules import MACAO_EFFECTS, MACAO_KINGS, RuleSet
+from uno_env.engine import layout as L
+from uno_env.engine.cards import FRENCH_RANKS, FRENCH_SUITS
+from uno_env.engine.rules import MACAO_EFFECTS, MACAO_KINGS, RuleSet
 
 PLAIN_RANKS = {
     # ranks without an effect in each preset (the starting-card scans look for them)

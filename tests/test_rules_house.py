@@ -28,9 +28,9 @@ import uno_env
 from tests.scenarios import all_cards as cards_of
 from tests.scenarios import assert_position, discard, hand, position_fields
 from uno_env import Game, Phase, PositionError, RuleSet
-from uno_env import layout as L
-from uno_env.cards import parse_face
-from uno_env.rules import HOUSE_STACKING, load_rules
+from uno_env.engine import layout as L
+from uno_env.engine.cards import parse_face
+from uno_env.engine.rules import HOUSE_STACKING, load_rules
 
 
 # ================================================================ helpers

@@ -24,11 +24,12 @@ import numpy as np
 import pytest
 
 from tests.scenarios import all_cards, assert_position, draw_pile, hand, legal, position_fields
-from uno_env import Game, IllegalActionError, Phase, engine, simulate
-from uno_env import layout as L
-from uno_env.cards import format_face, parse_face
-from uno_env.rng import rand_below, seed_rng
-from uno_env.rules import compile_spec, load_rules
+from uno_env import Game, IllegalActionError, Phase, simulate
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.engine.cards import format_face, parse_face
+from uno_env.engine.rng import rand_below, seed_rng
+from uno_env.engine.rules import compile_spec, load_rules
 
 COLOURS = "RYGB"
 ACTION_SYMBOLS = ("S", "R", "D2")

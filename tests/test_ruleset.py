@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import uno_env
 from uno_env import RuleError, RuleSet
-from uno_env.rules import RULES_FORMAT
+from uno_env.engine.rules import RULES_FORMAT
 
 FIELDS = dataclasses.fields(RuleSet)
 FIELD_NAMES = [f.name for f in FIELDS]

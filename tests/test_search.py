@@ -2,13 +2,13 @@
 
 - ``search:400`` is the budget; parameters parse and print canonically; ``value=auto`` is
   the hand-size model at 2 players and the hand-and-wilds model from 3 on.
-- The leaf value (:func:`uno_env.search.evaluate`): shares that sum to one over the players in
+- The leaf value (:func:`uno_env.styles.search.evaluate`): shares that sum to one over the players in
   play; fewer cards and (``value=wilds``) more wild cards are worth more, the hand-size model
   ignores the wilds; the parameter reaches the batch simulator's games.
 - The engine's public records of what plays show (``VOID``: proven by the rules; ``HINT``:
   implied by straight play) hold: in random games of every preset the proven record never
   contradicts the true hands (U-DRAW-3 false, U-WD4-2, H-SEVEN-1 swaps, H-ZERO-1 rotations).
-- Samples (:func:`uno_env.search.sample_world`) conserve the cards (E-CONS-1), keep the
+- Samples (:func:`uno_env.styles.search.sample_world`) conserve the cards (E-CONS-1), keep the
   mover's hand and seen hands (H-ZEROSEE-1), honour the proven record always and the hint
   record with ``trust`` 1.
 - The oracle sees the true hands: it challenges exactly the bluffs (U-WD4-2); the search,
@@ -22,11 +22,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import PRESETS, Game, engine, policies, simulate
-from uno_env import layout as L
-from uno_env.cards import COLOUR_LETTERS
-from uno_env.rules import compile_spec, preset
-from uno_env.search import VALUE_SIZES, VALUE_WILDS, evaluate, sample_world, wild_face_mask
+from uno_env import PRESETS, Game, simulate
+from uno_env.engine import engine
+from uno_env.engine import layout as L
+from uno_env.engine.cards import COLOUR_LETTERS
+from uno_env.engine.rules import compile_spec, preset
+from uno_env.styles import policies
+from uno_env.styles.search import VALUE_SIZES, VALUE_WILDS, evaluate, sample_world, wild_face_mask
 
 
 def test_the_budget_is_the_first_parameter() -> None:
@@ -321,7 +323,7 @@ def test_tournaments_and_studies_refuse_the_oracle_unless_allowed() -> None:
 def _searched(game: Game, text: str = "search:sims=300") -> tuple[int, int, np.ndarray, np.ndarray]:
     """The action of :func:`search_action` and of :func:`search_decision` from the same
     generator, with what the second saw."""
-    from uno_env.search import search_action, search_decision
+    from uno_env.styles.search import search_action, search_decision
 
     _, params = policies.parse_policy(text)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
@@ -358,10 +360,10 @@ def test_the_search_reports_its_visits_and_values_and_plays_the_same() -> None:
 
 
 def test_win_chances_are_shares_that_follow_the_hands() -> None:
-    """:func:`uno_env.search.win_chances`: a share per seat summing to one, the same for the
+    """:func:`uno_env.styles.search.win_chances`: a share per seat summing to one, the same for the
     same seed, leaving the game untouched; a seat one card from winning, on the move with a
     playable card, is far ahead; planning styles cannot roll out."""
-    from uno_env.search import win_chances
+    from uno_env.styles.search import win_chances
 
     game = Game("uno", 4, seed=11)
     for _ in range(12):

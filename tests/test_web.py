@@ -49,7 +49,7 @@ from training.serve.seats import build_agent
 from training.serve.tables import Connection, Table, TableError, Tables
 from training.serve.views import controls, public_event, seat_view
 from uno_env import Game, Phase, PositionError, load_rules
-from uno_env.records import RecordError, load_records, record_game, save_records
+from uno_env.game.records import RecordError, load_records, record_game, save_records
 
 # ================================================================ the wire leaks nothing
 LEAK_CASES = [

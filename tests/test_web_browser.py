@@ -24,7 +24,7 @@ import pytest
 
 from tests.web_server import CHROMIUM, CHROMIUM_ARGS, choose, emulate, running_server
 from uno_env import load_rules
-from uno_env.records import load_records, replay_game
+from uno_env.game.records import load_records, replay_game
 
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("starlette")

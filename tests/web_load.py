@@ -35,7 +35,7 @@ import numpy as np
 
 from tests.web_server import choose, emulate
 from uno_env import load_rules
-from uno_env.records import load_records
+from uno_env.game.records import load_records
 
 LINEUPS = (
     ["human", "greedy", "random_playable", "blocker"],

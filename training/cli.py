@@ -30,8 +30,8 @@ from collections.abc import Sequence
 import numpy as np
 
 import uno_env
-from uno_env.compiling import PARTS, compiling
-from uno_env.rules import rule_fields
+from uno_env.compiler.compiling import PARTS, compiling
+from uno_env.engine.rules import rule_fields
 
 from .common import add_rule_arguments, check_player_count, resolve_rules
 
@@ -131,7 +131,7 @@ def _record_simulated(
     args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | list[str], result: uno_env.BatchResult
 ) -> None:
     """Write the first ``--record-games`` games as records, checked against the batch results."""
-    from uno_env.records import record_simulated, save_records
+    from uno_env.game.records import record_simulated, save_records
 
     count = min(args.record_games, result.num_games)
     records = record_simulated(rules, args.players, args.seed, policies, range(count))
@@ -150,7 +150,7 @@ def _record_simulated(
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from uno_env import reference
+    from uno_env.game import reference
 
     if args.explain is not None:
         if args.explain.lower() == "all":
@@ -221,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="compiled play style of every seat, or one per seat separated by '/', with "
         "parameters as name:key=value,... e.g. 'greedy/random' or 'bluffer:bluff=0.3' "
         "(default: random, the same as random_legal: uniform over the legal actions; styles: "
-        + ", ".join(sorted(uno_env.policies.POLICIES))
+        + ", ".join(sorted(uno_env.styles.policies.POLICIES))
         + ")",
     )
     sim.add_argument("--record", metavar="FILE.jsonl", help="write the first games as replayable records")

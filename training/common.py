@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from training.runner import EXECUTORS
-from uno_env.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
+from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, str]:

@@ -10,7 +10,7 @@ opponents; every decision it takes with more than one legal action is recorded a
 mover's observation (the env's encoding), its legal-action mask and the teacher's action
 (behaviour cloning; Silver et al. 2017 and Anthony et al. 2017 train the policy on the
 search's choices in the same way). A tanh MLP of the PPO policy's shape is then trained on
-them with the masked cross-entropy, exported as plain weights (:mod:`uno_env.learned`:
+them with the masked cross-entropy, exported as plain weights (:mod:`uno_env.sim.learned`:
 ``OUT/policy.npz`` + ``.json``, no pickle, runs compiled in studies and tournaments) and
 evaluated against ``--eval-opponent`` in duplicate format (deal-grouped interval).
 
@@ -42,10 +42,10 @@ from typing import Any
 import numpy as np
 
 import uno_env
-from uno_env.envs.encoding import obs_layout
-from uno_env.learned import collect_decisions
-from uno_env.policies import policy_table
-from uno_env.rules import compile_spec
+from uno_env.engine.rules import compile_spec
+from uno_env.game.encoding import obs_layout
+from uno_env.sim.learned import collect_decisions
+from uno_env.styles.policies import policy_table
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .common import Subcommand, resolve_rules, set_torch_threads
@@ -240,7 +240,7 @@ def evaluate_duplicate(policy: str, cfg: DistillConfig) -> dict[str, Any]:
 
 def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> Path:
     """Collect (or resume), train, export and evaluate; return the exported ``.npz``."""
-    from uno_env.learned import save_exported
+    from uno_env.sim.learned import save_exported
 
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)

@@ -64,8 +64,8 @@ from typing import Any
 import numpy as np
 
 import uno_env
-from uno_env.compiling import warm_up
-from uno_env.rules import RuleSet
+from uno_env.compiler.compiling import warm_up
+from uno_env.engine.rules import RuleSet
 from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
@@ -139,7 +139,7 @@ def opponent_seats(entry: str, num_players: int) -> list[str]:
             f"opponent set {entry!r} names {len(names)} seats; {num_players} players need "
             f"{num_players - 1} (or one style for all)"
         )
-    uno_env.policies.policy_table(names)  # ValueError naming the valid styles
+    uno_env.styles.policies.policy_table(names)  # ValueError naming the valid styles
     return names
 
 
@@ -369,7 +369,7 @@ def load_checkpoint_actor(
 def is_style(model: str) -> bool:
     """Whether ``model`` names a compiled play style rather than a checkpoint path."""
     name = model.split(":", 1)[0]
-    return name in uno_env.policies.POLICIES and not Path(model).exists()
+    return name in uno_env.styles.policies.POLICIES and not Path(model).exists()
 
 
 def evaluate(

@@ -7,19 +7,19 @@
     uno-env expert --status runs/expert_uno_2p            # where every round stands
 
 Expert iteration (Anthony, Tian & Barber 2017; the loop of AlphaZero, Silver et al. 2018) with
-the determinised search of :mod:`uno_env.search` as the expert. Each round ``r``:
+the determinised search of :mod:`uno_env.styles.search` as the expert. Each round ``r``:
 
 1. **Label.** The searcher (``--search``, from round 1 on guided by the network of the round
-   before: ``net=...``, :mod:`uno_env.guided`) plays ``--games`` games, chunk by chunk,
+   before: ``net=...``, :mod:`uno_env.sim.guided`) plays ``--games`` games, chunk by chunk,
    against the ``--opponents`` in turn (``self``: the searcher at every seat). Every decision
    of a searcher with two or more legal actions becomes a row: the mover's observation, its
    legal actions, every action searched with its mean rollout value and the move played
-   (:func:`uno_env.guided.label_games`). With chance ``--critic-rate`` a decision of any seat
+   (:func:`uno_env.sim.guided.label_games`). With chance ``--critic-rate`` a decision of any seat
    also gives the *privileged* observation of every seat (all hands revealed) with who won:
    the critic's data (the oracle's information as a critic, as PerfectDou's critic sees every
    hand in training while its policy sees its own).
 2. **Learn.** A policy network (``--net-arch``, tanh MLP, the exported format of
-   :mod:`uno_env.learned`) learns the search's moves from the rows of the last ``--window``
+   :mod:`uno_env.sim.learned`) learns the search's moves from the rows of the last ``--window``
    rounds: the masked cross-entropy against the move played, mixed (``--soft``) with the
    softmax of the searched actions' values at temperature ``--temperature``; a critic
    (``--critic-arch``) learns the chance that the observer wins from the privileged rows.
@@ -109,7 +109,7 @@ class ExpertConfig:
 
     def check(self) -> None:
         """Raise ValueError naming the first option out of range."""
-        from uno_env.policies import parse_policy
+        from uno_env.styles.policies import parse_policy
 
         positive = ("rounds", "games", "chunk_games", "window", "epochs", "batch_size", "threads")
         for key in positive:
@@ -132,7 +132,7 @@ class ExpertConfig:
             raise ValueError(
                 f"--search must be the search or the oracle (with parameters), got {self.search!r}"
             )
-        from uno_env.policies import P_NET
+        from uno_env.styles.policies import P_NET
 
         if params[P_NET] >= 0:
             raise ValueError("--search must not name a network: expert iteration adds its own (net=...)")
@@ -147,8 +147,8 @@ class ExpertConfig:
 
 
 def _check_player(name: str) -> None:
-    from uno_env.learned import is_learned_policy, load_policy
-    from uno_env.policies import parse_policy
+    from uno_env.sim.learned import is_learned_policy, load_policy
+    from uno_env.styles.policies import parse_policy
 
     if is_learned_policy(name):
         load_policy(name)
@@ -237,10 +237,10 @@ def cpu_seconds() -> float:
 
 
 def label_chunk(task: ChunkTask) -> dict[str, Any]:
-    """Play and record one chunk (:func:`uno_env.guided.label_games`), write its data file
+    """Play and record one chunk (:func:`uno_env.sim.guided.label_games`), write its data file
     atomically and return its summary (rows, critic rows, seconds, CPU seconds)."""
-    from uno_env.guided import label_games, network_seating
-    from uno_env.rules import RuleSet, compile_spec
+    from uno_env.engine.rules import RuleSet, compile_spec
+    from uno_env.sim.guided import label_games, network_seating
 
     start, cpu = time.perf_counter(), cpu_seconds()
     rules = RuleSet.parse(task.rules)
@@ -472,14 +472,14 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
     training record."""
     import torch
 
-    from uno_env.learned import load_policy, save_exported
+    from uno_env.sim.learned import load_policy, save_exported
     from uno_env.versions import ENV_VERSION, OBS_VERSION
 
     set_torch_threads(cfg.threads)
     torch.manual_seed(cfg.seed + r)
     rng = np.random.default_rng(cfg.seed + r)
     rules = resolve_rules(cfg.rules, cfg.overrides)
-    from uno_env.envs.encoding import obs_layout
+    from uno_env.game.encoding import obs_layout
 
     inputs = obs_layout(rules.deck_family).size
     actions = rules.num_actions
@@ -809,7 +809,7 @@ def _append_progress(out: Path, record: dict[str, Any]) -> None:
 
 def _export_final(cfg: ExpertConfig, out: Path, command: str) -> Path:
     """``OUT/final.npz``: the last round's network, its sidecar holding every round's record."""
-    from uno_env.learned import load_exported, save_exported
+    from uno_env.sim.learned import load_exported, save_exported
 
     last = load_exported(network_path(out, cfg.rounds - 1))
     rounds = [

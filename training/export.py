@@ -8,7 +8,7 @@
 
 Writes ``OUT.npz`` (the actor's weights as NumPy arrays) and ``OUT.json`` (the sidecar: rules,
 observation spec, env version, player count, architecture, SHA-256 of the weights, and a
-``training`` record), the format of :mod:`uno_env.learned`. The exported policy plays the
+``training`` record), the format of :mod:`uno_env.sim.learned`. The exported policy plays the
 same actions as the checkpoint (the arg-max of the masked logits) without torch, runs
 compiled in ``simulate``, tournaments and studies, and loads without executing any code.
 
@@ -34,14 +34,14 @@ from typing import Any
 import numpy as np
 
 from training.common import Subcommand
-from uno_env.learned import ExportedPolicy, file_digest, load_exported, save_exported
+from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported
 
 
 def actor_layers(policy: Any) -> tuple[list[np.ndarray], list[np.ndarray], str]:
     """The actor of an SB3 ``MaskableActorCriticPolicy`` as (weights, biases, activation).
 
     Raises ValueError for anything but a flat-observation MLP actor of Linear layers with
-    one activation (Tanh or ReLU): the architectures :mod:`uno_env.learned` runs.
+    one activation (Tanh or ReLU): the architectures :mod:`uno_env.sim.learned` runs.
     """
     import torch
     from stable_baselines3.common.torch_layers import FlattenExtractor

@@ -27,7 +27,7 @@ leave the game (exit codes 0, 0 and 130). Colour is used on a terminal unless
 
 The agents' seeds derive from the game seed (:func:`agent_seed`), so the same seed and the
 same answers replay the same game; ``--record FILE`` appends the finished game to a JSON
-Lines file of :mod:`uno_env.records` (``uno-env replay FILE`` plays it back). The record path
+Lines file of :mod:`uno_env.game.records` (``uno-env replay FILE`` plays it back). The record path
 is checked before the game starts (:func:`check_record_path`). A terminal whose encoding
 cannot print the table's marks gets ASCII (:class:`AsciiText`); an answer longer than
 :data:`MAX_ANSWER` characters is refused without being echoed.
@@ -50,13 +50,13 @@ import uno_env
 from agents import Agent, PolicyAgent, make
 from training.common import add_rule_arguments, check_player_count, resolve_rules
 from uno_env import Game, Phase
-from uno_env.actions import ActionKind, action_kind
-from uno_env.compiling import warm_up
+from uno_env.compiler.compiling import warm_up
+from uno_env.engine.actions import ActionKind, action_kind
+from uno_env.engine.rng import check_seed, fresh_seed
+from uno_env.engine.rules import RuleSet
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
-from uno_env.game import TargetReason
-from uno_env.policies import PublicView
-from uno_env.rng import check_seed, fresh_seed
-from uno_env.rules import RuleSet
+from uno_env.game.facade import TargetReason
+from uno_env.styles.policies import PublicView
 
 from .common import Subcommand, add_trust_argument
 
@@ -350,7 +350,7 @@ class Session:
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s env observation vector (for learned policies)."""
         if self._encoder is None:
-            from uno_env.envs.encoding import observe_state
+            from uno_env.game.encoding import observe_state
 
             self._encoder = observe_state
         obs: np.ndarray = self._encoder(self.game.state, self.spec, seat, self.deck)
@@ -479,7 +479,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--vs",
         default="greedy",
         help="agents of the other seats in seat order: one for all or one per seat, separated by ',' or "
-        "'/'; a play style (" + ", ".join(sorted(uno_env.policies.POLICIES)) + ", with parameters as "
+        "'/'; a play style (" + ", ".join(sorted(uno_env.styles.policies.POLICIES)) + ", with parameters as "
         "name:key=value) or a MaskablePPO checkpoint .zip (default: greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")
@@ -607,7 +607,7 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         return 0
     session.show_outcome()
     if args.record:
-        from uno_env.records import append_records, record_game
+        from uno_env.game.records import append_records, record_game
 
         names = [HUMAN if s == args.seat else opponents[s].name for s in range(args.players)]
         record = record_game(game, names, source="play")

@@ -6,9 +6,9 @@
     uno-env replay games.jsonl --game -1 --step   # the last game, Enter after each action
     uno-env replay games.jsonl --video game.gif --fps 2 --seat 0
 
-The record (:mod:`uno_env.records`) is re-dealt from its seed and its actions are applied
+The record (:mod:`uno_env.game.records`) is re-dealt from its seed and its actions are applied
 one by one; after each, the table is printed (every hand face up, or only ``--seat``'s).
-At the end the replay is verified (:func:`uno_env.records.check_replay`): the recorded
+At the end the replay is verified (:func:`uno_env.game.records.check_replay`): the recorded
 outcome and final position, the preset and the record's digest must all match.
 
 Exit codes: 0 verified; 1 the game does not replay as recorded (an action that is not legal,
@@ -35,9 +35,9 @@ import numpy as np
 
 from training.common import Subcommand
 from uno_env import Game
-from uno_env.compiling import warm_up
+from uno_env.compiler.compiling import warm_up
 from uno_env.envs.render import render_rgb, render_table
-from uno_env.records import (
+from uno_env.game.records import (
     GameRecord,
     IncompleteRecordError,
     ReplayMismatchError,
@@ -116,8 +116,8 @@ def replay_record(
     """Replay ``record`` printing the table after each action (waiting for Enter with ``inp``).
 
     Returns the final game after verifying it against the record
-    (:class:`~uno_env.records.ReplayMismatchError` if it differs;
-    :class:`~uno_env.records.IncompleteRecordError` if it cannot be verified, unless
+    (:class:`~uno_env.game.records.ReplayMismatchError` if it differs;
+    :class:`~uno_env.game.records.IncompleteRecordError` if it cannot be verified, unless
     ``partial``).
     """
     game = record.new_game()

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from uno_env.compiling import warm_up
+from uno_env.compiler.compiling import warm_up
 
 from .common import (
     BatchActor,

@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 
 import uno_env
-from uno_env.rules import RuleSet
+from uno_env.engine.rules import RuleSet
 
 Opponent = Callable[[np.ndarray, np.ndarray], int]
 """``(observation, action_mask) -> action`` for the seats other than the learner's."""

@@ -337,8 +337,8 @@ def _expert_values(table: Any, source: str) -> tuple[tuple[str, Any], ...]:
 def _compare_players(value: Any, cheating: bool, source: str) -> tuple[str, ...]:
     """``[transfer] compare``: players measured against the field in every variant beside the
     adapted policies (compiled styles, guided searches, exported policies)."""
-    from uno_env.learned import is_learned_policy, load_policy
-    from uno_env.policies import parse_policy
+    from uno_env.sim.learned import is_learned_policy, load_policy
+    from uno_env.styles.policies import parse_policy
 
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise SpecError(f"{source}: [transfer] compare must be a list of player names, got {value!r}")
@@ -400,7 +400,7 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
     if "expert" in data and mode != "expert":
         raise SpecError(f'{source}: an [expert] table needs mode = "expert"')
     study = _study_part(data, source)  # bases, players, variations, field styles
-    from uno_env.policies import parse_policy
+    from uno_env.styles.policies import parse_policy
 
     try:
         parse_policy(baseline)
@@ -475,7 +475,7 @@ def config_changes(recorded: Mapping[str, Any], cfg: Mapping[str, Any]) -> list[
 def trained_as(run: SweepRun, run_dir: Path) -> bool:
     """Whether the run directory was trained with ``run``'s config and rules (read from its
     ``config.json``; options added to TrainConfig since count as their defaults)."""
-    from uno_env.rules import RuleSet
+    from uno_env.engine.rules import RuleSet
 
     try:
         recorded = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
@@ -505,7 +505,7 @@ def train_run(task: RunTask) -> dict[str, Any]:
     The run's own output goes to ``train.log`` in its directory. Returns the run's summary
     (JSON-ready): final step, wall time and the last evaluation rows.
     """
-    from uno_env.rules import RuleSet
+    from uno_env.engine.rules import RuleSet
 
     from .train import read_eval_rows, resume, train
 
@@ -701,7 +701,7 @@ def sweep_models(
     count; a cell with no such finished run raises :class:`SpecError` naming the cell and the
     runs the sweep has.
     """
-    from uno_env.rules import RuleSet
+    from uno_env.engine.rules import RuleSet
 
     where = f"{source}: sweep {str(folder)!r}"
     if not (folder / "spec.toml").is_file():

@@ -4,7 +4,7 @@
 (or ``python -m training.tournament``) plays every agent against the others and ranks them.
 
 **Agents** are compiled play styles with optional parameters (``greedy``,
-``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.policies.POLICIES``), or learned
+``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.styles.policies.POLICIES``), or learned
 policies given as the path of a MaskablePPO checkpoint (a path ending in ``.zip`` or
 containing a ``/``, such as ``run/model.zip``; loaded with :class:`agents.PolicyAgent`, its
 metadata sidecar checked against the rules and player count; SB3 checkpoints are pickles, so
@@ -100,11 +100,11 @@ from training.runner import (
     write_file_atomic,
     write_frame,
 )
-from uno_env.compiling import compiling, warm_up
-from uno_env.learned import is_learned_policy, load_policy
-from uno_env.policies import STYLE_ALIASES, parse_policy
-from uno_env.rules import RuleSet
+from uno_env.compiler.compiling import compiling, warm_up
+from uno_env.engine.rules import RuleSet
+from uno_env.sim.learned import is_learned_policy, load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
+from uno_env.styles.policies import STYLE_ALIASES, parse_policy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -135,7 +135,7 @@ def is_checkpoint(agent: str) -> bool:
     containing a ``/`` (style specs never do, but for the path of a guided search's network,
     ``search:net=runs/x.npz``). An exported policy (``.npz``) is not one: it runs compiled
     like a style."""
-    from uno_env.policies import STYLE_ALIASES, STYLES
+    from uno_env.styles.policies import STYLE_ALIASES, STYLES
 
     if agent.endswith(".npz"):
         return False
@@ -358,9 +358,9 @@ def _python_agent(spec: str, rules: RuleSet, players: int, seed: int) -> Agent:
 
 def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
     """Play a batch through the :class:`uno_env.Game` loop (learned policies present)."""
-    from uno_env.envs.encoding import observe_state
-    from uno_env.policies import PublicView
-    from uno_env.rules import compile_spec
+    from uno_env.engine.rules import compile_spec
+    from uno_env.game.encoding import observe_state
+    from uno_env.styles.policies import PublicView
 
     n = len(task.seating)
     spec = compile_spec(task.rules)

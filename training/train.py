@@ -77,8 +77,8 @@ from pathlib import Path
 from typing import Any
 
 import uno_env
-from uno_env.compiling import warm_up
-from uno_env.rules import RuleSet
+from uno_env.compiler.compiling import warm_up
+from uno_env.engine.rules import RuleSet
 
 from .common import (
     BatchActor,
@@ -662,7 +662,7 @@ def train(
     env = build_env(cfg, rules)
     model = make_model(cfg, env)
     if cfg.init_policy:
-        from uno_env.learned import load_policy
+        from uno_env.sim.learned import load_policy
 
         from .export import load_actor
 

@@ -204,7 +204,7 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     """Per-deal wins, truncations and decisions of the policy against each opponent."""
     from training.common import set_torch_threads
     from training.evaluate import load_checkpoint_actor, play_policy
-    from uno_env.rules import RuleSet
+    from uno_env.engine.rules import RuleSet
 
     rules = RuleSet.parse(task.rules)
     model = str(model_path(task))
@@ -280,9 +280,9 @@ def play_compare_task(task: CompareTask) -> dict[str, Any]:
 def batch_opponent(style: str, rules: Any) -> Any:
     """What the vector env seats for a field entry: the style's name (compiled styles, the search
     agent and the oracle run inside the env's compiled step), or for an exported learned policy
-    (:mod:`uno_env.learned`) a batch policy over the opponents' own observations: its legal
+    (:mod:`uno_env.sim.learned`) a batch policy over the opponents' own observations: its legal
     action with the highest logit, as the compiled simulator plays it on the field's games."""
-    from uno_env.learned import is_learned_policy, load_policy
+    from uno_env.sim.learned import is_learned_policy, load_policy
 
     if not is_learned_policy(style):
         return style
@@ -552,8 +552,8 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
 
 def _cheats(style: str) -> bool:
     """Whether a field entry reads hidden information (the oracle)."""
-    from uno_env.learned import is_learned_policy
-    from uno_env.policies import parse_policy
+    from uno_env.sim.learned import is_learned_policy
+    from uno_env.styles.policies import parse_policy
 
     return not is_learned_policy(style) and parse_policy(style)[0].cheats
 

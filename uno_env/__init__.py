@@ -1,6 +1,6 @@
 """uno_env: the Uno family of shedding card games as fast, exact, rule-configurable RL environments.
 
-The engine (:mod:`uno_env.engine`) is numba-compiled rule functions over array state; the
+The engine (:mod:`uno_env.engine.engine`) is numba-compiled rule functions over array state; the
 :class:`Game` facade, the batch simulator (:func:`simulate`) and the environments share it.
 Rule variants are :class:`RuleSet` values; :data:`PRESETS` names the presets of the rule
 reference (``docs/rules.md``).
@@ -14,14 +14,14 @@ every entry point ahead of use (``uno-env compile``). Their ids
 
 from typing import TYPE_CHECKING, Any
 
-from ._cache import CACHE_DIR  # noqa: F401  (first: before any function is compiled)
-from .actions import action_table, format_action, parse_action
-from .batch import BatchResult, BatchSummary, simulate
-from .cards import Card, CardNotationError, format_face, parse_face
-from .compiling import compile_all
-from .game import EngineError, Game, IllegalActionError, Outcome, Phase
-from .position import PositionError
-from .rules import PRESETS, RuleError, RuleSet, load_rules, preset
+from .compiler.cache import CACHE_DIR  # noqa: F401  (first: before any function is compiled)
+from .compiler.compiling import compile_all
+from .engine.actions import action_table, format_action, parse_action
+from .engine.cards import Card, CardNotationError, format_face, parse_face
+from .engine.rules import PRESETS, RuleError, RuleSet, load_rules, preset
+from .game.facade import EngineError, Game, IllegalActionError, Outcome, Phase
+from .game.position import PositionError
+from .sim.batch import BatchResult, BatchSummary, simulate
 
 if TYPE_CHECKING:
     from .envs import SingleAgentEnv, VectorEnv, env, parallel_env, raw_env
@@ -37,8 +37,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+from . import _moved  # noqa: E402
 from .envs import registration as _registration  # noqa: E402
 
+_moved.install()  # the old module paths, for a deprecation period
 _registration.install()
 
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ Run from the repository root after a deliberate change of behaviour, then review
     python -m tests.golden.regenerate
 
 Each transcript ``tests/golden/<preset>_<n>p_seed<k>.txt`` holds the rule set's canonical
-string, then for every decision the position (see :mod:`uno_env.position`) and the action
+string, then for every decision the position (see :mod:`uno_env.game.position`) and the action
 chosen by ``random.Random(k)`` among the legal ones, up to :data:`MAX_DECISIONS`, then the
 outcome. ``tests/test_golden.py`` rebuilds them in memory and compares.
 """

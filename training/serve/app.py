@@ -5,7 +5,7 @@ Routes:
 - ``GET /``: the page (``static/index.html``, plain JavaScript and CSS shipped in the
   package: no build step); ``/static/...`` its files.
 - ``GET /api/setup``: the presets with every rule field's value, the fields' metadata
-  (:func:`uno_env.rules.rule_fields`: type, allowed values, rule ID, what it does), the
+  (:func:`uno_env.engine.rules.rule_fields`: type, allowed values, rule ID, what it does), the
   agents of the catalogue, the player range.
 - ``POST /api/tables``: a new table from ``{"preset", "rules": {field: value}, "players",
   "seats": ["human" | agent id, ...]}`` (and ``"seed"`` on a server started with
@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from uno_env.rules import MAX_PLAYERS, PRESETS, RuleError, load_rules, rule_fields
+from uno_env.engine.rules import MAX_PLAYERS, PRESETS, RuleError, load_rules, rule_fields
 
 from .explain import ESTIMATORS, WinEstimator
 from .protocol import MAX_MESSAGE, ProtocolError, parse_message

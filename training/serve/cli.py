@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--records {records} is a folder; give a file such as {records / 'games.jsonl'}")
     records.parent.mkdir(parents=True, exist_ok=True)
 
-    from uno_env.compiling import warm_up
+    from uno_env.compiler.compiling import warm_up
 
     from .app import make_app
     from .explain import make_estimator

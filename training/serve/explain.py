@@ -6,7 +6,7 @@ replay the page shows why the agent played what it did:
 - a learned policy (exported network): its action probabilities, the softmax of its logits
   over the legal actions (it plays the most likely one);
 - the search (and the oracle): the rollouts it spent on each candidate (its visit counts)
-  and their mean value, from :func:`uno_env.search.search_decision`;
+  and their mean value, from :func:`uno_env.styles.search.search_decision`;
 - ``random_legal``: uniform over the legal actions;
 - any other agent (a scripted style, a checkpoint, an outside agent): only its choice.
 
@@ -17,8 +17,8 @@ marked ``reanalysed``).
 
 **Win chances** (:class:`WinEstimator`): each seat's chance of winning the round at every
 step of a game, drawn as a chart. :class:`SearchValue` is the search's estimate by rollouts
-from the true hands (:func:`uno_env.search.win_chances`); :class:`HandModel` the search's
-leaf value alone (:func:`uno_env.search.evaluate`: hand sizes and wild cards). Estimators
+from the true hands (:func:`uno_env.styles.search.win_chances`); :class:`HandModel` the search's
+leaf value alone (:func:`uno_env.styles.search.evaluate`: hand sizes and wild cards). Estimators
 are looked up by name in :data:`ESTIMATORS`; a calibrated estimate can be added there.
 """
 
@@ -32,9 +32,9 @@ import numpy as np
 
 from agents import Agent, ExportedAgent, RandomAgent, ScriptedAgent
 from uno_env import Game
-from uno_env.learned import is_learned_policy, load_policy, observe_public
-from uno_env.policies import PublicView, parse_policy
-from uno_env.search import evaluate, win_chances
+from uno_env.sim.learned import is_learned_policy, load_policy, observe_public
+from uno_env.styles.policies import PublicView, parse_policy
+from uno_env.styles.search import evaluate, win_chances
 
 SEARCH_STYLES = ("search", "oracle")
 ACTION_SLOTS = 256
@@ -90,7 +90,7 @@ def _observation_for(agent: Agent, game: Game) -> Any:
     from agents import PolicyAgent
 
     if isinstance(agent, PolicyAgent):
-        from uno_env.envs.encoding import observe_state
+        from uno_env.game.encoding import observe_state
 
         return observe_state(game.state, game.compiled.spec, game.current_player, game.deck)
     return None
@@ -142,7 +142,7 @@ class WinEstimator(Protocol):
 @dataclass
 class SearchValue:
     """The search's estimate: ``sims`` rollouts of the ``rollout`` style from the true hands,
-    the draw pile's order unknown (:func:`uno_env.search.win_chances`)."""
+    the draw pile's order unknown (:func:`uno_env.styles.search.win_chances`)."""
 
     sims: int = 80
     rollout: str = "blocker"

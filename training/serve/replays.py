@@ -1,9 +1,9 @@
 """Replays in the browser: any game record, step by step, every hand shown.
 
-A :class:`Replay` re-deals a record (:mod:`uno_env.records`) from its seed and applies its
+A :class:`Replay` re-deals a record (:mod:`uno_env.game.records`) from its seed and applies its
 actions, keeping a spectator's view (:func:`training.serve.views.seat_view` with every hand)
 and the public event of each step; at the end the replay is verified like ``uno-env
-replay`` does (:func:`uno_env.records.check_replay`; a record without outcome, final
+replay`` does (:func:`uno_env.game.records.check_replay`; a record without outcome, final
 position or digest is shown as not verified). Beside each decision: what the agent saw
 (stored in a browser game's record, else :func:`training.serve.explain.analyse`), and each
 seat's chance of winning along the game (:class:`~training.serve.explain.WinEstimator`),
@@ -11,7 +11,7 @@ computed in a worker thread while the page already steps through the game.
 
 Records come from the server's record folder and files (``uno-env serve --records``,
 ``--replay FILE``) or are sent by the page; either way they are read by
-:func:`uno_env.records.load_records`, the one reader of record files.
+:func:`uno_env.game.records.load_records`, the one reader of record files.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from uno_env import Game
-from uno_env.records import (
+from uno_env.game.records import (
     GameRecord,
     IncompleteRecordError,
     RecordError,

@@ -5,7 +5,7 @@
     uno-env results runs/web/games.jsonl
     uno-env results games.jsonl more.jsonl --by agent
 
-Reads record files (:func:`uno_env.records.load_records`: games played in the browser,
+Reads record files (:func:`uno_env.game.records.load_records`: games played in the browser,
 ``uno-env play --record``, any record with seats named ``human``) and, for the games with at
 least one person and one agent, prints per table line-up (the agents the people faced and
 the player count; ``--by agent``: per agent faced) the people's games, wins and win rate
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from training.common import Subcommand
-from uno_env.records import GameRecord, load_records
+from uno_env.game.records import GameRecord, load_records
 from uno_env.stats import grouped_ratio
 
 from .seats import HUMAN

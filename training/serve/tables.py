@@ -8,7 +8,7 @@ token) or a watcher. After every decision each connection gets what its seat may
 learns nothing. A seat's decision is taken only when it is that seat's decision, for the
 decision number the seat answers, and legal; otherwise a one-line error goes back and the
 game is unchanged. Agents decide as soon as the decision is theirs; when the game ends its
-record (:mod:`uno_env.records`, with what each agent saw in ``extra``) is appended to the
+record (:mod:`uno_env.game.records`, with what each agent saw in ``extra``) is appended to the
 server's record file.
 
 :class:`Tables` keeps the tables of a server, at most ``max_tables`` at once: finished and
@@ -30,8 +30,8 @@ from typing import Any
 
 from agents import Agent
 from uno_env import Game
-from uno_env.records import GameRecord, append_records, record_game
-from uno_env.rules import RuleSet
+from uno_env.engine.rules import RuleSet
+from uno_env.game.records import GameRecord, append_records, record_game
 
 from .explain import explained_act
 from .seats import HUMAN, CatalogueEntry, agent_seed, build_agent
@@ -265,7 +265,7 @@ class Tables:
     ) -> Table:
         """A new table; ``seats`` names ``human`` or a catalogue id per seat (TableError says
         what is wrong). ``seed`` only when the server allows fixed seeds."""
-        from uno_env.rng import check_seed, fresh_seed
+        from uno_env.engine.rng import check_seed, fresh_seed
 
         if len(seats) != num_players:
             raise TableError(f"seats lists {len(seats)} entries for {num_players} players; give one per seat")

@@ -16,7 +16,7 @@ out-of-turn plays but not whom it asks. A spectator (``seat=None``: replays and 
 without people) sees every hand.
 
 The controls are derived from the engine's typed decision (:meth:`uno_env.Game.decision`)
-and the action table (:func:`uno_env.actions.action_kind`): one entry per legal action with
+and the action table (:func:`uno_env.engine.actions.action_kind`): one entry per legal action with
 its kind, so the page needs no list of phases to offer a choice.
 
 Rules used for the wording: U-DRAW-1 (play or keep the drawn card), U-WD4-2 (challenge),
@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from uno_env import Game, Phase
-from uno_env.actions import ActionKind, action_kind
-from uno_env.cards import COLOUR_LETTERS, COLOUR_NAMES, DeckFamily, face_name, format_face
-from uno_env.game import Decision, TargetReason
+from uno_env.engine.actions import ActionKind, action_kind
+from uno_env.engine.cards import COLOUR_LETTERS, COLOUR_NAMES, DeckFamily, face_name, format_face
+from uno_env.game.facade import Decision, TargetReason
 
 VIEW_FORMAT = "uno-env-seat-view/1"
 """The version of the view's JSON form (a change of a field's meaning changes it)."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from training.runner import (
     write_json_atomic,
 )
-from uno_env.learned import load_policy
+from uno_env.sim.learned import load_policy
 
 if TYPE_CHECKING:
     pass

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from training.runner import (
     check_size,
 )
-from uno_env.rules import RuleSet
+from uno_env.engine.rules import RuleSet
 
 if TYPE_CHECKING:
     pass

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
-from uno_env.rules import RuleSet
+from uno_env.engine.rules import RuleSet
 
 if TYPE_CHECKING:
     pass
@@ -153,9 +153,9 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     gets its action from one batched forward pass over those games (in game order).
     """
     import agents
-    from uno_env.envs.encoding import observe_state
-    from uno_env.policies import PublicView
-    from uno_env.rules import compile_spec
+    from uno_env.engine.rules import compile_spec
+    from uno_env.game.encoding import observe_state
+    from uno_env.styles.policies import PublicView
 
     n = len(table)
     rules = task.rules

@@ -71,7 +71,7 @@ def _fmt_change(effect: Mapping[str, Any]) -> str:
 
 def style_line(style: str) -> str:
     """One line naming a style: its description, or what a checkpoint is."""
-    from uno_env.policies import POLICY_DOCS
+    from uno_env.styles.policies import POLICY_DOCS
 
     if is_checkpoint(style):
         return f"`{style}`: a learned policy (MaskablePPO checkpoint)"

@@ -26,7 +26,7 @@ from training.runner import (
     write_json_atomic,
     write_toml_atomic,
 )
-from uno_env.compiling import compiling
+from uno_env.compiler.compiling import compiling
 
 from .checkpoints import check_checkpoints, check_trust
 from .planning import BatchTask, plan, task_key

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import uno_env
-from uno_env.learned import PolicyFileError, is_learned_policy, load_policy
-from uno_env.policies import STYLES, parse_policy
-from uno_env.rules import RuleError, RuleSet
+from uno_env.engine.rules import RuleError, RuleSet
+from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
+from uno_env.styles.policies import STYLES, parse_policy
 
 if TYPE_CHECKING:
     pass

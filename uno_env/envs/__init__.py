@@ -1,7 +1,7 @@
 """The environments: PettingZoo AEC, single-agent Gymnasium and the native vector env.
 
-Layers: these modules sit on the observation encoding (:mod:`uno_env.envs.encoding`) and
-the engine (:mod:`uno_env.engine`); the engine imports nothing from here. The names below
+Layers: these modules sit on the observation encoding (:mod:`uno_env.game.encoding`) and
+the engine (:mod:`uno_env.engine.engine`); the engine imports nothing from here. The names below
 are loaded on first use, so importing :mod:`uno_env` does not import PettingZoo or
 Gymnasium; the env ids are registered with them when they are imported
 (:mod:`uno_env.envs.registration`).
@@ -22,8 +22,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ..game.encoding import OBS_VERSION, describe, layout_table, obs_layout
 from .common import ActionOutOfBoundsError
-from .encoding import OBS_VERSION, describe, layout_table, obs_layout
 from .registration import ENV_VERSION
 
 if TYPE_CHECKING:

@@ -24,14 +24,14 @@ Agents
 Observation
     ``Dict{"observation": Box(float32), "action_mask": Box(0, 1, (num_actions,), int8)}``
     in that key order. The vector is seat-relative; its named slices are listed by
-    :func:`uno_env.envs.encoding.layout_table` and explained in the docs
+    :func:`uno_env.game.encoding.layout_table` and explained in the docs
     (``docs/environments/index.md``, "Observation");
     :func:`uno_env.envs.describe` prints one for people. The layout depends only on the
     deck family, so a policy moves between presets of the same family. The mask is all
     zeros for every agent but the one to move.
 
 Actions
-    ``Discrete(num_actions)``, the engine's flat table (:mod:`uno_env.actions`): play each
+    ``Discrete(num_actions)``, the engine's flat table (:mod:`uno_env.engine.actions`): play each
     card face, name each colour/suit, choose each relative target seat, draw, pass/keep,
     call, challenge, accept. :meth:`raw_env.describe_action` names an id.
 
@@ -82,7 +82,7 @@ Seeds
     ``reset(seed=s)`` deals exactly like ``Game(rules, n, seed=s)``. ``reset()`` without a
     seed deals the game of :func:`uno_env.envs.core.next_seed` of the previous seed (a
     fresh random seed the first time). ``reset(options={"position": text})`` starts from a
-    position in :mod:`uno_env.position` notation.
+    position in :mod:`uno_env.game.position` notation.
 
 Version history
     v0: first release (observation layout version 2: version 1 plus the Uno cube's dice).
@@ -103,15 +103,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .. import actions, engine
-from .. import layout as L
-from ..compiling import ensure_compiled
-from ..game import EngineError, Game, IllegalActionError, engine_error_message
-from ..policies import PublicView
-from ..rules import RuleSet
+from ..compiler.compiling import ensure_compiled
+from ..engine import actions, engine
+from ..engine import layout as L
+from ..engine.rules import RuleSet
+from ..game.encoding import observe_state
+from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message
+from ..styles.policies import PublicView
 from . import core
 from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed
-from .encoding import observe_state
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
 
@@ -367,7 +367,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         return actions.format_action(int(action), self.deck)
 
     def position(self) -> str:
-        """The current situation in position notation (see :mod:`uno_env.position`)."""
+        """The current situation in position notation (see :mod:`uno_env.game.position`)."""
         return self.compiled.position(self._state)
 
     def public_view(self) -> PublicView:

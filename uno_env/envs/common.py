@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import cards
-from ..compiled import CompiledGame, compile_game
-from ..engine import staged_argument
-from ..rng import check_seed, fresh_seed
-from ..rules import RuleSet
+from ..engine import cards
+from ..engine.engine import staged_argument
+from ..engine.rng import check_seed, fresh_seed
+from ..engine.rules import RuleSet
+from ..game.compiled import CompiledGame, compile_game
+from ..game.encoding import ObsLayout, obs_layout
 from . import core
 from .core import next_seed
-from .encoding import ObsLayout, obs_layout
 
 __all__ = [
     "RENDER_MODES",
@@ -72,7 +72,7 @@ class CompiledEnv:
     """The setup every environment shares (a mixin): the compiled game and its observation layout.
 
     :meth:`_compile` resolves and checks the rules and the player count once
-    (:func:`uno_env.compiled.compile_game`) and names what the compiled calls take.
+    (:func:`uno_env.game.compiled.compile_game`) and names what the compiled calls take.
     """
 
     compiled: CompiledGame

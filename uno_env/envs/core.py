@@ -4,7 +4,7 @@ Each env step is one compiled call that checks the action, applies it (the engin
 chance events), lets compiled opponents move, refills the legal mask and encodes the next
 observation. Rewards (:func:`final_rewards`) and the U-WRONG-1 penalty
 (:func:`wrong_move`) are env-layer rules over the engine's state, so they live here and
-not in :mod:`uno_env.engine`.
+not in :mod:`uno_env.engine.engine`.
 
 Rules implemented: U-WRONG-1 (the ``draw_penalty`` illegal-action policy), E-END-1 (a
 wrong move counts as a decision, so games still end at the decision limit; a game cut there
@@ -18,13 +18,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import engine
-from .. import layout as L
-from .._borrow import borrow
-from .._jit import njit
-from ..policies import POLICY_RANDOM, choose_action, quick_action, random_action
-from ..rng import mix32
-from .encoding import encode
+from ..compiler.borrow import borrow
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.rng import mix32
+from ..game.encoding import encode
+from ..styles.policies import POLICY_RANDOM, choose_action, quick_action, random_action
 
 # reward modes
 REWARD_WIN = 0
@@ -57,7 +57,7 @@ OUT_OF_BOUNDS = -2  # vector_run: OUT_OF_BOUNDS - i, game i's action is outside 
 BROKEN = -2  # vector_run: waiting[i] for a game the engine ended with S_ENGINE_ERROR set (kept, not redealt)
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
-# seat codes of a table: >= 0 a compiled policy (uno_env.policies.POLICIES), else a caller
+# seat codes of a table: >= 0 a compiled policy (uno_env.styles.policies.POLICIES), else a caller
 LEARNER = -1  # the learning agent (the caller decides)
 EXTERNAL = -2  # a Python opponent (the caller decides); the vector env numbers its k-th EXTERNAL - k
 
@@ -93,7 +93,7 @@ def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bo
 
 
 # inlined into its one caller, standing_rewards, itself inlined into final_rewards (issue 21;
-# uno_env/engine.py, "Inlining")
+# uno_env/engine/engine.py, "Inlining")
 @njit(cache=True, inline="always")
 def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.ndarray) -> None:
     """Where each seat stands by what the rules would count now (a game cut by E-END-1).
@@ -121,7 +121,7 @@ def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.nda
             key[seat] = -value[seat]
 
 
-# inlined into its one caller, final_rewards (issue 21; uno_env/engine.py, "Inlining")
+# inlined into its one caller, final_rewards (issue 21; uno_env/engine/engine.py, "Inlining")
 @njit(cache=True, inline="always")
 def standing_rewards(state: np.ndarray, spec: np.ndarray, scheme: int, out: np.ndarray) -> None:
     """Rewards of a game cut by the decision limit (E-END-1), paid by :func:`standing`.
@@ -161,7 +161,7 @@ def final_rewards(state: np.ndarray, spec: np.ndarray, mode: int, out: np.ndarra
 
     ``mode`` is a scheme of :data:`REWARDS`, plus :data:`TRUNCATED_ZERO` for the old
     payment of a cut game. ``win``: +1 to the winner, -1/(n-1) to each other player.
-    ``rank``: 1 - 2r/(n-1) for rank r (0 = best, :func:`uno_env.engine.compute_ranking`).
+    ``rank``: 1 - 2r/(n-1) for rank r (0 = best, :func:`uno_env.engine.engine.compute_ranking`).
     ``score``, by the rules' scoring: where the round winner scores the points left in the
     other hands (U-SCORE-1), a single round pays the winner those points and every other
     player minus their own, a first-to-target match (U-SCORE-2) pays match points minus the
@@ -280,7 +280,7 @@ def aec_view(
     return seat
 
 
-# inlined (issue 21; uno_env/engine.py, "Inlining"): a thin loop over the engine and the styles
+# inlined (issue 21; uno_env/engine/engine.py, "Inlining"): a thin loop over the engine and the styles
 # whose own module re-optimised and re-emitted their whole closure; the vector env calls it from
 # one place (vector_run), the single-agent env's three steps each from one
 @njit(cache=True, inline="always")
@@ -298,15 +298,15 @@ def play_compiled(
     """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
-    :func:`uno_env.policies.choose_action`, which ``planning`` and ``scripted`` are passed on
-    to: ``None`` when no seat plays a planning style (:func:`uno_env.policies.planning_needed`),
-    and when every seat plays a random one (:func:`uno_env.policies.scripted_needed`), so the
+    :func:`uno_env.styles.policies.choose_action`, which ``planning`` and ``scripted`` are passed on
+    to: ``None`` when no seat plays a planning style (:func:`uno_env.styles.policies.planning_needed`),
+    and when every seat plays a random one (:func:`uno_env.styles.policies.scripted_needed`), so the
     loop compiles without those styles; ``staged`` goes to the engine
-    (:func:`uno_env.engine.staged_argument`). Returns the seat that must decide now (a learner
+    (:func:`uno_env.engine.engine.staged_argument`). Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
-    Random opponents mostly decide without a mask (:func:`uno_env.policies.quick_action`), so the mask
+    Random opponents mostly decide without a mask (:func:`uno_env.styles.policies.quick_action`), so the mask
     is written only when a decision needs it, and once before returning.
     """
     while state[L.S_STATUS] == L.ST_RUNNING:
@@ -482,11 +482,11 @@ class VectorBatch(NamedTuple):
     staged: bool | None  # the engine's argument (engine.staged_argument): None, without the staged machinery
 
 
-# inlined into the top-level loops (issue 21; uno_env/engine.py, "Inlining"): its own module
+# inlined into the top-level loops (issue 21; uno_env/engine/engine.py, "Inlining"): its own module
 # also built a Python wrapper boxing the whole record
 @njit(cache=True, inline="always")
 def borrowed(g: VectorBatch) -> VectorBatch:
-    """``g`` with borrowed views of its arrays (:func:`uno_env._borrow.borrow`).
+    """``g`` with borrowed views of its arrays (:func:`uno_env.compiler.borrow.borrow`).
 
     For the top-level loops only, which hold ``g`` itself for the whole call; the views go
     no further than the functions they call.

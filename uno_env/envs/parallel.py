@@ -30,7 +30,7 @@ import numpy as np
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from ..rules import RuleSet
+from ..engine.rules import RuleSet
 from .aec import env as aec_env
 
 

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from ..rules import PRESETS
+from ..engine.rules import PRESETS
 from ..versions import ENV_VERSION
 
 NAMESPACE = "uno_env"

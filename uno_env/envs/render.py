@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import actions, cards
-from .. import layout as L
-from ..cards import DeckFamily
-from ..position import PHASE_NAMES
+from ..engine import actions, cards
+from ..engine import layout as L
+from ..engine.cards import DeckFamily
+from ..game.position import PHASE_NAMES
 
 # ------------------------------------------------------------------ ANSI colours (text)
 _ANSI_RESET = "\x1b[0m"

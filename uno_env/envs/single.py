@@ -2,7 +2,7 @@
 
 ``SingleAgentEnv(rules="uno", num_players=4, opponents="random_playable", seat=0)`` is a real
 ``gymnasium.Env``: the observation is the learner's flat vector (the layout of
-:mod:`uno_env.envs.encoding`), the action space ``Discrete(num_actions)`` and
+:mod:`uno_env.game.encoding`), the action space ``Discrete(num_actions)`` and
 :meth:`SingleAgentEnv.action_masks` gives the legal actions for sb3-contrib's
 MaskablePPO (also in ``info["action_mask"]``). Registered with Gymnasium as
 ``uno_env/<Preset>-v1`` (see :mod:`uno_env.envs.registration`).
@@ -17,16 +17,16 @@ Opponents
     ``opponents`` is one opponent for every other seat or a list of ``num_players - 1``,
     where entry ``k-1`` sits ``k`` places clockwise from the learner. An opponent is
 
-    - the name of a compiled policy of :data:`uno_env.policies.POLICIES`, with parameters if
+    - the name of a compiled policy of :data:`uno_env.styles.policies.POLICIES`, with parameters if
       wanted (``"random_playable"``, the default: the literature's random player;
       ``"random_legal"``, uniform over the legal actions; ``"bluffer:bluff=0.3"``): it moves
       inside the compiled step
-      through :func:`uno_env.policies.choose_action`, drawing from the game's agent generator;
+      through :func:`uno_env.styles.policies.choose_action`, drawing from the game's agent generator;
     - an object with ``act(observation, action_mask) -> int`` or a callable
       ``(observation, action_mask) -> int`` (an ``agents`` play style, a frozen copy of a
       model for self-play...): it gets its own seat-relative observation and mask. An
       ``act`` that takes a ``view`` keyword (the scripted agents of :mod:`agents`) also
-      gets ``view=PublicView(state, spec)`` (:class:`uno_env.policies.PublicView`), the
+      gets ``view=PublicView(state, spec)`` (:class:`uno_env.styles.policies.PublicView`), the
       public game state.
 
     An opponent's illegal action raises :class:`~uno_env.IllegalActionError` (a bug in the
@@ -59,12 +59,20 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .. import actions
-from .. import layout as L
-from ..compiling import ensure_compiled
-from ..game import EngineError, IllegalActionError, engine_error_message
-from ..policies import NUM_POLICY_PARAMS, POLICIES, PublicView, planning_needed, policy_table, scripted_needed
-from ..rules import RuleSet
+from ..compiler.compiling import ensure_compiled
+from ..engine import actions
+from ..engine import layout as L
+from ..engine.rules import RuleSet
+from ..game.encoding import observe_state
+from ..game.facade import EngineError, IllegalActionError, engine_error_message
+from ..styles.policies import (
+    NUM_POLICY_PARAMS,
+    POLICIES,
+    PublicView,
+    planning_needed,
+    policy_table,
+    scripted_needed,
+)
 from . import core
 from .common import (
     RENDER_MODES,
@@ -74,7 +82,6 @@ from .common import (
     coerce_action,
     episode_seed,
 )
-from .encoding import observe_state
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
 
@@ -98,7 +105,7 @@ def opponent_table(
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn, bool] | None]]:
     """Seat codes and policy parameters (relative seats 1..n-1) and the external callables.
 
-    Code ``>= 0``: a compiled policy of :data:`uno_env.policies.POLICIES` (parameters in the
+    Code ``>= 0``: a compiled policy of :data:`uno_env.styles.policies.POLICIES` (parameters in the
     same row of the second array); ``EXTERNAL``: a Python opponent, whose callable (and
     whether it takes a ``view`` keyword) is in the list at the same index.
     """
@@ -369,7 +376,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         return actions.format_action(int(action), self.deck)
 
     def position(self) -> str:
-        """The current situation in position notation (see :mod:`uno_env.position`)."""
+        """The current situation in position notation (see :mod:`uno_env.game.position`)."""
         return self.compiled.position(self._state)
 
     @property

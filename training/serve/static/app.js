@@ -407,7 +407,7 @@ async function drawAgent() {
 function chosenAction(step) { return replay.data.actions ? replay.data.actions[step] : null; }
 
 function actionText(action, view) {
-  // the action table of uno_env.actions: faces, then colours, targets and the fixed actions
+  // the action table of uno_env.engine.actions: faces, then colours, targets and the fixed actions
   const faces = view.deck === "uno" ? 56 : 54;
   if (action < faces) {
     for (const seat of Object.keys(view.hands)) for (const c of view.hands[seat]) if (c.id === action) return c.text;

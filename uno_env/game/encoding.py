@@ -4,7 +4,7 @@ Every environment (AEC, single-agent, vector) encodes a game the same way, with 
 compiled function, :func:`encode`. The vector is *seat-relative*: "relative seat k" is the
 player k places clockwise (E-DIR-1) from the observer, so relative seat 0 is the observer.
 Its layout is a table of named slices (:data:`FIELDS`) that depends only on the deck
-family (``uno``: 56 faces, ``french``: 54 faces) and :data:`uno_env.layout.MAX_PLAYERS`,
+family (``uno``: 56 faces, ``french``: 54 faces) and :data:`uno_env.engine.layout.MAX_PLAYERS`,
 never on the rule switches or the number of players: a policy trained on one preset can be
 evaluated on any other preset of the same deck family, and at any player count (seats
 beyond the table read as absent).
@@ -22,7 +22,7 @@ version (:data:`uno_env.envs.ENV_VERSION`). Checkpoints record both.
 
 ``describe(obs)`` turns a vector back into text for people; ``layout_table(deck)`` lists
 the slices (name, start, size, meaning) and ``layout_markdown()`` writes the docs' table
-from them (``python -m uno_env.envs.encoding`` prints it).
+from them (``python -m uno_env.game.encoding`` prints it).
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import cards
-from .. import layout as L
-from .._bits import lowest_bit
-from .._jit import njit
-from ..cards import DeckFamily
-from ..engine import wrap_seat
-from ..position import PHASE_NAMES
+from ..compiler.jit import njit
+from ..engine import cards
+from ..engine import layout as L
+from ..engine.bits import lowest_bit
+from ..engine.cards import DeckFamily
+from ..engine.engine import wrap_seat
 from ..versions import OBS_VERSION as OBS_VERSION  # re-exported: the encoder's version
+from .position import PHASE_NAMES
 
 FACES = -1
 """Size marker in the table: one slot per card face of the deck family (``k * FACES``: k blocks)."""

@@ -20,7 +20,7 @@ action is not searched.
 - the deck composition, the discard pile (every card played since the last reshuffle), its
   own hand and every hand size: the unseen cards are the rest (E-CONS-1);
 - a hand it has looked at and that has not changed since (H-ZEROSEE-1), dealt as it is;
-- what plays *proved* (the engine's public ``VOID`` record, :mod:`uno_env.layout`): where the
+- what plays *proved* (the engine's public ``VOID`` record, :mod:`uno_env.engine.layout`): where the
   rules forbid drawing with a playable card (``draw_when_playable = false``, U-DRAW-3), a
   draw proves the drawer held none of the cards then playable; a Wild Draw Four whose
   challenge failed (U-WD4-2), or played where bluffs are refused, proves its player held
@@ -56,10 +56,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import engine
-from . import layout as L
-from ._bits import lowest_bit
-from ._jit import njit
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.bits import lowest_bit
+from ..engine.rng import chance_ppm, next_u32, rand_below, seed_rng
 from .policies import (
     CONFIDENCE_DEFAULT,
     EXPLORE_DEFAULT,
@@ -90,7 +91,6 @@ from .policies import (
     true_call,
     unseen_counts,
 )
-from .rng import chance_ppm, next_u32, rand_below, seed_rng
 
 WIN = 1.0  # value of winning the round
 TURN_BONUS = 1.105  # evaluation: the player to move weighs this much more (exp(0.1))
@@ -173,7 +173,7 @@ def sample_world(
 ) -> None:
     """Write into ``world`` a full game consistent with what the mover of ``state`` knows.
 
-    ``mode`` 0 (search): the cards the mover cannot see (:func:`uno_env.policies.unseen_counts`
+    ``mode`` 0 (search): the cards the mover cannot see (:func:`uno_env.styles.policies.unseen_counts`
     minus the hands it has seen) are shuffled with the agent generator and dealt into the
     other unknown hands (same sizes; hands with a record first, at most ``slack`` cards of
     the faces their ``VOID`` record names, and of their ``HINT`` record with chance

@@ -1,7 +1,7 @@
 """Rule sets: every switch and parameter of the rule reference, validated, and the presets.
 
 A :class:`RuleSet` is a frozen dataclass. Each field cites the rule it configures (the rule
-reference ``docs/rules.md``, :mod:`uno_env.reference`) and declares its allowed values;
+reference ``docs/rules.md``, :mod:`uno_env.game.reference`) and declares its allowed values;
 construction validates them all and an error names the field, the bad value and what is
 allowed. Variants derive with
 ``dataclasses.replace``; ``str(rules)`` is a canonical one-line form (recorded in logs,
@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 import tomli_w
 
+from ..versions import RULES_FORMAT
 from . import cards
 from . import layout as L
 from . import options as O
-from .versions import RULES_FORMAT
 
 EFFECT_WORDS = L.EFFECT_NAMES
 MAX_PLAYERS = L.MAX_PLAYERS
@@ -59,11 +59,11 @@ def _rule(
 ) -> Any:
     """A rule field and its metadata, the one place a rule is declared.
 
-    ``codes``: the option table (:mod:`uno_env.options`) of a field that picks one of several
+    ``codes``: the option table (:mod:`uno_env.engine.options`) of a field that picks one of several
     words (its allowed values are the table's keys); ``bounds``: the range of a number;
     ``slot``: the spec slot :func:`compile_spec` writes (the code of the word, the number
     times ``scale``, or the flag); ``features``: the fast-path features the field touches
-    (:data:`uno_env.options.FEATURES`) while its value is not one of ``plain`` (by default
+    (:data:`uno_env.engine.options.FEATURES`) while its value is not one of ``plain`` (by default
     the default value).
     """
     return field(
@@ -467,7 +467,7 @@ class RuleSet:
                 )
 
     def rules_with(self, feature: str) -> list[str]:
-        """The fields that carry ``feature`` (:data:`uno_env.options.FEATURES`) and are set to a
+        """The fields that carry ``feature`` (:data:`uno_env.engine.options.FEATURES`) and are set to a
         value outside their plain ones, in field order (computed from the field metadata)."""
         return [
             f.name
@@ -983,7 +983,7 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
 
 def plain_plays(rules: RuleSet) -> bool:
     """Whether a one-card play can resolve without the staged machinery (engine fast path):
-    no rule field marked :data:`uno_env.options.STAGED` is on (answerable penalties, multi-card
+    no rule field marked :data:`uno_env.engine.options.STAGED` is on (answerable penalties, multi-card
     plays, house-rule number effects, jump-in, extra turns, Mau-Mau calls, players leaving)."""
     return not rules.rules_with(O.STAGED)
 

@@ -1,6 +1,6 @@
 """Bit counting for the compiled fast paths: ``popcount`` and ``lowest_bit``.
 
-The engine keeps, per seat, a bitmask of the faces held (:data:`uno_env.layout.HELD`) and,
+The engine keeps, per seat, a bitmask of the faces held (:data:`uno_env.engine.layout.HELD`) and,
 per rule set, bitmasks of the faces of each colour and rank. Legal plays are then one
 ``and``/``or`` of masks, and listing them walks the set bits. Compiled, both functions are
 single instructions (LLVM's ``ctpop`` and ``cttz``); uncompiled (``NUMBA_DISABLE_JIT=1``)

@@ -1,8 +1,8 @@
 """The option tables: every rule that picks one of several words, and the code each word compiles to.
 
-One table per option is the single source of its words and codes. The :class:`~uno_env.rules.RuleSet`
+One table per option is the single source of its words and codes. The :class:`~uno_env.engine.rules.RuleSet`
 field takes its allowed values from the table's keys (in the table's order, which is the
-order error messages and the field docs list them), :func:`~uno_env.rules.compile_spec` writes
+order error messages and the field docs list them), :func:`~uno_env.engine.rules.compile_spec` writes
 the code into the field's spec slot, and the engine's constants (``engine.DRAW_ONE_THEN_ANY``,
 ...) are read from the same table. ``tests/test_options.py`` checks that nothing else spells
 a code.
@@ -10,7 +10,7 @@ a code.
 Two-word options whose slot is a 0/1 flag (``dealer``, ``drawn_card``, ...) are tables too, so
 the word that sets the flag is written once.
 
-Nothing here implements a rule; the rule IDs are those of the fields in :mod:`uno_env.rules`.
+Nothing here implements a rule; the rule IDs are those of the fields in :mod:`uno_env.engine.rules`.
 This module imports nothing, so the lowest layer (layout, engine) can read it.
 """
 

@@ -6,7 +6,7 @@ engine function takes ``(state, spec, ...)`` so that cloning is ``state.copy()``
 is a 2-D array and numba compiles plain array code. The offsets below are module
 constants, which numba freezes into the compiled code.
 
-Nothing here implements a rule; the rule IDs live in :mod:`uno_env.engine`.
+Nothing here implements a rule; the rule IDs live in :mod:`uno_env.engine.engine`.
 """
 
 from __future__ import annotations

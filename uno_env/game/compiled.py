@@ -1,15 +1,15 @@
 """The compiled game: a rule set made ready for the engine at one player count.
 
 :func:`compile_game` is the one way in to the compiled engine. It resolves the rules
-(a preset name, a TOML path or a :class:`~uno_env.rules.RuleSet`, plus keyword overrides),
+(a preset name, a TOML path or a :class:`~uno_env.engine.rules.RuleSet`, plus keyword overrides),
 checks the player count, compiles the spec and the deck counts, and hands out state and mask
-buffers of the engine's layout. :class:`~uno_env.game.Game`, the batch simulator and every
+buffers of the engine's layout. :class:`~uno_env.game.facade.Game`, the batch simulator and every
 environment build their games from it, so a new per-game fact is added here once.
 
 Illegal actions are reported by :func:`illegal_action_error` everywhere (the facade, the
 three environments): the action in notation, why, whose decision, the phase, the legal
-actions and the position. Seeds are checked by :func:`uno_env.rng.check_seed` and drawn by
-:func:`uno_env.rng.fresh_seed`.
+actions and the position. Seeds are checked by :func:`uno_env.engine.rng.check_seed` and drawn by
+:func:`uno_env.engine.rng.fresh_seed`.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from . import actions, cards
-from . import layout as L
+from ..engine import actions, cards
+from ..engine import layout as L
+from ..engine.rules import RuleSet, compile_spec, load_rules
 from .position import PHASE_NAMES, format_position
-from .rules import RuleSet, compile_spec, load_rules
 
 
 class IllegalActionError(ValueError):
@@ -41,7 +41,7 @@ class IllegalActionError(ValueError):
 class CompiledGame:
     """A rule set compiled for ``num_players``: the engine's inputs besides the state.
 
-    ``spec`` is the read-only rule spec (:func:`uno_env.rules.compile_spec`), ``deck_counts``
+    ``spec`` is the read-only rule spec (:func:`uno_env.engine.rules.compile_spec`), ``deck_counts``
     the copies of each face dealt at this player count.
     """
 
@@ -84,7 +84,7 @@ class CompiledGame:
 def compile_game(rules: RuleSet | str | Path, num_players: int, **overrides: Any) -> CompiledGame:
     """The compiled game of ``rules`` (with keyword ``overrides``) at ``num_players``.
 
-    Raises :class:`~uno_env.rules.RuleError` for bad rules or a player count outside the
+    Raises :class:`~uno_env.engine.rules.RuleError` for bad rules or a player count outside the
     variant's range.
     """
     resolved = load_rules(rules, **overrides)

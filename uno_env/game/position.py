@@ -63,12 +63,12 @@ from typing import TypeVar
 
 import numpy as np
 
-from . import cards, engine
-from . import layout as L
-from . import options as O
-from .cards import DeckFamily
-from .rng import seed_rng
-from .rules import RuleError, RuleSet
+from ..engine import cards, engine
+from ..engine import layout as L
+from ..engine import options as O
+from ..engine.cards import DeckFamily
+from ..engine.rng import seed_rng
+from ..engine.rules import RuleError, RuleSet
 
 PHASE_NAMES = {
     L.PH_PLAY: "play",

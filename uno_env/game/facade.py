@@ -15,15 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from . import actions, cards, engine
-from . import layout as L
-from ._jit import njit
-from .cards import Card
+from ..compiler.compiling import ensure_compiled
+from ..compiler.jit import njit
+from ..engine import actions, cards, engine
+from ..engine import layout as L
+from ..engine.cards import Card
+from ..engine.rng import check_seed, fresh_seed
+from ..engine.rules import RuleSet, compile_spec, load_rules
 from .compiled import CompiledGame, IllegalActionError, compile_game
-from .compiling import ensure_compiled
 from .position import PHASE_NAMES, format_position, parse_position
-from .rng import check_seed, fresh_seed
-from .rules import RuleSet, compile_spec, load_rules
 
 __all__ = ["Decision", "Game", "IllegalActionError", "Outcome", "Phase", "TargetReason"]
 
@@ -136,7 +136,7 @@ def _step_and_list(
     cold start): numba optimises and emits every compiled function with the code of everything
     it calls, so each entry point compiled the engine below it again; the deal's inputs ride
     in ``legal`` so that the step, called most, takes no more arguments than before.
-    ``staged``: :func:`uno_env.engine.staged_argument` of the rules (``None`` compiles the
+    ``staged``: :func:`uno_env.engine.engine.staged_argument` of the rules (``None`` compiles the
     engine without the staged machinery)."""
     if action == DEAL:
         engine.new_game(state, spec, legal[DEAL_PLAYERS], legal[: L.MAX_FACES], legal[DEAL_SEED], 0, staged)
@@ -200,7 +200,7 @@ class Game:
     def _setup(self, compiled: CompiledGame, seed: int, state: np.ndarray) -> None:
         """The attributes every way of making a game sets (the caller fills the mask)."""
         self.compiled = compiled
-        """The rules compiled for this player count (:func:`uno_env.compiled.compile_game`)."""
+        """The rules compiled for this player count (:func:`uno_env.game.compiled.compile_game`)."""
         self.rules = compiled.rules
         self.seed = seed
         self.deck: cards.DeckFamily = compiled.deck
@@ -216,7 +216,7 @@ class Game:
     # ------------------------------------------------------------ construction
     @classmethod
     def from_position(cls, rules: RuleSet | str | Path, text: str, seed: int = 0, **overrides: Any) -> Game:
-        """A game at the situation written in position notation (see :mod:`uno_env.position`)."""
+        """A game at the situation written in position notation (see :mod:`uno_env.game.position`)."""
         resolved = load_rules(rules, **overrides)
         seed = check_seed(seed)
         spec = compile_spec(resolved)
@@ -440,7 +440,7 @@ class Game:
 
     @property
     def state(self) -> np.ndarray:
-        """The raw state buffer (read it, do not write it; layout in :mod:`uno_env.layout`)."""
+        """The raw state buffer (read it, do not write it; layout in :mod:`uno_env.engine.layout`)."""
         return self._state
 
     def __repr__(self) -> str:

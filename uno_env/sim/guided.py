@@ -1,7 +1,7 @@
 """The search guided by a network: priors, rollouts and leaf values from an exported network.
 
 ``search:net=NAME`` (or ``oracle:net=NAME``) is the determinised search of
-:mod:`uno_env.search` with an exported network (:mod:`uno_env.learned`: a ``.npz`` with its
+:mod:`uno_env.styles.search` with an exported network (:mod:`uno_env.sim.learned`: a ``.npz`` with its
 JSON sidecar, compiled inference) in three places, each a parameter:
 
 - **the kept move and the candidates** (``default``, ``top``): the search plays its default
@@ -20,9 +20,9 @@ JSON sidecar, compiled inference) in three places, each a parameter:
   it instead of the hand-size model.
 
 Without a network every choice falls back to the plain search, and the search plays exactly
-as :func:`uno_env.search.search_action` does (tested): the same samples, rollouts and moves.
+as :func:`uno_env.styles.search.search_action` does (tested): the same samples, rollouts and moves.
 
-Parsed policies hold the network as an index of :data:`uno_env.policies.NETWORKS`; the
+Parsed policies hold the network as an index of :data:`uno_env.styles.policies.NETWORKS`; the
 seating code (:func:`network_seating`) loads each file once, checks it against the rules,
 packs every network (and critic) into one weight bank and writes the bank rows into its own
 copy of the parameters (``P_NET``, ``P_CRITIC``). :func:`play_games_with_nets`
@@ -30,7 +30,7 @@ copy of the parameters (``P_NET``, ``P_CRITIC``). :func:`play_games_with_nets`
 :func:`guided_search`; :func:`label_games` plays games and records what the search found at
 every decision (the data of expert iteration, :mod:`training.expert`).
 
-Rules used: those of :mod:`uno_env.search` (U-DRAW-3, U-WD4-1, U-WD4-2, U-UNO-1, MC-CALL-1,
+Rules used: those of :mod:`uno_env.styles.search` (U-DRAW-3, U-WD4-1, U-WD4-2, U-UNO-1, MC-CALL-1,
 MM-CALL-1, H-ZEROSEE-1, E-CONS-1): the guide changes which moves are searched and how
 positions are valued, never what a sample may know.
 """
@@ -42,23 +42,13 @@ from typing import Any
 
 import numpy as np
 
-from . import engine
-from . import layout as L
-from ._borrow import borrow
-from ._jit import njit
-from .batch import ILLEGAL_ACTION, GameResults, record_result
-from .envs.encoding import REVEALED, encode, obs_layout
-from .learned import (
-    ExportedPolicy,
-    best_legal,
-    forward_rows,
-    is_learned_policy,
-    load_policy,
-    only_legal,
-    pack_layers,
-    widest_layer,
-)
-from .policies import (
+from ..compiler.borrow import borrow
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.rng import chance_ppm, seed_rng
+from ..game.encoding import REVEALED, encode, obs_layout
+from ..styles.policies import (
     AUTO,
     CONFIDENCE_DEFAULT,
     DEFAULT_NET,
@@ -98,8 +88,18 @@ from .policies import (
     search_value_default,
     true_call,
 )
-from .rng import chance_ppm, seed_rng
-from .search import WIN, evaluate, sample_world, wild_face_mask
+from ..styles.search import WIN, evaluate, sample_world, wild_face_mask
+from .batch import ILLEGAL_ACTION, GameResults, record_result
+from .learned import (
+    ExportedPolicy,
+    best_legal,
+    forward_rows,
+    is_learned_policy,
+    load_policy,
+    only_legal,
+    pack_layers,
+    widest_layer,
+)
 
 LOCKSTEP_GAMES = 256
 """Games played at once in :func:`play_games_with_nets` (rows of the observation matrix)."""
@@ -119,7 +119,7 @@ CRITIC_STREAM = 0xC217
 def encode_privileged(
     state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, out: np.ndarray
 ) -> None:
-    """``seat``'s observation (:func:`uno_env.envs.encoding.encode`) with every other hand
+    """``seat``'s observation (:func:`uno_env.game.encoding.encode`) with every other hand
     written into the ``revealed`` slice, as if ``seat`` had looked at them all: what a critic
     reads. In a sampled world of the search the hands are the sample's, never the true ones."""
     encode(state, spec, seat, offsets, out)
@@ -227,8 +227,8 @@ def guided_rollout(
     h_b: np.ndarray,
     rows: np.ndarray,
 ) -> float:
-    """:func:`uno_env.search.rollout` with a network: it plays every seat (``policy`` is
-    :data:`~uno_env.policies.ROLLOUT_NET`) or the searcher's own (``own_net``), the rollout
+    """:func:`uno_env.styles.search.rollout` with a network: it plays every seat (``policy`` is
+    :data:`~uno_env.styles.policies.ROLLOUT_NET`) or the searcher's own (``own_net``), the rollout
     style the others; the leaf is valued by the critic when ``model`` is ``VALUE_NET``."""
     limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
     steps = 0
@@ -269,7 +269,7 @@ def guided_search(
 ) -> int:
     """The search's action for the mover of ``state``, guided by network ``params[P_NET]``
     and critic ``params[P_CRITIC]`` of the bank (bank rows; -1: none), -1 when nothing is
-    legal. Without either it is :func:`uno_env.search.search_action` move for move.
+    legal. Without either it is :func:`uno_env.styles.search.search_action` move for move.
 
     ``stats`` (``(MAX_ACTIONS, STAT_COLUMNS)`` float64, added to; may have 0 rows: not kept):
     per action searched the sum of its rollout values and their number, and a 1 in
@@ -426,7 +426,7 @@ def guided_choose(
     offsets: np.ndarray,
     obs_size: int,
 ) -> int:
-    """:func:`uno_env.policies.choose_action` for a seat that may be a guided search: a search
+    """:func:`uno_env.styles.policies.choose_action` for a seat that may be a guided search: a search
     with a network or critic (bank rows in ``params``) searches with them, any other policy
     plays as ``choose_action`` plays it."""
     if (policy == POLICY_SEARCH or policy == POLICY_ORACLE) and (params[P_NET] >= 0 or params[P_CRITIC] >= 0):
@@ -454,7 +454,7 @@ def play_games_with_nets(
     check: bool,
     results: GameResults,
 ) -> tuple[int, int]:
-    """:func:`uno_env.batch.play_games_with_params` with learned seats (``seat_nets[s] >= 0``:
+    """:func:`uno_env.sim.batch.play_games_with_params` with learned seats (``seat_nets[s] >= 0``:
     network ``seat_nets[s]`` of the bank plays seat ``s``; -1: compiled policy
     ``policies[s]`` with ``params[s]``). Same results record and failure codes.
 
@@ -561,7 +561,7 @@ class Seating:
     ``codes``/``params``: every seat's compiled style and parameters (a learned seat plays
     ``random`` there, never asked; a guided search's ``P_NET``/``P_CRITIC`` hold bank rows);
     ``seat_nets``: per seat the bank row of its learned policy (-1: a compiled style);
-    ``bank``/``table``: every network packed (:func:`uno_env.learned.pack_layers`);
+    ``bank``/``table``: every network packed (:func:`uno_env.sim.learned.pack_layers`);
     ``offsets``/``obs_size``: the observation layout.
     """
 
@@ -592,13 +592,13 @@ def network_of(text: str) -> str | None:
 
 def network_seating(names: list[str], rules: Any) -> Seating:
     """The compiled arguments for seats named ``names`` (styles, exported policies and guided
-    searches): each network file is loaded once (:func:`uno_env.learned.load_policy`, the one
+    searches): each network file is loaded once (:func:`uno_env.sim.learned.load_policy`, the one
     validation path) and checked against ``rules`` (deck family, observation spec, env
     version; other rules are allowed, a transfer); a search that asks for the critic
     (``value=net``) of a file without one is refused."""
+    from ..engine.rules import load_rules
+    from ..styles.policies import policy_table
     from .learned import is_learned_policy as learned_seat
-    from .policies import policy_table
-    from .rules import load_rules
 
     ruleset = load_rules(rules)
     entries: list[tuple[str, tuple[np.ndarray, ...], tuple[np.ndarray, ...], str]] = []

@@ -16,7 +16,7 @@ import secrets
 
 import numpy as np
 
-from ._jit import njit
+from ..compiler.jit import njit
 
 M32 = 0xFFFFFFFF
 WEYL_STEP = 362437

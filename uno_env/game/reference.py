@@ -5,7 +5,7 @@ title, the rule in the project's words, its source documents, the :class:`~uno_e
 fields that configure it, the presets where it is in force, and the choices the sources
 left open). :func:`explain` formats one entry for the terminal (``uno-env rules --explain
 ID``); :func:`markdown` renders the whole reference as ``docs/rules.md``
-(``python -m uno_env.reference docs/rules.md``, ``make rules-doc``).
+(``python -m uno_env.game.reference docs/rules.md``, ``make rules-doc``).
 
 Rule IDs look like ``U-WD4-2`` or ``MC-FOUR-1`` (a family prefix, a name, a number);
 ``MD-NOTE`` is the one ID without a number. :func:`cited_ids` finds the IDs a text cites,
@@ -24,7 +24,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .rules import PRESETS, RuleError, RuleSet, format_rule_value, rule_fields
+from ..engine.rules import PRESETS, RuleError, RuleSet, format_rule_value, rule_fields
 
 RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z0-9]+-[0-9]+|MD-NOTE)\b(?!\][+*?{])")
 """A rule ID anywhere in a text (not a regular expression's character range such as ``A-Z0-9]+``)."""
@@ -207,7 +207,7 @@ def markdown() -> str:
     out = [
         "# Rule reference",
         "",
-        "<!-- generated from uno_env/rule_reference.toml by `make rules-doc`; edit that file -->",
+        "<!-- generated from uno_env/game/rule_reference.toml by `make rules-doc`; edit that file -->",
         "",
         "Every rule the project plays has an ID (`U-WD4-2`, `MC-FOUR-1`, ...); code, tests and",
         "rule files cite these IDs. Each entry gives the rule as the engine plays it, the source",

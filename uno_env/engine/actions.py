@@ -16,7 +16,7 @@ ids                notation                    meaning
 ``F+17``           ``accept``                  accept the pending penalty and draw it
 =================  ==========================  ==============================================
 
-Which ids are legal depends on the phase (see :class:`uno_env.game.Phase`); the mask from
+Which ids are legal depends on the phase (see :class:`uno_env.game.facade.Phase`); the mask from
 :meth:`uno_env.Game.legal_mask` says which. Target actions are relative so that a policy
 sees the same meaning from every seat.
 """

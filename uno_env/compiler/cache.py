@@ -17,7 +17,7 @@ after ``uno_env`` is imported; if numba code was compiled before (the target is 
 the host target stays and the engine is compiled for it.
 
 **The install's compiled engine.** A wheel carries the engine compiled at build time
-(``_compiled/`` beside this file: :func:`write_compiled_engine`, run by the build hook in
+(``uno_env/_compiled/``: :func:`write_compiled_engine`, run by the build hook in
 ``setup.py``). On import, when the cache directory does not hold it yet and the copy fits
 this process (same source, numba version, Python version, machine and code target), it is
 copied into the cache directory under the names numba expects for this install's paths, so
@@ -78,12 +78,12 @@ def _package_imports(tree: ast.Module, path: Path, package: Path) -> set[Path]:
 
 
 def _uses_numba(tree: ast.Module) -> bool:
-    """Whether a module compiles code: it imports numba, or the package's ``_jit`` decorator."""
+    """Whether a module compiles code: it imports numba, or the package's decorator (:mod:`.jit`)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba" for a in node.names):
             return True
         if isinstance(node, ast.ImportFrom):
-            if (node.module or "").split(".")[0] == "numba" or (node.module or "").split(".")[-1] == "_jit":
+            if (node.module or "").split(".")[0] == "numba" or (node.module or "").split(".")[-1] == "jit":
                 return True
     return False
 
@@ -113,8 +113,8 @@ def _compiled_sources(package: Path) -> tuple[Path, ...]:
     return tuple(sorted(closure))
 
 
-PACKAGE_DIR = Path(os.path.abspath(__file__)).parent
-"""This package's folder, as numba sees its modules' files (absolute, links not resolved)."""
+PACKAGE_DIR = Path(os.path.abspath(__file__)).parent.parent
+"""The ``uno_env`` package's folder, as numba sees its modules' files (absolute, links not resolved)."""
 
 PORTABLE_CPU = "x86-64-v2"
 """The code target on x86-64 (LLVM's name for the x86-64 baseline with SSE4.2 and POPCNT)."""
@@ -258,7 +258,7 @@ def seed_from_compiled_engine(directory: Path, target: str, digest: str, compile
 def write_compiled_engine(out: Path) -> dict[str, Any]:
     """Write the compiled engine in :data:`CACHE_DIR` to ``out``, as a wheel carries it.
 
-    Run after :func:`uno_env.compiling.compile_all` in a process whose cache directory held
+    Run after :func:`uno_env.compiler.compiling.compile_all` in a process whose cache directory held
     nothing else (the build hook uses a fresh temporary one). Refused unless the code target
     is a named CPU (:data:`PORTABLE_CPU` by default): host code would only fit this machine.
     Returns the manifest that :func:`seed_from_compiled_engine` checks.

@@ -23,12 +23,12 @@ highest logit (ties: the lowest id), as ``MaskablePPO.predict(..., deterministic
 
 - :meth:`ExportedPolicy.logits` / :meth:`ExportedPolicy.act`: numpy, for single games and
   Python agents (:class:`agents.ExportedAgent`);
-- :func:`uno_env.guided.play_games_with_nets`: the batch simulator with learned seats, compiled: games run
+- :func:`uno_env.sim.guided.play_games_with_nets`: the batch simulator with learned seats, compiled: games run
   in lockstep blocks; every game whose learned seat must decide between two or more legal
   actions is encoded into one row of an observation matrix and the network runs layer by
   layer over those rows (batched across the games), reading only the non-zero inputs of the
   sparse first layer (a forced decision, one legal action, needs no network). Scripted seats
-  (and search agents) decide inline as in :func:`uno_env.batch.play_games_with_params`.
+  (and search agents) decide inline as in :func:`uno_env.sim.batch.play_games_with_params`.
   Game ``i`` is the same game as with any other batching: each game's randomness is its own.
 
 Pretrained policies ship in ``uno_env/pretrained/`` and are named by their file stem
@@ -47,19 +47,19 @@ from typing import Any
 
 import numpy as np
 
-from . import engine
-from . import layout as L
-from ._jit import njit
-from .cards import DeckFamily
-from .envs.encoding import encode, obs_layout, observe_state
-from .policies import choose_action
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.cards import DeckFamily
+from ..game.encoding import encode, obs_layout, observe_state
+from ..styles.policies import choose_action
 
 FORMAT = "uno-env-exported-policy/1"
 CRITIC_ENCODING = "privileged"
 """What an exported critic reads: the observation with every other hand revealed
-(:func:`uno_env.guided.encode_privileged`)."""
+(:func:`uno_env.sim.guided.encode_privileged`)."""
 ACTIVATIONS = ("tanh", "relu")
-PRETRAINED_DIR = Path(__file__).with_name("pretrained")
+PRETRAINED_DIR = Path(__file__).parent.parent / "pretrained"
 
 
 class PolicyFileError(ValueError):
@@ -86,7 +86,7 @@ class ExportedPolicy:
     @property
     def has_critic(self) -> bool:
         """Whether the file holds a critic: a value network over the privileged observation
-        (:func:`uno_env.guided.encode_privileged`) that a guided search values its leaves with."""
+        (:func:`uno_env.sim.guided.encode_privileged`) that a guided search values its leaves with."""
         return bool(self.critic_weights)
 
     def critic_value(self, privileged: np.ndarray) -> np.ndarray:
@@ -155,8 +155,8 @@ class ExportedPolicy:
         """Raise :class:`PolicyFileError` unless the policy can play ``rules``: the same deck
         family (action table and observation size), observation spec and env version, and
         unless ``allow_rules_mismatch`` the same rules and player count."""
-        from .rules import load_rules
-        from .versions import ENV_VERSION, OBS_VERSION
+        from ..engine.rules import load_rules
+        from ..versions import ENV_VERSION, OBS_VERSION
 
         ruleset = load_rules(rules)
         problems = []
@@ -363,7 +363,7 @@ def shipped_policies() -> dict[str, Path]:
 def is_learned_policy(text: str) -> bool:
     """Whether a policy text names an exported policy: a shipped name or a ``.npz`` path (not
     a style with parameters such as ``search:net=policy.npz``)."""
-    from .policies import STYLE_ALIASES, STYLES
+    from ..styles.policies import STYLE_ALIASES, STYLES
 
     name = text.strip()
     style = name.partition(":")[0].strip()

@@ -10,7 +10,7 @@ own short-lived views).
 Safe only where the view cannot outlive the array: inside a compiled function called from
 Python with that array as an argument, never stored in a returned value or a container.
 The top-level loops (:func:`uno_env.envs.core.vector_run` and friends,
-:func:`uno_env.batch.play_games_with_params`) follow that rule. Uncompiled
+:func:`uno_env.sim.batch.play_games_with_params`) follow that rule. Uncompiled
 (``NUMBA_DISABLE_JIT=1``) it is the identity.
 """
 

@@ -1,9 +1,9 @@
 """The compiled rules: plain functions over a game's state buffer and a rule set's spec.
 
-Every function here takes ``state`` (one game, layout in :mod:`uno_env.layout`) and ``spec``
-(a compiled :class:`~uno_env.rules.RuleSet`) and is compiled by numba with ``cache=True``.
+Every function here takes ``state`` (one game, layout in :mod:`uno_env.engine.layout`) and ``spec``
+(a compiled :class:`~uno_env.engine.rules.RuleSet`) and is compiled by numba with ``cache=True``.
 The same source runs uncompiled under ``NUMBA_DISABLE_JIT=1``. Entry points shared by the
-:class:`~uno_env.game.Game` facade, the batch simulator and the environments:
+:class:`~uno_env.game.facade.Game` facade, the batch simulator and the environments:
 
 - :func:`new_game` deals a game from ``(seed, stream)``;
 - :func:`fill_mask` writes the legal actions of the player to move;
@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..compiler.jit import njit
 from . import layout as L
 from . import options as O
-from ._bits import lowest_bit, popcount
-from ._jit import njit
+from .bits import lowest_bit, popcount
 from .rng import chance_ppm, rand_below, seed_rng, shuffle
 
 # option codes, read from the option tables (the one source of every code)
@@ -105,7 +105,7 @@ def staged_argument(spec: np.ndarray) -> bool | None:
     none of the staged machinery (the engine compiles without it), else ``True``.
 
     None exactly when the fast-path flag ``SP_PLAIN_PLAYS`` is set (no rule field marked
-    :data:`uno_env.options.STAGED` is on), there is no cube (H-CUBE-1) and the start is not
+    :data:`uno_env.engine.options.STAGED` is on), there is no cube (H-CUBE-1) and the start is not
     the first player's discard (MM-START-1).
     """
     plain = spec[L.SP_PLAIN_PLAYS] == 1 and spec[L.SP_CUBE] == 0 and spec[L.SP_START] != START_FIRST_DISCARD

@@ -6,8 +6,8 @@ dealt exactly like ``Game(rules, n, seed=s + i)``; the policies draw from each g
 separate agent generator, so their randomness never shifts the game's chance events.
 Studies and benchmarks use this path; nothing in it allocates per step (but the
 Monte-Carlo style's scratch buffers, per decision). The compiled policies are the play
-styles of :mod:`uno_env.policies` (the registry: :data:`~uno_env.policies.POLICIES`,
-:func:`~uno_env.policies.policy_table`); :func:`~uno_env.policies.choose_action` is their one
+styles of :mod:`uno_env.styles.policies` (the registry: :data:`~uno_env.styles.policies.POLICIES`,
+:func:`~uno_env.styles.policies.policy_table`); :func:`~uno_env.styles.policies.choose_action` is their one
 entry point.
 """
 
@@ -19,25 +19,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import engine
-from . import layout as L
-from ._borrow import borrow
-from ._jit import njit
-from .compiled import compile_game
-from .compiling import ensure_compiled
-from .policies import (
-    POLICY_RANDOM,
-    choose_action,
-    planning_needed,
-    quick_action,
-    random_action,
-)
-from .rng import SEED_LIMIT, check_seed, fresh_seed
-from .rules import RuleSet
-from .stats import mean_interval, wilson_interval
+from ..compiler.borrow import borrow
+from ..compiler.compiling import ensure_compiled
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.rng import SEED_LIMIT, check_seed, fresh_seed
+from ..engine.rules import RuleSet
+from ..game.compiled import compile_game
+from ..stats import mean_interval, wilson_interval
+from ..styles.policies import POLICY_RANDOM, choose_action, planning_needed, quick_action, random_action
 
 ILLEGAL_ACTION = 100  # play_games_with_params failure code: a policy chose an action outside the mask
-# the play-style registry (POLICIES, policy_table, choose_action) is uno_env.policies: this
+# the play-style registry (POLICIES, policy_table, choose_action) is uno_env.styles.policies: this
 # module uses it and does not re-export it
 __all__ = [
     "ILLEGAL_ACTION",
@@ -52,7 +46,7 @@ __all__ = [
 class GameResults(NamedTuple):
     """The per-game result arrays of a batch (row ``g``: game ``g``), as one record for the
     compiled loops (:func:`play_games_with_params`, the network-seat loop of
-    :mod:`uno_env.guided`, :func:`record_result`): a new per-game result is one field here,
+    :mod:`uno_env.sim.guided`, :func:`record_result`): a new per-game result is one field here,
     where it is allocated (:meth:`allocate`) and where it is written."""
 
     winner: np.ndarray  # (games,) int64: the winner's seat, -1 when truncated
@@ -98,14 +92,14 @@ def play_games_with_params(
     ``params[s]``; write ``results``; return ``(-1, 0)`` or, when ``check`` is set, the first game and failure
     code: an engine invariant code (checked after every step) or :data:`ILLEGAL_ACTION`.
 
-    ``staged``: :func:`uno_env.engine.staged_argument` of the rules, or True (``None``
+    ``staged``: :func:`uno_env.engine.engine.staged_argument` of the rules, or True (``None``
     compiles the loop with the engine without the staged machinery).
     ``planning=None`` compiles a loop without the planning styles
-    (:func:`uno_env.policies.choose_action`): pass it when no seat plays one
-    (:func:`uno_env.policies.planning_needed`), and leave it out otherwise.
+    (:func:`uno_env.styles.policies.choose_action`): pass it when no seat plays one
+    (:func:`uno_env.styles.policies.planning_needed`), and leave it out otherwise.
 
     ``state`` (``L.STATE_SIZE`` int64) and ``mask`` (``L.MAX_ACTIONS`` int8) are the caller's
-    scratch buffers. The loop works on borrowed views (:func:`uno_env._borrow.borrow`) of its
+    scratch buffers. The loop works on borrowed views (:func:`uno_env.compiler.borrow.borrow`) of its
     arguments: the caller keeps them alive for the call, and nothing here outlives it.
     """
     state = borrow(state)
@@ -151,7 +145,7 @@ def play_games_with_params(
     return -1, 0
 
 
-# inlined into its callers, the batch loops (issue 21; uno_env/engine.py, "Inlining"): its own
+# inlined into its callers, the batch loops (issue 21; uno_env/engine/engine.py, "Inlining"): its own
 # module re-emitted compute_ranking and the results record's wrapper
 @njit(cache=True, inline="always")
 def record_result(state: np.ndarray, spec: np.ndarray, g: int, results: GameResults) -> None:
@@ -280,10 +274,10 @@ def simulate(
 
     ``policies`` names a compiled policy for every seat, or one per seat, each optionally
     with parameters (``"bluffer:bluff=0.3,challenge=0.8"``, ``"search:400"``; see
-    :data:`uno_env.policies.STYLES`), or an exported learned policy: a shipped name
-    (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.learned`; it must fit the deck
+    :data:`uno_env.styles.policies.STYLES`), or an exported learned policy: a shipped name
+    (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.sim.learned`; it must fit the deck
     family, observation spec and env version; other rules are allowed, a transfer), or a
-    search guided by one (``"search:net=distilled_uno_2p"``, :mod:`uno_env.guided`). With
+    search guided by one (``"search:net=distilled_uno_2p"``, :mod:`uno_env.sim.guided`). With
     ``check_invariants`` the engine invariants are checked after every decision, and every
     policy action against the legal mask; the first failure raises AssertionError naming the
     game's seed.
@@ -293,7 +287,7 @@ def simulate(
     ``seed + i`` must be one too.
 
     Rule sets without the staged machinery (official Uno among them) play on an engine
-    compiled without it (:func:`uno_env.engine.staged_argument`); ``full_engine=True`` plays
+    compiled without it (:func:`uno_env.engine.engine.staged_argument`); ``full_engine=True`` plays
     them on the engine with every rule, the one the other rule sets use, so a process that
     plays both kinds (a study of house-rule variations) compiles one loop instead of two.
     The games are the same either way.

@@ -58,14 +58,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import engine
-from . import layout as L
-from ._bits import lowest_bit, popcount
-from ._jit import njit
-from .rng import chance_ppm, next_u32, rand_below, seed_rng
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.bits import lowest_bit, popcount
+from ..engine.rng import chance_ppm, next_u32, rand_below, seed_rng
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game.facade import Game
 
 # ================================================================ codes and parameters
 POLICY_RANDOM_LEGAL = 0
@@ -79,8 +79,8 @@ POLICY_BLUFFER = 6
 POLICY_CAUTIOUS = 7
 POLICY_MONTE_CARLO = 8
 POLICY_RANDOM_PLAYABLE = 9
-POLICY_SEARCH = 10  # uno_env.search (dispatched by choose_action below)
-POLICY_ORACLE = 11  # uno_env.search with the true hidden cards: cheats
+POLICY_SEARCH = 10  # uno_env.styles.search (dispatched by choose_action below)
+POLICY_ORACLE = 11  # uno_env.styles.search with the true hidden cards: cheats
 NUM_POLICIES = 12
 ROLLOUT_STYLES = (
     "random_legal", "greedy", "aggressor", "hoarder", "controller", "blocker", "bluffer", "cautious"
@@ -130,10 +130,10 @@ PILE_DEFAULT = 0
 P_VALUE = 7  # search, oracle: the leaf value model (0 hand sizes, 1 hand sizes and wilds)
 VALUE_SIZES = 0  # ``value=sizes``: the hand-size model alone; "auto" at 2 players
 VALUE_WILDS = 1  # ``value=wilds``: hand sizes and the wild cards held; "auto" from 3 players
-VALUE_NET = 2  # ``value=net``: the network's critic (a network file with one; uno_env.guided)
+VALUE_NET = 2  # ``value=net``: the network's critic (a network file with one; uno_env.sim.guided)
 VALUE_MODELS = ("sizes", "wilds", "net")  # the names, indexed by the codes above
 AUTO = -1  # a stored "auto": the default for the game's player count
-# a search guided by a network (``search:net=NAME``, uno_env.guided): slots read only there
+# a search guided by a network (``search:net=NAME``, uno_env.sim.guided): slots read only there
 P_NET = 8  # search, oracle: the network (parsed: an id of NETWORKS; compiled: its row in the bank)
 P_CRITIC = 9  # search, oracle, compiled only: the bank row of the network's critic (-1: none)
 P_TOP = 10  # search, oracle: candidates searched, the network's most likely first (0: every one)
@@ -147,7 +147,7 @@ OWN_NET = 1
 NO_NETWORK = -1
 NETWORKS: list[str] = []
 """The networks named by parsed ``net=`` parameters in this process: ``params[P_NET]`` of a parsed
-policy is an index of this list (the seating code, :func:`uno_env.guided.seat_guides`, loads the
+policy is an index of this list (the seating code, :func:`uno_env.sim.guided.seat_guides`, loads the
 file and writes the network's bank row in its own copy of the parameters)."""
 
 NEVER = -(1 << 40)  # card score of a card a style refuses to play (a bluff)
@@ -387,13 +387,13 @@ def random_action(state: np.ndarray, mask: np.ndarray, count: int) -> int:
         a += 1
 
 
-# inlined into quick_action, its only caller (issue 21; uno_env/engine.py, "Inlining")
+# inlined into quick_action, its only caller (issue 21; uno_env/engine/engine.py, "Inlining")
 @njit(cache=True, inline="always")
 def quick_random_action(state: np.ndarray, spec: np.ndarray) -> int:
     """:func:`random_action` without a mask, in the phases whose legal actions are cheap to list.
 
     Exactly the action (and the same draw from the agent generator) that :func:`random_action`
-    takes on the mask :func:`uno_env.engine.fill_mask` writes; -1, with nothing drawn, in the
+    takes on the mask :func:`uno_env.engine.engine.fill_mask` writes; -1, with nothing drawn, in the
     other phases and rule sets. Compiled loops use it to skip writing masks nobody reads.
     """
     phase = state[L.S_PHASE]
@@ -473,13 +473,13 @@ def random_playable_action(state: np.ndarray, spec: np.ndarray, mask: np.ndarray
     return -1
 
 
-# inlined into quick_action, its only caller (issue 21; uno_env/engine.py, "Inlining")
+# inlined into quick_action, its only caller (issue 21; uno_env/engine/engine.py, "Inlining")
 @njit(cache=True, inline="always")
 def quick_random_playable_action(state: np.ndarray, spec: np.ndarray) -> int:
     """:func:`random_playable_action` without a mask where the legal actions are cheap to list.
 
     Exactly its action and draws from the agent generator on the mask
-    :func:`uno_env.engine.fill_mask` writes, in the play phase of plain matching and when
+    :func:`uno_env.engine.engine.fill_mask` writes, in the play phase of plain matching and when
     naming a colour; -1, with nothing drawn, elsewhere.
     """
     phase = state[L.S_PHASE]
@@ -899,9 +899,9 @@ def choose_action(
     - ``state``: the game's int64 state buffer; only public information and the mover's own
       hand are read; the game's *agent* generator (``state[AGENT_RNG:AGENT_RNG+6]``) supplies
       any randomness and is advanced, nothing else is written;
-    - ``spec``: the compiled rule set (:func:`uno_env.rules.compile_spec`);
+    - ``spec``: the compiled rule set (:func:`uno_env.engine.rules.compile_spec`);
     - ``mask``: int8 legal-action mask of the mover, at least ``spec[SP_NUM_ACTIONS]`` long
-      (as :func:`uno_env.engine.fill_mask` writes it); ``count``: how many actions it allows;
+      (as :func:`uno_env.engine.engine.fill_mask` writes it); ``count``: how many actions it allows;
     - ``policy``: a code of :data:`POLICIES`; ``params``: int64 array of
       :data:`NUM_POLICY_PARAMS` style parameters (rates in millionths; a negative slot means
       the default; build it with :func:`policy_table` or :func:`parse_policy`);
@@ -1059,8 +1059,8 @@ class Style:
 def network_id(text: str, where: str = "parameter 'net'") -> int:
     """The index in :data:`NETWORKS` of the exported network ``text`` names (a shipped name or
     an ``.npz`` path), added if new; ValueError when it names none. The file itself is read
-    and checked where the search is seated (:mod:`uno_env.guided`)."""
-    from .learned import is_learned_policy, shipped_policies  # the registry of exported files
+    and checked where the search is seated (:mod:`uno_env.sim.guided`)."""
+    from ..sim.learned import is_learned_policy, shipped_policies  # the registry of exported files
 
     name = text.strip()
     if not is_learned_policy(name):
@@ -1152,7 +1152,7 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
         0,
         0,
         False,
-        "an exported network that guides the search (its priors, rollouts and critic; uno_env.guided)",
+        "an exported network that guides the search (its priors, rollouts and critic; uno_env.sim.guided)",
         network=True,
         guided=True,
     )
@@ -1388,7 +1388,7 @@ STYLES: dict[str, Style] = {
             "search",
             POLICY_SEARCH,
             "determinised Monte-Carlo search: samples the hidden cards, rolls every option out",
-            "Perfect-information Monte Carlo (uno_env.search): samples the cards it cannot see "
+            "Perfect-information Monte Carlo (uno_env.styles.search): samples the cards it cannot see "
             "from what it knows (hand sizes, the discard pile, hands it has seen, what draws and "
             "Wild Draw Fours proved a player lacks, and with chance `trust` what they suggest), "
             "applies every legal action in each sample, plays on `depth` decisions with `rollout` "
@@ -1485,7 +1485,7 @@ def policy_table(names: list[str], networks: bool = False) -> tuple[np.ndarray, 
     of policy texts such as ``"greedy"`` or ``"bluffer:bluff=0.3,challenge=0.8"``.
 
     A search guided by a network (``search:net=NAME``) needs a caller that seats networks
-    (``networks=True``: the batch simulator and :mod:`uno_env.guided`); elsewhere it is
+    (``networks=True``: the batch simulator and :mod:`uno_env.sim.guided`); elsewhere it is
     refused with a ValueError, never played without its network."""
     codes = np.zeros(len(names), dtype=np.int64)
     params = np.full((len(names), NUM_POLICY_PARAMS), -1, dtype=np.int64)
@@ -1511,7 +1511,7 @@ class PublicView:
     players' hands, the draw pile's order, the chance generator and the engine's bluff flag
     (unless it is the mover's own, :func:`own_bluff_known`) are wiped, so an agent cannot use
     hidden information even by mistake. Build one with
-    :meth:`of` from a :class:`~uno_env.game.Game`; an environment builds it from its own
+    :meth:`of` from a :class:`~uno_env.game.facade.Game`; an environment builds it from its own
     buffers (``PublicView(state, spec)``).
     """
 
@@ -1520,7 +1520,7 @@ class PublicView:
 
     @classmethod
     def of(cls, game: Game) -> PublicView:
-        """The view of ``game`` (a :class:`~uno_env.game.Game`) at its current decision."""
+        """The view of ``game`` (a :class:`~uno_env.game.facade.Game`) at its current decision."""
         return cls(game.state, game.compiled.spec)
 
     @property
@@ -1563,7 +1563,7 @@ class PublicView:
         own generator (:func:`agent_generator`), which the style draws from and which is
         advanced in place, so a Python agent's choices depend on its own seed, never on the
         game's. ``chooser(state, spec, mask, count)`` decides instead of :func:`choose_action`
-        when given (a search guided by a network, :mod:`uno_env.guided`). Returns -1 when
+        when given (a search guided by a network, :mod:`uno_env.sim.guided`). Returns -1 when
         nothing is legal.
         """
         state = self.state.copy() if full else self.redacted()
@@ -1588,7 +1588,7 @@ class PublicView:
     ) -> int:
         """:meth:`style_action` of the search (``full``: the oracle) that also reports what it
         saw: the rollouts per action id in ``visits`` and their mean value in ``values``
-        (:func:`uno_env.search.search_decision`). The same action, the generator advanced alike."""
+        (:func:`uno_env.styles.search.search_decision`). The same action, the generator advanced alike."""
         state = self.state.copy() if full else self.redacted()
         state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
         legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
@@ -1607,5 +1607,5 @@ def agent_generator(seed: int, stream: int) -> np.ndarray:
 
 
 # the search agents build on this module's styles (rollouts) and are dispatched by choose_action:
-# imported last, once every name uno_env.search reads from here is defined
+# imported last, once every name uno_env.styles.search reads from here is defined
 from .search import search_action, search_decision  # noqa: E402

@@ -1,7 +1,7 @@
 """Compiling the engine: ahead of use with :func:`compile_all`, and never in silence.
 
 Numba compiles the engine the first time each part of it runs after an install (or after
-the package source changed) and caches the machine code on disk (:mod:`uno_env._cache`);
+the package source changed) and caches the machine code on disk (:mod:`uno_env.compiler.cache`);
 later processes pointed at the same cache load it instead. Two ways to pay that once:
 
 - **Ahead of use, visibly**: :func:`compile_all` (``uno-env compile [PART ...]``) runs every
@@ -48,7 +48,7 @@ from typing import Any, TextIO
 import numba
 import numpy as np
 
-from ._cache import CACHE_DIR, CODE_TARGET, COMPILED_ENGINE
+from .cache import CACHE_DIR, CODE_TARGET, COMPILED_ENGINE
 
 PARTS: dict[str, tuple[str, int]] = {
     "batch": ("batch simulator and play styles", 100),
@@ -141,11 +141,11 @@ def compiling(part: str, *, enabled: bool = True, stream: TextIO | None = None) 
 
 
 def _module(name: str) -> Any:
-    """A module of this package, imported by name: the cache key (:mod:`uno_env._cache`) takes
+    """A module of this package, imported by name: the cache key (:mod:`uno_env.compiler.cache`) takes
     in what compiled modules import, and this module is one of those (Game and simulate call
     :func:`ensure_compiled`), so a plain import of the envs here would key the compiled
     engine on their source too."""
-    return importlib.import_module(f"{__package__}.{name}")
+    return importlib.import_module(f"uno_env.{name}")
 
 
 def _first_legal(mask: np.ndarray) -> int:
@@ -153,7 +153,7 @@ def _first_legal(mask: np.ndarray) -> int:
 
 
 def _play_batch(every_path: bool) -> None:
-    batch = _module("batch")
+    batch = _module("sim.batch")
     batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"])
     if every_path:  # one policy for all seats, the invariant checks, the planning styles, a learned seat
         batch.simulate("uno", 2, 2, seed=0, policies="random")
@@ -161,20 +161,20 @@ def _play_batch(every_path: bool) -> None:
         batch.simulate("uno", 2, 1, seed=0, policies=["monte_carlo:samples=2,depth=5", "random"])
         # the engine with every rule: house-rule variants, and official Uno with full_engine (studies)
         batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], full_engine=True)
-        shipped = _module("learned").shipped_policies()
+        shipped = _module("sim.learned").shipped_policies()
         if shipped:  # the lockstep loop of exported policies (studies and tournaments with one)
             batch.simulate("uno", 2, 1, seed=0, policies=[next(iter(shipped)), "random"])
 
 
 def _play_game(every_path: bool) -> None:
-    game = _module("game").Game("uno", 2, seed=0)
+    game = _module("game.facade").Game("uno", 2, seed=0)
     game.step(game.legal_actions()[0])
     if every_path:  # a whole game, its outcome, positions and the invariant check
         while not game.is_over():
             game.step(game.legal_actions()[0])
         game.outcome()
         game.check_invariants()
-        Game = _module("game").Game
+        Game = _module("game.facade").Game
         Game.from_position("uno", Game("uno", 2, seed=1).position()).legal_actions()
         house = Game("uno_house", 2, seed=0)  # the engine with every rule (house-rule variants)
         while not house.is_over():
@@ -267,7 +267,7 @@ def compile_all(
     ``parts`` picks from :data:`PARTS` (default: all, in that order); ``progress`` gets one
     line per part as it starts and one as it ends (default: printed on stderr; ``print`` or a
     logger method work too). The code goes to the cache directory
-    :data:`uno_env._cache.CACHE_DIR`, where every later process on this source, Python,
+    :data:`uno_env.compiler.cache.CACHE_DIR`, where every later process on this source, Python,
     numba and CPU finds it. A part already there loads in about a second.
     """
     names = list(PARTS) if parts is None else list(parts)

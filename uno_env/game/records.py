@@ -12,7 +12,7 @@ seed fixes every chance event), so a record stores only those, plus optional not
 ``rules`` is the canonical one-line rules string (``str(rules)``, read back with
 :meth:`RuleSet.parse`); ``preset`` names it for people and, when given, must be the preset
 those rules are. ``actions`` are action ids of the deck family's table
-(:mod:`uno_env.actions`). ``agents`` (who sat where), ``source`` and ``extra`` are free
+(:mod:`uno_env.engine.actions`). ``agents`` (who sat where), ``source`` and ``extra`` are free
 notes. ``outcome``, ``final_position`` and ``digest`` are what a replay is verified
 against: ``digest`` is the SHA-256 of the game's defining fields and its result
 (:meth:`GameRecord.game_digest`: env version, rules, players, seed, actions, outcome, final
@@ -49,9 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .game import Game, IllegalActionError, Outcome
-from .rules import RuleError, RuleSet, load_rules
-from .versions import ENV_VERSION, RECORD_FORMAT
+from ..engine.rules import RuleError, RuleSet, load_rules
+from ..versions import ENV_VERSION, RECORD_FORMAT
+from .facade import Game, IllegalActionError, Outcome
 
 _REQUIRED = ("format", "env_version", "rules", "num_players", "seed", "actions")
 _OPTIONAL = ("preset", "agents", "source", "outcome", "final_position", "extra", "digest")
@@ -330,13 +330,13 @@ def record_simulated(
     The batch engine keeps no action history, so each game is played again through
     :class:`~uno_env.Game` (dealt with seed ``seed + i``) with the same compiled styles
     deciding from the full game state and the game's own agent generator, exactly as
-    :func:`uno_env.batch.play_games_with_params` does: the records are the batch's games.
+    :func:`uno_env.sim.batch.play_games_with_params` does: the records are the batch's games.
     """
     import numpy as np
 
-    from . import layout as L
-    from .policies import POLICY_RANDOM, choose_action, policy_table, random_action
-    from .rules import compile_spec
+    from ..engine import layout as L
+    from ..engine.rules import compile_spec
+    from ..styles.policies import POLICY_RANDOM, choose_action, policy_table, random_action
 
     ruleset = load_rules(rules, **overrides)
     names = [policies] * num_players if isinstance(policies, str) else list(policies)
@@ -372,7 +372,7 @@ def record_simulated(
 
 def _style_name(policy: str) -> str:
     """The canonical text of a compiled style (``"bluffer:bluff=0.3,..."``)."""
-    from .policies import parse_policy
+    from ..styles.policies import parse_policy
 
     style, values = parse_policy(policy)
     return style.format(values)
@@ -522,7 +522,7 @@ def check_replay(record: GameRecord, game: Game, *, partial: bool = False) -> No
             f"{record.final_position!r}, replayed {game.position()!r}"
         )
     if record.preset is not None and record.preset != game.rules.preset_name():
-        from .rules import PRESETS
+        from ..engine.rules import PRESETS
 
         detail = ""
         if record.preset in PRESETS:

@@ -1,0 +1,1 @@
+"""Play styles: the compiled scripted styles, their registry, and the search style."""
