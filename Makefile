@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs
+.PHONY: demo test compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs study-docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,11 @@ fuzz: $(VENV)/.installed-dev
 ## docs: build the documentation site into site/ (strict: a broken link or reference fails)
 docs: $(VENV)/.installed-docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+## study-docs: run the default study and store it in docs/study-default, quoting its answer in the
+## README and docs/study.md (what tests/test_study_published.py checks against the current code)
+study-docs: $(VENV)/.installed-study
+	out=$$(mktemp -d)/study && $(BIN)/uno-env study --out $$out && $(BIN)/python -m training.study.publish $$out
 
 ## rules-doc: regenerate docs/rules.md from the rule reference (uno_env/game/rule_reference.toml)
 rules-doc: $(VENV)/.installed-base

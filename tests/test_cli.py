@@ -234,4 +234,28 @@ def test_evaluate_a_style_runs_without_torch_and_checks_its_counts(
     assert main(["evaluate", "greedy", "--threads", "0"]) == 2
     assert "--games, --batch and --threads must be >= 1, got 10000, 1024 and 0" in capsys.readouterr().err
     assert main(["evaluate", "greedy", "--players", "2", "--vs", "random", "--games", "20"]) == 0
-    assert "greedy on uno, 2 players, seed 0" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "greedy on uno, 2 players, seed 0; fair share 50.0% (1/2" in out
+    header, row = out.splitlines()[1:3]
+    assert "fair share" in header
+    assert row.startswith("random_legal ")  # which random player, spelled out
+    assert "50.0%: above" in row  # greedy beats the uniform random player: its interval is above 1/2
+    assert main(["evaluate", "greedy", "--players", "4", "--vs", "greedy", "--games", "40"]) == 0
+    assert "25.0%: within" in capsys.readouterr().out.splitlines()[2]
+
+
+def test_the_readme_lists_every_command() -> None:
+    """The README's count and list of commands is what ``uno-env --help`` lists."""
+    import re
+    from pathlib import Path
+
+    from training.cli import build_parser
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"`uno-env --help` lists its (\d+) commands \(([^)]*)\)", " ".join(readme.split()))
+    assert found, "the README no longer says which commands uno-env --help lists"
+    listed = [c.strip() for c in found.group(2).split(",")]
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert int(found.group(1)) == len(listed) == len(commands)
+    assert set(listed) == set(commands)

@@ -280,3 +280,41 @@ def test_a_huge_answer_is_not_echoed_back(
     assert code == 0 and len(out) < 10_000
     assert out.count("that answer is 10,000,000 characters long") == 1
     assert "that answer is 10,000,001 characters long" in out
+
+
+def test_the_header_says_what_the_player_to_move_is_asked() -> None:
+    """After drawing a playable card the header asks to play or keep it (not "seat 0 to drawn")."""
+    position = "hands=R1 Y9/B2 B3; discard=R3; draw=R5 G4 G6; colour=R; seat=0; dir=+; phase=play"
+    game = uno_env.Game.from_position(uno_env.load_rules("uno"), position)
+    header = render_table(game.state, "uno", game.rules.num_faces, [0]).splitlines()[0]
+    assert header.endswith("seat 0 to play or draw")
+    game.step("draw")
+    assert game.phase == uno_env.Phase.PLAY_DRAWN
+    header = render_table(game.state, "uno", game.rules.num_faces, [0]).splitlines()[0]
+    assert header.endswith("seat 0 to play or keep the drawn card")
+    assert "to drawn" not in header
+    macao = uno_env.Game("macao", 2, seed=3)
+    while macao.phase != uno_env.Phase.CHOOSE_COLOUR and not macao.is_over():
+        macao.step(macao.legal_actions()[0])
+    if not macao.is_over():
+        header = render_table(macao.state, "french", macao.rules.num_faces, None).splitlines()[0]
+        assert header.endswith("to name the suit")
+
+
+def test_a_random_legal_opponent_is_named_and_explained(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_play(
+        monkeypatch, capsys, ["--players", "2", "--vs", "random", "--seed", "4"], io.StringIO("q\n")
+    )
+    assert code == 0
+    first, second = out.splitlines()[:2]
+    assert first.endswith("you are seat 0; seat 1: random_legal")
+    assert second.startswith(
+        "random_legal picks uniformly among the legal actions and draws even when it could"
+    )
+    assert "--vs random_playable is the literature's random player" in second
+    _, out = run_play(
+        monkeypatch, capsys, ["--players", "2", "--vs", "random_playable", "--seed", "4"], io.StringIO("q\n")
+    )
+    assert "random_legal picks" not in out

@@ -202,10 +202,13 @@ def test_python_example(
 
 # ---------------------------------------------------------------- commands
 def commands(block: Block) -> list[str]:
-    """The commands of a bash block: continuation lines joined, comments dropped."""
+    """The commands of a bash block: continuation lines joined, comments (on their own line or
+    after two spaces) dropped."""
     out: list[str] = []
     pending = ""
     for raw in block.code.splitlines():
+        if raw.lstrip().startswith("#"):
+            continue
         line = pending + raw.split("  #")[0].rstrip()
         if line.endswith("\\"):
             pending = line[:-1] + " "

@@ -129,3 +129,57 @@ def test_cli_rules_explain(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(rule_id in index for rule_id in reference.rule_ids())
     assert main(["rules", "--explain", "MC-FOR-1"]) == 2
     assert "did you mean MC-FOUR-1" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- switches in words
+def test_every_option_of_every_choice_field_has_words() -> None:
+    """Each option of a field that picks one of several words is documented as ``'option':
+    what it does``, so reports can name any switch in words without a hand-kept table."""
+    for f in dataclasses.fields(RuleSet):
+        choices = f.metadata["choices"]
+        if not choices:
+            continue
+        meanings = set()
+        for option in choices:
+            words = reference.setting_words(f.name, option)
+            assert words.meaning and "'" not in words.meaning.replace("'s ", ""), (f.name, option)
+            assert words.rule_id in reference.rule_ids()
+            assert words.title == reference.find_rule(words.rule_id).title
+            meanings.add(words.meaning)
+        assert len(meanings) == len(choices), f"{f.name}: two options read the same"
+
+
+def test_setting_words_name_the_rule_and_what_the_value_does() -> None:
+    words = reference.setting_words("draw_when_playable", False)
+    assert (words.rule_id, words.assignment, words.value_words) == (
+        "U-DRAW-3",
+        "draw_when_playable=false",
+        "off",
+    )
+    assert words.name == "Drawing with a playable card in hand: off"
+    assert words.meaning == "drawing is allowed while holding a playable card: no"
+    # an option that cites a rule of its own takes that rule's ID and title
+    until = reference.setting_words("draw", "until_playable")
+    assert (until.rule_id, until.title) == ("U-DRAW-2", "Drawing until a card fits")
+    assert until.meaning == "keep drawing until a card can be played"
+    assert reference.setting_words("start_card", "number_only").rule_id == "U-START-2"
+    # a field that shares its rule with others is named by what the value does
+    drawn = reference.setting_words("drawn_card", "must_play")
+    assert drawn.name == "a playable drawn card: must be played"
+    stack = reference.setting_words("stacking", ("D2/D2", "WD4/WD4"))
+    assert stack.name == "Stacking draw penalties: D2/D2, WD4/WD4"
+    assert stack.assignment == "stacking=D2/D2,WD4/WD4"
+    assert reference.setting_words("uno_penalty", 4).name == "cards drawn when a missed call is caught: 4"
+
+
+def test_switches_words_read_a_rules_string_fragment() -> None:
+    words = reference.switches_words("stacking=D2/D2,WD4/WD4 seven_swap=true")
+    assert [w.assignment for w in words] == ["stacking=D2/D2,WD4/WD4", "seven_swap=true"]
+    assert [w.rule_id for w in words] == ["H-STACK-1", "H-SEVEN-1"]
+    assert reference.switches_words({"jump_in": True})[0].name == "Jump-in: on"
+    with pytest.raises(RuleError, match="unknown rule field"):
+        reference.setting_words("jump", True)
+    with pytest.raises(RuleError, match="unknown rule field"):
+        reference.switches_words("jump=true")
+    with pytest.raises(RuleError, match="must be one of"):
+        reference.switches_words("draw=sometimes")

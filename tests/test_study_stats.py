@@ -102,8 +102,10 @@ def test_changes_against_the_field_sum_to_zero(aa_run: Path) -> None:
         assert cell["truncated_rate"].iloc[0] == 0
         assert abs(cell["delta_win_rate"].sum()) < 1e-5
     report = (aa_run / "report.md").read_text()
-    assert "### Findings (replicated effects)" in report and "**no_finish_on_action**" in report
-    assert "**dealer_random**" not in report  # no finding
+    answer = report[report.index("## The answer") : report.index("## Styles")]
+    assert "**No going out on an action card: on** (H-NOFINISH-1" in answer
+    assert "**Choosing the dealer: random**" not in answer  # no finding
+    assert "No finding: Choosing the dealer: random (`dealer=random`)" in answer
 
 
 def _rows(primary: float, replication: float, p: float = 1e-9) -> list[dict[str, Any]]:

@@ -145,6 +145,8 @@ def test_the_cli_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[
     text = capsys.readouterr().out
     assert "strength [95%]" in text and "rating mu" in text and "cautious" in text and "greedy" in text
     assert "random_legal" in text  # the random player named
+    # the summary line says what --games came to: deals x tables x seatings
+    assert "uno, 2 players: 20 deals x 3 tables x 2 seatings = 120 games (--games counts deals" in text
     frame = pd.read_csv(tmp_path / "t" / "standings.csv")
     assert (frame["games"] == 80).all()  # 2 tables x 2 seatings x 20 deals
 

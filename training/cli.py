@@ -1,4 +1,4 @@
-"""The ``uno-env`` command line: simulate, study, tournament, play, replay, train, evaluate.
+"""The ``uno-env`` command line: the engine, studies, tournaments, training and play.
 
 Subcommands defined here:
 
@@ -34,6 +34,7 @@ from uno_env.compiler.compiling import PARTS, compiling
 from uno_env.engine.rules import rule_fields
 
 from .common import add_rule_arguments, check_player_count, resolve_rules
+from .extras import MissingPackageError
 
 _MARKUP = (
     (re.compile(r":[a-z]+:`~?([^`<]*?)(?: <[^>]*>)?`"), lambda m: m.group(1).rsplit(".", 1)[-1]),
@@ -264,10 +265,6 @@ def build_parser() -> argparse.ArgumentParser:
     for subparser in sub.choices.values():
         subparser.formatter_class = PlainHelpFormatter
     return parser
-
-
-class MissingPackageError(RuntimeError):
-    """An optional package a command needs is not installed; the message names the extra."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -318,6 +318,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_distill(args: argparse.Namespace) -> int:
     """Run ``uno-env distill`` from parsed arguments."""
+    from .extras import require
+
+    require(
+        "distill",
+        {"train": ("torch",)},
+        resume_dir=args.resume,
+        keeps="distillation writes its finished chunks into its run folder; "
+        "uno-env distill --resume DIR continues",
+    )
     if args.resume is not None:
         cfg = DistillConfig(**json.loads((args.resume / "config.json").read_text()))
         out = args.resume

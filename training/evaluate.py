@@ -413,16 +413,37 @@ def evaluate(
     return results
 
 
+def _named(style: str) -> str:
+    """A style as tables name it: an alias spelled out (``random`` reads ``random_legal``)."""
+    name, sep, params = style.partition(":")
+    return uno_env.styles.policies.STYLE_ALIASES.get(name, name) + sep + params
+
+
+def fair_share_verdict(result: EvalResult) -> str:
+    """How the win rate's 95% interval stands to the fair share ``1/players``: ``above``,
+    ``below`` or ``within`` (the interval contains it)."""
+    fair = 1 / result.players
+    if result.win_low > fair:
+        return "above"
+    if result.win_high < fair:
+        return "below"
+    return "within"
+
+
 def format_table(results: Sequence[EvalResult]) -> str:
-    """The results as a fixed-width table."""
+    """The results as a fixed-width table, each win rate beside the fair share ``1/players``
+    (what a player as strong as its opponents wins) and where its interval stands to it."""
     lines = [
-        f"{'opponents':<24} {'games':>7} {'win rate (95% CI)':<26} {'mean rank (95% CI)':<22} "
-        f"{'points/game (95% CI)':<28} {'turns/game (95% CI)':<24} {'truncated':>11} {'games/s':>8}"
+        f"{'opponents':<24} {'games':>7} {'win rate (95% CI)':<26} {'fair share':<17} "
+        f"{'mean rank (95% CI)':<22} {'points/game (95% CI)':<28} {'turns/game (95% CI)':<24} "
+        f"{'truncated':>11} {'games/s':>8}"
     ]
     for r in results:
+        opponents = "/".join(_named(part) for part in r.opponents.split("/"))
         lines.append(
-            f"{r.opponents:<24} {r.games:>7,} "
+            f"{opponents:<24} {r.games:>7,} "
             f"{f'{r.win_rate:.1%} ({r.win_low:.1%}-{r.win_high:.1%})':<26} "
+            f"{f'{1 / r.players:.1%}: {fair_share_verdict(r)}':<17} "
             f"{f'{r.mean_rank:.3f} ({r.rank_low:.3f}-{r.rank_high:.3f})':<22} "
             f"{f'{r.points:.1f} ({r.points_low:.1f}-{r.points_high:.1f})':<28} "
             f"{f'{r.turns:.1f} ({r.turns_low:.1f}-{r.turns_high:.1f})':<24} "
@@ -488,6 +509,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--games, --batch and --threads must be >= 1, got {args.games}, {args.batch} and {args.threads}"
         )
+    from .extras import checkpoint_needs, require
+
+    require("evaluate", checkpoint_needs([args.model, *args.vs]))
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
     style = is_style(args.model)
@@ -500,7 +524,8 @@ def run(args: argparse.Namespace) -> int:
         trust=args.trust_checkpoint,
     )  # fmt: skip
     print(
-        f"{args.model} on {rules.preset_name() or 'custom rules'}, {args.players} players, seed {args.seed}"
+        f"{args.model} on {rules.preset_name() or 'custom rules'}, {args.players} players, seed {args.seed}; "
+        f"fair share {1 / args.players:.1%} (1/{args.players}: what a player as strong as its opponents wins)"
     )
     print(format_table(results))
     if args.out:

@@ -199,6 +199,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Run ``uno-env export`` from parsed arguments."""
+    from .extras import TRAIN, require
+
+    require("export", {"train": TRAIN})
     if not str(args.out).endswith(".npz"):
         raise ValueError(f"--out must name a .npz file, got {args.out!r}")
     training = None

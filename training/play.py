@@ -576,6 +576,9 @@ def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> in
 
 
 def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .extras import checkpoint_needs, require
+
+    require("play", checkpoint_needs(split_opponents(args.vs)))
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
     if not 0 <= args.seat < args.players:
@@ -590,6 +593,11 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         f"uno-env play: {rules.preset_name() or args.rules}, {args.players} players, seed {seed}; "
         f"you are seat {args.seat}; {others}"
     )
+    if any(a.name.split(":", 1)[0] == "random_legal" for a in opponents.values()):
+        session.say(
+            "random_legal picks uniformly among the legal actions and draws even when it could play: a "
+            "weak opponent (--vs random_playable is the literature's random player: a random playable card)."
+        )
     session.say("Answer with a number or an action (R7, draw, colour G, keep, seat 2); ? lists, q quits.")
     try:
         session.play()

@@ -25,7 +25,6 @@ or an MP4 (imageio with imageio-ffmpeg, the ``video`` extra; a clear error if mi
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,6 +59,10 @@ def pick_record(records: Sequence[GameRecord], index: int, source: str) -> GameR
     return records[index]
 
 
+VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".mkv", ".webm")
+"""Video types written with imageio and imageio-ffmpeg (the video extra); ``.gif`` needs only Pillow."""
+
+
 def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> None:
     """Write ``frames`` as a GIF (Pillow) or an MP4 (imageio with imageio-ffmpeg) at ``fps`` frames/s.
 
@@ -83,15 +86,10 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> N
             optimize=False,
         )
         return
-    if suffix in (".mp4", ".m4v", ".mov", ".mkv", ".webm"):
-        missing = [name for name in ("imageio", "imageio_ffmpeg") if importlib.util.find_spec(name) is None]
-        if missing:
-            from training.cli import MissingPackageError
+    if suffix in VIDEO_SUFFIXES:
+        from training.extras import require
 
-            raise MissingPackageError(
-                f"writing {path.name} needs {' and '.join(m.replace('_', '-') for m in missing)} "
-                "(pip install 'uno-env[video]'); or write a .gif, which needs only Pillow"
-            )
+        require("replay", {"video": ("imageio", "imageio_ffmpeg")})
         import imageio.v2 as imageio
 
         imageio.mimsave(path, list(frames), fps=fps, macro_block_size=8)
@@ -220,6 +218,10 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         raise ValueError(f"--fps must be positive, got {args.fps}")
     if not Path(args.file).exists():
         raise ValueError(f"record file {args.file} does not exist")
+    if args.video and Path(args.video).suffix.lower() in VIDEO_SUFFIXES:
+        from training.extras import require
+
+        require("replay", {"video": ("imageio", "imageio_ffmpeg")})
     record = pick_record(load_records(args.file), args.game, args.file)
     warm_up("game")
     try:

@@ -194,6 +194,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env selfplay`` from parsed arguments."""
+    from .extras import TRAIN, require
+
+    require("selfplay", {"train": TRAIN})
     check_player_count(resolve_rules(args.rules, args.overrides), args.players)
     names = {f.name for f in dataclasses.fields(SelfPlayConfig)}
     selfplay(SelfPlayConfig(**{k: v for k, v in vars(args).items() if k in names}))

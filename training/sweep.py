@@ -840,13 +840,29 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} {spec.unit}")
         return 0
     if args.report is not None:
+        from .extras import REPORT, require
         from .transfer import assemble
+
+        require("sweep", {"study": REPORT})
 
         assemble(load_sweep(args.report / "spec.toml"), args.report)
         print(f"report: {args.report / 'report.md'}")
         return 0
     if args.status_every <= 0:
         raise ValueError(f"--status-every must be > 0 seconds, got {args.status_every}")
+    from .extras import EXTRA_MODULES, REPORT, executor_needs, merge, require
+
+    require(
+        "sweep",
+        merge(
+            {"train": EXTRA_MODULES["train"]},
+            {} if args.no_transfer else {"study": REPORT},
+            executor_needs(args.executor),
+        ),
+        resume_dir=args.resume,
+        keeps="a sweep keeps every finished run and its checkpoints in its folder; "
+        "uno-env sweep --resume DIR continues",
+    )
     if args.resume is not None:
         if any(v is not None for v in (args.spec, args.steps, args.deals, args.out)):
             raise SpecError(

@@ -108,6 +108,7 @@ from uno_env.styles.policies import STYLE_ALIASES, parse_policy
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
     from agents.base import Agent
 
@@ -245,6 +246,18 @@ def tables(
         table = (agent,) + (field,) * (players - 1)
         out.append((table, [tuple(table[(r + j) % players] for j in range(players)) for r in range(players)]))
     return out
+
+
+def size_line(agents: Sequence[str], players: int, games: int, field: str | None = None) -> str:
+    """``500 deals x 6 tables x 2 seatings = 6,000 games``: what ``--games`` (deals, each played
+    at every seating of every table) comes to."""
+    layout = tables(agents, players, field)
+    seated = sum(len(s) for _, s in layout)
+    per_table = len(layout[0][1]) if layout else 0
+    return (
+        f"{games:,} deals x {len(layout)} table{'s' if len(layout) != 1 else ''} x {per_table} seatings "
+        f"= {games * seated:,} games"
+    )
 
 
 def plan(
@@ -677,11 +690,11 @@ def run_tournament(
         todo = scan_batches(tasks, out)
         if progress:
             against = f" against a field of {field}" if field is not None else ""
-            orders = len(tables(agents, players, field)[0][1])
             print(
-                f"tournament: {len(agents)} agents{against}, {players} players, {games:,} deals x "
-                f"{len({t.table for t in tasks})} tables x {orders} seatings "
-                f"= {games * len({(t.table, t.seating_index) for t in tasks}):,} games -> {out}",
+                f"tournament: {len(agents)} agents{against}, {players} players, "
+                f"{size_line(agents, players, games, field)} -> {out}\n"
+                f"each finished batch is kept in {out / 'batches'}; after an interruption "
+                f"uno-env tournament --resume {out} plays only the missing ones",
                 file=sys.stderr,
             )
         if todo and tasks[0].compiled:  # compile (or load) the engine first: progress counts games only
@@ -709,13 +722,23 @@ def run_tournament(
 
 
 def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
-    """Win rates and Plackett-Luce strengths with their 95% intervals, one row per agent."""
+    """Write :func:`standings_figure` to ``path``."""
+    import matplotlib.pyplot as plt
+
+    fig = standings_figure(frame, title)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def standings_figure(frame: pd.DataFrame, title: str) -> Figure:
+    """Win rates and Plackett-Luce strengths with their 95% intervals, one row per agent
+    (constrained layout: every label inside the picture)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.5 + 0.45 * len(frame)))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.8 + 0.45 * len(frame)), layout="constrained")
     y = np.arange(len(frame))
     labels = [Path(a).name if is_checkpoint(a) else agent_label(a) for a in frame["agent"]]
     rate = frame["win_rate"] * 100
@@ -729,7 +752,7 @@ def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
     )
     left.set_yticks(y, labels)
     left.invert_yaxis()
-    left.set_xlabel("win rate (%), 95% interval grouped by deal")
+    left.set_xlabel("win rate (%)\n95% interval grouped by deal")
     right.errorbar(
         frame["strength"],
         y,
@@ -740,11 +763,9 @@ def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
     right.axvline(0.0, color="0.6", lw=0.8)
     right.set_yticks(y, labels)
     right.invert_yaxis()
-    right.set_xlabel("Plackett-Luce strength, 95% interval grouped by deal")
+    right.set_xlabel("Plackett-Luce strength\n95% interval grouped by deal")
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 def agent_label(agent: str) -> str:
@@ -808,13 +829,24 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``uno-env tournament`` from parsed arguments."""
+    from .extras import RATINGS, checkpoint_needs, executor_needs, merge, require
+
+    agents = split_agents(args.agents)
+    field = [args.field] if args.field else []
+    require(
+        "tournament",
+        merge({"study": RATINGS}, checkpoint_needs([*agents, *field]), executor_needs(args.executor)),
+        resume_dir=args.resume,
+        keeps="a tournament writes each finished batch into its run folder as it goes; after an "
+        "interruption uno-env tournament --resume DIR plays only the missing ones",
+    )
     out = args.resume if args.resume is not None else args.out
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
     result = run_tournament(
         rules,
         args.players,
-        split_agents(args.agents),
+        agents,
         args.games,
         args.seed,
         out,
@@ -823,6 +855,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         allow_cheating=args.allow_cheating,
         allow_rules_mismatch=args.allow_rules_mismatch,
         field=args.field,
+    )
+    size = size_line(agents, args.players, args.games, args.field)
+    print(
+        f"{rules_label(rules)}, {args.players} players: {size} "
+        "(--games counts deals; each deal is played at every seating of every table)\n"
     )
     print(format_standings(result.standings))
     length = game_length(result.games)

@@ -914,6 +914,15 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env train`` from parsed arguments."""
+    from .extras import EXTRA_MODULES, require
+
+    require(
+        "train",
+        {"train": EXTRA_MODULES["train"]},
+        resume_dir=args.resume,
+        keeps="a training run saves checkpoints in its run folder as it goes; "
+        "uno-env train --resume DIR continues from the last one",
+    )
     if args.resume:
         resume(args.resume, total_steps=args.total_steps, trust=args.trust_checkpoint)
     else:

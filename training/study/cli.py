@@ -4,11 +4,20 @@
 from __future__ import annotations
 
 import argparse
+import tomllib
+from pathlib import Path
+from typing import Any
 
 from training.common import add_run_arguments, add_trust_argument, run_options
+from training.extras import REPORT, TRAIN, executor_needs, merge, require
 
 from .run import default_out_dir, run_study
-from .spec import SpecError, load_spec, parse_spec
+from .spec import LEARNED, SpecError, is_checkpoint, load_spec, parse_spec
+
+KEEPS = (
+    "a study writes each finished batch into its run folder as it goes; after an interruption "
+    "uno-env study --resume DIR plays only the missing ones"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +42,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_trust_argument(parser)
 
 
+def study_needs(spec_path: Path | None, executor: str) -> dict[str, tuple[str, ...]]:
+    """The optional modules a study needs, read from its spec file before anything else (the
+    spec's own checks come after): pandas and matplotlib for its tables, report and plots;
+    torch and sb3-contrib when a style is a checkpoint or the spec seats a sweep's policies;
+    Ray for ``--executor ray``."""
+    styles: list[Any] = []
+    sweep = False
+    if spec_path is not None:
+        try:
+            raw = tomllib.loads(Path(spec_path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            raw = {}  # the spec's loader says what is wrong with it
+        styles = raw.get("styles", []) if isinstance(raw.get("styles"), list) else []
+        sweep = bool(raw.get("sweep"))
+    learned = sweep or any(isinstance(s, str) and (is_checkpoint(s) or s == LEARNED) for s in styles)
+    return merge({"study": REPORT}, {"train": TRAIN} if learned else {}, executor_needs(executor))
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """Run ``uno-env study`` from parsed arguments."""
     overrides = {
@@ -45,6 +72,8 @@ def cmd_study(args: argparse.Namespace) -> int:
         )
         if v is not None
     }
+    spec_file = args.resume / "spec.toml" if args.resume is not None else args.spec
+    require("study", study_needs(spec_file, args.executor), resume_dir=args.resume, keeps=KEEPS)
     if args.resume is not None:
         if args.spec is not None or overrides:
             raise SpecError(

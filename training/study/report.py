@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from training.runner import write_frame
+from uno_env.game.reference import SettingWords, setting_words
 
 from .planning import deals_per_seating, first_deal, kind_seatings, seatings
 from .plots import plot_study, style_label
@@ -41,9 +42,13 @@ def assemble(out: Path) -> pd.DataFrame:
     frame = results_frame(out)
     spec = load_spec(out / "spec.toml")
     effects = pd.DataFrame(effect_rows(spec, frame.to_dict("records")), columns=list(EFFECT_COLUMNS))
+    # the report and plots read the numbers effects.csv holds (six decimals), so a reader of the
+    # file, and a report regenerated from it, sees exactly what the report says
+    floats = effects.select_dtypes("float").columns
+    effects[floats] = effects[floats].round(6)
     write_frame(frame, out / "results")
     write_frame(effects, out / "effects", parquet=False)
-    plot_study(frame, effects, out)
+    plot_study(frame, effects, out, variation_labels(spec))
     (out / "report.md").write_text(report_text(spec, frame, effects), encoding="utf-8")
     return frame
 
@@ -69,6 +74,149 @@ def _fmt_change(effect: Mapping[str, Any]) -> str:
     return f"{change:+.1f} (within ±{max(abs(lo), abs(hi)):.1f})"
 
 
+def variation_words(spec: StudySpec) -> dict[str, list[SettingWords]]:
+    """Each variation's switches in words (rule title, ID, what the value does), from the rule
+    reference and the field metadata (:func:`uno_env.game.reference.setting_words`)."""
+    return {label: [setting_words(k, v) for k, v in switches] for label, switches in spec.variations}
+
+
+def variation_name(words: list[SettingWords]) -> str:
+    """A variation named in words: its switches' short names joined by `` + ``."""
+    return " + ".join(w.name[:1].upper() + w.name[1:] for w in words)
+
+
+def variation_assignment(words: list[SettingWords]) -> str:
+    """A variation as ``field=value`` pairs (``stacking=D2/D2,WD4/WD4 seven_swap=true``)."""
+    return " ".join(w.assignment for w in words)
+
+
+def variation_labels(spec: StudySpec) -> dict[str, tuple[str, str]]:
+    """Each variation's name in words and its fields, for tables and plots:
+    ``("Jump-in: on", "jump_in=true")``."""
+    return {
+        label: (variation_name(words), variation_assignment(words))
+        for label, words in variation_words(spec).items()
+    }
+
+
+def _cells(spec: StudySpec) -> dict[str, str]:
+    """Each variation as a Markdown table cell: the words, the fields beside in code type."""
+    return {label: f"{name} (`{fields}`)" for label, (name, fields) in variation_labels(spec).items()}
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}"
+
+
+def _interval(e: Mapping[str, Any], scale: float) -> str:
+    return f"[{_signed(e['lo'] * scale)}, {_signed(e['hi'] * scale)}]"
+
+
+def _style_changes(found: list[dict[str, Any]]) -> str:
+    """``hoarder gains 19.4 pp [+17.1, +21.7], cautious 7.4 [+5.7, +9.2]; bluffer loses 5.8
+    [-6.5, -5.0], ...``: the gains first, then the losses, each largest first; the interval is
+    of the change."""
+    gains = sorted((e for e in found if e["change"] > 0), key=lambda e: -e["change"])
+    losses = sorted((e for e in found if e["change"] < 0), key=lambda e: e["change"])
+    parts = []
+    for group, verb in ((gains, "gains"), (losses, "loses")):
+        items = [
+            f"`{style_label(e['style'])}` {verb + ' ' if k == 0 else ''}{abs(e['change']) * 100:.1f}"
+            f"{' pp' if k == 0 else ''} {_interval(e, 100)}"
+            for k, e in enumerate(group)
+        ]
+        if items:
+            parts.append(", ".join(items))
+    return "; ".join(parts)
+
+
+def _count_sentences(found: list[dict[str, Any]], spec: StudySpec) -> list[str]:
+    """The sentences of one variation at one player count: win rates against the field and
+    against the reference, game length, the first mover."""
+    by = {m: [e for e in found if e["measure"] == m] for m in MEASURES}
+    sentences = []
+    if by["win_rate"]:
+        sentences.append("against the field, " + _style_changes(by["win_rate"]))
+    if by["vs_reference"]:
+        sentences.append(f"alone against `{spec.reference}` players, " + _style_changes(by["vs_reference"]))
+    length = []
+    for e in by["turns"] + by["decisions"]:
+        unit = "turns" if e["measure"] == "turns" else "decisions"
+        direction = "longer" if e["change"] > 0 else "shorter"
+        length.append(f"{abs(e['change']):.1f} {unit} {direction} {_interval(e, 1)}")
+    if length:
+        sentences.append("games are " + " and ".join(length))
+    for e in by["first_mover"]:
+        direction = "gains" if e["change"] > 0 else "loses"
+        sentences.append(f"the first mover {direction} {abs(e['change']) * 100:.1f} pp {_interval(e, 100)}")
+    return sentences
+
+
+def answer_lines(spec: StudySpec, effects: list[dict[str, Any]]) -> list[str]:
+    """The report's opening: the answer in plain language, one short paragraph per rule
+    variation with a finding (a detected effect that replicated on fresh deals, or a detected
+    one when the study does not replicate), largest change first: the switch in words with its
+    rule ID and field, then per player count which styles gain or lose and by how much, with
+    the interval, and what happens to the game length and the first mover."""
+    replicating = bool(spec.replicate)
+    findings = [e for e in effects if e["detected"] and (e["replicated"] == "yes" or not replicating)]
+    words = variation_words(spec)
+    level = effects[0]["level"] if effects else 1 - FDR
+    kind = "a detected effect that replicated on fresh deals" if replicating else "a detected effect"
+    reference = (
+        f"; *alone against `{spec.reference}` players*: the same change with the style alone at a table of "
+        f"`{spec.reference}` players, apart from the other styles"
+        if spec.reference
+        else ""
+    )
+    intro = (
+        f"One paragraph per rule switch with a finding ({kind}; Benjamini-Hochberg, false discovery rate "
+        f"{FDR:.0%}, over all {len(effects)} effects), largest first. *Against the field*: the win rate "
+        "against all the study's styles, every style in every seat equally often, so one style's gain is "
+        f"the others' loss{reference}. Changes against the base rules are in percentage points (pp) of "
+        "win rate, or in turns and decisions per game; in brackets the change's false-coverage-rate "
+        f"interval (level {level:.2%})."
+    )
+    lines = ["## The answer", "", intro, ""]
+    by_variant: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for e in findings:
+        by_variant.setdefault((e["base"], e["variation"]), []).append(e)
+
+    def weight(key: tuple[str, str]) -> float:
+        rates = [abs(e["change"]) for e in by_variant[key] if e["measure"] in PERCENT_MEASURES]
+        return max(rates, default=0.0)
+
+    for key in sorted(by_variant, key=lambda k: -weight(k)):
+        base, label = key
+        switch = words[label]
+        rules = "; ".join(
+            f"{w.rule_id}, `{w.assignment}`"
+            + ("" if w.meaning.lower() == w.name.lower() else f": {w.meaning}")
+            for w in switch
+        )
+        on = f" on `{base}`" if len(spec.bases) > 1 else ""
+        text = f"**{variation_name(switch)}**{on} ({rules})."
+        for n in spec.players:
+            found = [e for e in by_variant[key] if int(e["players"]) == n]
+            if found:
+                text += f" **At {n} players**, " + "; ".join(_count_sentences(found, spec)) + "."
+        lines += [text, ""]
+    quiet = []
+    for label in words:
+        own = [e for e in effects if e["variation"] == label]
+        if own and not any(k[1] == label for k in by_variant):
+            same = all(e["lo"] == e["hi"] == 0 for e in own)
+            quiet.append(
+                f"{variation_name(words[label])} (`{variation_assignment(words[label])}`"
+                + ("; its games are exactly the base's)" if same else ")")
+            )
+    if not by_variant:
+        lines += ["No finding: no effect was detected" + (" and replicated." if replicating else "."), ""]
+    if quiet:
+        lines += ["No finding: " + "; ".join(quiet) + ".", ""]
+    return lines
+
+
 def style_line(style: str) -> str:
     """One line naming a style: its description, or what a checkpoint is."""
     from uno_env.styles.policies import POLICY_DOCS
@@ -92,7 +240,9 @@ def report_text(spec: StudySpec, frame: pd.DataFrame, effects: pd.DataFrame) -> 
     detected = [e for e in all_effects if e["detected"]]
     replicated = [e for e in detected if e["replicated"] == "yes"]
     level = all_effects[0]["level"] if all_effects else 1 - FDR
-    lines = [f"# House-rules study `{spec.name}`", "", "Styles:", ""]
+    lines = [f"# House-rules study `{spec.name}`", ""]
+    lines += answer_lines(spec, all_effects)
+    lines += ["## Styles", ""]
     lines += [f"- {style_line(s)}" for s in spec.styles]
     if spec.reference and spec.reference not in spec.styles:
         lines.append(f"- {style_line(spec.reference)} (the reference field only)")
@@ -171,18 +321,20 @@ def report_text(spec: StudySpec, frame: pd.DataFrame, effects: pd.DataFrame) -> 
     for e in all_effects:
         by_cell.setdefault((e["variant"], e["players"]), []).append(e)
     lines += summary_tables(spec, primary, by_cell)
+    names = _cells(spec)
     for base in dict.fromkeys(primary["base"]):
         for n in spec.players:
             lines += _cell_section(
-                spec, primary[(primary["base"] == base) & (primary["players"] == n)], by_cell
+                spec, primary[(primary["base"] == base) & (primary["players"] == n)], by_cell, names
             )
     if spec.sweep:
         from training.transfer import study_skill_lines
 
         lines += study_skill_lines(spec, primary)
     lines += [
-        "Plots: `winrate_change.png` (the field changes as a heat map; `~` not detected, `?` detected but "
-        "not replicated), `game_length.png` (turns per game, mean and quantiles per variant). Tables: "
+        "Plots: `winrate_change.png` (the field changes as a heat map on one colour scale; n.d.: not "
+        "detected, `?` detected but not replicated, identical: the variant plays exactly the base's games), "
+        "`game_length.png` (turns per game, mean and quantiles per variant). Tables: "
         "`results.csv` (levels and 95% changes per deal set, cell and style), `effects.csv` (the family "
         "of effects with p-values, detection and replication).",
         "",
@@ -209,6 +361,7 @@ def summary_tables(
 ) -> list[str]:
     """Compact tables of every change (the findings section of ``docs/study.md`` is copied from them)."""
     finding = "detected and replicated" if spec.replicate else "detected"
+    names = _cells(spec)
     lines = [
         "## Summary",
         "",
@@ -232,7 +385,7 @@ def summary_tables(
                 f"{n} players ({base}: {r0['turns_mean']:.1f} turns, {r0['length_mean']:.1f} decisions per "
                 f"game; first mover {_pct(r0['first_mover_win_rate'])}; win rates {rates}):",
                 "",
-                "| switch | "
+                "| rule switch | "
                 + " | ".join(f"`{style_label(s)}`" for s in styles)
                 + " | turns | first mover |",
                 "| --- |" + " ---: |" * (len(styles) + 2),
@@ -247,7 +400,7 @@ def summary_tables(
 
                 cells = [_compact(pick("win_rate", s)) for s in styles]
                 cells += [_compact(pick("turns")), _compact(pick("first_mover"))]
-                lines.append(f"| `{row['switches']}` | " + " | ".join(cells) + " |")
+                lines.append(f"| {names[label]} | " + " | ".join(cells) + " |")
             lines.append("")
     return lines
 
@@ -265,7 +418,10 @@ def _describe(spec: StudySpec) -> str:
 
 
 def _cell_section(
-    spec: StudySpec, part: pd.DataFrame, by_cell: Mapping[tuple[str, int], list[dict[str, Any]]]
+    spec: StudySpec,
+    part: pd.DataFrame,
+    by_cell: Mapping[tuple[str, int], list[dict[str, Any]]],
+    names: Mapping[str, str],
 ) -> list[str]:
     base_rows = part[part["variation"] == ""]
     r0 = base_rows.iloc[0]
@@ -310,7 +466,6 @@ def _cell_section(
     styles = list(dict.fromkeys(part["style"]))
     labels = list(dict.fromkeys(varied["variation"]))
     variant_of = dict(zip(varied["variation"], varied["variant"], strict=False))
-    switches_of = dict(zip(varied["variation"], varied["switches"], strict=False))
 
     def effect(label: str, measure: str, style: str = "") -> dict[str, Any] | None:
         for e in by_cell.get((variant_of[label], n), []):
@@ -318,41 +473,25 @@ def _cell_section(
                 return e
         return None
 
-    lines += ["", "### Findings (replicated effects)" if spec.replicate else "### Detected effects", ""]
-    any_finding = False
-    for label in labels:
-        found = sorted(
-            (
-                e
-                for e in by_cell.get((variant_of[label], n), [])
-                if e["detected"] and (e["replicated"] == "yes" or not spec.replicate)
-            ),
-            key=lambda e: (MEASURES.index(e["measure"]), -abs(e["change"])),
-        )
-        if not found:
-            continue
-        any_finding = True
-        lines.append(
-            f"- **{label}** (`{switches_of[label]}`): " + "; ".join(_finding(e) for e in found) + "."
-        )
-    if not any_finding:
-        lines.append("- none.")
     if spec.replicate:
         failed = [
-            f"{label}: {_effect_name(e)} {_fmt_change(e)}"
+            f"{names[label]}: {_effect_name(e)} {_fmt_change(e)}"
             for label in labels
             for e in by_cell.get((variant_of[label], n), [])
             if e["detected"] and e["replicated"] == "no"
         ]
         if failed:
-            lines += ["", "Detected on the primary deals but not replicated: " + "; ".join(failed) + "."]
+            lines += [
+                "",
+                "Detected on the primary deals but not replicated (not findings): " + "; ".join(failed) + ".",
+            ]
     if not labels:
         return [*lines, ""]
     lines += [
         "",
         "Win-rate change against the field (percentage points; interval at the false-coverage level):",
         "",
-        "| variation | " + " | ".join(f"`{style_label(s)}`" for s in styles) + " | sum | first mover |",
+        "| rule switch | " + " | ".join(f"`{style_label(s)}`" for s in styles) + " | sum | first mover |",
         "| --- |" + " ---: |" * (len(styles) + 2),
     ]
     for label in labels:
@@ -365,14 +504,14 @@ def _cell_section(
         fm = effect(label, "first_mover")
         cells.append(f"{total * 100:+.1f}")
         cells.append(_fmt_change(fm) if fm else "")
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines.append(f"| {names[label]} | " + " | ".join(cells) + " |")
     if spec.reference:
         focal = [s for s in styles if s != spec.reference]
         lines += [
             "",
             f"Win-rate change against the fixed `{spec.reference}` field (percentage points):",
             "",
-            "| variation | " + " | ".join(f"`{style_label(s)}`" for s in focal) + " |",
+            "| rule switch | " + " | ".join(f"`{style_label(s)}`" for s in focal) + " |",
             "| --- |" + " ---: |" * len(focal),
         ]
         for label in labels:
@@ -380,19 +519,19 @@ def _cell_section(
             for s in focal:
                 e = effect(label, "vs_reference", s)
                 cells.append(_fmt_change(e) if e else "")
-            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+            lines.append(f"| {names[label]} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "Game length against the base (turns and decisions per game):",
         "",
-        "| variation | turns | change | decisions | change |",
+        "| rule switch | turns | change | decisions | change |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     for label in labels:
         x = varied[varied["variation"] == label].iloc[0]
         turns, decisions = effect(label, "turns"), effect(label, "decisions")
         lines.append(
-            f"| {label} | {x['turns_mean']:.1f} | {_fmt_change(turns) if turns else ''} | "
+            f"| {names[label]} | {x['turns_mean']:.1f} | {_fmt_change(turns) if turns else ''} | "
             f"{x['length_mean']:.1f} | {_fmt_change(decisions) if decisions else ''} |"
         )
     lines.append("")
@@ -409,15 +548,13 @@ def _effect_name(e: Mapping[str, Any]) -> str:
     }[e["measure"]]
 
 
-def _finding(e: Mapping[str, Any]) -> str:
-    unit = " pp" if e["measure"] in PERCENT_MEASURES else ""
-    scale = 100 if e["measure"] in PERCENT_MEASURES else 1
-    text = (
-        f"{_effect_name(e)} {e['change'] * scale:+.1f}{unit} [{e['lo'] * scale:+.1f}, {e['hi'] * scale:+.1f}]"
-    )
-    if e["replicated"] == "yes":
-        text += f" (replication {e['rep_change'] * scale:+.1f})"
-    return text
-
-
-__all__ = ["assemble", "report_text", "results_frame", "style_line", "summary_tables"]
+__all__ = [
+    "answer_lines",
+    "assemble",
+    "report_text",
+    "results_frame",
+    "style_line",
+    "summary_tables",
+    "variation_labels",
+    "variation_words",
+]

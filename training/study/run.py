@@ -122,7 +122,9 @@ def run_study(
             print(
                 f"study {spec.name!r}: {plural(len(spec.variants()), 'variant')} x "
                 f"{plural(len(spec.players), 'player count')}, "
-                f"{plural(len(spec.styles), 'style')}, {len(todo)} of {total} batches to run -> {out}",
+                f"{plural(len(spec.styles), 'style')}, {len(todo)} of {total} batches to run -> {out}\n"
+                f"each finished batch is kept in {out / 'batches'}; after an interruption "
+                f"uno-env study --resume {out} plays only the missing ones",
                 file=sys.stderr,
             )
         if todo:  # compile (or load) the batch loop first: the progress estimate counts games only

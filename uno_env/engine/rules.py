@@ -88,7 +88,11 @@ class RuleSet:
 
     # ---- deck and table
     deck: str = _rule(
-        "uno", "U-DECK-1", "deck family: 'uno' (108 cards) or 'french' (52)", codes=O.DECK, slot=L.SP_DECK
+        "uno",
+        "U-DECK-1",
+        "deck family: 'uno': the 108-card Uno deck; 'french': the 52-card French deck",
+        codes=O.DECK,
+        slot=L.SP_DECK,
     )
     decks: int = _rule(1, "MM-DECK-1", "copies of the base deck", bounds=(1, 2))
     extra_deck_above: int = _rule(
@@ -116,7 +120,8 @@ class RuleSet:
     dealer: str = _rule(
         "draw",
         "U-SETUP-2",
-        "'draw': each player draws a card, highest number deals (Uno deck); 'random'",
+        "'draw': each player draws a card, the highest number deals (Uno deck); "
+        "'random': a random player deals",
         codes=O.DEALER,
         slot=L.SP_DEALER_DRAW,
     )
@@ -134,16 +139,16 @@ class RuleSet:
     draw: str = _rule(
         "one",
         "U-DRAW-1",
-        "'one': draw one card and play it if you can and want (U-DRAW-1); 'until_playable' "
-        "(U-DRAW-2); 'one_then_any': draw one, then play any playable card or pass (MM-DRAW-1); "
-        "'one_then_pass': draw one and the turn ends (MD-DRAW-1)",
+        "'one': draw one card and play it if you can and want (U-DRAW-1); 'until_playable': keep "
+        "drawing until a card can be played (U-DRAW-2); 'one_then_any': draw one, then play any "
+        "playable card or pass (MM-DRAW-1); 'one_then_pass': draw one and the turn ends (MD-DRAW-1)",
         codes=O.DRAW,
         slot=L.SP_DRAW_RULE,
     )
     drawn_card: str = _rule(
         "may_keep",
         "U-DRAW-2",
-        "a playable drawn card 'may_keep' (play or keep) or 'must_play'",
+        "a playable drawn card: 'may_keep': may be played at once or kept; 'must_play': must be played",
         codes=O.DRAWN_CARD,
         slot=L.SP_DRAWN_MUST_PLAY,
     )
@@ -153,7 +158,7 @@ class RuleSet:
     reverse_with_two: str = _rule(
         "skip",
         "U-REV-1",
-        "with two players a Reverse acts as 'skip', or only 'reverse's",
+        "with two players a Reverse: 'skip': acts as a Skip; 'reverse': only reverses the direction",
         codes=O.REVERSE_WITH_TWO,
         slot=L.SP_REVERSE_SKIPS_TWO,
     )
@@ -166,24 +171,24 @@ class RuleSet:
     wild_not_on_when: str = _rule(
         "top_card",
         "MM-JACK-1",
-        "the restriction holds whenever that rank is the 'top_card' (source) or only while its "
-        "penalty is 'pending'",
+        "the restriction holds: 'top_card': whenever that rank is the top card (the source); "
+        "'pending': only while its penalty is pending",
         codes=O.WILD_NOT_ON_WHEN,
         slot=L.SP_WILD_NOT_ON_PENDING_ONLY,
     )
     wd4_legal_when: str = _rule(
         "no_matching_colour",
         "U-WD4-1",
-        "a Wild Draw Four is legal with 'no_matching_colour' in hand (official) or "
-        "'no_playable_card' at all (the Uno and Mau-Mau sheet)",
+        "a Wild Draw Four is legal: 'no_matching_colour': with no card of the active colour in hand "
+        "(official); 'no_playable_card': only with no playable card at all (the Uno and Mau-Mau sheet)",
         codes=O.WD4_LEGAL_WHEN,
         slot=L.SP_WD4_NO_PLAYABLE,
     )
     wd4_bluff: str = _rule(
         "challenge",
         "U-WD4-2",
-        "an illegal Wild Draw Four may be played and 'challenge'd by the victim; "
-        "'unpunished': no challenge; 'refused': the engine refuses illegal ones",
+        "an illegal Wild Draw Four (a bluff): 'challenge': may be played, and its victim may "
+        "challenge it; 'unpunished': may be played and stands, no challenge; 'refused': is not offered",
         codes=O.WD4_BLUFF,
         slot=L.SP_WD4_MODE,
         features=(O.RESTRICTS_PLAY,),
@@ -199,7 +204,7 @@ class RuleSet:
     challenge_colour: str = _rule(
         "annulled",
         "U-WD4-2",
-        "after a successful challenge the named colour is 'annulled' or 'stands'",
+        "after a successful challenge the named colour: 'annulled': no longer holds; 'stands': still holds",
         codes=O.CHALLENGE_COLOUR,
         slot=L.SP_CHALLENGE_COLOUR_STANDS,
     )
@@ -207,7 +212,7 @@ class RuleSet:
         "uno",
         "U-UNO-1",
         "'uno': call before playing your second-to-last card (U-UNO-1, MC-CALL-1); "
-        "'mau_mau': call any time, false calls cost (MM-CALL-1); 'none'",
+        "'mau_mau': call any time, false calls cost (MM-CALL-1); 'none': no call",
         codes=O.CALL,
         slot=L.SP_CALL_RULE,
         features=(O.STAGED,),
@@ -253,7 +258,7 @@ class RuleSet:
     stack_growth: str = _rule(
         "add",
         "MD-SEVEN-1",
-        "a stacked penalty 'add's the card's amount or 'double's the total",
+        "a stacked penalty: 'add': grows by the card's amount; 'double': doubles",
         codes=O.STACK_GROWTH,
         slot=L.SP_STACK_DOUBLE,
     )
@@ -274,9 +279,9 @@ class RuleSet:
     zero_rule: str = _rule(
         "none",
         "H-ZERO-1",
-        "playing a 0: 'rotate' all hands in the direction of play; 'swap_optional' with a chosen "
-        "player or not; 'swap' with a chosen player; 'discard_colour': discard every card of its "
-        "colour; 'none'",
+        "playing a 0: 'rotate': every hand passes to the next player in the direction of play; "
+        "'swap_optional': swaps hands with a chosen player, or not; 'swap': swaps hands with a chosen "
+        "player; 'discard_colour': discards every card of its colour; 'none': nothing more",
         codes=O.ZERO_RULE,
         slot=L.SP_ZERO_RULE,
         features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
@@ -298,7 +303,8 @@ class RuleSet:
     multi_play: str = _rule(
         "none",
         "H-MULTI-1",
-        "several cards in one play: 'identical' (H-MULTI-1), 'same_rank' (H-MULTI-2, MC-TURN-1)",
+        "several cards in one play: 'none': never; 'identical': identical cards (H-MULTI-1); "
+        "'same_rank': cards of one rank (H-MULTI-2, MC-TURN-1)",
         codes=O.MULTI_PLAY,
         slot=L.SP_MULTI,
         features=(O.STAGED,),
@@ -385,7 +391,7 @@ class RuleSet:
     round_score: str = _rule(
         "winner_takes",
         "U-SCORE-1",
-        "'winner_takes' the points left in the other hands (U-SCORE-1); 'own_points': each "
+        "'winner_takes': the winner takes the points left in the other hands (U-SCORE-1); 'own_points': each "
         "player scores the points left in their own hand, lower is better (MM-SCORE-1)",
         codes=O.ROUND_SCORE,
         slot=L.SP_ROUND_SCORE,

@@ -71,6 +71,35 @@ def paint_action(action: int, deck: DeckFamily, colour: bool = True) -> str:
     return text
 
 
+PHASE_TASKS = {
+    L.PH_PLAY: "play or draw",
+    L.PH_CHOOSE_COLOUR: "name the {colour}",
+    L.PH_PLAY_DRAWN: "play or keep the drawn card",
+    L.PH_CHALLENGE: "challenge or accept the Wild Draw Four",
+    L.PH_ANSWER: "answer or accept the penalty",
+    L.PH_CONTINUE: "lay another card or stop",
+    L.PH_CHOOSE_TARGET: "pick a seat",
+    L.PH_GIVE: "give a card",
+    L.PH_JUMP_IN: "jump in or pass",
+    L.PH_BLOCK: "block with a 0 or pass",
+}
+"""What the player to move is asked in each phase, for the header line of a table."""
+
+
+def turn_text(state: np.ndarray, deck: DeckFamily) -> str:
+    """``seat 2 to play or draw``, ``seat 0 to play or keep the drawn card``, or how the game ended."""
+    status = int(state[L.S_STATUS])
+    if status == L.ST_WON:
+        return f"over: seat {int(state[L.S_WINNER])} won"
+    if status == L.ST_TRUNCATED:
+        return "over: decision limit reached (truncated)"
+    phase = int(state[L.S_PHASE])
+    task = PHASE_TASKS.get(phase, PHASE_NAMES.get(phase, "?")).format(
+        colour="colour" if deck == "uno" else "suit"
+    )
+    return f"seat {int(state[L.S_CURRENT])} to {task}"
+
+
 def _pad(plain: str, shown: str, width: int) -> str:
     """``shown`` (``plain`` with colour codes) left-aligned in ``width`` visible columns."""
     return shown + " " * max(0, width - len(plain))
@@ -97,16 +126,10 @@ def render_table(
     n = int(state[L.S_NPLAYERS])
     status = int(state[L.S_STATUS])
     current = int(state[L.S_CURRENT])
-    phase = PHASE_NAMES.get(int(state[L.S_PHASE]), "?")
     ndiscard = int(state[L.S_NDISCARD])
     top = paint_face(int(state[L.DISCARD_PILE + ndiscard - 1]), deck, colour) if ndiscard else "-"
     head = title + " · " if title else ""
-    if status == L.ST_WON:
-        turn = f"over: seat {int(state[L.S_WINNER])} won"
-    elif status == L.ST_TRUNCATED:
-        turn = "over: decision limit reached (truncated)"
-    else:
-        turn = f"seat {current} to {phase}"
+    turn = turn_text(state, deck)
     active = int(state[L.S_COLOUR])
     active_text = ansi(cards.format_colour(active, deck), colour_code(active, deck), colour)
     lines = [
@@ -325,7 +348,6 @@ def render_rgb(
 
     width, height = size
     n = int(state[L.S_NPLAYERS])
-    status = int(state[L.S_STATUS])
     current = int(state[L.S_CURRENT])
     if shown_seat is None:
         shown_seat = current if current >= 0 else 0
@@ -334,12 +356,7 @@ def render_rgb(
 
     # title line: rules, decision count, who decides what
     draw.rectangle([0, 0, width, 30], fill=_FELT_DARK)
-    if status == L.ST_WON:
-        turn = f"seat {int(state[L.S_WINNER])} won"
-    elif status == L.ST_TRUNCATED:
-        turn = "decision limit reached"
-    else:
-        turn = f"seat {current} to {PHASE_NAMES.get(int(state[L.S_PHASE]), '?')}"
+    turn = turn_text(state, deck).removeprefix("over: ")
     head = f"{title} · " if title else ""
     line = f"{head}decision {int(state[L.S_DECISIONS])} · {turn}"
     if last_actions is None and state[L.S_LAST_ACTOR] >= 0:

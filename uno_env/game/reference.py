@@ -136,6 +136,147 @@ def cited_ids(text: str) -> set[str]:
     return found
 
 
+# ---------------------------------------------------------------- a switch in words
+_CHOICE_ITEM = re.compile(r"'([A-Za-z0-9_]+)':\s*")
+_TRAILING_NOTE = re.compile(r"\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
+_ONLY_IDS = re.compile(r"\s*\((?:[A-Z]{1,2}-[A-Z0-9]+-[0-9]+(?:,\s*)?)+\)")
+
+
+@dataclass(frozen=True)
+class SettingWords:
+    """One rule switch at one value, in words: the rule's title from the rule reference and
+    what the value does, from the field's documentation (:func:`setting_words`)."""
+
+    field: str
+    value: Any
+    rule_id: str
+    """The rule the value plays: the ID its option cites in the field's documentation, else
+    the field's own rule."""
+    title: str
+    """The title of :attr:`rule_id` in the rule reference."""
+    meaning: str
+    """What the value does, in the words of the field's documentation."""
+
+    @property
+    def value_text(self) -> str:
+        """The value as the rules string writes it: ``true``, ``until_playable``, ``D2/D2,WD4/WD4``."""
+        if isinstance(self.value, bool):
+            return "true" if self.value else "false"
+        if isinstance(self.value, tuple | list):
+            return ",".join(self.value)
+        return str(self.value)
+
+    @property
+    def assignment(self) -> str:
+        """``field=value``, as ``uno-env rules`` and ``--set`` write it."""
+        return f"{self.field}={self.value_text}"
+
+    @property
+    def value_words(self) -> str:
+        """The value for a reader: ``on``/``off`` for a switch, words for an option or a list."""
+        if isinstance(self.value, bool):
+            return "on" if self.value else "off"
+        if isinstance(self.value, tuple | list):
+            return ", ".join(self.value) if self.value else "none"
+        if isinstance(self.value, str):
+            return self.value.replace("_", " ") if self.value else "none"
+        return str(self.value)
+
+    own_rule: bool = False
+    """Whether the value's option cites a rule of its own (``draw=until_playable``: U-DRAW-2)."""
+    sole_field: bool = False
+    """Whether the field is the only one of its rule (the title then names the switch)."""
+
+    @property
+    def name(self) -> str:
+        """A short name: the rule's title and the value when the title names the switch (the
+        field is its rule's only one, or the option cites a rule of its own: ``The 7 swaps
+        hands: on``, ``Drawing until a card fits: until playable``), else what the value does
+        (``a playable drawn card: must be played``)."""
+        if self.own_rule or self.sole_field:
+            return f"{self.title}: {self.value_words}"
+        return self.meaning
+
+
+def _choice_meanings(doc: str) -> tuple[str, dict[str, str]]:
+    """The lead text and each option's text of a documentation in the form
+    ``[lead: ]'option': what it does (IDs); 'option': ...``."""
+    items = list(_CHOICE_ITEM.finditer(doc))
+    if not items:
+        return doc, {}
+    lead = doc[: items[0].start()].strip().rstrip(":").strip()
+    texts = {}
+    for item, following in zip(items, [*items[1:], None], strict=True):
+        end = following.start() if following is not None else len(doc)
+        texts[item.group(1)] = doc[item.end() : end].strip().rstrip(";").strip()
+    return lead, texts
+
+
+def setting_words(field_name: str, value: Any) -> SettingWords:
+    """The switch ``field_name`` at ``value`` in words, derived from the field's metadata and
+    the rule reference (never kept by hand per field): its rule ID and title, and what the
+    value does. An unknown field raises a :class:`~uno_env.RuleError` listing the fields."""
+    info = _field_info()
+    if field_name not in info:
+        raise RuleError(f"unknown rule field {field_name!r}; fields: {', '.join(info)}")
+    f = info[field_name]
+    doc, rule_id = f["doc"], f["rule"]
+    own_rule = False
+    if f["choices"]:
+        lead, texts = _choice_meanings(doc)
+        text = texts.get(str(value))
+        if text is None:
+            raise RuleError(
+                f"rule {field_name}: the documentation does not describe the option {value!r} "
+                "(write each option as 'option': what it does)"
+            )
+        cited = RULE_ID.findall(text)
+        own_rule = bool(cited) and cited[0] != rule_id
+        rule_id = cited[0] if cited else rule_id
+        text = _ONLY_IDS.sub("", text).strip()
+        meaning = f"{lead}: {text}" if lead else text
+    elif f["type"] == "boolean":
+        meaning = f"{doc}: {'yes' if value else 'no'}"
+    elif f["type"] == "list":
+        values = ", ".join(value) if value else "none"
+        meaning = f"{values}; {_TRAILING_NOTE.sub('', doc).strip()}"
+    else:
+        meaning = f"{doc}: {value if value != '' else 'none'}"
+    rule = find_rule(rule_id)
+    return SettingWords(
+        field_name,
+        value,
+        rule_id,
+        rule.title,
+        meaning,
+        own_rule=own_rule,
+        sole_field=rule.fields == (field_name,),
+    )
+
+
+def switches_words(switches: Any) -> list[SettingWords]:
+    """Several switches in words: a mapping or pairs of field and value, or a rules-string
+    fragment such as ``"draw=until_playable seven_swap=true"`` (values as ``str(rules)``
+    writes them)."""
+    if isinstance(switches, str):
+        items = dict(part.partition("=")[::2] for part in switches.split())
+        base = str(RuleSet()).split()
+        unknown = sorted(set(items) - {part.partition("=")[0] for part in base})
+        if unknown:
+            raise RuleError(f"unknown rule field(s) {', '.join(unknown)}")
+        parsed = RuleSet.parse(
+            " ".join(
+                [
+                    *(p for p in base if p.partition("=")[0] not in items),
+                    *(f"{k}={v}" for k, v in items.items()),
+                ]
+            )
+        )
+        return [setting_words(k, getattr(parsed, k)) for k in items]
+    pairs = switches.items() if hasattr(switches, "items") else switches
+    return [setting_words(k, v) for k, v in pairs]
+
+
 # ---------------------------------------------------------------- the terminal form
 def _field_info() -> dict[str, dict[str, Any]]:
     return {f["name"]: f for f in rule_fields()}
