@@ -49,6 +49,10 @@ TINY: list[tuple[str, str]] = [
     (r"--eval-every \d[\d_]*", "--eval-every 64"),
     (r"--eval-games \d[\d_]*", "--eval-games 8"),
     (r"--record-games \d+", "--record-games 2"),
+    (r"--rounds \d+", "--rounds 1"),
+    (r"--eval-deals \d[\d_]*", "--eval-deals 8"),
+    (r"--eval-search-deals \d[\d_]*", "--eval-search-deals 2"),
+    (r"search:sims=\d+", "search:sims=20"),
 ]
 """Option values made tiny in every command (regular expression, replacement)."""
 

@@ -52,6 +52,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import math
 import resource
 import sys
 import time
@@ -461,6 +462,11 @@ def _network(inputs: int, hidden: list[int], outputs: int) -> Any:
     return SparseMLP()
 
 
+def _state(network: Any) -> dict[str, Any]:
+    """A copy of a network's weights (its ``state_dict``, cloned)."""
+    return {k: v.detach().clone() for k, v in network.state_dict().items()}
+
+
 def _batches(count: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
     order = rng.permutation(count)
     return [np.sort(order[lo : lo + size]) for lo in range(0, count, size)]
@@ -527,9 +533,16 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
 
     history = []
     begin = time.perf_counter()
+    # early stopping on the held-out chunks: each network keeps the epoch (0: where it started)
+    # with the lowest held-out loss
+    h_loss, h_agree, h_closs = held_out()
+    best = {"policy": (h_loss, 0, _state(policy)), "critic": (h_closs, 0, _state(critic))}
     with log.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(EPOCH_COLUMNS)
+        row0 = [0, math.nan, math.nan, math.nan, h_loss, h_agree, h_closs, 0.0]
+        writer.writerow(row0)
+        history.append(dict(zip(EPOCH_COLUMNS, row0, strict=True)))
         for epoch in range(1, cfg.epochs + 1):
             total = hits = 0.0
             for batch in _batches(len(train), cfg.batch_size, rng):
@@ -559,6 +572,12 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
                 file=sys.stderr,
                 flush=True,
             )
+            if not len(held) or h_loss < best["policy"][0]:
+                best["policy"] = (h_loss, epoch, _state(policy))
+            if not len(cheld) or h_closs < best["critic"][0]:
+                best["critic"] = (h_closs, epoch, _state(critic))
+    policy.load_state_dict(best["policy"][2])
+    critic.load_state_dict(best["critic"][2])
     weights, biases = policy.layers()
     c_weights, c_biases = critic.layers()
     record: dict[str, Any] = {
@@ -570,6 +589,7 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
         "held_critic_rows": len(cheld),
         "started_from": Path(start_from).name if start_from else None,
         "epochs": history,
+        "kept_epochs": {"policy": best["policy"][1], "critic": best["critic"][1]},
         "train_seconds": time.perf_counter() - begin,
     }
     meta = {
@@ -777,7 +797,10 @@ def _append_progress(out: Path, record: dict[str, Any]) -> None:
     lab = record["labelling"]
     ev = record.get("evaluation") or {}
     sev = record.get("search_evaluation") or {}
-    last = record["epochs"][-1] if record.get("epochs") else {}
+    kept = record.get("kept_epochs", {})
+    epochs = record.get("epochs") or [{}]
+    policy_row = epochs[min(kept.get("policy", len(epochs) - 1), len(epochs) - 1)]
+    critic_row = epochs[min(kept.get("critic", len(epochs) - 1), len(epochs) - 1)]
     row = {
         "round": record["round"],
         "games": lab["games"],
@@ -786,8 +809,8 @@ def _append_progress(out: Path, record: dict[str, Any]) -> None:
         "label_seconds": round(lab["seconds"], 1),
         "label_cpu": round(lab["cpu"], 1),
         "train_seconds": round(record["train_seconds"], 1),
-        "held_agreement": last.get("held_agreement"),
-        "held_critic_loss": last.get("held_critic_loss"),
+        "held_agreement": policy_row.get("held_agreement"),
+        "held_critic_loss": critic_row.get("held_critic_loss"),
         "net_win_rate": ev.get("win_rate"),
         "net_win_lo": ev.get("win_lo"),
         "net_win_hi": ev.get("win_hi"),
