@@ -14,6 +14,7 @@ runs and restores it afterwards. Run it alone, on a quiet machine::
 
     python benchmarks/bench_engine.py --rows learned --players 2 --runs 1 --warmup 0
     python benchmarks/rows_learned.py        # the same, printing games/s and the load average
+    python benchmarks/rows_learned.py --policy expert_uno_2p    # another exported policy seated
 """
 
 from __future__ import annotations
@@ -50,13 +51,14 @@ def learned_cell_spec(games: int = GAMES, seed: int = 0, policy: str = POLICY) -
     )
 
 
-def timed_cell(num_players: int, min_seconds: float, seed: int) -> dict[str, float]:
+def timed_cell(num_players: int, min_seconds: float, seed: int, policy: str = POLICY) -> dict[str, float]:
     """Run the learned-seat study cell on ``WORKERS`` processes and time it end to end.
 
     Args:
         num_players: Must be 2 (the cell's player count).
         min_seconds: Ignored: the row always plays the whole cell.
         seed: Seed of deal 0.
+        policy: The exported policy seated (a shipped name or an ``.npz`` path).
 
     Returns:
         ``steps`` (decisions), ``games``, ``seconds`` (wall), ``cpu_seconds`` (this process
@@ -64,7 +66,7 @@ def timed_cell(num_players: int, min_seconds: float, seed: int) -> dict[str, flo
     """
     if num_players != 2:
         raise ValueError("the learned-seat row plays 2 players only")
-    return time_study(learned_cell_spec(seed=seed))
+    return time_study(learned_cell_spec(seed=seed, policy=policy))
 
 
 ROWS = [
@@ -83,8 +85,13 @@ ROWS = [
 
 
 if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--policy", default=POLICY, help=f"the exported policy seated (default: {POLICY})")
+    args = parser.parse_args()
     load = os.getloadavg()
-    result = timed_cell(2, 0.0, 0)
+    result = timed_cell(2, 0.0, 0, args.policy)
     rate = result["games"] / result["seconds"]
     per_cpu = result["games"] / result["cpu_seconds"]  # what the row's CPU time gives on 2 free cores
     verdict = "meets" if rate >= TARGET_GAMES_PER_SECOND else "misses"
