@@ -490,8 +490,15 @@ def test_the_table_refuses_a_move_for_another_seat() -> None:
     table = Table("t", load_rules("uno"), 2, 1, [None, None])
     mover = table.game.current_player
     other = Connection(Recorder(), 1 - mover)
+    asyncio.run(table.attach(other))
     with pytest.raises(TableError, match="not your decision"):
         asyncio.run(table.act(other, table.game.legal_actions()[0], table.game.decisions))
+    first, second = Connection(Recorder(), mover), Connection(Recorder(), mover)
+    asyncio.run(table.attach(first))
+    asyncio.run(table.attach(second))  # the seat joined again from another browser
+    with pytest.raises(TableError, match="joined from elsewhere"):
+        asyncio.run(table.act(first, table.game.legal_actions()[0], table.game.decisions))
+    asyncio.run(table.act(second, table.game.legal_actions()[0], table.game.decisions))
     tables = Tables({}, None, max_tables=1)
     with pytest.raises(TableError, match="not 'human' nor an agent"):
         tables.create(load_rules("uno"), 2, ["human", "nobody"])

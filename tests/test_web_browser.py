@@ -215,3 +215,51 @@ def test_a_replay_is_stepped_through_with_its_chart(server: tuple[str, Path], pa
     assert page.locator("#agent-view .bar").count() >= 2
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "web-replay.png"), full_page=True)
+
+
+def test_two_people_at_one_table_each_see_only_their_own_hand(server: tuple[str, Path], browser: Any) -> None:
+    """Two browsers, one seat each (the second joins by the invite link): each page holds its
+    own hand only, and each plays its own decisions until the game ends."""
+    url, _ = server
+    first = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()
+    second = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()
+    try:
+        new_table(first, url, "uno", ["human", "greedy", "human"], seed=4, switches={})
+        first.wait_for_function("() => table.view !== null")
+        link = first.get_attribute("[data-invite='2']", "value")
+        assert link is not None and "#/table/" in link
+        second.goto(link.replace("/#/", "/?fast#/"))
+        second.wait_for_function("() => table.view !== null")
+        pages = {0: first, 2: second}
+        moves = {0: 0, 2: 0}
+        while True:
+            view = first.evaluate("table.view")
+            if view["over"]:
+                break
+            for seat, page in pages.items():
+                own = page.evaluate("Object.keys(table.view.hands)")
+                assert own == [str(seat)] or page.evaluate("table.view.over")
+            seat = next(
+                (s for s, p in pages.items() if p.evaluate("!table.busy && table.view.legal.length > 0")),
+                None,
+            )
+            if seat is None:
+                first.wait_for_timeout(50)
+                continue
+            options = pages[seat].eval_on_selector_all("[data-action]", OPTIONS)
+            click(pages[seat], choose(options))
+            moves[seat] += 1
+        second.wait_for_function("() => table.view.over")
+        assert moves[0] > 3 and moves[2] > 3
+        assert second.is_visible("#outcome") and first.is_visible("#outcome")
+    finally:
+        first.context.close()
+        second.context.close()
+
+
+def test_a_table_of_agents_is_watched_with_every_hand(server: tuple[str, Path], page: Page) -> None:
+    url, _ = server
+    new_table(page, url, "uno", ["greedy", "blocker"], seed=2, switches={})
+    page.wait_for_function("() => table.view && table.view.over", timeout=60_000)
+    assert page.evaluate("Object.keys(table.view.hands).length") == 2
+    assert page.evaluate("table.log.length") > 10 and page.is_visible("#outcome")

@@ -108,6 +108,8 @@ def start_server(records: Path) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env={**os.environ})
     assert process.stdout is not None
     line = process.stdout.readline()
+    while line and "http://" not in line:  # the lines before the address say what it prepares
+        line = process.stdout.readline()
     if "http://" not in line:
         process.kill()
         raise RuntimeError(f"the server did not start: {line!r}")

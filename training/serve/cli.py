@@ -108,9 +108,12 @@ def run(args: argparse.Namespace) -> int:
 
     from .app import make_app
     from .explain import make_estimator
+    from .explain import warm_up as warm_web
 
     estimator = make_estimator(args.win_estimate)
+    print("uno-env serve: preparing the engine (compiled once per install, then cached) ...", flush=True)
     warm_up("game")
+    warm_web()
     app, _ = make_app(
         records=records,
         replay_files=list(args.replay),

@@ -181,6 +181,18 @@ ESTIMATORS: dict[str, Callable[[], WinEstimator]] = {"search": SearchValue, "han
 """Win-chance estimators by name (``uno-env serve --win-estimate NAME``)."""
 
 
+def warm_up() -> None:
+    """Run what the web table compiles on first use (the search with its counts, the
+    estimates) once on a small game, so no request waits for the compiler."""
+    game = Game("uno", 2, seed=0)
+    agent = ScriptedAgent("search:sims=8", seed=0)
+    for step in range(3):
+        action, _ = explained_act(agent, game)
+        SearchValue(sims=2).estimate(game, step)
+        HandModel().estimate(game, step)
+        game.step(action)
+
+
 def make_estimator(name: str) -> WinEstimator:
     """The estimator called ``name``; ValueError lists the known ones."""
     if name not in ESTIMATORS:

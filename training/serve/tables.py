@@ -159,6 +159,8 @@ class Table:
             game = self.game
             if seat is None:
                 raise TableError("a watcher cannot play; join a seat with its token")
+            if connection not in self.connections:
+                raise TableError("this seat was joined from elsewhere; reload to take it back")
             if game.is_over():
                 raise TableError("the game is over")
             if decision != game.decisions:
@@ -176,15 +178,17 @@ class Table:
         await self.run_agents()
 
     async def run_agents(self) -> None:
-        """Let the agents decide while the decision is theirs (the lock is released between
-        decisions, so other tables and connections are served)."""
+        """Let the agents decide while the decision is theirs. An agent thinks in a worker
+        thread (the search's compiled code releases the interpreter), holding this table's
+        lock, so the server goes on serving the other tables; the lock is released between
+        decisions."""
         while True:
             async with self.lock:
                 game = self.game
                 if game.is_over() or game.current_player not in self.agents:
                     return
                 seat = game.current_player
-                action, why = explained_act(self.agents[seat], game)
+                action, why = await asyncio.to_thread(explained_act, self.agents[seat], game)
                 await self._step(seat, action, why)
             await asyncio.sleep(self.pace)
 
