@@ -46,7 +46,7 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 1_100_000
 """Largest request body read, in bytes (a record sent for replay is the largest)."""
 MAX_CONNECTIONS_PER_TABLE = 24
-MAX_MESSAGES_PER_SECOND = 30
+MAX_MESSAGES_PER_SECOND = 200
 
 
 def _jsonable(value: Any) -> Any:

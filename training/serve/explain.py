@@ -186,7 +186,9 @@ def warm_up() -> None:
     estimates) once on a small game, so no request waits for the compiler."""
     game = Game("uno", 2, seed=0)
     agent = ScriptedAgent("search:sims=8", seed=0)
+    network = ExportedAgent("distilled_uno_2p")
     for step in range(3):
+        explained_act(network, game)
         action, _ = explained_act(agent, game)
         SearchValue(sims=2).estimate(game, step)
         HandModel().estimate(game, step)
