@@ -1,7 +1,8 @@
 """Build hook: a wheel carries the engine compiled for the portable x86-64 target.
 
-``pip wheel .`` / ``python -m build`` run every part of the engine once (``uno_env.compile_all``)
-in a fresh process with an empty cache directory and copy the result into the wheel as
+``pip wheel --no-deps --wheel-dir dist -v .`` / ``python -m build`` run every part of the engine
+once (``uno_env.compile_all``, a progress line every few seconds: ``-v`` shows them) in a fresh
+process with an empty cache directory and copy the result into the wheel as
 ``uno_env/_compiled`` (``uno_env.compiler.cache.write_compiled_engine``); a fresh install then loads
 that code on its first step instead of compiling it (``uno_env.compiler.cache`` copies it into the
 user's cache directory when it fits the process). The wheel is tagged for this Python and
@@ -16,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 from setuptools import setup
@@ -70,5 +72,9 @@ class CompiledDistribution(Distribution):
     def has_ext_modules(self) -> bool:
         return _bundling()
 
+
+# setuptools' editable install warns on every `pip install -e` that folders named like a package
+# may shadow it; the `make` targets install editable, and their stderr should show real problems
+warnings.filterwarnings("ignore", message="Editable installation")
 
 setup(cmdclass={"build_py": BuildWithCompiledEngine}, distclass=CompiledDistribution)

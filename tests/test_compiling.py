@@ -7,6 +7,7 @@ folder, so a part looks cold while the compiled code itself still loads from the
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import threading
 import time
@@ -94,3 +95,46 @@ def test_simulate_compiles_before_it_times_the_games(cold: Path, capsys: pytest.
     assert "throughput: " in captured.out
     assert main(["simulate", "--games", "20", "--players", "2"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_compile_all_is_never_silent_for_long(cold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part that compiles for minutes reports at least every HEARTBEAT_SECONDS, with what numba
+    is compiling (here a short heartbeat and a part that compiles a fresh numba function and
+    then works for a while)."""
+    import numba
+
+    def slow_part(every_path: bool) -> None:
+        @numba.njit(cache=False)
+        def fresh_function(x: int) -> int:
+            return x + 1
+
+        fresh_function(1)
+        time.sleep(2.0)
+
+    monkeypatch.setattr(compiling, "HEARTBEAT_SECONDS", 0.3)
+    monkeypatch.setitem(compiling._WARM_UPS, "game", slow_part)
+    lines: list[tuple[float, str]] = []
+    start = time.perf_counter()
+    compiling.compile_all(["game"], progress=lambda line: lines.append((time.perf_counter() - start, line)))
+    beats = [text for _, text in lines if text.startswith("[1/1] game: ") and "functions compiled" in text]
+    assert len(beats) >= 4
+    assert any("1 functions compiled" in text for text in beats)
+    gaps = [b - a for (a, _), (b, _) in itertools.pairwise(lines)]
+    assert max(gaps) < 1.5  # never silent for long (0.3 s asked; a busy machine delays a little)
+    assert lines[-2][1].startswith("[1/1] game: done in ")
+    assert not any(t.name == "compile-heartbeat" for t in threading.enumerate())
+
+
+def test_a_log_gets_the_notice_again_while_a_part_compiles(
+    cold: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compiling, "NOTICE_SECONDS", 0.2)
+    out = io.StringIO()
+    with compiling.compiling("batch", stream=out):
+        time.sleep(1.0)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("compiling the engine (batch simulator and play styles)")
+    assert (
+        sum(line.startswith("  still compiling (batch simulator and play styles): ") for line in lines) >= 3
+    )
+    assert lines[-1].startswith("compiled the engine (batch simulator and play styles) in ")

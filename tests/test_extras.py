@@ -85,6 +85,9 @@ CASES = [
     ("sweep-report", ("pandas",), ["sweep", "--report", "out"], "study"),
     ("export", TRAIN, ["export", "runs/x/model.zip", "--out", "x.npz"], "train"),
     ("distill", ("torch",), ["distill", "--games", "10", "--out", "out"], "train"),
+    ("expert", ("torch",), ["expert", "--out", "out"], "train"),
+    ("serve", ("uvicorn",), ["serve", "--port", "0", "--records", "out/games.jsonl"], "web"),
+    ("serve-checkpoint", TRAIN, ["serve", "--port", "0", "--agent", "me=runs/x/model.zip"], "train"),
 ]
 
 

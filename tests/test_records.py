@@ -153,7 +153,8 @@ def test_the_cli_reports_a_missing_video_encoder_without_a_traceback(
     )
     assert cli_main(["replay", str(path), "--quiet", "--video", str(tmp_path / "g.mp4")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("uno-env: error: writing g.mp4 needs imageio-ffmpeg") and "Traceback" not in err
+    assert err.startswith("uno-env: error: uno-env replay needs imageio-ffmpeg (the video extra)")
+    assert "or write a .gif" in err and "Nothing was run" in err and "Traceback" not in err
     assert not (tmp_path / "g.mp4").exists()
 
 

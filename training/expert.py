@@ -936,6 +936,15 @@ def cmd_expert(args: argparse.Namespace) -> int:
         for line in status_lines(args.status):
             print(line)
         return 0
+    from .extras import executor_needs, merge, require
+
+    require(
+        "expert",
+        merge({"train": ("torch",)}, executor_needs(args.executor)),
+        resume_dir=args.resume,
+        keeps="each round's labelled chunks and networks are kept in its run folder; "
+        "uno-env expert --resume DIR continues",
+    )
     names = {f.name for f in dataclasses.fields(ExpertConfig)}
     if args.resume is not None:
         cfg = _load_config(args.resume)

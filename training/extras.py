@@ -20,6 +20,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "study": ("pandas", "pyarrow", "matplotlib", "openskill"),
     "ray": ("ray",),
     "video": ("imageio", "imageio_ffmpeg"),
+    "web": ("starlette", "uvicorn", "websockets"),
 }
 """The top-level modules each extra of ``pyproject.toml`` provides, as the code imports them
 (a test keeps this in step with ``pyproject.toml``)."""
@@ -58,6 +59,8 @@ def require(
     *,
     resume_dir: str | Path | None = None,
     keeps: str | None = None,
+    hint: str | None = None,
+    before_work: bool = True,
 ) -> None:
     """Raise :class:`MissingPackageError` unless every module of ``needs`` (extra -> modules)
     is installed, naming the missing modules, their extras and the ``pip install`` line.
@@ -65,7 +68,9 @@ def require(
     ``resume_dir`` (the run folder of a ``--resume``) says that its finished work is kept and
     how to continue; ``keeps`` describes, for a long job, where its work is kept and how an
     interrupted run resumes (``"a study keeps its finished batches in its run folder; uno-env
-    study --resume DIR continues one"``).
+    study --resume DIR continues one"``); ``hint`` names a way around the package (``"or write
+    a .gif"``). ``before_work=False`` (a check at the point of use, after some work) leaves out
+    "Nothing was run".
     """
     missing: dict[str, list[str]] = {}
     seen: set[str] = set()
@@ -81,12 +86,16 @@ def require(
     if not missing:
         return
     extras = ",".join(missing)
-    modules = ", ".join(m for ms in missing.values() for m in ms)
+    modules = ", ".join(m.replace("_", "-") for ms in missing.values() for m in ms)
     which = " and ".join(f"the {e} extra" for e in missing)
     message = (
         f"uno-env {command} needs {modules} ({which}), not installed here: pip install 'uno-env[{extras}]' "
-        f"(in a source checkout: .venv/bin/pip install -e '.[{extras}]'). Nothing was run"
+        f"(in a source checkout: .venv/bin/pip install -e '.[{extras}]')"
     )
+    if hint:
+        message += f"; {hint}"
+    if before_work:
+        message += ". Nothing was run"
     if resume_dir is not None:
         message += (
             f"; the finished work in {resume_dir} is kept: after installing, continue with "

@@ -61,6 +61,7 @@ def pick_record(records: Sequence[GameRecord], index: int, source: str) -> GameR
 
 VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".mkv", ".webm")
 """Video types written with imageio and imageio-ffmpeg (the video extra); ``.gif`` needs only Pillow."""
+GIF_HINT = "or write a .gif, which needs only Pillow"
 
 
 def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> None:
@@ -89,7 +90,7 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> N
     if suffix in VIDEO_SUFFIXES:
         from training.extras import require
 
-        require("replay", {"video": ("imageio", "imageio_ffmpeg")})
+        require("replay", {"video": ("imageio", "imageio_ffmpeg")}, hint=GIF_HINT, before_work=False)
         import imageio.v2 as imageio
 
         imageio.mimsave(path, list(frames), fps=fps, macro_block_size=8)
@@ -221,7 +222,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if args.video and Path(args.video).suffix.lower() in VIDEO_SUFFIXES:
         from training.extras import require
 
-        require("replay", {"video": ("imageio", "imageio_ffmpeg")})
+        require("replay", {"video": ("imageio", "imageio_ffmpeg")}, hint=GIF_HINT)
     record = pick_record(load_records(args.file), args.game, args.file)
     warm_up("game")
     try:

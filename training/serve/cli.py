@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import socket
 from pathlib import Path
 from typing import Any
@@ -35,14 +34,13 @@ WS_MAX_SIZE = 65536
 :data:`training.serve.protocol.MAX_MESSAGE` with an error; larger frames close the socket)."""
 
 
-def check_web_packages() -> None:
-    """Raise :class:`training.cli.MissingPackageError` naming the install line when a web
-    package is missing."""
-    missing = [name for name in WEB_PACKAGES if importlib.util.find_spec(name) is None]
-    if missing:
-        from training.cli import MissingPackageError
+def check_web_packages(agents: list[str] | None = None) -> None:
+    """Raise :class:`training.extras.MissingPackageError` naming the install line when a web
+    package is missing (or torch, for a ``.zip`` checkpoint among the ``--agent`` specs)."""
+    from training.extras import checkpoint_needs, merge, require
 
-        raise MissingPackageError(f"uno-env serve needs {', '.join(missing)} (the web extra): {INSTALL_LINE}")
+    specs = [entry.partition("=")[2] for entry in agents or []]
+    require("serve", merge({"web": WEB_PACKAGES}, checkpoint_needs(specs)))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +89,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server (blocks until Ctrl-C)."""
-    check_web_packages()
+    check_web_packages(list(args.agent))
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0..65535, got {args.port}")
     if not 1 <= args.max_tables <= 10_000:

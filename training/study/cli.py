@@ -42,6 +42,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_trust_argument(parser)
 
 
+def _exports_networks(sweep: Any, here: Path) -> bool:
+    """Whether the sweep folder ``sweep`` trained exported networks (an expert-iteration sweep,
+    ``mode = "expert"``: its players sit in the compiled simulator, no torch), as its own
+    ``spec.toml`` says; when that cannot be read, no."""
+    if not isinstance(sweep, str):
+        return False
+    for folder in (Path(sweep), here / sweep):
+        try:
+            raw = tomllib.loads((folder / "spec.toml").read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        return raw.get("mode") == "expert"
+    return False
+
+
 def study_needs(spec_path: Path | None, executor: str) -> dict[str, tuple[str, ...]]:
     """The optional modules a study needs, read from its spec file before anything else (the
     spec's own checks come after): pandas and matplotlib for its tables, report and plots;
@@ -55,7 +70,7 @@ def study_needs(spec_path: Path | None, executor: str) -> dict[str, tuple[str, .
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             raw = {}  # the spec's loader says what is wrong with it
         styles = raw.get("styles", []) if isinstance(raw.get("styles"), list) else []
-        sweep = bool(raw.get("sweep"))
+        sweep = bool(raw.get("sweep")) and not _exports_networks(raw["sweep"], Path(spec_path).parent)
     learned = sweep or any(isinstance(s, str) and (is_checkpoint(s) or s == LEARNED) for s in styles)
     return merge({"study": REPORT}, {"train": TRAIN} if learned else {}, executor_needs(executor))
 

@@ -59,6 +59,14 @@ PARTS: dict[str, tuple[str, int]] = {
 """Each part's description and its compile time in seconds on one free core of a 2-core
 machine (a busy machine takes longer)."""
 
+HEARTBEAT_SECONDS = 5.0
+"""Longest silence of :func:`compile_all` while a part compiles: a line with the seconds so far
+and the function numba is compiling comes at least this often (a part can take minutes on a
+busy machine)."""
+NOTICE_SECONDS = 10.0
+"""How often :func:`compiling` repeats its notice with the seconds so far when stderr is not
+a terminal (a log file or a pipe, where no spinner runs)."""
+
 _SPINNER = "|/-\\"
 _ENSURED: set[str] = set()  # parts this process has warmed up or found warm
 
@@ -124,6 +132,17 @@ def compiling(part: str, *, enabled: bool = True, stream: TextIO | None = None) 
             spinner.start()
         else:
             print(f"{notice} ...", file=out, flush=True)
+
+            def tell() -> None:
+                while not done.wait(NOTICE_SECONDS):
+                    print(
+                        f"  still compiling ({what}): {time.perf_counter() - start:.0f} s",
+                        file=out,
+                        flush=True,
+                    )
+
+            spinner = threading.Thread(target=tell, name="compile-notice", daemon=True)
+            spinner.start()
     try:
         yield
     finally:
@@ -133,7 +152,7 @@ def compiling(part: str, *, enabled: bool = True, stream: TextIO | None = None) 
     mark_warm(part)
     if enabled:
         line = f"compiled the engine ({what}) in {time.perf_counter() - start:.0f} s"
-        if spinner is not None:
+        if getattr(out, "isatty", lambda: False)():
             out.write("\r" + line.ljust(len(notice) + 12) + "\n")
             out.flush()
         else:
@@ -282,12 +301,49 @@ def compile_all(
     for k, name in enumerate(names, 1):
         report(f"[{k}/{len(names)}] {name}: {PARTS[name][0]} ...")
         start = time.perf_counter()
-        with compiling(name, enabled=False):
+        prefix = f"[{k}/{len(names)}] {name}: "
+        with _heartbeat(report, prefix), compiling(name, enabled=False):
             _WARM_UPS[name](True)
         seconds[name] = time.perf_counter() - start
         report(f"[{k}/{len(names)}] {name}: done in {seconds[name]:.1f} s")
     report(f"compiled in {time.perf_counter() - total:.1f} s")
     return seconds
+
+
+@contextmanager
+def _heartbeat(report: Callable[[str], Any], prefix: str) -> Iterator[None]:
+    """While the block runs, ``report`` a line (after ``prefix``) at least every
+    :data:`HEARTBEAT_SECONDS`: the seconds so far, the functions numba has compiled and the one
+    it is compiling (numba's ``numba:compile`` events)."""
+    from numba.core import event
+
+    start = time.perf_counter()
+    done = threading.Event()
+    state: dict[str, Any] = {"compiled": 0, "now": ""}
+
+    class Watch(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            state["now"] = getattr(ev.data["dispatcher"].py_func, "__qualname__", "")
+
+        def on_end(self, ev: Any) -> None:
+            state["compiled"] += 1
+
+    def beat() -> None:
+        while not done.wait(HEARTBEAT_SECONDS):
+            now = f"; compiling {state['now']}" if state["now"] else ""
+            elapsed = time.perf_counter() - start
+            report(f"{prefix}{elapsed:.0f} s, {state['compiled']} functions compiled{now} ...")
+
+    watch = Watch()
+    event.register("numba:compile", watch)
+    thread = threading.Thread(target=beat, name="compile-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        event.unregister("numba:compile", watch)
 
 
 def _to_stderr(line: str) -> None:
