@@ -32,7 +32,7 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 ## demo: set up and run the default house-rules study (report and plots under runs/)
 demo: $(VENV)/.installed-study
 	@echo "make demo: the default house-rules study (uno-env study): 12 variations of official Uno, 2 and 4"
-	@echo "players, the 7 scripted play styles; the first run compiles the engine once, with a progress line every"
+	@echo "players, the 7 play styles of the default field; the first run compiles the engine once, with a progress line every"
 	@echo "few seconds (README.md, Timings: the measured times). The report and plots land in"
 	@echo "runs/study__default__0__<time>/ (report.md); progress is on stderr."
 	$(BIN)/uno-env compile batch  # what the study runs on, compiled with visible progress

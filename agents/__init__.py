@@ -2,7 +2,7 @@
 
 - :class:`Agent`: ``act(observation, action_mask, view=None) -> action id``; seeded.
 - :func:`make` / :func:`available`: agents by name, ``make("bluffer:bluff=0.3", seed=1)``.
-- :class:`ScriptedAgent`: the compiled play styles of :mod:`uno_env.styles.policies` (the same code
+- :class:`ScriptedAgent`: the compiled play styles of :mod:`uno_env.styles` (the same code
   the batch simulator runs), reading a :class:`PublicView` of the game.
 - :class:`RandomAgent`: the uniform-random legal baseline (``random_legal``); the
   literature's random player (a random playable card, draws only with none) is the
@@ -18,7 +18,7 @@ The styles, their ideas and parameters: ``docs/agents.md``
 (``agents.describe()`` prints the table).
 """
 
-from uno_env.styles.policies import PublicView
+from uno_env.styles.view import PublicView
 
 from .base import Agent, play
 from .exported_agent import ExportedAgent

@@ -1,7 +1,7 @@
 """The agent interface: one ``act`` for scripted styles, random play and learned policies.
 
 An :class:`Agent` picks a legal action id from an observation and its legal-action mask;
-scripted styles also read a :class:`~uno_env.styles.policies.PublicView` of the game (the public
+scripted styles also read a :class:`~uno_env.styles.view.PublicView` of the game (the public
 state and their own hand). Every agent is seeded: the same seed and the same decisions asked
 give the same choices. :func:`play` seats agents at a :class:`~uno_env.Game` and plays it out.
 """
@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from uno_env import Game, Outcome
-from uno_env.styles.policies import PublicView
+from uno_env.styles.view import PublicView
 
 View = PublicView | Game
 """What scripted agents accept as ``view``: a :class:`PublicView` or a :class:`Game`."""

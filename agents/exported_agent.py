@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from uno_env.sim.learned import ExportedPolicy, load_policy, observe_public
-from uno_env.styles.policies import PublicView
+from uno_env.styles.view import PublicView
 
 from .base import View, resolve_mask
 
@@ -23,7 +23,7 @@ class ExportedAgent:
     """An exported policy at a table: ``ExportedAgent("distilled_uno_2p")``.
 
     ``act`` takes the env's observation (array or ``{"observation", "action_mask"}``); when
-    the observation is None it encodes ``view`` (a :class:`~uno_env.styles.policies.PublicView` or
+    the observation is None it encodes ``view`` (a :class:`~uno_env.styles.view.PublicView` or
     :class:`~uno_env.Game`) for the player to move. The play is deterministic (``seed`` is
     accepted for the common agent interface and unused).
     """

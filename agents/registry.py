@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
-from uno_env.styles.policies import STYLES, available_styles, parse_policy
+from uno_env.styles.registry import STYLES, available_styles, parse_policy
 
 from .base import Agent
 from .exported_agent import ExportedAgent

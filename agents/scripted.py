@@ -1,7 +1,7 @@
 """Python agents for the compiled play styles: the same kernels the batch simulator runs.
 
-A :class:`ScriptedAgent` wraps one style of :data:`uno_env.styles.policies.STYLES` with its
-parameters. At each decision :meth:`~uno_env.styles.policies.PublicView.style_action` runs the style
+A :class:`ScriptedAgent` wraps one style of :data:`uno_env.styles.registry.STYLES` with its
+parameters. At each decision :meth:`~uno_env.styles.view.PublicView.style_action` runs the style
 on a redacted copy of the game state (only public information and its own hand) with the
 agent's own generator, so its random choices depend only on its seed and the decisions it
 was asked, never on the game's seed. A search guided by a network (``search:net=NAME``,
@@ -19,7 +19,8 @@ import numpy as np
 
 from uno_env.engine.rng import check_seed, fresh_seed
 from uno_env.sim.guided import GuidedChooser, network_of
-from uno_env.styles.policies import agent_generator, parse_policy
+from uno_env.styles.registry import parse_policy
+from uno_env.styles.view import agent_generator
 
 from .base import View, as_view, resolve_mask
 
@@ -30,7 +31,7 @@ AGENT_STREAM = 0x5C417
 class ScriptedAgent:
     """A compiled play style at a Python table: ``ScriptedAgent("bluffer:bluff=0.3", seed=1)``.
 
-    ``act`` needs ``view`` (a :class:`~uno_env.styles.policies.PublicView` or the
+    ``act`` needs ``view`` (a :class:`~uno_env.styles.view.PublicView` or the
     :class:`~uno_env.Game`). ``name`` is the canonical policy text with every parameter.
     """
 

@@ -37,7 +37,9 @@ from uno_env.engine.rules import compile_spec
 from uno_env.game.encoding import encode, obs_layout, observe_state
 from uno_env.sim.guided import GuidedChooser, guided_choose, network_of
 from uno_env.sim.learned import best_legal, forward_rows, is_learned_policy, load_policy, pack, widest_layer
-from uno_env.styles.policies import PublicView, choose_action, policy_table
+from uno_env.styles.dispatch import choose_action
+from uno_env.styles.registry import policy_table
+from uno_env.styles.view import PublicView
 
 
 @njit(cache=True)

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 import uno_env
 from uno_env.stats import wilson_interval
-from uno_env.styles.policies import STYLE_ALIASES, STYLES
+from uno_env.styles.params import STYLE_ALIASES
+from uno_env.styles.registry import STYLES
 
 
 @dataclass(frozen=True)

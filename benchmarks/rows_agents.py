@@ -1,7 +1,7 @@
 """Benchmark rows for the compiled play styles in the batch simulator.
 
 * ``uno_env batch, scripted styles``: whole calls of ``uno_env.simulate`` with a scripted
-  style at every seat, the seven scripted styles of :data:`uno_env.styles.policies.STYLES`
+  style at every seat, the seven scripted styles of :data:`uno_env.styles.registry.STYLES`
   (everything but ``random`` and ``monte_carlo``) taking the seats in turn (seat ``s`` plays
   style ``(s + call) % 7``, so over the calls every style sits everywhere). A step is one
   player decision. Target: at least 1,000,000 decisions/s on one core.
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from registry import Row, Target, preset_rows
 
 import uno_env
-from uno_env.styles.policies import STYLES
+from uno_env.styles.registry import STYLES
 
 SCRIPTED = "uno_env_batch_scripted"
 MONTE_CARLO = "uno_env_batch_monte_carlo"

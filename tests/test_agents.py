@@ -18,9 +18,12 @@ from uno_env import PRESETS, Game
 from uno_env.engine import layout as L
 from uno_env.engine.rules import compile_spec, preset
 from uno_env.sim import batch
-from uno_env.styles import policies
+from uno_env.styles.dispatch import choose_action
+from uno_env.styles.params import P_BLUFF, P_CHALLENGE
+from uno_env.styles.registry import POLICIES, POLICY_DOCS, canonical_policy
+from uno_env.styles.registry import STYLES as REGISTRY
 
-STYLES = list(policies.STYLES)
+STYLES = list(REGISTRY)
 FAST = {
     "monte_carlo": "monte_carlo:samples=4",
     "search": "search:sims=12,depth=8",
@@ -44,8 +47,8 @@ def test_available_lists_at_least_eight_styles_with_descriptions() -> None:
     names = agents.available()
     assert len(names) >= 9
     shipped = set(uno_env.sim.learned.shipped_policies())  # the pretrained policies are agents too
-    assert shipped and set(names) == set(policies.POLICIES) | shipped
-    assert set(policies.POLICIES) == set(policies.POLICY_DOCS)
+    assert shipped and set(names) == set(POLICIES) | shipped
+    assert set(POLICIES) == set(POLICY_DOCS)
     assert all(isinstance(doc, str) and doc and "\n" not in doc for doc in names.values())
 
 
@@ -60,10 +63,10 @@ def test_make_reads_parameters_and_writes_the_canonical_name() -> None:
     agent = make("bluffer:bluff=0.3, challenge=0.8", seed=0)
     assert isinstance(agent, ScriptedAgent)
     assert agent.name == "bluffer:bluff=0.3,challenge=0.8"
-    assert agent.params[policies.P_BLUFF] == 300_000
-    assert agent.params[policies.P_CHALLENGE] == 800_000
+    assert agent.params[P_BLUFF] == 300_000
+    assert agent.params[P_CHALLENGE] == 800_000
     assert make("bluffer", seed=0).name == "bluffer:bluff=0.5,challenge=0.5"
-    assert policies.canonical_policy("hoarder:threat=3") == "hoarder:doubt=0.5,threat=3,limit=10"
+    assert canonical_policy("hoarder:threat=3") == "hoarder:doubt=0.5,threat=3,limit=10"
 
 
 @pytest.mark.parametrize(
@@ -160,9 +163,7 @@ def _play_checked(name: str, num_players: int, style: str, min_decisions: int) -
                 full[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = agent._generator
                 mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
                 mask[: game.num_actions] = game.legal_mask()
-                expected = policies.choose_action(
-                    full, spec, mask, int(mask.sum()), agent.style.code, agent.params
-                )
+                expected = choose_action(full, spec, mask, int(mask.sum()), agent.style.code, agent.params)
                 action = agent.act(None, game.legal_mask(), game)
                 assert action == expected, f"{style} seat {seat}: {game.position()}"
                 decisions += 1

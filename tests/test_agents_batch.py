@@ -19,15 +19,17 @@ import pytest
 from uno_env import PRESETS, Game, simulate
 from uno_env.engine import layout as L
 from uno_env.engine.rules import compile_spec, preset
-from uno_env.styles import policies
+from uno_env.styles import registry
+from uno_env.styles.dispatch import choose_action, planning_needed
+from uno_env.styles.registry import parse_policy, policy_table
 
 FAST = {
     "monte_carlo": "monte_carlo:samples=3,depth=10",
     "search": "search:sims=12,depth=8",
     "oracle": "oracle:sims=12,depth=8",
 }
-STYLES = [FAST.get(name, name) for name in policies.STYLES]
-FAIR = [FAST.get(name, name) for name, style in policies.STYLES.items() if not style.cheats]
+STYLES = [FAST.get(name, name) for name in registry.STYLES]
+FAIR = [FAST.get(name, name) for name, style in registry.STYLES.items() if not style.cheats]
 """The styles that see no hidden information (all but the oracle)."""
 
 
@@ -70,7 +72,7 @@ def test_a_batch_game_equals_the_game_stepped_with_the_same_policies() -> None:
     """One source: game i of simulate() is Game(seed + i) played by choose_action."""
     names = ["bluffer:bluff=0.7,challenge=0.6", FAST["search"], FAST["monte_carlo"]]
     result = simulate("uno", 3, 4, seed=21, policies=names)
-    codes, params = policies.policy_table(names)
+    codes, params = policy_table(names)
     for i in range(4):
         game = Game("uno", 3, seed=21 + i)
         spec = compile_spec(game.rules)
@@ -80,7 +82,7 @@ def test_a_batch_game_equals_the_game_stepped_with_the_same_policies() -> None:
             seat = game.current_player
             mask[:] = 0
             mask[: game.num_actions] = game.legal_mask()
-            game.step(policies.choose_action(state, spec, mask, int(mask.sum()), codes[seat], params[seat]))
+            game.step(choose_action(state, spec, mask, int(mask.sum()), codes[seat], params[seat]))
         outcome = game.outcome()
         assert outcome is not None
         assert outcome.winner == result.winner[i]
@@ -94,9 +96,9 @@ def test_policies_never_touch_the_chance_generator() -> None:
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[: game.num_actions] = game.legal_mask()
     for style in STYLES:
-        style_, params = policies.parse_policy(style)
+        style_, params = parse_policy(style)
         state = game.state.copy()
-        policies.choose_action(state, spec, mask, int(mask.sum()), style_.code, params)
+        choose_action(state, spec, mask, int(mask.sum()), style_.code, params)
         changed = np.flatnonzero(state != game.state)
         agent_words = set(range(L.AGENT_RNG, L.AGENT_RNG + L.RNG_WORDS))
         assert set(changed.tolist()) <= agent_words, style
@@ -144,7 +146,7 @@ def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) 
 @pytest.mark.parametrize(("name", "num_players"), CASES)
 def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None:
     rng = np.random.default_rng(num_players)
-    codes, params = policies.policy_table(FAIR)
+    codes, params = policy_table(FAIR)
     checked = 0
     for seed in range(40):
         game = Game(name, num_players, seed=seed)
@@ -164,8 +166,8 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
             mask_b[:] = mask_a
             count = int(mask_a.sum())
             for code, row, style in zip(codes, params, FAIR, strict=True):
-                choice_a = policies.choose_action(a.state.copy(), spec, mask_a, count, code, row)
-                choice_b = policies.choose_action(b.state.copy(), spec, mask_b, count, code, row)
+                choice_a = choose_action(a.state.copy(), spec, mask_a, count, code, row)
+                choice_b = choose_action(b.state.copy(), spec, mask_b, count, code, row)
                 assert choice_a == choice_b, f"{style} at {text}"
             checked += 1
             legal = game.legal_actions()
@@ -179,20 +181,21 @@ def test_loops_without_planning_styles_compile_without_them_and_play_the_same_ga
     """Issue 21 (cold start): simulate() passes planning=None when no seat plans, so the
     compiled loop leaves the planning styles out; its games are the full loop's games."""
     from uno_env.sim import batch
+    from uno_env.sim import results as results_record
 
     names = ["greedy", "random", "bluffer:bluff=0.7,challenge=0.6"]
-    codes, _ = policies.policy_table(names)
-    assert not policies.planning_needed(codes)
-    assert policies.planning_needed(policies.policy_table([*names, FAST["monte_carlo"]])[0])
-    assert policies.planning_needed(policies.policy_table([FAST["search"]])[0])
+    codes, _ = policy_table(names)
+    assert not planning_needed(codes)
+    assert planning_needed(policy_table([*names, FAST["monte_carlo"]])[0])
+    assert planning_needed(policy_table([FAST["search"]])[0])
     lean = simulate("uno", 3, 5, seed=4, policies=names)
     if hasattr(batch.play_games_with_params, "signatures"):  # compiled
         planning_types = {str(signature[-1]) for signature in batch.play_games_with_params.signatures}
         assert "none" in planning_types
     game = Game("uno", 3, seed=4)
     spec, deck = compile_spec(game.rules), game.compiled.deck_counts
-    codes, params = policies.policy_table(names)
-    results = batch.GameResults.allocate(5, 3)
+    codes, params = policy_table(names)
+    results = results_record.GameResults.allocate(5, 3)
     failed, _ = batch.play_games_with_params(
         game.compiled.new_state(),
         game.compiled.new_mask(),

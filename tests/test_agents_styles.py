@@ -22,11 +22,13 @@ from agents import ScriptedAgent, make
 from uno_env import Game
 from uno_env.engine import layout as L
 from uno_env.engine.rules import compile_spec
-from uno_env.styles import policies
+from uno_env.styles.dispatch import choose_action
+from uno_env.styles.facts import bluff_probability_ppm, fallback_action
+from uno_env.styles.monte_carlo import POLICY_MONTE_CARLO
+from uno_env.styles.registry import POLICIES, STYLES, parse_policy
+from uno_env.styles.scripted import POLICY_BLOCKER
 
-SCRIPTED = [
-    name for name in policies.STYLES if name not in ("random_legal", "random_playable", "search", "oracle")
-]
+SCRIPTED = [name for name in STYLES if name not in ("random_legal", "random_playable", "search", "oracle")]
 """The styles with a scripted idea per decision (the search agents have tests of their own)."""
 
 
@@ -43,7 +45,7 @@ def decide(style: str, game: Game, seed: int = 0) -> str:
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[: game.num_actions] = game.legal_mask()
     spec = compile_spec(game.rules)
-    compiled = policies.choose_action(full, spec, mask, int(mask.sum()), agent.style.code, agent.params)
+    compiled = choose_action(full, spec, mask, int(mask.sum()), agent.style.code, agent.params)
     action = agent.act(None, game.legal_mask(), game)
     assert action == compiled, f"{style}: agent chose {action}, compiled kernel {compiled}"
     assert action in game.legal_actions()
@@ -116,8 +118,8 @@ def test_an_unknown_phase_gets_the_documented_fallback(style: str) -> None:
     mask[nf + L.A_DRAW_OFFSET] = 1
     mask[game.parse_action("G4")] = 1
     mask[game.parse_action("Y1")] = 1
-    style_, params = policies.parse_policy(style)
-    action = policies.choose_action(state, spec, mask, 3, style_.code, params)
+    style_, params = parse_policy(style)
+    action = choose_action(state, spec, mask, 3, style_.code, params)
     assert game.describe_action(action) == "Y1"  # Y1 (face 14) comes before G4 (face 30)
 
 
@@ -131,17 +133,17 @@ def test_a_target_decision_names_the_opponent_with_fewest_cards() -> None:
     nf = game.rules.num_faces
     for k in (1, 2, 3):
         mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
-    action = policies.fallback_action(state, spec, mask)
+    action = fallback_action(state, spec, mask)
     assert game.describe_action(action) == "target +2"
-    assert policies.choose_action(state, spec, mask, 3, policies.POLICY_BLOCKER, np.full(4, -1)) == action
+    assert choose_action(state, spec, mask, 3, POLICY_BLOCKER, np.full(4, -1)) == action
 
 
 def test_the_dispatcher_returns_minus_one_when_nothing_is_legal() -> None:
     game = position(play_position("R3 G4/G1 G2 G3"))
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     spec = compile_spec(game.rules)
-    for code in policies.POLICIES.values():
-        assert policies.choose_action(game.state.copy(), spec, mask, 0, code, np.full(4, -1)) == -1
+    for code in POLICIES.values():
+        assert choose_action(game.state.copy(), spec, mask, 0, code, np.full(4, -1)) == -1
 
 
 # ================================================================ greedy
@@ -305,7 +307,7 @@ def test_bluff_probability_is_the_hypergeometric_estimate() -> None:
     """One sender card among 10 unseen cards, 5 of them green: exactly 0.5."""
     game = position(CHALLENGE.format(sender="G1", draw="G2 G3 G4 G6 B1 B2 B3 B4 B5"))
     spec = compile_spec(game.rules)
-    assert policies.bluff_probability_ppm(game.state, spec, 0) == 500_000
+    assert bluff_probability_ppm(game.state, spec, 0) == 500_000
 
 
 # ================================================================ cautious
@@ -346,8 +348,8 @@ def test_monte_carlo_with_one_legal_action_draws_nothing_from_its_generator() ->
     state = game.state.copy()
     before = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS].copy()
     spec = compile_spec(game.rules)
-    params = policies.parse_policy("monte_carlo")[1]
-    assert policies.choose_action(state, spec, mask, 1, policies.POLICY_MONTE_CARLO, params) == mask.argmax()
+    params = parse_policy("monte_carlo")[1]
+    assert choose_action(state, spec, mask, 1, POLICY_MONTE_CARLO, params) == mask.argmax()
     assert np.array_equal(state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS], before)
 
 

@@ -16,7 +16,7 @@ from uno_env.engine import layout as L
 from uno_env.envs import ActionOutOfBoundsError, SingleAgentEnv, core
 from uno_env.envs.core import next_seed
 from uno_env.envs.registration import gymnasium_id
-from uno_env.styles.policies import PublicView
+from uno_env.styles.view import PublicView
 
 
 class FirstLegal:
@@ -204,7 +204,7 @@ def test_scripted_agents_of_the_agents_package_are_opponents() -> None:
 
 
 def test_compiled_styles_with_parameters_are_opponents() -> None:
-    if "bluffer" not in uno_env.styles.policies.POLICIES:
+    if "bluffer" not in uno_env.styles.registry.POLICIES:
         pytest.skip("no bluffer style")
     env = SingleAgentEnv("uno", 3, opponents=["bluffer:bluff=0.9", "greedy"])
     env.reset(seed=0)

@@ -19,7 +19,7 @@ import agents
 import uno_env
 from uno_env.engine import engine
 from uno_env.engine import layout as L
-from uno_env.styles.policies import PublicView
+from uno_env.styles.view import PublicView
 
 
 # ================================================================ the standing, independently

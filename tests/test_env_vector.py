@@ -74,7 +74,7 @@ def assert_same(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> None:
     ],
 )
 def test_vector_games_match_single_envs_game_for_game(n: int, kwargs: dict[str, Any]) -> None:
-    if "greedy" in str(kwargs.get("opponents")) and "greedy" not in uno_env.styles.policies.POLICIES:
+    if "greedy" in str(kwargs.get("opponents")) and "greedy" not in uno_env.styles.registry.POLICIES:
         pytest.skip("no greedy style")
     seeds = [11, 500, 2**40 + 3]
     rules = {"max_decisions": 60}  # several whole games (truncated ones included) per row
@@ -246,8 +246,8 @@ def test_random_opponents_play_the_same_games_on_loops_without_the_scripted_styl
     mixed.reset(seed=0)
     mixed.set_opponents("random_playable")
     assert mixed._scripted is True  # the running games sit with greedy
-    assert not uno_env.styles.policies.scripted_needed(np.array([core.LEARNER, core.EXTERNAL, 0, 9]))
-    assert uno_env.styles.policies.scripted_needed(np.array([core.LEARNER, 0, 8]))  # monte_carlo
+    assert not uno_env.styles.dispatch.scripted_needed(np.array([core.LEARNER, core.EXTERNAL, 0, 9]))
+    assert uno_env.styles.dispatch.scripted_needed(np.array([core.LEARNER, 0, 8]))  # monte_carlo
 
 
 def test_envs_compile_the_engine_without_the_staged_machinery_for_official_uno() -> None:

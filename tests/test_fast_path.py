@@ -10,10 +10,10 @@
   the engine with every rule; ``simulate(..., full_engine=True)`` gives the same results.
 - Legal plays as bitmasks (``SP_PLAIN_MATCHING``, U-MATCH-1): :func:`uno_env.engine.engine.fill_mask`
   from the held-faces bitmask (``L.HELD``) equals the per-face test of every card.
-- Random opponents without a mask: :func:`uno_env.styles.policies.quick_random_action` takes the
-  action, and the random number, that :func:`uno_env.styles.policies.random_action` takes on the
+- Random opponents without a mask: :func:`uno_env.styles.baselines.quick_random_action` takes the
+  action, and the random number, that :func:`uno_env.styles.baselines.random_action` takes on the
   mask, in every position of every preset where it answers; likewise the literature's
-  random player (:func:`uno_env.styles.policies.quick_random_playable_action`).
+  random player (:func:`uno_env.styles.baselines.quick_random_playable_action`).
 """
 
 from __future__ import annotations
@@ -28,13 +28,8 @@ from uno_env.engine import layout as L
 from uno_env.engine.bits import lowest_bit, popcount
 from uno_env.engine.rng import rand_below
 from uno_env.engine.rules import compile_spec, plain_plays
-from uno_env.styles.policies import (
-    POLICY_RANDOM_PLAYABLE,
-    choose_action,
-    quick_action,
-    quick_random_action,
-    random_action,
-)
+from uno_env.styles.baselines import POLICY_RANDOM_PLAYABLE, quick_action, quick_random_action, random_action
+from uno_env.styles.dispatch import choose_action
 
 
 @njit(cache=True)

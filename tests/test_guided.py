@@ -26,7 +26,8 @@ from uno_env.engine.rules import compile_spec, load_rules
 from uno_env.game.encoding import obs_layout, observe_state
 from uno_env.sim import guided
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_exported, load_policy, save_exported
-from uno_env.styles.policies import P_NET, canonical_policy, parse_policy, policy_table
+from uno_env.styles.params import P_NET
+from uno_env.styles.registry import canonical_policy, parse_policy, policy_table
 
 SHIPPED = "ppo_uno_2p"
 
@@ -87,7 +88,7 @@ def test_without_a_network_the_guided_search_is_the_search() -> None:
         mask[: state.num_actions] = state.legal_mask()
         codes, params = policy_table(["search:sims=30"])
         a, b = state.state.copy(), state.state.copy()
-        plain = uno_env.styles.policies.choose_action(
+        plain = uno_env.styles.dispatch.choose_action(
             a, spec, mask, int(mask.sum()), int(codes[0]), params[0]
         )
         stats = np.zeros((L.MAX_ACTIONS, guided.STAT_COLUMNS))

@@ -7,8 +7,8 @@ of the engine layer imports from :mod:`uno_env.envs` (game records carry the env
 :mod:`uno_env.versions`), and nothing above the envs (agents, training, examples) imports the
 state layout (:mod:`uno_env.engine.layout`): they read a game through :class:`~uno_env.Game`
 (:meth:`~uno_env.Game.decision`), :mod:`uno_env.engine.actions` and
-:class:`~uno_env.styles.policies.PublicView`. Version numbers are read from :mod:`uno_env.versions`
-everywhere outside the env package, and the play-style registry from :mod:`uno_env.styles.policies`
+:class:`~uno_env.styles.view.PublicView`. Version numbers are read from :mod:`uno_env.versions`
+everywhere outside the env package, and the play-style registry from :mod:`uno_env.styles.registry`
 (the simulator does not re-export it). That every option code has one source (the tables of
 :mod:`uno_env.engine.options`) is tested in ``tests/test_options.py``.
 """
@@ -151,7 +151,7 @@ def test_nothing_above_the_envs_imports_the_state_layout() -> None:
 
 
 def test_the_envs_take_play_styles_from_the_registry_not_the_simulator() -> None:
-    """The play-style registry is :mod:`uno_env.styles.policies`; the simulator is one of its users."""
+    """The play-style registry is :mod:`uno_env.styles.registry`; the simulator is one of its users."""
     envs = sorted((REPO_ROOT / "uno_env" / "envs").glob("*.py"))
     offending = sorted(
         p.name for p in envs if any(m.startswith("uno_env.sim.batch") for m in imported_modules(p))
@@ -160,7 +160,14 @@ def test_the_envs_take_play_styles_from_the_registry_not_the_simulator() -> None
 
 
 OUTSIDE_THE_ENVS = ("uno_env", "agents", "training", "examples", "benchmarks", "tests")
-REGISTRY = ("POLICIES", "POLICY_DOCS", "POLICY_RANDOM", "NUM_POLICY_PARAMS", "choose_action", "policy_table")
+REGISTRY = (
+    "POLICIES",
+    "POLICY_DOCS",
+    "POLICY_RANDOM_LEGAL",
+    "NUM_POLICY_PARAMS",
+    "choose_action",
+    "policy_table",
+)
 
 
 def _files_outside_the_envs() -> list[Path]:

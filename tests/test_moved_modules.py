@@ -20,12 +20,15 @@ from pathlib import Path
 import pytest
 
 import uno_env
-from uno_env._moved import MOVED_MODULES
+from uno_env._moved import MOVED_MODULES, RENAMED_NAMES, SPLIT_MODULES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("uno_env.engine", "uno_env.game")  # modules once, packages of the same name now
 _LEAVES = "|".join(
-    sorted({old.rsplit(".", 1)[1] for old in MOVED_MODULES if old not in PACKAGES} | {"engine", "game"})
+    sorted(
+        {old.rsplit(".", 1)[1] for old in (*MOVED_MODULES, *SPLIT_MODULES) if old not in PACKAGES}
+        | {"engine", "game"}
+    )
 )
 OLD_IN_TEXT = re.compile(rf"from uno_env(?:\.envs)? import [\w ,]*\b(?:{_LEAVES})\b")
 """An old path in any text, also in code written as a string for a child process."""
@@ -60,11 +63,12 @@ def test_an_old_module_path_is_the_new_module_with_a_warning(old: str) -> None:
 
 
 def test_from_imports_of_old_paths_work_in_this_process() -> None:
-    with pytest.deprecated_call(match="uno_env.policies has moved to uno_env.styles.policies"):
-        from uno_env.policies import STYLES
-    from uno_env.styles.policies import STYLES as NEW_STYLES
+    with pytest.deprecated_call(match="uno_env.policies has moved to the modules uno_env.styles.params, "):
+        from uno_env.policies import STYLES, choose_action
+    from uno_env.styles.dispatch import choose_action as new_choose_action
+    from uno_env.styles.registry import STYLES as NEW_STYLES
 
-    assert STYLES is NEW_STYLES
+    assert STYLES is NEW_STYLES and choose_action is new_choose_action
     with pytest.deprecated_call(match="uno_env.envs.encoding has moved to uno_env.game.encoding"):
         from uno_env.envs import encoding
     from uno_env.game import encoding as new_encoding
@@ -86,6 +90,28 @@ def test_names_of_the_modules_that_became_packages_are_forwarded_with_a_warning(
     with pytest.deprecated_call(match=f"{package}.{name} has moved to {MOVED_MODULES[package]}.{name}"):
         value = getattr(module, name)
     assert value is getattr(importlib.import_module(MOVED_MODULES[package]), name)
+
+
+@pytest.mark.parametrize("old", sorted(SPLIT_MODULES))
+def test_a_split_module_serves_every_name_it_had(old: str) -> None:
+    """``uno_env.policies`` (and ``uno_env.styles.policies``, its path for a while) went to
+    the modules of :mod:`uno_env.styles`; the old path still has every name, old names too."""
+    code = (
+        "import importlib, json, warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        f"old = importlib.import_module({old!r})\n"
+        f"parts = [importlib.import_module(name) for name in {list(SPLIT_MODULES[old])!r}]\n"
+        "names = {k for part in parts for k in vars(part) if not k.startswith('__')}\n"
+        "same = all(getattr(old, k) is getattr(next(p for p in parts if k in vars(p)), k) for k in names)\n"
+        f"renamed = {{k: getattr(old, k) == getattr(old, v) for k, v in {RENAMED_NAMES!r}.items()}}\n"
+        "print(json.dumps([same, sorted(names - set(vars(old))), renamed, hasattr(old, 'parse_policy')]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    )
+    same, missing, renamed, parse = json.loads(out.stdout.strip().splitlines()[-1])
+    assert same and missing == [] and parse
+    assert renamed == dict.fromkeys(RENAMED_NAMES, True)
 
 
 def test_a_package_that_was_a_module_still_refuses_unknown_names() -> None:
@@ -113,7 +139,9 @@ def test_the_project_imports_no_old_path() -> None:
         old = sorted(
             m
             for m in imported_modules(path)
-            if any(m == o or m.startswith(o + ".") for o in MOVED_MODULES if o not in PACKAGES)
+            if any(
+                m == o or m.startswith(o + ".") for o in (*MOVED_MODULES, *SPLIT_MODULES) if o not in PACKAGES
+            )
         )
         # code run in child processes is text: `from uno_env import _cache` in a string
         old += [m.group(0) for m in OLD_IN_TEXT.finditer(path.read_text(encoding="utf-8"))]

@@ -15,7 +15,8 @@ from training import replay as replay_cli
 from uno_env import Game
 from uno_env.game import records
 from uno_env.game.records import GameRecord, RecordError, ReplayMismatchError
-from uno_env.styles.policies import PublicView
+from uno_env.sim import records as sim_records
+from uno_env.styles.view import PublicView
 from uno_env.versions import ENV_VERSION
 
 
@@ -55,7 +56,7 @@ def test_simulated_games_are_recorded_exactly() -> None:
     policies = ["greedy", "bluffer:bluff=0.3", "random"]
     for preset in ("uno", "macao", "uno_mario"):
         result = uno_env.simulate(preset, 3, 6, seed=40, policies=policies)
-        recs = records.record_simulated(preset, 3, 40, policies, range(6))
+        recs = sim_records.record_simulated(preset, 3, 40, policies, range(6))
         for i, record in enumerate(recs):
             outcome = record.outcome
             assert outcome is not None and record.seed == 40 + i and record.source == "simulate"

@@ -27,44 +27,53 @@ from uno_env.engine import engine
 from uno_env.engine import layout as L
 from uno_env.engine.cards import COLOUR_LETTERS
 from uno_env.engine.rules import compile_spec, preset
-from uno_env.styles import policies
-from uno_env.styles.search import VALUE_SIZES, VALUE_WILDS, evaluate, sample_world, wild_face_mask
+from uno_env.styles.baselines import POLICY_RANDOM_LEGAL
+from uno_env.styles.dispatch import choose_action
+from uno_env.styles.params import AUTO, P_ROLLOUT, P_SIMS, P_VALUE
+from uno_env.styles.registry import STYLES, canonical_policy, parse_policy, policy_table
+from uno_env.styles.search import (
+    VALUE_SIZES,
+    VALUE_WILDS,
+    evaluate,
+    sample_world,
+    search_value_default,
+    wild_face_mask,
+)
+from uno_env.styles.view import PublicView
 
 
 def test_the_budget_is_the_first_parameter() -> None:
-    style, params = policies.parse_policy("search:400")
-    assert style.name == "search" and params[policies.P_SIMS] == 400
-    assert policies.canonical_policy("search:400,rollout=greedy") == (
+    style, params = parse_policy("search:400")
+    assert style.name == "search" and params[P_SIMS] == 400
+    assert canonical_policy("search:400,rollout=greedy") == (
         "search:sims=400,depth=20,trust=0.9,confidence=100,rollout=greedy,explore=0,value=auto"
     )
-    assert policies.canonical_policy("oracle:50") == (
+    assert canonical_policy("oracle:50") == (
         "oracle:sims=50,depth=20,confidence=100,rollout=blocker,explore=0,pile=0,value=auto"
     )
     with pytest.raises(ValueError, match="must be one of random_legal, greedy"):
-        policies.parse_policy("search:rollout=monte_carlo")
-    assert (
-        policies.parse_policy("search:rollout=random")[1][policies.P_ROLLOUT] == policies.POLICY_RANDOM_LEGAL
-    )
+        parse_policy("search:rollout=monte_carlo")
+    assert parse_policy("search:rollout=random")[1][P_ROLLOUT] == POLICY_RANDOM_LEGAL
     with pytest.raises(ValueError, match="'sims' of style 'search' must be an integer"):
-        policies.parse_policy("search:lots")
+        parse_policy("search:lots")
     with pytest.raises(ValueError, match="is not key=value"):
-        policies.parse_policy("search:100,200")
-    assert policies.STYLES["oracle"].cheats and not policies.STYLES["search"].cheats
+        parse_policy("search:100,200")
+    assert STYLES["oracle"].cheats and not STYLES["search"].cheats
 
 
 def test_the_value_model_parses_and_auto_depends_on_the_player_count() -> None:
-    params = policies.parse_policy("search")[1]
-    assert params[policies.P_VALUE] == policies.AUTO  # stored as "auto", read per game
-    assert policies.parse_policy("search:value=wilds")[1][policies.P_VALUE] == VALUE_WILDS
-    assert policies.parse_policy("oracle:value=sizes")[1][policies.P_VALUE] == VALUE_SIZES
-    assert policies.canonical_policy("search:value=auto") == policies.canonical_policy("search")
-    assert "value=wilds" in policies.canonical_policy("search:value=wilds")
+    params = parse_policy("search")[1]
+    assert params[P_VALUE] == AUTO  # stored as "auto", read per game
+    assert parse_policy("search:value=wilds")[1][P_VALUE] == VALUE_WILDS
+    assert parse_policy("oracle:value=sizes")[1][P_VALUE] == VALUE_SIZES
+    assert canonical_policy("search:value=auto") == canonical_policy("search")
+    assert "value=wilds" in canonical_policy("search:value=wilds")
     with pytest.raises(ValueError, match="'value' of style 'search' must be one of sizes, wilds"):
-        policies.parse_policy("search:value=cards")
+        parse_policy("search:value=cards")
     with pytest.raises(ValueError, match="'sims' of style 'search' must be an integer"):
-        policies.parse_policy("search:sims=auto")  # only the value model has an auto
-    assert policies.search_value_default(2) == VALUE_SIZES
-    assert [policies.search_value_default(n) for n in (3, 4, 6, 10)] == [VALUE_WILDS] * 4
+        parse_policy("search:sims=auto")  # only the value model has an auto
+    assert search_value_default(2) == VALUE_SIZES
+    assert [search_value_default(n) for n in (3, 4, 6, 10)] == [VALUE_WILDS] * 4
 
 
 # ================================================================ the leaf value
@@ -269,8 +278,8 @@ def _choice(text: str, style: str) -> str:
     spec = compile_spec(game.rules)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[: game.num_actions] = game.legal_mask()
-    code, params = policies.policy_table([style])
-    action = policies.choose_action(game.state.copy(), spec, mask, int(mask.sum()), code[0], params[0])
+    code, params = policy_table([style])
+    action = choose_action(game.state.copy(), spec, mask, int(mask.sum()), code[0], params[0])
     return game.describe_action(int(action))
 
 
@@ -293,7 +302,7 @@ def test_the_mover_knows_its_own_bluff_and_no_one_else_s() -> None:
     )  # fmt: skip
     game.step("WD4")  # a bluff: seat 0 holds G4
     assert game.state[L.S_PHASE] == L.PH_CHOOSE_COLOUR and game.state[L.S_BLUFF] == 1
-    assert policies.PublicView.of(game).redacted()[L.S_BLUFF] == 1
+    assert PublicView.of(game).redacted()[L.S_BLUFF] == 1
     spec = compile_spec(game.rules)
     world = np.zeros(L.STATE_SIZE, dtype=np.int64)
     pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
@@ -302,7 +311,7 @@ def test_the_mover_knows_its_own_bluff_and_no_one_else_s() -> None:
     assert world[L.S_BLUFF] == 1
     game.step("colour R")
     assert game.state[L.S_PHASE] == L.PH_CHALLENGE and game.current_player == 1
-    assert policies.PublicView.of(game).redacted()[L.S_BLUFF] == 0
+    assert PublicView.of(game).redacted()[L.S_BLUFF] == 0
 
 
 # ================================================================ refused unless allowed
@@ -325,7 +334,7 @@ def _searched(game: Game, text: str = "search:sims=300") -> tuple[int, int, np.n
     generator, with what the second saw."""
     from uno_env.styles.search import search_action, search_decision
 
-    _, params = policies.parse_policy(text)
+    _, params = parse_policy(text)
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[game.legal_actions()] = 1
     count = len(game.legal_actions())

@@ -117,7 +117,7 @@ def test_broken_spec_files_are_one_spec_error(tmp_path: Path, content: bytes, ex
 def test_the_default_spec_is_valid_and_covers_official_uno_at_2_and_4_players() -> None:
     spec = study.load_spec()
     assert spec.bases == ("uno",) and spec.players == (2, 4)
-    assert spec.styles == study.SCRIPTED_STYLES
+    assert spec.styles == study.DEFAULT_FIELD
     variants = spec.variants()
     assert len(variants) == 1 + len(spec.variations)  # every variation changes official Uno
     assert all(v.rules != uno_env.load_rules("uno") for v in variants[1:])

@@ -11,7 +11,7 @@ import numpy as np
 
 import uno_env
 from uno_env import Game, Phase
-from uno_env.game.records import record_simulated
+from uno_env.sim.records import record_simulated
 
 
 def pos(text: str, **overrides: object) -> Game:

@@ -132,7 +132,8 @@ def _record_simulated(
     args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | list[str], result: uno_env.BatchResult
 ) -> None:
     """Write the first ``--record-games`` games as records, checked against the batch results."""
-    from uno_env.game.records import record_simulated, save_records
+    from uno_env.game.records import save_records
+    from uno_env.sim.records import record_simulated
 
     count = min(args.record_games, result.num_games)
     records = record_simulated(rules, args.players, args.seed, policies, range(count))
@@ -222,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="compiled play style of every seat, or one per seat separated by '/', with "
         "parameters as name:key=value,... e.g. 'greedy/random' or 'bluffer:bluff=0.3' "
         "(default: random, the same as random_legal: uniform over the legal actions; styles: "
-        + ", ".join(sorted(uno_env.styles.policies.POLICIES))
+        + ", ".join(sorted(uno_env.styles.registry.POLICIES))
         + ")",
     )
     sim.add_argument("--record", metavar="FILE.jsonl", help="write the first games as replayable records")

@@ -45,7 +45,7 @@ import uno_env
 from uno_env.engine.rules import compile_spec
 from uno_env.game.encoding import obs_layout
 from uno_env.sim.learned import collect_decisions
-from uno_env.styles.policies import policy_table
+from uno_env.styles.registry import policy_table
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .common import Subcommand, resolve_rules, set_torch_threads

@@ -139,7 +139,7 @@ def opponent_seats(entry: str, num_players: int) -> list[str]:
             f"opponent set {entry!r} names {len(names)} seats; {num_players} players need "
             f"{num_players - 1} (or one style for all)"
         )
-    uno_env.styles.policies.policy_table(names)  # ValueError naming the valid styles
+    uno_env.styles.registry.policy_table(names)  # ValueError naming the valid styles
     return names
 
 
@@ -369,7 +369,7 @@ def load_checkpoint_actor(
 def is_style(model: str) -> bool:
     """Whether ``model`` names a compiled play style rather than a checkpoint path."""
     name = model.split(":", 1)[0]
-    return name in uno_env.styles.policies.POLICIES and not Path(model).exists()
+    return name in uno_env.styles.registry.POLICIES and not Path(model).exists()
 
 
 def evaluate(
@@ -416,7 +416,7 @@ def evaluate(
 def _named(style: str) -> str:
     """A style as tables name it: an alias spelled out (``random`` reads ``random_legal``)."""
     name, sep, params = style.partition(":")
-    return uno_env.styles.policies.STYLE_ALIASES.get(name, name) + sep + params
+    return uno_env.styles.params.STYLE_ALIASES.get(name, name) + sep + params
 
 
 def fair_share_verdict(result: EvalResult) -> str:

@@ -110,7 +110,7 @@ class ExpertConfig:
 
     def check(self) -> None:
         """Raise ValueError naming the first option out of range."""
-        from uno_env.styles.policies import parse_policy
+        from uno_env.styles.registry import parse_policy
 
         positive = ("rounds", "games", "chunk_games", "window", "epochs", "batch_size", "threads")
         for key in positive:
@@ -133,7 +133,7 @@ class ExpertConfig:
             raise ValueError(
                 f"--search must be the search or the oracle (with parameters), got {self.search!r}"
             )
-        from uno_env.styles.policies import P_NET
+        from uno_env.styles.params import P_NET
 
         if params[P_NET] >= 0:
             raise ValueError("--search must not name a network: expert iteration adds its own (net=...)")
@@ -149,7 +149,7 @@ class ExpertConfig:
 
 def _check_player(name: str) -> None:
     from uno_env.sim.learned import is_learned_policy, load_policy
-    from uno_env.styles.policies import parse_policy
+    from uno_env.styles.registry import parse_policy
 
     if is_learned_policy(name):
         load_policy(name)

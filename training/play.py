@@ -56,7 +56,7 @@ from uno_env.engine.rng import check_seed, fresh_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
 from uno_env.game.facade import TargetReason
-from uno_env.styles.policies import PublicView
+from uno_env.styles.view import PublicView
 
 from .common import Subcommand, add_trust_argument
 
@@ -479,7 +479,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--vs",
         default="greedy",
         help="agents of the other seats in seat order: one for all or one per seat, separated by ',' or "
-        "'/'; a play style (" + ", ".join(sorted(uno_env.styles.policies.POLICIES)) + ", with parameters as "
+        "'/'; a play style (" + ", ".join(sorted(uno_env.styles.registry.POLICIES)) + ", with parameters as "
         "name:key=value) or a MaskablePPO checkpoint .zip (default: greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")

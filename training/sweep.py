@@ -96,7 +96,7 @@ from training.runner import (
     write_json_atomic,
     write_toml_atomic,
 )
-from training.study import SCRIPTED_STYLES, SpecError, Variant, is_checkpoint, parse_spec
+from training.study import DEFAULT_FIELD, SpecError, Variant, is_checkpoint, parse_spec
 from training.train import TrainConfig
 
 SWEEP_FORMAT = "uno-env-sweep/1"
@@ -133,7 +133,7 @@ class SweepSpec:
     variations: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
     deals: int = 1000
     transfer_seed: int = DEFAULT_TRANSFER_SEED
-    field: tuple[str, ...] = SCRIPTED_STYLES
+    field: tuple[str, ...] = DEFAULT_FIELD
     baseline: str = DEFAULT_BASELINE
     allow_cheating: bool = False
     mode: str = "ppo"
@@ -252,7 +252,7 @@ def _study_part(data: Mapping[str, Any], source: str) -> Any:
     learned policies; those play every variant of the sweep (a transfer, allowed)."""
     shared = {k: data[k] for k in ("name", "seed", "bases", "players", "variations") if k in data}
     transfer = data.get("transfer", {})
-    styles = transfer.get("field", list(SCRIPTED_STYLES)) if isinstance(transfer, dict) else None
+    styles = transfer.get("field", list(DEFAULT_FIELD)) if isinstance(transfer, dict) else None
     cheating = transfer.get("allow_cheating", False) if isinstance(transfer, dict) else False
     if isinstance(styles, list) and any(isinstance(s, str) and is_checkpoint(s) for s in styles):
         raise SpecError(
@@ -338,7 +338,7 @@ def _compare_players(value: Any, cheating: bool, source: str) -> tuple[str, ...]
     """``[transfer] compare``: players measured against the field in every variant beside the
     adapted policies (compiled styles, guided searches, exported policies)."""
     from uno_env.sim.learned import is_learned_policy, load_policy
-    from uno_env.styles.policies import parse_policy
+    from uno_env.styles.registry import parse_policy
 
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise SpecError(f"{source}: [transfer] compare must be a list of player names, got {value!r}")
@@ -400,7 +400,7 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
     if "expert" in data and mode != "expert":
         raise SpecError(f'{source}: an [expert] table needs mode = "expert"')
     study = _study_part(data, source)  # bases, players, variations, field styles
-    from uno_env.styles.policies import parse_policy
+    from uno_env.styles.registry import parse_policy
 
     try:
         parse_policy(baseline)

@@ -4,7 +4,7 @@
 (or ``python -m training.tournament``) plays every agent against the others and ranks them.
 
 **Agents** are compiled play styles with optional parameters (``greedy``,
-``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.styles.policies.POLICIES``), or learned
+``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.styles.registry.POLICIES``), or learned
 policies given as the path of a MaskablePPO checkpoint (a path ending in ``.zip`` or
 containing a ``/``, such as ``run/model.zip``; loaded with :class:`agents.PolicyAgent`, its
 metadata sidecar checked against the rules and player count; SB3 checkpoints are pickles, so
@@ -104,7 +104,8 @@ from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import is_learned_policy, load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
-from uno_env.styles.policies import STYLE_ALIASES, parse_policy
+from uno_env.styles.params import STYLE_ALIASES
+from uno_env.styles.registry import parse_policy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -136,7 +137,8 @@ def is_checkpoint(agent: str) -> bool:
     containing a ``/`` (style specs never do, but for the path of a guided search's network,
     ``search:net=runs/x.npz``). An exported policy (``.npz``) is not one: it runs compiled
     like a style."""
-    from uno_env.styles.policies import STYLE_ALIASES, STYLES
+    from uno_env.styles.params import STYLE_ALIASES
+    from uno_env.styles.registry import STYLES
 
     if agent.endswith(".npz"):
         return False
@@ -373,7 +375,7 @@ def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
     """Play a batch through the :class:`uno_env.Game` loop (learned policies present)."""
     from uno_env.engine.rules import compile_spec
     from uno_env.game.encoding import observe_state
-    from uno_env.styles.policies import PublicView
+    from uno_env.styles.view import PublicView
 
     n = len(task.seating)
     spec = compile_spec(task.rules)

@@ -553,7 +553,7 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
 def _cheats(style: str) -> bool:
     """Whether a field entry reads hidden information (the oracle)."""
     from uno_env.sim.learned import is_learned_policy
-    from uno_env.styles.policies import parse_policy
+    from uno_env.styles.registry import parse_policy
 
     return not is_learned_policy(style) and parse_policy(style)[0].cheats
 

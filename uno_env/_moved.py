@@ -41,13 +41,32 @@ MOVED_MODULES: dict[str, str] = {
     "uno_env.records": "uno_env.game.records",
     "uno_env.reference": "uno_env.game.reference",
     "uno_env.envs.encoding": "uno_env.game.encoding",
-    "uno_env.policies": "uno_env.styles.policies",
     "uno_env.search": "uno_env.styles.search",
     "uno_env.batch": "uno_env.sim.batch",
     "uno_env.learned": "uno_env.sim.learned",
     "uno_env.guided": "uno_env.sim.guided",
 }
 """Old module path -> new module path."""
+
+STYLE_MODULES = (
+    "uno_env.styles.params",
+    "uno_env.styles.facts",
+    "uno_env.styles.baselines",
+    "uno_env.styles.scripted",
+    "uno_env.styles.rollout",
+    "uno_env.styles.monte_carlo",
+    "uno_env.styles.search",
+    "uno_env.styles.dispatch",
+    "uno_env.styles.registry",
+    "uno_env.styles.view",
+)
+SPLIT_MODULES: dict[str, tuple[str, ...]] = {
+    "uno_env.policies": STYLE_MODULES,
+    "uno_env.styles.policies": STYLE_MODULES,
+}
+"""Old module path -> the modules its names went to (the play styles, split by concern)."""
+RENAMED_NAMES = {"POLICY_RANDOM": "POLICY_RANDOM_LEGAL", "P_DEPTH_SEARCH": "P_DEPTH"}
+"""Names of a split module that have another name now."""
 
 
 def _warn(old: str, new: str, what: str = "", stacklevel: int = 3) -> None:
@@ -59,9 +78,20 @@ def _warn(old: str, new: str, what: str = "", stacklevel: int = 3) -> None:
 
 
 class _MovedModuleLoader(Loader):
-    """Loads an old path as the module that now holds it."""
+    """Loads an old path as the module that now holds it (or, for a split module, as a module
+    holding the names of the modules it was split into)."""
 
     def create_module(self, spec: ModuleSpec) -> ModuleType:
+        if spec.name in SPLIT_MODULES:
+            parts = SPLIT_MODULES[spec.name]
+            _warn(spec.name, f"the modules {', '.join(parts)}", stacklevel=4)
+            merged = ModuleType(spec.name, f"Deprecated: the names of {', '.join(parts)}.")
+            for part in parts:
+                module = importlib.import_module(part)
+                merged.__dict__.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+            for old, new in RENAMED_NAMES.items():
+                setattr(merged, old, getattr(merged, new))
+            return merged
         new = MOVED_MODULES[spec.name]
         _warn(spec.name, new, stacklevel=4)
         return importlib.import_module(new)
@@ -76,6 +106,8 @@ class MovedModuleFinder(MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
+        if fullname in SPLIT_MODULES:
+            return ModuleSpec(fullname, _MovedModuleLoader())
         if fullname not in MOVED_MODULES or fullname in ("uno_env.engine", "uno_env.game"):
             return None  # those two are packages now; see forward_attribute
         return ModuleSpec(fullname, _MovedModuleLoader())

@@ -33,8 +33,9 @@ import numpy as np
 from agents import Agent, ExportedAgent, RandomAgent, ScriptedAgent
 from uno_env import Game
 from uno_env.sim.learned import is_learned_policy, load_policy, observe_public
-from uno_env.styles.policies import PublicView, parse_policy
+from uno_env.styles.registry import parse_policy
 from uno_env.styles.search import evaluate, win_chances
+from uno_env.styles.view import PublicView
 
 SEARCH_STYLES = ("search", "oracle")
 ACTION_SLOTS = 256

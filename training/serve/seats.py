@@ -17,7 +17,7 @@ from pathlib import Path
 from agents import Agent, ExportedAgent, PolicyAgent
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
-from uno_env.styles.policies import STYLES, canonical_policy, parse_policy
+from uno_env.styles.registry import STYLES, canonical_policy, parse_policy
 
 HUMAN = "human"
 """The name of a person's seat in records (as ``uno-env play`` writes it)."""

@@ -4,7 +4,7 @@
 favour which play styles?" with the compiled batch engine. Without a SPEC it runs the
 built-in default spec (``training/specs/default_study.toml``): twelve single-switch variations
 of official Uno (stacking, Seven-O, jump-in, the draw rules, Wild Draw Four legality and
-bluffs, multi-plays, ...), at 2 and 4 players, all scripted styles.
+bluffs, multi-plays, ...), at 2 and 4 players, the seven scripted styles of the default field.
 
 **Spec** (TOML; unknown keys, switches, values, styles and impossible player counts are
 refused with an error naming what is allowed)::
@@ -135,6 +135,7 @@ from .plots import plot_study
 from .report import assemble, report_text, results_frame
 from .run import default_out_dir, load_batches, missing_batches, run_study, scan_batches, write_spec
 from .spec import (
+    DEFAULT_FIELD,
     DEFAULT_REFERENCE,
     DEFAULT_SPEC,
     KINDS,
@@ -143,10 +144,8 @@ from .spec import (
     LEARNED_CHUNK,
     MAX_SEATINGS,
     QUANTILES,
-    SCRIPTED_STYLES,
     SPEC_KEYS,
     STUDY_FORMAT,
-    UNSCRIPTED,
     SpecError,
     StudySpec,
     Variant,
@@ -180,6 +179,7 @@ __all__ = [
     "COLUMNS",
     "COMMAND",
     "DEAL_ARRAYS",
+    "DEFAULT_FIELD",
     "DEFAULT_REFERENCE",
     "DEFAULT_SPEC",
     "EFFECT_COLUMNS",
@@ -192,11 +192,9 @@ __all__ = [
     "MEASURES",
     "MEASURE_COLUMNS",
     "QUANTILES",
-    "SCRIPTED_STYLES",
     "SPEC_KEYS",
     "STUDY_FORMAT",
     "STYLE_ARRAYS",
-    "UNSCRIPTED",
     "BatchTask",
     "SpecError",
     "StudySpec",

@@ -155,7 +155,7 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     import agents
     from uno_env.engine.rules import compile_spec
     from uno_env.game.encoding import observe_state
-    from uno_env.styles.policies import PublicView
+    from uno_env.styles.view import PublicView
 
     n = len(table)
     rules = task.rules

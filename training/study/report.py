@@ -219,7 +219,7 @@ def answer_lines(spec: StudySpec, effects: list[dict[str, Any]]) -> list[str]:
 
 def style_line(style: str) -> str:
     """One line naming a style: its description, or what a checkpoint is."""
-    from uno_env.styles.policies import POLICY_DOCS
+    from uno_env.styles.registry import POLICY_DOCS
 
     if is_checkpoint(style):
         return f"`{style}`: a learned policy (MaskablePPO checkpoint)"

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import uno_env
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
-from uno_env.styles.policies import STYLES, parse_policy
+from uno_env.styles.registry import parse_policy
 
 if TYPE_CHECKING:
     pass
@@ -44,13 +44,21 @@ KINDS = ("field", "reference")
 alone against ``players - 1`` copies of the reference style."""
 MAX_SEATINGS = 1000
 """Most seatings of the all-combinations design; above it a cell uses the cyclic rotation."""
-UNSCRIPTED = ("random_legal", "random_playable", "monte_carlo", "search", "oracle")
-"""Compiled styles left out of the default style list: the random baselines (uniform over the
-legal actions, with games of thousands of decisions, and the literature's random player), the
+DEFAULT_FIELD: tuple[str, ...] = (
+    "greedy",
+    "aggressor",
+    "hoarder",
+    "controller",
+    "blocker",
+    "bluffer",
+    "cautious",
+)
+"""The styles of a study (and of a sweep's transfer field) that names none: the seven scripted
+styles the default study was designed with, named here so that a style added to the registry
+never changes an existing study or its figures (a spec lists ``styles`` to use others). Left
+out: the random baselines (games of thousands of decisions under ``random_legal``), the
 Monte-Carlo sampler (about 100 games/s) and the search agents (milliseconds per decision; the
 oracle cheats)."""
-SCRIPTED_STYLES: tuple[str, ...] = tuple(name for name in STYLES if name not in UNSCRIPTED)
-"""The default styles of a study: every scripted style."""
 DEFAULT_SPEC = "default_study.toml"
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -243,7 +251,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     if len(set(players)) != len(players):
         raise SpecError(f"{source}: players lists a count twice: {players}")
 
-    styles = data.get("styles", list(SCRIPTED_STYLES))
+    styles = data.get("styles", list(DEFAULT_FIELD))
     if isinstance(styles, str):
         styles = [styles]
     if not isinstance(styles, list) or not styles or not all(isinstance(s, str) for s in styles):

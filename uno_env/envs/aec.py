@@ -109,7 +109,7 @@ from ..engine import layout as L
 from ..engine.rules import RuleSet
 from ..game.encoding import observe_state
 from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message
-from ..styles.policies import PublicView
+from ..styles.view import PublicView
 from . import core
 from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed
 from .registration import ENV_VERSION

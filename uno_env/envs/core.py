@@ -24,7 +24,8 @@ from ..engine import engine
 from ..engine import layout as L
 from ..engine.rng import mix32
 from ..game.encoding import encode
-from ..styles.policies import POLICY_RANDOM, choose_action, quick_action, random_action
+from ..styles.baselines import POLICY_RANDOM_LEGAL, quick_action, random_action
+from ..styles.dispatch import choose_action
 
 # reward modes
 REWARD_WIN = 0
@@ -57,7 +58,7 @@ OUT_OF_BOUNDS = -2  # vector_run: OUT_OF_BOUNDS - i, game i's action is outside 
 BROKEN = -2  # vector_run: waiting[i] for a game the engine ended with S_ENGINE_ERROR set (kept, not redealt)
 MASK_STALE = -2  # play_compiled's count: the mask does not hold the current legal actions yet
 
-# seat codes of a table: >= 0 a compiled policy (uno_env.styles.policies.POLICIES), else a caller
+# seat codes of a table: >= 0 a compiled policy (uno_env.styles.registry.POLICIES), else a caller
 LEARNER = -1  # the learning agent (the caller decides)
 EXTERNAL = -2  # a Python opponent (the caller decides); the vector env numbers its k-th EXTERNAL - k
 
@@ -298,15 +299,15 @@ def play_compiled(
     """Let compiled policies move while the seat to move has one (``seats[s] >= 0``).
 
     Seat ``s`` plays policy code ``seats[s]`` with parameters ``params[s]`` through
-    :func:`uno_env.styles.policies.choose_action`, which ``planning`` and ``scripted`` are passed on
-    to: ``None`` when no seat plays a planning style (:func:`uno_env.styles.policies.planning_needed`),
-    and when every seat plays a random one (:func:`uno_env.styles.policies.scripted_needed`), so the
+    :func:`uno_env.styles.dispatch.choose_action`, which ``planning`` and ``scripted`` are passed on
+    to: ``None`` when no seat plays a planning style (:func:`uno_env.styles.dispatch.planning_needed`),
+    and when every seat plays a random one (:func:`uno_env.styles.dispatch.scripted_needed`), so the
     loop compiles without those styles; ``staged`` goes to the engine
     (:func:`uno_env.engine.engine.staged_argument`). Returns the seat that must decide now (a learner
     or external seat) or :data:`OVER`; ``mask`` then holds the legal actions. On entry
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
-    Random opponents mostly decide without a mask (:func:`uno_env.styles.policies.quick_action`), so the mask
+    Random opponents mostly decide without a mask (:func:`uno_env.styles.baselines.quick_action`), so the mask
     is written only when a decision needs it, and once before returning.
     """
     while state[L.S_STATUS] == L.ST_RUNNING:
@@ -324,7 +325,7 @@ def play_compiled(
                 count = 0
                 for a in range(spec[L.SP_NUM_ACTIONS]):
                     count += mask[a]
-            if code == POLICY_RANDOM:  # the common baseline skips the style dispatch, as the batch loop
+            if code == POLICY_RANDOM_LEGAL:  # the common baseline skips the style dispatch, as the batch loop
                 action = random_action(state, mask, count)
             else:
                 action = choose_action(state, spec, mask, count, code, params[seat], planning, scripted)

@@ -16,10 +16,12 @@ as a shape (clubs, diamonds, hearts, spades) and the rank.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from ..engine import actions, cards
 from ..engine import layout as L
@@ -204,8 +206,6 @@ def _font(size: int) -> Any:
     """Pillow's default font at ``size`` pixels (cached)."""
     font = _fonts.get(size)
     if font is None:
-        from PIL import ImageFont
-
         font = _fonts[size] = ImageFont.load_default(size=size)
     return font
 
@@ -299,7 +299,6 @@ def _card_back(draw: Any, deck: DeckFamily, x: float, y: float, w: float, h: flo
 
 def _arrow(draw: Any, cx: float, cy: float, rx: float, ry: float, clockwise: bool) -> None:
     """A direction arrow around the piles: an arc with a head at its clockwise or counter-clockwise end."""
-    import math
 
     start, end = 200.0, 340.0  # the upper arc (screen angles, y down)
     draw.arc([cx - rx, cy - ry, cx + rx, cy + ry], start, end, fill=_HIGHLIGHT, width=3)
@@ -342,10 +341,6 @@ def render_rgb(
     outlined. ``last_actions`` labels each seat with its last action (else only the most
     recent decision is named in the title line); ``call_word`` labels a standing call.
     """
-    import math
-
-    from PIL import Image, ImageDraw
-
     width, height = size
     n = int(state[L.S_NPLAYERS])
     current = int(state[L.S_CURRENT])

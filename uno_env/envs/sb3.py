@@ -11,13 +11,14 @@ for sb3-contrib's MaskablePPO.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from .vector import VectorEnv
+if TYPE_CHECKING:
+    from .vector import VectorEnv
 
 
 class SB3VecEnv(VecEnv):

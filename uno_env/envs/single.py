@@ -17,16 +17,16 @@ Opponents
     ``opponents`` is one opponent for every other seat or a list of ``num_players - 1``,
     where entry ``k-1`` sits ``k`` places clockwise from the learner. An opponent is
 
-    - the name of a compiled policy of :data:`uno_env.styles.policies.POLICIES`, with parameters if
+    - the name of a compiled policy of :data:`uno_env.styles.registry.POLICIES`, with parameters if
       wanted (``"random_playable"``, the default: the literature's random player;
       ``"random_legal"``, uniform over the legal actions; ``"bluffer:bluff=0.3"``): it moves
       inside the compiled step
-      through :func:`uno_env.styles.policies.choose_action`, drawing from the game's agent generator;
+      through :func:`uno_env.styles.dispatch.choose_action`, drawing from the game's agent generator;
     - an object with ``act(observation, action_mask) -> int`` or a callable
       ``(observation, action_mask) -> int`` (an ``agents`` play style, a frozen copy of a
       model for self-play...): it gets its own seat-relative observation and mask. An
       ``act`` that takes a ``view`` keyword (the scripted agents of :mod:`agents`) also
-      gets ``view=PublicView(state, spec)`` (:class:`uno_env.styles.policies.PublicView`), the
+      gets ``view=PublicView(state, spec)`` (:class:`uno_env.styles.view.PublicView`), the
       public game state.
 
     An opponent's illegal action raises :class:`~uno_env.IllegalActionError` (a bug in the
@@ -65,14 +65,10 @@ from ..engine import layout as L
 from ..engine.rules import RuleSet
 from ..game.encoding import observe_state
 from ..game.facade import EngineError, IllegalActionError, engine_error_message
-from ..styles.policies import (
-    NUM_POLICY_PARAMS,
-    POLICIES,
-    PublicView,
-    planning_needed,
-    policy_table,
-    scripted_needed,
-)
+from ..styles.dispatch import planning_needed, scripted_needed
+from ..styles.params import NUM_POLICY_PARAMS
+from ..styles.registry import POLICIES, policy_table
+from ..styles.view import PublicView
 from . import core
 from .common import (
     RENDER_MODES,
@@ -105,7 +101,7 @@ def opponent_table(
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn, bool] | None]]:
     """Seat codes and policy parameters (relative seats 1..n-1) and the external callables.
 
-    Code ``>= 0``: a compiled policy of :data:`uno_env.styles.policies.POLICIES` (parameters in the
+    Code ``>= 0``: a compiled policy of :data:`uno_env.styles.registry.POLICIES` (parameters in the
     same row of the second array); ``EXTERNAL``: a Python opponent, whose callable (and
     whether it takes a ``view`` keyword) is in the list at the same index.
     """

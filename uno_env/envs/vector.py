@@ -4,8 +4,8 @@
 ``gymnasium.vector.VectorEnv`` of single-agent games (one learner seat per game, as in
 :class:`~uno_env.envs.single.SingleAgentEnv`). One :meth:`VectorEnv.step` is one compiled
 call that, for every game, applies the learner's action, plays the opponents' moves with
-compiled policies (texts of :data:`uno_env.styles.policies.POLICIES` such as ``"random_playable"`` or
-``"bluffer:bluff=0.3"``, computed by :func:`uno_env.styles.policies.choose_action` inside the loop),
+compiled policies (texts of :data:`uno_env.styles.registry.POLICIES` such as ``"random_playable"`` or
+``"bluffer:bluff=0.3"``, computed by :func:`uno_env.styles.dispatch.choose_action` inside the loop),
 auto-resets finished games and writes observations and masks into preallocated arrays.
 
 Opponents decided in Python (a frozen copy of a network for self-play, say) are *batch
@@ -76,7 +76,9 @@ from ..engine import layout as L
 from ..engine.rng import fresh_seed
 from ..engine.rules import RuleSet
 from ..game.facade import EngineError, IllegalActionError, engine_error_message
-from ..styles.policies import NUM_POLICY_PARAMS, planning_needed, policy_table, scripted_needed
+from ..styles.dispatch import planning_needed, scripted_needed
+from ..styles.params import NUM_POLICY_PARAMS
+from ..styles.registry import policy_table
 from . import core
 from .common import ActionOutOfBoundsError, CompiledEnv, check_learner_seat, check_seed
 from .registration import ENV_VERSION

@@ -28,7 +28,7 @@ seed was checked (``uno-env replay`` says so and exits with code 3 unless
 ``--allow-unverified``).
 
 Writing: :func:`record_game` (from a :class:`~uno_env.Game`'s history),
-:func:`record_simulated` (games of :func:`uno_env.simulate`, re-played through ``Game``
+:func:`uno_env.sim.records.record_simulated` (games of :func:`uno_env.simulate`, re-played through ``Game``
 with the same compiled styles and the same agent generator, so they are exactly the batch
 games), :func:`save_records` / :func:`append_records`. Reading: :func:`load_records`
 (every malformed input, including bytes that are not UTF-8, nesting too deep to parse and
@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine.rules import RuleError, RuleSet, load_rules
+from ..engine.rules import PRESETS, RuleError, RuleSet
 from ..versions import ENV_VERSION, RECORD_FORMAT
 from .facade import Game, IllegalActionError, Outcome
 
@@ -317,67 +317,6 @@ def record_game(
     return record
 
 
-def record_simulated(
-    rules: RuleSet | str | Path,
-    num_players: int,
-    seed: int,
-    policies: str | Sequence[str],
-    games: Iterable[int],
-    **overrides: Any,
-) -> list[GameRecord]:
-    """Records of games ``i`` of ``uno_env.simulate(rules, num_players, ..., seed, policies)``.
-
-    The batch engine keeps no action history, so each game is played again through
-    :class:`~uno_env.Game` (dealt with seed ``seed + i``) with the same compiled styles
-    deciding from the full game state and the game's own agent generator, exactly as
-    :func:`uno_env.sim.batch.play_games_with_params` does: the records are the batch's games.
-    """
-    import numpy as np
-
-    from ..engine import layout as L
-    from ..engine.rules import compile_spec
-    from ..styles.policies import POLICY_RANDOM, choose_action, policy_table, random_action
-
-    ruleset = load_rules(rules, **overrides)
-    names = [policies] * num_players if isinstance(policies, str) else list(policies)
-    if len(names) != num_players:
-        raise ValueError(f"policies lists {len(names)} names for {num_players} players")
-    codes, params = policy_table(names)
-    spec = compile_spec(ruleset)
-    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-    out = []
-    for i in games:
-        game = Game(ruleset, num_players, seed=seed + i)
-        state = game.state  # the compiled styles advance its agent generator, as in the batch loop
-        while not game.is_over():
-            mask[:] = 0
-            legal = game.legal_actions()
-            mask[legal] = 1
-            seat = game.current_player
-            if codes[seat] == POLICY_RANDOM:
-                action = random_action(state, mask, len(legal))
-            else:
-                action = choose_action(state, spec, mask, len(legal), codes[seat], params[seat])
-            game.step(int(action))
-        out.append(
-            record_game(
-                game,
-                agents=[_style_name(n) for n in names],
-                source="simulate",
-                extra={"game_index": int(i)},
-            )
-        )
-    return out
-
-
-def _style_name(policy: str) -> str:
-    """The canonical text of a compiled style (``"bluffer:bluff=0.3,..."``)."""
-    from ..styles.policies import parse_policy
-
-    style, values = parse_policy(policy)
-    return style.format(values)
-
-
 def save_records(path: str | Path, records: Iterable[GameRecord]) -> int:
     """Write ``records`` to ``path`` (JSON Lines, replacing the file); return how many."""
     count = 0
@@ -522,8 +461,6 @@ def check_replay(record: GameRecord, game: Game, *, partial: bool = False) -> No
             f"{record.final_position!r}, replayed {game.position()!r}"
         )
     if record.preset is not None and record.preset != game.rules.preset_name():
-        from ..engine.rules import PRESETS
-
         detail = ""
         if record.preset in PRESETS:
             ours = dict(item.partition("=")[::2] for item in str(PRESETS[record.preset]).split())

@@ -6,8 +6,8 @@ dealt exactly like ``Game(rules, n, seed=s + i)``; the policies draw from each g
 separate agent generator, so their randomness never shifts the game's chance events.
 Studies and benchmarks use this path; nothing in it allocates per step (but the
 Monte-Carlo style's scratch buffers, per decision). The compiled policies are the play
-styles of :mod:`uno_env.styles.policies` (the registry: :data:`~uno_env.styles.policies.POLICIES`,
-:func:`~uno_env.styles.policies.policy_table`); :func:`~uno_env.styles.policies.choose_action` is their one
+styles of :mod:`uno_env.styles` (the registry: :data:`~uno_env.styles.registry.POLICIES`,
+:func:`~uno_env.styles.registry.policy_table`); :func:`~uno_env.styles.dispatch.choose_action` is their one
 entry point.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -28,49 +28,19 @@ from ..engine.rng import SEED_LIMIT, check_seed, fresh_seed
 from ..engine.rules import RuleSet
 from ..game.compiled import compile_game
 from ..stats import mean_interval, wilson_interval
-from ..styles.policies import POLICY_RANDOM, choose_action, planning_needed, quick_action, random_action
+from ..styles.baselines import POLICY_RANDOM_LEGAL, quick_action, random_action
+from ..styles.dispatch import choose_action, planning_needed
+from . import guided
+from .results import ILLEGAL_ACTION, GameResults, record_result
 
-ILLEGAL_ACTION = 100  # play_games_with_params failure code: a policy chose an action outside the mask
-# the play-style registry (POLICIES, policy_table, choose_action) is uno_env.styles.policies: this
+# the play-style registry (POLICIES, policy_table) is uno_env.styles.registry: this
 # module uses it and does not re-export it
 __all__ = [
-    "ILLEGAL_ACTION",
     "BatchResult",
     "BatchSummary",
-    "GameResults",
     "play_games_with_params",
     "simulate",
 ]
-
-
-class GameResults(NamedTuple):
-    """The per-game result arrays of a batch (row ``g``: game ``g``), as one record for the
-    compiled loops (:func:`play_games_with_params`, the network-seat loop of
-    :mod:`uno_env.sim.guided`, :func:`record_result`): a new per-game result is one field here,
-    where it is allocated (:meth:`allocate`) and where it is written."""
-
-    winner: np.ndarray  # (games,) int64: the winner's seat, -1 when truncated
-    length: np.ndarray  # (games,) int64: decisions
-    ranking: np.ndarray  # (games, players) int64: seats best first, -1 when truncated
-    scores: np.ndarray  # (games, players) int64: match points at the end
-    round_points: np.ndarray  # (games, players) int64: the last round's hand points
-    rounds: np.ndarray  # (games,) int64
-    turns: np.ndarray  # (games,) int64
-    first_mover: np.ndarray  # (games,) int64: the seat of the first decision
-
-    @classmethod
-    def allocate(cls, num_games: int, num_players: int) -> GameResults:
-        """Result arrays for ``num_games`` games (MemoryError if they do not fit)."""
-        return cls(
-            winner=np.full(num_games, -1, dtype=np.int64),
-            length=np.zeros(num_games, dtype=np.int64),
-            ranking=np.full((num_games, num_players), -1, dtype=np.int64),
-            scores=np.zeros((num_games, num_players), dtype=np.int64),
-            round_points=np.zeros((num_games, num_players), dtype=np.int64),
-            rounds=np.zeros(num_games, dtype=np.int64),
-            turns=np.zeros(num_games, dtype=np.int64),
-            first_mover=np.zeros(num_games, dtype=np.int64),
-        )
 
 
 @njit(cache=True)
@@ -95,8 +65,8 @@ def play_games_with_params(
     ``staged``: :func:`uno_env.engine.engine.staged_argument` of the rules, or True (``None``
     compiles the loop with the engine without the staged machinery).
     ``planning=None`` compiles a loop without the planning styles
-    (:func:`uno_env.styles.policies.choose_action`): pass it when no seat plays one
-    (:func:`uno_env.styles.policies.planning_needed`), and leave it out otherwise.
+    (:func:`uno_env.styles.dispatch.choose_action`): pass it when no seat plays one
+    (:func:`uno_env.styles.dispatch.planning_needed`), and leave it out otherwise.
 
     ``state`` (``L.STATE_SIZE`` int64) and ``mask`` (``L.MAX_ACTIONS`` int8) are the caller's
     scratch buffers. The loop works on borrowed views (:func:`uno_env.compiler.borrow.borrow`) of its
@@ -127,7 +97,7 @@ def play_games_with_params(
             if action < 0:
                 if not fresh:
                     count = engine.fill_mask(state, spec, mask, staged)
-                if policies[seat] == POLICY_RANDOM:
+                if policies[seat] == POLICY_RANDOM_LEGAL:
                     action = random_action(state, mask, count)
                 else:
                     action = choose_action(state, spec, mask, count, policies[seat], params[seat], planning)
@@ -143,22 +113,6 @@ def play_games_with_params(
             return g, engine.INV_ENGINE_ERROR
         record_result(state, spec, g, results)
     return -1, 0
-
-
-# inlined into its callers, the batch loops (issue 21; uno_env/engine/engine.py, "Inlining"): its own
-# module re-emitted compute_ranking and the results record's wrapper
-@njit(cache=True, inline="always")
-def record_result(state: np.ndarray, spec: np.ndarray, g: int, results: GameResults) -> None:
-    """Write the results of finished game ``state`` into row ``g`` of ``results``
-    (all but ``first_mover``, written when the game is dealt)."""
-    results.winner[g] = state[L.S_WINNER]
-    results.length[g] = state[L.S_DECISIONS]
-    results.turns[g] = state[L.S_TURNS]
-    results.rounds[g] = state[L.S_ROUND]
-    engine.compute_ranking(state, spec, results.ranking[g])
-    for seat in range(state[L.S_NPLAYERS]):
-        results.scores[g, seat] = state[L.SCORE + seat]
-        results.round_points[g, seat] = state[L.ROUND_POINTS + seat]
 
 
 Interval = tuple[float, float, float]
@@ -274,7 +228,7 @@ def simulate(
 
     ``policies`` names a compiled policy for every seat, or one per seat, each optionally
     with parameters (``"bluffer:bluff=0.3,challenge=0.8"``, ``"search:400"``; see
-    :data:`uno_env.styles.policies.STYLES`), or an exported learned policy: a shipped name
+    :data:`uno_env.styles.registry.STYLES`), or an exported learned policy: a shipped name
     (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.sim.learned`; it must fit the deck
     family, observation spec and env version; other rules are allowed, a transfer), or a
     search guided by one (``"search:net=distilled_uno_2p"``, :mod:`uno_env.sim.guided`). With
@@ -307,7 +261,6 @@ def simulate(
             f"seed + num_games must stay within 2**63 (game i is dealt from seed + i), got seed {seed} "
             f"and {num_games} games"
         )
-    from . import guided  # learned policies and guided searches: compiled networks
 
     seating = guided.network_seating(names, ruleset)
     policy_codes, policy_params = seating.codes, seating.params

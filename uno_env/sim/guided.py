@@ -22,7 +22,7 @@ JSON sidecar, compiled inference) in three places, each a parameter:
 Without a network every choice falls back to the plain search, and the search plays exactly
 as :func:`uno_env.styles.search.search_action` does (tested): the same samples, rollouts and moves.
 
-Parsed policies hold the network as an index of :data:`uno_env.styles.policies.NETWORKS`; the
+Parsed policies hold the network as an index of :data:`uno_env.styles.params.NETWORKS`; the
 seating code (:func:`network_seating`) loads each file once, checks it against the rules,
 packs every network (and critic) into one weight bank and writes the bank rows into its own
 copy of the parameters (``P_NET``, ``P_CRITIC``). :func:`play_games_with_nets`
@@ -47,19 +47,19 @@ from ..compiler.jit import njit
 from ..engine import engine
 from ..engine import layout as L
 from ..engine.rng import chance_ppm, seed_rng
+from ..engine.rules import load_rules
 from ..game.encoding import REVEALED, encode, obs_layout
-from ..styles.policies import (
+from ..styles.baselines import POLICY_RANDOM_LEGAL, random_action
+from ..styles.dispatch import choose_action
+from ..styles.facts import true_call
+from ..styles.params import (
     AUTO,
-    CONFIDENCE_DEFAULT,
-    DEFAULT_NET,
-    EXPLORE_DEFAULT,
     NETWORKS,
     NUM_POLICY_PARAMS,
-    OWN_NET,
     P_CONFIDENCE,
     P_CRITIC,
     P_DEFAULT,
-    P_DEPTH_SEARCH,
+    P_DEPTH,
     P_EXPLORE,
     P_NET,
     P_OWN,
@@ -69,27 +69,31 @@ from ..styles.policies import (
     P_TOP,
     P_TRUST,
     P_VALUE,
+    param,
+)
+from ..styles.registry import parse_policy, policy_table
+from ..styles.rollout import ROLLOUT_LIMIT
+from ..styles.scripted import scripted_action
+from ..styles.search import (
+    CONFIDENCE_DEFAULT,
+    DEFAULT_NET,
+    EXPLORE_DEFAULT,
+    OWN_NET,
     PILE_DEFAULT,
     POLICY_ORACLE,
-    POLICY_RANDOM,
     POLICY_SEARCH,
     ROLLOUT_DEFAULT,
-    ROLLOUT_LIMIT,
     ROLLOUT_NET,
     SEARCH_DEPTH_DEFAULT,
     SIMS_DEFAULT,
     TRUST_DEFAULT,
     VALUE_NET,
-    choose_action,
-    param,
-    parse_policy,
-    random_action,
-    scripted_action,
+    WIN,
+    evaluate,
+    sample_world,
     search_value_default,
-    true_call,
+    wild_face_mask,
 )
-from ..styles.search import WIN, evaluate, sample_world, wild_face_mask
-from .batch import ILLEGAL_ACTION, GameResults, record_result
 from .learned import (
     ExportedPolicy,
     best_legal,
@@ -100,6 +104,7 @@ from .learned import (
     pack_layers,
     widest_layer,
 )
+from .results import ILLEGAL_ACTION, GameResults, record_result
 
 LOCKSTEP_GAMES = 256
 """Games played at once in :func:`play_games_with_nets` (rows of the observation matrix)."""
@@ -228,7 +233,7 @@ def guided_rollout(
     rows: np.ndarray,
 ) -> float:
     """:func:`uno_env.styles.search.rollout` with a network: it plays every seat (``policy`` is
-    :data:`~uno_env.styles.policies.ROLLOUT_NET`) or the searcher's own (``own_net``), the rollout
+    :data:`~uno_env.styles.search.ROLLOUT_NET`) or the searcher's own (``own_net``), the rollout
     style the others; the leaf is valued by the critic when ``model`` is ``VALUE_NET``."""
     limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
     steps = 0
@@ -240,7 +245,7 @@ def guided_rollout(
                 action = random_action(sim, mask, count)
             else:
                 action = network_action(sim, spec, mask, count, offsets, bank, table, net, x, h_a, h_b, rows)
-        elif policy == POLICY_RANDOM or (explore_ppm > 0 and chance_ppm(sim, L.AGENT_RNG, explore_ppm)):
+        elif policy == POLICY_RANDOM_LEGAL or (explore_ppm > 0 and chance_ppm(sim, L.AGENT_RNG, explore_ppm)):
             action = random_action(sim, mask, count)
         else:
             action = scripted_action(sim, spec, mask, policy, params)
@@ -286,7 +291,7 @@ def guided_search(
         return nf + L.A_CALL_OFFSET  # U-UNO-1: a true call never costs anything
     seat = state[L.S_CURRENT]
     sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
-    depth = param(params, P_DEPTH_SEARCH, SEARCH_DEPTH_DEFAULT)
+    depth = param(params, P_DEPTH, SEARCH_DEPTH_DEFAULT)
     trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
     confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
     policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
@@ -323,7 +328,7 @@ def guided_search(
         for c in range(1, num):
             if prior[c] > prior[default]:
                 default = c
-    elif policy != POLICY_RANDOM and policy != ROLLOUT_NET:
+    elif policy != POLICY_RANDOM_LEGAL and policy != ROLLOUT_NET:
         chosen = scripted_action(state, spec, mask, policy, style_params)
         for c in range(num):
             if candidates[c] == chosen:
@@ -426,7 +431,7 @@ def guided_choose(
     offsets: np.ndarray,
     obs_size: int,
 ) -> int:
-    """:func:`uno_env.styles.policies.choose_action` for a seat that may be a guided search: a search
+    """:func:`uno_env.styles.dispatch.choose_action` for a seat that may be a guided search: a search
     with a network or critic (bank rows in ``params``) searches with them, any other policy
     plays as ``choose_action`` plays it."""
     if (policy == POLICY_SEARCH or policy == POLICY_ORACLE) and (params[P_NET] >= 0 or params[P_CRITIC] >= 0):
@@ -596,10 +601,6 @@ def network_seating(names: list[str], rules: Any) -> Seating:
     validation path) and checked against ``rules`` (deck family, observation spec, env
     version; other rules are allowed, a transfer); a search that asks for the critic
     (``value=net``) of a file without one is refused."""
-    from ..engine.rules import load_rules
-    from ..styles.policies import policy_table
-    from .learned import is_learned_policy as learned_seat
-
     ruleset = load_rules(rules)
     entries: list[tuple[str, tuple[np.ndarray, ...], tuple[np.ndarray, ...], str]] = []
     rows: dict[tuple[str, str], int] = {}
@@ -620,11 +621,11 @@ def network_seating(names: list[str], rules: Any) -> Seating:
         policy.check_game(ruleset)
         return policy
 
-    styles = ["random" if learned_seat(name) else name for name in names]
+    styles = ["random" if is_learned_policy(name) else name for name in names]
     codes, params = policy_table(styles, networks=True)
     seat_nets = np.full(len(names), -1, dtype=np.int64)
     for seat, name in enumerate(names):
-        if learned_seat(name):
+        if is_learned_policy(name):
             key = name.strip()
             seat_nets[seat] = row(loaded(key), key, "actor")
             continue

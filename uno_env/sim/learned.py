@@ -51,15 +51,19 @@ from ..compiler.jit import njit
 from ..engine import engine
 from ..engine import layout as L
 from ..engine.cards import DeckFamily
+from ..engine.rules import load_rules
 from ..game.encoding import encode, obs_layout, observe_state
-from ..styles.policies import choose_action
+from ..styles.dispatch import choose_action
+from ..styles.registry import PRETRAINED_DIR as PRETRAINED_DIR  # the shipped files: one home, re-exported
+from ..styles.registry import names_exported_policy
+from ..styles.registry import shipped_policies as shipped_policies
+from ..versions import ENV_VERSION, OBS_VERSION
 
 FORMAT = "uno-env-exported-policy/1"
 CRITIC_ENCODING = "privileged"
 """What an exported critic reads: the observation with every other hand revealed
 (:func:`uno_env.sim.guided.encode_privileged`)."""
 ACTIVATIONS = ("tanh", "relu")
-PRETRAINED_DIR = Path(__file__).parent.parent / "pretrained"
 
 
 class PolicyFileError(ValueError):
@@ -155,9 +159,6 @@ class ExportedPolicy:
         """Raise :class:`PolicyFileError` unless the policy can play ``rules``: the same deck
         family (action table and observation size), observation spec and env version, and
         unless ``allow_rules_mismatch`` the same rules and player count."""
-        from ..engine.rules import load_rules
-        from ..versions import ENV_VERSION, OBS_VERSION
-
         ruleset = load_rules(rules)
         problems = []
         size = obs_layout(ruleset.deck_family).size
@@ -353,23 +354,10 @@ def load_exported(path: str | Path) -> ExportedPolicy:
     )
 
 
-def shipped_policies() -> dict[str, Path]:
-    """The pretrained policies in the package, by name (file stem)."""
-    if not PRETRAINED_DIR.is_dir():
-        return {}
-    return {p.stem: p for p in sorted(PRETRAINED_DIR.glob("*.npz"))}
-
-
 def is_learned_policy(text: str) -> bool:
     """Whether a policy text names an exported policy: a shipped name or a ``.npz`` path (not
     a style with parameters such as ``search:net=policy.npz``)."""
-    from ..styles.policies import STYLE_ALIASES, STYLES
-
-    name = text.strip()
-    style = name.partition(":")[0].strip()
-    if ":" in name and STYLE_ALIASES.get(style, style) in STYLES:
-        return False
-    return name.endswith(".npz") or name in shipped_policies()
+    return names_exported_policy(text)
 
 
 @lru_cache(maxsize=32)

@@ -61,36 +61,57 @@ from ..engine import engine
 from ..engine import layout as L
 from ..engine.bits import lowest_bit
 from ..engine.rng import chance_ppm, next_u32, rand_below, seed_rng
-from .policies import (
-    CONFIDENCE_DEFAULT,
-    EXPLORE_DEFAULT,
+from .baselines import BASELINE_STYLES, POLICY_RANDOM_LEGAL
+from .facts import own_bluff_known, true_call, unseen_counts
+from .monte_carlo import resample_bluff
+from .params import (
+    AUTO,
+    NO_NETWORK,
     NUM_POLICY_PARAMS,
     P_CONFIDENCE,
-    P_DEPTH_SEARCH,
+    P_DEFAULT,
+    P_DEPTH,
     P_EXPLORE,
+    P_NET,
+    P_OWN,
     P_PILE,
     P_ROLLOUT,
     P_SIMS,
+    P_TOP,
     P_TRUST,
     P_VALUE,
-    PILE_DEFAULT,
-    POLICY_RANDOM,
-    ROLLOUT_DEFAULT,
-    ROLLOUT_LIMIT,
-    SEARCH_DEPTH_DEFAULT,
-    SIMS_DEFAULT,
-    TRUST_DEFAULT,
-    VALUE_SIZES,
-    VALUE_WILDS,
-    own_bluff_known,
+    Style,
+    StyleParam,
     param,
-    random_action,
-    resample_bluff,
-    scripted_action,
-    search_value_default,
-    true_call,
-    unseen_counts,
 )
+from .rollout import ROLLOUT_LIMIT, rollout
+from .scripted import POLICY_BLOCKER, SCRIPTED_STYLES, scripted_action
+
+POLICY_SEARCH = 10
+POLICY_ORACLE = 11  # the search with the true hidden cards: cheats
+ROLLOUT_STYLES = (
+    "random_legal", "greedy", "aggressor", "hoarder", "controller", "blocker", "bluffer", "cautious"
+)  # fmt: skip
+"""Styles a search may roll out with, by code (index = style code)."""
+
+ROLLOUT_NET = len(ROLLOUT_STYLES)
+"""``rollout=net``: the search's network plays every seat in its rollouts (stored rollout value)."""
+SIMS_DEFAULT = 1000
+SEARCH_DEPTH_DEFAULT = 20
+TRUST_DEFAULT = 900_000
+CONFIDENCE_DEFAULT = 100
+ROLLOUT_DEFAULT = POLICY_BLOCKER
+EXPLORE_DEFAULT = 0
+PILE_DEFAULT = 0
+VALUE_SIZES = 0  # ``value=sizes``: the hand-size model alone; "auto" at 2 players
+VALUE_WILDS = 1  # ``value=wilds``: hand sizes and the wild cards held; "auto" from 3 players
+VALUE_NET = 2  # ``value=net``: the network's critic (a network file with one; uno_env.sim.guided)
+VALUE_MODELS = ("sizes", "wilds", "net")  # the names, indexed by the codes above
+TOP_DEFAULT = 0
+DEFAULT_MOVES = ("rollout", "net")  # the names, indexed by the stored codes
+DEFAULT_NET = 1
+OWN_PLAYERS = ("same", "net")  # the rollout policy, or the network
+OWN_NET = 1
 
 WIN = 1.0  # value of winning the round
 TURN_BONUS = 1.105  # evaluation: the player to move weighs this much more (exp(0.1))
@@ -173,7 +194,7 @@ def sample_world(
 ) -> None:
     """Write into ``world`` a full game consistent with what the mover of ``state`` knows.
 
-    ``mode`` 0 (search): the cards the mover cannot see (:func:`uno_env.styles.policies.unseen_counts`
+    ``mode`` 0 (search): the cards the mover cannot see (:func:`uno_env.styles.facts.unseen_counts`
     minus the hands it has seen) are shuffled with the agent generator and dealt into the
     other unknown hands (same sizes; hands with a record first, at most ``slack`` cards of
     the faces their ``VOID`` record names, and of their ``HINT`` record with chance
@@ -310,7 +331,7 @@ def evaluate(
 
 
 @njit(cache=True)
-def rollout(
+def rollout_value(
     sim: np.ndarray,
     spec: np.ndarray,
     seat: int,
@@ -323,20 +344,9 @@ def rollout(
     model: int = VALUE_WILDS,
     wild_faces: int = -1,
 ) -> float:
-    """Play ``sim`` on with compiled ``policy`` at every seat (a uniformly random legal action
-    instead with chance ``explore``) for ``depth`` decisions (0: no limit) or to the end of
-    round ``start_round``; the value for ``seat``: :data:`WIN` or 0 if the round ended,
-    else :func:`evaluate`."""
-    limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
-    steps = 0
-    while sim[L.S_STATUS] == L.ST_RUNNING and sim[L.S_ROUND] == start_round and steps < limit:
-        count = engine.fill_mask(sim, spec, mask, True)
-        if policy == POLICY_RANDOM or (explore_ppm > 0 and chance_ppm(sim, L.AGENT_RNG, explore_ppm)):
-            action = random_action(sim, mask, count)
-        else:
-            action = scripted_action(sim, spec, mask, policy, params)
-        engine.apply_action(sim, spec, action, True)
-        steps += 1
+    """Play ``sim`` on (:func:`~uno_env.styles.rollout.rollout`) and value it for ``seat``:
+    :data:`WIN` or 0 if round ``start_round`` ended, else :func:`evaluate`."""
+    rollout(sim, spec, start_round, depth, mask, policy, params, explore_ppm)
     if sim[L.S_ROUND] != start_round:
         return WIN if sim[L.S_ROUND_WINNER] == seat else 0.0
     return WIN * evaluate(sim, spec, seat, model, wild_faces)
@@ -380,7 +390,7 @@ def search_decision(
         return nf + L.A_CALL_OFFSET  # U-UNO-1: a true call never costs anything
     seat = state[L.S_CURRENT]
     sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
-    depth = param(params, P_DEPTH_SEARCH, SEARCH_DEPTH_DEFAULT)
+    depth = param(params, P_DEPTH, SEARCH_DEPTH_DEFAULT)
     trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
     confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
     policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
@@ -393,7 +403,7 @@ def search_decision(
     style_params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
     # the rollout style's own choice is the default; another move must beat it clearly
     default = 0
-    if policy != POLICY_RANDOM:
+    if policy != POLICY_RANDOM_LEGAL:
         chosen = scripted_action(state, spec, mask, policy, style_params)
         for c in range(num):
             if candidates[c] == chosen:
@@ -426,7 +436,7 @@ def search_decision(
                 for i in range(L.STATE_SIZE):
                     sim[i] = world[i]
                 engine.apply_action(sim, spec, candidates[c], True)
-                value[c] = rollout(
+                value[c] = rollout_value(
                     sim,
                     spec,
                     seat,
@@ -501,19 +511,10 @@ def position_values(
     params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
     model = search_value_default(n)
     wilds = wild_face_mask(spec)
-    limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
     start_round = state[L.S_ROUND]
     for _ in range(sims):
         sample_world(state, spec, world, pool, used, 1, 0)
-        steps = 0
-        while world[L.S_STATUS] == L.ST_RUNNING and world[L.S_ROUND] == start_round and steps < limit:
-            count = engine.fill_mask(world, spec, mask, True)
-            if policy == POLICY_RANDOM:
-                action = random_action(world, mask, count)
-            else:
-                action = scripted_action(world, spec, mask, policy, params)
-            engine.apply_action(world, spec, action, True)
-            steps += 1
+        rollout(world, spec, start_round, depth, mask, policy, params, 0)
         if world[L.S_ROUND] != start_round or world[L.S_STATUS] != L.ST_RUNNING:
             winner = world[L.S_ROUND_WINNER]
             if 0 <= winner < n:
@@ -537,9 +538,7 @@ def win_chances(
     """:func:`position_values` of a game's state (left unchanged): each seat's chance of
     winning the round, from ``sims`` rollouts of the ``rollout`` style seeded with ``seed``
     (the same arguments give the same estimate)."""
-    from .policies import PLANNING_POLICIES, POLICIES
-
-    styles = [name for name, code in POLICIES.items() if code not in PLANNING_POLICIES]
+    styles = {s.name: s.code for s in (*BASELINE_STYLES, *SCRIPTED_STYLES)}  # the styles that do not plan
     if rollout not in styles:
         raise ValueError(
             f"rollout must be a style that does not plan: one of {', '.join(styles)}; got {rollout!r}"
@@ -549,5 +548,154 @@ def win_chances(
     work = state.copy()
     seed_rng(work, L.AGENT_RNG, seed, 0x5EA7)
     out = np.zeros(int(state[L.S_NPLAYERS]), dtype=np.float64)
-    position_values(work, spec, sims, depth, POLICIES[rollout], out)
+    position_values(work, spec, sims, depth, styles[rollout], out)
     return out
+
+
+@njit(cache=True)
+def search_value_default(players: int) -> int:
+    """The search's ``value=auto`` at ``players`` players: the hand-size model at 2 players
+    (the model the 2-player figures were measured with), the model with the wild cards held
+    from 3 players on (measured at 4 players against blockers, docs/agents.md)."""
+    return VALUE_SIZES if players <= 2 else VALUE_WILDS
+
+
+# ================================================================ the registry entries
+def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
+    """The parameters of the search agents (``oracle``: no ``trust``, and ``pile``)."""
+    sims = StyleParam(
+        "sims", P_SIMS, SIMS_DEFAULT, 1, 1_000_000, False, "simulations (rollouts) per decision"
+    )
+    depth = StyleParam(
+        "depth",
+        P_DEPTH,
+        SEARCH_DEPTH_DEFAULT,
+        0,
+        ROLLOUT_LIMIT,
+        False,
+        "decisions per rollout before the position is evaluated (0: to the end of the round)",
+    )
+    trust = StyleParam(
+        "trust",
+        P_TRUST,
+        TRUST_DEFAULT,
+        0.0,
+        1.0,
+        True,
+        "share of the samples that believe what plays suggest (a draw by choice: nothing to play; "
+        "a Wild Draw Four: no card of the colour); 0 keeps to what the rules prove",
+    )
+    confidence = StyleParam(
+        "confidence",
+        P_CONFIDENCE,
+        CONFIDENCE_DEFAULT,
+        0,
+        1000,
+        False,
+        "standard errors (in hundredths) by which a move must beat the rollout style's own choice",
+    )
+    rollout = StyleParam(
+        "rollout",
+        P_ROLLOUT,
+        ROLLOUT_DEFAULT,
+        0,
+        ROLLOUT_NET,
+        False,
+        "the style every seat plays in the rollouts (net: the network, with `net=`)",
+        (*ROLLOUT_STYLES, "net"),
+    )
+    explore = StyleParam(
+        "explore", P_EXPLORE, EXPLORE_DEFAULT, 0.0, 1.0, True, "chance of a random decision in a rollout"
+    )
+    value = StyleParam(
+        "value",
+        P_VALUE,
+        AUTO,
+        0,
+        len(VALUE_MODELS) - 1,
+        False,
+        "how an unfinished rollout is valued: by the hand sizes, by the hand sizes and the wild cards "
+        "held, or by the critic of the network (`net=`, a file with one); auto: the critic when the "
+        f"network has one, else {VALUE_MODELS[VALUE_SIZES]} at 2 players, "
+        f"{VALUE_MODELS[VALUE_WILDS]} at more",
+        VALUE_MODELS,
+        auto=True,
+    )
+    net = StyleParam(
+        "net",
+        P_NET,
+        NO_NETWORK,
+        0,
+        0,
+        False,
+        "an exported network that guides the search (its priors, rollouts and critic; uno_env.sim.guided)",
+        network=True,
+        guided=True,
+    )
+    top = StyleParam(
+        "top",
+        P_TOP,
+        TOP_DEFAULT,
+        0,
+        1000,
+        False,
+        "candidates searched, the network's most likely first, and the kept move (0: every legal action)",
+        guided=True,
+    )
+    default = StyleParam(
+        "default",
+        P_DEFAULT,
+        DEFAULT_NET,
+        0,
+        len(DEFAULT_MOVES) - 1,
+        False,
+        "the move kept unless another beats it by `confidence`: the rollout style's or the network's",
+        DEFAULT_MOVES,
+        guided=True,
+    )
+    own = StyleParam(
+        "own",
+        P_OWN,
+        0,
+        0,
+        len(OWN_PLAYERS) - 1,
+        False,
+        "who plays the searcher's own seat in its rollouts: the rollout policy (same) or the network",
+        OWN_PLAYERS,
+        guided=True,
+    )
+    guided = (net, top, default, own)
+    if oracle:
+        pile = StyleParam("pile", P_PILE, PILE_DEFAULT, 0, 1, False, "1: also see the order of the draw pile")
+        return (sims, depth, confidence, rollout, explore, pile, value, *guided)
+    return (sims, depth, trust, confidence, rollout, explore, value, *guided)
+
+
+SEARCH_STYLES = (
+    Style(
+        "search",
+        POLICY_SEARCH,
+        "determinised Monte-Carlo search: samples the hidden cards, rolls every option out",
+        "Perfect-information Monte Carlo (uno_env.styles.search): samples the cards it cannot see "
+        "from what it knows (hand sizes, the discard pile, hands it has seen, what draws and "
+        "Wild Draw Fours proved a player lacks, and with chance `trust` what they suggest), "
+        "applies every legal action in each sample, plays on `depth` decisions with `rollout` "
+        "at every seat and values the position by the hand sizes; `sims` rollouts per "
+        "decision, spread by successive halving, every candidate in the same samples. Plays "
+        "the rollout style's own choice unless another action gains more than `confidence` "
+        "standard errors. Calls UNO before laying its second-to-last card. Every phase.",
+        _search_params(oracle=False),
+    ),
+    Style(
+        "oracle",
+        POLICY_ORACLE,
+        "CHEATS: the search with the true hidden cards (an upper bound, not a player)",
+        "The `search` agent given the other players' true hands (and with `pile=1` the order "
+        "of the draw pile): it cheats. Its lead over `search` measures what the hidden "
+        "information is worth under a rule set. Tournaments and studies refuse it unless "
+        "cheating agents are allowed.",
+        _search_params(oracle=True),
+        cheats=True,
+    ),
+)
+"""The search agents' registry entries (:mod:`uno_env.styles.registry`)."""

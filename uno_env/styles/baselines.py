@@ -1,0 +1,188 @@
+"""The random baselines: ``random_legal`` (uniform over the legal actions) and ``random_playable``.
+
+``random_playable`` is the literature's random player (RLCard's and most papers' baseline):
+a random playable card, drawing only with none. Both draw only from the game's *agent*
+generator (``state[AGENT_RNG ...]``), so they never shift the game's chance events. The
+compiled loops call :func:`quick_action` first: where the legal actions are cheap to list it
+decides without a mask, drawing exactly what the masked version would.
+
+Rules used: U-MATCH-1, U-WILD-1, U-DRAW-1, U-DRAW-2, U-DRAW-3, U-UNO-1, MC-CALL-1, MM-CALL-1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..compiler.jit import njit
+from ..engine import engine
+from ..engine import layout as L
+from ..engine.bits import lowest_bit, popcount
+from ..engine.rng import rand_below
+from .facts import true_call
+from .params import Style
+
+POLICY_RANDOM_LEGAL = 0
+POLICY_RANDOM_PLAYABLE = 9
+RANDOM_POLICIES = (POLICY_RANDOM_LEGAL, POLICY_RANDOM_PLAYABLE)
+"""The random styles: all that :func:`~uno_env.styles.dispatch.choose_action` compiles when its
+``scripted`` argument is ``None``."""
+
+
+@njit(cache=True)
+def random_action(state: np.ndarray, mask: np.ndarray, count: int) -> int:
+    """A uniformly random legal action, from the game's agent generator."""
+    k = rand_below(state, L.AGENT_RNG, count)
+    a = 0
+    while True:
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+        a += 1
+
+
+# inlined into quick_action, its only caller: one call fewer per decision on the hot path
+@njit(cache=True, inline="always")
+def quick_random_action(state: np.ndarray, spec: np.ndarray) -> int:
+    """:func:`random_action` without a mask, in the phases whose legal actions are cheap to list.
+
+    Exactly the action (and the same draw from the agent generator) that :func:`random_action`
+    takes on the mask :func:`uno_env.engine.engine.fill_mask` writes; -1, with nothing drawn, in the
+    other phases and rule sets. Compiled loops use it to skip writing masks nobody reads.
+    """
+    phase = state[L.S_PHASE]
+    nf = spec[L.SP_NUM_FACES]
+    if phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1: the four colours, nothing else
+        return nf + rand_below(state, L.AGENT_RNG, L.NUM_COLOURS)
+    seat = state[L.S_CURRENT]
+    if phase == L.PH_PLAY and spec[L.SP_PLAIN_MATCHING] == 1:
+        faces = engine.playable_faces(state, spec, seat)
+        playable = popcount(faces)
+        draw = 1 if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or playable == 0 else 0  # U-DRAW-3
+    elif phase == L.PH_PLAY_DRAWN and spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:
+        drawn = state[L.S_DRAWN]  # U-DRAW-1 / U-DRAW-2: the drawn card, or keep it (pass)
+        faces = 1 << drawn if drawn >= 0 and engine.count_in_hand(state, seat, drawn) > 0 else 0
+        playable = popcount(faces)
+        draw = 0
+    else:
+        return -1
+    # the order of the action table: faces, (colours, targets), draw, pass, call
+    passing = 1 if phase == L.PH_PLAY_DRAWN and (playable == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0) else 0
+    calling = 1 if engine.call_legal(state, spec, seat, phase) else 0
+    k = rand_below(state, L.AGENT_RNG, playable + draw + passing + calling)
+    if k < playable:
+        for _ in range(k):
+            faces &= faces - 1
+        return lowest_bit(faces)
+    k -= playable
+    if k < draw:
+        return nf + L.A_DRAW_OFFSET
+    if k < draw + passing:
+        return nf + L.A_PASS_OFFSET
+    return nf + L.A_CALL_OFFSET
+
+
+@njit(cache=True, internal=True)
+def _pick(state: np.ndarray, count: int) -> int:
+    """A uniform index below ``count`` from the agent generator (nothing drawn when ``count`` is 1)."""
+    return 0 if count == 1 else rand_below(state, L.AGENT_RNG, count)
+
+
+@njit(cache=True, internal=True)
+def random_playable_action(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) -> int:
+    """The literature's random player (RLCard's and most papers' baseline), in every phase.
+
+    A true call first (U-UNO-1, MC-CALL-1, MM-CALL-1: two cards in hand and one to lay; never
+    a false call); then a uniformly random legal card when there is one (play, answer a
+    penalty, continue a multi-card play, give, jump in); else uniformly among the other
+    legal actions but the call: ``draw`` only when no card can be laid, ``pass`` to keep an
+    unplayable drawn card, a random colour, target, challenge or accept. -1 if nothing is legal.
+    """
+    nf = spec[L.SP_NUM_FACES]
+    if true_call(state, spec, mask):
+        return nf + L.A_CALL_OFFSET
+    cards = 0
+    for face in range(nf):
+        cards += mask[face]
+    if cards > 0:
+        k = _pick(state, cards)
+        for face in range(nf):
+            if mask[face]:
+                if k == 0:
+                    return face
+                k -= 1
+    call = nf + L.A_CALL_OFFSET
+    others = 0
+    for action in range(nf, spec[L.SP_NUM_ACTIONS]):
+        if mask[action] and action != call:
+            others += 1
+    if others == 0:
+        return call if mask[call] else -1
+    k = _pick(state, others)
+    for action in range(nf, spec[L.SP_NUM_ACTIONS]):
+        if mask[action] and action != call:
+            if k == 0:
+                return action
+            k -= 1
+    return -1
+
+
+# inlined into quick_action, its only caller: one call fewer per decision on the hot path
+@njit(cache=True, inline="always")
+def quick_random_playable_action(state: np.ndarray, spec: np.ndarray) -> int:
+    """:func:`random_playable_action` without a mask where the legal actions are cheap to list.
+
+    Exactly its action and draws from the agent generator on the mask
+    :func:`uno_env.engine.engine.fill_mask` writes, in the play phase of plain matching and when
+    naming a colour; -1, with nothing drawn, elsewhere.
+    """
+    phase = state[L.S_PHASE]
+    nf = spec[L.SP_NUM_FACES]
+    if phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1: the four colours (a call is never true here)
+        return nf + rand_below(state, L.AGENT_RNG, L.NUM_COLOURS)
+    if phase != L.PH_PLAY or spec[L.SP_PLAIN_MATCHING] != 1:
+        return -1
+    seat = state[L.S_CURRENT]
+    faces = engine.playable_faces(state, spec, seat)
+    if faces == 0:
+        return nf + L.A_DRAW_OFFSET  # U-DRAW-3: with nothing playable, drawing is the one choice
+    if state[L.HAND_SIZE + seat] == 2 and engine.call_legal(state, spec, seat, phase):
+        return nf + L.A_CALL_OFFSET
+    k = _pick(state, popcount(faces))
+    for _ in range(k):
+        faces &= faces - 1
+    return lowest_bit(faces)
+
+
+@njit(cache=True, internal=True)
+def quick_action(state: np.ndarray, spec: np.ndarray, policy: int) -> int:
+    """The random baselines' mask-free shortcuts (:func:`quick_random_action`,
+    :func:`quick_random_playable_action`); -1 for other policies and where none applies."""
+    if policy == POLICY_RANDOM_LEGAL:
+        return quick_random_action(state, spec)
+    if policy == POLICY_RANDOM_PLAYABLE:
+        return quick_random_playable_action(state, spec)
+    return -1
+
+
+BASELINE_STYLES = (
+    Style(
+        "random_legal",
+        POLICY_RANDOM_LEGAL,
+        "uniform over the legal actions (a weak baseline; also named `random`)",
+        "Every decision uniformly at random among the legal actions, including drawing "
+        "while holding a playable card (U-DRAW-3) and forgetting to call UNO. Its games "
+        "are long: two of them average about 4,200 decisions a game at 2 players.",
+    ),
+    Style(
+        "random_playable",
+        POLICY_RANDOM_PLAYABLE,
+        "the literature's random player: a random playable card, draws only with none",
+        "Plays a uniformly random playable card (RLCard's and most papers' random agent) "
+        "and draws only when it has nothing to play; names a random colour, calls UNO "
+        "when the rules ask (two cards, one to lay; never falsely), and takes a random "
+        "choice among the other legal actions in every other phase (challenge or accept, "
+        "a target, keep an unplayable drawn card).",
+    ),
+)
+"""The random baselines' registry entries (:mod:`uno_env.styles.registry` collects them)."""
