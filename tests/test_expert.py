@@ -158,3 +158,24 @@ def test_expert_sweep_specs_are_checked(tmp_path: Path) -> None:
         parse_sweep({**base, "transfer": {"compare": ["oracle"]}})
     ppo = parse_sweep(base)
     assert "mode" not in ppo.to_dict() and "compare" not in ppo.to_dict()["transfer"]  # PPO specs unchanged
+
+
+def test_ray_and_the_process_pool_label_the_same_chunks(tmp_path: Path) -> None:
+    """Chunks are tasks of the study's executors: Ray and the process pool write the same data
+    and train the same networks as a run in this process."""
+    pytest.importorskip("ray")
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_search_deals": 0})  # type: ignore[arg-type]
+    finals = {}
+    for executor in ("serial", "process", "ray"):
+        finals[executor] = run_expert(
+            cfg, tmp_path / executor, "test", executor=executor, workers=2, progress=False
+        )
+    for executor in ("process", "ray"):
+        for k in range(2):
+            with (
+                np.load(chunk_path(tmp_path / "serial", 0, k)) as a,
+                np.load(chunk_path(tmp_path / executor, 0, k)) as b,
+            ):
+                assert a.files == b.files and all(np.array_equal(a[f], b[f]) for f in a.files)
+        mine, theirs = load_exported(finals["serial"]), load_exported(finals[executor])
+        assert all(np.array_equal(a, b) for a, b in zip(mine.weights, theirs.weights, strict=True))

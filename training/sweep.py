@@ -27,18 +27,25 @@ refused with an error naming what is allowed)::
     eval_every = 125000
     opponents = ["random_playable", "greedy", "blocker@2", "aggressor"]
 
+    mode = "ppo"              # or "expert": each player by expert iteration (training.expert)
+    [expert]                  # with mode = "expert": options of uno-env expert (ExpertConfig fields)
+    rounds = 3
+    games = 800
+
     [transfer]                # the cross-evaluation
     deals = 1000              # deals per opponent; each deal is played once per seat
     seed = 2000000000         # deal d is dealt from seed + d in every variant
     field = ["greedy", "blocker", ...]   # the reference field (default: every scripted style)
     baseline = "random_playable"         # the literature's random player
     allow_cheating = false    # true: the field may seat the oracle (it sees the other hands)
+    compare = ["search"]      # players measured against the same field on the same deals
 
     [variations]              # label = { switch = value, ... } (RuleSet field names)
     seven_swap = { seven_swap = true }
 
 **Runs.** Run ``<variant>__<n>p`` lives in ``OUT/runs/<variant>__<n>p/``, a normal run
-directory of :mod:`training.train` (``config.json``, ``rules.txt``, ``checkpoints/``,
+directory of :mod:`training.train` (with ``mode = "expert"``: of :mod:`training.expert`, its
+player ``final.npz``) (``config.json``, ``rules.txt``, ``checkpoints/``,
 ``eval.csv``, ``eval_curve.png``, ``progress.csv``, ``model.zip``; its own output goes to
 ``train.log`` there). Runs are tasks of :func:`training.runner.run_batches`: a local process
 pool by default (``--workers``, default the cores, one torch thread each), or Ray tasks

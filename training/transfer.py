@@ -171,8 +171,8 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
 
 def compare_plan(spec: SweepSpec) -> list[CompareTask]:
     """The compared players' tasks (``[transfer] compare``): each player in each variant against the
-    field and the baseline, on the adapted policies' deals."""
-    opponents = (*spec.field, spec.baseline)
+    field, on the adapted policies' deals."""
+    opponents = tuple(spec.field)
     return [
         CompareTask(
             f"{k}__{played.id}__{n}p",
