@@ -209,6 +209,14 @@ def test_labelled_games_record_the_search(with_critic: Path) -> None:
         assert data["played"][r] in searched and data["kept"][r] in searched
         assert mask.sum() >= 2
     assert set(data["row_seat"][:rows]) == {0, 1}  # the searcher's seat rotates with the game
+    # a true UNO call is made without searching, and is a row too (a network that never saw one
+    # forgets to call, and pays the penalty): its one candidate is the call, with no rollouts
+    call = 56 + L.A_CALL_OFFSET
+    unsearched = [r for r in range(rows) if data["cand_samples"][data["cand_ptr"][r]] == 0]
+    assert unsearched
+    for r in unsearched:
+        lo, hi = data["cand_ptr"][r], data["cand_ptr"][r + 1]
+        assert list(data["cand_action"][lo:hi]) == [call] and data["played"][r] == data["kept"][r] == call
     assert np.array_equal(data["winners"], _label(names, 6, 21, [True, False], 0)["winners"])
     lay = obs_layout("uno")
     revealed = lay.slice("revealed")

@@ -748,7 +748,8 @@ def label_games(
     Game ``g`` is dealt from ``seed + g``; its seat ``s`` plays row ``(s - g) mod N`` of
     ``codes``/``params``/``seat_nets`` (styles, searches with bank rows in ``params``, or a
     learned policy's bank row), so the rows rotate through the seats. Every decision of a
-    ``labelled`` row's search with two or more legal actions (not a true UNO call) is a row:
+    ``labelled`` row's search with two or more legal actions is a row (a true UNO call, made
+    without searching, too: its one candidate is the call, with no rollouts):
     the mover's observation (sparse: entries ``obs_ptr[r]:obs_ptr[r+1]`` of
     ``obs_idx``/``obs_val``, the non-zero ones), its legal actions (``masks``), every action
     searched with its mean rollout value and rollouts (``cand_*``, entries
@@ -813,28 +814,30 @@ def label_games(
                 searched = 0
                 for a in range(num_actions):
                     searched += stats[a, STAT_SAMPLES] > 0
-                if searched > 0:  # a searched decision (not a true call)
-                    encode(state, spec, seat, offsets, x)
-                    nnz = _append_sparse(x, obs_idx, obs_val, obs_ptr[rows])
-                    at = cand_ptr[rows]
-                    if nnz < 0 or rows + 1 >= obs_ptr.shape[0] or at + searched > cand_action.shape[0]:
-                        full = True
-                    else:
-                        for a in range(num_actions):
-                            masks[rows, a] = mask[a]
-                            if stats[a, STAT_SAMPLES] > 0:
-                                cand_action[at] = a
-                                cand_value[at] = stats[a, STAT_VALUE] / stats[a, STAT_SAMPLES]
-                                cand_samples[at] = stats[a, STAT_SAMPLES]
-                                at += 1
-                            if stats[a, STAT_PRIOR] > 0:
-                                kept[rows] = a
-                        played[rows] = action
-                        row_game[rows] = g
-                        row_seat[rows] = seat
-                        rows += 1
-                        obs_ptr[rows] = nnz
-                        cand_ptr[rows] = at
+                if searched == 0:  # a true UNO call, made at once: the one candidate, kept and played
+                    stats[action, STAT_PRIOR] = 1.0
+                encode(state, spec, seat, offsets, x)
+                nnz = _append_sparse(x, obs_idx, obs_val, obs_ptr[rows])
+                at = cand_ptr[rows]
+                if nnz < 0 or rows + 1 >= obs_ptr.shape[0] or at + max(searched, 1) > cand_action.shape[0]:
+                    full = True
+                else:
+                    for a in range(num_actions):
+                        masks[rows, a] = mask[a]
+                        if stats[a, STAT_SAMPLES] > 0 or (searched == 0 and a == action):
+                            cand_action[at] = a
+                            samples = stats[a, STAT_SAMPLES]
+                            cand_value[at] = stats[a, STAT_VALUE] / samples if samples > 0 else WIN
+                            cand_samples[at] = samples
+                            at += 1
+                        if stats[a, STAT_PRIOR] > 0:
+                            kept[rows] = a
+                    played[rows] = action
+                    row_game[rows] = g
+                    row_seat[rows] = seat
+                    rows += 1
+                    obs_ptr[rows] = nnz
+                    cand_ptr[rows] = at
             elif search:
                 action = guided_search(
                     state, spec, mask, count, params[entry], code == POLICY_ORACLE, bank, table, offsets,
