@@ -20,6 +20,10 @@ class RandomAgent:
     name = "random_legal"
 
     def __init__(self, seed: int | None = None) -> None:
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Re-seed the agent's generator (``None``: from the operating system)."""
         self._rng = np.random.default_rng(seed)
 
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:

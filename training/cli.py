@@ -75,6 +75,28 @@ class PlainHelpFormatter(argparse.RawDescriptionHelpFormatter):
         return text.replace("%", "%%")
 
 
+def simulate_policies(text: str, players: int) -> str | list[str]:
+    """``--policy``: one compiled agent for every seat, or a seat table with one per seat
+    (:mod:`agents.spec`; a path is always a path). The batch simulator runs compiled agents
+    only: styles and exported policies."""
+    from agents.spec import split_seats
+
+    specs = split_seats(text, where="--policy")
+    for spec in specs:
+        if not spec.compiled:
+            raise ValueError(
+                f"--policy {spec.text!r}: simulate runs compiled agents only (styles, shipped or exported "
+                f"policies); a {spec.kind} agent plays in uno-env tournament or evaluate"
+            )
+    if len(specs) == 1:
+        return specs[0].policy
+    if len(specs) != players:
+        raise ValueError(
+            f"--policy {text!r} names {len(specs)} seats; {players} players need {players} (or one)"
+        )
+    return [spec.policy for spec in specs]
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
@@ -85,7 +107,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"({rules.preset_name() or 'custom'}); {args.players} players; "
         f"{args.games:,} games; policy: {args.policy}; seed {args.seed}"
     )
-    policies: str | list[str] = args.policy.split("/") if "/" in args.policy else args.policy
+    policies = simulate_policies(args.policy, args.players)
     with compiling("batch"):
         uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=policies)  # load the compiled loop
     start = time.perf_counter()
@@ -220,8 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--policy",
         default="random",
-        help="compiled play style of every seat, or one per seat separated by '/', with "
-        "parameters as name:key=value,... e.g. 'greedy/random' or 'bluffer:bluff=0.3' "
+        help="compiled agent of every seat, or one per seat as a seat table 'a | b' ('a/b' of names): "
+        "a play style with parameters as name:key=value,... or an exported policy (a shipped name or "
+        "a .npz path, always read as a path), e.g. 'greedy/random', 'bluffer:bluff=0.3', "
+        "'/abs/p.npz | blocker' (docs/agents.md#agent-specs) "
         "(default: random, the same as random_legal: uniform over the legal actions; styles: "
         + ", ".join(sorted(uno_env.styles.registry.POLICIES))
         + ")",

@@ -131,16 +131,29 @@ STALLING_SHARE = 0.5
 """A policy whose games end at the decision limit more often than this is flagged as stalling."""
 
 
-def opponent_seats(entry: str, num_players: int) -> list[str]:
-    """An opponent set: ``"greedy"`` for every seat, or ``"a/b/c"`` for seats 1..n-1 clockwise."""
-    names = entry.split("/") if "/" in entry else [entry] * (num_players - 1)
-    if len(names) != num_players - 1:
-        raise ValueError(
-            f"opponent set {entry!r} names {len(names)} seats; {num_players} players need "
-            f"{num_players - 1} (or one style for all)"
-        )
-    uno_env.styles.registry.policy_table(names)  # ValueError naming the valid styles
-    return names
+def opponent_seats(entry: Any, num_players: int) -> list[Any]:
+    """An opponent set: one agent for every seat, or a seat table for seats 1..n-1 clockwise
+    (``"a | b | c"``, ``"a/b/c"`` of names, or a list): the agent spec (:mod:`agents.spec`) of
+    each opponent seat. Compiled styles come back as their texts."""
+    from agents.spec import AgentSpec, as_spec, parse_seats
+
+    if isinstance(entry, str | list | tuple):
+        specs: list[AgentSpec] = parse_seats(entry, num_players - 1, where=f"opponent set {entry!r}")
+    else:
+        specs = [as_spec(entry)] * (num_players - 1)
+    return [spec.target if spec.kind == "style" else spec for spec in specs]
+
+
+def all_compiled(seats: Sequence[Any]) -> bool:
+    """Whether every seat of an opponent set runs in the compiled simulator (styles, exported policies)."""
+    from agents.spec import AgentSpec
+
+    return all(isinstance(s, str) or (isinstance(s, AgentSpec) and s.compiled) for s in seats)
+
+
+def compiled_names(seats: Sequence[Any]) -> list[str]:
+    """The simulator's policy texts of a compiled opponent set."""
+    return [s if isinstance(s, str) else s.policy for s in seats]
 
 
 def play_policy(
@@ -152,9 +165,14 @@ def play_policy(
     seed: int,
     batch: int = 1024,
     learner_seat: int | None = None,
+    trust: bool = False,
 ) -> GameRecords:
     """Play ``games`` games (game ``j`` from seed ``seed + j``) with ``actor`` in the rotating seat
-    (or always in ``learner_seat``: replaying the same deals once per seat balances the seats by deal)."""
+    (or always in ``learner_seat``: replaying the same deals once per seat balances the seats by deal).
+
+    ``opponents``: one entry per opponent seat (clockwise from the actor): a style's text, an
+    agent spec (:mod:`agents.spec`) or an agent object; ``trust`` loads checkpoints this
+    installation did not sign."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     won = np.zeros(games, dtype=bool)
@@ -167,10 +185,11 @@ def play_policy(
     layout = uno_env.envs.obs_layout(rules.deck_family)
     score_slot = layout.field("scores").start  # relative seat 0: the learner
     target = float(rules.target) if rules.target else 1.0
+    table = _vector_table(opponents, rules, num_players, trust)
     for start in range(0, games, batch):
         rows = min(batch, games - start)
         venv = uno_env.VectorEnv(
-            num_envs=rows, rules=rules, num_players=num_players, opponents=list(opponents), seat=learner_seat,
+            num_envs=rows, rules=rules, num_players=num_players, opponents=table, seat=learner_seat,
             reward="rank", copy=False,
         )  # fmt: skip
         obs, _ = venv.reset(seed=seed + start)
@@ -197,6 +216,16 @@ def play_policy(
                 turns[g] = info["final_info"]["turns"][i]
             open_rows &= ~done
     return GameRecords(won, rank, points, truncated, seat, decisions, turns)
+
+
+def _vector_table(opponents: Sequence[Any], rules: RuleSet, num_players: int, trust: bool) -> list[Any]:
+    """The vector env's entries for an opponent set (styles as texts, the others made ready)."""
+    from .pool import vector_opponent
+
+    return [
+        o if isinstance(o, str) else vector_opponent(o, rules, num_players, trust=trust, seed=k + 1)
+        for k, o in enumerate(opponents)
+    ]
 
 
 def play_style(
@@ -366,17 +395,60 @@ def load_checkpoint_actor(
     return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
 
 
-def is_style(model: str) -> bool:
-    """Whether ``model`` names a compiled play style rather than a checkpoint path."""
-    name = model.split(":", 1)[0]
-    return name in uno_env.styles.registry.POLICIES and not Path(model).exists()
+def play_agent(
+    model: Any,
+    rules: RuleSet,
+    num_players: int,
+    opponents: Sequence[Any],
+    games: int,
+    seed: int,
+    *,
+    trust: bool = False,
+) -> GameRecords:
+    """The same games as :func:`play_policy` with any agent (a Python, out-of-process or chat-model
+    agent, or any spec) in the rotating seat, played at :class:`uno_env.Game` tables
+    (:func:`agents.match.play_deals`)."""
+    from agents.match import make_seats, play_deals
+
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    idx = np.arange(games)
+    seat = (seed + idx) % num_players
+    won = np.zeros(games, dtype=bool)
+    rank = np.full(games, np.nan)
+    points = np.zeros(games)
+    truncated = np.zeros(games, dtype=bool)
+    decisions = np.zeros(games, dtype=np.int64)
+    turns = np.zeros(games, dtype=np.int64)
+    for k in range(num_players):
+        rows = np.flatnonzero(seat == k)
+        if rows.size == 0:
+            continue
+        table: list[Any] = [None] * num_players
+        table[k] = model
+        for j, other in enumerate(opponents, start=1):
+            table[(k + j) % num_players] = other
+        players = make_seats(table, rules, trust=trust)
+        result = play_deals(rules, table, [seed + int(r) for r in rows], agents=players)
+        for agent in players:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+        won[rows] = result["winner"] == k
+        truncated[rows] = result["winner"] < 0
+        order = np.argmax(result["ranking"] == k, axis=1)
+        rank[rows] = np.where(truncated[rows], np.nan, order + 1)
+        points[rows] = result["scores"][:, k]
+        decisions[rows] = result["length"]
+        turns[rows] = result["turns"]
+    return GameRecords(won, rank, points, truncated, seat, decisions, turns)
 
 
 def evaluate(
-    model: str,
+    model: Any,
     rules: RuleSet,
     num_players: int,
-    vs: Sequence[str],
+    vs: Sequence[Any],
     games: int,
     seed: int = 0,
     *,
@@ -387,27 +459,46 @@ def evaluate(
     actor: Actor | None = None,
     log: Callable[[str], None] = print,
 ) -> list[EvalResult]:
-    """Evaluate ``model`` (checkpoint path or style name, or a ready ``actor``) against each set."""
+    """Evaluate ``model`` (any agent spec, :mod:`agents.spec`, an agent object, or a ready
+    batched ``actor``) against each opponent set.
+
+    Compiled agents (styles, exported policies) against compiled opponents play in the batch
+    simulator; a checkpoint (or ``actor``) plays on the vector env with batched inference;
+    any other agent plays at :class:`uno_env.Game` tables. The same deals either way.
+    """
+    from agents.spec import as_spec
+
     rules.check_players(num_players)
     sets = [(entry, opponent_seats(entry, num_players)) for entry in vs]
-    style = actor is None and is_style(model)
-    if actor is None and not style:
+    spec = None if actor is not None else as_spec(model, where="model")
+    if spec is not None and spec.kind == "checkpoint":
         actor = load_checkpoint_actor(
-            model, rules, num_players, deterministic=deterministic, seed=seed,
+            spec.target, rules, num_players, deterministic=deterministic, seed=seed,
             allow_rules_mismatch=allow_rules_mismatch, trust=trust, log=log,
         )  # fmt: skip
+    elif spec is not None and spec.kind == "policy":
+        from uno_env.sim.learned import load_policy
+
+        load_policy(spec.target).check_game(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+    label = str(model) if spec is None else spec.text
     results = []
     for entry, seats in sets:
         start = time.perf_counter()
-        if style:
-            records = play_style(model, rules, num_players, seats, games, seed)
+        if spec is not None and spec.compiled and all_compiled(seats):
+            records = play_style(spec.policy, rules, num_players, compiled_names(seats), games, seed)
+        elif actor is not None:
+            records = play_policy(actor, rules, num_players, seats, games, seed, batch=batch, trust=trust)
         else:
-            assert actor is not None
-            records = play_policy(actor, rules, num_players, seats, games, seed, batch=batch)
+            records = play_agent(model, rules, num_players, seats, games, seed, trust=trust)
         seconds = time.perf_counter() - start
         results.append(
             summarize(
-                records, model=model, opponents=entry, rules=rules, players=num_players, seconds=seconds
+                records,
+                model=label,
+                opponents=entry if isinstance(entry, str) else str(entry),
+                rules=rules,
+                players=num_players,
+                seconds=seconds,
             )
         )
     return results
@@ -477,16 +568,21 @@ def write_results(
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("model", help="checkpoint .zip (with its .meta.json) or a compiled style name")
+    parser.add_argument(
+        "model",
+        help="the agent to evaluate, any agent spec: a style (greedy), a shipped or exported policy "
+        "(ppo_uno_2p, ./p.npz), a checkpoint (.zip with its .meta.json), FILE.py:NAME, MODULE:ATTR, "
+        "cmd:COMMAND or llm:... (docs/agents.md#agent-specs)",
+    )
     add_rule_arguments(parser)
     parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
     parser.add_argument(
         "--vs",
         nargs="+",
         default=["random_playable"],
-        help="opponent sets: a style for every opponent seat, or 'a/b/c' per seat clockwise "
-        "(default: random_playable, the literature's random player; random_legal is uniform over "
-        "the legal actions)",
+        help="opponent sets: one agent spec for every opponent seat, or a seat table 'a | b | c' "
+        "(a/b/c of names) per seat clockwise (default: random_playable, the literature's random "
+        "player; random_legal is uniform over the legal actions)",
     )
     parser.add_argument("--games", type=int, default=10_000, help="games per opponent set (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, help="game j is dealt from seed+j (default: 0)")
@@ -509,13 +605,18 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--games, --batch and --threads must be >= 1, got {args.games}, {args.batch} and {args.threads}"
         )
+    from agents.spec import parse_agent
+
     from .extras import checkpoint_needs, require
 
     require("evaluate", checkpoint_needs([args.model, *args.vs]))
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
-    style = is_style(args.model)
-    if not style:  # a scripted style plays in the compiled batch loop: no torch
+    model = parse_agent(args.model, where="MODEL")
+    for entry in args.vs:
+        opponent_seats(entry, args.players)  # every spec checked before any game
+    style = model.compiled
+    if model.kind == "checkpoint":  # a compiled agent plays in the compiled batch loop: no torch
         set_torch_threads(args.threads)
     warm_up("batch" if style else "vector")
     results = evaluate(

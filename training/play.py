@@ -47,7 +47,7 @@ from typing import Any, TextIO
 import numpy as np
 
 import uno_env
-from agents import Agent, PolicyAgent, make
+from agents import Agent, PolicyAgent
 from training.common import add_rule_arguments, check_player_count, resolve_rules
 from uno_env import Game, Phase
 from uno_env.compiler.compiling import warm_up
@@ -80,20 +80,23 @@ class QuitGameError(Exception):
 
 # ------------------------------------------------------------------ opponents
 def split_opponents(text: str) -> list[str]:
-    """The entries of ``--vs``, split on ``,`` keeping ``key=value`` parameters with the style
+    """The entries of ``--vs``, split on ``,`` keeping ``key=value`` parameters with the agent
     before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries); a single entry
-    with ``/`` that is not a checkpoint path is split on ``/`` (``"greedy/random"``)."""
+    is read as a seat table when it is one (``"greedy | random"``, ``"greedy/random"`` of
+    names; :mod:`agents.spec`: a path is always a path)."""
+    from agents.spec import seat_texts
+
     parts: list[str] = []
     for piece in text.split(","):
         if parts and "=" in piece and ":" not in piece:
             parts[-1] += "," + piece
         else:
             parts.append(piece)
-    if len(parts) == 1 and "/" in text and not text.endswith(".zip") and not Path(text).is_file():
-        parts = text.split("/")
     entries = [p.strip() for p in parts]
     if not entries or any(not e for e in entries):
-        raise ValueError(f"--vs {text!r} has an empty entry; name a style or a checkpoint per seat")
+        raise ValueError(f"--vs {text!r} has an empty entry; name an agent per seat")
+    if len(entries) == 1:
+        return seat_texts(entries[0], where="--vs")
     return entries
 
 
@@ -103,14 +106,11 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int, *, trust: bool = False) -> Agent:
-    """A play style by name, or a MaskablePPO checkpoint for a path (``.zip`` or an existing file;
-    one this installation did not sign needs ``trust``, :mod:`agents.trust`)."""
-    if entry.endswith(".zip") or Path(entry).is_file():
-        return PolicyAgent(entry, rules, num_players=num_players, seed=seed, trust=trust)
-    try:
-        return make(entry, seed=seed)
-    except ValueError as exc:
-        raise ValueError(f"--vs entry {entry!r}: {exc} (or give the path of a .zip checkpoint)") from None
+    """The agent an ``--vs`` entry names (any agent spec, :mod:`agents.spec`; a MaskablePPO
+    checkpoint this installation did not sign needs ``trust``, :mod:`agents.trust`)."""
+    from agents.spec import parse_agent
+
+    return parse_agent(entry, where=f"--vs entry {entry!r}").make(rules, num_players, seed, trust=trust)
 
 
 def build_opponents(

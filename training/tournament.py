@@ -3,13 +3,17 @@
 ``uno-env tournament --rules R --players N --agents a,b,c,... --games G --seed S --out DIR``
 (or ``python -m training.tournament``) plays every agent against the others and ranks them.
 
-**Agents** are compiled play styles with optional parameters (``greedy``,
-``bluffer:bluff=0.3,challenge=0.8``, ``random``; see ``uno_env.styles.registry.POLICIES``), or learned
-policies given as the path of a MaskablePPO checkpoint (a path ending in ``.zip`` or
-containing a ``/``, such as ``run/model.zip``; loaded with :class:`agents.PolicyAgent`, its
-metadata sidecar checked against the rules and player count; SB3 checkpoints are pickles, so
-one this installation did not sign needs ``--trust-checkpoint``, :mod:`agents.trust`). In ``--agents`` commas
-separate agents; a comma followed by ``key=value`` continues the previous style's parameters.
+**Agents** are any agents of the agent-spec grammar (:mod:`agents.spec`,
+``docs/agents.md#agent-specs``): compiled play styles with optional parameters (``greedy``,
+``bluffer:bluff=0.3,challenge=0.8``, ``random``), shipped and exported policies
+(``ppo_uno_2p``, ``./p.npz``), MaskablePPO checkpoints (``run/model.zip``; loaded with
+:class:`agents.PolicyAgent`, its metadata sidecar checked against the rules and player count;
+SB3 checkpoints are pickles, so one this installation did not sign needs
+``--trust-checkpoint``, :mod:`agents.trust`), and the user's own agents: ``FILE.py:NAME``,
+``MODULE:ATTR`` (Python, run in the worker processes), ``cmd:COMMAND`` (another process
+speaking the JSON-lines protocol) and ``llm:...`` (a chat model). From Python,
+:func:`run_tournament` also takes agent objects and factories. In ``--agents`` commas
+separate agents; a comma followed by ``key=value`` continues the previous agent's parameters.
 
 **Format.** The *tables* are every combination of ``N`` agents from the list (one table when
 there are exactly ``N``). Each table is played in every *seating*: all ``N!`` orders of its
@@ -24,9 +28,11 @@ cancels out of the comparison. Games: ``G x tables x seatings``.
 
 **Engines.** When every agent is a compiled style the games run in the compiled batch
 simulator (:func:`uno_env.simulate`, the styles' randomness from each game's agent generator).
-When any agent is a learned policy, every game of the tournament runs through the Python
-:class:`uno_env.Game` loop instead (scripted agents as :class:`agents.ScriptedAgent`, each
-seeded from the game), slower but the same deals.
+When any agent is not compiled (a checkpoint, a Python, out-of-process or chat-model agent),
+every game of the tournament runs through the Python :class:`uno_env.Game` loop instead
+(:func:`agents.match.play_deals`: scripted agents as :class:`agents.ScriptedAgent`; every agent
+with a ``reset(seed)`` re-seeded before each game from the deal's seed and its seat), slower
+but the same deals, and the same results wherever a batch runs.
 
 **Statistics** per agent, over all its games, each with a 95% interval in which the *deal*
 is the unit: every deal is played at every table and seating, so an agent's games of one
@@ -79,6 +85,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
+from agents.spec import AgentSpec, as_spec, parse_agent
 from training.common import (
     Subcommand,
     add_rule_arguments,
@@ -102,16 +109,14 @@ from training.runner import (
 )
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import is_learned_policy, load_policy
+from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
 from uno_env.styles.params import STYLE_ALIASES
-from uno_env.styles.registry import parse_policy
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from agents.base import Agent
 
 TOURNAMENT_FORMAT = "uno-env-tournament/1"
 ALL_SEATINGS_UP_TO = 4
@@ -120,7 +125,7 @@ ALL_SEATINGS_UP_TO = 4
 
 # ================================================================ agents and the plan
 def split_agents(text: str) -> list[str]:
-    """Split ``--agents``: commas separate agents; ``,key=value`` continues a style's parameters."""
+    """Split ``--agents``: commas separate agents; ``,key=value`` continues an agent's parameters."""
     out: list[str] = []
     for token in (t.strip() for t in text.split(",")):
         if not token:
@@ -132,55 +137,63 @@ def split_agents(text: str) -> list[str]:
     return out
 
 
-def is_checkpoint(agent: str) -> bool:
-    """Whether an agent spec names a learned-policy checkpoint: a path ending in ``.zip`` or
-    containing a ``/`` (style specs never do, but for the path of a guided search's network,
-    ``search:net=runs/x.npz``). An exported policy (``.npz``) is not one: it runs compiled
-    like a style."""
-    from uno_env.styles.params import STYLE_ALIASES
-    from uno_env.styles.registry import STYLES
+def agent_specs(agents: Sequence[Any], field: Any = None) -> tuple[list[AgentSpec], AgentSpec | None]:
+    """The :class:`agents.spec.AgentSpec` of every agent (texts parsed, objects wrapped) and the field's."""
+    specs = [as_spec(a, where=f"agent {a!r}") for a in agents]
+    return specs, None if field is None else as_spec(field, where=f"field {field!r}")
 
-    if agent.endswith(".npz"):
+
+def is_checkpoint(agent: str) -> bool:
+    """Whether an agent spec names a MaskablePPO checkpoint (:mod:`agents.spec`: a ``.zip``
+    path, or a path whose ``.zip`` exists). An exported policy (``.npz``) is not one: it
+    runs compiled like a style."""
+    try:
+        return parse_agent(agent).kind == "checkpoint"
+    except ValueError:
         return False
-    style, colon, _ = agent.partition(":")
-    if colon and STYLE_ALIASES.get(style.strip(), style.strip()) in STYLES:
+
+
+def is_python_agent(agent: str) -> bool:
+    """Whether an agent spec names an agent that plays in Python outside the batched paths: a
+    user's Python agent, an out-of-process or a chat-model agent."""
+    try:
+        return parse_agent(agent).kind in ("python", "process", "llm", "object")
+    except ValueError:
         return False
-    return agent.endswith(".zip") or "/" in agent or os.sep in agent
 
 
 def check_agents(
-    agents: Sequence[str],
+    agents: Sequence[Any],
     rules: RuleSet,
     players: int,
     *,
     trust: bool = False,
     allow_cheating: bool = False,
     allow_rules_mismatch: bool = False,
-    field: str | None = None,
+    field: Any = None,
 ) -> None:
-    """Raise ValueError naming an unknown style, a missing checkpoint, an exported policy for
-    other rules (unless ``allow_rules_mismatch``), a cheating style (unless
+    """Raise ValueError naming an unreadable agent spec, a missing checkpoint, an exported policy
+    for other rules (unless ``allow_rules_mismatch``), a cheating style (unless
     ``allow_cheating``) or too few agents (one is enough against a ``field``).
 
     A checkpoint must also be one this installation signed, unless ``trust``
     (:class:`agents.trust.UntrustedCheckpointError`, :mod:`agents.trust`).
     """
-    if field is not None:
-        if field in agents:
-            raise ValueError(f"the field {field!r} is also listed as an agent: {list(agents)}")
-        if not agents:
+    specs, field_spec = agent_specs(agents, field)
+    names = [s.text for s in specs]
+    if field_spec is not None:
+        if field_spec.text in names:
+            raise ValueError(f"the field {field_spec.text!r} is also listed as an agent: {names}")
+        if not specs:
             raise ValueError("a gauntlet needs at least one agent against the field")
-        agents = [*agents, field]
-    elif len(agents) < players:
-        raise ValueError(
-            f"{players} players need at least {players} agents, got {len(agents)}: {list(agents)}"
-        )
-    if len(set(agents)) != len(agents):
-        raise ValueError(f"an agent is listed twice: {list(agents)}")
-    for agent in agents:
-        if is_checkpoint(agent):
-            if not Path(agent).exists() and not Path(agent + ".zip").exists():
-                raise ValueError(f"learned policy checkpoint {agent!r} does not exist")
+        specs = [*specs, field_spec]
+        names.append(field_spec.text)
+    elif len(specs) < players:
+        raise ValueError(f"{players} players need at least {players} agents, got {len(specs)}: {names}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"an agent is listed twice: {names}")
+    for spec in specs:
+        if spec.kind == "checkpoint":
             from agents.policy_agent import (
                 check_policy_metadata,
                 checkpoint_path,
@@ -190,24 +203,22 @@ def check_agents(
             from agents.trust import check_trusted
 
             check_policy_metadata(
-                load_policy_metadata(agent), rules, num_players=players, source=f"checkpoint {agent}"
+                load_policy_metadata(spec.target),
+                rules,
+                num_players=players,
+                source=f"checkpoint {spec.target}",
             )
-            check_trusted(checkpoint_path(agent), metadata_path(agent), trust=trust)
-            continue
-        if is_learned_policy(agent):
-            policy = load_policy(agent)
+            check_trusted(checkpoint_path(spec.target), metadata_path(spec.target), trust=trust)
+        elif spec.kind == "policy":
+            policy = load_policy(spec.target)
             try:
                 policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
             except ValueError as exc:
                 raise ValueError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
-            continue
-        try:
-            style, _ = parse_policy(agent)
-        except ValueError as exc:
-            raise ValueError(f"agent {agent!r}: {exc} (or give a MaskablePPO checkpoint path)") from None
-        if style.cheats and not allow_cheating:
+        elif spec.cheats and not allow_cheating:
             raise ValueError(
-                f"agent {agent!r} cheats (it sees the other hands): pass --allow-cheating to rank it as an "
+                f"agent {spec.text!r} cheats (it sees the other hands): pass --allow-cheating to rank it as "
+                "an "
                 "upper bound"
             )
 
@@ -233,6 +244,12 @@ class TournamentTask:
     first: int
     count: int
     compiled: bool
+    agents: tuple[AgentSpec, ...] = ()
+    """The seats' agents (their names are ``seating``); empty: read from the names."""
+
+    def seat_agents(self) -> tuple[AgentSpec, ...]:
+        """The agent spec of every seat."""
+        return self.agents or tuple(parse_agent(name) for name in self.seating)
 
 
 def tables(
@@ -265,18 +282,22 @@ def size_line(agents: Sequence[str], players: int, games: int, field: str | None
 def plan(
     rules: RuleSet,
     players: int,
-    agents: Sequence[str],
+    agents: Sequence[Any],
     games: int,
     seed: int,
     batch_games: int = 50_000,
-    field: str | None = None,
+    field: Any = None,
 ) -> list[TournamentTask]:
     """Every batch of a tournament, in a fixed order (table, seating, deal chunk)."""
-    everyone = [*agents, *([field] if field is not None else [])]
-    compiled = not any(is_checkpoint(a) for a in everyone)
+    specs, field_spec = agent_specs(agents, field)
+    everyone = [*specs, *([field_spec] if field_spec is not None else [])]
+    by_name = {s.text: s for s in everyone}
+    compiled = all(s.compiled for s in everyone)
     chunk = deals_per_batch(everyone, batch_games)
+    names = [s.text for s in specs]
+    field_name = None if field_spec is None else field_spec.text
     out = []
-    for t, (_, table_seatings) in enumerate(tables(agents, players, field)):
+    for t, (_, table_seatings) in enumerate(tables(names, players, field_name)):
         for s, seating in enumerate(table_seatings):
             for c, first in enumerate(range(0, games, chunk)):
                 out.append(
@@ -290,19 +311,20 @@ def plan(
                         first,
                         min(chunk, games - first),
                         compiled,
+                        tuple(by_name[name] for name in seating),
                     )
                 )
     return out
 
 
-def deals_per_batch(agents: Sequence[str], batch_games: int) -> int:
-    """Deals of one batch: ``batch_games``, at most 200 when a learned policy plays (slow games)."""
-    compiled = not any(is_checkpoint(a) for a in agents)
+def deals_per_batch(agents: Sequence[Any], batch_games: int) -> int:
+    """Deals of one batch: ``batch_games``, at most 200 when an agent plays in Python (slow games)."""
+    compiled = all(as_spec(a).compiled for a in agents)
     return max(1, batch_games if compiled else min(batch_games, 200))
 
 
 def check_tournament_size(
-    agents: Sequence[str], players: int, games: int, seed: int, batch_games: int, field: str | None = None
+    agents: Sequence[Any], players: int, games: int, seed: int, batch_games: int, field: Any = None
 ) -> None:
     """Refuse, before anything runs, a tournament too large to plan or whose deal seeds leave the range."""
     if batch_games < 1:
@@ -361,54 +383,14 @@ def scan_batches(tasks: Sequence[TournamentTask], out: Path) -> list[TournamentT
 
 
 # ================================================================ playing a batch
-def _python_agent(spec: str, rules: RuleSet, players: int, seed: int) -> Agent:
-    """A Python agent for the slow path: a learned policy or a seeded scripted style."""
-    import agents
-
-    if is_checkpoint(spec):
-        # run_tournament checked the signature (or the user's trust) before any batch ran
-        return agents.PolicyAgent(spec, rules, num_players=players, trust=True)
-    return agents.make(spec, seed=seed)
-
-
 def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
-    """Play a batch through the :class:`uno_env.Game` loop (learned policies present)."""
-    from uno_env.engine.rules import compile_spec
-    from uno_env.game.encoding import observe_state
-    from uno_env.styles.view import PublicView
+    """Play a batch through the :class:`uno_env.Game` loop (an agent that is not compiled plays)."""
+    from agents.match import play_deals
 
-    n = len(task.seating)
-    spec = compile_spec(task.rules)
-    loaded = {
-        name: _python_agent(name, task.rules, n, 0)
-        for name in dict.fromkeys(task.seating)
-        if is_checkpoint(name)
-    }
-    winner = np.full(task.count, -1, dtype=np.int64)
-    length = np.zeros(task.count, dtype=np.int64)
-    turns = np.zeros(task.count, dtype=np.int64)
-    ranking = np.full((task.count, n), -1, dtype=np.int64)
-    scores = np.zeros((task.count, n), dtype=np.int64)
-    for i in range(task.count):
-        deal_seed = task.seed + task.first + i
-        seats = [
-            loaded[name] if name in loaded else _python_agent(name, task.rules, n, deal_seed * 16 + seat)
-            for seat, name in enumerate(task.seating)
-        ]
-        game = uno_env.Game(task.rules, n, seed=deal_seed)
-        while not game.is_over():
-            seat = game.current_player
-            obs = observe_state(game.state, spec, seat, task.rules.deck_family)
-            game.step(seats[seat].act(obs, game.legal_mask(), PublicView.of(game)))
-        outcome = game.outcome()
-        assert outcome is not None
-        winner[i] = -1 if outcome.winner is None else outcome.winner
-        length[i] = outcome.decisions
-        turns[i] = outcome.turns
-        if outcome.ranking:
-            ranking[i] = outcome.ranking
-        scores[i] = outcome.scores
-    return {"winner": winner, "length": length, "turns": turns, "ranking": ranking, "scores": scores}
+    # run_tournament checked every checkpoint's signature (or the user's trust) before any batch ran
+    seeds = [task.seed + task.first + i for i in range(task.count)]
+    result = play_deals(task.rules, list(task.seat_agents()), seeds, trust=True)
+    return {key: result[key] for key in ("winner", "length", "turns", "ranking", "scores")}
 
 
 def run_task(task: TournamentTask) -> dict[str, Any]:
@@ -420,7 +402,7 @@ def run_task(task: TournamentTask) -> dict[str, Any]:
             len(task.seating),
             task.count,
             seed=task.seed + task.first,
-            policies=list(task.seating),
+            policies=[agent.policy for agent in task.seat_agents()],
         )
         arrays = {
             "winner": result.winner,
@@ -632,7 +614,7 @@ def game_length(games: pd.DataFrame) -> dict[str, float]:
 def run_tournament(
     rules: RuleSet | str | Path,
     players: int,
-    agents: Sequence[str],
+    agents: Sequence[Any],
     games: int,
     seed: int = 0,
     out: Path | None = None,
@@ -646,18 +628,23 @@ def run_tournament(
     trust_checkpoints: bool = False,
     allow_cheating: bool = False,
     allow_rules_mismatch: bool = False,
-    field: str | None = None,
+    field: Any = None,
 ) -> TournamentResult:
     """Play a duplicate-format tournament and write its outputs (see the module docstring).
 
-    ``field``: a gauntlet, each agent against ``players - 1`` copies of this agent.
+    ``agents``: agent specs (texts of :mod:`agents.spec`), agent objects (with ``act``) or
+    factories (classes or functions returning one; each worker process builds its own);
+    every agent is named by its spec text, or an object's ``name``, in the tables. ``field``:
+    a gauntlet, each agent against ``players - 1`` copies of this agent.
 
     ``trust_checkpoints`` loads learned policies this installation did not sign
     (``--trust-checkpoint``; :mod:`agents.trust`).
     """
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
-    agents = list(agents)
+    specs, field_spec = agent_specs(list(agents), field)
+    agents = specs
+    field = field_spec
     check_agents(
         agents,
         ruleset,
@@ -677,13 +664,15 @@ def run_tournament(
         "format": TOURNAMENT_FORMAT,
         "rules": str(ruleset),
         "players": players,
-        "agents": agents,
+        "agents": [a.text for a in specs],
         "games": games,
         "seed": seed,
         "batch_games": batch_games,
     }
-    if field is not None:  # (absent otherwise: earlier tournaments resume unchanged)
-        meta["field"] = field
+    names = [a.text for a in specs]
+    field_name = None if field_spec is None else field_spec.text
+    if field_name is not None:  # (absent otherwise: earlier tournaments resume unchanged)
+        meta["field"] = field_name
     with claim_run_folder(out, "tournament", "tournament.json", meta, _read_meta, resume=resume):
         (out / "tournament.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         batches = results_folder(out / "batches")
@@ -691,17 +680,19 @@ def run_tournament(
         by_id = {task.id: task for task in tasks}
         todo = scan_batches(tasks, out)
         if progress:
-            against = f" against a field of {field}" if field is not None else ""
+            against = f" against a field of {field_name}" if field_name is not None else ""
             print(
                 f"tournament: {len(agents)} agents{against}, {players} players, "
-                f"{size_line(agents, players, games, field)} -> {out}\n"
+                f"{size_line(names, players, games, field_name)} -> {out}\n"
                 f"each finished batch is kept in {out / 'batches'}; after an interruption "
                 f"uno-env tournament --resume {out} plays only the missing ones",
                 file=sys.stderr,
             )
         if todo and tasks[0].compiled:  # compile (or load) the engine first: progress counts games only
             with compiling("batch", enabled=progress):
-                uno_env.simulate(ruleset, players, 1, seed=0, policies=list(tasks[0].seating))
+                uno_env.simulate(
+                    ruleset, players, 1, seed=0, policies=[a.policy for a in tasks[0].seat_agents()]
+                )
         elif todo:
             warm_up("game", enabled=progress)
         bar = Progress(len(todo), enabled=progress)
@@ -715,7 +706,7 @@ def run_tournament(
 
         run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
         table = games_table(tasks, out)
-        ranked = standings(agents, table, players, field)
+        ranked = standings(names, table, players, field_name)
         write_frame(ranked, out / "standings")
         table.to_csv(out / "games.csv", index=False, lineterminator="\n")
         title = f"{rules_label(ruleset)}, {players} players"
@@ -742,7 +733,7 @@ def standings_figure(frame: pd.DataFrame, title: str) -> Figure:
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.8 + 0.45 * len(frame)), layout="constrained")
     y = np.arange(len(frame))
-    labels = [Path(a).name if is_checkpoint(a) else agent_label(a) for a in frame["agent"]]
+    labels = [agent_label(a) for a in frame["agent"]]
     rate = frame["win_rate"] * 100
     left.barh(y, rate, color="C0")
     left.errorbar(
@@ -772,9 +763,14 @@ def standings_figure(frame: pd.DataFrame, title: str) -> Figure:
 
 def agent_label(agent: str) -> str:
     """An agent as reports name it: an alias spelled out (``random`` reads ``random_legal``, so
-    every table says which random player it means)."""
+    every table says which random player it means); a file by its name, without its folder."""
     name, sep, params = agent.partition(":")
-    return STYLE_ALIASES.get(name, name) + sep + params
+    if name in STYLE_ALIASES:
+        return STYLE_ALIASES[name] + sep + params
+    if "/" in agent or os.sep in agent:
+        head, sep, attr = agent.rpartition(".py:")
+        return f"{Path(head).name}.py:{attr}" if sep else Path(agent).name
+    return agent
 
 
 def format_standings(frame: pd.DataFrame) -> str:
@@ -802,8 +798,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agents",
         default="greedy,aggressor,controller,blocker",
-        help="agents separated by commas: compiled styles (with parameters, e.g. bluffer:bluff=0.3) "
-        "or MaskablePPO checkpoint paths (default: greedy,aggressor,controller,blocker)",
+        help="agents separated by commas, any agent spec: styles (bluffer:bluff=0.3), shipped or exported "
+        "policies (ppo_uno_2p, ./p.npz), checkpoints (.zip), FILE.py:NAME and MODULE:ATTR (runs that "
+        "code), cmd:COMMAND, llm:...; docs/agents.md#agent-specs "
+        "(default: greedy,aggressor,controller,blocker)",
     )
     parser.add_argument("--games", type=int, default=2000, help="deals, each played in every seating")
     parser.add_argument("--seed", type=int, default=0, help="deal d uses seed + d (default: 0)")

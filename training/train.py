@@ -76,6 +76,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import uno_env
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
@@ -147,7 +149,13 @@ class TrainConfig:
     opponents: list[str] = field(
         default_factory=lambda: ["random_playable", "greedy", "blocker@2", "aggressor"]
     )
-    """Compiled styles with optional ``@weight`` (default 1); ``a/b/c`` per opponent seat."""
+    """Agent specs (:mod:`agents.spec`) with optional ``@weight`` (default 1): one agent for
+    every opponent seat, or a seat table (``a | b | c``; ``a/b/c`` of names) per seat."""
+    best_response: str = ""
+    """Train a best response to this agent (every opponent seat, no other opponents) and
+    measure it against that agent at the end (:func:`best_response_report`). Empty: off."""
+    best_response_deals: int = 2000
+    """Deals of the closing best-response measurement, each played with the learner at every seat."""
     snapshot_weight: float = 0.0
     """Weight of the snapshot entry in the pool (0: no self-play opponents)."""
     snapshot_every: int = 250_000
@@ -185,24 +193,29 @@ class TrainConfig:
             raise ValueError(f"snapshot_weight must be >= 0, got {self.snapshot_weight}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
             raise ValueError(f"net_arch must list positive layer widths, got {self.net_arch}")
-        if not self.opponents and self.snapshot_weight <= 0:
+        if not isinstance(self.best_response_deals, int) or self.best_response_deals < 1:
+            raise ValueError(
+                f"best_response_deals must be a positive integer, got {self.best_response_deals!r}"
+            )
+        if self.best_response and self.snapshot_weight > 0:
+            raise ValueError("a best response trains against its agent alone: --snapshot-weight must be 0")
+        if not self.opponents and not self.best_response and self.snapshot_weight <= 0:
             raise ValueError("the opponent pool is empty: give --opponents or a positive --snapshot-weight")
         if not self.eval_opponents:
             raise ValueError("eval_opponents must name at least one opponent set")
 
 
 def parse_opponent(entry: str) -> tuple[str, float]:
-    """``"blocker@2"`` -> ``("blocker", 2.0)``; no ``@`` means weight 1."""
-    name, sep, weight = entry.rpartition("@")
-    if not sep:
-        return entry, 1.0
-    try:
-        value = float(weight)
-    except ValueError:
-        raise ValueError(f"opponent {entry!r}: the weight after '@' must be a number") from None
-    if value < 0 or not math.isfinite(value):
-        raise ValueError(f"opponent {entry!r}: the weight must be >= 0")
-    return name, value
+    """``"blocker@2"`` -> ``("blocker", 2.0)``; no ``@`` means weight 1
+    (:func:`agents.spec.parse_weighted`)."""
+    from agents.spec import parse_weighted
+
+    return parse_weighted(entry, where=f"opponent {entry!r}")
+
+
+def resolved_opponents(cfg: TrainConfig) -> list[str]:
+    """The opponent entries a run trains against: its best-response agent alone, or its pool."""
+    return [cfg.best_response] if cfg.best_response else list(cfg.opponents)
 
 
 # ---------------------------------------------------------------- logging
@@ -322,31 +335,33 @@ def make_logger(run_dir: Path, tensorboard: bool, progress: ProgressLog | None =
 
 
 # ---------------------------------------------------------------- building blocks
-def build_env(cfg: TrainConfig, rules: RuleSet) -> Any:
-    """The vector env of ``cfg`` behind the SB3 adapter, with the style tables of the pool.
+def build_env(cfg: TrainConfig, rules: RuleSet, *, trust: bool = False) -> Any:
+    """The vector env of ``cfg`` behind the SB3 adapter, with the agent tables of the pool.
 
-    Snapshot tables join with :func:`refresh_pool` (a pool with no style gets a placeholder
-    ``random`` table until then; it never deals a game, as the pool is refreshed before the
-    first reset).
+    Every agent is made ready once (:func:`training.pool.build_tables`: exported policies and
+    checkpoints loaded, Python agents built); snapshot tables join with :func:`refresh_pool`
+    (a pool with no agent gets a placeholder ``random_playable`` table until then; it never
+    deals a game, as the pool is refreshed before the first reset).
     """
-    from .pool import PoolVecEnv, pool_tables
+    from .pool import PoolVecEnv, build_tables, parse_pool, pool_of
 
-    styles = [parse_opponent(e) for e in cfg.opponents]
-    pool, labels = pool_tables(styles or [("random_playable", 1.0)], [], 0.0)
+    entries = parse_pool(resolved_opponents(cfg))
+    built = build_tables(entries or [("random_playable", 1.0)], rules, cfg.players, trust=trust)
+    pool, labels = pool_of(built, [], 0.0)
     venv = uno_env.VectorEnv(
         cfg.num_envs, rules, cfg.players, opponents=pool, seat=None, reward=cfg.reward, copy=False
     )
-    return PoolVecEnv(venv, labels)
+    env = PoolVecEnv(venv, labels)
+    env.built_tables = built if entries else []
+    return env
 
 
 def refresh_pool(env: Any, cfg: TrainConfig, snapshots: Any) -> None:
-    """Seat the current snapshots (each an opponent table) next to the styles, for the next games."""
-    from .pool import pool_tables
+    """Seat the current snapshots (each an opponent table) next to the agents, for the next games."""
+    from .pool import pool_of
 
     if cfg.snapshot_weight > 0:
-        env.set_pool(
-            *pool_tables([parse_opponent(e) for e in cfg.opponents], list(snapshots), cfg.snapshot_weight)
-        )
+        env.set_pool(*pool_of(env.built_tables, list(snapshots), cfg.snapshot_weight))
 
 
 def make_model(cfg: TrainConfig, env: Any) -> Any:
@@ -381,7 +396,7 @@ def make_model(cfg: TrainConfig, env: Any) -> Any:
 
 
 def evaluate_policy(
-    policy: Any, cfg: TrainConfig, rules: RuleSet, step: int, seconds: float
+    policy: Any, cfg: TrainConfig, rules: RuleSet, step: int, seconds: float, *, trust: bool = False
 ) -> list[dict[str, Any]]:
     """One evaluation point: win rate (95% Wilson interval) against each evaluation opponent set."""
     from .evaluate import opponent_seats, play_policy, summarize
@@ -391,7 +406,7 @@ def evaluate_policy(
     for entry in cfg.eval_opponents:
         seats = opponent_seats(entry, cfg.players)
         start = time.perf_counter()
-        records = play_policy(actor, rules, cfg.players, seats, cfg.eval_games, cfg.eval_seed)
+        records = play_policy(actor, rules, cfg.players, seats, cfg.eval_games, cfg.eval_seed, trust=trust)
         res = summarize(
             records, model="learner", opponents=entry, rules=rules, players=cfg.players,
             seconds=time.perf_counter() - start,
@@ -412,6 +427,66 @@ def evaluate_policy(
             }
         )
     return rows
+
+
+BEST_RESPONSE_FILE = "best_response.json"
+
+
+def best_response_report(
+    policy: Any, cfg: TrainConfig, rules: RuleSet, step: int, *, trust: bool = False
+) -> dict[str, Any]:
+    """The learner's win rate against the frozen agent ``cfg.best_response``, duplicate format.
+
+    ``cfg.best_response_deals`` fresh deals (seeds ``eval_seed + eval_games`` on, past the
+    periodic evaluation's), each played once with the learner at every seat and the agent in
+    all the others (deterministic play): ``deals x players`` games. The 95% interval takes the
+    deal as the unit (the learner's games of one deal share its cards): the Wilson interval at
+    the effective sample size of the cluster-robust standard error over the deals
+    (:func:`uno_env.stats.grouped_ratio`). Truncated games (E-END-1) count as not won.
+    """
+    from uno_env.stats import grouped_ratio
+
+    from .evaluate import opponent_seats, play_policy
+
+    actor = BatchActor(policy, deterministic=True)
+    seats = opponent_seats(cfg.best_response, cfg.players)
+    deals = cfg.best_response_deals
+    seed = cfg.eval_seed + cfg.eval_games
+    wins = np.zeros(deals, dtype=np.int64)
+    truncated = 0
+    start = time.perf_counter()
+    for seat in range(cfg.players):
+        records = play_policy(actor, rules, cfg.players, seats, deals, seed, learner_seat=seat, trust=trust)
+        wins += records.won
+        truncated += int(records.truncated.sum())
+    estimate = grouped_ratio(wins, cfg.players)
+    low, high = estimate.proportion_interval()
+    return {
+        "agent": cfg.best_response,
+        "step": step,
+        "rules": str(rules),
+        "players": cfg.players,
+        "deals": deals,
+        "games": deals * cfg.players,
+        "seed": seed,
+        "wins": int(wins.sum()),
+        "win_rate": estimate.value,
+        "win_low": low,
+        "win_high": high,
+        "fair_share": 1 / cfg.players,
+        "truncated": truncated,
+        "interval": "95%, by deal (each deal at every seat; Wilson at the cluster-robust effective size)",
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def best_response_summary(report: dict[str, Any]) -> str:
+    """One line: the best response's win rate against its agent with the interval."""
+    return (
+        f"best response vs {report['agent']}: {report['win_rate']:.1%} ({report['win_low']:.1%}-"
+        f"{report['win_high']:.1%}, 95%, by deal) of {report['games']:,} games ({report['deals']:,} deals, "
+        f"the learner at every seat; fair share {report['fair_share']:.0%}; {report['truncated']} truncated)"
+    )
 
 
 def read_eval_rows(path: Path) -> list[dict[str, Any]]:
@@ -487,8 +562,10 @@ def plot_eval_curve(rows: Sequence[dict[str, Any]], path: Path, title: str) -> N
 class Run:
     """One training run in its directory: set-up, callbacks, checkpoints, resume."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, rules: RuleSet) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, rules: RuleSet, *, trust: bool = False) -> None:
         self.cfg = cfg
+        self.trust = trust
+        """Load checkpoints among the opponents that this installation did not sign."""
         self.dir = run_dir
         self.rules = rules
         self.ckpt_dir = run_dir / "checkpoints"
@@ -563,7 +640,7 @@ class Run:
 
     def record_eval(self, model: Any, step: int) -> list[dict[str, Any]]:
         """Evaluate, append to eval.csv, redraw eval_curve.png, log ``eval/``."""
-        rows = evaluate_policy(model.policy, self.cfg, self.rules, step, self.seconds)
+        rows = evaluate_policy(model.policy, self.cfg, self.rules, step, self.seconds, trust=self.trust)
         self.eval_rows.extend(rows)
         write_eval_rows(self.eval_path, self.eval_rows)
         title = (
@@ -642,24 +719,30 @@ def new_run_dir(cfg: TrainConfig, rules: RuleSet) -> Path:
 
 
 def train(
-    cfg: TrainConfig, *, run_dir: Path | None = None, rules: RuleSet | None = None, restart: bool = False
+    cfg: TrainConfig,
+    *,
+    run_dir: Path | None = None,
+    rules: RuleSet | None = None,
+    restart: bool = False,
+    trust: bool = False,
 ) -> Path:
     """Run ``cfg`` from scratch in a new run directory (or ``run_dir``); return that directory.
 
     ``rules`` replaces the rules ``cfg`` names (a resumed run's own ``rules.txt``); ``restart``
-    starts an existing run directory again from step 0, its earlier log rows superseded.
+    starts an existing run directory again from step 0, its earlier log rows superseded;
+    ``trust`` loads opponent checkpoints this installation did not sign.
     """
     cfg.check()
     set_torch_threads(cfg.threads)
     rules = resolve_rules(cfg.rules, cfg.overrides) if rules is None else rules
     rules.check_players(cfg.players)
     warm_up("vector")  # before the run's clock starts: --max-minutes budgets training, not compiling
-    run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules)
+    env = build_env(cfg, rules, trust=trust)  # every opponent checked before the run folder is made
+    run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules, trust=trust)
     if restart:
         run.supersede_eval_rows(0)
     run.write_header()
     print(f"run directory: {run.dir}")
-    env = build_env(cfg, rules)
     model = make_model(cfg, env)
     if cfg.init_policy:
         from uno_env.sim.learned import load_policy
@@ -779,16 +862,16 @@ def resume(run_dir: str | Path, *, total_steps: int | None = None, trust: bool =
     cfg, rules = resume_config(run_path, total_steps)
     set_torch_threads(cfg.threads)
     warm_up("vector")  # before the session's clock starts (as in train)
-    run = Run(cfg, run_path, rules)
+    run = Run(cfg, run_path, rules, trust=trust)
     if not (run.ckpt_dir / "latest.json").exists():
         print(f"{run_path} has no checkpoint yet: starting it again from step 0")
-        return train(cfg, run_dir=run_path, rules=rules, restart=True)
+        return train(cfg, run_dir=run_path, rules=rules, restart=True, trust=trust)
     state, ckpt = resume_checkpoint(run, trust=trust)
     step = int(state["step"])
     run.supersede_eval_rows(step)
     run.seconds_before = float(state["seconds"])
     run.write_header()
-    env = build_env(cfg, rules)
+    env = build_env(cfg, rules, trust=trust)
     model = MaskablePPO.load(str(ckpt), env=env, device=cfg.device)
     model.set_random_seed(cfg.seed + step)  # fresh games from here; same again on another resume
     keep = state.get("progress_rows")
@@ -829,6 +912,10 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
         )
     model.logger.dump(step)
     run.save_checkpoint(model, step)
+    if cfg.best_response:
+        report = best_response_report(model.policy, cfg, run.rules, step, trust=run.trust)
+        (run.dir / BEST_RESPONSE_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        print(best_response_summary(report))
     from agents.policy_agent import save_policy_metadata
 
     model.save(str(run.dir / "model.zip"))
@@ -881,9 +968,23 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponents",
         nargs="*",
         default=d.opponents,
-        help="compiled styles with optional @weight, 'a/b/c' per seat (default: "
-        + " ".join(d.opponents)
-        + ")",
+        help="agent specs with optional @weight (a weighted mixture): styles (search:sims=300), shipped "
+        "or exported policies (ppo_uno_2p, /abs/p.npz), checkpoints, FILE.py:NAME, MODULE:ATTR, "
+        "cmd:COMMAND; a seat table 'a | b | c' (a/b/c of names) per seat; docs/agents.md#agent-specs "
+        "(default: " + " ".join(d.opponents) + ")",
+    )
+    a(
+        "--best-response",
+        metavar="AGENT",
+        default=d.best_response,
+        help="train against this agent alone (every opponent seat) and end with the learner's win rate "
+        "against it, duplicate format, 95% interval by deal (best_response.json)",
+    )
+    a(
+        "--best-response-deals",
+        type=int,
+        default=d.best_response_deals,
+        help="deals of the closing best-response measurement, each at every seat",
     )
     a(
         "--snapshot-weight",
@@ -927,7 +1028,10 @@ def run_cli(args: argparse.Namespace) -> int:
         resume(args.resume, total_steps=args.total_steps, trust=args.trust_checkpoint)
     else:
         check_player_count(resolve_rules(args.rules, args.overrides), args.players)
-        train(config_from_args(args))
+        cfg = config_from_args(args)
+        if cfg.best_response and args.eval_opponents == TrainConfig().eval_opponents:
+            cfg.eval_opponents = [cfg.best_response]  # the periodic evaluation follows the agent too
+        train(cfg, trust=args.trust_checkpoint)
     return 0
 
 

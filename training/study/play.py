@@ -19,7 +19,7 @@ from uno_env.engine.rules import RuleSet
 if TYPE_CHECKING:
     pass
 from .planning import BatchTask
-from .spec import LEARNED, LEARNED_CHUNK, STUDY_FORMAT, StudySpec, is_checkpoint
+from .spec import LEARNED, LEARNED_CHUNK, STUDY_FORMAT, StudySpec, is_checkpoint, is_python_agent
 
 
 def run_batch(task: BatchTask) -> dict[str, Any]:
@@ -47,7 +47,9 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
         # an exported player of the sweep (expert iteration) sits in the compiled simulator
         exported = task.learned.endswith(".npz")
         players = [task.learned if s == LEARNED and exported else s for s in table]
-        if any(is_checkpoint(s) or s == LEARNED for s in players):
+        if any(is_python_agent(s) for s in players):
+            result = play_python(task, table)
+        elif any(is_checkpoint(s) or s == LEARNED for s in players):
             result = play_learned(task, table)
         else:
             sim = uno_env.simulate(  # full_engine: one compiled loop for every variant (as warm_up)
@@ -220,10 +222,25 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     }
 
 
+def play_python(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]:
+    """Play deals ``[first, first + count)`` of ``task`` at a seating with a user's Python,
+    out-of-process or chat-model agent: game by game at :class:`uno_env.Game` tables
+    (:func:`agents.match.play_deals`, every agent re-seeded per game from the deal and its
+    seat; checkpoints through :class:`agents.PolicyAgent`). Arrays as :func:`play_learned`'s."""
+    from agents.match import play_deals
+
+    seats = [task.learned if style == LEARNED else style for style in table]
+    seeds = [task.seed + task.first + i for i in range(task.count)]
+    # run_study checked every checkpoint's signature (or the user's trust) before any batch
+    return play_deals(task.rules, seats, seeds, trust=True)
+
+
 def warm_up(spec: StudySpec) -> None:
     """Load the compiled batch loop in this process (before a pool forks; no torch here)."""
     n = spec.players[0]
-    scripted = [s for s in spec.styles if not is_checkpoint(s) and s != LEARNED] or ["greedy"]
+    scripted = [
+        s for s in spec.styles if not is_checkpoint(s) and not is_python_agent(s) and s != LEARNED
+    ] or ["greedy"]
     uno_env.simulate(  # the engine with every rule: studies play house-rule variations
         spec.variants()[0].rules,
         n,

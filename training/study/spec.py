@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import uno_env
+from agents.spec import parse_agent
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
 from uno_env.styles.registry import parse_policy
@@ -286,13 +287,15 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
                 "true to study against it as an upper bound"
             )
     for style in styles:
-        if is_checkpoint(style) or is_learned_policy(style) or (style == LEARNED and sweep):
-            continue  # checked per cell below
+        if style == LEARNED and sweep:
+            continue
         try:
-            parsed, _ = parse_policy(style)
+            agent = parse_agent(style, where=f"{source}: style {style!r}")
         except ValueError as exc:
-            raise SpecError(f"{source}: style {style!r}: {exc}") from None
-        if parsed.cheats and not cheating:
+            raise SpecError(str(exc)) from None
+        if agent.kind in ("checkpoint", "policy"):
+            continue  # checked per cell below
+        if agent.cheats and not cheating:
             raise SpecError(
                 f"{source}: style {style!r} cheats (it sees the other hands); set allow_cheating = true "
                 "to study it as an upper bound"
@@ -375,6 +378,13 @@ def is_checkpoint(style: str) -> bool:
     from training.tournament import is_checkpoint as named_checkpoint
 
     return named_checkpoint(style)
+
+
+def is_python_agent(style: str) -> bool:
+    """Whether a style names a user's Python, out-of-process or chat-model agent (:mod:`agents.spec`)."""
+    from training.tournament import is_python_agent as named_python_agent
+
+    return named_python_agent(style)
 
 
 def check_checkpoint(

@@ -13,7 +13,10 @@ policies*: callables ``(observations, masks) -> actions`` over a batch of games,
 place of a style name. When some games wait on one, :meth:`VectorEnv.step` asks it once
 for all of them (their views from the opponent's seat), applies the answers in one
 compiled call and goes on until every learner decides; without batch policies a step
-stays one compiled call. An :class:`OpponentPool` seats each game at one of several
+stays one compiled call. An agent object (``act(observation, action_mask, view=None)``,
+:class:`agents.Agent`: a scripted style, a user's Python agent, an out-of-process one) sits
+the same way; it is asked game by game, with the public view of its seat. An
+:class:`OpponentPool` seats each game at one of several
 tables, picked with the given weights from the game's seed, and :meth:`VectorEnv.set_opponents`
 changes the tables for games dealt afterwards (fictitious self-play adds snapshots this way).
 :meth:`VectorEnv.action_masks` gives the legal actions of every game;
@@ -79,6 +82,7 @@ from ..game.facade import EngineError, IllegalActionError, engine_error_message
 from ..styles.dispatch import planning_needed, scripted_needed
 from ..styles.params import NUM_POLICY_PARAMS
 from ..styles.registry import policy_table
+from ..styles.view import PublicView
 from . import core
 from .common import ActionOutOfBoundsError, CompiledEnv, check_learner_seat, check_seed
 from .registration import ENV_VERSION
@@ -86,8 +90,21 @@ from .registration import ENV_VERSION
 BatchPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """An opponent decided in Python: ``(observations (k, obs_size), masks (k, num_actions)) -> (k,) actions``."""
 
-OpponentTable: TypeAlias = str | BatchPolicy | Sequence[str | BatchPolicy]
-"""The opponents of one table: one entry for every opponent seat, or a list with one per seat."""
+OpponentTable: TypeAlias = Any
+"""The opponents of one table: one entry for every opponent seat, or a list with one per seat.
+An entry is a compiled style's name, a :data:`BatchPolicy`, or an agent: an object with
+``act(observation, action_mask, view=None) -> int`` (:class:`agents.Agent`), asked game by
+game with the view of the seat it plays (:class:`uno_env.styles.view.PublicView`)."""
+
+
+class AgentOpponent:
+    """An agent object seated as an opponent: asked one game at a time, with its view."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+
+    def __repr__(self) -> str:
+        return f"agent {getattr(self.agent, 'name', type(self.agent).__name__)!r}"
 
 
 @dataclass(frozen=True)
@@ -201,7 +218,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._external_obs = np.zeros((n, size), dtype=np.float32)
         self._external_masks = np.zeros((n, self._num_actions), dtype=np.int8)
         self._external_actions = np.zeros(n, dtype=np.int64)
-        self._externals: list[BatchPolicy | None] = []
+        self._externals: list[BatchPolicy | AgentOpponent | None] = []
         self._set_tables(opponents)
         self._has_reset = False
 
@@ -214,11 +231,10 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             (len(pool.tables), L.MAX_PLAYERS - 1, NUM_POLICY_PARAMS), -1, dtype=np.int64
         )
         externals = self._externals  # indices stay valid for the games in progress
-        described: list[list[str | BatchPolicy]] = []
+        described: list[list[Any]] = []
         for p, table in enumerate(pool.tables):
-            entries: list[Any] = (
-                [table] * (n - 1) if isinstance(table, str) or callable(table) else list(table)
-            )
+            single = isinstance(table, str) or callable(table) or callable(getattr(table, "act", None))
+            entries: list[Any] = [table] * (n - 1) if single else list(table)
             if len(entries) != n - 1:
                 raise ValueError(
                     f"an opponent table lists {len(entries)} entries; {n} players need {n - 1} "
@@ -229,15 +245,25 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                     codes, params = policy_table([entry])  # ValueError names the valid styles
                     templates[p, k] = codes[0]
                     template_params[p, k] = params[0]
-                elif callable(entry):
-                    index = next((j for j, f in enumerate(externals) if f is entry), len(externals))
+                elif callable(entry) or callable(getattr(entry, "act", None)):
+                    index = next(
+                        (
+                            j
+                            for j, f in enumerate(externals)
+                            if f is entry or getattr(f, "agent", None) is entry
+                        ),
+                        len(externals),
+                    )
                     if index == len(externals):
-                        externals.append(entry)
+                        externals.append(
+                            AgentOpponent(entry) if callable(getattr(entry, "act", None)) else entry
+                        )
                     templates[p, k] = core.EXTERNAL - index
                 else:
                     raise TypeError(
                         f"opponent {entry!r} is neither a compiled policy name (such as 'random_playable' or "
-                        "'bluffer:bluff=0.3') nor a batch policy: a callable (observations, masks) -> actions"
+                        "'bluffer:bluff=0.3'), a batch policy (a callable (observations, masks) -> actions) "
+                        "nor an agent (an object with act(observation, action_mask, view))"
                     )
             described.append(entries)
         self._templates = templates
@@ -385,7 +411,20 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 chosen = rows[codes == code]
                 policy = self._externals[core.EXTERNAL - int(code)]
                 assert policy is not None, "a game sits with a released batch policy"
-                answer = np.asarray(policy(self._external_obs[chosen], self._external_masks[chosen]))
+                if isinstance(policy, AgentOpponent):
+                    answer = np.array(
+                        [
+                            policy.agent.act(
+                                self._external_obs[g],
+                                self._external_masks[g],
+                                view=PublicView(self._states[g], self._spec),
+                            )
+                            for g in chosen
+                        ],
+                        dtype=np.int64,
+                    )
+                else:
+                    answer = np.asarray(policy(self._external_obs[chosen], self._external_masks[chosen]))
                 if answer.shape != (chosen.size,) or answer.dtype.kind not in "iu":
                     raise ValueError(
                         f"batch policy {policy!r} must return {chosen.size} integer action ids "

@@ -212,6 +212,9 @@ class Game:
         self._num_legal = 0
         self.history: list[tuple[int, int]] = []
         """Every decision so far as ``(seat, action)``."""
+        self.log: list[tuple[int, int, int]] = []
+        """Every decision so far as ``(seat, action, phase)``: what a public view reads to tell
+        which decisions others may see (:meth:`uno_env.styles.public.PublicAccessors.public_history`)."""
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -236,6 +239,7 @@ class Game:
         other._legal[:] = self._legal
         other._num_legal = self._num_legal
         other.history = list(self.history)
+        other.log = list(self.log)
         return other
 
     # ------------------------------------------------------------ decisions
@@ -268,6 +272,7 @@ class Game:
         else:
             raise self._illegal(action, "not an action: give an action id (int) or its notation (str)")
         seat = int(self._state[L.S_CURRENT])
+        phase = int(self._state[L.S_PHASE])
         count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal, self._staged)
         if count < 0:
             if count == STEP_ENGINE_ERROR:
@@ -278,6 +283,7 @@ class Game:
             raise self._illegal(action, "not legal here")
         self._num_legal = count
         self.history.append((seat, action_id))
+        self.log.append((seat, action_id, phase))
 
     def _illegal(self, action: Any, why: str) -> IllegalActionError:
         who = f"seat {self.current_player}"

@@ -37,6 +37,11 @@ and what is wrong), :func:`replay` (the game after each action) and :func:`repla
 
 A record from another environment version (:data:`~uno_env.versions.ENV_VERSION`)
 is refused: the engine may have changed what the same actions do.
+
+**Match traces** (:mod:`agents.trace`) are records files whose games are preceded by one
+line per decision (``"format": "uno-env-trace/1"``: the decision's view, legal moves, the
+raw answers, the parsed action, retries and time); :func:`load_records` reads their game
+records and passes over those lines, so ``uno-env replay`` replays a trace.
 """
 
 from __future__ import annotations
@@ -56,6 +61,9 @@ from .facade import Game, IllegalActionError, Outcome
 _REQUIRED = ("format", "env_version", "rules", "num_players", "seed", "actions")
 _OPTIONAL = ("preset", "agents", "source", "outcome", "final_position", "extra", "digest")
 _DIGEST_PREFIX = "sha256:"
+TRACE_FORMAT = "uno-env-trace/1"
+"""The format of a match trace's decision lines (:mod:`agents.trace`); :func:`load_records` passes
+over them."""
 _MESSAGE_LIMIT = 400
 """Longest error message :func:`load_records` gives (a huge value is cut, never echoed whole)."""
 
@@ -369,6 +377,8 @@ def load_records(path: str | Path) -> list[GameRecord]:
                 raise RecordError(f"{where}: not a record (JSON nested too deeply to read)") from None
             except ValueError as exc:  # an integer too long to convert, for one
                 raise RecordError(one_line(f"{where}: not JSON ({exc})")) from None
+            if isinstance(data, dict) and data.get("format") == TRACE_FORMAT:
+                continue  # a decision of a match trace: its game's record follows
             try:
                 records.append(GameRecord.from_dict(data, where))
             except RecordError as exc:

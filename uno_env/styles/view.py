@@ -8,8 +8,8 @@ agent's own generator (:func:`agent_generator`), never from the game's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,15 +18,23 @@ from ..engine import layout as L
 from ..engine.rng import seed_rng
 from .dispatch import choose_action
 from .facts import own_bluff_known
+from .public import PublicAccessors
 from .search import search_decision
 
 if TYPE_CHECKING:
+    from ..engine.rules import RuleSet
     from ..game.facade import Game
 
 
 @dataclass(frozen=True)
-class PublicView:
-    """A game at a decision as a scripted agent may see it: the state buffer and the rules.
+class PublicView(PublicAccessors):
+    """A game at a decision as an agent may see it: the state buffer and the rules.
+
+    The typed accessors (:class:`uno_env.styles.public.PublicAccessors`: ``hand()``,
+    ``top_card``, ``active_colour``, ``phase``, ``decision()``, ``drawn_card``,
+    ``hand_sizes()``, ``pending_penalty``, ``scores()``, ``legal_actions()``,
+    ``public_history()``...) read only what the player to move may know, named as
+    :class:`~uno_env.game.facade.Game` names it.
 
     ``state`` is the game's full state buffer and ``spec`` its compiled rule set; nothing here
     writes to them. :meth:`redacted` gives the copy an agent actually reads: the other
@@ -39,11 +47,15 @@ class PublicView:
 
     state: np.ndarray
     spec: np.ndarray
+    rules: RuleSet | None = None
+    """The rule set, when the caller has it (the game's; the text and JSON views print it)."""
+    log: Sequence[tuple[int, int, int]] | None = field(default=None, repr=False, compare=False)
+    log_length: int = 0
 
     @classmethod
     def of(cls, game: Game) -> PublicView:
         """The view of ``game`` (a :class:`~uno_env.game.facade.Game`) at its current decision."""
-        return cls(game.state, game.compiled.spec)
+        return cls(game.state, game.compiled.spec, game.rules, game.log, len(game.log))
 
     @property
     def seat(self) -> int:

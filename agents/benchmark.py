@@ -1,0 +1,150 @@
+"""The agent benchmark protocol: one agent against a fixed opponent, duplicate deals, every seat.
+
+:func:`benchmark` is how a language model (``llm:...``), an out-of-process agent or any other
+agent is measured (``uno-env benchmark AGENT --vs OPPONENT``, ``docs/own-agents.md``):
+
+1. **Duplicate deals, every seat.** Deal ``d`` (``0 <= d < deals``) is dealt from seed
+   ``seed + d`` and played once with the agent at each seat, the opponent (any agent spec;
+   one for every other seat, or a seat table) in the others: ``deals x players`` games. Luck
+   of the deal cancels out between the seats.
+2. **Intervals by deal.** The win rate's 95% interval takes the deal as the unit (the agent's
+   games of one deal share its cards): the Wilson interval at the effective size of the
+   cluster-robust standard error over the deals (:func:`uno_env.stats.grouped_ratio`). A game
+   cut at the decision limit (E-END-1) counts as not won.
+3. **Answers and cost.** For agents that answer in words (:class:`agents.llm.ChatAgent`):
+   the illegal-answer rate (answers that named no legal move, per answer), the fallbacks
+   (decisions where the retry budget ran out and the first legal move was played), prompt
+   and completion tokens per decision; for every agent the seconds per decision (wall clock
+   of its ``act``).
+4. **Traces.** With ``trace`` every decision (view, legal moves, raw answers, parsed move,
+   retries, time) and every game's record go to a JSON Lines file that ``uno-env replay``
+   reads (:mod:`agents.trace`).
+
+The same seed and agents give the same games: every agent is re-seeded per game from the
+deal's seed and its seat (:func:`agents.match.seat_seed`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import uno_env
+from uno_env.stats import grouped_ratio
+
+from .match import play_deals
+from .spec import AgentLike, as_spec, parse_seats
+from .trace import TraceWriter
+
+
+def benchmark(
+    agent: AgentLike,
+    opponent: AgentLike,
+    rules: Any = "uno",
+    players: int = 2,
+    deals: int = 100,
+    seed: int = 0,
+    *,
+    trace: str | Path | None = None,
+    trust: bool = False,
+) -> dict[str, Any]:
+    """Measure ``agent`` against ``opponent`` (see the module docstring); a JSON-ready dict."""
+    ruleset = uno_env.load_rules(rules)
+    ruleset.check_players(players)
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, got {deals}")
+    me = as_spec(agent, where="agent")
+    others = (
+        parse_seats(opponent, players - 1, where="opponent")
+        if isinstance(opponent, str | list | tuple)
+        else [as_spec(opponent, where="opponent")] * (players - 1)
+    )
+    seeds = [seed + d for d in range(deals)]
+    wins = np.zeros(deals, dtype=np.int64)
+    truncated = 0
+    decisions = 0
+    seconds = 0.0
+    player = me.make(ruleset, players, seed, trust=trust)  # one agent: its accounting spans the match
+    writer = TraceWriter(trace) if trace is not None else None
+    try:
+        for k in range(players):
+            table: list[Any] = [None] * players
+            table[k] = me
+            for j, spec in enumerate(others, start=1):
+                table[(k + j) % players] = spec
+            made = [
+                player if s == k else table[s].make(ruleset, players, trust=trust) for s in range(players)
+            ]
+            counter = {"decisions": 0, "seconds": 0.0}
+
+            def count(
+                seat: int, action: int, took: float, k: int = k, counter: dict[str, Any] = counter
+            ) -> None:
+                if seat == k:
+                    counter["decisions"] += 1
+                    counter["seconds"] += took
+
+            result = play_deals(ruleset, table, seeds, agents=made, on_decision=count, trace=writer)
+            for j, other in enumerate(made):
+                close = getattr(other, "close", None)
+                if j != k and callable(close):
+                    close()
+            wins += result["winner"] == k
+            truncated += int((result["winner"] < 0).sum())
+            decisions += int(counter["decisions"])
+            seconds += float(counter["seconds"])
+    finally:
+        if writer is not None:
+            writer.close()
+        close = getattr(player, "close", None)
+        if callable(close):
+            close()
+    estimate = grouped_ratio(wins, players)
+    low, high = estimate.proportion_interval()
+    report: dict[str, Any] = {
+        "agent": me.text,
+        "opponent": opponent if isinstance(opponent, str) else [s.text for s in others],
+        "rules": str(ruleset),
+        "preset": ruleset.preset_name(),
+        "players": players,
+        "deals": deals,
+        "games": deals * players,
+        "seed": seed,
+        "wins": int(wins.sum()),
+        "win_rate": estimate.value,
+        "win_low": low,
+        "win_high": high,
+        "fair_share": 1 / players,
+        "truncated": truncated,
+        "decisions": decisions,
+        "seconds_per_decision": seconds / decisions if decisions else float("nan"),
+        "interval": "95%, by deal (each deal at every seat; Wilson at the cluster-robust effective size)",
+    }
+    stats = getattr(player, "stats", None)
+    if callable(stats):
+        report["answers"] = stats()
+    if trace is not None:
+        report["trace"] = str(trace)
+    return report
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The benchmark's result in a few lines."""
+    lines = [
+        f"{report['agent']} vs {report['opponent']}: win rate {report['win_rate']:.1%} "
+        f"[{report['win_low']:.1%}, {report['win_high']:.1%}] (95%, by deal) over {report['games']:,} games "
+        f"({report['deals']:,} deals x {report['players']} seats; fair share {report['fair_share']:.0%}; "
+        f"{report['truncated']} truncated)",
+        f"decisions: {report['decisions']:,}, {report['seconds_per_decision'] * 1000:.1f} ms each",
+    ]
+    answers = report.get("answers")
+    if answers:
+        lines.append(
+            f"answers: {int(answers['answers']):,}, illegal {answers['illegal_answer_rate']:.1%}, "
+            f"fallbacks {int(answers['fallbacks'])} ({answers['fallback_rate']:.1%} of decisions); "
+            f"tokens per decision: {answers['prompt_tokens_per_decision']:.0f} prompt, "
+            f"{answers['completion_tokens_per_decision']:.1f} completion"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,243 @@
+"""Language models as players: an adapter for OpenAI-compatible chat-completion endpoints.
+
+``llm:model=NAME,base_url=URL`` (or ``ChatAgent(model=..., base_url=...)``) puts every decision to
+the model as :func:`agents.text.decision_prompt` (the rules in short, the situation, the legal
+moves in the project's notation) and reads its answer with :func:`agents.text.parse_answer`;
+an illegal or unreadable answer is re-asked, in the same conversation, with the parser's
+message, at most ``retries`` times, after which the first legal move is played and counted as
+a fallback.
+
+**Nothing is sent anywhere unless configured.** There is no default endpoint: the base URL
+comes from the spec (``base_url=``) or the environment (``UNO_ENV_LLM_BASE_URL``), the key
+from the environment variable the spec names (``key_env=``, default ``OPENAI_API_KEY``; none
+for a local server). Requests go to ``{base_url}/chat/completions`` with ``model``,
+``messages``, ``temperature`` (default 0) and ``max_tokens``; the answer is
+``choices[0].message.content`` and ``usage`` gives the tokens.
+
+Accounting (:meth:`ChatAgent.stats`, and per decision :attr:`ChatAgent.last_exchange`, which
+match traces record): decisions, requests, answers that named no legal move (the
+illegal-answer rate is their share of the answers), fallbacks, prompt and completion tokens,
+and seconds, per decision on average. Options of the spec: ``model`` (required),
+``base_url``, ``key_env``, ``retries`` (2), ``temperature`` (0), ``max_tokens`` (64),
+``timeout`` (60 s per request), ``history`` (12: public moves shown in each prompt).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .base import View, as_view, resolve_mask
+
+BASE_URL_ENV = "UNO_ENV_LLM_BASE_URL"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+OPTIONS: dict[str, type] = {
+    "model": str,
+    "base_url": str,
+    "key_env": str,
+    "retries": int,
+    "temperature": float,
+    "max_tokens": int,
+    "timeout": float,
+    "history": int,
+}
+"""The options of an ``llm:`` spec and their types."""
+
+SYSTEM_PROMPT = (
+    "You are a careful card player. Each message describes one decision in a game of the Uno "
+    "family. Reply with the move only, exactly as written in the list of legal moves."
+)
+RESPONSE_LIMIT = 1 << 20
+"""Longest response body read (bytes)."""
+
+
+class ChatError(RuntimeError):
+    """The endpoint could not be reached or answered something that is not a chat completion."""
+
+
+def check_options(options: Mapping[str, Any], where: str = "llm") -> None:
+    """Raise ValueError for an unknown option or a value of the wrong type (one line)."""
+    for key, value in options.items():
+        kind = OPTIONS.get(key)
+        if kind is None:
+            raise ValueError(f"{where}: llm: has no option {key!r}; its options: {', '.join(OPTIONS)}")
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        if kind is str and not isinstance(value, str):
+            options = {**options, key: str(value)}
+            continue
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ValueError(f"{where}: llm: option {key}={value!r} must be {kind.__name__}")
+    for key in ("retries", "max_tokens", "history"):
+        if key in options and int(options[key]) < 0:
+            raise ValueError(f"{where}: llm: option {key} must be >= 0")
+
+
+class ChatAgent:
+    """A chat model behind an OpenAI-compatible endpoint, as an agent (see the module docstring)."""
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        *,
+        key_env: str = DEFAULT_KEY_ENV,
+        retries: int = 2,
+        temperature: float = 0.0,
+        max_tokens: int = 64,
+        timeout: float = 60.0,
+        history: int = 12,
+        seed: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        url = base_url or os.environ.get(BASE_URL_ENV)
+        if not url:
+            raise ValueError(
+                f"no endpoint for model {model!r}: give base_url= in the spec (llm:model=...,base_url=...) "
+                "or "
+                f"set {BASE_URL_ENV}; nothing is sent anywhere unless configured"
+            )
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {url!r}")
+        self.model = model
+        self.base_url = url.rstrip("/")
+        self.key_env = key_env
+        self.retries = int(retries)
+        self.temperature = float(temperature)
+        self.max_tokens = int(max_tokens)
+        self.timeout = float(timeout)
+        self.history = int(history)
+        self.seed = seed
+        self.name = name or f"llm:{model}"
+        self.totals = {
+            "decisions": 0, "requests": 0, "answers": 0, "illegal_answers": 0, "fallbacks": 0,
+            "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0,
+        }  # fmt: skip
+        self.last_exchange: dict[str, Any] = {}
+
+    @classmethod
+    def from_options(
+        cls, options: Mapping[str, Any], *, seed: int | None = None, name: str | None = None
+    ) -> ChatAgent:
+        """The agent of an ``llm:`` spec's options."""
+        check_options(options)
+        values = dict(options)
+        model = str(values.pop("model"))
+        return cls(model, seed=seed, name=name, **values)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game (the seed is sent with each request, for endpoints that take one)."""
+        self.seed = seed
+
+    # ------------------------------------------------------------ talking to the endpoint
+    def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
+        """One chat completion: the answer's text and its token usage."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+        if self.seed is not None:
+            body["seed"] = int(self.seed) % 2**31
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        request = urllib.request.Request(
+            f"{self.base_url}/chat/completions",
+            data=json.dumps(body).encode("utf-8"),
+            headers=headers,
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # the user's own URL
+                raw = response.read(RESPONSE_LIMIT + 1)
+        except urllib.error.HTTPError as exc:
+            detail = exc.read(400).decode("utf-8", errors="replace")
+            raise ChatError(f"{self.name}: the endpoint answered HTTP {exc.code}: {detail}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise ChatError(f"{self.name}: cannot reach {self.base_url}: {exc}") from None
+        if len(raw) > RESPONSE_LIMIT:
+            raise ChatError(f"{self.name}: a response longer than {RESPONSE_LIMIT} bytes")
+        try:
+            data = json.loads(raw)
+            text = data["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise ChatError(f"{self.name}: the response is not a chat completion: {raw[:200]!r}") from None
+        usage = data.get("usage") if isinstance(data, dict) else None
+        tokens = {
+            "prompt_tokens": int(usage.get("prompt_tokens", 0)) if isinstance(usage, dict) else 0,
+            "completion_tokens": int(usage.get("completion_tokens", 0)) if isinstance(usage, dict) else 0,
+        }
+        return str(text or ""), tokens
+
+    # ------------------------------------------------------------ the agent interface
+    def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
+        """The model's move, re-asked on an illegal or unreadable answer within the budget."""
+        from .text import ask, decision_prompt
+
+        resolve_mask(observation, action_mask)
+        public = as_view(view, f"agent {self.name}")
+        prompt = decision_prompt(public, history=self.history)
+        messages = [{"role": "system", "content": SYSTEM_PROMPT}]
+        tokens = {"prompt_tokens": 0, "completion_tokens": 0}
+        start = time.perf_counter()
+
+        def answer(question: str, reask: str | None) -> str:
+            if reask is None:
+                messages.append({"role": "user", "content": question})
+            else:
+                messages.append({"role": "user", "content": reask})
+            text, used = self.complete(messages)
+            messages.append({"role": "assistant", "content": text})
+            for key in tokens:
+                tokens[key] += used[key]
+            return text
+
+        asked = ask(public, answer, retries=self.retries, prompt=prompt)
+        seconds = time.perf_counter() - start
+        totals = self.totals
+        totals["decisions"] += 1
+        totals["requests"] += len(asked.answers)
+        totals["answers"] += len(asked.answers)
+        totals["illegal_answers"] += len(asked.errors)
+        totals["fallbacks"] += int(asked.fallback)
+        totals["prompt_tokens"] += tokens["prompt_tokens"]
+        totals["completion_tokens"] += tokens["completion_tokens"]
+        totals["seconds"] += seconds
+        self.last_exchange = {
+            "prompt": prompt,
+            "answers": asked.answers,
+            "reasks": asked.errors,
+            "retries": asked.retries,
+            "fallback": asked.fallback,
+            "tokens": tokens,
+            "seconds": seconds,
+        }
+        return asked.action
+
+    def stats(self) -> dict[str, float]:
+        """Totals so far and the rates: illegal answers per answer, fallbacks, tokens and
+        seconds per decision."""
+        totals = dict(self.totals)
+        decisions = max(1, int(totals["decisions"]))
+        answers = max(1, int(totals["answers"]))
+        return {
+            **totals,
+            "illegal_answer_rate": totals["illegal_answers"] / answers,
+            "fallback_rate": totals["fallbacks"] / decisions,
+            "prompt_tokens_per_decision": totals["prompt_tokens"] / decisions,
+            "completion_tokens_per_decision": totals["completion_tokens"] / decisions,
+            "seconds_per_decision": totals["seconds"] / decisions,
+        }
+
+    def __repr__(self) -> str:
+        return f"ChatAgent(model={self.model!r}, base_url={self.base_url!r})"

@@ -1,0 +1,132 @@
+"""Play whole games between Python agents at :class:`uno_env.Game` tables: the one loop the
+tournament, the study, evaluation and the language-model benchmark run agents through when an
+agent is not compiled (Python agents, out-of-process and chat-model agents, checkpoints).
+
+Game ``i`` is dealt like ``uno_env.Game(rules, n, seed=seeds[i])``. Each seat's agent is made
+once (:meth:`agents.spec.AgentSpec.make`) and, when it has ``reset(seed)``, re-seeded before
+every game with :func:`seat_seed` of that game's seed and its seat, so a game's moves depend
+only on its seed and its agents, never on the other games of the batch or the process it runs
+in. Each decision hands the agent to move its observation vector, its legal-action mask and
+its public view (:class:`uno_env.styles.view.PublicView`, hidden cards wiped when read).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import uno_env
+from uno_env.styles.view import PublicView
+
+from .spec import AgentLike, AgentSpec, as_spec
+from .trace import TraceWriter
+
+SEAT_STREAMS = 16
+"""Seat ``s`` of the game dealt from seed ``d`` is seeded ``d * 16 + s`` (the tournament's rule)."""
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` in the game dealt from ``game_seed``."""
+    return (game_seed * SEAT_STREAMS + seat) % 2**63
+
+
+def make_seats(
+    seats: Sequence[AgentLike], rules: Any, *, trust: bool = False, first_seed: int = 0
+) -> list[Any]:
+    """One agent per seat (an agent spec or object each); the same checkpoint is loaded once."""
+    n = len(seats)
+    specs = [as_spec(s, where=f"seat {k}") for k, s in enumerate(seats)]
+    shared: dict[str, Any] = {}
+    out = []
+    for k, spec in enumerate(specs):
+        if spec.kind in ("checkpoint", "policy"):  # stateless: one copy serves every seat
+            key = f"{spec.kind}:{spec.target}"
+            if key not in shared:
+                shared[key] = spec.make(rules, n, seat_seed(first_seed, k), trust=trust)
+            out.append(shared[key])
+        else:
+            out.append(spec.make(rules, n, seat_seed(first_seed, k), trust=trust))
+    return out
+
+
+def play_deals(
+    rules: Any,
+    seats: Sequence[AgentLike],
+    seeds: Sequence[int],
+    *,
+    trust: bool = False,
+    agents: Sequence[Any] | None = None,
+    on_decision: Callable[[int, int, float], None] | None = None,
+    trace: TraceWriter | None = None,
+) -> dict[str, np.ndarray]:
+    """Play one game per seed with ``seats[k]`` at seat ``k``; per-game arrays.
+
+    Returns ``winner`` (-1 when truncated), ``length`` (decisions), ``turns``,
+    ``first_mover``, ``ranking`` (seats best first; -1 when truncated) and ``scores``, as
+    :func:`uno_env.simulate` gives them. ``agents``: the seats' agents already made (else
+    :func:`make_seats`); ``on_decision(seat, action, seconds)`` is called after every
+    decision (accounting); ``trace`` records every decision and game (:mod:`agents.trace`).
+    """
+    from uno_env.game.encoding import observe_state
+
+    ruleset = uno_env.load_rules(rules)
+    n = len(seats)
+    players = make_seats(seats, ruleset, trust=trust) if agents is None else list(agents)
+    count = len(seeds)
+    winner = np.full(count, -1, dtype=np.int64)
+    length = np.zeros(count, dtype=np.int64)
+    turns = np.zeros(count, dtype=np.int64)
+    first_mover = np.zeros(count, dtype=np.int64)
+    ranking = np.full((count, n), -1, dtype=np.int64)
+    scores = np.zeros((count, n), dtype=np.int64)
+    deck = ruleset.deck_family
+    for i, seed in enumerate(seeds):
+        for k, agent in enumerate(players):
+            reset = getattr(agent, "reset", None)
+            if callable(reset):
+                reset(seat_seed(int(seed), k))
+        game = uno_env.Game(ruleset, n, seed=int(seed))
+        spec = game.compiled.spec
+        first_mover[i] = game.current_player
+        while not game.is_over():
+            seat = game.current_player
+            obs = observe_state(game.state, spec, seat, deck)
+            view = PublicView.of(game)
+            start = time.perf_counter()
+            action = players[seat].act(obs, game.legal_mask(), view)
+            seconds = time.perf_counter() - start
+            if on_decision is not None:
+                on_decision(seat, int(action), seconds)
+            if trace is not None:
+                trace.decision(game, view, players[seat], int(action), seconds)
+            game.step(int(action))
+        outcome = game.outcome()
+        assert outcome is not None
+        if trace is not None:
+            trace.game_over(game, [str(getattr(a, "name", type(a).__name__)) for a in players])
+        winner[i] = -1 if outcome.winner is None else outcome.winner
+        length[i] = outcome.decisions
+        turns[i] = outcome.turns
+        if outcome.ranking:
+            ranking[i] = outcome.ranking
+        scores[i] = outcome.scores
+    for agent in players:
+        close = getattr(agent, "close", None)
+        if callable(close) and agents is None:
+            close()
+    return {
+        "winner": winner,
+        "length": length,
+        "turns": turns,
+        "first_mover": first_mover,
+        "ranking": ranking,
+        "scores": scores,
+    }
+
+
+def is_compiled(seats: Sequence[AgentLike]) -> bool:
+    """Whether every seat runs in the compiled simulator (styles, exported policies)."""
+    return all(isinstance(s, AgentSpec) and s.compiled for s in (as_spec(x) for x in seats))

@@ -1,0 +1,230 @@
+"""Out-of-process agents: any program that speaks JSON lines over its standard input and output.
+
+``cmd:python my_agent.py`` (or ``ProcessAgent("node agent.js")``) starts the command once (per
+worker process) and talks to it one line at a time; each message is one JSON object on one
+line, and every message but ``close`` gets exactly one line back:
+
+=============================================  =============================================
+the tools send                                 the agent answers
+=============================================  =============================================
+``{"type": "hello", "protocol":               ``{"name": "my-agent"}`` (any object; ``name``
+"uno-env-agent/1", "name": ..., "seed": S}``   and ``"observation": true`` are read: with it,
+                                               ``act`` messages also carry the observation
+                                               vector)
+``{"type": "reset", "seed": S}``               ``{}`` (a new game begins; seed your generator)
+``{"type": "act", "view": {...}, "legal":      ``{"action": 12}`` or ``{"move": "R7"}`` (any
+[...], "observation": [...]}``                 move notation or words :func:`agents.text.
+                                               parse_answer` reads)
+``{"type": "close"}``                          nothing: the program should exit
+=============================================  =============================================
+
+``view`` is :func:`agents.text.decision_json` of the decision (schema ``uno-env-decision/1``:
+the rules, own hand, top card, colour, hand sizes, pending penalty, legal moves with their ids
+and notation, the public history); ``legal`` the legal action ids. Whatever the program
+writes to standard error is its own (shown when it fails). An answer that is not JSON, names
+no legal move, or does not come within ``timeout`` seconds ends the match with
+:class:`ProtocolError` naming the agent, the message and what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shlex
+import subprocess
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from uno_env.styles.view import PublicView
+
+from .base import View, as_view, resolve_mask
+
+PROTOCOL = "uno-env-agent/1"
+LINE_LIMIT = 1 << 20
+"""Longest answer line read (bytes): a longer one is refused, never read whole into memory."""
+
+
+class ProtocolError(RuntimeError):
+    """An out-of-process agent broke the protocol (no answer, not JSON, an illegal move, exited)."""
+
+
+class ProcessAgent:
+    """An agent in another process: ``ProcessAgent("python agent.py", seed=1)``.
+
+    The program starts on first use; :meth:`close` (or the end of the match) stops it.
+    """
+
+    def __init__(
+        self,
+        command: str | list[str],
+        seed: int | None = None,
+        *,
+        name: str | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("an out-of-process agent needs a command")
+        self.name = name or f"cmd:{shlex.join(self.argv)}"
+        self.timeout = float(timeout)
+        self.seed = seed
+        self.wants_observation = False
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self.last_answer: str | None = None
+
+    # ------------------------------------------------------------ the process
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        except OSError as exc:
+            raise ProtocolError(f"agent {self.name}: cannot start {self.argv[0]!r}: {exc}") from None
+        os.set_blocking(self._proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        self._buffer = b""
+        hello = self._request({"type": "hello", "protocol": PROTOCOL, "name": self.name, "seed": self.seed})
+        self.wants_observation = bool(hello.get("observation", False))
+        if isinstance(hello.get("name"), str) and hello["name"]:
+            self.reported_name = hello["name"]
+        return self._proc
+
+    def _request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        try:
+            proc.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise ProtocolError(
+                f"agent {self.name} exited before the {message['type']!r} message{self._stderr()}"
+            ) from None
+        line = self._read_line(str(message["type"]))
+        self.last_answer = line
+        try:
+            data = json.loads(line)
+        except ValueError:
+            raise ProtocolError(
+                f"agent {self.name} answered the {message['type']!r} message with a line that is not JSON: "
+                f"{line[:200]!r}"
+            ) from None
+        if not isinstance(data, dict):
+            raise ProtocolError(
+                f"agent {self.name}: an answer is one JSON object per line, got {line[:200]!r}"
+            )
+        return data
+
+    def _read_line(self, what: str) -> str:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        deadline = time.monotonic() + self.timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(proc.stdout, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                if len(self._buffer) > LINE_LIMIT:
+                    raise ProtocolError(f"agent {self.name}: an answer line longer than {LINE_LIMIT} bytes")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ProtocolError(
+                        f"agent {self.name} did not answer the {what!r} message within {self.timeout:g} s"
+                    )
+                if not selector.select(left):
+                    continue
+                chunk = proc.stdout.read(65536)
+                if not chunk:
+                    proc.wait(timeout=5)
+                    raise ProtocolError(
+                        f"agent {self.name} exited (code {proc.returncode}) before answering the {what!r} "
+                        "message"
+                        f"{self._stderr()}"
+                    )
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace").strip()
+
+    def _stderr(self) -> str:
+        proc = self._proc
+        if proc is None or proc.stderr is None or proc.poll() is None:
+            return ""
+        tail = proc.stderr.read()[-600:].decode("utf-8", errors="replace").strip()
+        return f"; its standard error ends: {tail}" if tail else ""
+
+    # ------------------------------------------------------------ the agent interface
+    def reset(self, seed: int | None = None) -> None:
+        """A new game: the program gets ``{"type": "reset", "seed": seed}``."""
+        self.seed = seed
+        self._start()
+        self._request({"type": "reset", "seed": seed})
+
+    def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
+        """The program's move for the decision in ``view``."""
+        from .text import AnswerError, decision_json, parse_answer
+
+        mask = resolve_mask(observation, action_mask)
+        public: PublicView = as_view(view, f"agent {self.name}")
+        self._start()
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        message: dict[str, Any] = {"type": "act", "view": decision_json(public), "legal": legal}
+        if self.wants_observation and observation is not None:
+            obs = observation["observation"] if isinstance(observation, Mapping) else observation
+            message["observation"] = np.asarray(obs, dtype=float).round(6).tolist()
+        answer = self._request(message)
+        if "action" in answer:
+            action = answer["action"]
+            if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+                raise ProtocolError(
+                    f"agent {self.name} chose action {action!r}, which is not legal here; legal: {legal} "
+                    f"({', '.join(public.describe_action(a) for a in legal)})"
+                )
+            return action
+        if "move" in answer:
+            try:
+                return parse_answer(str(answer["move"]), public)
+            except AnswerError as exc:
+                raise ProtocolError(f"agent {self.name}: {exc}") from None
+        raise ProtocolError(
+            f'agent {self.name}: an \'act\' answer needs "action" (an id) or "move" (notation)'
+        )
+
+    def close(self) -> None:
+        """Send ``close`` and stop the program (killed if it does not exit within a second)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None and proc.stdin is not None:
+                proc.stdin.write(b'{"type": "close"}\n')
+                proc.stdin.close()
+            proc.wait(timeout=1)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+        finally:
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
+
+    def __del__(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a worker process starts its own copy of the program
+        state = dict(self.__dict__)
+        state["_proc"] = None
+        state["_buffer"] = b""
+        return state
+
+    def __repr__(self) -> str:
+        return f"ProcessAgent({shlex.join(self.argv)!r})"

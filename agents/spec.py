@@ -1,0 +1,618 @@
+"""Agent specs: the one grammar every command, spec file and API uses to name an agent.
+
+``parse_agent(text)`` reads one agent; :func:`parse_seats` an opponent set (one agent for
+every seat, or a seat table); :func:`parse_weighted` a mixture entry (``SPEC@WEIGHT``). The
+whole grammar, with examples, is in ``docs/agents.md`` (section "Agent specs"); in short:
+
+==============================  ==========================================================
+``greedy``, ``search:sims=300``  a compiled play style with its options (``random`` is
+                                 ``random_legal``)
+``ppo_uno_2p``                   a shipped exported policy, by name
+``PATH.npz``                     an exported policy file (plain weights, safe to load)
+``PATH.zip``                     a MaskablePPO checkpoint (a pickle: signed or trusted only)
+``PATH.py:NAME[:k=v,...]``       a Python agent defined in a file (**runs that file**)
+``MODULE:ATTR[:k=v,...]``        a Python agent from an importable module (**runs it**)
+``cmd:COMMAND``                  an out-of-process agent speaking the JSON-lines protocol
+                                 (:mod:`agents.process`; **runs that command**)
+``llm:model=M,base_url=U,...``   a chat model behind an OpenAI-compatible endpoint
+                                 (:mod:`agents.llm`)
+``file:PATH``, ``py:MODULE:ATTR``  the explicit forms, for a name that could be read otherwise
+``A | B | C``                    a seat table: one agent per seat (any agents, paths too)
+``a/b/c``                        a seat table of *names* (styles, shipped policies)
+``SPEC@WEIGHT``                  an entry of a weighted mixture (training pools)
+==============================  ==========================================================
+
+**A path is always a path.** A text that starts with ``/``, ``./``, ``../`` or ``~``, ends in
+``.npz``, ``.zip`` or ``.py:NAME``, or starts with ``file:``, names a file wherever it
+appears: its slashes never split it into seats. ``/`` separates seats only between names;
+a text that could be both (``greedy/blocker`` while a file of that path exists) is refused
+with a message that shows both spellings.
+
+A Python agent (``PATH.py:NAME``, ``MODULE:ATTR``) is an object with ``act(observation,
+action_mask=None, view=None) -> int`` (:class:`agents.Agent`), a class, or a factory
+function returning one; a class or factory is called with the ``k=v`` options as keyword
+arguments (numbers, ``true``/``false`` and text), plus ``seed=`` when it takes one. The
+tools make one agent per worker process and call its ``reset(seed)`` (when it has one)
+before every game, with the seed of that game and seat, so results do not depend on how
+games are split between processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from uno_env.sim.learned import shipped_policies
+from uno_env.styles.params import STYLE_ALIASES
+from uno_env.styles.registry import STYLES, parse_policy
+
+if TYPE_CHECKING:
+    from uno_env.engine.rules import RuleSet
+
+    from .base import Agent
+
+KINDS = ("style", "policy", "checkpoint", "python", "process", "llm", "object")
+"""What an :class:`AgentSpec` can name (``object``: an agent or factory handed over in Python)."""
+
+COMPILED_KINDS = ("style", "policy")
+"""Kinds the compiled simulator and vector env run inside their loops."""
+
+PATH_SUFFIXES = (".npz", ".zip")
+_PATH_START = ("/", "./", "../", "~", ".\\", "..\\")
+_PY_FILE = re.compile(r"^(?P<file>.+\.py):(?P<attr>[A-Za-z_]\w*)(?::(?P<options>.*))?$", re.S)
+_PY_MODULE = re.compile(
+    r"^(?P<module>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*):(?P<attr>[A-Za-z_]\w*)(?::(?P<options>.*))?$"
+)
+_WEIGHT = re.compile(r"^(?P<spec>.*\S)\s*@\s*(?P<weight>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)$", re.S)
+_EXPLICIT = ("file", "py", "cmd", "llm")
+SEAT_SEPARATOR = "|"
+
+GRAMMAR_HELP = (
+    "an agent is a style (greedy, search:sims=300), a shipped policy (ppo_uno_2p), a file "
+    "(./p.npz, /abs/model.zip, agent.py:Name), a module (pkg.mod:Name), cmd:COMMAND or llm:model=..."
+    "; seats are 'a | b | c' (or a/b/c of names); see docs/agents.md#agent-specs"
+)
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that cannot be read, or that could be read two ways."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One agent, as parsed from its text (or wrapping an agent object handed over in Python).
+
+    ``kind`` is one of :data:`KINDS`; ``text`` the canonical spec (what tables, result
+    files and resume keys name it by); ``target`` the style text, the policy's path or
+    shipped name, the checkpoint's path, the Python module or file, or the command line;
+    ``attr`` the Python attribute; ``options`` the ``k=v`` options (Python agents and
+    ``llm:``).
+    """
+
+    kind: str
+    text: str
+    target: str = ""
+    attr: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+    obj: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled simulator and vector env run this agent inside their loops."""
+        return self.kind in COMPILED_KINDS
+
+    @property
+    def policy(self) -> str:
+        """The text the compiled layers take (:func:`uno_env.simulate`'s ``policies``, a
+        vector env's style names): the style, or the exported policy's path or name."""
+        if not self.compiled:
+            raise AgentSpecError(f"agent {self.text!r} is not compiled (a {self.kind} agent)")
+        return self.target
+
+    @property
+    def label(self) -> str:
+        """A short name for tables and plots: a file's name without its folder."""
+        if self.kind in ("policy", "checkpoint") and ("/" in self.target or os.sep in self.target):
+            return Path(self.target).name
+        if self.kind == "python" and self.target.endswith(".py"):
+            return f"{Path(self.target).name}:{self.attr}"
+        return self.text
+
+    @property
+    def cheats(self) -> bool:
+        """Whether the agent sees hidden cards by design (the ``oracle`` style)."""
+        return self.kind == "style" and parse_policy(self.target)[0].cheats
+
+    def make(
+        self,
+        rules: RuleSet | None = None,
+        players: int | None = None,
+        seed: int | None = None,
+        *,
+        trust: bool = False,
+    ) -> Agent:
+        """A Python agent for this spec, seeded with ``seed``.
+
+        ``rules`` and ``players`` are needed for a checkpoint (its sidecar is checked against
+        them) and given to ``cmd:`` and ``llm:`` agents; ``trust`` loads a checkpoint this
+        installation did not sign (:mod:`agents.trust`).
+        """
+        from .registry import make
+
+        if self.kind in COMPILED_KINDS:
+            return make(self.target, seed=seed)
+        if self.kind == "checkpoint":
+            from .policy_agent import PolicyAgent
+
+            if rules is None:
+                raise AgentSpecError(f"checkpoint {self.target}: the rules are needed to load it")
+            return PolicyAgent(self.target, rules, num_players=players, seed=seed, trust=trust)
+        if self.kind == "python":
+            return _build(_load_attr(self), dict(self.options), seed, self.text)
+        if self.kind == "object":
+            if _is_agent(self.obj):
+                agent = self.obj
+                reset = getattr(agent, "reset", None)
+                if seed is not None and callable(reset):
+                    reset(seed)
+                return agent
+            return _build(self.obj, {}, seed, self.text)
+        if self.kind == "process":
+            from .process import ProcessAgent
+
+            return ProcessAgent(self.target, seed=seed, name=self.text)
+        if self.kind == "llm":
+            from .llm import ChatAgent
+
+            return ChatAgent.from_options(dict(self.options), seed=seed, name=self.text)
+        raise AgentSpecError(f"agent {self.text!r}: unknown kind {self.kind!r}")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+AgentLike = Any
+"""What the tools accept as an agent: a spec text, an :class:`AgentSpec`, an
+:class:`agents.Agent` object, or a factory (a class or function returning one; what worker
+processes need, since each builds its own)."""
+
+
+# ================================================================ parsing
+def parse_agent(text: str, *, where: str = "agent") -> AgentSpec:
+    """One agent from its spec text (see the module docstring); :class:`AgentSpecError`
+    naming ``where``, what was wrong and how to write it."""
+    if not isinstance(text, str):
+        raise AgentSpecError(f"{where}: an agent spec is text, got {type(text).__name__}")
+    spec = text.strip()
+    if not spec:
+        raise AgentSpecError(f"{where}: empty agent spec; {GRAMMAR_HELP}")
+    if SEAT_SEPARATOR in spec and not spec.startswith(("cmd:", "llm:")):
+        raise AgentSpecError(
+            f"{where}: {spec!r} is a seat table (one agent per seat); one agent is asked for here"
+        )
+    head, sep, rest = spec.partition(":")
+    if sep and head in _EXPLICIT:
+        return _explicit(head, rest.strip(), spec, where)
+    if _is_path_text(spec):
+        return _path_spec(spec, where)
+    if "/" in spec or "\\" in spec:
+        if Path(spec).expanduser().exists():
+            return _path_spec(spec, where)
+        raise AgentSpecError(
+            f"{where}: {spec!r} is not a file (no such path) and one agent is asked for here; a "
+            f"file is written ./{spec} or file:{spec} (a seat table of names, a/b, is not one agent)"
+        )
+    return _name_spec(spec, where)
+
+
+def parse_seats(text: str | Sequence[str], opponents: int, *, where: str = "opponents") -> list[AgentSpec]:
+    """The agents of ``opponents`` seats: one spec for all of them, or a seat table with one
+    per seat (``a | b | c``; ``a/b/c`` of names; in a spec file a list).
+
+    Entry ``k`` of a table sits ``k + 1`` seats clockwise from the player the table is for.
+    """
+    if not isinstance(text, str):
+        entries = list(text)
+        if not entries or not all(isinstance(e, str) for e in entries):
+            raise AgentSpecError(f"{where}: a seat table is a list of agent specs, got {text!r}")
+        specs = [parse_agent(e, where=f"{where}, seat {k + 1}") for k, e in enumerate(entries)]
+    else:
+        specs = split_seats(text, where=where)
+    if len(specs) == 1:
+        return specs * opponents
+    if len(specs) != opponents:
+        raise AgentSpecError(
+            f"{where}: {_show(text)} names {len(specs)} seats; {opponents + 1} players need {opponents} "
+            "(entry k sits k seats clockwise) or one agent for every seat"
+        )
+    return specs
+
+
+def split_seats(text: str, *, where: str = "seats") -> list[AgentSpec]:
+    """The entries of a seat-table text (one entry when it names a single agent), parsed."""
+    parts = seat_texts(text, where=where)
+    if len(parts) == 1:
+        return [parse_agent(parts[0], where=where)]
+    return [parse_agent(p, where=f"{where}, seat {k + 1}") for k, p in enumerate(parts)]
+
+
+def seat_texts(text: str, *, where: str = "seats") -> list[str]:
+    """The entries of a seat-table text as texts, split by the grammar's rules alone: on
+    ``|``; on ``/`` only between names (a text written as a path is one entry, and a file
+    that exists is not split unless every part is a name too, which is refused as ambiguous).
+    Files are not opened: :func:`parse_agent` checks each entry."""
+    spec = text.strip()
+    if not spec:
+        raise AgentSpecError(f"{where}: empty agent spec; {GRAMMAR_HELP}")
+    if SEAT_SEPARATOR in spec:
+        parts = [p.strip() for p in spec.split(SEAT_SEPARATOR)]
+        if any(not p for p in parts):
+            raise AgentSpecError(f"{where}: {spec!r} has an empty seat between '|'")
+        return parts
+    head = spec.partition(":")[0]
+    if head in _EXPLICIT or _is_path_text(spec) or ("/" not in spec and "\\" not in spec):
+        return [spec]
+    parts = [p.strip() for p in spec.split("/")]
+    exists = Path(spec).expanduser().exists()
+    for part in parts:
+        try:
+            if not part:
+                raise AgentSpecError("an empty seat")
+            _name_spec(part, where)
+        except AgentSpecError:
+            if exists:
+                return [spec]
+            raise AgentSpecError(
+                f"{where}: {spec!r} is neither a file (no such path) nor a seat table of agent names "
+                f"({part!r} is no style or shipped policy: {_known_names()}); write a file as ./{spec} or "
+                f"file:{spec}, and seats as 'a | b | c'"
+            ) from None
+    if exists:
+        raise AgentSpecError(
+            f"{where}: {spec!r} is ambiguous: a seat table of {len(parts)} names and an existing path; "
+            f"write ./{spec} (or file:{spec}) for the file, or '{' | '.join(parts)}' for the seats"
+        )
+    return parts
+
+
+def parse_weighted(text: str, *, where: str = "opponents") -> tuple[str, float]:
+    """Split a mixture entry ``SPEC@WEIGHT`` into the spec text and its weight (default 1)."""
+    spec = text.strip()
+    match = _WEIGHT.match(spec)
+    if match is None:
+        if "@" in spec and not Path(spec).expanduser().exists() and spec.rpartition("@")[2].strip():
+            weight = spec.rpartition("@")[2].strip()
+            if not _is_path_text(spec) and not spec.startswith(("cmd:", "llm:")):
+                raise AgentSpecError(
+                    f"{where}: {spec!r}: the weight after '@' must be a number, got {weight!r}"
+                )
+        return spec, 1.0
+    if Path(spec).expanduser().exists() and not Path(match["spec"]).expanduser().exists():
+        return spec, 1.0  # a file whose name ends in @N
+    if Path(spec).expanduser().exists():
+        raise AgentSpecError(
+            f"{where}: {spec!r} is ambiguous: an existing file and {match['spec']!r} at weight "
+            f"{match['weight']}; "
+            f"write file:{spec} for the file or file:{match['spec']}@{match['weight']} for the weighted one"
+        )
+    value = float(match["weight"])
+    if not math.isfinite(value) or value < 0:
+        raise AgentSpecError(f"{where}: {spec!r}: the weight must be a finite number >= 0")
+    return str(match["spec"]).strip(), value
+
+
+def as_spec(agent: AgentLike, *, where: str = "agent") -> AgentSpec:
+    """An :class:`AgentSpec` for anything the tools accept as one agent (see :data:`AgentLike`)."""
+    if isinstance(agent, AgentSpec):
+        return agent
+    if isinstance(agent, str):
+        return parse_agent(agent, where=where)
+    if isinstance(agent, Path):
+        return parse_agent(f"file:{agent}", where=where)
+    if _is_agent(agent) or callable(agent):
+        name = getattr(agent, "name", None)
+        if not isinstance(name, str) or not name:
+            name = getattr(agent, "__name__", None) or type(agent).__name__
+        return AgentSpec("object", str(name), obj=agent)
+    raise AgentSpecError(
+        f"{where}: {agent!r} is not an agent: give a spec text, an object with act(observation, "
+        "action_mask, view) or a factory returning one"
+    )
+
+
+def describe_grammar() -> str:
+    """The grammar in one paragraph (help texts)."""
+    return GRAMMAR_HELP
+
+
+# ---------------------------------------------------------------- the forms
+def _show(text: str | Sequence[str]) -> str:
+    return repr(text) if isinstance(text, str) else repr(list(text))
+
+
+def _is_path_text(spec: str) -> bool:
+    """Whether the text is written as a path (and so is one, wherever it appears)."""
+    if spec.startswith(_PATH_START):
+        return True
+    if _PY_FILE.match(spec):
+        return True
+    return spec.lower().endswith(PATH_SUFFIXES)
+
+
+def _explicit(head: str, rest: str, spec: str, where: str) -> AgentSpec:
+    if not rest:
+        raise AgentSpecError(f"{where}: {spec!r} names nothing after '{head}:'")
+    if head == "file":
+        return _path_spec(rest, where, explicit=True)
+    if head == "py":
+        file_match = _PY_FILE.match(rest)
+        if file_match:
+            return _python_spec(
+                file_match["file"], file_match["attr"], file_match["options"], where, file=True
+            )
+        module_match = _PY_MODULE.match(rest)
+        if module_match:
+            return _python_spec(module_match["module"], module_match["attr"], module_match["options"], where)
+        raise AgentSpecError(f"{where}: {spec!r}: py: takes MODULE:ATTR or PATH.py:NAME (options after ':')")
+    if head == "cmd":
+        import shlex
+
+        try:
+            argv = shlex.split(rest)
+        except ValueError as exc:
+            raise AgentSpecError(
+                f"{where}: {spec!r}: the command cannot be split into words ({exc})"
+            ) from None
+        if not argv:
+            raise AgentSpecError(f"{where}: {spec!r} names no command")
+        return AgentSpec("process", f"cmd:{rest}", target=rest)
+    # llm: key=value options (model required)
+    options = _options(rest, where, spec)
+    names = dict(options)
+    if "model" not in names:
+        raise AgentSpecError(
+            f"{where}: {spec!r}: llm: needs model=NAME (and base_url=, or UNO_ENV_LLM_BASE_URL)"
+        )
+    from .llm import check_options
+
+    try:
+        check_options(names, where)
+    except ValueError as exc:
+        raise AgentSpecError(str(exc)) from None
+    return AgentSpec("llm", f"llm:{rest}", target=str(names["model"]), options=options)
+
+
+def _path_spec(text: str, where: str, *, explicit: bool = False) -> AgentSpec:
+    """A file: an exported policy (``.npz``), a checkpoint (``.zip``) or a Python file agent."""
+    match = _PY_FILE.match(text)
+    if match:
+        return _python_spec(match["file"], match["attr"], match["options"], where, file=True)
+    path = Path(text).expanduser()
+    suffix = path.suffix.lower()
+    if suffix == ".npz":
+        if not path.is_file():
+            raise AgentSpecError(f"{where}: exported policy {text} does not exist")
+        return AgentSpec("policy", str(path), target=str(path))
+    if suffix == ".zip" or (not path.exists() and Path(str(path) + ".zip").is_file()):
+        zip_path = path if suffix == ".zip" else Path(str(path) + ".zip")
+        if not zip_path.is_file():
+            raise AgentSpecError(f"{where}: checkpoint {text} does not exist")
+        return AgentSpec("checkpoint", text if not explicit else str(path), target=str(path))
+    if path.suffix.lower() == ".py":
+        raise AgentSpecError(f"{where}: {text!r}: a Python file agent names its agent: {text}:NAME")
+    if not path.exists():
+        raise AgentSpecError(
+            f"{where}: {text} does not exist (a policy .npz, a checkpoint .zip or FILE.py:NAME)"
+        )
+    if path.is_dir():
+        raise AgentSpecError(f"{where}: {text} is a folder; name the policy file in it (.npz or .zip)")
+    kind = _sniff(path)
+    if kind is None:
+        raise AgentSpecError(
+            f"{where}: {text} is neither an exported policy (.npz) nor a MaskablePPO checkpoint (.zip)"
+        )
+    if kind == "policy":
+        raise AgentSpecError(f"{where}: {text} holds NumPy arrays: exported policies are named NAME.npz")
+    return AgentSpec("checkpoint", str(path), target=str(path))
+
+
+def _sniff(path: Path) -> str | None:
+    """What a file without a known suffix holds, from its first bytes (both are zip archives:
+    an exported policy's ``.npz`` holds ``.npy`` members, a checkpoint ``data``)."""
+    import zipfile
+
+    try:
+        with path.open("rb") as handle:
+            if handle.read(4) != b"PK\x03\x04":
+                return None
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()[:64]
+    except (OSError, zipfile.BadZipFile):
+        return None
+    if names and all(n.endswith(".npy") for n in names):
+        return "policy"
+    return "checkpoint" if "data" in names else None
+
+
+def _name_spec(spec: str, where: str) -> AgentSpec:
+    """A name: a style (with options), a shipped policy or a module's agent."""
+    head = spec.partition(":")[0].strip()
+    shipped = shipped_policies()
+    if spec in shipped:
+        _refuse_file_clash(spec, where)
+        return AgentSpec("policy", spec, target=spec)
+    if STYLE_ALIASES.get(head, head) in STYLES:
+        try:
+            parse_policy(spec)
+        except ValueError as exc:
+            raise AgentSpecError(f"{where}: {exc}") from None
+        _refuse_file_clash(spec, where)
+        text = spec if ":" in spec else head
+        return AgentSpec("style", text, target=spec)
+    match = _PY_MODULE.match(spec)
+    if match:
+        return _python_spec(match["module"], match["attr"], match["options"], where)
+    raise AgentSpecError(
+        f"{where}: unknown play style {spec!r}, and no shipped policy of that name ({_known_names()}); "
+        f"{GRAMMAR_HELP}"
+    )
+
+
+def _known_names() -> str:
+    styles = ", ".join([*STYLES, *STYLE_ALIASES])
+    return f"styles: {styles}; shipped policies: {', '.join(shipped_policies()) or 'none'}"
+
+
+def _refuse_file_clash(spec: str, where: str) -> None:
+    """A bare name that is also a file here could mean either: refuse, showing both spellings."""
+    if Path(spec).is_file():
+        raise AgentSpecError(
+            f"{where}: {spec!r} is ambiguous: an agent name and a file in this folder; write ./{spec} "
+            f"for the file, or run from another folder for the name"
+        )
+
+
+def _python_spec(source: str, attr: str, options: str | None, where: str, *, file: bool = False) -> AgentSpec:
+    opts = _options(options or "", where, f"{source}:{attr}")
+    if file:
+        path = Path(source).expanduser()
+        if not path.is_file():
+            raise AgentSpecError(f"{where}: Python file {source} does not exist (PATH.py:NAME)")
+        resolved = str(path.resolve())
+        text = f"{source}:{attr}" + (f":{options}" if options else "")
+        return AgentSpec("python", text, target=resolved, attr=attr, options=opts)
+    text = f"{source}:{attr}" + (f":{options}" if options else "")
+    return AgentSpec("python", text, target=source, attr=attr, options=opts)
+
+
+def _options(text: str, where: str, spec: str) -> tuple[tuple[str, Any], ...]:
+    """``k=v,...`` options: numbers, ``true``/``false`` and text."""
+    out: dict[str, Any] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise AgentSpecError(f"{where}: {spec!r}: option {item.strip()!r} is not key=value")
+        if key in out:
+            raise AgentSpecError(f"{where}: {spec!r}: option {key!r} is given twice")
+        out[key] = _value(value.strip())
+    return tuple(out.items())
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+# ================================================================ building Python agents
+_MODULES: dict[str, Any] = {}
+
+
+def _load_attr(spec: AgentSpec) -> Any:
+    """The attribute a Python spec names (its module imported once per process)."""
+    source = spec.target
+    module = _MODULES.get(source)
+    if module is None:
+        if source.endswith(".py"):
+            name = "uno_env_user_" + hashlib.sha256(source.encode()).hexdigest()[:12]
+            loader = importlib.util.spec_from_file_location(name, source)
+            if loader is None or loader.loader is None:
+                raise AgentSpecError(f"agent {spec.text!r}: {source} cannot be loaded as Python")
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[name] = module  # dataclasses and pickling look modules up by name
+            folder = str(Path(source).parent)
+            added = folder not in sys.path
+            if added:
+                sys.path.insert(0, folder)  # the file's own imports of its neighbours
+            try:
+                loader.loader.exec_module(module)
+            except Exception as exc:
+                sys.modules.pop(name, None)
+                raise AgentSpecError(
+                    f"agent {spec.text!r}: {source} failed to load: {type(exc).__name__}: {exc}"
+                ) from exc
+            finally:
+                if added:
+                    sys.path.remove(folder)
+        else:
+            if os.getcwd() not in sys.path and "" not in sys.path:
+                sys.path.insert(0, os.getcwd())  # a user's module in the folder the command runs in
+            try:
+                module = importlib.import_module(source)
+            except ImportError as exc:
+                raise AgentSpecError(
+                    f"agent {spec.text!r}: module {source!r} cannot be imported ({exc})"
+                ) from None
+        _MODULES[source] = module
+    try:
+        return getattr(module, spec.attr)
+    except AttributeError:
+        public = ", ".join(n for n in dir(module) if not n.startswith("_")) or "none"
+        raise AgentSpecError(
+            f"agent {spec.text!r}: {source} defines no {spec.attr!r}; it defines {public}"
+        ) from None
+
+
+def _is_agent(obj: Any) -> bool:
+    return not isinstance(obj, type) and callable(getattr(obj, "act", None))
+
+
+def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Agent:
+    """The agent ``obj`` names: itself (an agent), or what calling it (a class or factory) gives."""
+    if _is_agent(obj):
+        if options:
+            raise AgentSpecError(
+                f"agent {text!r} is an agent object: it takes no options ({', '.join(options)})"
+            )
+        reset = getattr(obj, "reset", None)
+        if seed is not None and callable(reset):
+            reset(seed)
+        return obj
+    if not callable(obj):
+        raise AgentSpecError(
+            f"agent {text!r} names a {type(obj).__name__}: expected an agent (with act), a class or a factory"
+        )
+    kwargs = dict(options)
+    if seed is not None and _takes(obj, "seed"):
+        kwargs.setdefault("seed", seed)
+    try:
+        agent = obj(**kwargs)
+    except TypeError as exc:
+        raise AgentSpecError(f"agent {text!r}: calling {_qualname(obj)} failed: {exc}") from None
+    if not _is_agent(agent):
+        raise AgentSpecError(
+            f"agent {text!r}: {_qualname(obj)}(...) returned a {type(agent).__name__}, not an agent with "
+            "act(observation, action_mask, view)"
+        )
+    return agent
+
+
+def _takes(function: Callable[..., Any], name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
+def _qualname(obj: Any) -> str:
+    return str(getattr(obj, "__qualname__", type(obj).__name__))

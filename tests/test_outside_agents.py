@@ -1,0 +1,347 @@
+"""Agents outside the process and in words: the structured (JSON) and text views of a decision
+and their leak test, the answer parser, out-of-process agents speaking the JSON-lines
+protocol, the OpenAI-compatible chat adapter against a scripted endpoint on 127.0.0.1, the
+benchmark protocol, and match traces that ``uno-env replay`` reads."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import uno_env
+from agents.benchmark import benchmark, format_report
+from agents.llm import ChatAgent
+from agents.process import ProcessAgent, ProtocolError
+from agents.spec import AgentSpecError, parse_agent
+from agents.text import AnswerError, ask, decision_json, decision_prompt, parse_answer
+from agents.trace import read_trace
+from tests.test_env_encoding import LEAK_CASES, hidden_variant
+from uno_env import Game
+from uno_env.game.records import load_records, replay_game
+from uno_env.styles.view import PublicView
+
+HERE = Path(__file__).parent / "user_agents"
+PROTOCOL_AGENT = f"{sys.executable} {HERE / 'protocol_agent.py'}"
+
+
+def view_at(text: str, preset: str = "uno", **overrides: Any) -> PublicView:
+    game = Game.from_position(preset, text, **overrides)
+    return PublicView(game.state, game.compiled.spec, game.rules)
+
+
+POSITION = (
+    "hands=R1 R7 G7 W/G3 G4 B3/B9 B1; discard=R5; draw=B2 G9 Y7 Y1; colour=R; seat=0; dir=+; phase=play"
+)
+
+
+# ---------------------------------------------------------------- the views
+def test_the_json_view_holds_the_decision() -> None:
+    data = decision_json(view_at(POSITION))
+    assert data["format"] == "uno-env-decision/1" and data["deck"] == "uno"
+    assert [c["card"] for c in data["hand"]] == ["R1", "R7", "G7", "W"]
+    assert data["top_card"] == {"card": "R5", "name": "red 5"}
+    assert data["colour"] == {"letter": "R", "name": "red"}
+    assert data["hand_sizes"] == [4, 3, 2] and data["draw_pile"] == 4 and data["phase"] == "play"
+    assert [m["move"] for m in data["legal"]] == ["R1", "R7", "W", "draw"]
+    assert data["legal"][1] == {"id": 7, "move": "R7", "words": "play red 7"}
+    assert data["rules"]["preset"] == "uno" and data["rules"]["key_rules"]["draw"]["rule"].startswith("U-")
+    json.dumps(data)  # JSON-ready
+
+
+def test_the_prompt_states_rules_situation_and_legal_moves() -> None:
+    house = view_at(POSITION, "uno", stacking=("D2/D2",))
+    text = decision_prompt(house)
+    assert "Rules: uno with changes" in text and "stacking = D2/D2" in text
+    assert (
+        "Your hand: R1 R7 G7 W (4 cards)" in text and "Top card: R5 (red 5); colour in play: red (R)" in text
+    )
+    assert "Legal moves: R1 (play red 1); R7 (play red 7); W (play Wild); draw (draw a card)" in text
+    hands = "hands=7H 9S/QS 2C/3S 4S/5S 6S; discard=7C; draw=3D 4D"
+    french = view_at(f"{hands}; colour=C; seat=0; dir=+; phase=play", "mau_mau")
+    assert "7H (play 7 of hearts)" in decision_prompt(french)
+
+
+@pytest.mark.parametrize(("preset", "overrides", "n"), LEAK_CASES)
+def test_the_text_and_json_views_leak_no_hidden_information(
+    preset: str, overrides: dict[str, object], n: int
+) -> None:
+    """Redealing everything the player to move cannot see leaves both views identical."""
+    rng = random.Random(n)
+    game = Game(preset, n, seed=n, **overrides)
+    checked = 0
+    for step in range(600):
+        if game.is_over():
+            break
+        if step % 13 == 0:
+            position = game.position()
+            mover = game.current_player
+            same = Game.from_position(preset, position, **overrides)
+            variant = Game.from_position(preset, hidden_variant(position, mover, rng), **overrides)
+            a = PublicView(same.state, same.compiled.spec, same.rules)
+            b = PublicView(variant.state, variant.compiled.spec, variant.rules)
+            assert decision_json(a) == decision_json(b)
+            assert decision_prompt(a) == decision_prompt(b)
+            checked += 1
+        legal = game.legal_actions()
+        game.step(legal[rng.randrange(len(legal))])
+    assert checked >= 3
+
+
+def test_the_leak_probe_sees_a_public_change() -> None:
+    bigger = view_at(POSITION.replace("G3 G4 B3/", "G3 G4 B3 B4/"))
+    assert decision_json(view_at(POSITION)) != decision_json(bigger)
+
+
+def test_a_card_given_is_hidden_from_the_others_in_the_history() -> None:
+    game = Game("uno_house", 3, seed=4, two_gives=True)
+    rng = random.Random(1)
+    while not game.is_over() and not any(p == uno_env.Phase.GIVE for _, _, p in game.log):
+        legal = game.legal_actions()
+        game.step(legal[rng.randrange(len(legal))])
+    if not any(p == uno_env.Phase.GIVE for _, _, p in game.log):
+        pytest.skip("no card was given in this game")
+    index = next(i for i, (_, _, p) in enumerate(game.log) if p == uno_env.Phase.GIVE)
+    giver = game.log[index][0]
+    view = PublicView.of(game)
+    shown = view.public_history()[index]
+    if view.current_player == giver:
+        assert shown == (giver, game.log[index][1])
+    else:
+        receiver = next(
+            (giver + uno_env.engine.actions.action_kind(a)[1]) % 3
+            for s, a, p in reversed(game.log[:index])
+            if p == uno_env.Phase.CHOOSE_TARGET
+        )
+        assert shown[1] == (game.log[index][1] if view.current_player == receiver else -1)
+
+
+def test_scripted_agents_and_typed_view_read_the_same_game() -> None:
+    game = Game("uno", 3, seed=11)
+    for _ in range(9):
+        game.step(game.legal_actions()[0])
+    view = PublicView.of(game)
+    assert view.hand() == game.hand(game.current_player)
+    assert (view.top_card, view.active_colour, view.phase) == (game.top_card, game.active_colour, game.phase)
+    assert view.decision() == game.decision() and view.hand_sizes() == game.hand_sizes()
+    assert view.legal_actions() == game.legal_actions() and view.scores() == game.scores()
+    assert [a for _, a in view.public_history()] == [a for _, a in game.history]
+
+
+# ---------------------------------------------------------------- the parser
+@pytest.mark.parametrize(
+    ("answer", "move"),
+    [
+        ("R7", "R7"),
+        ("r7", "R7"),
+        ("  r 7 ", "R7"),
+        ("play red 7", "R7"),
+        ("I play the Red Seven.", "R7"),
+        ("**R7**", "R7"),
+        ('{"move": "R1"}', "R1"),
+        ('```json\n{"action": 1}\n```', "R1"),
+        ("wild", "W"),
+        ("Play the Wild card", "W"),
+        ("draw", "draw"),
+        ("I will draw a card", "draw"),
+        ("DRAW", "draw"),
+    ],
+)
+def test_answers_in_notation_names_and_sentences(answer: str, move: str) -> None:
+    view = view_at(POSITION)
+    assert view.describe_action(parse_answer(answer, view)) == move
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("G7", r"G7 is not a legal move now\. Answer with exactly one of: R1, R7, W, draw\."),
+        ("play purple 3", r"'play purple 3' names no legal move\. Answer with exactly one of: R1, R7"),
+        ("", "the answer was empty"),
+        ("R1 or R7", "could mean R1, R7"),
+    ],
+)
+def test_bad_answers_get_a_clear_reask(answer: str, message: str) -> None:
+    with pytest.raises(AnswerError, match=message):
+        parse_answer(answer, view_at(POSITION))
+
+
+def test_colour_targets_and_calls() -> None:
+    colour = view_at("hands=R1 G3/B9 B1; discard=R5 W; draw=B2 G9; colour=-; seat=0; dir=+; phase=colour")
+    assert colour.describe_action(parse_answer("green", colour)) == "colour G"
+    assert colour.describe_action(parse_answer("I choose Blue!", colour)) == "colour B"
+    assert colour.describe_action(parse_answer("colour y", colour)) == "colour Y"
+
+
+def test_the_retry_budget() -> None:
+    view = view_at(POSITION)
+    answers = iter(["banana", "G7", "R7"])
+    asked = ask(view, lambda prompt, reask: next(answers), retries=2)
+    assert (asked.action, asked.retries, asked.fallback, len(asked.errors)) == (7, 2, False, 2)
+    asked = ask(view, lambda prompt, reask: "banana", retries=1)
+    assert asked.fallback and asked.action == 1 and len(asked.answers) == 2
+    seen: list[str | None] = []
+    ask(view, lambda prompt, reask: seen.append(reask) or "x", retries=1)
+    assert seen[0] is None and "names no legal move" in str(seen[1])
+
+
+# ---------------------------------------------------------------- out-of-process agents
+def test_an_out_of_process_agent_plays_like_the_same_logic_in_process(tmp_path: Path) -> None:
+    from training.tournament import run_tournament
+
+    common = {"games": 6, "seed": 5, "batch_games": 3, "progress": False}
+    inside = run_tournament("uno", 2, [f"{HERE / 'seeded_agent.py'}:Seeded", "blocker"], out=tmp_path / "a",
+                            executor="serial", **common)  # fmt: skip
+    outside = run_tournament(
+        "uno", 2, [f"cmd:{PROTOCOL_AGENT}", "blocker"], out=tmp_path / "b", workers=2, **common
+    )
+    words = run_tournament("uno", 2, [f"cmd:{PROTOCOL_AGENT} --move", "blocker"], out=tmp_path / "c",
+                           executor="serial", **common)  # fmt: skip
+    columns = ["deal", "winner_seat", "length", "turns", "ranking_seats", "score_0", "score_1"]
+    for other in (outside, words):
+        assert other.games[columns].equals(inside.games[columns])
+
+
+def test_protocol_errors_are_one_line_and_name_the_agent() -> None:
+    agent = ProcessAgent(f"{PROTOCOL_AGENT} --bad")
+    game = Game("uno", 2, seed=1)
+    with pytest.raises(ProtocolError, match=r"chose action \d+, which is not legal here"):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    agent.close()
+    gone = ProcessAgent([sys.executable, "-c", "import sys; sys.stderr.write('boom'); sys.exit(3)"])
+    with pytest.raises(ProtocolError, match=r"exited .code 3. before answering the 'hello' message.*boom"):
+        gone.act(None, game.legal_mask(), PublicView.of(game))
+    silent = ProcessAgent([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
+    with pytest.raises(ProtocolError, match=r"did not answer the 'hello' message within 0\.5 s"):
+        silent.act(None, game.legal_mask(), PublicView.of(game))
+    silent.close()
+    with pytest.raises(AgentSpecError, match="names nothing after 'cmd:'"):
+        parse_agent("cmd:   ")
+
+
+# ---------------------------------------------------------------- language models
+class ScriptedModel(BaseHTTPRequestHandler):
+    """A chat-completion endpoint with a script instead of a model: the first answer of a
+    decision is wrong every third time (an illegal card, then nonsense), the right one names
+    the first legal move in words."""
+
+    calls: list[dict[str, Any]] = []  # noqa: RUF012 (the test reads the requests)
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        ScriptedModel.calls.append(
+            {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
+        )
+        last = body["messages"][-1]["content"]
+        legal = re.search(r"Legal moves: (.*)", body["messages"][1]["content"])
+        assert legal is not None
+        first = legal.group(1).split(";")[0]
+        words = first[first.index("(") + 1 : first.rindex(")")]
+        n = len(ScriptedModel.calls)
+        if "Answer with exactly one of" in last or n % 3:
+            content = f"I will {words}."
+        else:
+            content = "I play the purple 12" if n % 2 else "hmm"
+        message = {"role": "assistant", "content": content}
+        prompt_tokens = len(" ".join(m["content"] for m in body["messages"]).split())
+        reply = {
+            "id": f"c{n}",
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 5},
+        }
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        """Quiet."""
+
+
+@pytest.fixture()
+def endpoint() -> Iterator[str]:
+    ScriptedModel.calls = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_chat_adapter_speaks_the_openai_format_and_counts(
+    endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNO_TEST_KEY", "sk-local")
+    agent = parse_agent(f"llm:model=scripted,base_url={endpoint},key_env=UNO_TEST_KEY,retries=2").make(seed=3)
+    assert isinstance(agent, ChatAgent)
+    view = view_at(POSITION)
+    for _ in range(6):
+        assert agent.act(None, view.legal_mask(), view) == 1  # the first legal move, R1
+    call = ScriptedModel.calls[0]
+    assert call["path"] == "/v1/chat/completions" and call["auth"] == "Bearer sk-local"
+    assert call["body"]["model"] == "scripted" and call["body"]["messages"][0]["role"] == "system"
+    stats = agent.stats()
+    assert stats["decisions"] == 6 and stats["answers"] == len(ScriptedModel.calls) > 6
+    assert stats["illegal_answer_rate"] == stats["illegal_answers"] / stats["answers"] > 0
+    assert stats["prompt_tokens_per_decision"] > 100 and stats["completion_tokens"] == 5 * stats["answers"]
+    assert agent.last_exchange["answers"][-1].startswith("I will play red 1")
+
+
+def test_nothing_is_sent_unless_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("UNO_ENV_LLM_BASE_URL", raising=False)
+    with pytest.raises(
+        ValueError, match=r"no endpoint for model 'm'.*nothing is sent anywhere unless configured"
+    ):
+        parse_agent("llm:model=m").make()
+    with pytest.raises(AgentSpecError, match="has no option 'colour'"):
+        parse_agent("llm:model=m,colour=red")
+    with pytest.raises(AgentSpecError, match="needs model=NAME"):
+        parse_agent("llm:base_url=http://127.0.0.1:1")
+
+
+def test_the_benchmark_protocol_with_a_language_model_and_its_trace(endpoint: str, tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    spec = f"llm:model=scripted,base_url={endpoint},retries=1"
+    report = benchmark(spec, "greedy", "uno", 2, deals=3, seed=20, trace=trace)
+    assert report["games"] == 6 and report["deals"] == 3
+    assert 0 <= report["win_low"] <= report["win_rate"] <= report["win_high"] <= 1
+    answers = report["answers"]
+    assert answers["decisions"] == report["decisions"] > 0
+    assert 0 < answers["illegal_answer_rate"] < 1 and answers["prompt_tokens_per_decision"] > 0
+    assert report["seconds_per_decision"] > 0
+    assert "illegal" in format_report(report)
+    # the trace: every decision, then each game's record, which replays and verifies
+    decisions = read_trace(trace)
+    mine = [d for d in decisions if d["agent"] == spec]
+    assert len(mine) == report["decisions"]
+    assert any(d["retries"] > 0 and d["reasks"] for d in mine)
+    assert all(d["move"] in d["legal"] and d["view"]["format"] == "uno-env-decision/1" for d in decisions)
+    records = load_records(trace)
+    assert len(records) == 6
+    for record in records:
+        replay_game(record)
+    from training.replay import main as replay_main
+
+    assert replay_main([str(trace), "--quiet", "--game", "-1"]) == 0
+
+
+def test_the_benchmark_of_an_out_of_process_agent_equals_the_same_logic_in_process() -> None:
+    a = benchmark(f"cmd:{PROTOCOL_AGENT}", "blocker", "uno", 3, deals=2, seed=9)
+    b = benchmark(f"{HERE / 'seeded_agent.py'}:Seeded", "blocker", "uno", 3, deals=2, seed=9)
+    assert (a["wins"], a["decisions"], a["truncated"]) == (b["wins"], b["decisions"], b["truncated"])
+    assert np.isfinite(a["seconds_per_decision"])

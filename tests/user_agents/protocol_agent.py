@@ -1,0 +1,50 @@
+"""An out-of-process agent for the protocol tests: the same logic as ``seeded_agent.Seeded``,
+speaking the JSON-lines protocol of :mod:`agents.process` over stdin/stdout.
+
+Run as ``python protocol_agent.py [--bias B] [--move]`` (``--move``: answer with the move's
+notation instead of its id; ``--bad``: answer with an illegal move).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from seeded_agent import Seeded
+
+
+def main() -> int:
+    bias = float(sys.argv[sys.argv.index("--bias") + 1]) if "--bias" in sys.argv else 0.9
+    agent = Seeded(0, bias)
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "close":
+            return 0
+        if kind == "hello":
+            reply: dict[str, object] = {"name": "protocol-seeded"}
+        elif kind == "reset":
+            agent.reset(message["seed"])
+            reply = {}
+        else:
+            mask = np.zeros(max(message["legal"]) + 1, dtype=np.int8)
+            mask[message["legal"]] = 1
+            action = agent.act(None, mask)
+            if "--bad" in sys.argv:
+                reply = {"action": max(message["legal"]) + 1}
+            elif "--move" in sys.argv:
+                move = next(m["move"] for m in message["view"]["legal"] if m["id"] == action)
+                reply = {"move": move}
+            else:
+                reply = {"action": action}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
