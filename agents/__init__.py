@@ -13,6 +13,15 @@
   observation spec and env version (:func:`save_policy_metadata` writes the record), and
   loaded only when this installation signed it or the caller trusts it (:mod:`agents.trust`).
 - :func:`play`: seat agents at a :class:`uno_env.Game` and play it out.
+- :func:`parse_agent` (:mod:`agents.spec`): the one agent-spec grammar of every command and
+  spec file (styles, shipped and exported policies, checkpoints, ``FILE.py:NAME`` and
+  ``MODULE:ATTR`` Python agents, ``cmd:`` and ``llm:`` agents, seat tables, mixtures).
+- :class:`ProcessAgent` (:mod:`agents.process`): an agent in another process, JSON lines over
+  stdin/stdout; :class:`ChatAgent` (:mod:`agents.llm`): a chat model behind an
+  OpenAI-compatible endpoint.
+- :mod:`agents.text`: the decision as JSON and as a prompt, and the answer parser;
+  :mod:`agents.match`, :mod:`agents.benchmark`, :mod:`agents.trace`: games between any
+  agents, the benchmark protocol, match traces.
 
 The styles, their ideas and parameters: ``docs/agents.md``
 (``agents.describe()`` prints the table).
@@ -22,6 +31,7 @@ from uno_env.styles.view import PublicView
 
 from .base import Agent, play
 from .exported_agent import ExportedAgent
+from .llm import ChatAgent
 from .policy_agent import (
     PolicyAgent,
     PolicyMetadata,
@@ -30,17 +40,23 @@ from .policy_agent import (
     metadata_path,
     save_policy_metadata,
 )
+from .process import ProcessAgent
 from .random_agent import RandomAgent
 from .registry import available, describe, make
 from .scripted import ScriptedAgent
+from .spec import AgentSpec, AgentSpecError, parse_agent
 from .trust import UntrustedCheckpointError
 
 __all__ = [
     "Agent",
+    "AgentSpec",
+    "AgentSpecError",
+    "ChatAgent",
     "ExportedAgent",
     "PolicyAgent",
     "PolicyMetadata",
     "PolicyMismatchError",
+    "ProcessAgent",
     "PublicView",
     "RandomAgent",
     "ScriptedAgent",
@@ -50,6 +66,7 @@ __all__ = [
     "load_policy_metadata",
     "make",
     "metadata_path",
+    "parse_agent",
     "play",
     "save_policy_metadata",
 ]

@@ -58,15 +58,18 @@ def resolve_mask(observation: Any, action_mask: np.ndarray | None) -> np.ndarray
     return mask
 
 
-def as_view(view: View | None, who: str) -> PublicView:
-    """``view`` as a :class:`PublicView`; a clear error names ``who`` needs one."""
+def as_view(view: View | None, who: str, observation: Any = None) -> PublicView:
+    """``view`` as a :class:`PublicView` (else the view an env's observation carries, as the AEC
+    env's does: ``observation.view``); a clear error names ``who`` needs one."""
+    if view is None:
+        view = getattr(observation, "view", None)
     if isinstance(view, PublicView):
         return view
     if isinstance(view, Game):
         return PublicView.of(view)
     raise ValueError(
-        f"{who} reads the public game state: pass view=PublicView.of(game) (or the Game itself); "
-        f"got {type(view).__name__}"
+        f"{who} reads the public game state: pass view=PublicView.of(game) (or the Game itself), or the "
+        f"observation of an env that carries it (the AEC env's); got {type(view).__name__}"
     )
 
 

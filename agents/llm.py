@@ -185,7 +185,7 @@ class ChatAgent:
         from .text import ask, decision_prompt
 
         resolve_mask(observation, action_mask)
-        public = as_view(view, f"agent {self.name}")
+        public = as_view(view, f"agent {self.name}", observation)
         prompt = decision_prompt(public, history=self.history)
         messages = [{"role": "system", "content": SYSTEM_PROMPT}]
         tokens = {"prompt_tokens": 0, "completion_tokens": 0}

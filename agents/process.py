@@ -171,7 +171,7 @@ class ProcessAgent:
         from .text import AnswerError, decision_json, parse_answer
 
         mask = resolve_mask(observation, action_mask)
-        public: PublicView = as_view(view, f"agent {self.name}")
+        public: PublicView = as_view(view, f"agent {self.name}", observation)
         self._start()
         legal = [int(a) for a in np.flatnonzero(mask)]
         message: dict[str, Any] = {"type": "act", "view": decision_json(public), "legal": legal}

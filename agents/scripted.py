@@ -50,7 +50,7 @@ class ScriptedAgent:
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """The style's action for the player to move in ``view``."""
         mask = resolve_mask(observation, action_mask)
-        public = as_view(view, f"play style {self.style.name!r}")
+        public = as_view(view, f"play style {self.style.name!r}", observation)
         if mask.shape[0] < public.num_actions:
             raise ValueError(
                 f"the action mask has {mask.shape[0]} entries; this rule set has {public.num_actions} actions"

@@ -31,16 +31,20 @@ def test_parallel_id_passes_pettingzoo_parallel_tests(preset: str) -> None:
 
 def test_parallel_env_plays_a_masked_game_to_the_end() -> None:
     env = uno_env.parallel_env("uno", 3)
-    observations, _ = env.reset(seed=5)
+    observations, infos = env.reset(seed=5)
     rng = np.random.default_rng(0)
     steps = 0
     rewards: dict[str, float] = {}
+    idle = np.zeros(env.action_space("player_0").n, dtype=np.int8)
+    idle[uno_env.actions.parse_action("pass")] = 1
     while env.agents:
-        movers = [a for a in env.agents if observations[a]["action_mask"].any()]
+        movers = [a for a in env.agents if infos[a]["to_move"]]
         assert len(movers) == 1  # turn-based: one agent decides
-        actions = {a: 0 for a in env.agents}
+        for agent in env.agents:  # the others may only pass, and their move is ignored
+            assert agent in movers or np.array_equal(observations[agent]["action_mask"], idle)
+        actions = {a: int(env.action_space(a).sample(observations[a]["action_mask"])) for a in env.agents}
         actions[movers[0]] = int(rng.choice(np.flatnonzero(observations[movers[0]]["action_mask"])))
-        observations, rewards, *_ = env.step(actions)
+        observations, rewards, _, _, infos = env.step(actions)
         steps += 1
     assert steps > 10 and sorted(rewards.values())[-1] == 1.0 and abs(sum(rewards.values())) < 1e-9
 
@@ -134,4 +138,40 @@ def test_torchrl_gym_wrapper_over_dict_observation_env_plays_legally() -> None:
     # every action was legal: it is set in the mask it was chosen under
     masks = rollout["action_mask"].bool()
     chosen = masks.gather(-1, rollout["action"].unsqueeze(-1))
+    assert chosen.all()
+
+
+def test_torchrl_pettingzoo_wrapper_on_the_parallel_id_runs_masked_random_rollouts() -> None:
+    """No glue: every agent's mask can be sampled (the idle mask), and every applied move was legal."""
+    pytest.importorskip("torchrl")
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+
+    for players in (2, 4):
+        env = PettingZooWrapper(
+            pettingzoo.make(
+                "parallel",
+                pettingzoo_id("uno"),
+                num_players=players,
+                illegal_action="raise",
+                max_decisions=100,
+            ),
+            use_mask=True,
+            categorical_actions=True,
+        )
+        env.set_seed(players)
+        rollout = env.rollout(300, break_when_any_done=False)  # an illegal move would raise
+        assert rollout["next", "done"].any()  # games ended (cut at 100 decisions: random play) and restarted
+        group = next(iter(env.group_map))
+        masks = rollout[group, "action_mask"].bool()
+        chosen = masks.gather(-1, rollout[group, "action"].unsqueeze(-1))
+        assert chosen.all()
+
+
+def test_torchrl_gym_wrapper_on_the_single_agent_id_with_its_one_switch() -> None:
+    """The single-agent id with ``dict_observation=True`` (the one switch) puts the mask where
+    TorchRL's ActionMask looks; masked random rollouts play legally."""
+    env = gymnasium.make(gymnasium_id("uno"), num_players=2, opponents="greedy", dict_observation=True)
+    rollout = _torchrl_rollout(env, 300)
+    assert rollout["next", "done"].any()
+    chosen = rollout["action_mask"].bool().gather(-1, rollout["action"].unsqueeze(-1))
     assert chosen.all()

@@ -102,3 +102,31 @@ def test_a_study_seats_a_python_agent(tmp_path: Path) -> None:
     result = run_study(spec, tmp_path, workers=1, progress=False)
     assert result is not None
     assert np.isfinite(0.0)
+
+
+def test_every_agent_plays_in_every_env_without_extra_arguments() -> None:
+    """Scripted styles, exported policies and Python agents act from an env's observation
+    alone: the AEC env's observation carries the view; the single-agent and vector envs hand
+    agent opponents theirs."""
+    import agents
+    import uno_env
+
+    env = uno_env.env("uno", 3)
+    env.reset(seed=3)
+    seats = [agents.make("greedy", seed=1), agents.make("search:sims=20", seed=2), make_seeded(3)]
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        seat = env.possible_agents.index(agent)
+        env.step(None if terminated or truncated else seats[seat].act(obs))
+    single = uno_env.SingleAgentEnv("uno", 3, opponents=[agents.make("blocker", seed=1), make_seeded(2)])
+    single.reset(seed=4)
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
+        done = terminated or truncated
+    vector = uno_env.VectorEnv(4, "uno", 3, opponents=[agents.make("aggressor", seed=1), make_seeded(2)])
+    vector.reset(seed=5)
+    for _ in range(50):
+        vector.step(vector.action_masks().argmax(axis=1))
+    with pytest.raises(ValueError, match="reads the public game state"):
+        agents.make("greedy").act(np.zeros(3), np.ones(3))

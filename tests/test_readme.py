@@ -11,7 +11,8 @@ line before it, ``readme-test`` in the README and ``doc-test`` in the pages:
   evaluations of its checkpoint).
 - ``<!-- readme-test: continues -->``: a Python block that runs in the namespace of the
   previous Python block of the same document (it uses the ``game`` or ``model`` made there).
-- ``<!-- readme-test: file NAME -->``: a TOML block that the commands read as ``NAME``.
+- ``<!-- readme-test: file NAME -->``: a TOML or Python block that the commands (and the
+  document's Python examples) read as ``NAME``.
 - ``<!-- readme-test: output -->``: a ``text`` block that must equal what the Python block
   before it prints (its expected output, as in a doctest).
 - ``<!-- readme-test: skip REASON -->``: not run, for the reason given (a cluster address).
@@ -167,7 +168,7 @@ def python_runs() -> Iterator[list[Block]]:
     """Runs of Python blocks sharing a namespace (a block and the ``continues`` after it)."""
     run: list[Block] = []
     for block in TESTED:
-        if block.lang != "python" or (block.marker or "").startswith("skip"):
+        if block.lang != "python" or (block.marker or "").startswith(("skip", "file ")):
             continue
         if block.marker == "continues" and run and run[-1].path == block.path:
             run.append(block)
@@ -192,6 +193,16 @@ def test_python_example(
     if any("sb3_contrib" in b.code or "MaskablePPO" in b.code for b in blocks):
         pytest.importorskip("sb3_contrib")
     monkeypatch.chdir(tmp_path)
+    for block in TESTED:  # the document's files (my_agent.py), importable from the examples
+        if (
+            block.path == blocks[0].path
+            and block.lang == "python"
+            and (block.marker or "").startswith("file ")
+        ):
+            name = block.marker.split(maxsplit=1)[1]
+            (tmp_path / name).write_text(block.code, encoding="utf-8")
+            monkeypatch.syspath_prepend(str(tmp_path))
+            monkeypatch.delitem(sys.modules, Path(name).stem, raising=False)
     namespace: dict[str, Any] = {"__name__": "readme"}
     for block in blocks:
         code = block.code
@@ -266,7 +277,7 @@ def test_commands_run(
     pytest.importorskip("pandas")
     monkeypatch.chdir(tmp_path)
     for block in TESTED:
-        if block.lang == "toml" and (block.marker or "").startswith("file "):
+        if block.lang in ("toml", "python") and (block.marker or "").startswith("file "):
             (tmp_path / block.marker.split(maxsplit=1)[1]).write_text(block.code, encoding="utf-8")
     ran = 0
     for block in TESTED:

@@ -224,6 +224,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.serve.cli",
     "training.serve.results",
     "training.expert",
+    "training.benchmark",
 )
 
 

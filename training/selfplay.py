@@ -100,13 +100,15 @@ def selfplay(cfg: SelfPlayConfig) -> Path:
 
     from agents.policy_agent import current_env_version, current_observation_spec, save_policy_metadata
 
-    from .evaluate import evaluate, format_table, write_results
+    from .evaluate import evaluate, format_table, opponent_seats, write_results
     from .selfplay_env import SelfPlayEnv
 
     cfg.check()
     set_torch_threads(cfg.threads)
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
+    for entry in cfg.eval_opponents:  # any agent spec (agents.spec), each checked before training
+        opponent_seats(entry, cfg.players)
     warm_up("env")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     run_dir = Path(cfg.runs_dir) / f"{rules_label(rules)}__selfplay__{cfg.seed}__{stamp}"

@@ -29,6 +29,8 @@ class Seeded:
 
     def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
         """A legal action id."""
+        if action_mask is None:  # PettingZoo's observation dict carries it
+            action_mask = observation["action_mask"]
         legal = np.flatnonzero(np.asarray(action_mask))
         calls = [a for a in legal if action_kind(int(a))[0] == ActionKind.CALL]
         if calls:

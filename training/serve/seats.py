@@ -3,9 +3,10 @@
 The page never names code or files: it picks an entry of the catalogue by its id. The
 catalogue holds every compiled play style (the search and the oracle among them, the oracle
 marked as cheating), every shipped learned policy, and the agents the person running the
-server adds on its command line (``uno-env serve --agent NAME=SPEC``: a style with
-parameters, an exported ``.npz`` policy, a MaskablePPO checkpoint). Building an agent from
-its spec happens in one function, :func:`build_agent`.
+server adds on its command line (``uno-env serve --agent NAME=SPEC``: any agent spec of
+:mod:`agents.spec`, such as a style with parameters, an exported ``.npz`` policy, a
+MaskablePPO checkpoint, the operator's own ``FILE.py:NAME`` agent, ``cmd:`` or ``llm:``).
+Building an agent from its spec happens in one function, :func:`build_agent`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents import Agent, ExportedAgent, PolicyAgent
+from agents import Agent, ExportedAgent
+from agents.spec import parse_agent
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
-from uno_env.styles.registry import STYLES, canonical_policy, parse_policy
+from uno_env.sim.learned import load_policy, shipped_policies
+from uno_env.styles.registry import STYLES, canonical_policy
 
 HUMAN = "human"
 """The name of a person's seat in records (as ``uno-env play`` writes it)."""
@@ -46,20 +48,18 @@ def agent_seed(game_seed: int, seat: int) -> int:
 def build_agent(spec: str, rules: RuleSet, num_players: int, seed: int, *, trust: bool = False) -> Agent:
     """The agent of ``spec`` for a game of ``rules`` and ``num_players``, seeded with ``seed``.
 
-    ``spec`` is a play style (``greedy``, ``search:sims=400``), an exported policy (a shipped
-    name or a ``.npz`` path, checked against the rules) or a MaskablePPO checkpoint (``.zip``:
-    a pickle, loaded only when this installation signed it or ``trust``). ValueError says
-    what is wrong.
+    ``spec`` is any agent spec (:mod:`agents.spec`): a play style (``greedy``,
+    ``search:sims=400``), an exported policy (a shipped name or a ``.npz`` path, checked
+    against the rules), a MaskablePPO checkpoint (``.zip``: a pickle, loaded only when this
+    installation signed it or ``trust``), a Python, out-of-process or chat-model agent.
+    ValueError says what is wrong.
     """
-    if is_learned_policy(spec):
-        policy = load_policy(spec)
+    agent = parse_agent(spec, where=f"agent {spec!r}")
+    if agent.kind == "policy":
+        policy = load_policy(agent.target)
         policy.check_game(rules, num_players)
         return ExportedAgent(policy, seed)
-    if spec.endswith(".zip") or Path(spec).is_file():
-        return PolicyAgent(spec, rules, num_players=num_players, seed=seed, trust=trust)
-    from agents import make
-
-    return make(spec, seed=seed)
+    return agent.make(rules, num_players, seed, trust=trust)
 
 
 def default_catalogue(extra: Sequence[str] = ()) -> dict[str, CatalogueEntry]:
@@ -88,11 +88,11 @@ def default_catalogue(extra: Sequence[str] = ()) -> dict[str, CatalogueEntry]:
 
 def _summary(spec: str) -> str:
     """A one-line description of an operator's agent spec (checked here, before any game)."""
-    if is_learned_policy(spec):
+    agent = parse_agent(spec, where="--agent")  # ValueError names what is wrong
+    if agent.kind == "policy":
         return f"learned policy {spec}"
-    if spec.endswith(".zip"):
-        if not Path(spec).is_file():
-            raise ValueError(f"--agent: checkpoint {spec} does not exist")
-        return f"MaskablePPO checkpoint {Path(spec).name}"
-    parse_policy(spec)  # a style with parameters: ValueError names what is wrong
-    return canonical_policy(spec)
+    if agent.kind == "checkpoint":
+        return f"MaskablePPO checkpoint {Path(agent.target).name}"
+    if agent.kind == "style":
+        return canonical_policy(spec)
+    return f"{agent.kind} agent {agent.label}"

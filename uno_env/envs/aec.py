@@ -120,6 +120,24 @@ _BEFORE_RESET = frozenset(
 )
 
 
+class Observation(dict[str, np.ndarray]):
+    """The observation of the agent to move: PettingZoo's ``{"observation", "action_mask"}``
+    dict, which also carries the public view of the game (:attr:`view`, a
+    :class:`~uno_env.policies.PublicView`), so scripted and other view-reading agents play from
+    ``agent.act(observation)`` alone. Copied or pickled it is a plain dict (without the view)."""
+
+    __slots__ = ("source",)
+    source: raw_env
+
+    @property
+    def view(self) -> PublicView:
+        """The public view of the game at this decision."""
+        return self.source.public_view()
+
+    def __reduce__(self) -> Any:
+        return (dict, (dict(self),))
+
+
 class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N801 (PettingZoo naming)
     """The Uno-family AEC environment without order enforcing (see the module docstring)."""
 
@@ -234,7 +252,8 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
     def _select(self, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
         self._cur_seat = seat
         self._cur_agent = self._names[seat]
-        self._cur_obs = {"observation": obs, "action_mask": mask}
+        self._cur_obs = Observation(observation=obs, action_mask=mask)
+        self._cur_obs.source = self
         self.agent_selection = self._cur_agent
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -254,7 +273,8 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         if seat >= 0:
             self._cur_seat = seat
             self._cur_agent = self.agent_selection = self._names[seat]
-            self._cur_obs = {"observation": obs, "action_mask": mask}
+            self._cur_obs = Observation(observation=obs, action_mask=mask)
+            self._cur_obs.source = self
             if self._last_actions is not None:
                 self._after_step(actor, action)
             return
@@ -371,9 +391,10 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         return self.compiled.position(self._state)
 
     def public_view(self) -> PublicView:
-        """The game as the agent to move may see it, for the scripted agents of :mod:`agents`
-        (``agent.act(obs["observation"], obs["action_mask"], view=env.public_view())``)."""
-        return PublicView(self._state, self._spec)
+        """The game as the agent to move may see it (typed accessors: own hand, top card,
+        decision...); the observation of the agent to move carries it too (``obs.view``), so
+        ``agent.act(obs)`` works for every agent of :mod:`agents`."""
+        return PublicView(self._state, self._spec, self.rules)
 
     @property
     def game_seed(self) -> int | None:
