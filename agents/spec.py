@@ -203,6 +203,8 @@ def parse_agent(text: str, *, where: str = "agent") -> AgentSpec:
     head, sep, rest = spec.partition(":")
     if sep and head in _EXPLICIT:
         return _explicit(head, rest.strip(), spec, where)
+    if sep and STYLE_ALIASES.get(head.strip(), head.strip()) in STYLES:
+        return _name_spec(spec, where)  # a style whose options may name files: search:net=/p.npz
     if _is_path_text(spec):
         return _path_spec(spec, where)
     if "/" in spec or "\\" in spec:

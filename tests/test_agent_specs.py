@@ -35,6 +35,7 @@ def kinds(specs: list[AgentSpec]) -> list[str]:
     [
         ("greedy", "style", "greedy"),
         ("search:sims=300", "style", "search:sims=300"),
+        (f"search:net={SHIPPED_2P},sims=50", "style", f"search:net={SHIPPED_2P},sims=50"),
         ("random", "style", "random"),
         ("ppo_uno_2p", "policy", "ppo_uno_2p"),
         ("tests.user_agents.seeded_agent:Seeded", "python", "tests.user_agents.seeded_agent"),

@@ -222,10 +222,7 @@ def _vector_table(opponents: Sequence[Any], rules: RuleSet, num_players: int, tr
     """The vector env's entries for an opponent set (styles as texts, the others made ready)."""
     from .pool import vector_opponent
 
-    return [
-        o if isinstance(o, str) else vector_opponent(o, rules, num_players, trust=trust, seed=k + 1)
-        for k, o in enumerate(opponents)
-    ]
+    return [vector_opponent(o, rules, num_players, trust=trust, seed=k + 1) for k, o in enumerate(opponents)]
 
 
 def play_style(

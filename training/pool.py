@@ -10,7 +10,8 @@ game's seed (so the same seeds meet the same tables):
   play styles (``random``, ``blocker``, ``search:sims=300``) play inside the compiled step;
   exported policies (a shipped name such as ``ppo_uno_2p``, or an ``.npz`` path) and
   MaskablePPO checkpoints one batched forward pass for every game waiting on them; Python,
-  out-of-process and chat-model agents are asked game by game with their view
+  out-of-process and chat-model agents, and searches guided by a network
+  (``search:net=NAME``), are asked game by game with their view
   (:class:`uno_env.envs.vector.VectorEnv`'s external opponents);
 - **snapshot tables**: one per frozen snapshot of the learner (fictitious self-play,
   :mod:`training.snapshots`), a batch policy the vector env asks for all games waiting on
@@ -68,6 +69,10 @@ def vector_opponent(
     """
     agent = as_spec(spec)
     if agent.kind == "style":
+        from uno_env.guided import network_of
+
+        if network_of(agent.target) is not None:  # a network-guided search plays at a Game: asked in Python
+            return agent.make(rules, players, seed, trust=trust)
         return agent.target
     key = (agent.kind, agent.target, players, trust)
     if agent.kind == "policy":
