@@ -69,7 +69,7 @@ def vector_opponent(
     """
     agent = as_spec(spec)
     if agent.kind == "style":
-        from uno_env.guided import network_of
+        from uno_env.sim.guided import network_of
 
         if network_of(agent.target) is not None:  # a network-guided search plays at a Game: asked in Python
             return agent.make(rules, players, seed, trust=trust)
