@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs study-docs
+.PHONY: demo test test-cluster compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs study-docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ typecheck:
 
 unit:
 	$(BIN)/pytest -n 2 -q
+
+## test-cluster: the Ray cluster tests that start, kill and replace nodes of a loopback cluster
+## (make test runs the page's study and sweep and the failure lines on one; these add about 2 min)
+test-cluster: $(VENV)/.installed-dev compile
+	$(BIN)/pytest -q -m cluster tests/test_cluster.py
 
 # the notebooks, run end to end on tiny specs
 notebooks:

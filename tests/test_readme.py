@@ -16,6 +16,8 @@ line before it, ``readme-test`` in the README and ``doc-test`` in the pages:
 - ``<!-- readme-test: output -->``: a ``text`` block that must equal what the Python block
   before it prints (its expected output, as in a doctest).
 - ``<!-- readme-test: skip REASON -->``: not run, for the reason given (a cluster address).
+- ``<!-- doc-test: cluster -->``: commands for a Ray cluster (``ray start`` on every node);
+  ``tests/test_cluster.py`` runs them on a loopback cluster.
 
 Commands keep their options (the few of :data:`SKIPPED_COMMANDS` do not run); sizes shrink
 (:data:`TINY`: games, steps, evaluation sizes), paths of runs the documents name by their time
@@ -150,7 +152,8 @@ def test_every_example_block_is_marked() -> None:
     unmarked = [f"{b.where} ({b.lang})" for b in TESTED if b.marker is None]
     assert not unmarked, f"blocks without a readme-test / doc-test marker: {unmarked}"
     for block in TESTED:
-        assert block.marker in ("", "continues") or block.marker.startswith(("file ", "skip ")), block
+        allowed = block.marker in ("", "continues", "cluster")
+        assert allowed or block.marker.startswith(("file ", "skip ")), block
     for block in BLOCKS:
         if block.marker == "output":
             previous = BLOCKS[BLOCKS.index(block) - 1]

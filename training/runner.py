@@ -7,8 +7,9 @@ JSON-serialisable result. :func:`run_batches` runs them
 - on a local process pool (``executor="process"``, :class:`concurrent.futures.ProcessPoolExecutor`
   with ``workers`` processes; forked on Linux after the parent has loaded the compiled code,
   so workers start warm),
-- as Ray tasks (``executor="ray"``: ``ray.init(num_cpus=workers)`` locally, or
-  ``ray.init(address=...)`` for a cluster; the same function, no other change),
+- as Ray tasks (``executor="ray"``: a local instance of ``workers`` CPUs, or a cluster at
+  ``ray_address``, joined, checked and given the compiled engine by :mod:`training.cluster`;
+  the same function, no other change),
 - or in this process (``executor="serial"``),
 
 and hands every result to a callback *in the driver* as soon as it arrives. The callers write
@@ -60,6 +61,8 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from training.cluster import NodeReport
 
 EXECUTORS = ("process", "ray", "serial")
 """Accepted ``executor`` names."""
@@ -128,6 +131,8 @@ def folder_errors(folder: Path) -> Iterator[None]:
     """Turn a file-system error (full disk, read-only folder, ...) into one :class:`RunFolderError` line."""
     try:
         yield
+    except ConnectionError:  # a network error (a Ray cluster lost) is not the folder's
+        raise
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""
         raise RunFolderError(
@@ -384,6 +389,25 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+SHIPPED_FILES: dict[str, Any] = {}
+"""In a Ray task: the driver's files sent with the run (path -> object ref), see :func:`node_file`."""
+
+
+def node_file(path: str | Path) -> Path:
+    """Where this process finds the driver's file ``path``.
+
+    A task reads the files the driver names (a checkpoint, a sweep's trained model) through
+    this: in the driver's own processes (the process pool, serial) it is ``path`` itself; in
+    a Ray task it is the node's copy of a file given to :func:`run_batches` in ``files``
+    (sent by the driver, so the nodes need no shared folder), or ``path`` for other files.
+    """
+    if str(path) not in SHIPPED_FILES:
+        return Path(path)
+    from training.cluster import materialize
+
+    return materialize(str(path), SHIPPED_FILES)
+
+
 def run_batches(
     function: Callable[[T], R],
     tasks: Sequence[T],
@@ -393,26 +417,46 @@ def run_batches(
     workers: int = 1,
     ray_address: str | None = None,
     warm_up: Callable[[], None] | None = None,
-) -> None:
+    files: Sequence[str] = (),
+    progress: bool = False,
+) -> list[NodeReport]:
     """Run ``function`` on every task and call ``on_result`` in this process as each finishes.
 
+    This is the one executor API of the long jobs (the study, the sweep, the transfer matrix,
+    the tournament): a job turns its work into picklable tasks and a top-level function, and
+    writes each result in ``on_result``; where the tasks run is the caller's choice.
+
     Args:
-        function: A top-level (picklable) function of one task.
+        function: A top-level (picklable) function of one task. Its module must be importable
+            where the task runs (the package installed on every Ray node), and it must not
+            rely on files of the driver: what it needs travels in the task, what it makes in
+            the result (results come back to the driver; no shared folder is needed).
         tasks: The batches to run; results arrive in completion order, not task order.
-        on_result: Called in the driver with each result (write it to disk here).
+        on_result: Called in the driver with each result (write it to disk here). An
+            exception here stops the run: the tasks not yet started are dropped.
         executor: ``"process"``, ``"ray"`` or ``"serial"`` (see the module docstring).
         workers: Processes of the local pool, or CPUs of a local Ray instance.
-        ray_address: Address of an existing Ray cluster (``ray.init(address=...)``);
-            ``None`` starts a local instance with ``num_cpus=workers``.
-        warm_up: Called once in the driver before a process pool forks (load compiled code).
+        ray_address: Address of an existing Ray cluster (:mod:`training.cluster`: checked,
+            authenticated, the compiled engine shipped); ``None`` starts a local instance
+            with ``num_cpus=workers``.
+        warm_up: Called once in the driver before the tasks start: before a process pool
+            forks (workers start warm), and before a Ray job ships the driver's compiled
+            engine to the nodes. Compile there what the tasks run.
+        files: Files of the driver the tasks read (:func:`node_file`): sent to the Ray
+            nodes with the run.
+        progress: Print the Ray cluster's nodes at the start and what each did at the end.
+
+    Returns:
+        One :class:`training.cluster.NodeReport` per Ray node (tasks, compiles), or ``[]``
+        for the local executors.
     """
     check_executor(executor, workers)
     if not tasks:
-        return
+        return []
     if executor == "serial" or (executor == "process" and (workers == 1 or len(tasks) == 1)):
         for task in tasks:
             on_result(function(task))
-        return
+        return []
     if executor == "process":
         if warm_up is not None:
             warm_up()
@@ -436,37 +480,11 @@ def run_batches(
             pool.shutdown(wait=False, cancel_futures=True)
             raise
         pool.shutdown(wait=True)
-        return
-    _run_ray(function, tasks, on_result, workers=workers, address=ray_address)
+        return []
+    from training.cluster import run_ray
 
-
-def _run_ray(
-    function: Callable[[T], R],
-    tasks: Sequence[T],
-    on_result: Callable[[R], None],
-    *,
-    workers: int,
-    address: str | None,
-) -> None:
-    """The ``"ray"`` executor: one Ray task per batch, results handled as they complete."""
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - the ray extra is optional
-        raise ValueError("--executor ray needs Ray: pip install -e '.[ray]'") from exc
-    started = False
-    if not ray.is_initialized():
-        if address is None:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
-        started = True
-    try:
-        remote = ray.remote(function)
-        pending = [remote.remote(task) for task in tasks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                on_result(ray.get(ref))
-    finally:
-        if started:
-            ray.shutdown()
+    if warm_up is not None:
+        warm_up()
+    return run_ray(
+        function, tasks, on_result, workers=workers, address=ray_address, files=files, progress=progress
+    )

@@ -90,6 +90,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from training.cluster import unpack_folder
 from training.common import Subcommand, add_run_arguments, plural, run_options
 from training.expert import EXPERT_FORMAT, ExpertConfig
 from training.runner import (
@@ -593,6 +594,34 @@ def expert_run(task: RunTask) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class ShippedRun:
+    """A run sent to a Ray node with its folder so far (:func:`train_shipped`)."""
+
+    task: RunTask
+    folder: bytes  # the driver's run folder (a tar archive; empty for a new run)
+
+
+def train_shipped(shipped: ShippedRun) -> dict[str, Any]:
+    """:func:`train_run` in a folder of the node's own, the folder sent from and back to the driver.
+
+    Under Ray the driver's run folder is not the node's: the task carries the run's folder so
+    far (its checkpoints, for a run that continues), trains in a temporary folder of the
+    node, and returns the whole folder with the summary (``"folder"``, an archive the driver
+    unpacks into ``OUT/runs/<run>``). No shared folder is needed.
+    """
+    import tempfile
+
+    from training.cluster import ship_folder, unpack_folder
+
+    with tempfile.TemporaryDirectory(prefix="uno_env-run-") as tmp:
+        run_dir = Path(tmp) / shipped.task.id
+        if shipped.folder:
+            unpack_folder(shipped.folder, run_dir)
+        result = train_run(dataclasses.replace(shipped.task, run_dir=str(run_dir)))
+        return {**result, "folder": ship_folder(run_dir)}
+
+
 # ================================================================ progress
 def run_steps(run_dir: Path) -> int:
     """Learner steps a run has trained so far (its ``progress.csv``, else its last checkpoint)."""
@@ -741,6 +770,22 @@ def default_out_dir(spec: SweepSpec, root: Path = Path("runs")) -> Path:
     return default_run_folder("sweep", spec.name, spec.seed, root=root)
 
 
+def _folder_so_far(run_dir: Path) -> bytes:
+    """The archive of a run's folder for a Ray node (empty: the run starts afresh)."""
+    from training.cluster import ship_folder
+
+    return ship_folder(run_dir) if run_dir.is_dir() else b""
+
+
+def _warm_up_training() -> None:
+    """Compile (or load) what a training run uses in the driver, which ships it to Ray nodes."""
+    from uno_env.compiling import compile_all, is_warm
+
+    parts = [part for part in ("batch", "vector") if not is_warm(part)]
+    if parts:
+        compile_all(parts)
+
+
 def run_sweep(
     spec: SweepSpec,
     out: Path,
@@ -795,6 +840,9 @@ def run_sweep(
         ]  # fmt: skip
 
         def store(result: dict[str, Any]) -> None:
+            folder = result.pop("folder", None)
+            if folder is not None:  # a run trained on a Ray node: its folder comes back whole
+                unpack_folder(folder, out / "runs" / result["id"])
             write_json_atomic(out / "results" / f"{result['id']}.json", result)
             log_event(log, "run", id=result["id"], seconds=result["seconds"])
             if progress:
@@ -806,13 +854,20 @@ def run_sweep(
 
         results_folder(out / "results")
         with StatusLine(spec, out, status_every, progress and bool(tasks)) as status:
+            function: Any = train_run
+            work: list[Any] = tasks
+            if executor == "ray":  # the nodes need not see OUT: each run's folder travels with it
+                function = train_shipped
+                work = [ShippedRun(task, _folder_so_far(Path(task.run_dir))) for task in tasks]
             run_batches(
-                train_run,
-                tasks,
+                function,
+                work,
                 store,
                 executor=executor,
                 workers=min(workers, max(1, len(tasks))),
                 ray_address=ray_address,
+                warm_up=_warm_up_training if executor == "ray" and tasks else None,
+                progress=progress,
             )
             if progress and tasks:
                 print(status.line(), file=sys.stderr)

@@ -204,10 +204,11 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     """Per-deal wins, truncations and decisions of the policy against each opponent."""
     from training.common import set_torch_threads
     from training.evaluate import load_checkpoint_actor, play_policy
+    from training.runner import node_file
     from uno_env.engine.rules import RuleSet
 
     rules = RuleSet.parse(task.rules)
-    model = str(model_path(task))
+    model = str(node_file(model_path(task)))  # a Ray node's copy of the driver's file
     if model.endswith(".npz"):  # an exported player (expert iteration): compiled, in the simulator
         return {"id": task.id, "opponents": compiled_player_games(model, task)}
     key = (model, task.rules, task.players)
@@ -371,7 +372,22 @@ def run_transfer(
             write_json_atomic(folder / f"{task.id}.json", {**result, "key": task_key(task)})
             bar.update(task_games(task))
 
-        run_batches(function, todo, store, executor=executor, workers=workers, ray_address=ray_address)
+        files = [
+            str(path)
+            for model in dict.fromkeys(model_path(t) for t in todo if isinstance(t, PolicyTask))
+            for path in (model, metadata_path(model))
+            if path.is_file()
+        ]
+        run_batches(
+            function,
+            todo,
+            store,
+            executor=executor,
+            workers=workers,
+            ray_address=ray_address,
+            files=files,
+            progress=progress,
+        )
     return assemble(spec, out)
 
 

@@ -126,12 +126,14 @@ def _actor(path: str, rules: RuleSet, players: int, allow_rules_mismatch: bool) 
     """
     actor = _ACTORS.get(path)
     if actor is None:
+        from agents.policy_agent import checkpoint_path
         from training.common import set_torch_threads
         from training.evaluate import load_checkpoint_actor
+        from training.runner import node_file
 
         set_torch_threads(1)
         actor = load_checkpoint_actor(
-            path,
+            str(node_file(checkpoint_path(path))),  # a Ray node's copy of the driver's file
             rules,
             players,
             deterministic=True,

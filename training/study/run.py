@@ -8,6 +8,7 @@ and refuses files of another design.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -31,7 +32,7 @@ from uno_env.compiler.compiling import compiling
 from .checkpoints import check_checkpoints, check_trust
 from .planning import BatchTask, plan, task_key
 from .play import run_batch, warm_up
-from .spec import SpecError, StudySpec, load_spec
+from .spec import SpecError, StudySpec, is_checkpoint, load_spec
 
 
 def default_out_dir(spec: StudySpec, root: Path = Path("runs")) -> Path:
@@ -139,14 +140,18 @@ def run_study(
             bar.update(result["games"])
             log_event(log, "batch", id=result["id"], seconds=round(bar.seconds, 3))
 
-        run_batches(
+        nodes = run_batches(
             run_batch,
             todo,
             store,
             executor=executor,
             workers=workers,
             ray_address=ray_address,
+            files=checkpoint_files(todo),
+            progress=progress,
         )
+        if nodes:
+            log_event(log, "nodes", nodes=[dataclasses.asdict(node) for node in nodes])
         seconds = time.perf_counter() - start
         log_event(log, "done", seconds=round(seconds, 3), games=bar.games)
         if report:
@@ -154,6 +159,17 @@ def run_study(
 
             assemble(out)
     return out
+
+
+def checkpoint_files(tasks: list[BatchTask]) -> list[str]:
+    """The files of the checkpoints the batches load, with their metadata (sent to Ray nodes)."""
+    from agents.policy_agent import checkpoint_path, metadata_path
+
+    checkpoints = {task.learned for task in tasks if task.learned}
+    checkpoints.update(style for task in tasks for style in task.styles if is_checkpoint(style))
+    files = {str(checkpoint_path(path)) for path in checkpoints}
+    files.update(str(metadata_path(path)) for path in checkpoints if metadata_path(path).is_file())
+    return sorted(files)
 
 
 def load_batches(out: Path) -> list[dict[str, Any]]:

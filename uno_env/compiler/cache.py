@@ -238,7 +238,14 @@ def seed_from_compiled_engine(directory: Path, target: str, digest: str, compile
         for folder in _module_folders():
             source = compiled / _folder_key(folder)
             destination = directory / _cache_subdir(folder)
-            if not source.is_dir() or destination.exists():
+            if not source.is_dir():
+                continue
+            if destination.exists():
+                # numba makes a module's cache folder when the module is imported: a folder with
+                # no index yet is filled file by file (seeding after import, on a Ray node); one
+                # with code compiled here is left as it is (index files cannot be merged)
+                if not any(destination.glob("*.nbi")):
+                    copied += _fill_folder(source, destination)
                 continue
             staging = directory / f".{destination.name}.{os.getpid()}"
             shutil.copytree(source, staging)
@@ -253,6 +260,23 @@ def seed_from_compiled_engine(directory: Path, target: str, digest: str, compile
     except OSError as error:
         return f"not used, copying it into {directory} failed: {error}"
     return "used" if copied else "already in the cache directory"
+
+
+def _fill_folder(source: Path, destination: Path) -> int:
+    """Copy the files of ``source`` missing from ``destination``, each through a temporary name
+    and a rename (data files before index files, so no index names a file not yet there);
+    1 if anything was copied."""
+    files = sorted(source.iterdir(), key=lambda path: (path.suffix == ".nbi", path.name))
+    copied = 0
+    for path in files:
+        target = destination / path.name
+        if not path.is_file() or target.exists():
+            continue
+        staging = destination / f".{path.name}.{os.getpid()}.tmp"
+        shutil.copyfile(path, staging)
+        os.replace(staging, target)
+        copied = 1
+    return copied
 
 
 def write_compiled_engine(out: Path) -> dict[str, Any]:

@@ -1,0 +1,408 @@
+"""The Ray cluster path on a real multi-node cluster on loopback addresses (``docs/cluster.md``).
+
+One module-scoped cluster, started with the page's own commands (``ray start`` for a head on
+127.0.0.2 and a second node on 127.0.0.3, token authentication on, the token in the
+cluster's own ``~/.ray/auth_token``): the page's study and sweep run through
+``--ray-address`` and must equal the process pool's results; every node is on loopback; the
+nodes (empty caches) get the driver's compiled engine and compile nothing; each failure kind
+is one line; a node killed mid-study loses nothing and counts nothing twice; a killed driver
+resumes. ``tests/loopback_cluster.py`` starts and stops the nodes (never ``ray stop``).
+
+Budget: the cluster starts in about 15 s; the page's study and sweep, each twice (cluster,
+process pool), about a minute; the failure lines a few seconds each. The node-kill, driver-kill
+and missing-package tests start nodes of their own (``-m cluster``; ``make test-cluster``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.loopback_cluster import BIN, LoopbackCluster, base_env, free_port, loopback_cluster
+from tests.test_readme import ROOT, commands, readme_blocks
+from training.cluster import is_loopback
+
+pytest.importorskip("ray")
+pytest.importorskip("pandas")
+
+PAGE = ROOT / "docs" / "cluster.md"
+DOC_PORT = "6391"
+"""The head's port in the page's commands (the tests use a free port instead)."""
+
+
+@dataclass
+class DocCluster:
+    """The page's cluster: its nodes, the driver's environment, the page's driver commands."""
+
+    nodes: LoopbackCluster
+    env: dict[str, str]
+    work: Path
+    address: str
+    driver_commands: list[list[str]]
+    outputs: dict[str, subprocess.CompletedProcess[str]] = field(default_factory=dict)
+
+    def uno_env(
+        self, *args: str, env: dict[str, str] | None = None, timeout: float = 600
+    ) -> subprocess.CompletedProcess[str]:
+        """``uno-env ARGS`` as the driver on the head's machine, in the page's folder."""
+        return subprocess.run(
+            [str(BIN / "uno-env"), *args],
+            cwd=self.work,
+            env=env or self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+
+def page_blocks() -> tuple[list[str], dict[str, str]]:
+    """The page's cluster commands and its spec files (name -> text)."""
+    blocks = readme_blocks(path=PAGE)
+    cluster = [command for block in blocks if block.marker == "cluster" for command in commands(block)]
+    files = {
+        block.marker.split(maxsplit=1)[1]: block.code
+        for block in blocks
+        if block.lang == "toml" and (block.marker or "").startswith("file ")
+    }
+    return cluster, files
+
+
+@pytest.fixture(scope="module")
+def doc_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocCluster]:
+    """The page's commands up to the driver's: the token, the head and the second node."""
+    from uno_env import _cache
+
+    root = Path(tempfile_short())
+    home, work = root / "home", root / "work"
+    home.mkdir(parents=True)
+    work.mkdir()
+    env = base_env(home)
+    cluster_commands, files = page_blocks()
+    for name, text in files.items():
+        (work / name).write_text(text, encoding="utf-8")
+    port = str(free_port("127.0.0.2"))
+    driver: list[list[str]] = []
+    with loopback_cluster(root, env) as nodes:
+        for command in cluster_commands:
+            command = command.replace(DOC_PORT, port)
+            argv = shlex.split(command)
+            if argv[0] == "export":
+                key, _, value = argv[1].partition("=")
+                nodes.env[key] = value
+            elif argv[:2] == ["ray", "start"]:
+                nodes.start(command)
+            elif argv[:2] == ["ray", "get-auth-token"]:
+                subprocess.run([str(BIN / "ray"), *argv[1:]], env=nodes.env, check=True, capture_output=True)
+            elif argv[0] == "uno-env":
+                driver.append(argv[1:])
+            elif argv[:2] == ["ray", "stop"]:
+                continue  # the fixture stops the nodes it started (ray stop would stop every Ray here)
+            else:
+                raise AssertionError(f"{PAGE.name}: a command the test cannot run: {command}")
+        assert len(nodes.nodes) >= 2 and (home / ".ray" / "auth_token").is_file()
+        # the driver: the page's environment (its token in ~/.ray, RAY_AUTH_MODE=token) and the
+        # warm cache of this checkout; the nodes' caches (in the cluster's home) start empty
+        driver_env = {**nodes.env, "UNO_ENV_CACHE_DIR": str(_cache.CACHE_DIR.parent)}
+        yield DocCluster(nodes, driver_env, work, f"127.0.0.2:{port}", driver)
+    import shutil
+
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def tempfile_short() -> str:
+    """A short temporary folder (Ray's socket paths under it must fit in 107 characters)."""
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="uc-", dir="/tmp")
+
+
+def events(out: Path, kind: str) -> list[dict[str, Any]]:
+    """The ``kind`` events of a run's ``log.jsonl``."""
+    lines = (out / "log.jsonl").read_text(encoding="utf-8").splitlines()
+    return [event for event in map(json.loads, lines) if event["event"] == kind]
+
+
+def cluster_nodes(doc: DocCluster) -> list[str]:
+    """Every node address the cluster's GCS reports (alive or not)."""
+    script = (
+        "import json, sys, ray\n"
+        f"ray.init(address={doc.address!r}, _node_ip_address='127.0.0.2', log_to_driver=False,"
+        " logging_level='WARNING')\n"
+        "print(json.dumps([n['NodeManagerAddress'] for n in ray.nodes()]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**doc.env, "RAY_AUTH_MODE": "token"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+# ---------------------------------------------------------------- the page, end to end
+def test_the_pages_study_and_sweep_run_on_the_loopback_cluster(doc_cluster: DocCluster) -> None:
+    doc = doc_cluster
+    assert [argv[0] for argv in doc.driver_commands] == ["study", "sweep"]
+    for argv in doc.driver_commands:
+        argv = [doc.address if a.startswith("127.0.0.2:") else a for a in argv]
+        done = doc.uno_env(*argv)
+        assert done.returncode == 0, f"uno-env {' '.join(argv)}\n{done.stderr[-4000:]}"
+        assert "cannot write the results" not in done.stderr
+        doc.outputs[argv[0]] = done
+    # the process pool, same specs
+    pool = doc.uno_env("study", "cluster_study.toml", "--workers", "2", "--quiet", "--out", "runs/pool_study")
+    assert pool.returncode == 0, pool.stderr[-3000:]
+    work = doc.work
+    assert (work / "runs/cluster_study/results.csv").read_bytes() == (
+        work / "runs/pool_study/results.csv"
+    ).read_bytes()
+    sweep = doc.uno_env(
+        "sweep", "cluster_sweep.toml", "--workers", "2", "--quiet", "--out", "runs/pool_sweep"
+    )
+    assert sweep.returncode == 0, sweep.stderr[-3000:]
+    same_sweep(work / "runs/pool_sweep", work / "runs/cluster_sweep")
+
+    # every node on loopback: the cluster's own list, and the nodes the runs used
+    addresses = cluster_nodes(doc)
+    assert sorted(addresses) == ["127.0.0.2", "127.0.0.3"]
+    study_nodes = events(work / "runs/cluster_study", "nodes")[0]["nodes"]
+    assert {node["address"] for node in study_nodes} == {"127.0.0.2", "127.0.0.3"}
+    assert all(is_loopback(node["address"]) for node in study_nodes)
+    assert sum(node["tasks"] for node in study_nodes) == 112
+    # the nodes started with empty caches: the driver's engine was copied in, nothing compiled
+    err = doc.outputs["study"].stderr
+    for host in ("127.0.0.2", "127.0.0.3"):
+        assert re.search(rf"node {re.escape(host)}: uno-env .*; compiled engine: used", err), err[-3000:]
+        assert f"node {host}: " in err
+    assert all(node["compiled"] == 0 for node in study_nodes), study_nodes
+    assert all(node["engine"] == "used" for node in study_nodes), study_nodes
+    for node in events(work / "runs/cluster_sweep", "nodes"):
+        assert all(is_loopback(n["address"]) for n in node["nodes"])
+
+
+def same_sweep(a: Path, b: Path) -> None:
+    """Two sweep folders hold the same runs (configs, evaluations, parameters) and tables."""
+    import torch
+
+    from training.common import load_model
+    from training.train import read_eval_rows
+
+    runs = sorted(p.name for p in (a / "runs").iterdir())
+    assert runs == sorted(p.name for p in (b / "runs").iterdir()) and runs
+    for run in runs:
+        for name in ("config.json", "rules.txt", "env.json"):
+            assert (a / "runs" / run / name).read_bytes() == (b / "runs" / run / name).read_bytes(), (
+                run,
+                name,
+            )
+
+        def rows(folder: Path) -> list[dict[str, object]]:
+            return [
+                {k: v for k, v in r.items() if k != "seconds"} for r in read_eval_rows(folder / "eval.csv")
+            ]
+
+        assert rows(a / "runs" / run) == rows(b / "runs" / run)
+        pa = load_model(a / "runs" / run / "model.zip").policy.state_dict()
+        pb = load_model(b / "runs" / run / "model.zip").policy.state_dict()
+        assert pa.keys() == pb.keys() and all(torch.equal(pa[k], pb[k]) for k in pa)
+        ra = json.loads((a / "results" / f"{run}.json").read_text())
+        rb = json.loads((b / "results" / f"{run}.json").read_text())
+        ra.pop("seconds"), rb.pop("seconds")
+        assert ra == rb
+    assert (a / "transfer.csv").read_bytes() == (b / "transfer.csv").read_bytes()
+
+
+# ---------------------------------------------------------------- one line per failure kind
+def fails(doc: DocCluster, address: str, env: dict[str, str], out: str, python: str = "") -> str:
+    """The study command's one error line (its exit code must be 2)."""
+    argv = [
+        "study",
+        "cluster_study.toml",
+        "--executor",
+        "ray",
+        "--ray-address",
+        address,
+        "--out",
+        out,
+        "--quiet",
+    ]
+    if python:  # a driver whose Ray says another version
+        command = [
+            sys.executable,
+            "-c",
+            python + f"from training.cli import main; raise SystemExit(main({argv!r}))",
+        ]
+        done = subprocess.run(command, cwd=doc.work, env=env, capture_output=True, text=True, timeout=120)
+    else:
+        done = doc.uno_env(*argv, env=env, timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.startswith("uno-env: error:")]
+    assert done.returncode == 2 and len(lines) == 1, done.stderr[-3000:]
+    assert "cannot write the results" not in lines[0]
+    return lines[0]
+
+
+def test_each_failure_kind_is_one_line(doc_cluster: DocCluster, tmp_path: Path) -> None:
+    doc = doc_cluster
+    env = dict(doc.env)
+    # nothing at the address: no 20 s of retries, and never "cannot write the results"
+    start = time.monotonic()
+    line = fails(doc, f"127.0.0.2:{free_port('127.0.0.2')}", env, "runs/e1")
+    assert "cannot connect to the Ray cluster at 127.0.0.2:" in line and time.monotonic() - start < 15
+    # 127.0.0.1: Ray would leave loopback; refused with the way to stay on it
+    line = fails(doc, "127.0.0.1:6391", env, "runs/e2")
+    assert "Ray replaces 127.0.0.1 with this machine's network address" in line
+    assert "--node-ip-address=127.0.0.2" in line
+    # no token at all (another home, no RAY_AUTH_MODE)
+    empty = tmp_path / "home"
+    empty.mkdir()
+    bare = {k: v for k, v in env.items() if k != "RAY_AUTH_MODE"} | {"HOME": str(empty)}
+    line = fails(doc, doc.address, bare, "runs/e3")
+    assert "not authenticated by the Ray cluster at 127.0.0.2:" in line and "no token was found" in line
+    # a wrong token
+    line = fails(doc, doc.address, {**bare, "RAY_AUTH_TOKEN": "0" * 64}, "runs/e4")
+    assert "the token of RAY_AUTH_TOKEN was refused" in line
+    # the page's token found in ~/.ray with RAY_AUTH_MODE unset: the driver sends it itself
+    unset = {k: v for k, v in env.items() if k != "RAY_AUTH_MODE"}
+    line = fails(doc, doc.address, unset, "runs/e5", python="import ray; ray.__version__ = '2.59.0'\n")
+    assert re.search(
+        r"version mismatch: the Ray cluster at 127\.0\.0\.2:\d+ runs Ray 2\.60\.\d+ on Python", line
+    )
+    assert "this driver Ray 2.59.0" in line
+    for out in ("e1", "e2", "e3", "e4", "e5"):  # nothing written for a cluster that cannot run it
+        assert not (doc.work / "runs" / out / "batches").exists() or not any(
+            (doc.work / "runs" / out / "batches").iterdir()
+        )
+
+
+# ---------------------------------------------------------------- nodes and drivers that die
+def start_study(doc: DocCluster, out: str, *extra: str) -> subprocess.Popen[str]:
+    """The page's study on the cluster, in the background (progress lines on stderr)."""
+    argv = [str(BIN / "uno-env"), "study", "cluster_study.toml", "--executor", "ray", "--ray-address"]
+    return subprocess.Popen(
+        [*argv, doc.address, "--out", out, *extra],
+        cwd=doc.work,
+        env=doc.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for_batches(out: Path, count: int, process: subprocess.Popen[str], timeout: float = 300) -> int:
+    """Wait until ``count`` batch files are written (the run still going); how many there are."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done = len(list((out / "batches").glob("*.json"))) if (out / "batches").is_dir() else 0
+        if done >= count:
+            return done
+        assert process.poll() is None, process.communicate()[1][-3000:]
+        time.sleep(0.1)
+    raise AssertionError(f"{out}: fewer than {count} batches after {timeout} s")
+
+
+def pool_results(doc: DocCluster) -> bytes:
+    """The page's study on the process pool (run once per module)."""
+    out = doc.work / "runs/pool_study"
+    if not (out / "results.csv").is_file():
+        done = doc.uno_env(
+            "study", "cluster_study.toml", "--workers", "2", "--quiet", "--out", "runs/pool_study"
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    return (out / "results.csv").read_bytes()
+
+
+def once_each(out: Path) -> None:
+    """Every planned batch written exactly once, over every run of the folder."""
+    written = [event["id"] for event in events(out, "batch")]
+    assert len(written) == len(set(written)) == 112, sorted(written)
+
+
+@pytest.mark.cluster
+def test_a_node_killed_mid_study_loses_nothing_and_counts_nothing_twice(doc_cluster: DocCluster) -> None:
+    doc = doc_cluster
+    command = (
+        f"ray start --address={doc.address} --node-ip-address=127.0.0.4 --num-cpus=2 --disable-usage-stats"
+    )
+    doc.nodes.start(command)
+    out = doc.work / "runs/node_killed"
+    study = start_study(doc, "runs/node_killed")
+    try:
+        wait_for_batches(out, 30, study)
+        doc.nodes.kill("127.0.0.4")  # SIGKILL: its raylet and the workers running batches
+        _, err = study.communicate(timeout=600)
+    finally:
+        if study.poll() is None:
+            study.kill()
+    assert study.returncode == 0, err[-3000:]
+    assert (out / "results.csv").read_bytes() == pool_results(doc)
+    once_each(out)
+    report = {node["address"]: node for node in events(out, "nodes")[0]["nodes"]}
+    assert report["127.0.0.4"]["tasks"] >= 1  # it ran batches before it died
+    assert sum(node["tasks"] for node in report.values()) == 112
+    assert "127.0.0.4" in cluster_nodes(doc)  # the GCS knows it (dead), and no node left loopback
+    assert all(is_loopback(a) for a in cluster_nodes(doc))
+
+
+@pytest.mark.cluster
+def test_a_killed_driver_resumes_on_the_cluster(doc_cluster: DocCluster) -> None:
+    doc = doc_cluster
+    out = doc.work / "runs/driver_killed"
+    study = start_study(doc, "runs/driver_killed", "--quiet")
+    try:
+        before = wait_for_batches(out, 20, study)
+        study.send_signal(signal.SIGKILL)
+        study.wait()
+    finally:
+        if study.poll() is None:
+            study.kill()
+    assert before < 112
+    done = doc.uno_env(
+        "study", "--resume", "runs/driver_killed", "--executor", "ray", "--ray-address", doc.address
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (out / "results.csv").read_bytes() == pool_results(doc)
+    once_each(out)
+    assert events(out, "start")[-1]["todo"] <= 112 - before  # the resumed run ran only what was missing
+
+
+@pytest.mark.cluster
+def test_a_node_without_the_package_is_named(doc_cluster: DocCluster, tmp_path: Path) -> None:
+    """A node whose Python has Ray (and numba) but not this package: one line naming it."""
+    import site
+
+    doc = doc_cluster
+    venv = Path(tempfile_short())
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    purelib = next(Path(p) for p in site.getsitepackages() if "site-packages" in p)
+    target = next((venv / "lib").glob("python3*/site-packages"))
+    # the other environment's packages as a plain path: its .pth files (the editable install
+    # of this package) are not read from there, so Ray and numba import and uno_env does not
+    (target / "ray_only.pth").write_text(f"{purelib}\n", encoding="utf-8")
+    command = (
+        f"ray start --address={doc.address} --node-ip-address=127.0.0.5 --num-cpus=1 --disable-usage-stats"
+    )
+    doc.nodes.start(command, python=venv / "bin" / "python")
+    try:
+        line = fails(doc, doc.address, doc.env, "runs/no_package")
+    finally:
+        doc.nodes.kill("127.0.0.5")
+        import shutil
+
+        shutil.rmtree(venv, ignore_errors=True)
+    assert "node 127.0.0.5 of the Ray cluster at 127.0.0.2:" in line
+    assert (
+        "cannot import uno_env (ModuleNotFoundError" in line
+        and "install the same uno-env on every node" in line
+    )

@@ -1,0 +1,641 @@
+"""The ``"ray"`` executor: batches as Ray tasks, on a local Ray instance or a cluster.
+
+:func:`run_ray` is what :func:`training.runner.run_batches` calls for ``executor="ray"``.
+With no address it starts a local instance (``ray.init(address="local", num_cpus=workers)``:
+never a cluster that happens to run on the machine). With an address it joins that cluster,
+in this order, and ends with one :class:`ClusterError` line at the first thing that fails:
+
+1. **The address.** ``host:port`` of the head (its GCS port, ``ray start --head --port``).
+   Ray replaces ``127.0.0.1`` and ``localhost`` with the machine's network address, in
+   ``ray start`` and in ``ray.init`` alike, so a cluster on one machine that must stay on
+   loopback runs on the other loopback addresses (``127.0.0.2``, ...); those are refused here
+   with that advice rather than silently used as another address. For a loopback head the
+   driver's own node address is pinned to the same host (``ray.init(_node_ip_address=...)``),
+   and every node the cluster reports must be on loopback too.
+2. **Can it be reached.** A TCP connection to the head's port (a few seconds), instead of
+   Ray's 20 to 40 s of retries before a generic ``ConnectionError``.
+3. **Authentication.** Ray's token authentication (``RAY_AUTH_MODE=token``) is on by default
+   for clusters started by Ray 2.59 and later whenever a token exists. The driver uses the
+   token the way Ray documents it (``RAY_AUTH_TOKEN``, else the file named by
+   ``RAY_AUTH_TOKEN_PATH``, else ``~/.ray/auth_token``); Ray itself sends it only when
+   ``RAY_AUTH_MODE=token`` is set or the address is ``auto``, so when a token exists and
+   ``RAY_AUTH_MODE`` is unset, this sets it (a cluster without authentication accepts a
+   token). A refusal names where the token came from, or that there is none.
+4. **Versions.** The cluster's Ray and Python versions (from its GCS) must equal the
+   driver's, as Ray requires; a mismatch names both.
+5. **Every node.** A small task pinned to each live node (:mod:`training.node_check`, sent
+   by value so it runs where the package is missing) reports the node's address, versions,
+   package and compiled engine. A node without the package, of another package source, or
+   not on loopback when the head is, is refused by name.
+
+**The compiled engine.** The driver compiles (or loads) what the run needs first, then
+ships its compiled engine with the job's runtime environment (``py_modules``: Ray uploads it
+once and unpacks it once per node): each node's first task copies it into the node's own
+cache directory when it fits (same package source, numba, Python, machine and code target:
+:func:`uno_env._cache.seed_from_compiled_engine`), so nodes load the engine instead of
+compiling it. A wheel's own compiled engine serves as well. Every task counts what numba
+compiled in it, and the run ends with one line per node: tasks run, functions compiled and
+the time spent compiling, and what became of the shipped engine.
+
+**Results and failures.** Each task's result travels back to the driver, which writes it
+(no shared folder needed). Ray re-runs a task whose worker or node died
+(:data:`TASK_RETRIES` times); the driver writes each task's result once, when its task
+finishes, so nothing is lost or counted twice. A failure beyond that, or a driver killed
+mid-run, keeps every finished result for ``--resume``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import ipaddress
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from training.node_check import SHIPPED_ENGINE_MODULE, seed_shipped_engine
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+TASK_RETRIES = 3
+"""How often Ray runs a task again after its worker process or node died."""
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for the head's port to accept a TCP connection."""
+REWRITTEN_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""Hosts Ray replaces with the machine's network address (``ray._private.services.
+resolve_ip_for_localhost``, in ``ray start`` and ``ray.init``)."""
+PACKAGE_MODULES = ("uno_env", "training", "agents")
+"""This project's top-level packages (an import error naming one means a node lacks it)."""
+
+
+class ClusterError(ValueError):
+    """The Ray cluster cannot run this job: one line naming what failed and what to do."""
+
+
+# ================================================================ the address
+def parse_address(address: str) -> tuple[str, int]:
+    """``host:port`` (``[v6]:port`` for IPv6) of a Ray head; :class:`ClusterError` otherwise."""
+    text = address.strip()
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(
+            f"--ray-address {address!r} is not an address of a Ray head: give HOST:PORT, the host and the "
+            "GCS port of `ray start --head --port=PORT` (ray status on the head prints it), or 'auto' for "
+            "the cluster started last on this machine"
+        )
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an IP address or a name) is this machine's loopback."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_loopback_host(host: str, port: int) -> None:
+    """Refuse the loopback hosts Ray would replace by the machine's network address."""
+    if host in REWRITTEN_HOSTS:
+        raise ClusterError(
+            f"--ray-address {host}:{port}: Ray replaces {host} with this machine's network address (in "
+            "ray start and ray.init alike), so the cluster would not stay on loopback; start the nodes "
+            "on another loopback address (ray start --head --node-ip-address=127.0.0.2 --port="
+            f"{port} ...) and give --ray-address 127.0.0.2:{port}"
+        )
+
+
+def check_reachable(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> None:
+    """A TCP connection to the head's port, or :class:`ClusterError` saying why not."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ClusterError(
+            f"cannot connect to the Ray cluster at {host}:{port} ({why} within {timeout:.0f} s): start it "
+            f"with `ray start --head --node-ip-address={host} --port={port}`, or give the address its head "
+            "prints (ray status on the head)"
+        ) from None
+
+
+# ================================================================ authentication
+def token_source() -> str | None:
+    """Where Ray would read this process's authentication token from (None: no token).
+
+    Ray's own order: ``RAY_AUTH_TOKEN``, then the file ``RAY_AUTH_TOKEN_PATH``, then
+    ``~/.ray/auth_token``.
+    """
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return "RAY_AUTH_TOKEN"
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if path:
+        return f"RAY_AUTH_TOKEN_PATH={path}"
+    default = Path.home() / ".ray" / "auth_token"
+    if default.is_file() and default.stat().st_size > 0:
+        return str(default)
+    return None
+
+
+def use_token_if_present() -> str | None:
+    """Send the token Ray finds (:func:`token_source`) when connecting to an address.
+
+    Ray sends it only under ``RAY_AUTH_MODE=token`` (or for ``address="auto"``); when the
+    mode is unset and a token exists, set it, as a cluster without authentication accepts a
+    token too. An explicit ``RAY_AUTH_MODE`` is kept. Returns the token's source.
+    """
+    source = token_source()
+    if source is not None and not os.environ.get("RAY_AUTH_MODE"):
+        os.environ["RAY_AUTH_MODE"] = "token"
+        # Ray reads its settings once per process: re-read them, as Ray does when it turns
+        # token authentication on itself (authentication_token_setup._enable_token_auth)
+        with contextlib.suppress(ImportError, AttributeError):
+            raylet: Any = importlib.import_module("ray._raylet")
+            raylet.Config.initialize("")
+            raylet.AuthenticationTokenLoader.instance().reset_cache()
+    return source
+
+
+def _auth_error(address: str, source: str | None) -> ClusterError:
+    mode = os.environ.get("RAY_AUTH_MODE", "")
+    if source is None or mode.lower() != "token":
+        had = "no token was found (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token)"
+        if source is not None:
+            had = f"RAY_AUTH_MODE={mode} keeps the token of {source} from being sent"
+    else:
+        had = f"the token of {source} was refused"
+    return ClusterError(
+        f"not authenticated by the Ray cluster at {address}: it uses token authentication and {had}; "
+        "copy the head's token (`ray get-auth-token` on the head prints it) to ~/.ray/auth_token here, "
+        "or set RAY_AUTH_TOKEN_PATH=FILE"
+    )
+
+
+def check_cluster(address: str, source: str | None) -> dict[str, str]:
+    """Authenticate with the head's GCS and compare its Ray and Python versions with this process's.
+
+    Uses Ray's GCS client directly (fast, and its errors say what failed); a Ray whose client
+    differs skips these checks and lets ``ray.init`` report (see :func:`connect_error`).
+    Returns the cluster's metadata (``ray_version``, ``python_version``), or ``{}``.
+    """
+    import json
+
+    import ray
+
+    try:
+        gcs_client: Any = importlib.import_module("ray._raylet").GcsClient
+        from ray.exceptions import AuthenticationError
+    except (ImportError, AttributeError):  # pragma: no cover - another Ray layout: ray.init's own errors
+        return {}
+    try:
+        client = gcs_client(address=address)
+        raw = client.internal_kv_get(b"cluster_metadata", namespace=b"cluster", timeout=CONNECT_TIMEOUT)
+    except AuthenticationError:
+        raise _auth_error(address, source) from None
+    except TypeError:  # pragma: no cover - another Ray's client signature
+        return {}
+    except Exception as exc:
+        raise ClusterError(f"cannot connect to the Ray cluster at {address}: {_first_line(exc)}") from None
+    if not raw:
+        return {}
+    metadata = json.loads(raw)
+    here = (ray.__version__, ".".join(str(part) for part in sys.version_info[:3]))
+    there = (str(metadata.get("ray_version")), str(metadata.get("python_version")))
+    if here != there:
+        raise ClusterError(
+            f"version mismatch: the Ray cluster at {address} runs Ray {there[0]} on Python {there[1]}, this "
+            f"driver Ray {here[0]} on Python {here[1]}; Ray needs the same versions on the driver and every "
+            f"node: pip install 'ray=={there[0]}' here (uno-env[ray] allows the range it was tested with), "
+            "or start the cluster with this environment"
+        )
+    return {"ray_version": there[0], "python_version": there[1]}
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def connect_error(address: str, exc: BaseException, source: str | None) -> ClusterError:
+    """One line for an error of ``ray.init(address=...)``, by kind."""
+    text = str(exc)
+    if "uthenticat" in text or "InvalidAuthToken" in text:
+        return _auth_error(address, source)
+    if "ersion mismatch" in text:
+        return ClusterError(f"version mismatch with the Ray cluster at {address}: {_first_line(exc)}")
+    return ClusterError(f"cannot connect to the Ray cluster at {address}: {_first_line(exc)}")
+
+
+# ================================================================ the compiled engine
+@contextlib.contextmanager
+def shipped_engine() -> Iterator[tuple[str | None, str]]:
+    """The driver's compiled engine as a ``py_modules`` folder for the job's runtime environment.
+
+    Yields the folder (None: nothing to ship) and a note saying what is shipped or why not.
+    The folder lives until the context ends (``ray.init`` uploads it). ``UNO_ENV_SHIP_ENGINE=0``
+    ships nothing (nodes use their own: a wheel's compiled engine, or they compile).
+    """
+    from uno_env import _cache
+
+    if os.environ.get("UNO_ENV_SHIP_ENGINE", "1") == "0":
+        yield None, "the driver's compiled engine is not shipped (UNO_ENV_SHIP_ENGINE=0)"
+        return
+    with tempfile.TemporaryDirectory(prefix="uno_env-engine-") as tmp:
+        package = Path(tmp) / SHIPPED_ENGINE_MODULE
+        package.mkdir()
+        (package / "__init__.py").write_text(
+            '"""The compiled uno_env engine a Ray job ships to its nodes (training.cluster)."""\n',
+            encoding="utf-8",
+        )
+        try:
+            manifest = _cache.write_compiled_engine(package / "compiled")
+        except (ValueError, OSError) as exc:
+            yield (
+                None,
+                f"the driver's compiled engine is not shipped ({_first_line(exc)}); nodes compile their own",
+            )
+            return
+        size = sum(path.stat().st_size for path in package.rglob("*") if path.is_file())
+        parts = ", ".join(manifest.get("parts", [])) or "no part marked warm"
+        yield (
+            str(package),
+            f"the driver's compiled engine ({parts}; {size / 2**20:.1f} MiB) ships with the job",
+        )
+
+
+# ================================================================ on the nodes
+class _CompileCounter:
+    """Counts what numba compiles in this process, and the wall time of the outermost compiles."""
+
+    def __init__(self) -> None:
+        self.functions = 0
+        self.seconds = 0.0
+        self._depth = 0
+        self._start = 0.0
+        self._lock = threading.Lock()
+
+    def on_start(self, event: Any) -> None:
+        with self._lock:
+            self.functions += 1
+            if self._depth == 0:
+                self._start = time.perf_counter()
+            self._depth += 1
+
+    def on_end(self, event: Any) -> None:
+        with self._lock:
+            self._depth = max(0, self._depth - 1)
+            if self._depth == 0:
+                self.seconds += time.perf_counter() - self._start
+
+
+_NODE_STATE: dict[str, Any] = {}
+
+
+def _node_state() -> dict[str, Any]:
+    """Once per worker process: seed the shipped engine, start counting compiles."""
+    if not _NODE_STATE:
+        import ray
+        from numba.core import event
+
+        counter = _CompileCounter()
+        listener = type(
+            "CountCompiles", (event.Listener,), {"on_start": counter.on_start, "on_end": counter.on_end}
+        )
+        event.register("numba:compile", listener())
+        _NODE_STATE.update(
+            engine=seed_shipped_engine(), counter=counter, address=ray.util.get_node_ip_address()
+        )
+    return _NODE_STATE
+
+
+def run_on_node(function: Callable[[T], R], task: T, files: dict[str, Any]) -> dict[str, Any]:
+    """One Ray task: ``function(task)`` after :func:`_node_state`; the result and what compiled.
+
+    ``files`` maps the driver's paths to object refs of their bytes (:func:`node_file`).
+    """
+    from training import runner
+
+    state = _node_state()
+    counter: _CompileCounter = state["counter"]
+    functions, seconds = counter.functions, counter.seconds
+    runner.SHIPPED_FILES.clear()
+    runner.SHIPPED_FILES.update(files)
+    result = function(task)
+    return {
+        "result": result,
+        "address": state["address"],
+        "engine": state["engine"],
+        "compiled": counter.functions - functions,
+        "compile_seconds": counter.seconds - seconds,
+    }
+
+
+# ================================================================ the driver
+@dataclass
+class NodeReport:
+    """What one node did in a run: tasks finished, functions compiled, time spent compiling."""
+
+    address: str
+    engine: str = ""
+    tasks: int = 0
+    compiled: int = 0
+    compile_seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def line(self) -> str:
+        """``node 127.0.0.3: 12 tasks, nothing compiled (shipped engine: used)``."""
+        work = (
+            "nothing compiled"
+            if self.compiled == 0
+            else f"compiled {self.compiled} functions in {self.compile_seconds:.1f} s"
+        )
+        return (
+            f"node {self.address}: {self.tasks} tasks, {work} (compiled engine: {self.engine or 'unknown'})"
+        )
+
+
+def materialize(path: str, files: dict[str, Any]) -> Path:
+    """The node's copy of the driver's file ``path`` (``files``: driver path -> object ref).
+
+    The files of one driver folder land in one folder of the node, together (a checkpoint
+    finds its metadata beside it), under the temporary directory, each written once per node
+    through a temporary name and a rename.
+    """
+    import hashlib
+
+    import ray
+
+    def local(name: str) -> Path:
+        parent = hashlib.sha256(str(Path(name).parent).encode()).hexdigest()[:16]
+        return Path(tempfile.gettempdir()) / "uno_env-shipped" / parent / Path(name).name
+
+    wanted = local(path)
+    for name, ref in files.items():
+        target = local(name)
+        if target.parent != wanted.parent:
+            continue
+        data = ray.get(ref)
+        if target.is_file() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        staging.write_bytes(data)
+        os.replace(staging, target)
+    return wanted
+
+
+def _fail_on_nodes(nodes: list[dict[str, Any]], driver_source: str, loopback: bool, address: str) -> None:
+    """Refuse nodes without the package, of other source, or off loopback (by address)."""
+    for node in nodes:
+        where = f"node {node['address']} of the Ray cluster at {address}"
+        if "error" in node:
+            raise ClusterError(
+                f"{where} cannot import uno_env ({node['error']}, Python {node['executable']}): install the "
+                "same uno-env on every node (pip install 'uno-env[ray]' of this version) before ray start"
+            )
+        if node["source"] != driver_source:
+            raise ClusterError(
+                f"{where} runs uno-env {node['package']} with another engine source (digest "
+                f"{node['source']}, this driver {driver_source}): install the same uno-env version on "
+                "every node, so every node plays the same rules"
+            )
+        if loopback and not is_loopback(node["address"]):
+            raise ClusterError(
+                f"{where} is not on loopback although the head is: start every node with a loopback "
+                "--node-ip-address (127.0.0.2, 127.0.0.3, ...)"
+            )
+
+
+def probe_nodes() -> list[dict[str, Any]]:
+    """:func:`training.node_check.describe_node` on every live node of the connected cluster."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    from training import node_check
+
+    ray.cloudpickle.register_pickle_by_value(node_check)
+    try:
+        describe: Any = ray.remote(num_cpus=0, max_retries=0)(node_check.describe_node)
+        refs = [
+            describe.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+            ).remote()
+            for node in ray.nodes()
+            if node["Alive"]
+        ]
+        return list(ray.get(refs))
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(node_check)
+
+
+def _task_error(exc: BaseException, address: str | None) -> BaseException:
+    """A failed Ray task's error as this project reports it: the task's own exception, or one line."""
+    import ray.exceptions as rex
+
+    cause = getattr(exc, "cause", None)
+    if isinstance(exc, rex.RayTaskError) and isinstance(cause, BaseException):
+        if isinstance(cause, ModuleNotFoundError) and (cause.name or "").split(".")[0] in PACKAGE_MODULES:
+            return ClusterError(
+                f"a node of the Ray cluster cannot import {cause.name}: install the same uno-env on every "
+                "node"
+            )
+        return cause
+    where = f"the Ray cluster at {address}" if address else "the local Ray instance"
+    kind = type(exc).__name__
+    if isinstance(exc, rex.WorkerCrashedError | rex.NodeDiedError | rex.ObjectLostError | rex.OwnerDiedError):
+        return ClusterError(
+            f"a task failed on {where} after {TASK_RETRIES} retries ({kind}: a node or worker died); "
+            "finished results are kept: continue with --resume"
+        )
+    if isinstance(exc, rex.RaySystemError | rex.RpcError | ConnectionError):
+        return ClusterError(
+            f"lost {where} ({_first_line(exc)}); finished results are kept: continue with --resume"
+        )
+    return exc
+
+
+def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, list[dict[str, Any]]]:
+    """``ray.init`` for :func:`run_ray`; returns whether this call started Ray, and for a
+    cluster what each node reported (:func:`probe_nodes`)."""
+    import logging
+
+    import ray
+
+    if ray.is_initialized():
+        return False, []
+    if address is None:
+        ray.init(
+            address="local",
+            num_cpus=workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+        return True, []
+    from uno_env import _cache
+
+    options: dict[str, Any] = {}
+    loopback = False
+    label = address
+    source = use_token_if_present()
+    if address != "auto":
+        host, port = parse_address(address)
+        loopback = is_loopback(host)
+        if loopback:
+            check_loopback_host(host, port)
+            options["_node_ip_address"] = host
+        check_reachable(host, port)
+        label = f"{host}:{port}"
+        check_cluster(label, source)
+    with shipped_engine() as (package, note):
+        if package is not None:
+            options["runtime_env"] = {"py_modules": [package]}
+        try:
+            with _quiet_ray_logs():
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING, **options)
+        except (ClusterError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            raise connect_error(label, exc, source) from None
+    try:
+        nodes = probe_nodes()
+        _fail_on_nodes(nodes, _cache.SOURCE_DIGEST, loopback, label)
+    except BaseException:
+        ray.shutdown()
+        raise
+    if progress:
+        print(f"Ray cluster at {label}: {len(nodes)} nodes; {note}", file=sys.stderr)
+        for node in sorted(nodes, key=lambda n: n["address"]):
+            print(
+                f"  node {node['address']}: uno-env {node['package']}, Ray {node['ray']}, Python "
+                f"{node['python']}; compiled engine: {node['engine']}",
+                file=sys.stderr,
+            )
+    return True, nodes
+
+
+@contextlib.contextmanager
+def _quiet_ray_logs() -> Iterator[None]:
+    """Keep Ray's INFO lines (connecting, uploading the runtime environment) off the driver's stderr."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in ("ray", "ray._private.runtime_env.packaging")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def run_ray(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    on_result: Callable[[R], None],
+    *,
+    workers: int,
+    address: str | None,
+    files: Sequence[str] = (),
+    progress: bool = False,
+) -> list[NodeReport]:
+    """One Ray task per item of ``tasks``; ``on_result`` in the driver as each finishes.
+
+    ``address``: a cluster (see the module docstring), or None for a local instance of
+    ``workers`` CPUs. ``files``: files of the driver the tasks read; each is sent once to
+    the cluster's object store, and a task finds its node's copy with
+    :func:`training.runner.node_file`.
+    Returns what each node did (one :class:`NodeReport` per node address), also printed
+    when ``progress``.
+    """
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - the ray extra is optional
+        raise ValueError("--executor ray needs Ray: pip install -e '.[ray]'") from exc
+    started, nodes = _connect(address, workers, progress)
+    reports = {node["address"]: NodeReport(node["address"], engine=node["engine"]) for node in nodes}
+    try:
+        shipped = {str(path): ray.put(Path(path).read_bytes()) for path in dict.fromkeys(files)}
+        remote: Any = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(run_on_node)
+        pending = [remote.remote(function, task, shipped) for task in tasks]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    try:
+                        envelope = ray.get(ref)
+                    except ray.exceptions.RayError as exc:
+                        raise _task_error(exc, address) from None
+                    report = reports.setdefault(
+                        envelope["address"], NodeReport(envelope["address"], engine=envelope["engine"])
+                    )
+                    report.tasks += 1
+                    report.compiled += envelope["compiled"]
+                    report.compile_seconds += envelope["compile_seconds"]
+                    on_result(envelope["result"])
+        except BaseException:
+            for ref in pending:  # a driver error (a full disk, Ctrl-C): drop the tasks not yet done
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+            raise
+    finally:
+        if started:
+            ray.shutdown()
+    if progress and address is not None:
+        for report in sorted(reports.values(), key=lambda r: r.address):
+            print(report.line(), file=sys.stderr)
+    return sorted(reports.values(), key=lambda r: r.address)
+
+
+def ship_folder(folder: Path) -> bytes:
+    """``folder`` as an uncompressed tar archive (names relative to it), to send between nodes."""
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for path in sorted(folder.rglob("*")):
+            archive.add(path, arcname=path.relative_to(folder).as_posix(), recursive=False)
+    return buffer.getvalue()
+
+
+def unpack_folder(data: bytes, folder: Path) -> None:
+    """Unpack a :func:`ship_folder` archive into ``folder``, replacing it whole (through a
+    temporary sibling and renames, so a kill leaves the old folder or the new one)."""
+    import io
+    import tarfile
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r") as archive:
+            archive.extractall(staging, filter="data")
+        old = folder.with_name(f".{folder.name}.old")
+        if old.exists():
+            shutil.rmtree(old)
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(staging, folder)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def ray_available() -> bool:
+    """Whether Ray is installed (the ``ray`` extra)."""
+    return importlib.util.find_spec("ray") is not None
