@@ -16,6 +16,7 @@ and missing-package tests start nodes of their own (``-m cluster``; ``make test-
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import signal
@@ -406,3 +407,139 @@ def test_a_node_without_the_package_is_named(doc_cluster: DocCluster, tmp_path: 
         "cannot import uno_env (ModuleNotFoundError" in line
         and "install the same uno-env on every node" in line
     )
+
+
+# ---------------------------------------------------------------- the pieces, without a cluster
+@pytest.mark.parametrize(
+    ("address", "expected"),
+    [
+        ("127.0.0.2:6391", ("127.0.0.2", 6391)),
+        ("[::1]:7000", ("::1", 7000)),
+        ("head.example:6379", ("head.example", 6379)),
+    ],
+)
+def test_addresses_are_parsed(address: str, expected: tuple[str, int]) -> None:
+    from training.cluster import parse_address
+
+    assert parse_address(address) == expected
+
+
+@pytest.mark.parametrize(
+    "address", ["127.0.0.2", "127.0.0.2:", ":6391", "127.0.0.2:port", "127.0.0.2:70000", ""]
+)
+def test_a_malformed_address_is_one_line(address: str) -> None:
+    from training.cluster import ClusterError, parse_address
+
+    with pytest.raises(ClusterError, match=r"is not an address of a Ray head: give HOST:PORT"):
+        parse_address(address)
+
+
+def test_loopback_hosts() -> None:
+    from training.cluster import ClusterError, check_loopback_host
+
+    assert (
+        is_loopback("127.0.0.2")
+        and is_loopback("127.1.2.3")
+        and is_loopback("::1")
+        and is_loopback("localhost")
+    )
+    assert not is_loopback("192.0.2.2") and not is_loopback("head.example")
+    check_loopback_host("127.0.0.2", 6391)
+    for host in ("127.0.0.1", "localhost", "::1"):
+        with pytest.raises(ClusterError, match="Ray replaces"):
+            check_loopback_host(host, 6391)
+
+
+def test_the_token_is_found_where_ray_looks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from training.cluster import token_source, use_token_if_present
+
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_AUTH_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert token_source() is None and use_token_if_present() is None and "RAY_AUTH_MODE" not in os.environ
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("a" * 64)
+    assert token_source() == str(tmp_path / ".ray" / "auth_token")
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", "/somewhere/token")
+    assert token_source() == "RAY_AUTH_TOKEN_PATH=/somewhere/token"
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "b" * 64)
+    assert token_source() == "RAY_AUTH_TOKEN"
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # an explicit mode is the user's: kept
+    assert use_token_if_present() == "RAY_AUTH_TOKEN" and os.environ["RAY_AUTH_MODE"] == "disabled"
+
+
+def test_ray_init_errors_are_classified() -> None:
+    from training.cluster import connect_error
+
+    auth = connect_error(
+        "h:1", ConnectionError("Unauthenticated: RPC error: InvalidAuthToken: missing"), None
+    )
+    assert str(auth).startswith(
+        "not authenticated by the Ray cluster at h:1"
+    ) and "no token was found" in str(auth)
+    version = connect_error(
+        "h:1", RuntimeError("Version mismatch: The cluster was started with:\n  Ray: 2.59.0"), None
+    )
+    assert str(version).startswith("version mismatch with the Ray cluster at h:1") and "\n" not in str(
+        version
+    )
+    other = connect_error("h:1", ConnectionError("Failed to connect to Ray cluster at h:1"), None)
+    expected = (
+        "cannot connect to the Ray cluster at h:1: ConnectionError: Failed to connect to Ray cluster at h:1"
+    )
+    assert str(other) == expected
+
+
+def test_a_lost_connection_is_not_reported_as_a_folder_problem(tmp_path: Path) -> None:
+    from training.runner import RunFolderError, folder_errors
+
+    with pytest.raises(ConnectionError), folder_errors(tmp_path):
+        raise ConnectionError("Failed to connect to Ray cluster at 127.0.0.2:6391")
+    with pytest.raises(RunFolderError, match="cannot write the results"), folder_errors(tmp_path):
+        raise OSError(28, "No space left on device", str(tmp_path / "x.json"))
+
+
+def test_a_folder_travels_whole(tmp_path: Path) -> None:
+    from training.cluster import ship_folder, unpack_folder
+
+    source = tmp_path / "run"
+    (source / "checkpoints").mkdir(parents=True)
+    (source / "config.json").write_text("{}")
+    (source / "checkpoints" / "latest.json").write_bytes(b"\x00\x01")
+    target = tmp_path / "out" / "run"
+    target.mkdir(parents=True)
+    (target / "stale.txt").write_text("from before")  # replaced whole, not merged
+    unpack_folder(ship_folder(source), target)
+    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == [
+        "checkpoints",
+        "checkpoints/latest.json",
+        "config.json",
+    ]
+    assert (target / "checkpoints" / "latest.json").read_bytes() == b"\x00\x01"
+    assert not list(target.parent.glob(".run.*"))
+
+
+def test_the_shipped_engine_fills_the_folders_numba_made_at_import(tmp_path: Path) -> None:
+    """A Ray worker imports the package (numba makes each module's empty cache folder) before
+    its first task copies the shipped engine in: empty folders are filled; a folder with
+    code compiled on the node is left alone."""
+    from uno_env import _cache
+
+    shipped = tmp_path / "shipped"
+    folders = _cache._module_folders()
+    for folder in folders:
+        (shipped / _cache._folder_key(folder)).mkdir(parents=True)
+        (shipped / _cache._folder_key(folder) / "f-1.py311.1.nbc").write_bytes(b"code")
+        (shipped / _cache._folder_key(folder) / "f-1.py311.nbi").write_bytes(b"index")
+    manifest = {**_cache._fit_keys(_cache.SOURCE_DIGEST, _cache.CODE_TARGET), "parts": []}
+    (shipped / "manifest.json").write_text(json.dumps(manifest))
+    cache = tmp_path / "cache"
+    first, second = (cache / _cache._cache_subdir(folder) for folder in folders[:2])
+    first.mkdir(parents=True)  # what numba leaves at import: an empty folder
+    second.mkdir(parents=True)
+    (second / "g-1.py311.nbi").write_bytes(b"compiled here")  # code of the node's own
+    assert (
+        _cache.seed_from_compiled_engine(cache, _cache.CODE_TARGET, _cache.SOURCE_DIGEST, shipped) == "used"
+    )
+    assert sorted(p.name for p in first.iterdir()) == ["f-1.py311.1.nbc", "f-1.py311.nbi"]
+    assert sorted(p.name for p in second.iterdir()) == ["g-1.py311.nbi"]

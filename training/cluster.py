@@ -321,10 +321,13 @@ def _node_state() -> dict[str, Any]:
     return _NODE_STATE
 
 
-def run_on_node(function: Callable[[T], R], task: T, files: dict[str, Any]) -> dict[str, Any]:
+def run_on_node(
+    function: Callable[[T], R], task: T, files: dict[str, Any], board: Any = None
+) -> dict[str, Any]:
     """One Ray task: ``function(task)`` after :func:`_node_state`; the result and what compiled.
 
-    ``files`` maps the driver's paths to object refs of their bytes (:func:`node_file`).
+    ``files`` maps the driver's paths to object refs of their bytes (:func:`node_file`);
+    ``board`` is the driver's progress board (:func:`training.runner.report_progress`).
     """
     from training import runner
 
@@ -333,6 +336,7 @@ def run_on_node(function: Callable[[T], R], task: T, files: dict[str, Any]) -> d
     functions, seconds = counter.functions, counter.seconds
     runner.SHIPPED_FILES.clear()
     runner.SHIPPED_FILES.update(files)
+    runner.PROGRESS_BOARD[:] = [] if board is None else [board]
     result = function(task)
     return {
         "result": result,
@@ -543,6 +547,24 @@ def _quiet_ray_logs() -> Iterator[None]:
             logger.setLevel(level)
 
 
+def _progress_board() -> Any:
+    """A Ray actor holding the latest value per key that tasks report (no CPU of its own)."""
+    import ray
+
+    class ProgressBoard:
+        def __init__(self) -> None:
+            self.values: dict[str, Any] = {}
+
+        def put(self, key: str, value: Any) -> None:
+            self.values[key] = value
+
+        def take(self) -> dict[str, Any]:
+            values, self.values = self.values, {}
+            return values
+
+    return ray.remote(num_cpus=0)(ProgressBoard).remote()
+
+
 def run_ray(
     function: Callable[[T], R],
     tasks: Sequence[T],
@@ -552,13 +574,15 @@ def run_ray(
     address: str | None,
     files: Sequence[str] = (),
     progress: bool = False,
+    on_progress: Callable[[str, Any], None] | None = None,
 ) -> list[NodeReport]:
     """One Ray task per item of ``tasks``; ``on_result`` in the driver as each finishes.
 
     ``address``: a cluster (see the module docstring), or None for a local instance of
     ``workers`` CPUs. ``files``: files of the driver the tasks read; each is sent once to
     the cluster's object store, and a task finds its node's copy with
-    :func:`training.runner.node_file`.
+    :func:`training.runner.node_file`. ``on_progress``: gets what tasks report with
+    :func:`training.runner.report_progress` while they run.
     Returns what each node did (one :class:`NodeReport` per node address), also printed
     when ``progress``.
     """
@@ -570,11 +594,15 @@ def run_ray(
     reports = {node["address"]: NodeReport(node["address"], engine=node["engine"]) for node in nodes}
     try:
         shipped = {str(path): ray.put(Path(path).read_bytes()) for path in dict.fromkeys(files)}
+        board = _progress_board() if on_progress is not None else None
         remote: Any = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(run_on_node)
-        pending = [remote.remote(function, task, shipped) for task in tasks]
+        pending = [remote.remote(function, task, shipped, board) for task in tasks]
         try:
             while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+                done, pending = ray.wait(pending, num_returns=1, timeout=None if board is None else 1.0)
+                if board is not None and on_progress is not None:
+                    for key, value in ray.get(board.take.remote()).items():
+                        on_progress(key, value)
                 for ref in done:
                     try:
                         envelope = ray.get(ref)

@@ -393,6 +393,21 @@ SHIPPED_FILES: dict[str, Any] = {}
 """In a Ray task: the driver's files sent with the run (path -> object ref), see :func:`node_file`."""
 
 
+PROGRESS_BOARD: list[Any] = []
+"""In a Ray task of a run that follows progress: the driver's progress board (:func:`report_progress`)."""
+
+
+def report_progress(key: str, value: Any) -> None:
+    """From a task: tell the driver how far it is (``run_batches(on_progress=...)`` gets
+    ``key, value`` in the driver, the latest value per key, about once a second).
+
+    For Ray tasks, whose folders the driver does not see. Elsewhere (the process pool,
+    serial) this does nothing: there the driver reads the task's files itself.
+    """
+    if PROGRESS_BOARD:
+        PROGRESS_BOARD[0].put.remote(key, value)
+
+
 def node_file(path: str | Path) -> Path:
     """Where this process finds the driver's file ``path``.
 
@@ -419,6 +434,7 @@ def run_batches(
     warm_up: Callable[[], None] | None = None,
     files: Sequence[str] = (),
     progress: bool = False,
+    on_progress: Callable[[str, Any], None] | None = None,
 ) -> list[NodeReport]:
     """Run ``function`` on every task and call ``on_result`` in this process as each finishes.
 
@@ -445,6 +461,8 @@ def run_batches(
         files: Files of the driver the tasks read (:func:`node_file`): sent to the Ray
             nodes with the run.
         progress: Print the Ray cluster's nodes at the start and what each did at the end.
+        on_progress: Called in the driver with what Ray tasks send with
+            :func:`report_progress` (``key, value``), while they run.
 
     Returns:
         One :class:`training.cluster.NodeReport` per Ray node (tasks, compiles), or ``[]``
@@ -486,5 +504,12 @@ def run_batches(
     if warm_up is not None:
         warm_up()
     return run_ray(
-        function, tasks, on_result, workers=workers, address=ray_address, files=files, progress=progress
+        function,
+        tasks,
+        on_result,
+        workers=workers,
+        address=ray_address,
+        files=files,
+        progress=progress,
+        on_progress=on_progress,
     )

@@ -613,12 +613,30 @@ def train_shipped(shipped: ShippedRun) -> dict[str, Any]:
     import tempfile
 
     from training.cluster import ship_folder, unpack_folder
+    from training.runner import report_progress
 
     with tempfile.TemporaryDirectory(prefix="uno_env-run-") as tmp:
         run_dir = Path(tmp) / shipped.task.id
         if shipped.folder:
             unpack_folder(shipped.folder, run_dir)
-        result = train_run(dataclasses.replace(shipped.task, run_dir=str(run_dir)))
+        stop = threading.Event()
+
+        def so_far() -> int:
+            if shipped.task.mode == "expert":
+                return expert_games(run_dir, ExpertConfig(**shipped.task.cfg))
+            return run_steps(run_dir)
+
+        def watch() -> None:  # the driver's status line: this run's steps (or games) so far
+            while not stop.wait(2.0):
+                report_progress(shipped.task.id, so_far())
+
+        watcher = threading.Thread(target=watch, daemon=True, name="run-progress")
+        watcher.start()
+        try:
+            result = train_run(dataclasses.replace(shipped.task, run_dir=str(run_dir)))
+        finally:
+            stop.set()
+            watcher.join()
         return {**result, "folder": ship_folder(run_dir)}
 
 
@@ -636,15 +654,22 @@ def run_steps(run_dir: Path) -> int:
     return 0
 
 
-def status_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
-    """Where every run stands: ``done``, ``training`` (steps so far) or ``waiting``."""
+def status_rows(spec: SweepSpec, out: Path, remote: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+    """Where every run stands: ``done``, ``training`` (steps so far) or ``waiting``.
+
+    ``remote``: steps of runs training on Ray nodes, as they reported them (their folders
+    come back to ``out`` when they finish).
+    """
     rows: list[dict[str, Any]] = []
     budget = spec.budget()
+    remote = remote or {}
     for run in spec.runs():
         run_dir = out / "runs" / run.id
         result = out / "results" / f"{run.id}.json"
         if result.is_file():
             state, steps = "done", budget
+        elif run.id in remote:
+            state, steps = "training", remote[run.id]
         elif run_dir.exists():
             state = "training"
             steps = (
@@ -670,6 +695,7 @@ class StatusLine:
 
     def __init__(self, spec: SweepSpec, out: Path, every: float, enabled: bool) -> None:
         self.spec, self.out, self.every, self.enabled = spec, out, every, enabled
+        self.remote: dict[str, int] = {}  # steps of runs on Ray nodes (report_progress)
         self.stop = threading.Event()
         self.start_steps = sum(r["steps"] for r in status_rows(spec, out))
         self.start = time.perf_counter()
@@ -677,7 +703,7 @@ class StatusLine:
 
     def line(self) -> str:
         """The current status: runs done, steps over all runs, rate and time left."""
-        rows = status_rows(self.spec, self.out)
+        rows = status_rows(self.spec, self.out, self.remote)
         done = sum(r["state"] == "done" for r in rows)
         steps = sum(r["steps"] for r in rows)
         total = sum(r["budget"] for r in rows)
@@ -868,6 +894,7 @@ def run_sweep(
                 ray_address=ray_address,
                 warm_up=_warm_up_training if executor == "ray" and tasks else None,
                 progress=progress,
+                on_progress=status.remote.__setitem__ if executor == "ray" else None,
             )
             if progress and tasks:
                 print(status.line(), file=sys.stderr)

@@ -704,7 +704,21 @@ def run_tournament(
             write_file_atomic(batches / f"{result['id']}.npz", lambda handle: np.savez(handle, **arrays))
             bar.update(len(arrays["winner"]))
 
-        run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
+        from agents.policy_agent import checkpoint_path, metadata_path
+
+        everyone = [*agents, *([field] if field else [])]
+        checkpoints = [checkpoint_path(a) for a in dict.fromkeys(everyone) if is_checkpoint(a)]
+        files = [str(p) for c in checkpoints for p in (c, metadata_path(c)) if p.is_file()]
+        run_batches(
+            run_task,
+            todo,
+            store,
+            executor=executor,
+            workers=workers,
+            ray_address=ray_address,
+            files=files,
+            progress=progress,
+        )
         table = games_table(tasks, out)
         ranked = standings(names, table, players, field_name)
         write_frame(ranked, out / "standings")
