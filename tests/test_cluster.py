@@ -36,6 +36,9 @@ from training.cluster import is_loopback
 
 pytest.importorskip("ray")
 pytest.importorskip("pandas")
+pytestmark = pytest.mark.xdist_group(
+    "loopback_cluster"
+)  # one worker, one cluster (make unit: --dist loadgroup)
 
 PAGE = ROOT / "docs" / "cluster.md"
 DOC_PORT = "6391"
@@ -102,7 +105,9 @@ def doc_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocCluster
                 key, _, value = argv[1].partition("=")
                 nodes.env[key] = value
             elif argv[:2] == ["ray", "start"]:
-                nodes.start(command)
+                # each node a cache of its own, as on separate machines (all start empty)
+                host = next(a.split("=", 1)[1] for a in argv if a.startswith("--node-ip-address="))
+                nodes.start(command, extra_env={"UNO_ENV_CACHE_DIR": str(root / f"cache-{host}")})
             elif argv[:2] == ["ray", "get-auth-token"]:
                 subprocess.run([str(BIN / "ray"), *argv[1:]], env=nodes.env, check=True, capture_output=True)
             elif argv[0] == "uno-env":
@@ -153,44 +158,45 @@ def cluster_nodes(doc: DocCluster) -> list[str]:
 
 
 # ---------------------------------------------------------------- the page, end to end
-def test_the_pages_study_and_sweep_run_on_the_loopback_cluster(doc_cluster: DocCluster) -> None:
+def run_page_command(doc: DocCluster, job: str) -> Path:
+    """The page's ``uno-env JOB ...`` command on the cluster; its output folder."""
+    (argv,) = [argv for argv in doc.driver_commands if argv[0] == job]
+    argv = [doc.address if a.startswith("127.0.0.2:") else a for a in argv]
+    done = doc.uno_env(*argv)
+    assert done.returncode == 0, f"uno-env {' '.join(argv)}\n{done.stderr[-4000:]}"
+    assert "cannot write the results" not in done.stderr
+    doc.outputs[job] = done
+    return doc.work / argv[argv.index("--out") + 1]
+
+
+def test_the_pages_study_runs_on_the_loopback_cluster(doc_cluster: DocCluster) -> None:
     doc = doc_cluster
     assert [argv[0] for argv in doc.driver_commands] == ["study", "sweep"]
-    for argv in doc.driver_commands:
-        argv = [doc.address if a.startswith("127.0.0.2:") else a for a in argv]
-        done = doc.uno_env(*argv)
-        assert done.returncode == 0, f"uno-env {' '.join(argv)}\n{done.stderr[-4000:]}"
-        assert "cannot write the results" not in done.stderr
-        doc.outputs[argv[0]] = done
-    # the process pool, same specs
-    pool = doc.uno_env("study", "cluster_study.toml", "--workers", "2", "--quiet", "--out", "runs/pool_study")
-    assert pool.returncode == 0, pool.stderr[-3000:]
-    work = doc.work
-    assert (work / "runs/cluster_study/results.csv").read_bytes() == (
-        work / "runs/pool_study/results.csv"
-    ).read_bytes()
-    sweep = doc.uno_env(
-        "sweep", "cluster_sweep.toml", "--workers", "2", "--quiet", "--out", "runs/pool_sweep"
-    )
-    assert sweep.returncode == 0, sweep.stderr[-3000:]
-    same_sweep(work / "runs/pool_sweep", work / "runs/cluster_sweep")
-
-    # every node on loopback: the cluster's own list, and the nodes the runs used
-    addresses = cluster_nodes(doc)
-    assert sorted(addresses) == ["127.0.0.2", "127.0.0.3"]
-    study_nodes = events(work / "runs/cluster_study", "nodes")[0]["nodes"]
-    assert {node["address"] for node in study_nodes} == {"127.0.0.2", "127.0.0.3"}
-    assert all(is_loopback(node["address"]) for node in study_nodes)
-    assert sum(node["tasks"] for node in study_nodes) == 112
+    out = run_page_command(doc, "study")
+    assert (out / "results.csv").read_bytes() == pool_results(doc)  # the process pool's, byte for byte
+    # every node on loopback: the cluster's own list, and the nodes the run used
+    assert sorted(cluster_nodes(doc)) == ["127.0.0.2", "127.0.0.3"]
+    nodes = events(out, "nodes")[0]["nodes"]
+    assert {node["address"] for node in nodes} == {"127.0.0.2", "127.0.0.3"}
+    assert sum(node["tasks"] for node in nodes) == 112
     # the nodes started with empty caches: the driver's engine was copied in, nothing compiled
     err = doc.outputs["study"].stderr
+    assert re.search(r"ships with the job", err)
     for host in ("127.0.0.2", "127.0.0.3"):
         assert re.search(rf"node {re.escape(host)}: uno-env .*; compiled engine: used", err), err[-3000:]
-        assert f"node {host}: " in err
-    assert all(node["compiled"] == 0 for node in study_nodes), study_nodes
-    assert all(node["engine"] == "used" for node in study_nodes), study_nodes
-    for node in events(work / "runs/cluster_sweep", "nodes"):
-        assert all(is_loopback(n["address"]) for n in node["nodes"])
+    assert all(node["compiled"] == 0 and node["engine"] == "used" for node in nodes), nodes
+
+
+@pytest.mark.cluster
+def test_the_pages_sweep_runs_on_the_loopback_cluster(doc_cluster: DocCluster) -> None:
+    doc = doc_cluster
+    out = run_page_command(doc, "sweep")
+    pool = doc.uno_env("sweep", "cluster_sweep.toml", "--workers", "2", "--quiet", "--out", "runs/pool_sweep")
+    assert pool.returncode == 0, pool.stderr[-3000:]
+    same_sweep(doc.work / "runs/pool_sweep", out)
+    for event in events(out, "nodes"):  # the training runs and the transfer tasks
+        assert {node["address"] for node in event["nodes"]} <= {"127.0.0.2", "127.0.0.3"}
+    assert all(is_loopback(a) for a in cluster_nodes(doc))
 
 
 def same_sweep(a: Path, b: Path) -> None:

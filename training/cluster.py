@@ -202,7 +202,7 @@ def check_cluster(address: str, source: str | None) -> dict[str, str]:
         return {}
     try:
         client = gcs_client(address=address)
-        raw = client.internal_kv_get(b"cluster_metadata", namespace=b"cluster", timeout=CONNECT_TIMEOUT)
+        raw = client.internal_kv_get(b"CLUSTER_METADATA", namespace=b"cluster", timeout=CONNECT_TIMEOUT)
     except AuthenticationError:
         raise _auth_error(address, source) from None
     except TypeError:  # pragma: no cover - another Ray's client signature
@@ -224,9 +224,13 @@ def check_cluster(address: str, source: str | None) -> dict[str, str]:
     return {"ray_version": there[0], "python_version": there[1]}
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+def _first_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception as one line: its type and its message's lines joined (at most ``limit``
+    characters of them)."""
+    text = " ".join(str(exc).split())
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{type(exc).__name__}: {text}".rstrip(": ")
 
 
 def connect_error(address: str, exc: BaseException, source: str | None) -> ClusterError:
