@@ -36,7 +36,7 @@ from tests.loopback_cluster import BIN, base_env, free_port, loopback_cluster, p
 
 def run(job: str, ship: bool) -> tuple[list[dict[str, object]], float]:
     """One job on a fresh loopback cluster; the per-node report and the job's wall seconds."""
-    from uno_env import _cache
+    from uno_env.compiler import cache as _cache
 
     root = Path(tempfile.mkdtemp(prefix="ucb-", dir="/tmp"))
     try:

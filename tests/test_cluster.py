@@ -85,7 +85,7 @@ def page_blocks() -> tuple[list[str], dict[str, str]]:
 @pytest.fixture(scope="module")
 def doc_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocCluster]:
     """The page's commands up to the driver's: the token, the head and the second node."""
-    from uno_env import _cache
+    from uno_env.compiler import cache as _cache
 
     root = Path(tempfile_short())
     home, work = root / "home", root / "work"
@@ -529,7 +529,7 @@ def test_the_shipped_engine_fills_the_folders_numba_made_at_import(tmp_path: Pat
     """A Ray worker imports the package (numba makes each module's empty cache folder) before
     its first task copies the shipped engine in: empty folders are filled; a folder with
     code compiled on the node is left alone."""
-    from uno_env import _cache
+    from uno_env.compiler import cache as _cache
 
     shipped = tmp_path / "shipped"
     folders = _cache._module_folders()

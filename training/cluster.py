@@ -32,7 +32,7 @@ in this order, and ends with one :class:`ClusterError` line at the first thing t
 ships its compiled engine with the job's runtime environment (``py_modules``: Ray uploads it
 once and unpacks it once per node): each node's first task copies it into the node's own
 cache directory when it fits (same package source, numba, Python, machine and code target:
-:func:`uno_env._cache.seed_from_compiled_engine`), so nodes load the engine instead of
+:func:`uno_env.compiler.cache.seed_from_compiled_engine`), so nodes load the engine instead of
 compiling it. A wheel's own compiled engine serves as well. Every task counts what numba
 compiled in it, and the run ends with one line per node: tasks run, functions compiled and
 the time spent compiling, and what became of the shipped engine.
@@ -252,7 +252,7 @@ def shipped_engine() -> Iterator[tuple[str | None, str]]:
     The folder lives until the context ends (``ray.init`` uploads it). ``UNO_ENV_SHIP_ENGINE=0``
     ships nothing (nodes use their own: a wheel's compiled engine, or they compile).
     """
-    from uno_env import _cache
+    from uno_env.compiler import cache as _cache
 
     if os.environ.get("UNO_ENV_SHIP_ENGINE", "1") == "0":
         yield None, "the driver's compiled engine is not shipped (UNO_ENV_SHIP_ENGINE=0)"
@@ -493,7 +493,7 @@ def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, l
             logging_level=logging.WARNING,
         )
         return True, []
-    from uno_env import _cache
+    from uno_env.compiler import cache as _cache
 
     options: dict[str, Any] = {}
     loopback = False

@@ -32,7 +32,7 @@ def shipped_engine_folder() -> Path | None:
 def seed_shipped_engine() -> str:
     """Copy the shipped compiled engine into this node's cache directory if it fits; say what
     became of it (``"used"``, ``"already in the cache directory"``, or why not)."""
-    from uno_env import _cache
+    from uno_env.compiler import cache as _cache
 
     folder = shipped_engine_folder()
     if folder is None:
@@ -67,7 +67,7 @@ def describe_node() -> dict[str, Any]:
         "pid": os.getpid(),
     }
     try:
-        cache = importlib.import_module("uno_env._cache")
+        cache = importlib.import_module("uno_env.compiler.cache")
         importlib.import_module("training.runner")
     except ImportError as exc:
         info["error"] = f"{type(exc).__name__}: {exc}"

@@ -805,7 +805,7 @@ def _folder_so_far(run_dir: Path) -> bytes:
 
 def _warm_up_training() -> None:
     """Compile (or load) what a training run uses in the driver, which ships it to Ray nodes."""
-    from uno_env.compiling import compile_all, is_warm
+    from uno_env.compiler.compiling import compile_all, is_warm
 
     parts = [part for part in ("batch", "vector") if not is_warm(part)]
     if parts:
