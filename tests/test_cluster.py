@@ -263,10 +263,12 @@ def fails(doc: DocCluster, address: str, env: dict[str, str], out: str, python: 
 def test_each_failure_kind_is_one_line(doc_cluster: DocCluster, tmp_path: Path) -> None:
     doc = doc_cluster
     env = dict(doc.env)
-    # nothing at the address: no 20 s of retries, and never "cannot write the results"
-    start = time.monotonic()
+    # nothing at the address: one TCP attempt instead of Ray's retries, never "cannot write the results"
     line = fails(doc, f"127.0.0.2:{free_port('127.0.0.2')}", env, "runs/e1")
-    assert "cannot connect to the Ray cluster at 127.0.0.2:" in line and time.monotonic() - start < 15
+    assert (
+        "cannot connect to the Ray cluster at 127.0.0.2:" in line
+        and "(Connection refused within 5 s)" in line
+    )
     # 127.0.0.1: Ray would leave loopback; refused with the way to stay on it
     line = fails(doc, "127.0.0.1:6391", env, "runs/e2")
     assert "Ray replaces 127.0.0.1 with this machine's network address" in line
