@@ -30,13 +30,15 @@ def test_parallel_id_passes_pettingzoo_parallel_tests(preset: str) -> None:
 
 
 def test_parallel_env_plays_a_masked_game_to_the_end() -> None:
+    from uno_env.engine.actions import parse_action
+
     env = uno_env.parallel_env("uno", 3)
     observations, infos = env.reset(seed=5)
     rng = np.random.default_rng(0)
     steps = 0
     rewards: dict[str, float] = {}
     idle = np.zeros(env.action_space("player_0").n, dtype=np.int8)
-    idle[uno_env.actions.parse_action("pass")] = 1
+    idle[parse_action("pass")] = 1
     while env.agents:
         movers = [a for a in env.agents if infos[a]["to_move"]]
         assert len(movers) == 1  # turn-based: one agent decides

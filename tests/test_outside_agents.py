@@ -103,6 +103,8 @@ def test_the_leak_probe_sees_a_public_change() -> None:
 
 
 def test_a_card_given_is_hidden_from_the_others_in_the_history() -> None:
+    from uno_env.engine.actions import action_kind
+
     game = Game("uno_house", 3, seed=4, two_gives=True)
     rng = random.Random(1)
     while not game.is_over() and not any(p == uno_env.Phase.GIVE for _, _, p in game.log):
@@ -118,7 +120,7 @@ def test_a_card_given_is_hidden_from_the_others_in_the_history() -> None:
         assert shown == (giver, game.log[index][1])
     else:
         receiver = next(
-            (giver + uno_env.engine.actions.action_kind(a)[1]) % 3
+            (giver + action_kind(a)[1]) % 3
             for s, a, p in reversed(game.log[:index])
             if p == uno_env.Phase.CHOOSE_TARGET
         )
