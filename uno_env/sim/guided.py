@@ -72,7 +72,7 @@ from ..styles.params import (
     param,
 )
 from ..styles.registry import parse_policy, policy_table
-from ..styles.rollout import ROLLOUT_LIMIT
+from ..styles.rollout import ROLLOUT_LIMIT, rollout
 from ..styles.scripted import scripted_action
 from ..styles.search import (
     CONFIDENCE_DEFAULT,
@@ -234,9 +234,14 @@ def guided_rollout(
 ) -> float:
     """:func:`uno_env.styles.search.rollout` with a network: it plays every seat (``policy`` is
     :data:`~uno_env.styles.search.ROLLOUT_NET`) or the searcher's own (``own_net``), the rollout
-    style the others; the leaf is valued by the critic when ``model`` is ``VALUE_NET``."""
+    style the others; the leaf is valued by the critic when ``model`` is ``VALUE_NET``. Where
+    no network plays, the play is the styles' one rollout (:func:`uno_env.styles.rollout.rollout`)."""
     limit = ROLLOUT_LIMIT if depth <= 0 else min(depth, ROLLOUT_LIMIT)
-    steps = 0
+    steps = limit
+    if net < 0 or (policy != ROLLOUT_NET and not own_net):
+        rollout(sim, spec, start_round, depth, mask, policy, params, explore_ppm)
+    else:
+        steps = 0
     while sim[L.S_STATUS] == L.ST_RUNNING and sim[L.S_ROUND] == start_round and steps < limit:
         count = engine.fill_mask(sim, spec, mask, True)
         mover = sim[L.S_CURRENT]
