@@ -28,6 +28,13 @@ appears: its slashes never split it into seats. ``/`` separates seats only betwe
 a text that could be both (``greedy/blocker`` while a file of that path exists) is refused
 with a message that shows both spellings.
 
+**Files on other machines.** A spec names files by the paths of the machine that parsed it
+(the driver of a run). :meth:`AgentSpec.files` lists the files an agent reads, for a runner
+to send along; the process that builds the agent reads each through the *file resolver*
+(:func:`set_file_resolver`, :func:`local_file`): on a Ray node the runner's
+(:func:`training.runner.node_file`: the node's copy of the driver's file), elsewhere the path
+itself. The spec's text (the agent's name in tables and resume keys) never changes.
+
 A Python agent (``PATH.py:NAME``, ``MODULE:ATTR``) is an object with ``act(observation,
 action_mask=None, view=None) -> int`` (:class:`agents.Agent`), a class, or a factory
 function returning one; a class or factory is called with the ``k=v`` options as keyword
@@ -52,9 +59,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from uno_env.sim.learned import shipped_policies
+from uno_env.sim.learned import shipped_policies, sidecar_path
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES, parse_policy
+
+from .policy_agent import PolicyAgent, checkpoint_path, metadata_path
 
 if TYPE_CHECKING:
     from uno_env.engine.rules import RuleSet
@@ -82,6 +91,24 @@ GRAMMAR_HELP = (
     "(./p.npz, /abs/model.zip, agent.py:Name), a module (pkg.mod:Name), cmd:COMMAND or llm:model=..."
     "; seats are 'a | b | c' (or a/b/c of names); see docs/agents.md#agent-specs"
 )
+
+
+FileResolver = Callable[[str], "str | os.PathLike[str]"]
+"""Where this process reads a file an agent spec names: the driver's path in, a local path out."""
+
+_RESOLVER: list[FileResolver] = []
+
+
+def set_file_resolver(resolver: FileResolver | None) -> None:
+    """Read the files agent specs name through ``resolver`` from now on in this process
+    (``None``: by their own paths). A runner sets it where tasks run on machines that do not
+    share the driver's folders (:func:`training.cluster.run_on_node`)."""
+    _RESOLVER[:] = [] if resolver is None else [resolver]
+
+
+def local_file(path: str | os.PathLike[str]) -> str:
+    """The path this process reads the driver's file ``path`` at (see :func:`set_file_resolver`)."""
+    return str(_RESOLVER[0](str(path))) if _RESOLVER else str(path)
 
 
 class AgentSpecError(ValueError):
@@ -114,10 +141,28 @@ class AgentSpec:
     @property
     def policy(self) -> str:
         """The text the compiled layers take (:func:`uno_env.simulate`'s ``policies``, a
-        vector env's style names): the style, or the exported policy's path or name."""
+        vector env's style names): the style, or the exported policy's path (where this
+        process reads it, :func:`local_file`) or shipped name."""
         if not self.compiled:
             raise AgentSpecError(f"agent {self.text!r} is not compiled (a {self.kind} agent)")
+        if self.kind == "policy" and self.target not in shipped_policies():
+            return local_file(self.target)
         return self.target
+
+    def files(self) -> tuple[str, ...]:
+        """The files this agent reads, by the paths of the process that parsed the spec: an
+        exported policy's ``.npz`` and its ``.json`` sidecar, a checkpoint's ``.zip`` and its
+        sidecar, a Python file agent's ``.py`` (its own file; modules it imports are the
+        user's to install). What a runner sends to machines without the driver's folders
+        (:func:`local_file`)."""
+        if self.kind == "policy" and self.target not in shipped_policies():
+            return (self.target, str(sidecar_path(self.target)))  # read together, from one folder
+        if self.kind == "checkpoint":
+            sidecar = metadata_path(self.target)
+            return (str(checkpoint_path(self.target)), *([str(sidecar)] if sidecar.is_file() else []))
+        if self.kind == "python" and self.target.endswith(".py"):
+            return (self.target,)
+        return ()
 
     @property
     def label(self) -> str:
@@ -150,13 +195,12 @@ class AgentSpec:
         from .registry import make
 
         if self.kind in COMPILED_KINDS:
-            return make(self.target, seed=seed)
+            return make(self.policy, seed=seed)
         if self.kind == "checkpoint":
-            from .policy_agent import PolicyAgent
-
             if rules is None:
                 raise AgentSpecError(f"checkpoint {self.target}: the rules are needed to load it")
-            return PolicyAgent(self.target, rules, num_players=players, seed=seed, trust=trust)
+            local = local_file(checkpoint_path(self.target))  # its sidecar travels beside it
+            return PolicyAgent(local, rules, num_players=players, seed=seed, trust=trust)
         if self.kind == "python":
             return _build(_load_attr(self), dict(self.options), seed, self.text)
         if self.kind == "object":
@@ -531,7 +575,7 @@ _MODULES: dict[str, Any] = {}
 
 def _load_attr(spec: AgentSpec) -> Any:
     """The attribute a Python spec names (its module imported once per process)."""
-    source = spec.target
+    source = local_file(spec.target) if spec.target.endswith(".py") else spec.target
     module = _MODULES.get(source)
     if module is None:
         if source.endswith(".py"):

@@ -92,16 +92,115 @@ def test_evaluate_any_agent_against_any_opponents() -> None:
     assert result.games == 10 and result.win_rate > 0.5
 
 
-def test_a_study_seats_a_python_agent(tmp_path: Path) -> None:
+class NamedLikeAStyle(Seeded):
+    """An agent whose name is a style's."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.name = "greedy"
+
+
+STUDY = {"players": [2], "games": 8, "batch_games": 4, "bases": ["uno"], "variations": {}}
+
+
+def study_counts(out: Path, rename: dict[str, str] | None = None) -> dict[str, object]:
+    """Every batch's per-deal counts, the style names mapped through ``rename``."""
+    from training.study import load_batches
+
+    rename = rename or {}
+    out_counts: dict[str, object] = {}
+    for batch in load_batches(out):
+        per_style = {}
+        for key, counts in batch["per_style"].items():
+            per_style[key] = {rename.get(style, style): v for style, v in counts.items()}
+        out_counts[batch["id"]] = (per_style, batch["per_deal"], batch["seat_wins"])
+    return out_counts
+
+
+def test_a_study_seats_a_python_agent_by_spec_and_as_an_object(tmp_path: Path) -> None:
+    """A style column given as a file spec, as a factory and as a class: the same counts, deal
+    by deal, in this process and in two worker processes; the object's name is its column."""
     from training.study import parse_spec, run_study
 
-    spec = parse_spec(
-        {"styles": [f"{USER_FILE}:Seeded", "greedy"], "players": [2], "games": 8, "batch_games": 8},
-        source="test",
-    )
-    result = run_study(spec, tmp_path, workers=1, progress=False)
-    assert result is not None
-    assert np.isfinite(0.0)
+    by_file = parse_spec({**STUDY, "styles": [f"{USER_FILE}:Seeded", "greedy"]}, source="test")
+    run_study(by_file, tmp_path / "file", executor="serial", progress=False, report=False)
+    reference = study_counts(tmp_path / "file", {f"{USER_FILE}:Seeded": "seeded"})
+    assert len(reference) >= 4  # field and reference seatings, two deal chunks each
+
+    class_spec = parse_spec({**STUDY, "styles": [Seeded, "greedy"]}, source="test")
+    assert class_spec.styles == ("Seeded", "greedy") and class_spec.agent("Seeded") is not None
+    run_study(class_spec, tmp_path / "class", workers=2, progress=False, report=False)
+    assert study_counts(tmp_path / "class", {"Seeded": "seeded"}) == reference
+
+    factory = parse_spec({**STUDY, "styles": [make_seeded, "greedy"]}, source="test")
+    out = run_study(factory, tmp_path / "factory", workers=2, progress=False)
+    assert study_counts(out, {"make_seeded": "seeded"}) == reference
+    results = pd.read_csv(out / "results.csv")
+    rows = results[results["style"] == "make_seeded"]
+    assert len(rows) > 0
+    assert (rows["win_lo"] <= rows["win_rate"]).all() and (rows["win_rate"] <= rows["win_hi"]).all()
+
+
+def test_an_object_may_be_the_reference_field() -> None:
+    from training.study import parse_spec
+
+    spec = parse_spec({**STUDY, "styles": ["greedy", "blocker"], "reference": Seeded}, source="test")
+    assert spec.reference == "Seeded" and [a.text for a in spec.agents] == ["Seeded"]
+    tasks = [t for t in __import__("training.study", fromlist=["plan"]).plan(spec) if t.kind == "reference"]
+    assert tasks and all(t.object_agent("Seeded") is not None for t in tasks)
+
+
+def test_a_study_of_agent_objects_resumes_from_python_and_not_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training import study
+
+    spec = study.parse_spec({**STUDY, "styles": [make_seeded, "greedy"]}, source="test")
+    out = study.run_study(spec, tmp_path / "run", executor="serial", progress=False, report=False)
+    toml = (out / "spec.toml").read_text(encoding="utf-8")
+    assert 'objects = [\n    "make_seeded",' in toml or 'objects = ["make_seeded"]' in toml
+    batches = sorted((out / "batches").glob("*.json"))
+    kept = {p.name: p.stat().st_mtime_ns for p in batches[1:]}
+    before = study_counts(out)
+    batches[0].unlink()  # as if the run had been cut short
+    assert study.main(["--resume", str(out), "--quiet"]) == 2
+    assert "given as Python objects" in capsys.readouterr().err
+    again = study.parse_spec({**STUDY, "styles": [make_seeded, "greedy"]}, source="test")
+    study.run_study(again, out, executor="serial", progress=False, report=False, resume=True)
+    assert {p.name: p.stat().st_mtime_ns for p in sorted((out / "batches").glob("*.json"))[1:]} == kept
+    assert study_counts(out) == before
+    # another object under the same name is the same design by name: a different name is not
+    other = study.parse_spec({**STUDY, "styles": [Seeded, "greedy"]}, source="test")
+    with pytest.raises(study.SpecError, match="another design"):
+        study.run_study(other, out, executor="serial", progress=False, report=False, resume=True)
+
+
+@pytest.mark.parametrize(
+    ("styles", "message"),
+    [
+        ([lambda seed=None: Seeded(seed), "greedy"], "letters, digits"),
+        ([NamedLikeAStyle(), "blocker"], "also an agent spec"),
+        ([42, "greedy"], "not an agent"),
+    ],
+)  # fmt: skip
+def test_bad_agent_objects_are_refused_with_one_line(styles: list[object], message: str) -> None:
+    from training.study import SpecError, parse_spec
+
+    with pytest.raises(SpecError, match=message):
+        parse_spec({**STUDY, "styles": styles}, source="test")
+
+
+def test_an_object_that_cannot_reach_worker_processes_is_refused_before_any_batch(tmp_path: Path) -> None:
+    from training.study import SpecError, parse_spec, run_study
+
+    def local_factory(seed: int | None = None) -> Seeded:
+        return Seeded(seed)
+
+    spec = parse_spec({**STUDY, "styles": [local_factory, "greedy"]}, source="test")
+    with pytest.raises(SpecError, match="cannot be sent to the worker processes"):
+        run_study(spec, tmp_path / "run", workers=2, progress=False)
+    assert not (tmp_path / "run" / "batches").exists()
+    run_study(spec, tmp_path / "serial", executor="serial", progress=False, report=False)
 
 
 def test_every_agent_plays_in_every_env_without_extra_arguments() -> None:
@@ -130,3 +229,69 @@ def test_every_agent_plays_in_every_env_without_extra_arguments() -> None:
         vector.step(vector.action_masks().argmax(axis=1))
     with pytest.raises(ValueError, match="reads the public game state"):
         agents.make("greedy").act(np.zeros(3), np.ones(3))
+
+
+def test_the_file_resolver_reads_a_specs_files_where_this_process_has_them(tmp_path: Path) -> None:
+    """As on a Ray node: the spec names the driver's paths; the agent is built from the copies
+    the resolver points at, and the spec's text (its name in tables) is the driver's."""
+    import shutil
+
+    from agents.spec import AgentSpecError, local_file, parse_agent, set_file_resolver
+    from uno_env.sim.learned import shipped_policies, sidecar_path
+
+    driver, node = tmp_path / "driver", tmp_path / "node"
+    driver.mkdir()
+    node.mkdir()
+    (driver / "mine.py").write_text("raise RuntimeError('the driver copy was read')\n", encoding="utf-8")
+    shutil.copy(USER_FILE, node / "mine.py")
+    for folder in (driver, node):
+        shutil.copy(shipped_policies()["ppo_uno_2p"], folder / "exported.npz")
+        shutil.copy(sidecar_path(shipped_policies()["ppo_uno_2p"]), folder / "exported.json")
+    python, policy = parse_agent(f"{driver / 'mine.py'}:Seeded"), parse_agent(str(driver / "exported.npz"))
+    assert python.files() == (str(driver / "mine.py"),)
+    assert policy.files() == (str(driver / "exported.npz"), str(driver / "exported.json"))
+    assert parse_agent("ppo_uno_2p").files() == () and parse_agent("greedy").files() == ()
+    seen: list[str] = []
+
+    def resolver(path: str) -> Path:
+        seen.append(path)
+        return node / Path(path).name
+
+    set_file_resolver(resolver)
+    try:
+        assert local_file(driver / "mine.py") == str(node / "mine.py")
+        agent = python.make(seed=3)
+        assert type(agent).__name__ == "Seeded" and python.text == f"{driver / 'mine.py'}:Seeded"
+        assert policy.policy == str(node / "exported.npz")
+        assert parse_agent("ppo_uno_2p").policy == "ppo_uno_2p"  # shipped: found by name everywhere
+    finally:
+        set_file_resolver(None)
+    assert seen == [str(driver / "mine.py"), str(driver / "mine.py"), str(driver / "exported.npz")]
+    assert parse_agent(str(driver / "exported.npz")).policy == str(driver / "exported.npz")
+    with pytest.raises(AgentSpecError, match="RuntimeError: the driver copy was read"):
+        parse_agent(f"{driver / 'mine.py'}:Seeded").make(seed=3)
+
+
+def test_a_tournament_sends_its_agents_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files given to the runner (what reaches Ray nodes) are the agents' own files."""
+    import shutil
+
+    import training.tournament as tournament
+    from uno_env.sim.learned import shipped_policies, sidecar_path
+
+    exported = tmp_path / "exported.npz"
+    shutil.copy(shipped_policies()["ppo_uno_2p"], exported)
+    shutil.copy(sidecar_path(shipped_policies()["ppo_uno_2p"]), exported.with_suffix(".json"))
+    sent: list[list[str]] = []
+    real = tournament.run_batches
+
+    def recording(*args: object, **kwargs: object) -> object:
+        sent.append(list(kwargs["files"]))  # type: ignore[call-overload]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament, "run_batches", recording)
+    run_tournament(
+        "uno", 2, [f"{USER_FILE}:Seeded", str(exported), "ppo_uno_2p"], games=2, out=tmp_path / "t",
+        executor="serial", progress=False,
+    )  # fmt: skip
+    assert sent == [sorted([str(USER_FILE), str(exported), str(exported.with_suffix(".json"))])]

@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from agents.spec import set_file_resolver
 from training.node_check import SHIPPED_ENGINE_MODULE, seed_shipped_engine
 
 T = TypeVar("T")
@@ -340,6 +341,7 @@ def run_on_node(
     functions, seconds = counter.functions, counter.seconds
     runner.SHIPPED_FILES.clear()
     runner.SHIPPED_FILES.update(files)
+    set_file_resolver(runner.node_file)  # agent specs read the driver's files from the node's copies
     runner.PROGRESS_BOARD[:] = [] if board is None else [board]
     result = function(task)
     return {

@@ -704,11 +704,8 @@ def run_tournament(
             write_file_atomic(batches / f"{result['id']}.npz", lambda handle: np.savez(handle, **arrays))
             bar.update(len(arrays["winner"]))
 
-        from agents.policy_agent import checkpoint_path, metadata_path
-
         everyone = [*agents, *([field] if field else [])]
-        checkpoints = [checkpoint_path(a) for a in dict.fromkeys(everyone) if is_checkpoint(a)]
-        files = [str(p) for c in checkpoints for p in (c, metadata_path(c)) if p.is_file()]
+        files = sorted({path for agent in everyone for path in agent.files()})  # sent to Ray nodes
         run_batches(
             run_task,
             todo,

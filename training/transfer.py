@@ -60,12 +60,14 @@ import numpy as np
 
 from training.runner import (
     Progress,
+    node_file,
     read_results,
     results_folder,
     run_batches,
     write_frame,
     write_json_atomic,
 )
+from uno_env.sim.learned import is_learned_policy, shipped_policies, sidecar_path
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
 
 if TYPE_CHECKING:
@@ -246,6 +248,20 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     return {"id": task.id, "opponents": result}
 
 
+def local_style(style: str) -> str:
+    """A field style as this process reads it: an exported policy file's node copy on a Ray
+    node (:func:`training.runner.node_file`; sent by :func:`style_files`), else the style."""
+    if is_learned_policy(style) and style not in shipped_policies():
+        return str(node_file(style))
+    return style
+
+
+def style_files(styles: Sequence[str]) -> list[str]:
+    """The exported policy files among ``styles``, with their sidecars (what Ray nodes need sent)."""
+    exported = [s for s in dict.fromkeys(styles) if is_learned_policy(s) and s not in shipped_policies()]
+    return [path for s in exported for path in (s, str(sidecar_path(s)))]
+
+
 def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[str, Any]:
     """Per-deal wins, truncations and decisions of a compiled player (a style, a guided search or
     an exported policy) against each opponent of ``task``, each deal once per seat."""
@@ -259,8 +275,8 @@ def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[s
         truncated = np.zeros(task.deals, dtype=np.int64)
         decisions = np.zeros(task.deals, dtype=np.int64)
         for seat in range(n):
-            names = [opponent] * n
-            names[seat] = player
+            names = [local_style(opponent)] * n
+            names[seat] = local_style(player)
             sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=names)
             wins += sim.winner == seat
             truncated += sim.winner < 0
@@ -287,7 +303,7 @@ def batch_opponent(style: str, rules: Any) -> Any:
 
     if not is_learned_policy(style):
         return style
-    policy = load_policy(style)
+    policy = load_policy(local_style(style))
     policy.check_game(rules)
 
     def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -310,8 +326,8 @@ def play_field_task(task: FieldTask) -> dict[str, Any]:
                 continue
             wins = np.zeros(task.deals, dtype=np.int64)
             for seat in range(n):
-                policies = [other] * n
-                policies[seat] = mine
+                policies = [local_style(other)] * n
+                policies[seat] = local_style(mine)
                 sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=policies)
                 wins += sim.winner == seat
             pairs[f"{mine}|{other}"] = wins.tolist()
@@ -378,6 +394,9 @@ def run_transfer(
             for path in (model, metadata_path(model))
             if path.is_file()
         ]
+        named = [s for t in todo for s in (*getattr(t, "styles", ()), *getattr(t, "opponents", ()))]
+        named += [t.player for t in todo if isinstance(t, CompareTask)]
+        files += style_files(named)  # the field's exported policies
         run_batches(
             function,
             todo,

@@ -15,9 +15,10 @@ import itertools
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from agents.spec import AgentSpec
 from training.runner import (
     check_size,
 )
@@ -102,6 +103,13 @@ class BatchTask:
     replica: int = 0
     reference: str = ""
     learned: str = ""  # the checkpoint of the LEARNED seat in this cell (a study naming a sweep)
+    agents: tuple[AgentSpec, ...] = field(default=(), compare=False)
+    """The agents given as Python objects (:attr:`StudySpec.agents`) this batch seats, by name;
+    pickled with the task into the worker that plays it (a factory builds its agent there)."""
+
+    def object_agent(self, style: str) -> AgentSpec | None:
+        """The Python object agent named ``style`` in this batch, or None."""
+        return next((a for a in self.agents if a.text == style), None)
 
 
 def task_key(task: BatchTask) -> str:
@@ -155,6 +163,12 @@ def check_spec_size(spec: StudySpec, variants: int, source: str) -> None:
         )
 
 
+def _seated(spec: StudySpec, layout: Sequence[tuple[str, ...]]) -> tuple[AgentSpec, ...]:
+    """The object agents of ``spec`` that sit at one of these seatings."""
+    names = {style for table in layout for style in table}
+    return tuple(a for a in spec.agents if a.text in names)
+
+
 def plan(spec: StudySpec) -> list[BatchTask]:
     """Every batch of the study, in a fixed order (deal set, variant, player count, kind of
     seatings, seating group, deals).
@@ -189,6 +203,7 @@ def plan(spec: StudySpec) -> list[BatchTask]:
                                     replica=replica,
                                     reference=spec.reference,
                                     learned=models.get((variant.id, n), ""),
+                                    agents=_seated(spec, layout[start : start + group]),
                                 )
                             )
                             index += 1

@@ -9,15 +9,15 @@ per-deal counts the statistics use (:data:`STYLE_ARRAYS`, :data:`DEAL_ARRAYS`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 import uno_env
+from agents.spec import parse_agent
+from training.runner import node_file
 from uno_env.engine.rules import RuleSet
 
-if TYPE_CHECKING:
-    pass
 from .planning import BatchTask
 from .spec import LEARNED, LEARNED_CHUNK, STUDY_FORMAT, StudySpec, is_checkpoint, is_python_agent
 
@@ -47,13 +47,14 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
         # an exported player of the sweep (expert iteration) sits in the compiled simulator
         exported = task.learned.endswith(".npz")
         players = [task.learned if s == LEARNED and exported else s for s in table]
-        if any(is_python_agent(s) for s in players):
+        compiled = [str(node_file(p)) if p == task.learned else _compiled_text(p) for p in players]
+        if any(task.object_agent(s) is not None or is_python_agent(s) for s in players):
             result = play_python(task, table)
         elif any(is_checkpoint(s) or s == LEARNED for s in players):
             result = play_learned(task, table)
         else:
             sim = uno_env.simulate(  # full_engine: one compiled loop for every variant (as warm_up)
-                task.rules, n, count, seed=task.seed + task.first, policies=players, full_engine=True
+                task.rules, n, count, seed=task.seed + task.first, policies=compiled, full_engine=True
             )
             result = {
                 "winner": sim.winner,
@@ -106,6 +107,16 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
         "per_deal": {key: value.tolist() for key, value in cell.items()},
         "hist": {key: {str(v): c for v, c in sorted(h.items())} for key, h in hists.items()},
     }
+
+
+def _compiled_text(style: str) -> str:
+    """What the compiled simulator takes for a style: the style, or an exported policy's file
+    where this process reads it (a Ray node's copy of the driver's file)."""
+    try:
+        agent = parse_agent(style)
+    except ValueError:
+        return style  # the simulator names what is wrong with it
+    return agent.policy if agent.compiled else style
 
 
 STYLE_ARRAYS = ("wins", "points", "rank_sum", "ranked")
@@ -182,7 +193,7 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
         first_mover[start:stop] = [game.current_player for game in games]
         scripted = [
             {
-                seat: agents.make(style, seed=(task.seed + task.first + i) * 16 + seat)
+                seat: agents.make(_compiled_text(style), seed=(task.seed + task.first + i) * 16 + seat)
                 for seat, style in enumerate(table)
                 if seat not in actors
             }
@@ -225,13 +236,16 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
 
 
 def play_python(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]:
-    """Play deals ``[first, first + count)`` of ``task`` at a seating with a user's Python,
-    out-of-process or chat-model agent: game by game at :class:`uno_env.Game` tables
-    (:func:`agents.match.play_deals`, every agent re-seeded per game from the deal and its
-    seat; checkpoints through :class:`agents.PolicyAgent`). Arrays as :func:`play_learned`'s."""
+    """Play deals ``[first, first + count)`` of ``task`` at a seating with a user's Python
+    (a spec or an object given from Python), out-of-process or chat-model agent: game by game
+    at :class:`uno_env.Game` tables (:func:`agents.match.play_deals`, every agent re-seeded per
+    game from the deal and its seat; checkpoints through :class:`agents.PolicyAgent`). Arrays
+    as :func:`play_learned`'s."""
     from agents.match import play_deals
 
-    seats = [task.learned if style == LEARNED else style for style in table]
+    seats: list[Any] = [
+        task.learned if style == LEARNED else task.object_agent(style) or style for style in table
+    ]
     seeds = [task.seed + task.first + i for i in range(task.count)]
     # run_study checked every checkpoint's signature (or the user's trust) before any batch
     return play_deals(task.rules, seats, seeds, trust=True)
@@ -241,7 +255,9 @@ def warm_up(spec: StudySpec) -> None:
     """Load the compiled batch loop in this process (before a pool forks; no torch here)."""
     n = spec.players[0]
     scripted = [
-        s for s in spec.styles if not is_checkpoint(s) and not is_python_agent(s) and s != LEARNED
+        s
+        for s in spec.styles
+        if spec.agent(s) is None and not is_checkpoint(s) and not is_python_agent(s) and s != LEARNED
     ] or ["greedy"]
     uno_env.simulate(  # the engine with every rule: studies play house-rule variations
         spec.variants()[0].rules,

@@ -9,11 +9,14 @@ and refuses files of another design.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from agents.policy_agent import checkpoint_path, metadata_path
+from agents.spec import parse_agent
 from training.common import plural
 from training.runner import (
     Progress,
@@ -32,7 +35,7 @@ from uno_env.compiler.compiling import compiling
 from .checkpoints import check_checkpoints, check_trust
 from .planning import BatchTask, plan, task_key
 from .play import run_batch, warm_up
-from .spec import SpecError, StudySpec, is_checkpoint, load_spec
+from .spec import LEARNED, SpecError, StudySpec, load_spec
 
 
 def default_out_dir(spec: StudySpec, root: Path = Path("runs")) -> Path:
@@ -107,6 +110,7 @@ def run_study(
     """
     workers = workers_for(executor, workers)
     check_trust(spec, trust_checkpoints)
+    check_objects(spec, executor)
     with claim_run_folder(out, "study", "spec.toml", spec, load_spec, resume=resume, error=SpecError):
         write_spec(spec, out)
         check_checkpoints(spec, out)
@@ -161,14 +165,48 @@ def run_study(
     return out
 
 
-def checkpoint_files(tasks: list[BatchTask]) -> list[str]:
-    """The files of the checkpoints the batches load, with their metadata (sent to Ray nodes)."""
-    from agents.policy_agent import checkpoint_path, metadata_path
+def check_objects(spec: StudySpec, executor: str) -> None:
+    """Refuse, before anything runs, a study whose agent objects are named but not given (a
+    ``spec.toml`` keeps only their names), or cannot reach worker processes (the process
+    pool pickles each batch with its agents: an agent or factory defined at a module's top
+    level pickles by name; a lambda or a function defined inside another does not)."""
+    missing = spec.missing_objects()
+    if missing:
+        raise SpecError(
+            f"style(s) {', '.join(missing)} are agents given as Python objects, and a spec file keeps only "
+            "their names: run or resume this study from Python with the same objects in styles "
+            "(training.study.parse_spec({..., 'styles': [..., agent]}), then run_study(spec, out, "
+            "resume=True))"
+        )
+    if executor != "process":
+        return  # serial: nothing leaves this process; Ray pickles functions by value (cloudpickle)
+    for agent in spec.agents:
+        try:
+            pickle.dumps(agent.obj)
+        except Exception as exc:  # pickling raises whatever the object's reduction raises
+            raise SpecError(
+                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
+                "define it (a class, or a function returning an agent) at the top level of a module, or "
+                "run with executor='serial'"
+            ) from None
 
-    checkpoints = {task.learned for task in tasks if task.learned}
-    checkpoints.update(style for task in tasks for style in task.styles if is_checkpoint(style))
-    files = {str(checkpoint_path(path)) for path in checkpoints}
-    files.update(str(metadata_path(path)) for path in checkpoints if metadata_path(path).is_file())
+
+def checkpoint_files(tasks: list[BatchTask]) -> list[str]:
+    """The files the batches read (sent to Ray nodes): the checkpoints with their metadata,
+    exported policies and Python file agents the styles and the reference name, and the
+    sweep's players (:meth:`agents.spec.AgentSpec.files`)."""
+    files: set[str] = set()
+    for learned in {task.learned for task in tasks if task.learned}:
+        if learned.endswith(".npz"):
+            files.update(parse_agent(learned).files())
+            continue
+        files.add(str(checkpoint_path(learned)))
+        if metadata_path(learned).is_file():
+            files.add(str(metadata_path(learned)))
+    objects = {agent.text for task in tasks for agent in task.agents}  # they travel in the tasks
+    named = {style for task in tasks for style in (*task.styles, task.reference)}
+    for style in sorted(named - objects - {"", LEARNED}):
+        files.update(parse_agent(style).files())
     return sorted(files)
 
 

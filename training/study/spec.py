@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import uno_env
-from agents.spec import parse_agent
+from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
 from uno_env.styles.registry import parse_policy
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 STUDY_FORMAT = "uno-env-study/2"
 SPEC_KEYS = (
     "name", "seed", "bases", "players", "styles", "games", "batch_games", "variations",
-    "allow_rules_mismatch", "replicate", "reference", "sweep", "allow_cheating",
+    "allow_rules_mismatch", "replicate", "reference", "sweep", "allow_cheating", "objects",
 )  # fmt: skip
 LEARNED = "learned"
 """The style of a study that names a sweep: in each cell, the policy the sweep trained for that
@@ -102,6 +102,19 @@ class StudySpec:
     sweep: str = ""
     """A finished sweep folder (:mod:`training.sweep`) whose policies take the ``learned`` seat."""
     allow_cheating: bool = False
+    agents: tuple[AgentSpec, ...] = ()
+    """The agents handed over as Python objects (an :class:`agents.Agent` or a factory), each a
+    style column (or the reference) named by its ``text``; read back from ``spec.toml`` (key
+    ``objects``) they are names only, and :meth:`missing_objects` lists them until the same
+    objects are given again."""
+
+    def agent(self, style: str) -> AgentSpec | None:
+        """The Python object agent named ``style``, or None for a spec text."""
+        return next((a for a in self.agents if a.text == style), None)
+
+    def missing_objects(self) -> tuple[str, ...]:
+        """The object agents named by the spec (read from a file) without their object."""
+        return tuple(a.text for a in self.agents if a.obj is None)
 
     def learned(self) -> tuple[str, ...]:
         """The styles that are learned-policy checkpoints."""
@@ -148,6 +161,7 @@ class StudySpec:
             "reference": self.reference,
             "sweep": self.sweep,
             "allow_cheating": self.allow_cheating,
+            **({"objects": [a.text for a in self.agents]} if self.agents else {}),
         }
 
     def replicas(self) -> tuple[int, ...]:
@@ -252,12 +266,15 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     if len(set(players)) != len(players):
         raise SpecError(f"{source}: players lists a count twice: {players}")
 
+    objects = _objects(data.get("objects", []), source)
     styles = data.get("styles", list(DEFAULT_FIELD))
     if isinstance(styles, str):
         styles = [styles]
-    if not isinstance(styles, list) or not styles or not all(isinstance(s, str) for s in styles):
-        raise SpecError(f"{source}: styles must be a non-empty list of style names")
-    styles = [s.strip() for s in styles]
+    if isinstance(styles, tuple):
+        styles = list(styles)
+    if not isinstance(styles, list) or not styles:
+        raise SpecError(f"{source}: styles must be a non-empty list of agent specs (or, from Python, agents)")
+    styles = [_style_name(s, objects, source) for s in styles]
     sweep = data.get("sweep", "")
     if not isinstance(sweep, str):
         raise SpecError(f"{source}: sweep must be the folder of a finished sweep, got {sweep!r}")
@@ -268,7 +285,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         raise SpecError(f"{source}: replicate must be true or false, got {replicate!r}")
     reference = data.get("reference", DEFAULT_REFERENCE)
     if not isinstance(reference, str):
-        raise SpecError(f'{source}: reference must be a style name or "" (none), got {reference!r}')
+        reference = _style_name(reference, objects, source, "reference")
     reference = reference.strip()
     allow = data.get("allow_rules_mismatch", False)
     if not isinstance(allow, bool):
@@ -276,7 +293,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
     cheating = data.get("allow_cheating", False)
     if not isinstance(cheating, bool):
         raise SpecError(f"{source}: allow_cheating must be true or false, got {cheating!r}")
-    if reference and not is_learned_policy(reference):  # an exported policy is checked per cell below
+    if reference and reference not in objects and not is_learned_policy(reference):  # exported: per cell
         try:
             parsed_reference, _ = parse_policy(reference)
         except ValueError as exc:
@@ -287,7 +304,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
                 "true to study against it as an upper bound"
             )
     for style in styles:
-        if style == LEARNED and sweep:
+        if (style == LEARNED and sweep) or style in objects:
             continue
         try:
             agent = parse_agent(style, where=f"{source}: style {style!r}")
@@ -338,7 +355,11 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         reference=reference,
         sweep=sweep,
         allow_cheating=cheating,
+        agents=tuple(objects[name] for name in dict.fromkeys([*styles, reference]) if name in objects),
     )
+    unused = sorted(set(objects) - {*styles, reference})
+    if unused:
+        raise SpecError(f"{source}: objects names {', '.join(unused)}, which no style or reference uses")
     try:
         variants = spec.variants()
     except RuleError as exc:
@@ -371,6 +392,51 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
         if not any(v.variation == label for v in variants):
             print(f"note: variation {label!r} changes no base; it is skipped", file=sys.stderr)
     return spec
+
+
+def _objects(names: Any, source: str) -> dict[str, AgentSpec]:
+    """The ``objects`` key: names of agents given as Python objects (what ``spec.toml`` keeps of
+    them), each a placeholder until the object is given again."""
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise SpecError(f"{source}: objects must be a list of the names of agents given as Python objects")
+    return {n.strip(): AgentSpec("object", n.strip()) for n in names}
+
+
+def _style_name(entry: Any, objects: dict[str, AgentSpec], source: str, where: str = "styles") -> str:
+    """The name a styles (or reference) entry goes by: a spec text as written, or an agent object's
+    or factory's name (:func:`agents.spec.as_spec`), registered in ``objects``."""
+    if isinstance(entry, str):
+        return entry.strip()
+    if isinstance(entry, AgentSpec) and entry.kind != "object":
+        return entry.text
+    try:
+        agent = as_spec(entry, where=f"{source}: {where} entry {entry!r}")
+    except AgentSpecError:
+        noun = "reference" if where == "reference" else "a styles entry"
+        raise SpecError(
+            f"{source}: {noun} must be a style name or another agent spec (or, from Python, an agent or a "
+            f"factory); {entry!r} is not an agent"
+        ) from None
+    name = agent.text
+    if not _LABEL.match(name) or name == LEARNED:
+        raise SpecError(
+            f"{source}: {where}: the agent object's name {name!r} must be letters, digits, '_' or '-' and "
+            f"not {LEARNED!r} (it names the style's rows); give the object a `name` attribute"
+        )
+    try:
+        parse_agent(name)
+    except ValueError:
+        pass
+    else:
+        raise SpecError(
+            f"{source}: {where}: the agent object's name {name!r} is also an agent spec (a style or a "
+            "policy); give the object another `name` attribute"
+        )
+    known = objects.get(name)
+    if known is not None and known.obj is not None and known.obj is not agent.obj:
+        raise SpecError(f"{source}: {where}: two different agent objects are named {name!r}")
+    objects[name] = agent
+    return name
 
 
 def is_checkpoint(style: str) -> bool:
