@@ -101,3 +101,31 @@ def test_uno_env_compile_covers_training_against_scripted_opponents() -> None:
     done = subprocess.run([sys.executable, "-c", PLAY_TRAINING_ENVS], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []  # nothing compiled: all from the cache
+
+
+# The web table's first agent decision and replay chart in a fresh process: what numba compiled.
+EXPLAIN_AND_CHART = (
+    COUNT_COMPILES
+    + """import agents
+from training.serve.explain import HandModel, SearchValue, explained_act
+from uno_env import Game
+
+game = Game("uno", 3, seed=4)
+for name in ("search:sims=8", "oracle:sims=8"):
+    explained_act(agents.make(name, seed=1), game)
+SearchValue(sims=4).estimate(game, 0)
+HandModel().estimate(game, 0)
+print(json.dumps(compiled))
+"""
+)
+
+
+def test_uno_env_compile_covers_the_web_tables_search_and_win_chances() -> None:
+    """The search with its visit counts, the win chances and the leaf value, called from
+    Python as the web table and its replays call them, load from what ``uno-env compile``
+    built: their first use compiles nothing."""
+    subprocess.run([str(UNO_ENV), "compile", "batch", "game"], capture_output=True, check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    done = subprocess.run([sys.executable, "-c", EXPLAIN_AND_CHART], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

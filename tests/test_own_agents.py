@@ -295,3 +295,93 @@ def test_a_tournament_sends_its_agents_files(tmp_path: Path, monkeypatch: pytest
         executor="serial", progress=False,
     )  # fmt: skip
     assert sent == [sorted([str(USER_FILE), str(exported), str(exported.with_suffix(".json"))])]
+
+
+class HistoryReader:
+    """A Python opponent that keeps its view's public history and the env's position at each
+    of its decisions (the position to check the history against)."""
+
+    def __init__(self, seed: int, env: object) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.env = env
+        self.seen: list[tuple[list[tuple[int, int]], str]] = []
+
+    def act(self, observation: object, action_mask: np.ndarray | None = None, view: object = None) -> int:
+        assert view is not None and action_mask is not None
+        self.seen.append((view.public_history(), self.env.position()))  # type: ignore[attr-defined]
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+def replayed(rules: object, n: int, seed: int, history: list[tuple[int, int]]) -> str:
+    """The position after ``history``'s decisions from the deal of ``seed``."""
+    from uno_env import Game
+
+    game = Game(rules, n, seed=seed)  # type: ignore[arg-type]
+    for seat, action in history:
+        assert game.current_player == seat
+        game.step(action)
+    return game.position()
+
+
+def test_the_aec_envs_view_carries_the_public_history() -> None:
+    """At every decision the AEC env's view has the history a Game of the same deal gives
+    (PublicView.of), a given card hidden from the seats it does not concern (H-TWO-1)."""
+    import uno_env
+    from uno_env import Game
+    from uno_env.styles.public import HIDDEN
+    from uno_env.styles.view import PublicView
+
+    rules = uno_env.load_rules("uno", two_gives=True)
+    hidden = checked = 0
+    for seed in range(3):
+        env = uno_env.env(rules, 3)
+        env.reset(seed=seed)
+        game = Game(rules, 3, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            history = obs.view.public_history()
+            assert history == PublicView.of(game).public_history() and len(history) == game.decisions
+            hidden += sum(action == HIDDEN for _, action in history)
+            checked += 1
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+            game.step(action)
+        assert env.unwrapped.position() == game.position()
+    assert checked > 100 and hidden > 0
+
+
+def test_the_single_agent_envs_opponents_see_the_whole_history() -> None:
+    """Every opponent a Python agent: each view's history replays to the game as it stands.
+    With a compiled opponent at the table (which moves unseen) the history is empty."""
+    import uno_env
+
+    readers = [HistoryReader(1, None), HistoryReader(2, None)]
+    env = uno_env.SingleAgentEnv("uno", 3, opponents=readers)
+    for reader in readers:
+        reader.env = env
+    rng = np.random.default_rng(0)
+    for episode in range(3):
+        _, info = env.reset(seed=10 + episode)
+        done = False
+        while not done:
+            _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = terminated or truncated
+        seen = [entry for reader in readers for entry in reader.seen]
+        assert seen and any(history for history, _ in seen)
+        for history, position in seen:
+            assert replayed(env.rules, 3, info["game_seed"], history) == position
+        for reader in readers:
+            reader.seen.clear()
+    reader = HistoryReader(3, None)
+    mixed = uno_env.SingleAgentEnv("uno", 3, opponents=["greedy", reader])
+    reader.env = mixed
+    mixed.reset(seed=1)
+    for _ in range(30):
+        _, _, terminated, truncated, _ = mixed.step(int(np.flatnonzero(mixed.action_masks())[0]))
+        if terminated or truncated:
+            break
+    assert reader.seen and all(history == [] for history, _ in reader.seen)

@@ -47,7 +47,7 @@ from training.serve.explain import analyse, explained_act
 from training.serve.replays import Replay, checked_view, parse_uploaded
 from training.serve.seats import build_agent
 from training.serve.tables import Connection, Table, TableError, Tables
-from training.serve.views import controls, public_event, seat_view
+from training.serve.views import controls, public_event, seat_view, visible_decisions
 from uno_env import Game, Phase, PositionError, load_rules
 from uno_env.game.records import RecordError, load_records, record_game, save_records
 
@@ -104,7 +104,7 @@ def test_no_message_to_a_seat_depends_on_hidden_cards(preset: str, overrides: di
             position, before, actor = game.position(), game.decision(), game.current_player
             counts = [len(r.sent) for r in recorders]
             action = rng.choice(game.legal_actions())
-            asyncio.run(table.act(connections[actor], action, game.decisions))
+            asyncio.run(table.act(connections[actor], action, visible_decisions(game, actor)))
             after = table.game.position()
             for observer in range(n):
                 new = recorders[observer].sent[counts[observer] :]
@@ -120,6 +120,8 @@ def test_no_message_to_a_seat_depends_on_hidden_cards(preset: str, overrides: di
                     hand = sorted({c.face for c in variant_before.hand(actor)} - {action})
                     alternative = hand[0] if hand else action
                     given += 1
+                # the count of the others' let-go answers to windows, which views leave out
+                variant_after.log = list(table.game.log)
                 event = public_event(
                     variant_before.decision(), actor, alternative, variant_after, observer, table.names
                 )
@@ -130,6 +132,153 @@ def test_no_message_to_a_seat_depends_on_hidden_cards(preset: str, overrides: di
     assert checked >= 100 and events >= 50
     if overrides.get("two_gives"):
         assert given > 0  # the case that names a given card was met
+
+
+def _with_hands(position: str, hands: list[list[str]], draw: list[str]) -> str:
+    """``position`` with these hands and this draw pile (the other fields kept)."""
+    fields = []
+    for field in position.split("; "):
+        key = field.partition("=")[0]
+        if key == "hands":
+            field = "hands=" + "/".join(" ".join(hand) for hand in hands)
+        elif key == "draw":
+            field = "draw=" + " ".join(draw)
+        fields.append(field)
+    return "; ".join(fields)
+
+
+def _window_cases(rules: Any) -> tuple[int, int, int, str, str, str]:
+    """A seat about to play a numbered card, two ways that the next seat cannot tell apart:
+    the third seat holds an identical card (a jump-in window opens, H-JUMP-1) or not (the
+    card sits in the draw pile instead). Returns (player, next, holder, card, with, without)."""
+    for seed in range(200):
+        game = Game(rules, 3, seed=seed)
+        if game.phase != Phase.PLAY or game.decision().penalty_pending:
+            continue
+        position = game.position()
+        fields = dict(f.partition("=")[::2] for f in position.split("; "))
+        hands = [hand.split() for hand in fields["hands"].split("/")]
+        draw = fields["draw"].split()
+        player = game.current_player
+        following = (player + (1 if fields["dir"] == "+" else -1)) % 3
+        holder = 3 - player - following
+        for action in game.legal_actions():
+            card = game.describe_action(action)
+            if not (len(card) == 2 and card[1].isdigit() and card[1] != "0"):
+                continue
+            if card in hands[following] or hands[player].count(card) > 1 or hands[holder].count(card) > 1:
+                continue
+            middle = len(draw) // 2  # far from the top, so nobody draws it here
+            swap = draw.index(card, middle) if card in draw[middle:] else -1
+            if card in hands[holder]:
+                with_card = position
+                spare = next(i for i in range(middle, len(draw)) if draw[i] != card)
+                others = list(draw)
+                theirs = list(hands[holder])
+                theirs[theirs.index(card)], others[spare] = others[spare], card
+                without = _with_hands(position, [*hands[:holder], theirs, *hands[holder + 1 :]], others)
+                return player, following, holder, card, with_card, without
+            if swap >= 0:
+                others = list(draw)
+                theirs = list(hands[holder])
+                theirs[0], others[swap] = card, theirs[0]
+                with_card = _with_hands(position, [*hands[:holder], theirs, *hands[holder + 1 :]], others)
+                return player, following, holder, card, with_card, position
+    raise AssertionError("no deal with a playable numbered card")
+
+
+def _window_table(rules: Any, position: str) -> tuple[Table, list[Recorder], list[Connection]]:
+    table = Table("t", rules, 3, 1, [None] * 3)
+    table.game = Game.from_position(rules, position)
+    recorders = [Recorder() for _ in range(4)]
+    connections = [Connection(recorders[s], s) for s in range(3)] + [Connection(recorders[3], None)]
+    for connection in connections:
+        asyncio.run(table.attach(connection))
+    return table, recorders, connections
+
+
+def _last_view(recorder: Recorder) -> dict[str, Any]:
+    return dict(json.loads(recorder.sent[-1])["view"])
+
+
+def test_an_open_window_is_not_seen_by_the_seats_it_does_not_ask() -> None:
+    """H-JUMP-1: the engine asks only the seats holding an identical card. The next seat and a
+    watcher get the same messages whether the third seat held one (and let it go) or not; the
+    next seat's move, made while the window was open, waits and is made when it closes."""
+    rules = load_rules("uno", jump_in=True)
+    player, following, holder, card, with_card, without = _window_cases(rules)
+    sent: dict[str, list[list[str]]] = {}
+    logs = {}
+    for case, position in (("with", with_card), ("without", without)):
+        table, recorders, connections = _window_table(rules, position)
+        view = _last_view(recorders[player])
+        asyncio.run(table.act(connections[player], table.game.parse_action(card), view["decisions"]))
+        assert (table.game.phase == Phase.JUMP_IN) == (case == "with")
+        seen = _last_view(recorders[following])
+        assert seen["to_move"] == following and seen["phase"] == "play" and seen["legal"]
+        before = len(recorders[following].sent)
+        asyncio.run(table.act(connections[following], seen["legal"][0]["action"], seen["decisions"]))
+        if case == "with":  # the move waits for the window, with no reply
+            assert len(recorders[following].sent) == before and table.game.current_player == holder
+            asked = _last_view(recorders[holder])
+            assert asked["phase"] == "jump_in" and "jump in" in asked["question"]
+            let_go = next(i["action"] for i in asked["legal"] if i["kind"] == "pass")
+            asyncio.run(table.act(connections[holder], let_go, asked["decisions"]))
+        assert table.game.log[-1][:2] == (following, seen["legal"][0]["action"])
+        sent[case] = [recorders[following].sent, recorders[3].sent]
+        logs[case] = [(s, a) for s, a, _ in table.game.log if s != holder]
+    assert sent["with"] == sent["without"]
+    assert logs["with"] == logs["without"]
+
+
+def test_the_agents_views_leave_out_another_seats_let_go_answer() -> None:
+    """H-JUMP-1: the JSON view and the prompt of the next seat (agents.text) are the same
+    whether the third seat was asked and let the chance go or held no identical card: its
+    pass is not in the public history nor in the decision count."""
+    from agents.text import decision_json, decision_prompt
+    from uno_env.styles.view import PublicView
+
+    rules = load_rules("uno", jump_in=True)
+    player, following, holder, card, with_card, without = _window_cases(rules)
+    shown = {}
+    for case, position in (("with", with_card), ("without", without)):
+        game = Game.from_position(rules, position)
+        game.step(card)
+        if case == "with":
+            assert game.current_player == holder and game.phase == Phase.JUMP_IN
+            asked = PublicView.of(game)
+            game.step(next(a for a in game.legal_actions() if game.describe_action(a) == "pass"))
+            assert asked.public_history()[-1] == (player, game.parse_action(card))
+        assert game.current_player == following
+        view = PublicView.of(game)
+        assert [seat for seat, _ in view.public_history()] == [player]
+        shown[case] = (decision_json(view), decision_prompt(view), view.decisions)
+    assert shown["with"] == shown["without"]
+
+
+def test_a_move_made_during_a_window_is_dropped_when_someone_jumps_in() -> None:
+    rules = load_rules("uno", jump_in=True)
+    player, following, holder, card, with_card, _ = _window_cases(rules)
+    table, recorders, connections = _window_table(rules, with_card)
+    view = _last_view(recorders[player])
+    asyncio.run(table.act(connections[player], table.game.parse_action(card), view["decisions"]))
+    seen = _last_view(recorders[following])
+    asyncio.run(table.act(connections[following], seen["legal"][0]["action"], seen["decisions"]))
+    asyncio.run(
+        table.act(
+            connections[holder], table.game.parse_action(card), _last_view(recorders[holder])["decisions"]
+        )
+    )
+    assert table.waiting == {} and all(s != following for s, _, _ in table.game.log)
+    news = json.loads(recorders[following].sent[-1])
+    assert (
+        news["event"]["kind"] == "card"
+        and news["event"]["phase"] == "jump_in"
+        and news["event"]["seat"] == holder
+    )
+    # the stale move is refused with one line if sent again
+    with pytest.raises(TableError, match="not the current one"):
+        asyncio.run(table.act(connections[following], seen["legal"][0]["action"], seen["decisions"]))
 
 
 def test_the_leak_probe_sees_a_hidden_card_in_a_message() -> None:
@@ -394,6 +543,56 @@ def test_a_replay_verifies_its_record_and_shows_every_hand() -> None:
     assert all(abs(sum(v) - 1.0) < 1e-3 for v in chart["values"][:-1])
     edited = type(record)(**{**record.__dict__, "seed": record.seed, "digest": "sha256:" + "0" * 64})
     assert "does not replay as recorded" in Replay("e", edited, HandModel()).verified
+
+
+def test_a_trace_replays_with_each_decisions_line(tmp_path: Path) -> None:
+    """A match trace's game replays with, beside each decision, its trace line: the JSON view
+    shown, the answers, the move; a line that is not the game's decision is not shown, long
+    text is cut, and the page reads it through the server."""
+    from agents.match import play_deals
+    from agents.trace import TraceWriter
+    from training.serve.explain import HandModel
+
+    trace = tmp_path / "trace.jsonl"
+    with TraceWriter(trace) as writer:
+        play_deals("uno", ["greedy", "random_legal"], [3, 4], trace=writer)
+    records = load_records(trace)
+    assert len(records) == 2 and all(len(r.trace) == len(r.actions) for r in records)
+    record = records[1]
+    replay = Replay("r", record, HandModel())
+    assert replay.summary()["traced"] == list(range(len(record.actions)))
+    game = record.new_game()
+    for step, action in enumerate(record.actions):
+        seen = replay.agent_view(step)
+        assert seen is not None
+        line = seen["trace"]
+        assert line["move"] == game.describe_action(action) and line["move"] in line["legal"]
+        assert line["agent"].split(":")[0] == ["greedy", "random_legal"][game.current_player]
+        shown = json.loads(line["view"])
+        assert shown["format"] == "uno-env-decision/1" and shown["seat"] == game.current_player
+        game.step(action)
+    # edited by hand: a line for another move is not shown, a long answer is cut
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    parsed = [json.loads(text) for text in lines]
+    at = [i for i, line in enumerate(parsed) if line.get("format") == "uno-env-trace/1" and line["game"] == 1]
+    wrong, long = json.loads(lines[at[0]]), json.loads(lines[at[1]])
+    wrong["action"] = next(a for a in range(200) if a != wrong["action"])
+    long["answers"] = ["x" * 50_000]
+    lines[at[0]], lines[at[1]] = json.dumps(wrong), json.dumps(long)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    replay = Replay("e", load_records(edited)[1], HandModel())
+    assert 0 not in replay.trace and "trace" not in (replay.agent_view(0) or {})
+    assert len(replay.agent_view(1)["trace"]["answers"][0]) < 4_100  # type: ignore[index]
+    # through the server: the listing holds the trace's games, the agent view its line
+    app, _ = make_app(replay_files=[trace], estimator=HandModel())
+    with TestClient(app) as client:
+        listing = client.get("/api/records").json()["records"]
+        assert len(listing) == 2
+        opened = client.post("/api/replays", json={"id": 1}).json()
+        assert opened["traced"] == list(range(len(record.actions)))
+        step = client.get(f"/api/replays/{opened['replay']}/agent/0").json()
+        assert step["view"]["trace"]["move"] == record.new_game().describe_action(record.actions[0])
 
 
 def test_stored_agent_views_are_checked_and_uploads_bounded(tmp_path: Path) -> None:

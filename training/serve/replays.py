@@ -7,7 +7,12 @@ replay`` does (:func:`uno_env.game.records.check_replay`; a record without outco
 position or digest is shown as not verified). Beside each decision: what the agent saw
 (stored in a browser game's record, else :func:`training.serve.explain.analyse`), and each
 seat's chance of winning along the game (:class:`~training.serve.explain.WinEstimator`),
-computed in a worker thread while the page already steps through the game.
+computed in a worker thread while the page already steps through the game. A game of a
+match trace (:mod:`agents.trace`: ``uno-env benchmark --trace``, a tournament's trace) also
+shows, beside each decision, the trace's line: the JSON view the agent was shown
+(:func:`agents.text.decision_json`), its raw answers and the re-asks, the move parsed,
+retries, seconds and tokens (:func:`checked_trace`; a line that does not match the game's
+decision is not shown).
 
 Records come from the server's record folder and files (``uno-env serve --records``,
 ``--replay FILE``) or are sent by the page; either way they are read by
@@ -16,6 +21,8 @@ Records come from the server's record folder and files (``uno-env serve --record
 
 from __future__ import annotations
 
+import json
+import math
 import tempfile
 import threading
 from collections import OrderedDict
@@ -77,6 +84,7 @@ class Replay:
             self.verified = f"not verified: the record has no {', '.join(missing_checks(record))}"
         except ReplayMismatchError as exc:
             self.verified = f"does not replay as recorded: {str(exc)[:300]}"
+        self.trace = _trace_steps(record, self.games)
         self.chart: list[list[float]] = []
         self._views: dict[int, dict[str, Any] | None] = {}
         self._thread = threading.Thread(target=self._estimate, daemon=True)
@@ -100,6 +108,7 @@ class Replay:
             "estimator": {"name": self.estimator.name, "description": self.estimator.description},
             "frames": self.frames,
             "actions": list(record.actions),
+            "traced": sorted(self.trace),
         }
 
     def chart_so_far(self) -> dict[str, Any]:
@@ -114,7 +123,9 @@ class Replay:
                 f"step {step} is not a decision of this game (0..{len(self.record.actions) - 1})"
             )
         if step not in self._views:
-            self._views[step] = self._agent_view(step)
+            view = self._agent_view(step)
+            traced = self.trace.get(step)
+            self._views[step] = view if traced is None else {**(view or {"kind": "choice"}), "trace": traced}
         return self._views[step]
 
     def _agent_view(self, step: int) -> dict[str, Any] | None:
@@ -124,6 +135,72 @@ class Replay:
         game = self.games[step]
         name = self.names[game.current_player]
         return analyse(name, game.clone(), seed=(self.record.seed + step) % 2**63)
+
+
+TRACE_TEXT = 4_000
+"""Longest text of a trace line the page is sent (an answer, a re-ask; longer ones are cut)."""
+TRACE_VIEW = 40_000
+"""Longest JSON view of a trace line the page is sent, in characters (a longer one is left out)."""
+
+
+def _trace_steps(record: GameRecord, games: list[Game]) -> dict[int, dict[str, Any]]:
+    """The record's trace lines by step, each checked (:func:`checked_trace`) against the game:
+    the decision number, the seat to move and the action played must be the record's."""
+    out: dict[int, dict[str, Any]] = {}
+    for line in record.trace:
+        step = line.get("decision")
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(record.actions):
+            continue
+        if line.get("seat") != games[step].current_player or line.get("action") != record.actions[step]:
+            continue
+        checked = checked_trace(line)
+        if checked is not None:
+            out[step] = checked
+    return out
+
+
+def _cut(text: Any) -> str:
+    value = str(text)
+    if len(value) <= TRACE_TEXT:
+        return value
+    return value[: TRACE_TEXT - 30] + f"... ({len(value):,} characters)"
+
+
+def checked_trace(line: Any) -> dict[str, Any] | None:
+    """A trace line (:mod:`agents.trace`) as the page may show it: text fields as bounded
+    strings, numbers as numbers, the JSON view as its (bounded) text; a line that is not an
+    object is dropped. The page shows these as text only."""
+    if not isinstance(line, dict):
+        return None
+
+    def texts(key: str, most: int = 32) -> list[str]:
+        value = line.get(key)
+        return [_cut(v) for v in value[:most]] if isinstance(value, list) else []
+
+    def number(key: str) -> float:
+        value = line.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            return float(value)
+        return 0.0
+
+    tokens = line.get("tokens")
+    view = json.dumps(line.get("view"), indent=1, sort_keys=True)
+    return {
+        "agent": _cut(line.get("agent", ""))[:200],
+        "move": _cut(line.get("move", ""))[:200],
+        "legal": texts("legal", 256),
+        "answers": texts("answers"),
+        "reasks": texts("reasks"),
+        "retries": int(number("retries")),
+        "fallback": line.get("fallback") is True,
+        "seconds": round(number("seconds"), 6),
+        "tokens": {
+            _cut(k)[:60]: int(v)
+            for k, v in (tokens.items() if isinstance(tokens, dict) else [])
+            if isinstance(v, int) and not isinstance(v, bool)
+        },
+        "view": view if len(view) <= TRACE_VIEW else None,
+    }
 
 
 def checked_view(item: Any) -> dict[str, Any] | None:

@@ -7,8 +7,13 @@ token) or a watcher. After every decision each connection gets what its seat may
 (:mod:`training.serve.views`): the public event and its new view, and nothing when it
 learns nothing. A seat's decision is taken only when it is that seat's decision, for the
 decision number the seat answers, and legal; otherwise a one-line error goes back and the
-game is unchanged. Agents decide as soon as the decision is theirs; when the game ends its
-record (:mod:`uno_env.game.records`, with what each agent saw in ``extra``) is appended to the
+game is unchanged. While an out-of-turn window asks other seats (H-JUMP-1, H-ZEROSEE-1) a
+seat sees, and answers, the decision it would have had without the window
+(:func:`~training.serve.views.let_windows_go`): its move waits at the table, with no reply,
+and is made when the window closes with every chance let go (and dropped when someone
+jumps in, which everyone sees), so no reply tells it that a window was open. Agents decide
+as soon as the decision is theirs; when the game ends its record
+(:mod:`uno_env.game.records`, with what each agent saw in ``extra``) is appended to the
 server's record file.
 
 :class:`Tables` keeps the tables of a server, at most ``max_tables`` at once: finished and
@@ -35,7 +40,7 @@ from uno_env.game.records import GameRecord, append_records, record_game
 
 from .explain import explained_act
 from .seats import HUMAN, CatalogueEntry, agent_seed, build_agent
-from .views import public_event, seat_view
+from .views import let_windows_go, public_event, seat_view, visible_decisions
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 """How a table sends one message to one connection."""
@@ -103,6 +108,9 @@ class Table:
         self.record: GameRecord | None = None
         self.touched = time.monotonic()
         self.moves = 0
+        self.waiting: dict[int, tuple[int, int]] = {}
+        """Moves made while an out-of-turn window asked other seats: seat -> (action, the
+        decision number it answered); made when that decision comes (see the module docstring)."""
 
     # ---------------------------------------------------------------- who is here
     @property
@@ -163,19 +171,35 @@ class Table:
                 raise TableError("this seat was joined from elsewhere; reload to take it back")
             if game.is_over():
                 raise TableError("the game is over")
-            if decision != game.decisions:
+            seen = let_windows_go(game, seat)  # the game as this seat sees it
+            current = visible_decisions(seen, seat)
+            if decision != current:
                 raise TableError(
-                    f"decision {decision} is not the current one ({game.decisions}): "
+                    f"decision {decision} is not the current one ({current}): "
                     "the move was already made or the view is out of date"
                 )
-            if game.current_player != seat:
+            if seen.current_player != seat:
                 raise TableError("it is not your decision now")
-            legal = game.legal_actions()
+            legal = seen.legal_actions()
             if action not in legal:
-                notations = ", ".join(f"{a} ({game.describe_action(a)})" for a in legal)
+                notations = ", ".join(f"{a} ({seen.describe_action(a)})" for a in legal)
                 raise TableError(f"action {action} is not legal now; legal: {notations}")
-            await self._step(seat, action, None)
+            if seen is game:
+                await self._step(seat, action, None)
+            else:
+                self.waiting[seat] = (action, decision)  # made once the window closes (run_agents)
         await self.run_agents()
+
+    def _waiting_move(self, seat: int) -> int | None:
+        """The move ``seat`` made ahead, while a window asked others, if it answers the decision
+        now due (else it is dropped: someone jumped in, and the decision is another)."""
+        made = self.waiting.pop(seat, None)
+        if made is None:
+            return None
+        action, decision = made
+        if decision != visible_decisions(self.game, seat) or action not in self.game.legal_actions():
+            return None
+        return action
 
     async def run_agents(self) -> None:
         """Let the agents decide while the decision is theirs. An agent thinks in a worker
@@ -185,9 +209,15 @@ class Table:
         while True:
             async with self.lock:
                 game = self.game
-                if game.is_over() or game.current_player not in self.agents:
+                if game.is_over():
                     return
                 seat = game.current_player
+                ahead = self._waiting_move(seat)
+                if ahead is not None:
+                    await self._step(seat, ahead, None)
+                    continue
+                if seat not in self.agents:
+                    return
                 action, why = await asyncio.to_thread(explained_act, self.agents[seat], game)
                 await self._step(seat, action, why)
             await asyncio.sleep(self.pace)
@@ -196,6 +226,10 @@ class Table:
         """Apply ``seat``'s ``action`` and tell every connection what it may learn (under the lock)."""
         before = self.game.decision()
         self.game.step(action)
+        for ahead, (_, number) in list(self.waiting.items()):  # someone jumped in: another decision
+            seen = let_windows_go(self.game, ahead)
+            if seen.is_over() or seen.current_player != ahead or visible_decisions(seen, ahead) != number:
+                del self.waiting[ahead]
         self.agent_views.append(why)
         self.moves += 1
         self.touched = time.monotonic()

@@ -11,8 +11,12 @@ pile, the seed, the chance generator, whether a pending Wild Draw Four was a blu
 (U-WD4-2), and the other seats' legal actions (they would show their cards). Once the game is over every
 hand is shown, as the hands are laid down for the scoring (U-SCORE-1). In an
 out-of-turn window (jump-in, H-JUMP-1; a block of the look, H-ZEROSEE-1) the engine asks
-only the seats that hold a card to lay, so the other seats see that the table waits for
-out-of-turn plays but not whom it asks. A spectator (``seat=None``: replays and tables
+only the seats that hold a card to lay, so that a window is open at all says that someone
+holds one: a seat not asked sees the game as it goes on once every seat asked before it
+lets the chance go (:func:`let_windows_go`), with its decision count not counting the
+others' let-go answers (:func:`visible_decisions`), exactly what it sees when nobody holds
+such a card; a move it makes there waits at the table until the window closes
+(:class:`training.serve.tables.Table`). A spectator (``seat=None``: replays and tables
 without people) sees every hand.
 
 The controls are derived from the engine's typed decision (:meth:`uno_env.Game.decision`)
@@ -186,6 +190,43 @@ def controls(game: Game, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def _let_go(game: Game) -> int:
+    """The action that lets an out-of-turn chance go (the window's pass)."""
+    return next(a for a in game.legal_actions() if action_kind(a, game.deck)[0] == ActionKind.PASS)
+
+
+def let_windows_go(game: Game, seat: int | None) -> Game:
+    """The game as ``seat`` may picture it: while an out-of-turn window (:data:`WINDOW_PHASES`)
+    asks another seat, a copy in which every seat asked before ``seat`` lets the chance go
+    (``seat`` itself is then asked, or the game goes on); else ``game`` itself. The engine asks
+    only the seats holding a card to lay, so the open window itself is private to them: what
+    it would have looked like without any such card is all the other seats may see. ``None``
+    (a spectator) sees the game as it is."""
+    if seat is None or game.is_over() or game.current_player == seat:
+        return game
+    if game.decision().phase not in WINDOW_PHASES:
+        return game
+    future = game.clone()
+    while not future.is_over() and future.current_player != seat and future.decision().phase in WINDOW_PHASES:
+        future.step(_let_go(future))
+    return future
+
+
+def visible_decisions(game: Game, seat: int | None) -> int:
+    """The decision count ``seat`` sees (and answers with): the game's, without the other seats'
+    let-go answers to out-of-turn windows (whom a window asked is private, see
+    :func:`let_windows_go`). A spectator (``None``) sees the game's own count."""
+    if seat is None:
+        return game.decisions
+    deck = game.deck
+    unseen = sum(
+        1
+        for who, action, phase in game.log
+        if phase in WINDOW_PHASES and who != seat and action_kind(action, deck)[0] == ActionKind.PASS
+    )
+    return game.decisions - unseen
+
+
 def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
     """What ``seat`` may see of ``game`` now (``None``: a spectator, who sees every hand;
     ``-1``: a watcher of a table with people, who sees what is public and no hand).
@@ -193,6 +234,7 @@ def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, A
     ``names`` labels the seats (``human``, ``greedy``, ...). See the module docstring for
     what is in it and what never is.
     """
+    game = let_windows_go(game, seat)
     n = game.num_players
     deck = game.deck
     rules = game.rules
@@ -202,7 +244,6 @@ def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, A
     spectator = seat is None
     to_move = -1 if over else decision.seat
     mine = seat is not None and seat >= 0 and to_move == seat
-    hidden_window = decision.phase in WINDOW_PHASES and not (spectator or mine)
     # at the end every hand is laid down and counted (U-SCORE-1); before, a seat sees its hand
     # and the hands it has looked at, the public observer (-1) none
     own = set() if seat is None or seat < 0 else {seat, *hands_seen(game, seat)}
@@ -231,18 +272,16 @@ def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, A
         "finished": _per_seat(public.get("finished"), n),
         "sit_out": _per_seat(public.get("sitout"), n),
         "round": int(public.get("round", "0")),
-        "decisions": game.decisions,
+        "decisions": visible_decisions(game, seat),
         "over": over,
-        "to_move": None if hidden_window else to_move,
-        "phase": "window" if hidden_window else decision.phase.name.lower(),
+        "to_move": to_move,
+        "phase": decision.phase.name.lower(),
         "pending_cards": decision.pending_cards,
         "pending_turns": decision.pending_turns,
         "pending_from": decision.pending_from,
-        "target_reason": None
-        if decision.target_reason is None or hidden_window
-        else decision.target_reason.name.lower(),
-        "give_to": None if hidden_window else decision.give_to,
-        "give_left": 0 if hidden_window else decision.give_left,
+        "target_reason": None if decision.target_reason is None else decision.target_reason.name.lower(),
+        "give_to": decision.give_to,
+        "give_left": decision.give_left,
         "drawn": card_json(decision.drawn.face, deck)
         if decision.drawn is not None and (mine or spectator)
         else None,

@@ -7,7 +7,9 @@ later processes pointed at the same cache load it instead. Two ways to pay that 
 - **Ahead of use, visibly**: :func:`compile_all` (``uno-env compile [PART ...]``) runs every
   part of :data:`PARTS` on a small real workload, one progress line per part as it starts
   and ends: whole games through the :class:`~uno_env.Game` facade with positions and
-  invariants, the batch simulator with every compiled play style and a learned seat, the AEC
+  invariants, the batch simulator with every compiled play style and a learned seat (and the
+  search called from Python with its visit counts, win chances and leaf value, as the web
+  table and its replays call it), the AEC
   and single-agent envs with compiled and Python opponents and the illegal-action paths, the
   vector env with compiled and batched Python opponents. An install step, a Docker image build or a cluster
   set-up runs it once; ``make test`` and ``make demo`` do. Running workloads, rather than
@@ -183,6 +185,22 @@ def _play_batch(every_path: bool) -> None:
         shipped = _module("sim.learned").shipped_policies()
         if shipped:  # the lockstep loop of exported policies (studies and tournaments with one)
             batch.simulate("uno", 2, 1, seed=0, policies=[next(iter(shipped)), "random"])
+        _search_from_python()
+
+
+def _search_from_python() -> None:
+    """The search's entry points called from Python, as the web table and replays call them:
+    a decision with its visit counts (:meth:`~uno_env.styles.view.PublicView.search_with_counts`,
+    the search and the oracle), each seat's win chances and the leaf value."""
+    search, view = _module("styles.search"), _module("styles.view")
+    game = _module("game.facade").Game("uno", 2, seed=0)
+    params = _module("styles.registry").parse_policy("search:sims=4")[1]
+    public = view.PublicView.of(game)
+    for full in (False, True):
+        visits, values = np.zeros(256, dtype=np.int64), np.zeros(256, dtype=np.float64)
+        public.search_with_counts(params, game.legal_mask(), view.agent_generator(0, 0), full, visits, values)
+    search.win_chances(game.state, game.compiled.spec, sims=2, seed=0)
+    search.evaluate(game.state, game.compiled.spec, 0)
 
 
 def _play_game(every_path: bool) -> None:

@@ -196,6 +196,9 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         self._cur_obs: dict[str, np.ndarray] = {}
         self._skip_agent_selection: str | None = None
         self._last_actions: list[int | None] | None = None
+        self._log: list[tuple[int, int, int]] = []
+        """The game's decisions as ``(seat, action, phase)`` (as :attr:`uno_env.Game.log`), for
+        the views' public history."""
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -242,6 +245,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         self._has_updated = True
         self._over = False
         self._last_actions = [None] * self.num_players if self.render_mode is not None else None
+        self._log = []
         obs = np.empty(self._obs_size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
         seat = core.aec_view(self._state, self._spec, self._mask, self._offsets, obs, mask)
@@ -267,9 +271,12 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         obs = np.empty(self._obs_size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
         actor = self._cur_seat
+        phase = int(self._state[L.S_PHASE])
         seat = core.aec_step(
             self._state, self._spec, action, self._mask, self._offsets, obs, mask, self._staged
         )
+        if seat >= 0 or seat == core.OVER:
+            self._log.append((actor, int(action), phase))
         if seat >= 0:
             self._cur_seat = seat
             self._cur_agent = self.agent_selection = self._names[seat]
@@ -392,9 +399,10 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
 
     def public_view(self) -> PublicView:
         """The game as the agent to move may see it (typed accessors: own hand, top card,
-        decision...); the observation of the agent to move carries it too (``obs.view``), so
-        ``agent.act(obs)`` works for every agent of :mod:`agents`."""
-        return PublicView(self._state, self._spec, self.rules)
+        decision..., the public history of the game's decisions); the observation of the agent
+        to move carries it too (``obs.view``), so ``agent.act(obs)`` works for every agent of
+        :mod:`agents`."""
+        return PublicView(self._state, self._spec, self.rules, self._log, len(self._log))
 
     @property
     def game_seed(self) -> int | None:

@@ -27,7 +27,10 @@ Opponents
       model for self-play...): it gets its own seat-relative observation and mask. An
       ``act`` that takes a ``view`` keyword (the scripted agents of :mod:`agents`) also
       gets ``view=PublicView(state, spec)`` (:class:`uno_env.styles.view.PublicView`), the
-      public game state.
+      public game state; its public history (``view.public_history()``) holds every decision
+      of the game when every opponent is such an object (each decision passes through
+      Python), and is empty when compiled opponents, which move inside the compiled step,
+      share the table.
 
     An opponent's illegal action raises :class:`~uno_env.IllegalActionError` (a bug in the
     opponent, whatever ``illegal_action`` says about the learner).
@@ -202,6 +205,10 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self._obs = np.zeros(self._layout.size, dtype=np.float32)
         self._out_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+        self._log: list[tuple[int, int, int]] | None = None
+        """The game's decisions as ``(seat, action, phase)`` for the opponents' views' public
+        history: kept when every opponent is a Python agent (every decision passes here);
+        ``None`` when compiled opponents move inside the compiled step, unseen."""
 
     # ------------------------------------------------------------ episode
     def reset(
@@ -228,6 +235,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._scripted,
             )
             self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
+            python_only = all(self._seats[s] < 0 for s in range(self.num_players))
+            self._log = [] if python_only else None
             if self._ask_external(int(self._state[L.S_CURRENT])) != core.OVER:
                 break
             game_seed = core.next_seed(game_seed)
@@ -263,7 +272,10 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             obs = observe_state(self._state, self._spec, seat, self.deck)
             mask = self._mask[: self._num_actions].copy()
             if takes_view:
-                chosen = policy(obs, mask, view=PublicView(self._state, self._spec))
+                log = self._log
+                length = len(log) if log is not None else 0
+                view = PublicView(self._state, self._spec, self.rules, log, length)
+                chosen = policy(obs, mask, view=view)
             else:
                 chosen = policy(obs, mask)
             try:
@@ -272,6 +284,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 raise IllegalActionError(
                     f"opponent at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
                 ) from None
+            phase = int(self._state[L.S_PHASE])
             result = core.single_step(
                 self._state,
                 self._spec,
@@ -286,6 +299,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             if result == core.ILLEGAL:
                 lead = f"opponent at seat {seat} played the illegal action "
                 raise self.compiled.illegal_action(self._state, mask, action, lead=lead)
+            if self._log is not None:
+                self._log.append((seat, action, phase))
             seat = result
         return seat
 
@@ -297,6 +312,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             action = coerce_action(action, self._num_actions)  # ActionOutOfBoundsError if outside
         obs = np.empty(self._layout.size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
+        phase = int(self._state[L.S_PHASE])
         seat = core.learner_step(
             self._state,
             self._spec,
@@ -315,6 +331,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         info: dict[str, Any] = {"action_mask": mask}
         if seat == core.ILLEGAL:
             return self._illegal(action)
+        if self._log is not None:
+            self._log.append((self._learner, int(action), phase))
         if seat != self._learner and seat != core.OVER:
             seat = self._ask_external(seat)
             obs, mask = self._view()

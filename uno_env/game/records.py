@@ -99,6 +99,9 @@ class GameRecord:
     """The digest the record was written with (``None``: none); see :meth:`game_digest`."""
     origin: str | None = field(default=None, compare=False)
     """Where the record was read (``"<file>, line <n>"``), for messages; not part of the record."""
+    trace: tuple[dict[str, Any], ...] = field(default=(), compare=False, repr=False)
+    """In a match trace (:mod:`agents.trace`), the decision lines that came before this record
+    in its file (this game's decisions, as :func:`load_records` read them); not part of the record."""
 
     def game_digest(self) -> str:
         """``sha256:<hex>`` of the fields that fix the game and its result.
@@ -354,6 +357,7 @@ def load_records(path: str | Path) -> list[GameRecord]:
     """
     path = Path(path)
     records = []
+    decisions: list[dict[str, Any]] = []  # a trace's decision lines, until their game's record
     try:
         handle = path.open("rb")
     except FileNotFoundError:
@@ -378,9 +382,12 @@ def load_records(path: str | Path) -> list[GameRecord]:
             except ValueError as exc:  # an integer too long to convert, for one
                 raise RecordError(one_line(f"{where}: not JSON ({exc})")) from None
             if isinstance(data, dict) and data.get("format") == TRACE_FORMAT:
-                continue  # a decision of a match trace: its game's record follows
+                decisions.append(data)  # a decision of a match trace: its game's record follows
+                continue
             try:
-                records.append(GameRecord.from_dict(data, where))
+                record = GameRecord.from_dict(data, where)
+                records.append(dataclasses.replace(record, trace=tuple(decisions)) if decisions else record)
+                decisions = []
             except RecordError as exc:
                 raise RecordError(one_line(str(exc))) from None
             except (TypeError, OverflowError, RecursionError) as exc:  # defence in depth

@@ -7,7 +7,10 @@ pending penalty, UNO calls, scores, the legal actions, and the public history of
 decisions. Everything is read from the state buffer at the seat that decides; nothing hidden
 is reachable through these accessors: the other hands, the draw pile's order and the engine's
 bluff flag (U-WD4-2: unless it is the mover's own) are not, and in the history the card one
-player gives another (H-TWO-1) is shown only to those two.
+player gives another (H-TWO-1) is shown only to those two. An out-of-turn window (H-JUMP-1,
+H-ZEROSEE-1) asks only the seats holding a card to lay, so another seat's letting the chance
+go is left out of the history and of :attr:`~PublicAccessors.decisions` (it would say that
+seat held such a card); the viewer's own answers and every card laid stay in.
 """
 
 from __future__ import annotations
@@ -119,8 +122,24 @@ class PublicAccessors:
 
     @property
     def decisions(self) -> int:
-        """Decisions applied so far."""
-        return int(self.state[L.S_DECISIONS])
+        """Decisions applied so far that the viewer may count: without the other seats'
+        let-go answers to out-of-turn windows (H-JUMP-1, H-ZEROSEE-1) when the view has the
+        game's log (see the module docstring); the engine's count otherwise."""
+        return int(self.state[L.S_DECISIONS]) - self._unseen_passes()
+
+    def _unseen_passes(self) -> int:
+        """The log's let-go answers of other seats to out-of-turn windows."""
+        if self.log is None:
+            return 0
+        viewer = self.current_player
+        return sum(1 for entry in self.log[: self.log_length] if self._unseen(entry, viewer))
+
+    def _unseen(self, entry: tuple[int, int, int], viewer: int) -> bool:
+        """Whether the viewer may not know of this log entry (another seat's let-go answer)."""
+        seat, action, phase = entry
+        if phase not in (L.PH_JUMP_IN, L.PH_BLOCK) or seat == viewer:
+            return False
+        return actions.action_kind(int(action), self.deck)[0] == actions.ActionKind.PASS
 
     @property
     def turns(self) -> int:
@@ -183,7 +202,8 @@ class PublicAccessors:
     def public_history(self) -> list[tuple[int, int]]:
         """Every decision so far as ``(seat, action)``, as the viewer may know it: the card
         one player gives another (H-TWO-1, the give phase) is :data:`HIDDEN` unless the viewer
-        gave it or got it.
+        gave it or got it; another seat's letting an out-of-turn chance go (H-JUMP-1,
+        H-ZEROSEE-1) is left out (the window asked only seats holding a card to lay).
 
         Empty when the view was built without a log (an environment's buffers alone).
         """
@@ -194,6 +214,8 @@ class PublicAccessors:
         receiver = -1
         entries = self.log[: self.log_length] if self.log is not None else ()
         for seat, action, phase in entries:
+            if self._unseen((seat, action, phase), viewer):
+                continue  # another seat's let-go answer to an out-of-turn window
             if phase == Phase.CHOOSE_TARGET:
                 # a target is picked k seats clockwise (the action table's TARGET rows)
                 receiver = (seat + actions.action_kind(int(action), self.deck)[1]) % self.num_players

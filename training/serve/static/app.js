@@ -246,8 +246,7 @@ function drawTable() {
     `pending: ${view.pending_cards ? view.pending_cards + " cards" : ""}${view.pending_turns ? " " + view.pending_turns + " turns" : ""} from ${seatLabel(view, view.pending_from)}` : "";
   let question = view.question || "";
   if (!question && !view.over) {
-    question = view.phase === "window" ? "Waiting for out-of-turn plays ..." :
-      view.to_move !== null && view.to_move >= 0 ? `${seatLabel(view, view.to_move)} to decide (${view.phase.replace("_", " ")})` : "";
+    question = view.to_move !== null && view.to_move >= 0 ? `${seatLabel(view, view.to_move)} to decide (${view.phase.replace("_", " ")})` : "";
   }
   const mine = view.seat !== null && view.seat >= 0 ? view.hands[String(view.seat)] || [] : [];
   const handNodes = mine.map((card) => {
@@ -386,8 +385,12 @@ async function drawAgent() {
   let view;
   try { view = await agentView(step); } catch (error) { box.replaceChildren(header, el("div", {}, error.message)); return; }
   if (replay.step !== step) return;
+  const traced = view && view.trace ? [traceNode(view.trace)] : [];
   if (!view) { box.replaceChildren(header, el("div", {class: "meta"}, "a person's decision, or an agent whose reasons are not known")); return; }
-  if (view.kind === "choice") { box.replaceChildren(header, el("div", {class: "meta"}, "a scripted rule: its choice only" + (view.why ? ` (${view.why})` : ""))); return; }
+  if (view.kind === "choice") {
+    box.replaceChildren(header, el("div", {class: "meta"}, view.trace ? "the agent's trace" : "a scripted rule: its choice only" + (view.why ? ` (${view.why})` : "")), ...traced);
+    return;
+  }
   const total = view.values.reduce((a, b) => a + b, 0) || 1;
   const chosen = data.frames[step + 1].event;
   const what = view.kind === "visits" ? "rollouts (visit counts) and their mean value" + (view.reanalysed ? ", re-analysed here" : "") : "action probabilities";
@@ -401,7 +404,21 @@ async function drawAgent() {
         el("span", {class: "label"}, label),
         el("div", {}, el("div", {class: "fill", style: `width:${(share * 100).toFixed(1)}%`})),
         el("span", {}, view.kind === "visits" ? `${view.values[i]} (${(view.means[i] * 100).toFixed(0)}%)` : `${(view.values[i] * 100).toFixed(1)}%`));
-    }));
+    }), ...traced);
+}
+
+function traceNode(t) {
+  // a match trace's line (agents.trace), shown as text: the view shown, the answers, the move
+  const tokens = Object.entries(t.tokens).map(([k, v]) => `${k} ${v}`).join(", ");
+  const rows = [
+    el("div", {class: "meta"}, `${t.agent}: played ${t.move} after ${t.retries} re-ask(s)` +
+      `${t.fallback ? " (fallback move)" : ""}, ${t.seconds.toFixed(3)} s${tokens ? "; tokens: " + tokens : ""}`),
+    el("div", {}, `legal: ${t.legal.join(", ")}`),
+    ...t.answers.map((a, i) => el("div", {class: "answer", "data-answer": i}, `answer ${i + 1}: ${a}`)),
+    ...t.reasks.map((r, i) => el("div", {class: "meta"}, `re-ask ${i + 1}: ${r}`)),
+  ];
+  if (t.view) rows.push(el("details", {}, el("summary", {}, "the JSON view shown"), el("pre", {}, t.view)));
+  return el("div", {class: "trace", id: "trace"}, ...rows);
 }
 
 function chosenAction(step) { return replay.data.actions ? replay.data.actions[step] : null; }
