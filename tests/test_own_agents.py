@@ -385,3 +385,31 @@ def test_the_single_agent_envs_opponents_see_the_whole_history() -> None:
         if terminated or truncated:
             break
     assert reader.seen and all(history == [] for history, _ in reader.seen)
+
+
+def test_a_sweeps_field_seats_a_python_agent() -> None:
+    """The transfer field (uno-env sweep's [transfer] field) with a user's agent: its games are
+    played at Game tables on the deals the compiled field plays, each deal once per seat, and
+    its file is among those sent to Ray nodes."""
+    import uno_env
+    from agents.match import play_deals
+    from training.sweep import parse_sweep
+    from training.transfer import FieldTask, play_field_task, style_files
+
+    mine = f"{USER_FILE}:Seeded"
+    rules = uno_env.load_rules("uno")
+    task = FieldTask("uno__2p", "uno", 2, str(rules), (mine, "blocker", "greedy"), 12, 11)
+    pairs = {k: np.asarray(v) for k, v in play_field_task(task)["pairs"].items()}
+    seeds = list(range(11, 23))
+    first = play_deals(rules, [mine, "blocker"], seeds)["winner"]
+    second = play_deals(rules, ["blocker", mine], seeds)["winner"]
+    assert np.array_equal(pairs[f"{mine}|blocker"], (first == 0).astype(int) + (second == 1))
+    assert np.array_equal(pairs[f"blocker|{mine}"], (first == 1).astype(int) + (second == 0))
+    ahead = uno_env.simulate(rules, 2, 12, seed=11, policies=["blocker", "greedy"]).winner
+    behind = uno_env.simulate(rules, 2, 12, seed=11, policies=["greedy", "blocker"]).winner
+    assert np.array_equal(pairs["blocker|greedy"], (ahead == 0).astype(int) + (behind == 1))  # compiled
+    assert style_files([mine, "blocker", "ppo_uno_2p"]) == [str(USER_FILE)]
+    spec = parse_sweep(
+        {"players": [2], "steps": 256, "transfer": {"field": [mine, "greedy"], "deals": 8}}, source="s.toml"
+    )
+    assert spec.field == (mine, "greedy")

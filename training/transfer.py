@@ -58,6 +58,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.match import play_deals
+from agents.spec import parse_agent
 from training.runner import (
     Progress,
     node_file,
@@ -67,7 +69,7 @@ from training.runner import (
     write_frame,
     write_json_atomic,
 )
-from uno_env.sim.learned import is_learned_policy, shipped_policies, sidecar_path
+from uno_env.sim.learned import is_learned_policy, shipped_policies
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
 
 if TYPE_CHECKING:
@@ -257,9 +259,9 @@ def local_style(style: str) -> str:
 
 
 def style_files(styles: Sequence[str]) -> list[str]:
-    """The exported policy files among ``styles``, with their sidecars (what Ray nodes need sent)."""
-    exported = [s for s in dict.fromkeys(styles) if is_learned_policy(s) and s not in shipped_policies()]
-    return [path for s in exported for path in (s, str(sidecar_path(s)))]
+    """The files ``styles`` read (what Ray nodes need sent): exported policies with their
+    sidecars, a Python file agent's ``.py`` (:meth:`agents.spec.AgentSpec.files`)."""
+    return sorted({path for style in dict.fromkeys(styles) for path in parse_agent(style).files()})
 
 
 def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[str, Any]:
@@ -320,16 +322,21 @@ def play_field_task(task: FieldTask) -> dict[str, Any]:
     rules = uno_env.RuleSet.parse(task.rules)
     n = task.players
     pairs: dict[str, list[int]] = {}
+    seeds = [task.seed + deal for deal in range(task.deals)]  # the deals simulate() plays
     for mine in task.styles:
         for other in task.styles:
             if mine == other:
                 continue
             wins = np.zeros(task.deals, dtype=np.int64)
             for seat in range(n):
-                policies = [local_style(other)] * n
-                policies[seat] = local_style(mine)
-                sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=policies)
-                wins += sim.winner == seat
+                policies = [other] * n
+                policies[seat] = mine
+                if all(parse_agent(p).compiled for p in policies):
+                    local = [local_style(p) for p in policies]
+                    winner = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=local).winner
+                else:  # a user's agent: game by game at Game tables, the same deals
+                    winner = play_deals(rules, policies, seeds)["winner"]
+                wins += winner == seat
             pairs[f"{mine}|{other}"] = wins.tolist()
     return {"id": task.id, "pairs": pairs}
 
