@@ -7,7 +7,7 @@
 - A Seven-O swap (H-SEVEN-1) and a Wild Draw Four challenge (U-WD4-2) are made through the
   page, and their effect shows.
 - A replay is stepped forwards and back, the agents' reasons show, and the win-chance chart
-  is drawn for every step.
+  is drawn for every step; a match trace's game shows each decision's trace line.
 
 ``UNO_ENV_SCREENSHOT_DIR=docs`` writes the documentation's screenshots (``web-play.png``,
 ``web-replay.png``) from these runs.
@@ -215,6 +215,31 @@ def test_a_replay_is_stepped_through_with_its_chart(server: tuple[str, Path], pa
     assert page.locator("#agent-view .bar").count() >= 2
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "web-replay.png"), full_page=True)
+
+
+def test_a_match_trace_is_replayed_with_each_decisions_line(tmp_path: Path, page: Page) -> None:
+    """A trace (agents.trace) given with --replay: its game steps in the page, and beside a
+    decision the trace's line shows, the JSON view the agent was shown among it."""
+    from agents.match import play_deals
+    from agents.trace import TraceWriter
+    from training.serve.explain import HandModel
+
+    trace = tmp_path / "trace.jsonl"
+    with TraceWriter(trace) as writer:
+        play_deals("uno", ["greedy", "random_legal"], [5], trace=writer)
+    (record,) = load_records(trace)
+    first_move = record.new_game().describe_action(record.actions[0])
+    with running_server(None, replay_files=[trace], estimator=HandModel()) as (url, _):
+        page.goto(url + "/?fast#/")
+        page.wait_for_selector("[data-record]")
+        page.locator("[data-record]").first.click()
+        page.wait_for_selector("#step-label")
+        page.wait_for_selector("#trace")
+        text = page.text_content("#trace") or ""
+        assert f"played {first_move}" in text and "legal:" in text
+        page.click("#trace summary")
+        shown = page.text_content("#trace pre") or ""
+        assert '"uno-env-decision/1"' in shown
 
 
 def test_two_people_at_one_table_each_see_only_their_own_hand(server: tuple[str, Path], browser: Any) -> None:
