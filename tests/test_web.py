@@ -308,6 +308,12 @@ def test_a_seat_sees_its_hand_and_legal_moves_only() -> None:
     )
     assert {c["action"] for c in mine["legal"]} == set(game.legal_actions())
     assert theirs["legal"] == [] and public["legal"] == [] and theirs["question"] is None
+    # the mover's decision as agents read it (agents.text): its own hand and legal moves only
+    decision = mine["decision"]
+    assert decision["format"] == "uno-env-decision/1" and decision["seat"] == mover
+    assert [m["id"] for m in decision["legal"]] == game.legal_actions()
+    assert sorted(c["card"] for c in decision["hand"]) == sorted(str(c) for c in game.hand(mover))
+    assert theirs["decision"] is None and public["decision"] is None
     text = json.dumps(theirs)
     assert "seed" not in text and str(game.seed) not in text
 

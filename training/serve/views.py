@@ -34,13 +34,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from agents.text import decision_json
 from uno_env import Game, Phase
 from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.engine.cards import COLOUR_LETTERS, COLOUR_NAMES, DeckFamily, face_name, format_face
 from uno_env.game.facade import Decision, TargetReason
+from uno_env.styles.view import PublicView
 
 VIEW_FORMAT = "uno-env-seat-view/1"
 """The version of the view's JSON form (a change of a field's meaning changes it)."""
+DECISION_HISTORY = 24
+"""How many of the last public decisions the agents' JSON view of a seat's decision lists."""
 RECENT_DISCARDS = 8
 """How many of the top discards a view lists (the whole pile is public; its count is sent)."""
 WINDOW_PHASES = (Phase.JUMP_IN, Phase.BLOCK)
@@ -287,6 +291,9 @@ def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, A
         else None,
         "question": question(game, seat, names) if mine and seat is not None else None,
         "legal": controls(game, seat) if mine and seat is not None else [],
+        # the seat's own decision as agents get it (agents.text, schema uno-env-decision/1):
+        # a script playing a seat over the websocket reads what an out-of-process agent reads
+        "decision": decision_json(PublicView.of(game), history=DECISION_HISTORY) if mine else None,
         "outcome": None,
     }
     outcome = game.outcome()
