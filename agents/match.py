@@ -61,6 +61,7 @@ def play_deals(
     agents: Sequence[Any] | None = None,
     on_decision: Callable[[int, int, float], None] | None = None,
     trace: TraceWriter | None = None,
+    before_decision: Callable[[int, uno_env.Game], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one game per seed with ``seats[k]`` at seat ``k``; per-game arrays.
 
@@ -68,7 +69,9 @@ def play_deals(
     ``first_mover``, ``ranking`` (seats best first; -1 when truncated) and ``scores``, as
     :func:`uno_env.simulate` gives them. ``agents``: the seats' agents already made (else
     :func:`make_seats`); ``on_decision(seat, action, seconds)`` is called after every
-    decision (accounting); ``trace`` records every decision and game (:mod:`agents.trace`).
+    decision (accounting); ``trace`` records every decision and game (:mod:`agents.trace`);
+    ``before_decision(i, game)`` is called with game ``i`` before each decision is asked for
+    (the atlas reads every seat's position there).
     """
     from uno_env.game.encoding import observe_state
 
@@ -93,6 +96,8 @@ def play_deals(
         first_mover[i] = game.current_player
         while not game.is_over():
             seat = game.current_player
+            if before_decision is not None:
+                before_decision(i, game)
             obs = observe_state(game.state, spec, seat, deck)
             view = PublicView.of(game)
             start = time.perf_counter()

@@ -1,4 +1,5 @@
-"""The estimators of :mod:`uno_env.stats`: t distribution, grouped and paired estimates, error control."""
+"""The estimators of :mod:`uno_env.stats`: t distribution, grouped and paired estimates, functions of
+per-deal totals (jackknife, the variance split), quantile and rank-correlation intervals, error control."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ from uno_env.stats import (
     benjamini_hochberg,
     critical_value,
     fcr_level,
+    grouped_function,
     grouped_ratio,
     holm,
     mean_interval,
     paired_difference,
     plackett_luce,
+    quantile_interval,
+    rank_correlation,
     t_cdf,
     t_quantile,
     two_sided_p,
+    variance_split,
     wilson_interval,
 )
 
@@ -197,3 +202,69 @@ def test_fcr_intervals_exclude_zero_exactly_for_the_selected_effects() -> None:
     excludes = (estimates - half > 0) | (estimates + half < 0)
     assert 0 < detected.sum() < 100
     assert (excludes == detected).all()
+
+
+# ================================================================ functions of per-deal totals
+def test_grouped_function_of_a_ratio_agrees_with_the_sandwich() -> None:
+    rng = np.random.default_rng(4)
+    wins = rng.integers(0, 6, 300).astype(float)
+    games = rng.integers(4, 7, 300).astype(float)
+    sandwich = grouped_ratio(wins, games)
+    jackknife = grouped_function(np.stack([wins, games], axis=1), lambda t: t[:, 0] / t[:, 1])
+    assert jackknife.value == pytest.approx(sandwich.value)
+    assert jackknife.se == pytest.approx(sandwich.se, rel=0.02)
+    assert jackknife.groups == 300
+
+
+def test_the_variance_split_of_coin_flips_skill_and_noise() -> None:
+    """Outcomes fixed by the deal read deal share 1; fixed by the player, player share 1;
+    independent of both, the deal share's interval covers 0 (the method of moments removes the
+    noise that the cards' mean square carries)."""
+    rng = np.random.default_rng(5)
+    deals = 500
+    seating = np.array([[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]])  # a focal player alone
+    coin = np.repeat(rng.integers(0, 4, deals)[:, None], 4, axis=1)
+    split = variance_split(coin, seating, 2)
+    assert split.deal.value == pytest.approx(1.0) and split.player.value == pytest.approx(0.0)
+    skill = np.tile(np.arange(4), (deals, 1))  # the focal player wins wherever it sits
+    split = variance_split(skill, seating, 2)
+    assert split.player.value == pytest.approx(1.0) and split.deal.value == pytest.approx(0.0)
+    noise = rng.integers(0, 4, (deals, 4))
+    split = variance_split(noise, seating, 2)
+    lo, hi = split.deal.interval()
+    assert lo < 0 < hi and hi < 0.05
+    assert split.deal.value + split.player.value + split.rest.value == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="balanced design"):
+        variance_split(noise[:, :3], seating[:3], 2)
+
+
+def test_the_variance_split_sees_cards_that_decide_half_the_games() -> None:
+    """Half the deals are won by a fixed seat whoever holds it, the rest at random: the cards'
+    share is about half the variance of a seat's outcome."""
+    rng = np.random.default_rng(6)
+    deals = 2000
+    seating = np.array([[0, 1], [1, 0]])
+    decided = rng.random(deals) < 0.5
+    fixed = rng.integers(0, 2, deals)
+    winners = np.where(decided[:, None], fixed[:, None], rng.integers(0, 2, (deals, 2)))
+    split = variance_split(winners, seating, 2)
+    lo, hi = split.deal.interval()
+    assert lo < 0.5 < hi
+
+
+def test_quantile_intervals_cover_the_true_quantile() -> None:
+    rng = np.random.default_rng(7)
+    truth = float(np.quantile(rng.exponential(size=2_000_000), 0.9))
+    covered = 0
+    for _ in range(400):
+        _, lo, hi = quantile_interval(rng.exponential(size=200), 0.9)
+        covered += lo <= truth <= hi
+    assert 0.92 <= covered / 400 <= 0.99
+
+
+def test_rank_correlation() -> None:
+    rho, lo, hi = rank_correlation([1, 2, 3, 4, 5, 6], [2, 1, 4, 3, 6, 5])
+    assert rho == pytest.approx(1 - 6 * 6 / (6 * 35))
+    assert lo < rho < hi
+    assert rank_correlation([1, 2, 3, 4], [4, 3, 2, 1])[0] == pytest.approx(-1.0)
+    assert math.isnan(rank_correlation([1, 1, 1, 1], [1, 2, 3, 4])[0])

@@ -212,6 +212,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
 # and ``uno-env simulate`` never loads torch.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.study",
+    "training.atlas",
     "training.tournament",
     "training.play",
     "training.replay",

@@ -24,6 +24,14 @@ Rankings of agents (tournaments): :func:`plackett_luce` fits Plackett-Luce stren
 finishing orders by maximum likelihood, with a cluster-robust (sandwich) covariance whose
 scores are summed within each deal, so the strengths' intervals also take the deal as the unit.
 
+Smooth functions of per-deal totals (a standard deviation, a share of variance, a change of
+either between two cells on the same deals): :func:`grouped_function` with the delete-one-deal
+jackknife, whose standard error takes the deal as the unit like the sandwich above (for a ratio
+the two agree as the deals grow). :func:`variance_split` splits duplicate outcomes into the
+part the cards decide, the part the players decide and the rest. :func:`quantile_interval` is
+the distribution-free interval of a quantile of independent values; :func:`rank_correlation`
+Spearman's correlation with its Fisher-z interval.
+
 Many comparisons: :func:`benjamini_hochberg` (false discovery rate) and :func:`holm`
 (family-wise error) adjust p-values; :func:`fcr_level` gives the confidence level of the
 Benjamini-Yekutieli false-coverage-rate intervals that go with Benjamini-Hochberg selection,
@@ -37,7 +45,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -53,15 +61,20 @@ __all__ = [
     "Z95",
     "GroupedEstimate",
     "PlackettLuceFit",
+    "VarianceSplit",
     "benjamini_hochberg",
     "fcr_level",
+    "grouped_function",
     "grouped_ratio",
     "holm",
     "mean_interval",
     "paired_difference",
     "plackett_luce",
+    "quantile_interval",
+    "rank_correlation",
     "t_cdf",
     "t_quantile",
+    "variance_split",
     "wilson_interval",
 ]
 
@@ -306,6 +319,191 @@ def paired_difference(
     residual = (y1 - r1 * m1) / t1 - (y0 - r0 * m0) / t0
     se = math.sqrt(groups / (groups - 1) * float(np.dot(residual, residual)))
     return GroupedEstimate(r1 - r0, se, groups, t1 + t0)
+
+
+def grouped_function(
+    sums: np.ndarray | Sequence[Sequence[float]], function: Callable[[np.ndarray], np.ndarray]
+) -> GroupedEstimate:
+    """A smooth function of per-deal totals with its delete-one-deal jackknife standard error.
+
+    ``sums[d]`` holds deal ``d``'s totals (``(deals, k)``); ``function`` maps totals to the
+    statistic and must accept a ``(m, k)`` array, returning ``m`` values (it is called once on
+    the totals over every deal and once on the ``G`` totals that leave one deal out). The
+    estimate is the function of all the totals; its standard error
+    ``sqrt((G - 1) / G * sum((theta_(d) - mean)^2))`` treats the deal as the unit, as
+    :func:`grouped_ratio` does (Student-t interval on ``G - 1`` degrees of freedom). A change
+    between two cells on the same deals is one function of both cells' totals side by side,
+    so it is paired by deal.
+    """
+    data = np.asarray(sums, dtype=np.float64)
+    if data.ndim != 2:
+        raise ValueError(f"per-deal totals must be (deals, k), got shape {data.shape}")
+    groups = int(data.shape[0])
+    if groups == 0:
+        return GroupedEstimate(math.nan, math.nan, 0, 0.0)
+    total = data.sum(axis=0)
+    value = float(np.asarray(function(total[None, :]), dtype=np.float64).reshape(-1)[0])
+    if groups == 1:
+        return GroupedEstimate(value, math.nan, 1, 1.0)
+    leave_one_out = np.asarray(function(total[None, :] - data), dtype=np.float64).reshape(-1)
+    if leave_one_out.shape != (groups,):
+        raise ValueError(f"function must return one value per row, got shape {leave_one_out.shape}")
+    finite = leave_one_out[np.isfinite(leave_one_out)]
+    if math.isnan(value) or finite.size < groups:
+        return GroupedEstimate(value, math.nan, groups, float(groups))
+    spread = float(np.sum((finite - finite.mean()) ** 2))
+    return GroupedEstimate(value, math.sqrt((groups - 1) / groups * spread), groups, float(groups))
+
+
+@dataclass(frozen=True)
+class VarianceSplit:
+    """Shares of the outcome variance of duplicate games (:func:`variance_split`), each with
+    its jackknife error over the deals: ``deal`` (the cards: whoever holds them), ``player``
+    (who plays them) and ``rest`` (how cards and players interact, and chance in the play:
+    the players' own randomness). The three add up to 1."""
+
+    deal: GroupedEstimate
+    player: GroupedEstimate
+    rest: GroupedEstimate
+
+
+def variance_split_sums(winners: np.ndarray, seating: np.ndarray, players: int) -> np.ndarray:
+    """Per-deal sufficient statistics of :func:`variance_split` (``(deals, 5 + 3 * players)``);
+    the split is :func:`variance_split_shares` of their totals, so two cells' columns side by
+    side give a change paired by deal (:func:`grouped_function`)."""
+    winners = np.asarray(winners, dtype=np.int64)
+    seating = np.asarray(seating, dtype=np.int64)
+    if winners.ndim != 2 or seating.ndim != 2:
+        raise ValueError(f"winners must be (deals, tables) and seating (tables, seats), got {winners.shape}")
+    deals, tables = winners.shape
+    n = seating.shape[1]
+    if seating.shape[0] != tables:
+        raise ValueError(f"seating has {seating.shape[0]} tables, the winners {tables}")
+    if seating.min() < 0 or seating.max() >= players:
+        raise ValueError(f"seating must name players 0..{players - 1}")
+    counts = np.stack([np.bincount(seating[:, s], minlength=players) for s in range(n)])
+    if not (counts == counts[:1]).all():
+        raise ValueError("the variance split needs a balanced design: every player in every seat equally often")
+    y = (winners[:, :, None] == np.arange(n)[None, None, :]).astype(np.float64)  # (deals, tables, seats)
+    base = 1.0 / n
+    cards = y.mean(axis=1) - base  # (deals, seats): what each seat's cards win, whoever holds them
+    resid = y - base - cards[:, None, :]
+    onehot = (seating[:, :, None] == np.arange(players)[None, None, :]).astype(np.float64)  # (t, s, p)
+    out = np.zeros((deals, 5 + 3 * players))
+    out[:, 0] = ((y - base) ** 2).sum(axis=(1, 2))  # the total sum of squares
+    out[:, 1] = tables * (cards**2).sum(axis=1)  # the cards' sum of squares
+    out[:, 2] = (resid**2).sum(axis=(1, 2))  # what the cards leave
+    out[:, 3] = tables * n  # seat-games
+    out[:, 4] = 1.0  # deals
+    out[:, 5 : 5 + players] = np.einsum("dts,tsp->dp", resid, onehot)
+    out[:, 5 + players : 5 + 2 * players] = np.einsum("dts,tsp->dp", y, onehot)
+    out[:, 5 + 2 * players :] = onehot.sum(axis=(0, 1))[None, :]
+    return out
+
+
+def variance_split_shares(totals: np.ndarray, players: int, seats: int) -> np.ndarray:
+    """The deal, player and rest shares (``(m, 3)``) from totals of :func:`variance_split_sums`
+    (``(m, 5 + 3 * players)``); see :func:`variance_split`."""
+    t = np.atleast_2d(np.asarray(totals, dtype=np.float64))
+    total, ss_cards, left, obs, deals = t[:, 0], t[:, 1], t[:, 2], t[:, 3], t[:, 4]
+    resid = t[:, 5 : 5 + players]
+    wins = t[:, 5 + players : 5 + 2 * players]
+    slots = t[:, 5 + 2 * players :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tables = obs / (seats * deals)  # games of each deal
+        effect = np.where(slots > 0, wins / np.where(slots > 0, slots, 1.0), 1.0 / seats) - 1.0 / seats
+        ss_player = (slots * effect**2).sum(axis=1)
+        ss_error = left - 2.0 * (effect * resid).sum(axis=1) + ss_player
+        error = ss_error / (obs * (1.0 - 1.0 / tables))  # per seat-game, one mean per cards cell taken out
+        deal = (ss_cards / obs - error / tables) / (total / obs)
+        player = ss_player / total
+    return np.stack([deal, player, 1.0 - deal - player], axis=1)
+
+
+def variance_split(winners: np.ndarray, seating: np.ndarray, players: int) -> VarianceSplit:
+    """How much of the outcome of duplicate games the deal decides, and how much the players.
+
+    ``winners[d, t]``: the winning seat (-1: none) of deal ``d`` played at table ``t``, where
+    ``seating[t, s]`` is the player (``0 .. players - 1``) at seat ``s``; the design must be
+    balanced (every player in every seat equally often, every deal at every table), as the
+    duplicate format is. Each seat's outcome (1 if it won) is split by an analysis of
+    variance into the *cards* (deal ``d``, seat ``s``: what those cards win whoever holds them),
+    the *player* (each player's edge over the fair share ``1/n``) and the *rest* (how cards
+    and players interact, and chance in the play). The cards' variance is the method-of-moments
+    component: the mean square of the cards' effects less the part the rest puts into it
+    (``error / tables``), so a deal that decides nothing reads 0 however few tables it has.
+    Shares of the total outcome variance, each with a delete-one-deal jackknife error.
+
+    Outcomes fixed by the deal (a coin flip of the deal) read deal share 1, player share 0;
+    outcomes fixed by the player read player share 1.
+    """
+    winners = np.asarray(winners, dtype=np.int64)
+    seats = int(np.asarray(seating).shape[1])
+    sums = variance_split_sums(winners, seating, players)
+    parts = [
+        grouped_function(sums, lambda t, k=k: variance_split_shares(t, players, seats)[:, k]) for k in range(3)
+    ]
+    return VarianceSplit(*parts)
+
+
+def quantile_interval(
+    values: np.ndarray | Sequence[float], q: float, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """The ``q`` quantile of independent ``values`` with its distribution-free interval:
+    ``(quantile, low, high)``. The bounds are order statistics whose ranks come from the
+    binomial distribution of the count below the quantile (normal approximation with a
+    continuity correction), so the interval holds whatever the values' distribution."""
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"a quantile needs 0 < q < 1, got {q}")
+    x = np.sort(np.asarray(values, dtype=np.float64))
+    n = x.size
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    point = float(np.quantile(x, q, method="inverted_cdf"))
+    z = NormalDist().inv_cdf(0.5 + level / 2.0)
+    half = z * math.sqrt(n * q * (1.0 - q))
+    low = int(math.floor(n * q - half - 0.5))
+    high = int(math.ceil(n * q + half + 0.5))
+    return (point, float(x[max(low, 0)]), float(x[min(high, n - 1)]))
+
+
+def rank_correlation(
+    x: np.ndarray | Sequence[float], y: np.ndarray | Sequence[float], level: float = LEVEL
+) -> tuple[float, float, float]:
+    """Spearman's rank correlation of paired values with its interval: ``(rho, low, high)``.
+
+    Ties get average ranks. The interval is Fisher's z with the standard error
+    ``sqrt((1 + rho^2 / 2) / (k - 3))`` of Bonett and Wright (2000) for ``k`` pairs; NaN
+    bounds below 4 pairs.
+    """
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"rank_correlation needs two equal-length vectors, got {a.shape} and {b.shape}")
+    k = a.size
+    if k < 2:
+        return (math.nan, math.nan, math.nan)
+    ra, rb = _ranks(a), _ranks(b)
+    if ra.std() == 0 or rb.std() == 0:
+        return (math.nan, math.nan, math.nan)
+    rho = float(np.corrcoef(ra, rb)[0, 1])
+    if k < 4:
+        return (rho, math.nan, math.nan)
+    z = math.atanh(max(-0.999999, min(0.999999, rho)))
+    half = NormalDist().inv_cdf(0.5 + level / 2.0) * math.sqrt((1.0 + rho * rho / 2.0) / (k - 3))
+    return (rho, math.tanh(z - half), math.tanh(z + half))
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..k, ties averaged."""
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(values.size)
+    ranks[order] = np.arange(1, values.size + 1)
+    for value in np.unique(values):
+        tied = values == value
+        if tied.sum() > 1:
+            ranks[tied] = ranks[tied].mean()
+    return ranks
 
 
 # ================================================================ rankings

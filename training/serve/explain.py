@@ -18,8 +18,11 @@ marked ``reanalysed``).
 **Win chances** (:class:`WinEstimator`): each seat's chance of winning the round at every
 step of a game, drawn as a chart. :class:`SearchValue` is the search's estimate by rollouts
 from the true hands (:func:`uno_env.styles.search.win_chances`); :class:`HandModel` the search's
-leaf value alone (:func:`uno_env.styles.search.evaluate`: hand sizes and wild cards). Estimators
-are looked up by name in :data:`ESTIMATORS`; a calibrated estimate can be added there.
+leaf value alone (:func:`uno_env.styles.search.evaluate`: hand sizes and wild cards);
+:class:`Calibrated` the calibrated model of the balance atlas (:mod:`uno_env.sim.winprob`: a
+conditional logit on each seat's cards and place in the turn order, fitted on simulated games
+and checked on held-out ones), microseconds per position. Estimators are looked up by name in
+:data:`ESTIMATORS`; ``calibrated:FILE`` reads the models of an atlas run (its ``winprob.json``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import numpy as np
 from agents import Agent, ExportedAgent, RandomAgent, ScriptedAgent
 from uno_env import Game
 from uno_env.sim.learned import is_learned_policy, load_policy, observe_public
+from uno_env.sim.winprob import ModelBook, shipped_models
 from uno_env.styles.registry import parse_policy
 from uno_env.styles.search import evaluate, win_chances
 from uno_env.styles.view import PublicView
@@ -174,12 +178,44 @@ class HandModel:
         return [round(float(evaluate(game.state, game.compiled.spec, s)), 4) for s in range(game.num_players)]
 
 
+@dataclass
+class Calibrated:
+    """The balance atlas' calibrated estimate (:class:`uno_env.sim.winprob.ModelBook`): the model
+    fitted on the game's rules and player count, else the one pooled over the presets at that
+    player count. ``path``: a model file (default: the one shipped with the package)."""
+
+    path: str = ""
+    name: str = "calibrated"
+    description: str = (
+        "a calibrated model of each seat's cards and place in the turn order (the balance atlas'; "
+        "fitted on the game's rules where the atlas measured them, else pooled over the presets)"
+    )
+
+    def __post_init__(self) -> None:
+        self.book = ModelBook.load(self.path) if self.path else shipped_models()
+        if self.path:
+            self.name = f"calibrated:{self.path}"
+
+    def estimate(self, game: Game, step: int) -> list[float]:
+        """Shares per seat, from the position alone (a finished round: its winner's)."""
+        over = game.outcome()
+        if over is not None:
+            return _final(over.winner, game.num_players)
+        chances = self.book.chances(game.state, game.compiled.spec, game.rules, game.num_players)
+        return [round(float(v), 4) for v in chances]
+
+
 def _final(winner: int | None, n: int) -> list[float]:
     return [1.0 if s == winner else 0.0 for s in range(n)]
 
 
-ESTIMATORS: dict[str, Callable[[], WinEstimator]] = {"search": SearchValue, "hands": HandModel}
-"""Win-chance estimators by name (``uno-env serve --win-estimate NAME``)."""
+ESTIMATORS: dict[str, Callable[[], WinEstimator]] = {
+    "search": SearchValue,
+    "hands": HandModel,
+    "calibrated": Calibrated,
+}
+"""Win-chance estimators by name (``uno-env serve --win-estimate NAME``; ``calibrated:FILE``
+takes an atlas run's model file)."""
 
 
 def warm_up() -> None:
@@ -193,11 +229,15 @@ def warm_up() -> None:
         action, _ = explained_act(agent, game)
         SearchValue(sims=2).estimate(game, step)
         HandModel().estimate(game, step)
+        Calibrated().estimate(game, step)
         game.step(action)
 
 
 def make_estimator(name: str) -> WinEstimator:
-    """The estimator called ``name``; ValueError lists the known ones."""
+    """The estimator called ``name`` (``calibrated:FILE``: an atlas run's model file); ValueError
+    lists the known ones."""
+    if name.startswith("calibrated:"):
+        return Calibrated(path=name.partition(":")[2])
     if name not in ESTIMATORS:
         raise ValueError(f"unknown win-chance estimate {name!r}; known: {', '.join(ESTIMATORS)}")
     return ESTIMATORS[name]()

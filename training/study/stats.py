@@ -359,17 +359,12 @@ def effect_rows(spec: StudySpec, rows: Sequence[Mapping[str, Any]]) -> list[dict
             if key not in by_key:
                 by_key[key] = row
     primary = [(k, r) for k, r in by_key.items() if k[0] == 0]
-    p = np.array([float(r[MEASURE_COLUMNS[k[3]][4]]) for k, r in primary])
-    adjusted = benjamini_hochberg(p)
-    detected = adjusted <= FDR
-    level = fcr_level(int(detected.sum()), len(primary), FDR)
     out = []
-    for (key, row), p_value, p_adj, found in zip(primary, p, adjusted, detected, strict=True):
+    for key, row in primary:
         _, variant, n, measure, style = key
-        level_col, change_col, lo_col, hi_col, _ = MEASURE_COLUMNS[measure]
+        level_col, change_col, lo_col, hi_col, p_col = MEASURE_COLUMNS[measure]
         change = float(row[change_col])
-        se = (float(row[hi_col]) - float(row[lo_col])) / (2 * critical_value(LEVEL, deals_df(row)))
-        half = critical_value(level, deals_df(row)) * se
+        df = deals_df(row)
         rep = by_key.get((1, variant, n, measure, style))
         out.append(
             {
@@ -383,30 +378,67 @@ def effect_rows(spec: StudySpec, rows: Sequence[Mapping[str, Any]]) -> list[dict
                 "base_value": float(row[level_col]) - change,
                 "value": float(row[level_col]),
                 "change": change,
-                "p": float(p_value),
-                "p_adjusted": float(p_adj),
-                "detected": bool(found),
-                "level": level,
-                "lo": change - half,
-                "hi": change + half,
+                "p": float(row[p_col]),
+                "se": _se_of(row[lo_col], row[hi_col], df),
+                "df": df,
                 "rep_change": float(rep[change_col]) if rep else math.nan,
                 "rep_lo": float(rep[lo_col]) if rep else math.nan,
                 "rep_hi": float(rep[hi_col]) if rep else math.nan,
-                "rep_p": float(rep[MEASURE_COLUMNS[measure][4]]) if rep else math.nan,
-                "rep_p_adjusted": math.nan,
-                "rep_detected": "",
-                "replicated": "",
+                "rep_p": float(rep[p_col]) if rep else math.nan,
             }
         )
-    if spec.replicate:
-        tested = [e for e in out if e["detected"]]
+    control_family(out, spec.replicate)
+    for effect in out:
+        del effect["se"], effect["df"]
+    return out
+
+
+def _se_of(lo: Any, hi: Any, df: float) -> float:
+    """A standard error rebuilt from a 95% interval's half-width (the tidy rows carry intervals)."""
+    return (float(hi) - float(lo)) / (2 * critical_value(LEVEL, df))
+
+
+def control_family(effects: list[dict[str, Any]], replicate: bool, fdr: float = FDR) -> list[dict[str, Any]]:
+    """Error control over a family of effects (changes), in place; returns ``effects``.
+
+    Each effect holds its ``change`` with its two-sided p-value ``p``, standard error ``se``
+    and degrees of freedom ``df``, and, with a replication, the same change on fresh deals
+    (``rep_change``, ``rep_p``). Benjamini-Hochberg at false discovery rate ``fdr`` over the
+    whole family sets ``p_adjusted`` and ``detected``; every change gets its
+    false-coverage-rate interval (Benjamini-Yekutieli: ``lo``/``hi`` at ``level = 1 - R *
+    fdr / m`` for ``R`` detections of ``m``), which excludes 0 exactly for the detected ones.
+    With ``replicate``, each detected effect's replication is tested again (Benjamini-Hochberg
+    at ``fdr`` over the detected effects): ``rep_p_adjusted``, ``rep_detected`` and
+    ``replicated`` (``"yes"``: same sign and detected again) are set; otherwise they stay empty.
+    The study and the atlas both call this: one procedure, one wording in their reports.
+    """
+    p = np.array([float(e["p"]) for e in effects])
+    adjusted = benjamini_hochberg(p)
+    detected = adjusted <= fdr
+    level = fcr_level(int(detected.sum()), len(effects), fdr)
+    for effect, p_adj, found in zip(effects, adjusted, detected, strict=True):
+        se, df = float(effect["se"]), float(effect["df"])
+        half = critical_value(level, df) * se if math.isfinite(se) else math.nan
+        change = float(effect["change"])
+        effect.update(
+            p_adjusted=float(p_adj),
+            detected=bool(found),
+            level=level,
+            lo=change - half,
+            hi=change + half,
+            rep_p_adjusted=math.nan,
+            rep_detected="",
+            replicated="",
+        )
+    if replicate:
+        tested = [e for e in effects if e["detected"]]
         rep_adjusted = benjamini_hochberg([e["rep_p"] for e in tested])
         for effect, p_adj in zip(tested, rep_adjusted, strict=True):
             effect["rep_p_adjusted"] = float(p_adj)
             same_sign = np.sign(effect["rep_change"]) == np.sign(effect["change"])
-            effect["rep_detected"] = "yes" if p_adj <= FDR else "no"
-            effect["replicated"] = "yes" if p_adj <= FDR and same_sign else "no"
-    return out
+            effect["rep_detected"] = "yes" if p_adj <= fdr else "no"
+            effect["replicated"] = "yes" if p_adj <= fdr and same_sign else "no"
+    return effects
 
 
 def deals_df(row: Mapping[str, Any]) -> float:
@@ -425,6 +457,7 @@ __all__ = [
     "CellKey",
     "cell_estimates",
     "cell_rows",
+    "control_family",
     "deals_df",
     "effect_rows",
     "merge_cells",

@@ -212,6 +212,17 @@ def _choice_meanings(doc: str) -> tuple[str, dict[str, str]]:
     return lead, texts
 
 
+PRESET_TITLES = {
+    "uno": "Official Uno",
+    "uno_house": "Uno with the house rules most tables play (stacking, Seven-O, jump-in)",
+    "uno_mario": "Uno Super Mario (Super Star and customizable wild cards)",
+    "mau_mau": "Mau-Mau",
+    "mau_mau_doubling": "Mau-Mau with doubling sevens",
+    "macao": "Romanian Macao",
+}
+"""Each preset named in words, for reports (the rule reference names the games by source)."""
+
+
 def setting_words(field_name: str, value: Any) -> SettingWords:
     """The switch ``field_name`` at ``value`` in words, derived from the field's metadata and
     the rule reference (never kept by hand per field): its rule ID and title, and what the

@@ -1,0 +1,179 @@
+"""The balance atlas (``uno-env atlas``, :mod:`training.atlas`) on tiny specs.
+
+- A tiny atlas writes its tables, plots and report; the same spec gives byte-identical tables
+  on one process, on a process pool and after a resume that re-runs deleted batches (a fit
+  batch among them: its model is fitted again, the same).
+- The controls: the coin flip (the winner drawn from the deal) reads exactly the fair share
+  as skill depth, no value of hidden information and a deal share of 1; the A/A copy (the base
+  rules on other deals) detects none of its effects, while a known direction (drawing until
+  playable, U-DRAW-2, lengthens games) is detected with an interval above 0.
+- Specs: unknown keys, switches, presets, pairs, cheating strong players, multi-round matches
+  and impossible sizes are refused with one clear line; impossible player counts skip cells.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from training import atlas
+from training.atlas.planning import baseline_tables, field_tables, scripted_tables
+
+TINY: dict[str, Any] = {
+    "name": "tiny",
+    "players": [2],
+    "presets": ["uno"],
+    "strong": "search:sims=4",
+    "oracle": "oracle:sims=4",
+    "field": ["greedy", "blocker"],
+    "learned": "",
+    "batch_games": 120,
+    "deals": {"baseline": 40, "field": 8, "strong": 16, "scripted": 40, "fit": 16},
+    "variations": {"until_playable": {"draw": "until_playable"}},
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("atlas") / "run"
+    atlas.run_atlas(atlas.parse_spec(TINY), out, executor="serial", progress=False)
+    return out
+
+
+def level(frame: pd.DataFrame, variant: str, play: str, measure: str) -> dict[str, Any]:
+    rows = frame[(frame["variant"] == variant) & (frame["play"] == play) & (frame["measure"] == measure)]
+    assert len(rows) == 1, (variant, play, measure)
+    return rows.iloc[0].to_dict()
+
+
+def test_a_tiny_atlas_writes_its_tables_plots_and_report(tiny_run: Path) -> None:
+    for name in ("atlas.csv", "effects.csv", "calibration.csv", "agreement.csv", "report.md", "heatmap.png",
+                 "ladder.png", "reliability.png", "spec.toml", "log.jsonl"):  # fmt: skip
+        assert (tiny_run / name).is_file(), name
+    report = (tiny_run / "report.md").read_text(encoding="utf-8")
+    for heading in ("## The answer", "## Controls", "## Each rule set under strong play", "## The skill ladder",
+                    "## Strong against scripted play", "## The win-chance estimate", "## Method"):  # fmt: skip
+        assert heading in report
+    assert "Draw: until_playable" in report or "keep drawing until a card can be played" in report
+    frame = pd.read_csv(tiny_run / "atlas.csv")
+    assert set(frame["variant"]) == {"uno", "uno+until_playable", "coin_flip", "aa_copy"}
+    ladder = frame[(frame["variant"] == "uno") & (frame["play"] == "ladder")]
+    assert {"field:random_legal", "field:search:sims=4", "field:oracle:sims=4", "baseline:blocker"} <= set(ladder["measure"])
+
+
+def test_the_coin_flip_reads_no_skill_and_all_outcome_from_the_deal(tiny_run: Path) -> None:
+    frame = pd.read_csv(tiny_run / "atlas.csv")
+    for play in ("strong", "scripted"):
+        skill = level(frame, "coin_flip", play, "skill_vs_baseline")
+        assert skill["value"] == skill["lo"] == skill["hi"] == 0.5
+        share = level(frame, "coin_flip", play, "deal_share")
+        assert share["value"] == pytest.approx(1.0) and level(frame, "coin_flip", play, "player_share")["value"] == pytest.approx(0.0)
+        assert level(frame, "coin_flip", play, "luck")["value"] == pytest.approx(1.0)
+    assert level(frame, "coin_flip", "strong", "skill_vs_field")["value"] == 0.5
+    assert level(frame, "coin_flip", "strong", "hidden_info")["value"] == 0.0
+    # the real game: the strong player beats the random player, the cards decide less than all
+    assert level(frame, "uno", "strong", "skill_vs_baseline")["lo"] > 0.5
+    assert level(frame, "uno", "strong", "deal_share")["value"] < 0.9
+
+
+def test_the_aa_copy_detects_nothing_and_a_known_direction_is_found(tiny_run: Path) -> None:
+    effects = pd.read_csv(tiny_run / "effects.csv")
+    aa = effects[effects["variant"] == "aa_copy"]
+    assert len(aa) > 10 and not aa["detected"].any()
+    longer = effects[(effects["variant"] == "uno+until_playable") & (effects["measure"] == "turns_mean")]
+    assert len(longer) == 2 and (longer["lo"] > 0).all() and longer["detected"].all()
+    assert "coin_flip" not in set(effects["variant"])  # a control, not a rule: outside the family
+
+
+def test_the_same_spec_gives_identical_tables_on_a_pool_and_after_a_resume(tiny_run: Path, tmp_path: Path) -> None:
+    pooled = tmp_path / "pool"
+    atlas.run_atlas(atlas.parse_spec(TINY), pooled, executor="process", workers=2, progress=False)
+    for name in ("atlas.csv", "effects.csv", "calibration.csv", "report.md"):
+        assert (pooled / name).read_bytes() == (tiny_run / name).read_bytes(), name
+    batches = sorted((pooled / "batches").glob("*.json"))
+    removed = [p for p in batches if "fit_strong" in p.name or "strong0" in p.name or "field1" in p.name]
+    assert removed
+    for path in removed:
+        path.unlink()
+    (pooled / "atlas.csv").unlink()
+    atlas.run_atlas(atlas.parse_spec(TINY), pooled, executor="serial", resume=True, progress=False)
+    assert all(p.exists() for p in removed)
+    for name in ("atlas.csv", "effects.csv", "calibration.csv", "report.md"):
+        assert (pooled / name).read_bytes() == (tiny_run / name).read_bytes(), name
+
+
+def test_batches_of_another_design_are_never_mixed(tiny_run: Path, tmp_path: Path) -> None:
+    other = dict(TINY, seed=7)
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "batches").mkdir()
+    for path in (tiny_run / "batches").glob("*.json"):
+        (folder / "batches" / path.name).write_bytes(path.read_bytes())
+    with pytest.raises(atlas.AtlasSpecError, match="another design"):
+        atlas.scan_batches(atlas.fit_tasks(atlas.parse_spec(other)), folder)
+
+
+def test_tables_put_every_player_in_every_seat() -> None:
+    tables, focal = baseline_tables(["search", "greedy"], "random_playable", 3)
+    assert len(tables) == 6 and focal == ["search"] * 3 + ["greedy"] * 3
+    assert [t.index("search") for t in tables[:3]] == [0, 1, 2]
+    field = field_tables("search", ["a", "b", "c"], 3)
+    assert len(field) == 9 and all(t.count("search") == 1 for t in field)
+    assert {t[1:] for t in field if t[0] == "search"} == {("a", "b"), ("b", "c"), ("c", "a")}
+    assert scripted_tables(["a", "b", "c"], 2) == [("a", "b"), ("b", "c"), ("c", "a")]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"colour": 1}, "unknown key"),
+        ({"presets": ["uno", "poker"]}, "unknown preset 'poker'"),
+        ({"variations": {"x": {"jumpin": True}}}, "unknown switch"),
+        ({"pairs": [["until_playable", "nope"]]}, "'nope' is not a variation"),
+        ({"strong": "oracle:sims=4"}, "cheats"),
+        ({"oracle": "search:sims=4"}, "does not see the hidden cards"),
+        ({"strong": "nosuchstyle"}, "unknown play style"),
+        ({"variations": {"m": {"match": "first_to_target"}}}, "single rounds"),
+        ({"deals": {"baseline": 1}}, "baseline must be an integer"),
+        ({"deals": {"baseline": 10**7}}, "baseline must be an integer"),
+        ({"deals": {"tables": 3}}, "unknown key"),
+        ({"players": [2, 2]}, "twice"),
+        ({"batch_games": 1, "deals": {"baseline": 10**6, "field": 10**6, "strong": 10**6, "scripted": 10**6}}, "batches"),
+    ],
+)
+def test_bad_specs_are_refused_with_one_clear_line(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(atlas.AtlasSpecError, match=message):
+        atlas.parse_spec({**TINY, **change})
+
+
+def test_the_default_spec_is_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = atlas.load_spec(None)
+    ids = {v.id for v in spec.variants()}
+    assert {"uno", "uno_house", "uno_mario", "mau_mau", "mau_mau_doubling", "macao"} <= ids
+    assert {"uno+stacking", "uno+seven_swap", "uno+jump_in", "uno+super_stars", "coin_flip", "aa_copy"} <= ids
+    assert spec.players == (2, 4) and spec.replicate and spec.controls
+    cells = spec.cells()
+    assert ("mau_mau", 2) not in {(v.id, n) for v, n in cells}  # Mau-Mau needs 4 players
+    assert "mau_mau does not allow 2 players" in capsys.readouterr().err
+    learned = {v.id: spec.learned_players(v, n) for v, n in cells if v.id == "uno" and n == 2}
+    assert "ppo_uno_2p" in learned["uno"]
+
+
+def test_pairs_combine_two_switches() -> None:
+    spec = atlas.parse_spec({**TINY, "variations": {**TINY["variations"], "jump": {"jump_in": True}}, "pairs": ["until_playable+jump"]})
+    pair = next(v for v in spec.variants() if v.kind == "pair")
+    assert pair.id == "uno+until_playable+jump" and pair.rules.jump_in and pair.rules.draw == "until_playable"
+
+
+def test_the_cli_writes_the_report_again(tiny_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+
+    before = (tiny_run / "report.md").read_bytes()
+    assert main(["atlas", "--report", str(tiny_run)]) == 0
+    assert (tiny_run / "report.md").read_bytes() == before
+    assert "report.md" in capsys.readouterr().out
+    assert math.isfinite(pd.read_csv(tiny_run / "calibration.csv")["brier"].iloc[0])

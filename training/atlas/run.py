@@ -1,0 +1,160 @@
+"""Running an atlas: the output folder, the batches still to run, the two stages, resume and assembly.
+
+:func:`run_atlas` writes ``spec.toml``, runs stage 1 (the win-chance fits, with every untraced
+measuring batch alongside) and stage 2 (the traced batches, each with its cell's fitted
+model) on the chosen executor, writing each result atomically as it arrives
+(:mod:`training.runner`: the same folder lock, executors, progress line and disk-error
+handling as the study), logs timings to ``log.jsonl`` and assembles the results. A resumed
+run reads the finished batches, checks that each was computed for this design
+(:func:`scan_batches`) and runs only the rest.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from training.common import plural
+from training.runner import (
+    Progress,
+    claim_run_folder,
+    default_run_folder,
+    log_event,
+    read_results,
+    results_folder,
+    run_batches,
+    workers_for,
+    write_json_atomic,
+    write_toml_atomic,
+)
+from uno_env.compiler.compiling import compiling
+
+from .planning import TRACED, AtlasTask, fit_tasks, measure_tasks, task_key, traced_count
+from .play import CPU_KEY, run_task, warm_up
+from .spec import AtlasSpec, AtlasSpecError, load_spec
+
+ModelKey = tuple[str, int, str]
+
+
+def default_out_dir(spec: AtlasSpec, root: Path = Path("runs")) -> Path:
+    """``runs/atlas__<name>__<seed>__<UTC time>``."""
+    return default_run_folder("atlas", spec.name, spec.seed, root=root)
+
+
+def scan_batches(tasks: Sequence[AtlasTask], out: Path) -> tuple[dict[str, dict[str, Any]], list[AtlasTask]]:
+    """The usable result files of ``tasks`` by id, and the tasks still to run; a file of another
+    design (the folder's ``spec.toml`` was edited) raises :class:`AtlasSpecError`."""
+    found, todo = read_results(tasks, lambda t: out / "batches" / f"{t.id}.json", "batch file", "running it again")
+    done: dict[str, dict[str, Any]] = {}
+    for task, path, result in found:
+        if result["key"] != task_key(task):
+            raise AtlasSpecError(
+                f"{path} was computed for another design ({task.variant} at {task.players} players): "
+                f"{out / 'spec.toml'} was changed since the atlas started, or the folder mixes two atlases. "
+                "Restore the spec, or start a new atlas in a new folder; batches of two designs are never mixed"
+            )
+        done[task.id] = result
+    return done, todo
+
+
+def models_of(spec: AtlasSpec, fits: dict[str, dict[str, Any]]) -> dict[ModelKey, tuple[float, ...]]:
+    """The fitted weights of every traced kind of every cell, from the fit batches' results."""
+    out = {}
+    for task in fit_tasks(spec):
+        result = fits.get(task.id)
+        if result is not None:
+            out[(task.variant, task.players, task.kind)] = tuple(float(w) for w in result["weights"])
+    return out
+
+
+def run_atlas(
+    spec: AtlasSpec,
+    out: Path,
+    *,
+    executor: str = "process",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    report: bool = True,
+) -> Path:
+    """Run (or resume) an atlas into ``out`` and assemble its results; return ``out``.
+
+    Args:
+        spec: The validated spec.
+        out: Output folder; must not hold another atlas unless ``resume``.
+        executor: ``"process"`` (default), ``"ray"`` or ``"serial"``.
+        workers: Pool processes or local Ray CPUs (default: the cores).
+        ray_address: An existing Ray cluster's address for ``executor="ray"``.
+        resume: Continue the atlas in ``out`` (its ``spec.toml`` must equal ``spec``).
+        progress: Show a progress line on stderr.
+        report: Write the tables, plots and report at the end.
+    """
+    workers = workers_for(executor, workers)
+    with claim_run_folder(out, "atlas", "spec.toml", spec, load_spec, resume=resume, error=AtlasSpecError):
+        write_toml_atomic(out / "spec.toml", spec.to_dict())
+        batches = results_folder(out / "batches")
+        log = out / "log.jsonl"
+        untraced = [t for t in measure_tasks(spec) if t.kind not in TRACED]
+        first = [*fit_tasks(spec), *untraced]
+        done, todo = scan_batches(first, out)
+        total = len(first) + traced_count(spec)
+        # the traced batches' ids do not depend on their models: count those already written
+        pending = {(v.id, n, k): () for v, n in spec.cells() for k in TRACED}
+        kept = sum((batches / f"{t.id}.json").exists() for t in measure_tasks(spec, pending) if t.kind in TRACED)
+        log_event(log, "start", time=time.time(), batches=total, executor=executor, workers=workers)
+        cells = spec.cells()
+        if progress:
+            print(
+                f"atlas {spec.name!r}: {plural(len(spec.variants()), 'variant')}, {plural(len(cells), 'cell')} "
+                f"({', '.join(map(str, spec.players))} players), {total} batches -> {out}\n"
+                f"each finished batch is kept in {out / 'batches'}; after an interruption "
+                f"uno-env atlas --resume {out} plays only the missing ones",
+                file=sys.stderr,
+            )
+        bar = Progress(len(todo) + traced_count(spec) - kept, enabled=progress)
+        tasks: dict[str, AtlasTask] = {t.id: t for t in first}
+        start = time.perf_counter()
+
+        def store(result: dict[str, Any]) -> None:
+            task = tasks[result["id"]]
+            cpu = result.pop(CPU_KEY, None)  # a timing: the log's, never the result file's
+            result = {**result, "seed": task.seed, "key": task_key(task)}
+            write_json_atomic(batches / f"{result['id']}.json", result)
+            done[task.id] = result
+            bar.update(task.games)
+            log_event(log, "batch", id=task.id, seconds=round(bar.seconds, 3), cpu_seconds=cpu, games=task.games)
+
+        if todo:
+            with compiling("batch", enabled=progress):
+                warm_up(spec)
+        run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
+        traced = [t for t in measure_tasks(spec, models_of(spec, done)) if t.kind in TRACED]
+        tasks.update({t.id: t for t in traced})
+        todo_traced = scan_batches(traced, out)[1]
+        bar.total = bar.done + len(todo_traced)
+        run_batches(run_task, todo_traced, store, executor=executor, workers=workers, ray_address=ray_address)
+        log_event(log, "done", seconds=round(time.perf_counter() - start, 3), games=bar.games)
+        if report:
+            from .report import assemble
+
+            assemble(out)
+    return out
+
+
+def load_batches(out: Path) -> tuple[AtlasSpec, list[dict[str, Any]]]:
+    """The folder's spec and every planned batch's result (all must be there, of this design)."""
+    spec = load_spec(out / "spec.toml")
+    first = [*fit_tasks(spec), *(t for t in measure_tasks(spec) if t.kind not in TRACED)]
+    done, missing = scan_batches(first, out)
+    traced = [t for t in measure_tasks(spec, models_of(spec, done)) if t.kind in TRACED]
+    more, missing_traced = scan_batches(traced, out)
+    missing += missing_traced
+    if missing or len(traced) != traced_count(spec):
+        first_missing = missing[0].id if missing else "a traced batch"
+        raise AtlasSpecError(f"{out}: {max(len(missing), 1)} batches are missing or unreadable (first {first_missing}); resume the atlas")
+    done.update(more)
+    return spec, [done[key] for key in sorted(done)]
