@@ -55,14 +55,17 @@ def test_a_tiny_atlas_writes_its_tables_plots_and_report(tiny_run: Path) -> None
                  "ladder.png", "reliability.png", "spec.toml", "log.jsonl"):  # fmt: skip
         assert (tiny_run / name).is_file(), name
     report = (tiny_run / "report.md").read_text(encoding="utf-8")
-    for heading in ("## The answer", "## Controls", "## Each rule set under strong play", "## The skill ladder",
-                    "## Strong against scripted play", "## The win-chance estimate", "## Method"):  # fmt: skip
+    for heading in ("## The answer", "## Controls", "## Each rule set under strong play",
+                    "## The skill ladder", "## Strong against scripted play", "## The win-chance estimate",
+                    "## Method"):  # fmt: skip
         assert heading in report
-    assert "Draw: until_playable" in report or "keep drawing until a card can be played" in report
+    assert "Drawing until a card fits" in report and "`draw=until_playable`" in report
     frame = pd.read_csv(tiny_run / "atlas.csv")
     assert set(frame["variant"]) == {"uno", "uno+until_playable", "coin_flip", "aa_copy"}
     ladder = frame[(frame["variant"] == "uno") & (frame["play"] == "ladder")]
-    assert {"field:random_legal", "field:search:sims=4", "field:oracle:sims=4", "baseline:blocker"} <= set(ladder["measure"])
+    assert {"field:random_legal", "field:search:sims=4", "field:oracle:sims=4", "baseline:blocker"} <= set(
+        ladder["measure"]
+    )
 
 
 def test_the_coin_flip_reads_no_skill_and_all_outcome_from_the_deal(tiny_run: Path) -> None:
@@ -71,12 +74,16 @@ def test_the_coin_flip_reads_no_skill_and_all_outcome_from_the_deal(tiny_run: Pa
         skill = level(frame, "coin_flip", play, "skill_vs_baseline")
         assert skill["value"] == skill["lo"] == skill["hi"] == 0.5
         share = level(frame, "coin_flip", play, "deal_share")
-        assert share["value"] == pytest.approx(1.0) and level(frame, "coin_flip", play, "player_share")["value"] == pytest.approx(0.0)
+        assert share["value"] == pytest.approx(1.0) and level(frame, "coin_flip", play, "player_share")[
+            "value"
+        ] == pytest.approx(0.0)
         assert level(frame, "coin_flip", play, "luck")["value"] == pytest.approx(1.0)
     assert level(frame, "coin_flip", "strong", "skill_vs_field")["value"] == 0.5
     assert level(frame, "coin_flip", "strong", "hidden_info")["value"] == 0.0
-    # the real game: the strong player beats the random player, the cards decide less than all
-    assert level(frame, "uno", "strong", "skill_vs_baseline")["lo"] > 0.5
+    # the real game: a scripted style beats the random player, the oracle beats the field, and the
+    # cards decide less than all (the tiny search of sims=4 is too weak to read a skill depth)
+    assert level(frame, "uno", "ladder", "baseline:blocker")["lo"] > 0.5
+    assert level(frame, "uno", "ladder", "field:oracle:sims=4")["lo"] > 0.5
     assert level(frame, "uno", "strong", "deal_share")["value"] < 0.9
 
 
@@ -89,7 +96,9 @@ def test_the_aa_copy_detects_nothing_and_a_known_direction_is_found(tiny_run: Pa
     assert "coin_flip" not in set(effects["variant"])  # a control, not a rule: outside the family
 
 
-def test_the_same_spec_gives_identical_tables_on_a_pool_and_after_a_resume(tiny_run: Path, tmp_path: Path) -> None:
+def test_the_same_spec_gives_identical_tables_on_a_pool_and_after_a_resume(
+    tiny_run: Path, tmp_path: Path
+) -> None:
     pooled = tmp_path / "pool"
     atlas.run_atlas(atlas.parse_spec(TINY), pooled, executor="process", workers=2, progress=False)
     for name in ("atlas.csv", "effects.csv", "calibration.csv", "report.md"):
@@ -142,7 +151,13 @@ def test_tables_put_every_player_in_every_seat() -> None:
         ({"deals": {"baseline": 10**7}}, "baseline must be an integer"),
         ({"deals": {"tables": 3}}, "unknown key"),
         ({"players": [2, 2]}, "twice"),
-        ({"batch_games": 1, "deals": {"baseline": 10**6, "field": 10**6, "strong": 10**6, "scripted": 10**6}}, "batches"),
+        (
+            {
+                "batch_games": 1,
+                "deals": {"baseline": 10**6, "field": 10**6, "strong": 10**6, "scripted": 10**6},
+            },
+            "batches",
+        ),
     ],
 )
 def test_bad_specs_are_refused_with_one_clear_line(change: dict[str, Any], message: str) -> None:
@@ -164,7 +179,13 @@ def test_the_default_spec_is_the_catalogue(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_pairs_combine_two_switches() -> None:
-    spec = atlas.parse_spec({**TINY, "variations": {**TINY["variations"], "jump": {"jump_in": True}}, "pairs": ["until_playable+jump"]})
+    spec = atlas.parse_spec(
+        {
+            **TINY,
+            "variations": {**TINY["variations"], "jump": {"jump_in": True}},
+            "pairs": ["until_playable+jump"],
+        }
+    )
     pair = next(v for v in spec.variants() if v.kind == "pair")
     assert pair.id == "uno+until_playable+jump" and pair.rules.jump_in and pair.rules.draw == "until_playable"
 

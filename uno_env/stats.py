@@ -383,7 +383,9 @@ def variance_split_sums(winners: np.ndarray, seating: np.ndarray, players: int) 
         raise ValueError(f"seating must name players 0..{players - 1}")
     counts = np.stack([np.bincount(seating[:, s], minlength=players) for s in range(n)])
     if not (counts == counts[:1]).all():
-        raise ValueError("the variance split needs a balanced design: every player in every seat equally often")
+        raise ValueError(
+            "the variance split needs a balanced design: every player in every seat equally often"
+        )
     y = (winners[:, :, None] == np.arange(n)[None, None, :]).astype(np.float64)  # (deals, tables, seats)
     base = 1.0 / n
     cards = y.mean(axis=1) - base  # (deals, seats): what each seat's cards win, whoever holds them
@@ -440,9 +442,11 @@ def variance_split(winners: np.ndarray, seating: np.ndarray, players: int) -> Va
     winners = np.asarray(winners, dtype=np.int64)
     seats = int(np.asarray(seating).shape[1])
     sums = variance_split_sums(winners, seating, players)
-    parts = [
-        grouped_function(sums, lambda t, k=k: variance_split_shares(t, players, seats)[:, k]) for k in range(3)
-    ]
+
+    def share(k: int) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda t: variance_split_shares(t, players, seats)[:, k]
+
+    parts = [grouped_function(sums, share(k)) for k in range(3)]
     return VarianceSplit(*parts)
 
 
@@ -462,8 +466,8 @@ def quantile_interval(
     point = float(np.quantile(x, q, method="inverted_cdf"))
     z = NormalDist().inv_cdf(0.5 + level / 2.0)
     half = z * math.sqrt(n * q * (1.0 - q))
-    low = int(math.floor(n * q - half - 0.5))
-    high = int(math.ceil(n * q + half + 0.5))
+    low = math.floor(n * q - half - 0.5)
+    high = math.ceil(n * q + half + 0.5)
     return (point, float(x[max(low, 0)]), float(x[min(high, n - 1)]))
 
 

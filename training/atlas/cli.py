@@ -20,7 +20,9 @@ KEEPS = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``uno-env atlas``."""
-    parser.add_argument("spec", nargs="?", type=Path, help="atlas spec TOML (default: the built-in default atlas)")
+    parser.add_argument(
+        "spec", nargs="?", type=Path, help="atlas spec TOML (default: the built-in default atlas)"
+    )
     add_run_arguments(parser, "atlas", "where batches run", "runs/atlas__<name>__<seed>__<time>")
     parser.add_argument("--seed", type=int, default=None, help="override the spec's seed")
     parser.add_argument(
@@ -34,7 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also measure two of the spec's variations together (labels joined by +); repeatable",
     )
     parser.add_argument(
-        "--strong", default=None, metavar="AGENT", help="override the strong player (an agent spec, e.g. search:sims=300)"
+        "--strong",
+        default=None,
+        metavar="AGENT",
+        help="override the strong player (an agent spec, e.g. search:sims=300)",
     )
     parser.add_argument(
         "--replicate",
@@ -43,7 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="play every cell again on fresh deals (the default atlas replicates)",
     )
     parser.add_argument(
-        "--report", type=Path, default=None, metavar="DIR", help="write the tables, plots and report of the finished atlas in DIR again"
+        "--report",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write the tables, plots and report of the finished atlas in DIR again",
     )
 
 
@@ -51,12 +60,19 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     """Run ``uno-env atlas`` from parsed arguments."""
     overrides = {
         key: value
-        for key, value in (("seed", args.seed), ("players", args.players), ("strong", args.strong), ("replicate", args.replicate))
+        for key, value in (
+            ("seed", args.seed),
+            ("players", args.players),
+            ("strong", args.strong),
+            ("replicate", args.replicate),
+        )
         if value is not None
     }
     if args.report is not None:
         if args.spec is not None or overrides or args.pair or args.resume is not None:
-            raise AtlasSpecError("--report DIR writes the report of the atlas in DIR; give no SPEC, overrides or --resume")
+            raise AtlasSpecError(
+                "--report DIR writes the report of the atlas in DIR; give no SPEC, overrides or --resume"
+            )
         require("atlas", {"study": REPORT})
         from .report import assemble
 
@@ -66,7 +82,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     spec_file = args.resume / "spec.toml" if args.resume is not None else args.spec
     if args.resume is not None:
         if args.spec is not None or overrides or args.pair:
-            raise AtlasSpecError("--resume DIR continues DIR/spec.toml; do not give a SPEC, --pair or overrides")
+            raise AtlasSpecError(
+                "--resume DIR continues DIR/spec.toml; do not give a SPEC, --pair or overrides"
+            )
         spec = load_spec(spec_file)
         out = args.resume
     else:
@@ -78,7 +96,12 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             spec = parse_spec(data, source="spec with command-line overrides")
         out = args.out if args.out is not None else default_out_dir(spec)
     agents = [spec.strong, spec.oracle, spec.baseline, *spec.field, *spec.ladder, spec.learned]
-    require("atlas", merge({"study": REPORT}, checkpoint_needs([a for a in agents if a]), executor_needs(args.executor)), resume_dir=args.resume, keeps=KEEPS)
+    require(
+        "atlas",
+        merge({"study": REPORT}, checkpoint_needs([a for a in agents if a]), executor_needs(args.executor)),
+        resume_dir=args.resume,
+        keeps=KEEPS,
+    )
     run_atlas(spec, out, **run_options(args))
     print(f"results: {out / 'atlas.csv'}\nreport: {out / 'report.md'}")
     return 0

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.spec import parse_agent
-from training.runner import check_size
+from training.runner import MAX_BATCHES, check_size
 from uno_env.engine.rules import RuleSet
 from uno_env.styles.registry import parse_policy
 
@@ -87,7 +87,9 @@ def task_key(task: AtlasTask) -> str:
     return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
 
 
-def baseline_tables(focal: Sequence[str], baseline: str, players: int) -> tuple[list[tuple[str, ...]], list[str]]:
+def baseline_tables(
+    focal: Sequence[str], baseline: str, players: int
+) -> tuple[list[tuple[str, ...]], list[str]]:
     """Each focal agent alone against ``players - 1`` baseline players, in each seat: the
     tables and the focal agent of each."""
     tables, who = [], []
@@ -160,7 +162,9 @@ def fit_tasks(spec: AtlasSpec) -> list[AtlasTask]:
     return out
 
 
-def measure_tasks(spec: AtlasSpec, models: Mapping[tuple[str, int, str], tuple[float, ...]] | None = None) -> list[AtlasTask]:
+def measure_tasks(
+    spec: AtlasSpec, models: Mapping[tuple[str, int, str], tuple[float, ...]] | None = None
+) -> list[AtlasTask]:
     """Stage 2: every measuring batch, in a fixed order (deal set, cell, kind, table group,
     deals). ``models`` maps ``(variant, players, kind)`` to the fitted weights of the traced
     kinds (without them those batches are left out: they wait for stage 1)."""
@@ -171,6 +175,34 @@ def measure_tasks(spec: AtlasSpec, models: Mapping[tuple[str, int, str], tuple[f
     return out
 
 
+Group = tuple[str, str, list[tuple[str, ...]], list[str]]
+"""A group of tables of one kind of games in a cell: (kind, group name, tables, focal rung of each)."""
+
+
+def _cell_groups(spec: AtlasSpec, variant: AtlasVariant, n: int) -> list[Group]:
+    """The untraced table groups of a cell: the cheap rungs together, each costly one alone."""
+    rungs = spec.rungs(variant, n)
+    out: list[Group] = []
+    # the oracle is measured against the field only (what the hidden cards are worth there)
+    above = [r.agent for r in rungs if r.role not in ("baseline", "oracle")]
+    cheap = [a for a in above if not is_costly(a)]
+    if cheap:
+        tables, who = baseline_tables(cheap, spec.baseline, n)
+        out.append(("baseline", "a", tables, who))
+    for k, agent in enumerate(a for a in above if is_costly(a)):
+        tables, who = baseline_tables([agent], spec.baseline, n)
+        out.append(("baseline", f"s{k}_", tables, who))
+    cheap_rungs = [r.agent for r in rungs if not is_costly(r.agent)]
+    if cheap_rungs:
+        tables = [t for a in cheap_rungs for t in field_tables(a, spec.field, n)]
+        who = [a for a in cheap_rungs for _ in field_tables(a, spec.field, n)]
+        out.append(("field", "a", tables, who))
+    for k, agent in enumerate(r.agent for r in rungs if is_costly(r.agent)):
+        tables = field_tables(agent, spec.field, n)
+        out.append(("field", f"s{k}_", tables, [agent] * len(tables)))
+    return out
+
+
 def _cell_tasks(
     spec: AtlasSpec,
     variant: AtlasVariant,
@@ -178,11 +210,16 @@ def _cell_tasks(
     replica: int,
     models: Mapping[tuple[str, int, str], tuple[float, ...]] | None,
 ) -> list[AtlasTask]:
-    rungs = spec.rungs(variant, n)
     seed = spec.seed + variant.deal_offset
     out: list[AtlasTask] = []
 
-    def add(kind: str, group: str, tables: Sequence[tuple[str, ...]], focal: Sequence[str], model: tuple[float, ...] = ()) -> None:
+    def add(
+        kind: str,
+        group: str,
+        tables: Sequence[tuple[str, ...]],
+        focal: Sequence[str],
+        model: tuple[float, ...] = (),
+    ) -> None:
         count = spec.deal_count(kind)
         per_deal = 1 if kind in TRACED else len(tables)
         for index, (start, size) in enumerate(_chunks(count, per_deal, spec.batch_games)):
@@ -205,23 +242,8 @@ def _cell_tasks(
                 )
             )
 
-    # the oracle is measured against the field only (what the hidden cards are worth there)
-    above = [r.agent for r in rungs if r.role not in ("baseline", "oracle")]
-    cheap = [a for a in above if not is_costly(a)]
-    if cheap:
-        tables, who = baseline_tables(cheap, spec.baseline, n)
-        add("baseline", "a", tables, who)
-    for k, agent in enumerate(a for a in above if is_costly(a)):
-        tables, who = baseline_tables([agent], spec.baseline, n)
-        add("baseline", f"s{k}_", tables, who)
-    cheap_rungs = [r.agent for r in rungs if not is_costly(r.agent)]
-    if cheap_rungs:
-        tables = [t for a in cheap_rungs for t in field_tables(a, spec.field, n)]
-        who = [a for a in cheap_rungs for _ in field_tables(a, spec.field, n)]
-        add("field", "a", tables, who)
-    for k, agent in enumerate(r.agent for r in rungs if is_costly(r.agent)):
-        tables = field_tables(agent, spec.field, n)
-        add("field", f"s{k}_", tables, [agent] * len(tables))
+    for kind, group, tables, focal in _cell_groups(spec, variant, n):
+        add(kind, group, tables, focal)
     if models is not None:
         for kind in TRACED:
             model = models.get((variant.id, n, kind))
@@ -239,20 +261,32 @@ def traced_count(spec: AtlasSpec) -> int:
 
 
 def check_plan_size(spec: AtlasSpec, source: str) -> None:
-    """Refuse an atlas too large to plan, or whose deal seeds leave the seed range, before it runs."""
-    measure = measure_tasks(spec)
-    batches = len(measure) + traced_count(spec) + len(spec.cells()) * len(TRACED)
-    largest = max((t.games for t in measure), default=0)
+    """Refuse an atlas too large to plan, or whose deal seeds leave the seed range, before it
+    runs (the batches are counted, never listed: a huge plan costs no memory)."""
+    batches = traced_count(spec) + len(spec.cells()) * len(TRACED)
+    largest = 0
+    for variant, n in spec.cells():
+        for kind, _, tables, _ in _cell_groups(spec, variant, n):
+            count = spec.deal_count(kind)
+            size = max(1, min(count, spec.batch_games // max(len(tables), 1)))
+            batches += math.ceil(count / size) * len(spec.replicas())
+            largest = max(largest, size * len(tables))
+            if batches > MAX_BATCHES:
+                break
     try:
         check_size(batches, largest, f"{source}: this atlas", "lower [deals] or batch_games")
     except ValueError as exc:
         raise AtlasSpecError(str(exc)) from None
-    deals = max(spec.deal_count(k) for k in ("baseline", "field", "strong", "scripted")) * len(spec.replicas())
+    deals = max(spec.deal_count(k) for k in ("baseline", "field", "strong", "scripted")) * len(
+        spec.replicas()
+    )
     top = spec.seed + FIT_OFFSET * 2 + 3 * spec.deal_count("fit") + deals
-    if top > 2**63 - 1 or math.isnan(top):
+    if top > 2**63 - 1:
         raise AtlasSpecError(f"{source}: the deal seeds would pass 2**63 - 1; lower seed (at most 2**62)")
 
 
-def plan(spec: AtlasSpec, models: Mapping[tuple[str, int, str], tuple[float, ...]] | None = None) -> list[AtlasTask]:
+def plan(
+    spec: AtlasSpec, models: Mapping[tuple[str, int, str], tuple[float, ...]] | None = None
+) -> list[AtlasTask]:
     """Every batch: the fit batches, then the measuring batches (see :func:`measure_tasks`)."""
     return [*fit_tasks(spec), *measure_tasks(spec, models)]

@@ -41,7 +41,7 @@ GAME_COLUMNS = (
 """What a traced batch keeps per game (lists over its deals): see :func:`traced_batch`."""
 
 
-def coin_winners(seeds: Sequence[int], players: int) -> np.ndarray:
+def coin_winners(seeds: Sequence[int] | np.ndarray, players: int) -> np.ndarray:
     """A winner drawn from each deal seed alone (splitmix64 of the seed, modulo the players):
     the coin-flip control's outcome, independent of the play."""
     z = np.asarray(seeds, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
@@ -62,9 +62,19 @@ def play_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> di
     n = len(table)
     if _compiled(table):
         sim = uno_env.simulate(
-            rules, n, len(seeds), seed=int(seeds[0]), policies=[parse_agent(a).policy for a in table], full_engine=True
+            rules,
+            n,
+            len(seeds),
+            seed=int(seeds[0]),
+            policies=[parse_agent(a).policy for a in table],
+            full_engine=True,
         )
-        return {"winner": sim.winner, "turns": sim.turns, "length": sim.length, "first_mover": sim.first_mover}
+        return {
+            "winner": sim.winner,
+            "turns": sim.turns,
+            "length": sim.length,
+            "first_mover": sim.first_mover,
+        }
     from agents.match import play_deals
 
     return play_deals(rules, list(table), [int(s) for s in seeds], trust=True)
@@ -97,17 +107,21 @@ def trace_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> w
     results.length[:] = result["length"]
     results.first_mover[:] = result["first_mover"]
     features = np.stack(rows) if rows else np.zeros((0, n, winprob.NUM_FEATURES), dtype=np.float32)
-    return winprob.Trace(np.asarray(seeds, dtype=np.int64), results, features, np.asarray(games, dtype=np.int64))
+    return winprob.Trace(
+        np.asarray(seeds, dtype=np.int64), results, features, np.asarray(games, dtype=np.int64)
+    )
 
 
-def _traced(task: AtlasTask, deal_index: Sequence[int], seeds: Sequence[int]) -> list[tuple[np.ndarray, winprob.Trace]]:
+def _traced(
+    task: AtlasTask, deal_index: Sequence[int], seeds: Sequence[int]
+) -> list[tuple[np.ndarray, winprob.Trace]]:
     """The traced games of a batch, grouped by table: (positions in the batch, trace)."""
     index = np.asarray(deal_index, dtype=np.int64)
     out = []
     for t, table in enumerate(task.tables):
         rows = np.flatnonzero(index % len(task.tables) == t)
         if rows.size:
-            out.append((rows, trace_table(task.rules, table, [seeds[r] for r in rows])))
+            out.append((rows, trace_table(task.rules, table, [seeds[int(r)] for r in rows])))
     return out
 
 
@@ -137,7 +151,7 @@ def fit_batch(task: AtlasTask) -> dict[str, Any]:
         **_header(task),
         "weights": list(model.weights),
         "games": games,
-        "positions": int(len(y)),
+        "positions": len(y),
         "log_loss": log_loss,
     }
 
@@ -183,7 +197,11 @@ def table_batch(task: AtlasTask) -> dict[str, Any]:
     seeds = task.deal_seeds()
     winners = []
     for table in task.tables:
-        won = coin_winners(seeds, task.players) if task.coin_flip else play_table(task.rules, table, seeds)["winner"]
+        won = (
+            coin_winners(seeds, task.players)
+            if task.coin_flip
+            else play_table(task.rules, table, seeds)["winner"]
+        )
         winners.append([int(w) for w in won])
     return {**_header(task), "winners": winners}
 
@@ -241,5 +259,7 @@ def warm_up(spec: AtlasSpec) -> None:
     for cell, players in spec.cells():
         networks = [a for a in spec.learned_players(cell, players) if parse_agent(a).kind == "policy"]
         if networks:
-            uno_env.simulate(cell.rules, players, 1, seed=0, policies=[networks[0]] + ["greedy"] * (players - 1))
+            uno_env.simulate(
+                cell.rules, players, 1, seed=0, policies=[networks[0]] + ["greedy"] * (players - 1)
+            )
             break

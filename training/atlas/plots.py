@@ -38,7 +38,9 @@ def _pyplot() -> Any:
     return plt
 
 
-def heatmap_figure(spec: AtlasSpec, effects: pd.DataFrame, names: Mapping[str, tuple[str, str]]) -> Figure | None:
+def heatmap_figure(
+    spec: AtlasSpec, effects: pd.DataFrame, names: Mapping[str, tuple[str, str]]
+) -> Figure | None:
     """Variants x measures (strong play): the change against the base per player count."""
     plt = _pyplot()
     strong = effects[effects["play"] == "strong"]
@@ -46,7 +48,8 @@ def heatmap_figure(spec: AtlasSpec, effects: pd.DataFrame, names: Mapping[str, t
         return None
     variants = list(dict.fromkeys(strong["variant"]))
     fig, axes = plt.subplots(
-        1, len(spec.players), figsize=(3.6 + 0.9 * len(HEAT_MEASURES) * len(spec.players), 1.6 + 0.42 * len(variants)),
+        1, len(spec.players),
+        figsize=(3.6 + 0.9 * len(HEAT_MEASURES) * len(spec.players), 1.6 + 0.42 * len(variants)),
         squeeze=False, layout="constrained",
     )  # fmt: skip
     for ax, n in zip(axes[0], spec.players, strict=True):
@@ -72,9 +75,21 @@ def heatmap_figure(spec: AtlasSpec, effects: pd.DataFrame, names: Mapping[str, t
         ax.imshow(np.ma.masked_array(scaled, mask=~shown), cmap="RdBu", vmin=-1, vmax=1, aspect="auto")
         for i in range(values.shape[0]):
             for j in range(values.shape[1]):
-                ax.text(j, i, marks[i, j], ha="center", va="center", fontsize=6.5, color="black" if shown[i, j] else "0.4")
+                ax.text(
+                    j,
+                    i,
+                    marks[i, j],
+                    ha="center",
+                    va="center",
+                    fontsize=6.5,
+                    color="black" if shown[i, j] else "0.4",
+                )
         ax.set_xticks(range(len(HEAT_MEASURES)), HEAT_MEASURES, rotation=45, ha="right", fontsize=7)
-        ax.set_yticks(range(len(rows)), [axis_label(*names[v]) for v in rows] if n == spec.players[0] else [], fontsize=6)
+        ax.set_yticks(
+            range(len(rows)),
+            [axis_label(*names[v]) for v in rows] if n == spec.players[0] else [],
+            fontsize=6,
+        )
         ax.set_title(f"{n} players", fontsize=10)
     fig.suptitle(f"Changes against {spec.base} under strong play ({spec.strong})", fontsize=11)
     fig.supxlabel(
@@ -91,14 +106,22 @@ def _grey() -> Any:
     return ListedColormap(["0.93"])
 
 
-def ladder_figure(spec: AtlasSpec, levels: pd.DataFrame, names: Mapping[str, tuple[str, str]]) -> Figure | None:
+def ladder_figure(
+    spec: AtlasSpec, levels: pd.DataFrame, names: Mapping[str, tuple[str, str]]
+) -> Figure | None:
     """Each rung's win rate against the field, per variant (one panel per player count)."""
     plt = _pyplot()
     ladder = levels[(levels["play"] == "ladder") & levels["measure"].str.startswith("field:")]
     if ladder.empty:
         return None
     variants = [v for v in dict.fromkeys(ladder["variant"]) if v != COIN_FLIP]
-    fig, axes = plt.subplots(1, len(spec.players), figsize=(4 + 4 * len(spec.players), 1.5 + 0.32 * len(variants)), squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        1,
+        len(spec.players),
+        figsize=(4 + 4 * len(spec.players), 1.5 + 0.32 * len(variants)),
+        squeeze=False,
+        layout="constrained",
+    )
     for ax, n in zip(axes[0], spec.players, strict=True):
         part = ladder[ladder["players"] == n]
         rows = [v for v in variants if v in set(part["variant"])]
@@ -113,9 +136,19 @@ def ladder_figure(spec: AtlasSpec, levels: pd.DataFrame, names: Mapping[str, tup
                 x.append(r["value"].iloc[0] * 100)
                 lo.append(r["lo"].iloc[0] * 100)
                 hi.append(r["hi"].iloc[0] * 100)
-            ax.errorbar(x, y, xerr=[np.subtract(x, lo), np.subtract(hi, x)], fmt="o", ms=3, lw=0.8, label=rung.split(":", 1)[1])
+            ax.errorbar(
+                x,
+                y,
+                xerr=[np.subtract(x, lo), np.subtract(hi, x)],
+                fmt="o",
+                ms=3,
+                lw=0.8,
+                label=rung.split(":", 1)[1],
+            )
         ax.axvline(100 / n, color="0.5", lw=0.8, ls="--")
-        ax.set_yticks(range(len(rows)), [names[v][0][:40] for v in rows] if n == spec.players[0] else [], fontsize=6)
+        ax.set_yticks(
+            range(len(rows)), [names[v][0][:40] for v in rows] if n == spec.players[0] else [], fontsize=6
+        )
         ax.invert_yaxis()
         ax.set_xlabel("win rate against the field (%), 95% interval", fontsize=8)
         ax.set_title(f"{n} players (dashed: fair share)", fontsize=10)
@@ -133,7 +166,13 @@ def reliability_figure(spec: AtlasSpec, reliability: Mapping[tuple[int, str], np
         keep = table[:, 0] > 0
         if not keep.any():
             continue
-        ax.plot(table[keep, 1] / table[keep, 0], table[keep, 2] / table[keep, 0], "o-", ms=3, label=f"{play}, {n} players")
+        ax.plot(
+            table[keep, 1] / table[keep, 0],
+            table[keep, 2] / table[keep, 0],
+            "o-",
+            ms=3,
+            label=f"{play}, {n} players",
+        )
     ax.set_xlabel("predicted win chance (held-out games)")
     ax.set_ylabel("observed share of wins")
     ax.set_title("Reliability of the win-chance estimate", fontsize=10)
@@ -164,7 +203,7 @@ def agreement_figure(spec: AtlasSpec, effects: pd.DataFrame) -> Figure | None:
         ax.set_xlabel("scripted play", fontsize=7)
         ax.set_ylabel("strong play", fontsize=7)
         ax.tick_params(labelsize=6)
-    for ax in axes.ravel()[len(both):]:
+    for ax in axes.ravel()[len(both) :]:
         ax.set_visible(False)
     axes[0][0].legend(fontsize=6)
     fig.suptitle("Each rule's change against the base under scripted and strong play", fontsize=10)

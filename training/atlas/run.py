@@ -47,14 +47,17 @@ def default_out_dir(spec: AtlasSpec, root: Path = Path("runs")) -> Path:
 def scan_batches(tasks: Sequence[AtlasTask], out: Path) -> tuple[dict[str, dict[str, Any]], list[AtlasTask]]:
     """The usable result files of ``tasks`` by id, and the tasks still to run; a file of another
     design (the folder's ``spec.toml`` was edited) raises :class:`AtlasSpecError`."""
-    found, todo = read_results(tasks, lambda t: out / "batches" / f"{t.id}.json", "batch file", "running it again")
+    found, todo = read_results(
+        tasks, lambda t: out / "batches" / f"{t.id}.json", "batch file", "running it again"
+    )
     done: dict[str, dict[str, Any]] = {}
     for task, path, result in found:
         if result["key"] != task_key(task):
             raise AtlasSpecError(
                 f"{path} was computed for another design ({task.variant} at {task.players} players): "
                 f"{out / 'spec.toml'} was changed since the atlas started, or the folder mixes two atlases. "
-                "Restore the spec, or start a new atlas in a new folder; batches of two designs are never mixed"
+                "Restore the spec, or start a new atlas in a new folder; batches of two designs are never "
+                "mixed"
             )
         done[task.id] = result
     return done, todo
@@ -104,12 +107,15 @@ def run_atlas(
         total = len(first) + traced_count(spec)
         # the traced batches' ids do not depend on their models: count those already written
         pending = {(v.id, n, k): () for v, n in spec.cells() for k in TRACED}
-        kept = sum((batches / f"{t.id}.json").exists() for t in measure_tasks(spec, pending) if t.kind in TRACED)
+        kept = sum(
+            (batches / f"{t.id}.json").exists() for t in measure_tasks(spec, pending) if t.kind in TRACED
+        )
         log_event(log, "start", time=time.time(), batches=total, executor=executor, workers=workers)
         cells = spec.cells()
         if progress:
             print(
-                f"atlas {spec.name!r}: {plural(len(spec.variants()), 'variant')}, {plural(len(cells), 'cell')} "
+                f"atlas {spec.name!r}: {plural(len(spec.variants()), 'variant')}, "
+                f"{plural(len(cells), 'cell')} "
                 f"({', '.join(map(str, spec.players))} players), {total} batches -> {out}\n"
                 f"each finished batch is kept in {out / 'batches'}; after an interruption "
                 f"uno-env atlas --resume {out} plays only the missing ones",
@@ -126,7 +132,9 @@ def run_atlas(
             write_json_atomic(batches / f"{result['id']}.json", result)
             done[task.id] = result
             bar.update(task.games)
-            log_event(log, "batch", id=task.id, seconds=round(bar.seconds, 3), cpu_seconds=cpu, games=task.games)
+            log_event(
+                log, "batch", id=task.id, seconds=round(bar.seconds, 3), cpu_seconds=cpu, games=task.games
+            )
 
         if todo:
             with compiling("batch", enabled=progress):
@@ -155,6 +163,9 @@ def load_batches(out: Path) -> tuple[AtlasSpec, list[dict[str, Any]]]:
     missing += missing_traced
     if missing or len(traced) != traced_count(spec):
         first_missing = missing[0].id if missing else "a traced batch"
-        raise AtlasSpecError(f"{out}: {max(len(missing), 1)} batches are missing or unreadable (first {first_missing}); resume the atlas")
+        raise AtlasSpecError(
+            f"{out}: {max(len(missing), 1)} batches are missing or unreadable (first {first_missing}); "
+            "resume the atlas"
+        )
     done.update(more)
     return spec, [done[key] for key in sorted(done)]

@@ -133,22 +133,34 @@ class AtlasSpec:
         then the controls. Ids: the preset's name, ``base+label``, ``base+a+b``,
         :data:`COIN_FLIP`, :data:`AA_COPY`."""
         base_rules = uno_env.load_rules(self.base)
-        out = [AtlasVariant(name, name, "", "", uno_env.load_rules(name), kind="preset") for name in self.presets]
+        out = [
+            AtlasVariant(name, name, "", "", uno_env.load_rules(name), kind="preset") for name in self.presets
+        ]
         if self.base not in self.presets:
             out.insert(0, AtlasVariant(self.base, self.base, "", "", base_rules, kind="preset"))
         switches = dict(self.variations)
         for label, change in self.variations:
             rules = _apply(base_rules, dict(change), f"variation {label!r}")
             if rules != base_rules:
-                out.append(AtlasVariant(f"{self.base}+{label}", self.base, label, _switch_text(change), rules, kind="switch"))
+                out.append(
+                    AtlasVariant(
+                        f"{self.base}+{label}", self.base, label, _switch_text(change), rules, kind="switch"
+                    )
+                )
         for a, b in self.pairs:
             both = {**dict(switches[a]), **dict(switches[b])}
             rules = _apply(base_rules, both, f"pair {a}+{b}")
             text = f"{_switch_text(switches[a])} {_switch_text(switches[b])}"
             out.append(AtlasVariant(f"{self.base}+{a}+{b}", self.base, f"{a}+{b}", text, rules, kind="pair"))
         if self.controls:
-            out.append(AtlasVariant(COIN_FLIP, self.base, COIN_FLIP, "", base_rules, kind="control", coin_flip=True))
-            out.append(AtlasVariant(AA_COPY, self.base, AA_COPY, "", base_rules, kind="control", deal_offset=AA_OFFSET))
+            out.append(
+                AtlasVariant(COIN_FLIP, self.base, COIN_FLIP, "", base_rules, kind="control", coin_flip=True)
+            )
+            out.append(
+                AtlasVariant(
+                    AA_COPY, self.base, AA_COPY, "", base_rules, kind="control", deal_offset=AA_OFFSET
+                )
+            )
         return out
 
     def cells(self) -> list[tuple[AtlasVariant, int]]:
@@ -206,7 +218,9 @@ def _sweep_players(spec: AtlasSpec, variant: AtlasVariant, players: int) -> str:
     from training.sweep import sweep_models
 
     try:
-        return sweep_models(Path(spec.sweep), [variant], [players], "atlas spec").get((variant.id, players), "")
+        return sweep_models(Path(spec.sweep), [variant], [players], "atlas spec").get(
+            (variant.id, players), ""
+        )
     except SpecError:
         return ""
 
@@ -226,7 +240,9 @@ def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int, s
 def _agent(text: Any, key: str, source: str) -> str:
     """An agent spec text, checked by the one agent-spec grammar (:mod:`agents.spec`)."""
     if not isinstance(text, str) or not text.strip():
-        raise AtlasSpecError(f"{source}: {key} must be an agent spec (a style such as search:sims=100), got {text!r}")
+        raise AtlasSpecError(
+            f"{source}: {key} must be an agent spec (a style such as search:sims=100), got {text!r}"
+        )
     try:
         parse_agent(text, where=f"{source}: {key}")
     except ValueError as exc:
@@ -253,7 +269,9 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         raise AtlasSpecError(f"{source}: format={fmt!r} is not supported; expected {ATLAS_FORMAT!r}")
     unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
-        raise AtlasSpecError(f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}")
+        raise AtlasSpecError(
+            f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}"
+        )
     name = data.get("name", "atlas")
     if not isinstance(name, str) or not _LABEL.match(name):
         raise AtlasSpecError(f"{source}: name must be letters, digits, '_' or '-', got {name!r}")
@@ -268,7 +286,9 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         or not players
         or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 10 for n in players)
     ):
-        raise AtlasSpecError(f"{source}: players must be a non-empty list of player counts 2..10, got {players!r}")
+        raise AtlasSpecError(
+            f"{source}: players must be a non-empty list of player counts 2..10, got {players!r}"
+        )
     if len(set(players)) != len(players):
         raise AtlasSpecError(f"{source}: players lists a count twice: {players}")
 
@@ -294,9 +314,13 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     for label, switches in raw_variations.items():
         where = f"{source}: variation {label!r}"
         if not _LABEL.match(label) or label in (COIN_FLIP, AA_COPY):
-            raise AtlasSpecError(f"{where}: labels are letters, digits, '_' or '-' (not {COIN_FLIP} or {AA_COPY})")
+            raise AtlasSpecError(
+                f"{where}: labels are letters, digits, '_' or '-' (not {COIN_FLIP} or {AA_COPY})"
+            )
         if not isinstance(switches, dict) or not switches:
-            raise AtlasSpecError(f"{where} must be an inline table of one or more switches, e.g. {{ jump_in = true }}")
+            raise AtlasSpecError(
+                f"{where} must be an inline table of one or more switches, e.g. {{ jump_in = true }}"
+            )
         bad = sorted(set(switches) - fields)
         if bad:
             raise AtlasSpecError(
@@ -307,24 +331,31 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     labels = {label for label, _ in variations}
     raw_pairs = data.get("pairs", [])
     if not isinstance(raw_pairs, list):
-        raise AtlasSpecError(f'{source}: pairs must be a list of two variation labels each, e.g. [["stacking", "jump_in"]]')
+        raise AtlasSpecError(
+            f'{source}: pairs must be a list of two variation labels each, e.g. [["stacking", "jump_in"]]'
+        )
     pairs: list[tuple[str, str]] = []
     for pair in raw_pairs:
         if isinstance(pair, str):
             pair = pair.split("+")
         if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(x, str) for x in pair):
-            raise AtlasSpecError(f"{source}: a pair names two variations, e.g. [\"stacking\", \"jump_in\"], got {pair!r}")
+            raise AtlasSpecError(
+                f'{source}: a pair names two variations, e.g. ["stacking", "jump_in"], got {pair!r}'
+            )
         a, b = (x.strip() for x in pair)
         for label in (a, b):
             if label not in labels:
                 raise AtlasSpecError(
-                    f"{source}: pair {a}+{b}: {label!r} is not a variation of the spec; variations: {', '.join(sorted(labels))}"
+                    f"{source}: pair {a}+{b}: {label!r} is not a variation of the spec; variations: "
+                    f"{', '.join(sorted(labels))}"
                 )
         if a == b:
             raise AtlasSpecError(f"{source}: pair {a}+{b} names one variation twice")
         overlap = set(dict(dict(variations)[a])) & set(dict(dict(variations)[b]))
         if overlap:
-            raise AtlasSpecError(f"{source}: pair {a}+{b}: both set {', '.join(sorted(overlap))}; a pair combines two switches")
+            raise AtlasSpecError(
+                f"{source}: pair {a}+{b}: both set {', '.join(sorted(overlap))}; a pair combines two switches"
+            )
         if (a, b) in pairs or (b, a) in pairs:
             raise AtlasSpecError(f"{source}: pair {a}+{b} is named twice")
         pairs.append((a, b))
@@ -335,19 +366,33 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     baseline = _agent(data.get("baseline", "random_playable"), "baseline", source)
     field = data.get("field", list(DEFAULT_FIELD))
     if not isinstance(field, list) or len(field) < 1:
-        raise AtlasSpecError(f"{source}: field must be a non-empty list of agent specs (default: the seven scripted styles)")
+        raise AtlasSpecError(
+            f"{source}: field must be a non-empty list of agent specs (default: the seven scripted styles)"
+        )
     field = [_agent(a, "field", source) for a in field]
     if len(set(field)) != len(field):
         raise AtlasSpecError(f"{source}: field lists an agent twice: {field}")
     ladder = data.get("ladder", ["random_legal"])
     if not isinstance(ladder, list):
-        raise AtlasSpecError(f"{source}: ladder must be a list of agent specs below the baseline (default: random_legal)")
+        raise AtlasSpecError(
+            f"{source}: ladder must be a list of agent specs below the baseline (default: random_legal)"
+        )
     ladder = [_agent(a, "ladder", source) for a in ladder]
-    for key, text in (("strong", strong), ("baseline", baseline), *(("field", f) for f in field), *(("ladder", a) for a in ladder)):
+    for key, text in (
+        ("strong", strong),
+        ("baseline", baseline),
+        *(("field", f) for f in field),
+        *(("ladder", a) for a in ladder),
+    ):
         if parse_agent(text).cheats:
-            raise AtlasSpecError(f"{source}: {key} {text!r} cheats (it sees the other hands); only the oracle may")
+            raise AtlasSpecError(
+                f"{source}: {key} {text!r} cheats (it sees the other hands); only the oracle may"
+            )
     if oracle and not parse_agent(oracle).cheats:
-        raise AtlasSpecError(f"{source}: oracle {oracle!r} does not see the hidden cards; name the oracle style (oracle:sims=100) or \"\"")
+        raise AtlasSpecError(
+            f"{source}: oracle {oracle!r} does not see the hidden cards; name the oracle style "
+            '(oracle:sims=100) or ""'
+        )
     learned = data.get("learned", "auto")
     if not isinstance(learned, str):
         raise AtlasSpecError(f'{source}: learned must be "auto", "" or an exported policy, got {learned!r}')
@@ -362,8 +407,12 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         raise AtlasSpecError(f"{source}: [deals] must be a table of {', '.join(DEAL_KINDS)}")
     bad_deals = sorted(set(raw_deals) - set(DEAL_KINDS))
     if bad_deals:
-        raise AtlasSpecError(f"{source}: [deals] has unknown key(s) {', '.join(bad_deals)}; allowed: {', '.join(DEAL_KINDS)}")
-    deals = tuple((k, _int(raw_deals, k, DEFAULT_DEALS[k], 2, MAX_DEALS, f"{source} [deals]")) for k in DEAL_KINDS)
+        raise AtlasSpecError(
+            f"{source}: [deals] has unknown key(s) {', '.join(bad_deals)}; allowed: {', '.join(DEAL_KINDS)}"
+        )
+    deals = tuple(
+        (k, _int(raw_deals, k, DEFAULT_DEALS[k], 2, MAX_DEALS, f"{source} [deals]")) for k in DEAL_KINDS
+    )
 
     spec = AtlasSpec(
         name=name,
@@ -392,7 +441,8 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     for variant in variants:
         if variant.rules.match != "single_round":
             raise AtlasSpecError(
-                f"{source}: variant {variant.id} plays match={variant.rules.match}; the atlas measures single rounds "
+                f"{source}: variant {variant.id} plays match={variant.rules.match}; the atlas measures "
+                "single rounds "
                 "(the win-chance trajectories follow one round): leave match at single_round"
             )
     if not spec.cells():
@@ -400,7 +450,11 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     for variant in variants:
         missing = [n for n in spec.players if (variant, n) not in spec.cells()]
         if missing:
-            print(f"note: {variant.id} does not allow {', '.join(map(str, missing))} players; those cells are skipped", file=sys.stderr)
+            print(
+                f"note: {variant.id} does not allow {', '.join(map(str, missing))} players; those cells "
+                "are skipped",
+                file=sys.stderr,
+            )
     from .planning import check_plan_size
 
     check_plan_size(spec, source)
@@ -415,7 +469,9 @@ def load_spec(path: str | Path | None = None) -> AtlasSpec:
     except OSError as exc:
         raise AtlasSpecError(f"cannot read atlas spec {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise AtlasSpecError(f"atlas spec {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+        raise AtlasSpecError(
+            f"atlas spec {path} is not UTF-8 text (byte {exc.start}: {exc.reason})"
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -86,10 +86,13 @@ def merge(spec: AtlasSpec, batches: Sequence[Mapping[str, Any]]) -> dict[CellKey
             target = cell.winners.setdefault(key, np.full((count, len(rows)), -2, dtype=np.int64))
             target[lo:hi] = won
             cell.focal_seat[key] = np.arange(len(rows)) % n
-    for key, cell in cells.items():
+    for (variant_id, players, replica), cell in cells.items():
         for (kind, agent), won in cell.winners.items():
             if (won == -2).any():
-                raise AtlasSpecError(f"cell {key[0]} at {key[1]} players, deal set {key[2]}: {kind} games of {agent} are missing")
+                raise AtlasSpecError(
+                    f"cell {variant_id} at {players} players, deal set {replica}: "
+                    f"{kind} games of {agent} are missing"
+                )
     return cells
 
 
@@ -187,7 +190,7 @@ def _split(spec: AtlasSpec, cell: CellData, play: str) -> np.ndarray | None:
 def _share(which: int) -> Callable[[np.ndarray], np.ndarray]:
     def function(t: np.ndarray) -> np.ndarray:
         deals = t[0, 4]
-        players, seats = int(round(t[0, -2] / deals)), int(round(t[0, -1] / deals))
+        players, seats = round(t[0, -2] / deals), round(t[0, -1] / deals)
         return variance_split_shares(t[:, :-2], players, seats)[:, which]
 
     return function
@@ -264,7 +267,8 @@ MEASURES: tuple[Measure, ...] = (
     Measure("skill_vs_field", STRONG, _skill_field, _ratio, True, True, "win rate",
             "win rate alone against the field of scripted styles"),
     Measure("hidden_info", STRONG, _hidden, _hidden_value, True, True, "win rate",
-            "the oracle's win rate against the field minus the strong player's (what seeing every hand is worth)"),
+            "the oracle's win rate against the field minus the strong player's (what seeing every hand is "
+            "worth)"),
     Measure("deal_share", BOTH, _split, _share(0), True, True, "share",
             "share of the outcome variance the cards decide, whoever holds them (against the baseline)"),
     Measure("player_share", BOTH, _split, _share(1), True, False, "share",
@@ -273,16 +277,20 @@ MEASURES: tuple[Measure, ...] = (
             "Jaffe's luck: the baseline players' win rate at those tables over the fair share (1: all luck)"),
     Measure("first_mover", BOTH, _first_mover, _ratio, True, True, "win rate",
             "the first mover's win rate at a table of equals"),
-    Measure("turns_mean", BOTH, _turns, lambda t: t[:, 0] / t[:, 2], False, True, "turns", "mean game length"),
-    Measure("turns_sd", BOTH, _turns, _sd, False, True, "turns", "spread of the game length (standard deviation)"),
+    Measure("turns_mean", BOTH, _turns, lambda t: t[:, 0] / t[:, 2], False, True, "turns",
+            "mean game length"),
+    Measure("turns_sd", BOTH, _turns, _sd, False, True, "turns",
+            "spread of the game length (standard deviation)"),
     Measure("lead_changes", BOTH, _traced_column(_play_kind, "lead_changes"), _ratio, False, True, "per game",
             "times the most likely winner changes"),
     Measure("winner_low", BOTH, _traced_column(_play_kind, "winner_low"), _ratio, True, True, "chance",
             "the eventual winner's lowest win chance (higher: fewer comebacks)"),
     Measure("comeback", BOTH, _traced_column(_play_kind, "comeback"), _ratio, True, False, "share of games",
             f"games won after the winner's chance fell below {winprob.COMEBACK:.0%}"),
-    Measure("decided_at", BOTH, _traced_column(_play_kind, "decided_at"), _ratio, True, True, "share of the game",
-            f"share of the game's decisions made before the winner's chance stays at or above {winprob.DECIDED:.0%}"),
+    Measure("decided_at", BOTH, _traced_column(_play_kind, "decided_at"), _ratio, True, True,
+            "share of the game",
+            "share of the game's decisions made before the winner's chance stays at or above "
+            f"{winprob.DECIDED:.0%}"),
     Measure("drama", BOTH, _traced_column(_play_kind, "drama"), _ratio, True, True, "chance",
             "mean distance by which the eventual winner trails the leader"),
 )  # fmt: skip
@@ -292,7 +300,9 @@ FAMILY = tuple((m.name, play) for m in MEASURES if m.family for play in m.plays)
 """(measure, play) pairs whose changes against the base form the family of effects."""
 
 
-def estimate(spec: AtlasSpec, cells: Sequence[CellData], measure: Measure, play: str) -> GroupedEstimate | None:
+def estimate(
+    spec: AtlasSpec, cells: Sequence[CellData], measure: Measure, play: str
+) -> GroupedEstimate | None:
     """A measure's level on the cells' deals together (deal sets pooled), grouped by deal."""
     parts = [measure.sums(spec, c, play) for c in cells]
     if not parts or any(p is None for p in parts):
@@ -308,7 +318,9 @@ def change(
     if a is None or b is None or a.shape[0] != b.shape[0]:
         return None
     k = a.shape[1]
-    return grouped_function(np.hstack([a, b]), lambda t: measure.function(t[:, :k]) - measure.function(t[:, k:]))
+    return grouped_function(
+        np.hstack([a, b]), lambda t: measure.function(t[:, :k]) - measure.function(t[:, k:])
+    )
 
 
 # ================================================================ tables
@@ -343,19 +355,34 @@ def level_rows(spec: AtlasSpec, cells: Mapping[CellKey, CellData]) -> list[dict[
                 if est is None:
                     continue
                 lo, hi = _interval(est, measure.name in WILSON)
-                rows.append(_row(spec, variant, n, play, measure.name, est.value, lo, hi, est.groups, measure.unit))
+                rows.append(
+                    _row(spec, variant, n, play, measure.name, est.value, lo, hi, est.groups, measure.unit)
+                )
         for play in PLAYS:
             kind = _play_kind(play)
             turns = [c.traced[kind]["turns"] for c in data if kind in c.traced]
             if turns:
                 q, lo, hi = quantile_interval(np.concatenate(turns), 0.9)
-                rows.append(_row(spec, variant, n, play, "turns_p90", q, lo, hi, sum(len(t) for t in turns), "turns"))
+                rows.append(
+                    _row(spec, variant, n, play, "turns_p90", q, lo, hi, sum(len(t) for t in turns), "turns")
+                )
             rows += _seat_rows(spec, variant, n, play, data)
         rows += _ladder_rows(spec, variant, n, data)
     return rows
 
 
-def _row(spec: AtlasSpec, variant: AtlasVariant, n: int, play: str, measure: str, value: float, lo: float, hi: float, deals: int, unit: str) -> dict[str, Any]:
+def _row(
+    spec: AtlasSpec,
+    variant: AtlasVariant,
+    n: int,
+    play: str,
+    measure: str,
+    value: float,
+    lo: float,
+    hi: float,
+    deals: int,
+    unit: str,
+) -> dict[str, Any]:
     return {
         "atlas": spec.name,
         "variant": variant.id,
@@ -376,7 +403,9 @@ def _row(spec: AtlasSpec, variant: AtlasVariant, n: int, play: str, measure: str
     }
 
 
-def _seat_rows(spec: AtlasSpec, variant: AtlasVariant, n: int, play: str, data: Sequence[CellData]) -> list[dict[str, Any]]:
+def _seat_rows(
+    spec: AtlasSpec, variant: AtlasVariant, n: int, play: str, data: Sequence[CellData]
+) -> list[dict[str, Any]]:
     """Win rate of each place in the turn order (``seat_k``: ``k`` seats after the first mover,
     clockwise), at the table of equals."""
     kind = _play_kind(play)
@@ -394,7 +423,9 @@ def _seat_rows(spec: AtlasSpec, variant: AtlasVariant, n: int, play: str, data: 
     return rows
 
 
-def _ladder_rows(spec: AtlasSpec, variant: AtlasVariant, n: int, data: Sequence[CellData]) -> list[dict[str, Any]]:
+def _ladder_rows(
+    spec: AtlasSpec, variant: AtlasVariant, n: int, data: Sequence[CellData]
+) -> list[dict[str, Any]]:
     """Every rung's win rate against the field and against the baseline (``ladder_field:AGENT``,
     ``ladder_baseline:AGENT``; play ``ladder``)."""
     rows = []
@@ -405,7 +436,20 @@ def _ladder_rows(spec: AtlasSpec, variant: AtlasVariant, n: int, data: Sequence[
                 continue
             est = grouped_function(np.vstack([p for p in parts if p is not None]), _ratio)
             lo, hi = _interval(est, True)
-            rows.append(_row(spec, variant, n, "ladder", f"{kind}:{rung.agent}", est.value, lo, hi, est.groups, rung.role))
+            rows.append(
+                _row(
+                    spec,
+                    variant,
+                    n,
+                    "ladder",
+                    f"{kind}:{rung.agent}",
+                    est.value,
+                    lo,
+                    hi,
+                    est.groups,
+                    rung.role,
+                )
+            )
     return rows
 
 
@@ -428,10 +472,17 @@ def calibration_rows(
     for variant, n in spec.cells():
         for play in PLAYS:
             kind = _play_kind(play)
-            games = [cells[(variant.id, n, r)].traced.get(kind) for r in spec.replicas() if (variant.id, n, r) in cells]
+            games = [
+                cells[(variant.id, n, r)].traced.get(kind)
+                for r in spec.replicas()
+                if (variant.id, n, r) in cells
+            ]
             if not games or any(g is None for g in games):
                 continue
-            g = {c: np.concatenate([x[c] for x in games if x is not None]) for c in ("brier", "brier_hand", "brier_fair", "positions")}
+            g = {
+                c: np.concatenate([x[c] for x in games if x is not None])
+                for c in ("brier", "brier_hand", "brier_fair", "positions")
+            }
             ok = np.isfinite(g["brier"]) & (g["positions"] > 0)
             sums = np.stack([g["brier"], g["brier_hand"], g["brier_fair"], g["positions"]], axis=1)[ok]
             model = grouped_function(sums[:, [0, 3]], _ratio)
@@ -464,7 +515,9 @@ def calibration_rows(
     return rows
 
 
-def reliability_table(spec: AtlasSpec, cells: Mapping[CellKey, CellData], players: int, play: str) -> np.ndarray:
+def reliability_table(
+    spec: AtlasSpec, cells: Mapping[CellKey, CellData], players: int, play: str
+) -> np.ndarray:
     """The reliability table's sums (``(bins, 3)``: predictions, their sum, wins) over every
     cell of a player count (the coin flip left out)."""
     total = np.zeros((winprob.RELIABILITY_BINS, 3))
@@ -556,7 +609,9 @@ def agreement_rows(spec: AtlasSpec, effects: Sequence[Mapping[str, Any]]) -> lis
             scripted = [s["change"] for s, _ in pairs]
             strong = [t["change"] for _, t in pairs]
             rho, lo, hi = rank_correlation(scripted, strong, LEVEL)
-            rows.append({"measure": name, "players": players, "pairs": len(pairs), "rho": rho, "lo": lo, "hi": hi})
+            rows.append(
+                {"measure": name, "players": players, "pairs": len(pairs), "rho": rho, "lo": lo, "hi": hi}
+            )
     return rows
 
 
@@ -574,7 +629,9 @@ def _paired_effects(
     ]
 
 
-def reversals(spec: AtlasSpec, effects: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+def reversals(
+    spec: AtlasSpec, effects: Sequence[Mapping[str, Any]]
+) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
     """Every effect that is a finding under both plays with opposite signs: (scripted, strong)."""
     out = []
     for m in MEASURES:

@@ -233,7 +233,9 @@ class Trace:
         return self.results.winner
 
 
-def trace(rules: RuleSet | str, num_players: int, seeds: Sequence[int] | np.ndarray, seats: Sequence[str]) -> Trace:
+def trace(
+    rules: RuleSet | str, num_players: int, seeds: Sequence[int] | np.ndarray, seats: Sequence[str]
+) -> Trace:
     """Play one game per deal seed with the players ``seats`` (one policy text per seat, as
     :func:`uno_env.simulate` takes them) and record every seat's features at each decision
     (see :func:`trace_games`)."""
@@ -284,7 +286,9 @@ class WinModel:
         if (
             not isinstance(weights, list)
             or len(weights) != NUM_FEATURES
-            or not all(isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) for w in weights)
+            or not all(
+                isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) for w in weights
+            )
         ):
             raise ValueError(f"{source}: weights must be {NUM_FEATURES} finite numbers")
         return cls(tuple(float(w) for w in weights))
@@ -309,7 +313,9 @@ def fit_win_model(features: np.ndarray, winners: np.ndarray, *, ridge: float = 1
     def objective(v: np.ndarray) -> float:
         s = x @ v
         top = s.max(axis=1)
-        return float((chosen @ v - top - np.log(np.exp(s - top[:, None]).sum(axis=1))).sum() - 0.5 * penalty * v @ v)
+        return float(
+            (chosen @ v - top - np.log(np.exp(s - top[:, None]).sum(axis=1))).sum() - 0.5 * penalty * v @ v
+        )
 
     value = objective(w)
     for _ in range(100):
@@ -359,7 +365,9 @@ class Calibration:
     bins: tuple[tuple[int, float, float], ...]
 
 
-def brier_per_game(probs: np.ndarray, position_game: np.ndarray, winners: np.ndarray, games: int) -> tuple[np.ndarray, np.ndarray]:
+def brier_per_game(
+    probs: np.ndarray, position_game: np.ndarray, winners: np.ndarray, games: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Per game: the sum of the positions' Brier scores and the positions counted (games
     without a winner count nothing), for intervals grouped by game."""
     won = np.zeros_like(probs)
@@ -464,7 +472,9 @@ def load_models(path: str | Path) -> dict[str, Any]:
     if len(raw) > MAX_MODEL_BYTES:
         raise ValueError(f"{path} is larger than {MAX_MODEL_BYTES:,} bytes: not a win-chance model file")
     if f'"format": "{MODEL_FORMAT}"'.encode() not in raw[:200]:
-        raise ValueError(f'{path} is not a win-chance model file (it must start with {{"format": "{MODEL_FORMAT}"')
+        raise ValueError(
+            f'{path} is not a win-chance model file (it must start with {{"format": "{MODEL_FORMAT}"'
+        )
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -502,7 +512,8 @@ class ModelBook:
                 return WinModel.from_dict(self.models[key]["model"], key), key
         counts = sorted({int(k.rpartition("|")[2]) for k in self.models})
         raise ValueError(
-            f"the win-chance models of {self.source or 'this file'} cover {', '.join(map(str, counts))} players, "
+            f"the win-chance models of {self.source or 'this file'} cover {', '.join(map(str, counts))} "
+            "players, "
             f"not {players}"
         )
 
@@ -534,8 +545,9 @@ def round_winner(state: np.ndarray) -> int:
 
 
 def shipped_models() -> ModelBook:
-    """The model file shipped with the package: the default atlas' strong-play models of every
-    cell, and models pooled over the presets for each player count (:mod:`training.atlas.publish`)."""
+    """The model file shipped with the package: a model pooled over the presets for each player
+    count 2..10, and the default atlas' strong-play model of each of its cells where it was
+    published from one (``python -m training.atlas.publish``)."""
     return ModelBook.load(SHIPPED)
 
 
