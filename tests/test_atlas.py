@@ -91,8 +91,14 @@ def test_the_aa_copy_detects_nothing_and_a_known_direction_is_found(tiny_run: Pa
     effects = pd.read_csv(tiny_run / "effects.csv")
     aa = effects[effects["variant"] == "aa_copy"]
     assert len(aa) > 10 and not aa["detected"].any()
-    longer = effects[(effects["variant"] == "uno+until_playable") & (effects["measure"] == "turns_mean")]
-    assert len(longer) == 2 and (longer["lo"] > 0).all() and longer["detected"].all()
+    # U-DRAW-2 (drawing until a card fits) lengthens games: found under scripted play (40 deals a set;
+    # the tiny atlas' 16 traced games of strong play are too few to say)
+    longer = effects[
+        (effects["variant"] == "uno+until_playable")
+        & (effects["measure"] == "turns_mean")
+        & (effects["play"] == "scripted")
+    ]
+    assert len(longer) == 1 and (longer["lo"] > 0).all() and longer["detected"].all()
     assert "coin_flip" not in set(effects["variant"])  # a control, not a rule: outside the family
 
 

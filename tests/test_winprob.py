@@ -111,7 +111,7 @@ def test_brier_reliability_and_trajectory_measures_by_hand() -> None:
 
 def test_model_files_are_checked_before_they_are_used(tmp_path: Path) -> None:
     good = tmp_path / "models.json"
-    model = winprob.WinModel(tuple(0.1 * k for k in range(winprob.NUM_FEATURES)))
+    model = winprob.WinModel(tuple(round(0.1 * k, 6) for k in range(winprob.NUM_FEATURES)))
     winprob.save_models(good, {winprob.model_key("uno", 2): {"model": model.to_dict(), "fitted_on": "test"}})
     book = winprob.ModelBook.load(good)
     assert book.model_for("uno", 2) == (model, winprob.model_key("uno", 2))
@@ -141,8 +141,11 @@ def test_the_web_tables_calibrated_estimate() -> None:
     game = Game("uno", 3, seed=5)
     first = estimator.estimate(game, 0)
     assert sum(first) == pytest.approx(1.0, abs=1e-3) and first == estimator.estimate(game, 7)
+    from agents import ScriptedAgent
+
+    player = ScriptedAgent("greedy", seed=1)
     while not game.is_over():
-        game.step(game.legal_actions()[0])
+        game.step(player.act(None, game.legal_mask(), game))
     outcome = game.outcome()
     assert outcome is not None and outcome.winner is not None
     assert estimator.estimate(game, 9) == [1.0 if s == outcome.winner else 0.0 for s in range(3)]

@@ -372,7 +372,9 @@ def report_text(
         "## Files and figures",
         "",
         "Every figure comes from the command that made this folder (`spec.toml` holds its spec): "
-        f"`{COMMAND} {out / 'spec.toml'} --out DIR` plays it again and writes the same tables.",
+        f"`{COMMAND} THIS_FOLDER/spec.toml --out DIR` plays it again and writes the same tables (the same "
+        f"seeds, on any machine and any number of processes); `{COMMAND} --report THIS_FOLDER` writes this "
+        "report again from the batch files.",
         "",
         "- `atlas.csv`: every level with its 95% interval; `effects.csv`: the family with detection and "
         "replication; "
