@@ -151,3 +151,17 @@ def test_the_web_tables_calibrated_estimate() -> None:
     assert estimator.estimate(game, 9) == [1.0 if s == outcome.winner else 0.0 for s in range(3)]
     with pytest.raises(ValueError, match="cannot read win-chance model file"):
         make_estimator("calibrated:/nonexistent/winprob.json")
+
+
+def test_the_shipped_models_cover_every_player_count_and_publish_refits_them(tmp_path: Path) -> None:
+    book = winprob.shipped_models()
+    for n in range(2, 11):
+        model, key = book.model_for("uno_house", n)
+        assert key == f"{winprob.POOLED}|{n}" and model.weights[0] < 0  # more cards: a lower chance
+    from training.atlas.publish import pooled_models
+
+    fitted = pooled_models(range(4, 5), games=14)
+    assert list(fitted) == [f"{winprob.POOLED}|4"] and "mau_mau" in fitted[f"{winprob.POOLED}|4"]["fitted_on"]
+    path = tmp_path / "models.json"
+    winprob.save_models(path, fitted)
+    assert winprob.ModelBook.load(path).model_for("macao", 4)[1] == f"{winprob.POOLED}|4"
