@@ -74,8 +74,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--win-estimate",
         default="search",
-        help="the win chances drawn in replays: search (rollouts from the true hands) or hands "
-        "(the search's leaf value alone) (default: search)",
+        help="the win chances drawn in replays: search (rollouts from the true hands), hands "
+        "(the search's leaf value alone), calibrated (the balance atlas' fitted model) or "
+        "calibrated:FILE (an atlas run's winprob.json) (default: search)",
     )
     parser.add_argument("--max-tables", type=int, default=64, help="tables at once (default: 64)")
     parser.add_argument(
