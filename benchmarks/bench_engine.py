@@ -65,6 +65,12 @@ _VALUE_ONLY = ("cpu", "date", "affinity", "clock", "warning")
 
 REFERENCES = ((RLCARD_ENGINE, "x RLCard raw"), (OPENSPIEL_CRAZY_EIGHTS, "x OpenSpiel C8"))
 """Ratio columns: reference row key and column header."""
+CLIFF_GROUP = "cliffs"
+"""The row group of the cliff table (``rows_cliffs.py``), printed as a table of its own."""
+CLIFF_LIMIT = 1.5
+"""No switch alone may cost a decision more than this multiple of official Uno's."""
+DEFAULT_CLIFF_SECONDS = 0.5
+QUICK_CLIFF_SECONDS = 0.1
 
 
 def reference_rows() -> list[Row]:
@@ -116,6 +122,7 @@ class Cell:
     runs: list[dict[str, float]] = field(default_factory=list)
     skipped: str | None = None
     failed: bool = False
+    run_seconds: float | None = None  # least seconds per run, if not the common --seconds
 
     def seconds(self, run: Mapping[str, float]) -> float:
         """The time base of a run: wall time, or CPU time under ``clock="cpu"``.
@@ -136,6 +143,10 @@ class Cell:
 
     def _rates(self, key: str) -> list[float]:
         return [r[key] / self.seconds(r) for r in self.runs]
+
+    def rates(self, unit: str = "steps") -> list[float]:
+        """Each run's steps/s (``unit="games"``: games/s)."""
+        return self._rates(unit)
 
     @property
     def steps_per_second(self) -> float:
@@ -175,17 +186,26 @@ def build_registry(presets: Sequence[str]) -> Registry:
 
 
 def select_cells(
-    reg: Registry, groups: Sequence[str] | None, players: Sequence[int], clock: str = "wall"
+    reg: Registry,
+    groups: Sequence[str] | None,
+    players: Sequence[int],
+    clock: str = "wall",
+    cliff_players: Sequence[int] = (2,),
+    cliff_seconds: float | None = None,
 ) -> list[Cell]:
     """The cells to measure: chosen rows x player counts, ordered by player count, then row.
 
-    A player count a row cannot play becomes a skipped cell.
+    A player count a row cannot play becomes a skipped cell. The cliff rows
+    (:data:`CLIFF_GROUP`) play at ``cliff_players`` instead, for ``cliff_seconds`` per run,
+    and a cliff case that does not seat a count is left out (its own table says so).
 
     Args:
         reg: All registered rows.
         groups: Group names or row keys to keep; ``None`` keeps every row.
         players: Player counts asked for.
         clock: ``"wall"`` or ``"cpu"``, the time base of the cells' rates.
+        cliff_players: Player counts of the cliff rows.
+        cliff_seconds: Least seconds per run of the cliff rows (``None``: as the others).
 
     Returns:
         Cells in table order.
@@ -194,10 +214,16 @@ def select_cells(
     cells: list[Cell] = []
     for n in players:
         for row in rows:
+            if row.group == CLIFF_GROUP:
+                continue
             cell = Cell(row, n, clock)
             if n not in row.players:
                 cell.skipped = f"plays {_counts(row.players)} players only"
             cells.append(cell)
+    for n in cliff_players:
+        for row in rows:
+            if row.group == CLIFF_GROUP and n in row.players:
+                cells.append(Cell(row, n, clock, run_seconds=cliff_seconds))
     return cells
 
 
@@ -265,11 +291,12 @@ def measure(cells: Sequence[Cell], runs: int, seconds: float, seed: int, warmup:
     if warmup > 0:
         for cell in cells:
             if cell.skipped is None:
-                _run_once(cell, warmup, seed + runs * SEED_STRIDE, "warm-up")
+                _run_once(cell, min(warmup, cell.run_seconds or warmup), seed + runs * SEED_STRIDE, "warm-up")
     for r in range(runs):
         for cell in cells:
             if cell.skipped is None:
-                result = _run_once(cell, seconds, seed + r * SEED_STRIDE, f"run {r + 1}/{runs}")
+                length = cell.run_seconds or seconds
+                result = _run_once(cell, length, seed + r * SEED_STRIDE, f"run {r + 1}/{runs}")
                 if result is not None:
                     cell.runs.append(result)
 
@@ -281,13 +308,15 @@ def _reference(cells: Sequence[Cell], key: str, players: int) -> Cell | None:
     return None
 
 
-def ratio(cell: Cell, cells: Sequence[Cell], reference: str) -> float | None:
-    """Median steps/s of ``cell`` over that of the reference row at the same player count.
+def ratio(cell: Cell, cells: Sequence[Cell], reference: str, unit: str = "steps") -> float | None:
+    """Median steps/s (``unit="games"``: games/s) of ``cell`` over that of the reference row
+    at the same player count.
 
     Args:
         cell: The measured cell.
         cells: All cells (the reference is looked up among them).
         reference: Key of the reference row.
+        unit: ``"steps"`` or ``"games"``.
 
     Returns:
         The ratio, or ``None`` if either side was not measured.
@@ -295,7 +324,21 @@ def ratio(cell: Cell, cells: Sequence[Cell], reference: str) -> float | None:
     ref = _reference(cells, reference, cell.players)
     if ref is None or not cell.runs:
         return None
+    if unit == "games":
+        return cell.games_per_second / ref.games_per_second
     return cell.steps_per_second / ref.steps_per_second
+
+
+def ratio_range(
+    cell: Cell, cells: Sequence[Cell], reference: str, unit: str = "steps"
+) -> tuple[float, float] | None:
+    """The least and the greatest ratio of one run of ``cell`` to one run of the reference
+    (the runs interleaved in the same process): the ratio's spread over the runs."""
+    ref = _reference(cells, reference, cell.players)
+    if ref is None or not cell.runs:
+        return None
+    ours, theirs = cell.rates(unit), ref.rates(unit)
+    return min(ours) / max(theirs), max(ours) / min(theirs)
 
 
 # ---------------------------------------------------------------- reporting
@@ -348,7 +391,7 @@ def render_table(cells: Sequence[Cell]) -> list[str]:
     head += [title for _, title in REFERENCES]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join([":---"] * 2 + ["---:"] * (len(head) - 2)) + "|"]
     for cell in cells:
-        if not cell.runs:
+        if not cell.runs or cell.row.group == CLIFF_GROUP:
             continue
         ratios = []
         for key, _ in REFERENCES:
@@ -380,7 +423,7 @@ def footnotes(cells: Sequence[Cell], runs: int, seconds: float, warmup: float = 
     Returns:
         Markdown list lines.
     """
-    ours = [c for c in cells if c.row.ours and c.runs]
+    ours = [c for c in cells if c.row.ours and c.runs and c.row.group != CLIFF_GROUP]
     lengths = ""
     if ours:
         low = min(c.decisions_per_game for c in ours)
@@ -431,10 +474,104 @@ def footnotes(cells: Sequence[Cell], runs: int, seconds: float, warmup: float = 
     seen: set[str] = set()
     for cell in cells:
         note = cell.row.note
-        if note and note not in seen and cell.runs:
+        if note and note not in seen and cell.runs and cell.row.group != CLIFF_GROUP:
             seen.add(note)
             notes.append(f"- {note}")
     return notes
+
+
+def _meta(cell: Cell, name: str) -> str:
+    return dict(cell.row.meta).get(name, "")
+
+
+@dataclass(frozen=True)
+class CliffCheck:
+    """The cliff target at one player count and random player: the costliest switch alone."""
+
+    policy: str
+    players: int
+    worst_case: str
+    worst: float
+
+    @property
+    def passed(self) -> bool:
+        """Whether no switch costs more than :data:`CLIFF_LIMIT` times official Uno."""
+        return self.worst <= CLIFF_LIMIT
+
+    def line(self) -> str:
+        """A Markdown list line like the targets'."""
+        verdict = "PASS" if self.passed else "FAIL"
+        return (
+            f"- **{verdict}** no switch above {CLIFF_LIMIT:g}x official Uno ({self.policy}, {self.players} "
+            f"players): the costliest is {self.worst_case}, {self.worst:.2f}x"
+        )
+
+
+def render_cliffs(cells: Sequence[Cell]) -> tuple[list[str], list[CliffCheck]]:
+    """The cliff table: nanoseconds of CPU per decision for official Uno, each switch alone and
+    each preset, per random player, and each as a multiple of official Uno's (same player, same
+    player count, same run); and the cliff target per player and player count.
+
+    Args:
+        cells: All cells (the cliff cells are picked out).
+
+    Returns:
+        Table lines (empty without cliff cells) and the checks.
+    """
+    cliff = [c for c in cells if c.row.group == CLIFF_GROUP and c.runs]
+    if not cliff:
+        return [], []
+    policies = list(dict.fromkeys(_meta(c, "policy") for c in cliff))
+    lines: list[str] = []
+    checks: list[CliffCheck] = []
+    for n in sorted({c.players for c in cliff}):
+        at_n = [c for c in cliff if c.players == n]
+        cases = list(dict.fromkeys(_meta(c, "case") for c in at_n))
+        by = {(_meta(c, "policy"), _meta(c, "case")): c for c in at_n}
+        base = {
+            p: next((c for c in at_n if _meta(c, "policy") == p and _meta(c, "kind") == "base"), None)
+            for p in policies
+        }
+        head = ["Rules", "kind"]
+        for p in policies:
+            head += [f"{p} ns/decision", "run spread", "x official"]
+        lines += [
+            f"Cliff table, {n} players: CPU nanoseconds per decision (median of the runs; run spread "
+            "(max - min) / median), and each as a multiple of official Uno's with the same player in "
+            "the same run.",
+            "",
+            "| " + " | ".join(head) + " |",
+            "|" + "|".join([":---"] * 2 + ["---:"] * (len(head) - 2)) + "|",
+        ]
+        for case in cases:
+            kind = ""
+            values = []
+            for p in policies:
+                cell = by.get((p, case))
+                if cell is None:
+                    values += ["", "", ""]
+                    continue
+                kind = _meta(cell, "kind")
+                ns = 1e9 / cell.steps_per_second
+                ref = base[p]
+                times = ns / (1e9 / ref.steps_per_second) if ref is not None else None
+                values += [
+                    f"{ns:,.1f}",
+                    f"{100 * cell.spread:.1f}%",
+                    "" if times is None else f"{times:.2f}x",
+                ]
+            lines.append("| " + " | ".join([case, kind, *values]) + " |")
+        lines.append("")
+        for p in policies:
+            ref = base[p]
+            switches = [c for c in at_n if _meta(c, "policy") == p and _meta(c, "kind") == "switch"]
+            if ref is None or not switches:
+                continue
+            worst = max(switches, key=lambda c: ref.steps_per_second / c.steps_per_second)
+            checks.append(
+                CliffCheck(p, n, _meta(worst, "case"), ref.steps_per_second / worst.steps_per_second)
+            )
+    return lines, checks
 
 
 @dataclass(frozen=True)
@@ -451,11 +588,18 @@ class TargetCheck:
         """Whether the measured value reaches the target's minimum."""
         return self.value >= self.target.minimum
 
+    spread: tuple[float, float] | None = None
+
     def line(self) -> str:
         """A Markdown list line: PASS/FAIL, the target and the measured value."""
         where = f"{self.preset}, {self.players} players" if self.preset else f"{self.players} players"
         verdict = "PASS" if self.passed else "FAIL"
-        value = f"{self.value:,.1f}x" if self.target.reference else f"{self.value:,.0f} steps/s"
+        unit = "games/s" if self.target.unit == "games" else "steps/s"
+        value = f"{self.value:,.1f}x" if self.target.reference else f"{self.value:,.0f} {unit}"
+        if self.target.reference and self.target.unit == "games":
+            value += " in games/s"
+        if self.spread is not None:
+            value += f" (runs {self.spread[0]:,.1f}x-{self.spread[1]:,.1f}x)"
         return f"- **{verdict}** {self.target.label} ({where}): measured {value}"
 
 
@@ -476,13 +620,17 @@ def check_targets(targets: Sequence[Target], cells: Sequence[Cell]) -> tuple[lis
         for cell in cells:
             if cell.row.id != target.row or not cell.runs:
                 continue
+            absolute = cell.games_per_second if target.unit == "games" else cell.steps_per_second
             value = (
-                cell.steps_per_second if target.reference is None else ratio(cell, cells, target.reference)
+                absolute if target.reference is None else ratio(cell, cells, target.reference, target.unit)
             )
             if value is None:
                 continue
             found = True
-            checks.append(TargetCheck(target, cell.row.preset, cell.players, value))
+            spread = None
+            if target.reference is not None and target.unit == "games":
+                spread = ratio_range(cell, cells, target.reference, target.unit)
+            checks.append(TargetCheck(target, cell.row.preset, cell.players, value, spread))
         if not found:
             unchecked.append(f"- n/a {target.label}: row or reference not measured")
     return checks, unchecked
@@ -518,9 +666,19 @@ def report(
     not_run += [f"- {_label(c)}: {c.skipped}" for c in cells if c.skipped is not None]
     if not_run:
         out += ["", "Skipped:", "", *not_run]
+    cliff_lines, cliff_checks = render_cliffs(cells)
+    if cliff_lines:
+        out += ["", *cliff_lines]
     checks, unchecked = check_targets(targets, cells)
-    if checks or unchecked:
-        out += ["", "Targets:", "", *(c.line() for c in checks), *unchecked]
+    if checks or unchecked or cliff_checks:
+        out += [
+            "",
+            "Targets:",
+            "",
+            *(c.line() for c in checks),
+            *(c.line() for c in cliff_checks),
+            *unchecked,
+        ]
     return "\n".join(out), checks
 
 
@@ -535,6 +693,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--runs", type=int, default=None, help=f"runs per cell, median shown ({DEFAULT_RUNS})"
     )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], help="player counts (2 4)")
+    parser.add_argument(
+        "--cliff-players", type=int, nargs="+", default=[2], help="player counts of the cliff table (2)"
+    )
+    parser.add_argument(
+        "--cliff-seconds",
+        type=float,
+        default=None,
+        help=(
+            f"least seconds per run of the cliff rows ({DEFAULT_CLIFF_SECONDS:g}; "
+            f"--quick {QUICK_CLIFF_SECONDS:g})"
+        ),
+    )
     parser.add_argument("--rows", nargs="+", default=None, help="row groups or row keys to run (all)")
     parser.add_argument(
         "--preset",
@@ -569,6 +739,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.seconds = QUICK_SECONDS if args.quick else DEFAULT_SECONDS
     if args.runs is None:
         args.runs = QUICK_RUNS if args.quick else DEFAULT_RUNS
+    if args.cliff_seconds is None:
+        args.cliff_seconds = QUICK_CLIFF_SECONDS if args.quick else DEFAULT_CLIFF_SECONDS
+    if args.cliff_seconds <= 0:
+        parser.error(f"--cliff-seconds must be > 0, got {args.cliff_seconds:g}")
+    if any(n < 1 for n in args.cliff_players):
+        parser.error(f"--cliff-players must be positive, got {args.cliff_players}")
     if args.seconds <= 0:
         parser.error(f"--seconds must be > 0, got {args.seconds:g}")
     if args.warmup < 0:
@@ -627,6 +803,8 @@ def to_json(
             "players": args.players,
             "presets": args.presets,
             "rows": args.rows,
+            "cliff_players": args.cliff_players,
+            "cliff_seconds": args.cliff_seconds,
         },
         "cells": [
             {
@@ -635,6 +813,7 @@ def to_json(
                 "group": c.row.group,
                 "preset": c.row.preset,
                 "players": c.players,
+                "meta": dict(c.row.meta),
                 "skipped": c.skipped,
                 "runs": c.runs,
                 **(
@@ -660,8 +839,20 @@ def to_json(
                 "players": t.players,
                 "value": t.value,
                 "passed": t.passed,
+                "unit": t.target.unit,
+                "run_range": t.spread,
             }
             for t in checks
+        ],
+        "cliffs": [
+            {
+                "policy": c.policy,
+                "players": c.players,
+                "worst_case": c.worst_case,
+                "worst": c.worst,
+                "passed": c.passed,
+            }
+            for c in render_cliffs(cells)[1]
         ],
     }
 
@@ -684,7 +875,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             sys.exit(f"bench_engine.py: unknown row group {unknown[0]!r}; available: {', '.join(valid)}")
     cpu = None if args.no_pin else baselines.pin_to_one_cpu(args.cpu)
-    cells = select_cells(reg, args.rows, args.players, args.clock)
+    cells = select_cells(reg, args.rows, args.players, args.clock, args.cliff_players, args.cliff_seconds)
     warmup = min(args.warmup, args.seconds)
     measure(cells, args.runs, args.seconds, args.seed, warmup)
     info = machine_info(cpu, args.clock)

@@ -66,6 +66,8 @@ class Row:
         preset: The uno_env rule preset played, or ``None`` for third-party engines.
         ours: Whether the row measures uno_env (ratio columns are filled for these only).
         note: A footnote printed under the table (empty for none).
+        meta: Further (name, value) labels a table of its own reads (the cliff table:
+            ``policy``, ``case``, ``kind``).
     """
 
     name: str
@@ -76,6 +78,7 @@ class Row:
     preset: str | None = None
     ours: bool = True
     note: str = ""
+    meta: tuple[tuple[str, str], ...] = ()
 
     @property
     def id(self) -> str:
@@ -121,14 +124,17 @@ class Target:
     Attributes:
         label: What is required, as printed (``"batch engine >= 20x RLCard raw engine"``).
         row: Key of the row the requirement is about.
-        minimum: Lowest acceptable ratio to ``reference``, or lowest steps/s without one.
-        reference: Key of the reference row, or ``None`` for an absolute steps/s floor.
+        minimum: Lowest acceptable ratio to ``reference``, or lowest rate without one.
+        reference: Key of the reference row, or ``None`` for an absolute floor.
+        unit: ``"steps"`` (decisions per second) or ``"games"`` (whole games per second:
+            the same work on both sides when the row plays the reference's rules).
     """
 
     label: str
     row: str
     minimum: float
     reference: str | None = None
+    unit: str = "steps"
 
 
 @dataclass

@@ -43,6 +43,7 @@ import math
 import time
 
 import numpy as np
+from baselines import RLCARD_RULES, UNEXPRESSED
 from numba import njit
 
 from uno_env.engine import engine
@@ -50,33 +51,6 @@ from uno_env.engine import layout as L
 from uno_env.engine.rng import rand_below
 from uno_env.engine.rules import compile_spec, load_rules
 from uno_env.stats import Z95, mean_interval, wilson_interval
-
-RLCARD_RULES = {
-    "dealer": "random",  # RLCard has no dealer: player 0 starts; the first mover is compared
-    "start_card": "official",  # a starting Wild Draw Four goes back; Skip, Reverse as official
-    "draw": "one",
-    "drawn_card": "must_play",  # RLCard plays a playable drawn card itself
-    "draw_when_playable": False,  # 'draw' is legal only with nothing to lay
-    "reverse_with_two": "reverse",  # with two players a Reverse only reverses: the other plays
-    "wd4_legal_when": "no_playable_card",  # a Wild Draw Four only with nothing else to lay
-    "wd4_bluff": "refused",  # so no bluff and no challenge
-    "call": "none",  # no UNO call
-    "max_decisions": 10_000_000,  # RLCard has no limit
-}
-"""The switches that set this engine to RLCard 1.2.0's Uno rules as far as they reach."""
-
-UNEXPRESSED = (
-    "a starting Draw Two: the first player draws two and still plays first (here, as in the "
-    "official rules, that player is skipped)",
-    "a drawn card is played by the engine when it has the target's colour or is a wild, and kept "
-    "when it matches by number or symbol only (here any playable drawn card must be played)",
-    "a drawn Wild Draw Four is played as a plain wild: the next player draws nothing",
-    "the colour of a drawn wild and of a starting wild is picked by the engine at random (here "
-    "the player names it; the random player picks uniformly, the same distribution)",
-    "the reshuffle takes the whole discard pile back, its top card included",
-    "no dealer: player 0 always starts (here a random dealer; the first mover is compared)",
-)
-"""RLCard 1.2.0 rules no switch of this engine expresses."""
 
 
 @njit(cache=True)

@@ -11,30 +11,41 @@ a ``rows(presets)`` function returning :class:`registry.Row` values and a ``TARG
 * ``uno_env Game facade``: the plain Python loop over ``uno_env.Game`` with a seeded
   ``random.Random``; creating each game is inside the timed region, one warm-up game
   before it is not.
+* ``uno_env batch, RLCard rules, random_legal``: the same work as the RLCard raw-engine
+  row: whole games of official Uno set to RLCard 1.2.0's rules as far as the switches
+  reach (``baselines.RLCARD_RULES``: the Wild Draw Four bluff refused, drawing
+  only with nothing to play, a playable drawn card played, no UNO call, ...), a uniformly
+  random legal action at every seat on both sides (``random_legal`` here), compared in
+  whole games per second (target: at least 30x RLCard's at 2 and 4 players).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
 from collections.abc import Sequence
 
+from baselines import RLCARD_RULES
 from registry import OPENSPIEL_CRAZY_EIGHTS, RLCARD_ENGINE, Row, Target, preset_rows
 
 import uno_env
 
 BATCH = "uno_env_batch"
 FACADE = "uno_env_facade"
+RLCARD_RULES_BATCH = "uno_env_batch_rlcard_rules"
 
 _PROBE_SECONDS = 0.05
 _SAFETY = 1.05
 _WARM_STEPS = 50
-_batch_rate: dict[tuple[str, int], float] = {}
-"""Games per second of the batch simulator per (preset, players), measured by the probe."""
+_batch_rate: dict[tuple[str, int, str], float] = {}
+"""Games per second of the batch simulator per (rules, players, policy), measured by the probe."""
 
 
-def _batch_games_per_second(preset: str, num_players: int, seed: int) -> float:
+def _batch_games_per_second(
+    preset: str | uno_env.RuleSet, num_players: int, seed: int, policy: str = "random"
+) -> float:
     """Estimate the batch simulator's games/s, doubling a probe call until it lasts long enough.
 
     Args:
@@ -45,12 +56,12 @@ def _batch_games_per_second(preset: str, num_players: int, seed: int) -> float:
     Returns:
         Games per second (cached per preset and player count for the process).
     """
-    key = (preset, num_players)
+    key = (str(preset), num_players, policy)
     if key not in _batch_rate:
         games = 4
         while True:
             start = time.perf_counter()
-            uno_env.simulate(preset, num_players, games, seed, policies="random")
+            uno_env.simulate(preset, num_players, games, seed, policies=policy)
             elapsed = time.perf_counter() - start
             if elapsed >= _PROBE_SECONDS:
                 _batch_rate[key] = games / elapsed
@@ -59,7 +70,9 @@ def _batch_games_per_second(preset: str, num_players: int, seed: int) -> float:
     return _batch_rate[key]
 
 
-def batch(preset: str, num_players: int, min_seconds: float, seed: int) -> dict[str, float]:
+def batch(
+    preset: str | uno_env.RuleSet, num_players: int, min_seconds: float, seed: int, policy: str = "random"
+) -> dict[str, float]:
     """Time whole ``uno_env.simulate`` calls of random legal play.
 
     The first call's game count is sized from a probe to last ``min_seconds`` (plus 5%);
@@ -67,23 +80,24 @@ def batch(preset: str, num_players: int, min_seconds: float, seed: int) -> dict[
     calls reaches ``min_seconds``.  Game ``i`` overall has seed ``seed + i``.
 
     Args:
-        preset: Rule preset name.
+        preset: Rule preset name, or a rule set.
         num_players: Number of players.
         min_seconds: Least total time of the timed calls.
         seed: Seed of the first game.
+        policy: The compiled policy of every seat.
 
     Returns:
         ``steps`` (decisions, the sum of the games' lengths), ``games``, ``seconds`` and
         ``cpu_seconds`` (wall and process CPU time of the timed calls only) and ``calls``.
     """
-    uno_env.simulate(preset, num_players, 2, seed, policies="random")  # compile / load the cache
-    rate = _batch_games_per_second(preset, num_players, seed)
+    uno_env.simulate(preset, num_players, 2, seed, policies=policy)  # compile / load the cache
+    rate = _batch_games_per_second(preset, num_players, seed, policy)
     steps = games = calls = 0
     seconds = cpu_seconds = 0.0
     while seconds < min_seconds:
         count = max(1, math.ceil((min_seconds - seconds) * rate * _SAFETY))
         start, cpu_start = time.perf_counter(), time.process_time()
-        result = uno_env.simulate(preset, num_players, count, seed + games, policies="random")
+        result = uno_env.simulate(preset, num_players, count, seed + games, policies=policy)
         elapsed = time.perf_counter() - start
         cpu_seconds += time.process_time() - cpu_start
         seconds += elapsed
@@ -151,11 +165,37 @@ def rows(presets: Sequence[str]) -> list[Row]:
         ),
     ):
         out += preset_rows(name, group, key, f"{name}: {note}", presets, make)
+    out.append(
+        Row(
+            "uno_env batch, RLCard rules, random_legal",
+            "batch",
+            tuple(range(2, 11)),
+            functools.partial(batch, rlcard_rules(), policy="random_legal"),
+            key=RLCARD_RULES_BATCH,
+            note=(
+                "uno_env batch, RLCard rules: official Uno set to RLCard 1.2.0's rules as far as the "
+                "switches reach (`baselines.RLCARD_RULES`), `random_legal` at every seat: the "
+                "same work as the RLCard raw-engine row, compared in whole games per second."
+            ),
+        )
+    )
     return out
+
+
+def rlcard_rules() -> uno_env.RuleSet:
+    """Official Uno set to RLCard 1.2.0's Uno rules as far as the switches reach."""
+    return uno_env.load_rules("uno", **RLCARD_RULES)
 
 
 TARGETS = [
     Target("batch engine >= 20x RLCard raw engine", BATCH, 20.0, RLCARD_ENGINE),
     Target("batch engine >= 3x OpenSpiel crazy_eights", BATCH, 3.0, OPENSPIEL_CRAZY_EIGHTS),
     Target("facade per-step loop >= 2x RLCard raw engine", FACADE, 2.0, RLCARD_ENGINE),
+    Target(
+        "whole random games on RLCard's rules >= 30x RLCard raw engine",
+        RLCARD_RULES_BATCH,
+        30.0,
+        RLCARD_ENGINE,
+        unit="games",
+    ),
 ]

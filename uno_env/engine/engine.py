@@ -265,23 +265,6 @@ def recount_held(state: np.ndarray, seat: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def matching_faces(state: np.ndarray, spec: np.ndarray) -> int:
-    """U-MATCH-1 as a bitmask: the faces of the active colour, of the top card's rank, or wild."""
-    colour = state[L.S_COLOUR]
-    match = spec[L.ANYWHERE_FACES] | spec[L.RANK_FACES + spec[L.F_RANK + top_face(state)]]
-    if 0 <= colour < L.NUM_COLOURS:
-        match |= spec[L.COLOUR_FACES + colour]
-    return match
-
-
-@njit(cache=True, inline="always")
-def playable_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
-    """The faces ``seat`` holds that match (:func:`matching_faces`): the legal plays when
-    ``SP_PLAIN_MATCHING`` says no other rule restricts them."""
-    return state[L.HELD + seat] & matching_faces(state, spec)
-
-
-@njit(cache=True, inline="always")
 def call_legal(state: np.ndarray, spec: np.ndarray, seat: int, phase: int) -> bool:
     """Whether ``seat`` may call now, in a phase that allows a call (U-UNO-1, MC-CALL-1, MM-CALL-1)."""
     if state[L.CALLED + seat] != 0:
@@ -363,6 +346,13 @@ def draw_cards(state: np.ndarray, seat: int, count: int) -> int:
 
 
 # ================================================================ which card may go where
+# Each rule that decides which cards may be laid is written twice: face by face, as the rule
+# reads (matches, _may_lay, playable, answer_kind, continues), and as a set of faces in one
+# int64 bitmask (matching_faces, lay_allowed, playable_set, answer_faces, continue_faces),
+# which the engine uses: a legal set is then a few ``and``/``or`` of the held-faces bitmask
+# (``L.HELD``) and the rule set's face sets, whatever the rules, instead of a test of every
+# face. tests/test_fast_path.py checks, position by position in every preset and with every
+# switch, that both forms agree.
 @njit(cache=True, internal=True)
 def matches(state: np.ndarray, spec: np.ndarray, face: int) -> bool:
     """U-MATCH-1 / MM-MATCH-1: same colour/suit, same number/symbol/rank, or a wild.
@@ -383,8 +373,8 @@ def matches(state: np.ndarray, spec: np.ndarray, face: int) -> bool:
 
 
 @njit(cache=True, internal=True)
-def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
-    """U-WD4-1: ``seat`` holds no card of the active colour (option: no other playable card)."""
+def wild_draw_legal_by_face(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+    """U-WD4-1 face by face (the engine uses :func:`wild_draw_legal`)."""
     nf = spec[L.SP_NUM_FACES]
     for face in range(nf):
         if count_in_hand(state, seat, face) == 0 or spec[L.F_EFFECT + face] == L.EF_WILD_DRAW:
@@ -401,7 +391,7 @@ def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
 def _may_lay(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
     """Restrictions on any card leaving the hand in a play (U-WD4-2 refused, H-NOFINISH-1)."""
     if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW and spec[L.SP_WD4_MODE] == WD4_REFUSED:
-        if not wild_draw_legal(state, spec, seat):
+        if not wild_draw_legal_by_face(state, spec, seat):
             return False
     if spec[L.SP_NO_FINISH_ACTION] == 1 and state[L.HAND_SIZE + seat] == 1:
         return spec[L.F_IS_NUMBER + face] == 1  # H-NOFINISH-1: never out on an action card
@@ -410,7 +400,8 @@ def _may_lay(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
 
 @njit(cache=True, internal=True)
 def playable(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
-    """Whether ``seat`` may start a play with ``face`` on its turn (no penalty pending)."""
+    """Whether ``seat`` may start a play with ``face`` on its turn (no penalty pending), face
+    by face (the engine uses :func:`playable_set`)."""
     if not matches(state, spec, face) or not _may_lay(state, spec, seat, face):
         return False
     top = top_face(state)
@@ -435,6 +426,7 @@ def answer_kind(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> in
     H-STACK-1 / MM-SEVEN-1 / MD-SEVEN-1 / MC-FOUR-1 / MC-DRAW-1: a penalty card whose rank
     the stack table allows on the pending penalty's rank, and that matches the pile.
     H-REFLECT-1: a matching Reverse sends a draw penalty back. M-STAR-1: a Super Star does.
+    The legal answers as a set: :func:`answer_faces`.
     """
     if not _may_lay(state, spec, seat, face):
         return -1
@@ -454,7 +446,8 @@ def answer_kind(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> in
 
 @njit(cache=True, internal=True)
 def continues(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
-    """Whether ``face`` may be laid next in the play being made (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)."""
+    """Whether ``face`` may be laid next in the play being made (H-MULTI-1/2, H-SEQ-1, MC-TURN-1),
+    face by face (the engine uses :func:`continue_faces`)."""
     if count_in_hand(state, seat, face) == 0:
         return False
     top = top_face(state)
@@ -486,112 +479,290 @@ def has_target(state: np.ndarray, seat: int) -> bool:
     return False
 
 
-# ================================================================ legal actions
+# ================================================================ the same rules as sets of faces
+@njit(cache=True, inline="always")
+def colour_faces(spec: np.ndarray, colour: int) -> int:
+    """The faces whose colour/suit is ``colour``; ``-1``: the colourless faces."""
+    if 0 <= colour < L.NUM_COLOURS:
+        return spec[L.COLOUR_FACES + colour]
+    if colour == -1:
+        return spec[L.COLOURLESS_FACES]
+    return 0
+
+
+@njit(cache=True, inline="always")
+def matching_faces(state: np.ndarray, spec: np.ndarray) -> int:
+    """:func:`matches` as a set: the faces of the active colour, of the top card's rank, or
+    wild; a joker only on its colour group (MC-OPT-1)."""
+    colour = state[L.S_COLOUR]
+    match = (
+        spec[L.ANYWHERE_FACES]
+        | spec[L.RANK_FACES + spec[L.F_RANK + top_face(state)]]
+        | colour_faces(spec, colour)
+    )
+    black = spec[L.PLAY_ON_FACES + L.PO_BLACK]
+    red = spec[L.PLAY_ON_FACES + L.PO_RED]
+    if (black | red) != 0:
+        match &= ~(black | red)
+        match |= black if colour == 0 or colour == 3 else red
+    return match
+
+
+@njit(cache=True, internal=True)
+def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+    """U-WD4-1: ``seat`` holds no card of the active colour (option: no other playable card)."""
+    others = state[L.HELD + seat] & ~spec[L.WILD_DRAW_FACES]
+    if spec[L.SP_WD4_NO_PLAYABLE] == 1:
+        return (others & matching_faces(state, spec)) == 0
+    return (others & colour_faces(spec, state[L.S_COLOUR])) == 0
+
+
+@njit(cache=True, inline="always")
+def lay_allowed(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """:func:`_may_lay` as a set: the faces that may leave ``seat``'s hand in a play now (all
+    but an illegal Wild Draw Four where bluffs are refused, U-WD4-2, and but the action
+    cards of a last card, H-NOFINISH-1)."""
+    allowed = -1
+    if spec[L.SP_WD4_MODE] == WD4_REFUSED and not wild_draw_legal(state, spec, seat):
+        allowed = ~spec[L.WILD_DRAW_FACES]
+    if spec[L.SP_NO_FINISH_ACTION] == 1 and state[L.HAND_SIZE + seat] == 1:
+        allowed &= spec[L.NUMBER_FACES]
+    return allowed
+
+
+@njit(cache=True, inline="always")
+def playable_set(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """:func:`playable` as a set: the faces ``seat`` may start a play with on its turn, held or
+    not (U-MATCH-1, U-WD4-2 refused, H-NOFINISH-1, MM-JACK-1, H-ACTION-1, MC-OPT-1)."""
+    match = matching_faces(state, spec)
+    if spec[L.SP_PLAIN_MATCHING] == 1:  # U-MATCH-1 alone: most rule sets
+        return match
+    faces = match & lay_allowed(state, spec, seat)
+    top = top_face(state)
+    top_rank = spec[L.F_RANK + top]
+    wilds = 0
+    if spec[L.SP_WILD_NOT_ON] >= 0 and spec[L.SP_WILD_NOT_ON_PENDING_ONLY] == 0:
+        if top_rank == spec[L.SP_WILD_NOT_ON]:  # MM-JACK-1: a wild only where it matches
+            anywhere = spec[L.ANYWHERE_FACES]
+            wilds = faces & anywhere & (colour_faces(spec, state[L.S_COLOUR]) | spec[L.RANK_FACES + top_rank])
+            faces &= ~anywhere
+    if spec[L.SP_ACTION_SAME_SYMBOL] == 1 and spec[L.F_IS_NUMBER + top] == 0:  # H-ACTION-1
+        faces &= spec[L.NUMBER_FACES] | spec[L.RANK_FACES + top_rank]
+    return faces | wilds
+
+
+@njit(cache=True, inline="always")
+def playable_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """The faces ``seat`` holds and may start a play with: its legal plays on its turn."""
+    return state[L.HELD + seat] & playable_set(state, spec, seat)
+
+
+@njit(cache=True, inline="always")
+def answer_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """The faces ``seat`` holds that answer the pending penalty (:func:`answer_kind` >= 0):
+    penalty cards the stack table allows on it that match (H-STACK-1, MM-SEVEN-1, MD-SEVEN-1,
+    MC-FOUR-1, MC-DRAW-1), a matching Reverse (H-REFLECT-1), a Super Star (M-STAR-1)."""
+    match = matching_faces(state, spec)
+    pending_class = state[L.S_PENDING_CLASS]
+    faces = 0
+    if 0 <= pending_class < L.NUM_RANKS:
+        faces = spec[L.STACK_FACES + pending_class] & match
+    if state[L.S_PENDING] > 0:
+        faces |= spec[L.STAR_FACES]
+        if spec[L.SP_REVERSE_REFLECTS] == 1:
+            faces |= spec[L.REVERSE_FACES] & match
+    return faces & state[L.HELD + seat] & lay_allowed(state, spec, seat)
+
+
+@njit(cache=True, inline="always")
+def continue_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """:func:`continues` as a set: the faces ``seat`` may lay next in the play it is making
+    (H-MULTI-1, H-MULTI-2, MC-TURN-1, H-SEQ-1, H-LASTONE-1)."""
+    if spec[L.SP_LEAVE_ONE] == 1 and state[L.HAND_SIZE + seat] == 1:
+        return 0  # H-LASTONE-1: a multi-card play leaves one card
+    top = top_face(state)
+    top_rank = spec[L.F_RANK + top]
+    top_number = spec[L.F_IS_NUMBER + top] == 1
+    multi = spec[L.SP_MULTI]
+    faces = 0
+    if multi == MULTI_IDENTICAL:
+        faces = 1 << top
+    elif multi == MULTI_SAME_RANK and (spec[L.SP_DECK] == 1 or top_number):
+        # H-MULTI-2 is about numbers; MC-TURN-1 lays any cards of one value
+        faces = spec[L.RANK_FACES + top_rank]
+        if spec[L.SP_DECK] != 1:
+            faces &= spec[L.NUMBER_FACES]
+    if spec[L.SP_RUNS] == 1 and top_number:  # H-SEQ-1: same colour, one step, one direction
+        run = state[L.S_RUN_STEP]
+        steps = 0
+        if (run == 0 or run == 1) and top_rank + 1 < L.NUM_RANKS:
+            steps |= spec[L.RANK_FACES + top_rank + 1]
+        if (run == 0 or run == -1) and top_rank >= 1:
+            steps |= spec[L.RANK_FACES + top_rank - 1]
+        faces |= steps & spec[L.NUMBER_FACES] & colour_faces(spec, spec[L.F_COLOUR + top])
+    return faces & state[L.HELD + seat] & lay_allowed(state, spec, seat)
+
+
+# ================================================================ legal actions, phase by phase
+# One mask function per phase (legal_play, legal_play_drawn, ...): each returns the legal set
+# of the player to move as two bitmasks, (faces, others): bit f of ``faces`` is the action of
+# playing face f, bit k of ``others`` the action ``num_faces + k`` (L.A_*_OFFSET: colours,
+# targets, draw, pass, call, challenge, accept). legal_sets picks the phase's function;
+# fill_mask writes the sets into a mask, and the random players pick from them without one.
+@njit(cache=True, inline="always")
+def _call_bit(state: np.ndarray, spec: np.ndarray, seat: int, phase: int) -> int:
+    """The call action's bit of ``others`` if ``seat`` may call now (U-UNO-1, MC-CALL-1, MM-CALL-1)."""
+    return (1 << L.A_CALL_OFFSET) if call_legal(state, spec, seat, phase) else 0
+
+
+@njit(cache=True, inline="always")
+def legal_play(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_PLAY: a card that may be played (U-MATCH-1 and the restrictions), draw (U-DRAW-3:
+    only with nothing to play unless the rules allow it), call."""
+    faces = playable_faces(state, spec, seat)
+    others = _call_bit(state, spec, seat, L.PH_PLAY)
+    if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or faces == 0:
+        others |= 1 << L.A_DRAW_OFFSET
+    return faces, others
+
+
+@njit(cache=True, inline="always")
+def legal_play_drawn(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_PLAY_DRAWN: the drawn card (U-DRAW-1, U-DRAW-2) or any playable card (MM-DRAW-1);
+    pass (keep it) unless a playable drawn card must be played; call."""
+    any_card = spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY
+    if any_card:  # MM-DRAW-1: any playable card, or pass
+        faces = playable_faces(state, spec, seat)
+    else:
+        drawn = state[L.S_DRAWN]
+        faces = 0
+        if 0 <= drawn < spec[L.SP_NUM_FACES] and count_in_hand(state, seat, drawn) > 0:
+            faces = 1 << drawn
+    others = _call_bit(state, spec, seat, L.PH_PLAY_DRAWN)
+    if faces == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0 or any_card:
+        others |= 1 << L.A_PASS_OFFSET
+    return faces, others
+
+
+@njit(cache=True, inline="always")
+def legal_choose_colour(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_CHOOSE_COLOUR: the four colours or suits (U-WILD-1, MM-JACK-1, MC-ACE-1, H-CUBE-1)."""
+    return 0, ((1 << L.NUM_COLOURS) - 1) << L.A_CHOOSE_OFFSET
+
+
+@njit(cache=True, inline="always")
+def legal_answer(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_ANSWER: accept the pending penalty, or answer it with a card (:func:`answer_faces`);
+    call along with an answer."""
+    faces = answer_faces(state, spec, seat)
+    others = 1 << L.A_ACCEPT_OFFSET
+    if faces != 0:
+        others |= _call_bit(state, spec, seat, L.PH_ANSWER)
+    return faces, others
+
+
+@njit(cache=True, inline="always")
+def legal_challenge(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_CHALLENGE: challenge the Wild Draw Four (U-WD4-2), or as :func:`legal_answer`."""
+    faces = answer_faces(state, spec, seat)
+    others = (1 << L.A_ACCEPT_OFFSET) | (1 << L.A_CHALLENGE_OFFSET)
+    if faces != 0:
+        others |= _call_bit(state, spec, seat, L.PH_CHALLENGE)
+    return faces, others
+
+
+@njit(cache=True, inline="always")
+def legal_continue(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_CONTINUE: another card of the play (:func:`continue_faces`), pass (stop), call."""
+    others = (1 << L.A_PASS_OFFSET) | _call_bit(state, spec, seat, L.PH_CONTINUE)
+    return continue_faces(state, spec, seat), others
+
+
+@njit(cache=True, inline="always")
+def legal_choose_target(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_CHOOSE_TARGET: another player in play who holds cards (H-SEVEN-1, H-ZERO-1, H-TWO-1,
+    H-SCOPE-1, H-CUBE-1); pass where swapping is optional (H-ZERO-1)."""
+    n = state[L.S_NPLAYERS]
+    others = 0
+    for k in range(1, n):
+        other = wrap_seat(seat + k, n)
+        if state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
+            others |= 1 << (L.A_TARGET_OFFSET + k - 1)
+    if state[L.S_TARGET_REASON] == L.TR_SWAP and spec[L.SP_ZERO_RULE] == ZERO_SWAP_OPTIONAL:
+        if spec[L.F_RANK + top_face(state)] == spec[L.SP_ZERO_RANK]:
+            others |= 1 << L.A_PASS_OFFSET  # H-ZERO-1: "may or may not swap"
+    return 0, others
+
+
+@njit(cache=True, inline="always")
+def legal_give(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_GIVE: any card of the hand (H-TWO-1)."""
+    return state[L.HELD + seat], 0
+
+
+@njit(cache=True, inline="always")
+def legal_jump_in(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_JUMP_IN: the card identical to the top (H-JUMP-1), pass, call."""
+    top = top_face(state)
+    faces = 0
+    if 0 <= top < spec[L.SP_NUM_FACES] and count_in_hand(state, seat, top) > 0:
+        faces = 1 << top
+    return faces, (1 << L.A_PASS_OFFSET) | _call_bit(state, spec, seat, L.PH_JUMP_IN)
+
+
+@njit(cache=True, inline="always")
+def legal_block(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
+    """PH_BLOCK: any 0 blocks the look at the hands (H-ZEROSEE-1), pass, call."""
+    faces = state[L.HELD + seat] & spec[L.NUMBER_FACES] & spec[L.RANK_FACES + 0]
+    return faces, (1 << L.A_PASS_OFFSET) | _call_bit(state, spec, seat, L.PH_BLOCK)
+
+
+@njit(cache=True, internal=True)
+def legal_sets(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> tuple[int, int]:
+    """The legal actions of the player to move as ``(faces, others)`` bitmasks (see the
+    phase functions above); ``(0, 0)`` when the game is over or the state unusable."""
+    if state[L.S_STATUS] != L.ST_RUNNING or not state_usable(state):
+        return 0, 0
+    seat = state[L.S_CURRENT]
+    phase = state[L.S_PHASE]
+    if phase == L.PH_PLAY:
+        return legal_play(state, spec, seat)
+    if phase == L.PH_PLAY_DRAWN:
+        return legal_play_drawn(state, spec, seat)
+    if phase == L.PH_CHOOSE_COLOUR:
+        return legal_choose_colour(state, spec, seat)
+    if phase == L.PH_CHALLENGE:
+        return legal_challenge(state, spec, seat)
+    if phase == L.PH_ANSWER:
+        return legal_answer(state, spec, seat)
+    if staged is not None:  # phases of the staged machinery only (pruned when staged is None)
+        if phase == L.PH_CONTINUE:
+            return legal_continue(state, spec, seat)
+        if phase == L.PH_CHOOSE_TARGET:
+            return legal_choose_target(state, spec, seat)
+        if phase == L.PH_GIVE:
+            return legal_give(state, spec, seat)
+        if phase == L.PH_JUMP_IN:
+            return legal_jump_in(state, spec, seat)
+        if phase == L.PH_BLOCK:
+            return legal_block(state, spec, seat)
+    return 0, 0
+
+
 @njit(cache=True)
 def fill_mask(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bool | None) -> int:
     """Write the legal actions of the player to move into ``mask``; return how many."""
-    na = spec[L.SP_NUM_ACTIONS]
-    for a in range(na):
+    for a in range(spec[L.SP_NUM_ACTIONS]):
         mask[a] = 0
-    if state[L.S_STATUS] != L.ST_RUNNING or not state_usable(state):
-        return 0
+    faces, others = legal_sets(state, spec, staged)
+    count = popcount(faces) + popcount(others)
+    while faces != 0:
+        mask[lowest_bit(faces)] = 1
+        faces &= faces - 1
     nf = spec[L.SP_NUM_FACES]
-    seat = state[L.S_CURRENT]
-    phase = state[L.S_PHASE]
-    count = 0
-    may_call = False
-    if phase == L.PH_PLAY:
-        any_playable = False
-        if spec[L.SP_PLAIN_MATCHING] == 1:  # U-MATCH-1 alone: the hot path of most rule sets
-            bits = playable_faces(state, spec, seat)
-            any_playable = bits != 0
-            count = popcount(bits)
-            while bits != 0:
-                mask[lowest_bit(bits)] = 1
-                bits &= bits - 1
-        else:
-            for face in range(nf):
-                if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
-                    mask[face] = 1
-                    count += 1
-                    any_playable = True
-        if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or not any_playable:  # U-DRAW-3
-            mask[nf + L.A_DRAW_OFFSET] = 1
-            count += 1
-        may_call = True
-    elif phase == L.PH_PLAY_DRAWN:
-        if spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:  # MM-DRAW-1: any playable card, or pass
-            for face in range(nf):
-                if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
-                    mask[face] = 1
-                    count += 1
-        elif 0 <= state[L.S_DRAWN] < nf and count_in_hand(state, seat, state[L.S_DRAWN]) > 0:
-            mask[state[L.S_DRAWN]] = 1  # U-DRAW-1 / U-DRAW-2: the drawn card
-            count += 1
-        if count == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0 or spec[L.SP_DRAW_RULE] == DRAW_ONE_THEN_ANY:
-            mask[nf + L.A_PASS_OFFSET] = 1
-            count += 1
-        may_call = True
-    elif phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1
-        for colour in range(L.NUM_COLOURS):
-            mask[nf + colour] = 1
-        count += L.NUM_COLOURS
-    elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
-        if phase == L.PH_CHALLENGE:  # U-WD4-2
-            mask[nf + L.A_CHALLENGE_OFFSET] = 1
-            count += 1
-        mask[nf + L.A_ACCEPT_OFFSET] = 1
-        count += 1
-        for face in range(nf):
-            if count_in_hand(state, seat, face) > 0 and answer_kind(state, spec, seat, face) >= 0:
-                mask[face] = 1
-                count += 1
-                may_call = True
-    elif staged is not None:  # phases of the staged machinery only (pruned when staged is None)
-        if phase == L.PH_CONTINUE:
-            for face in range(nf):
-                if continues(state, spec, seat, face):
-                    mask[face] = 1
-                    count += 1
-            mask[nf + L.A_PASS_OFFSET] = 1
-            count += 1
-            may_call = True
-        elif phase == L.PH_CHOOSE_TARGET:
-            n = state[L.S_NPLAYERS]
-            for k in range(1, n):
-                other = wrap_seat(seat + k, n)
-                if state[L.FINISHED + other] == 0 and state[L.HAND_SIZE + other] > 0:
-                    mask[nf + L.A_TARGET_OFFSET + k - 1] = 1
-                    count += 1
-            if state[L.S_TARGET_REASON] == L.TR_SWAP and spec[L.SP_ZERO_RULE] == ZERO_SWAP_OPTIONAL:
-                if spec[L.F_RANK + top_face(state)] == spec[L.SP_ZERO_RANK]:
-                    mask[nf + L.A_PASS_OFFSET] = 1  # H-ZERO-1: "may or may not swap"
-                    count += 1
-        elif phase == L.PH_GIVE:  # H-TWO-1
-            for face in range(nf):
-                if count_in_hand(state, seat, face) > 0:
-                    mask[face] = 1
-                    count += 1
-        elif phase == L.PH_JUMP_IN:  # H-JUMP-1
-            top = top_face(state)
-            if 0 <= top < nf and count_in_hand(state, seat, top) > 0:
-                mask[top] = 1
-                count += 1
-            mask[nf + L.A_PASS_OFFSET] = 1
-            count += 1
-            may_call = True
-        elif phase == L.PH_BLOCK:  # H-ZEROSEE-1: any 0 blocks the look
-            for face in range(nf):
-                if count_in_hand(state, seat, face) > 0 and spec[L.F_IS_NUMBER + face] == 1:
-                    if spec[L.F_RANK + face] == 0:
-                        mask[face] = 1
-                        count += 1
-            mask[nf + L.A_PASS_OFFSET] = 1
-            count += 1
-            may_call = True
-    if may_call and call_legal(state, spec, seat, phase):
-        mask[nf + L.A_CALL_OFFSET] = 1  # U-UNO-1, MC-CALL-1, MM-CALL-1
-        count += 1
+    while others != 0:
+        mask[nf + lowest_bit(others)] = 1
+        others &= others - 1
     return count
 
 
@@ -823,17 +994,70 @@ def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> bool:
-    """Fast path of a one-card play under rules where it cannot ask anything more.
+def plain_play_possible(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> bool:
+    """Whether ``seat`` laying ``face`` on its turn is a one-card play that asks nothing more
+    than the general path would, so that :func:`play_plain` resolves it to the same state.
 
-    Taken when the rule set has no answerable penalties, multi-card plays, number effects or
-    jump-in (``SP_PLAIN_PLAYS``) and the card names no colour. It must leave exactly the state
-    the general path (:func:`start_play`) leaves; a test plays games both ways to prove it.
-    Returns False, having done nothing, when the general path is needed.
+    Not for a card that names a colour. Under rule sets without staged rules
+    (``SP_PLAIN_PLAYS`` 1) every other play is; under the others a play is when it sets none
+    of them off: the player keeps cards (no leaving, MC-END-1), the card carries no number
+    rule (:func:`number_rule_applies`), its penalty cannot be answered (H-STACK-1, H-REFLECT-1,
+    M-STAR-1), no further card could join the play (H-MULTI-1/2, H-SEQ-1, MC-TURN-1), and no
+    other player holds the card to jump in with (H-JUMP-1). ``SP_PLAIN_PLAYS`` -1 sends every
+    play down the general path (the tests compare the two).
     """
     effect = spec[L.F_EFFECT + face]
     if effect == L.EF_WILD or effect == L.EF_WILD_DRAW or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR:
         return False
+    plain = spec[L.SP_PLAIN_PLAYS]
+    if plain != 0:
+        return plain == 1
+    if state[L.HAND_SIZE + seat] <= 1:
+        return False
+    rank = spec[L.F_RANK + face]
+    number = spec[L.F_IS_NUMBER + face] == 1
+    if number and number_rule_applies(spec, rank):
+        return False
+    jump = spec[L.SP_JUMP_IN] == 1
+    if effect == L.EF_DRAW or effect == L.EF_SIT_OUT:
+        if jump or spec[L.STACKABLE + rank] == 1:
+            return False
+        if effect == L.EF_DRAW and (spec[L.SP_REVERSE_REFLECTS] == 1 or spec[L.SP_HAS_STAR] == 1):
+            return False
+    multi = spec[L.SP_MULTI]
+    if multi != MULTI_NONE or spec[L.SP_RUNS] == 1:  # the faces that could follow it
+        held = state[L.HELD + seat]
+        if count_in_hand(state, seat, face) == 1:
+            held &= ~(1 << face)
+        near = 0
+        if multi == MULTI_IDENTICAL:
+            near = 1 << face
+        elif multi == MULTI_SAME_RANK and (spec[L.SP_DECK] == 1 or number):
+            near = spec[L.RANK_FACES + rank]
+        if spec[L.SP_RUNS] == 1 and number:
+            steps = spec[L.RANK_FACES + rank - 1] if rank >= 1 else 0
+            if rank + 1 < L.NUM_RANKS:
+                steps |= spec[L.RANK_FACES + rank + 1]
+            near |= steps & spec[L.NUMBER_FACES] & colour_faces(spec, spec[L.F_COLOUR + face])
+        if held & near != 0:
+            return False
+    if jump:
+        for other in range(state[L.S_NPLAYERS]):
+            if other != seat and (state[L.HELD + other] >> face) & 1:
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> None:
+    """Fast path of a one-card play that asks nothing more (:func:`plain_play_possible`).
+
+    It must leave the state the general path (:func:`start_play`) leaves, but for the
+    scratch slots of a play's resolution (``S_ACTOR``, ``S_STAGE``, ``S_ACC_*``, ...); a test
+    plays games both ways under every preset and switch to prove it.
+    """
+    effect = spec[L.F_EFFECT + face]
+    state[L.S_JUMP_BLOCK_SEAT] = -1
     remove_from_hand(state, seat, face)
     push_discard(state, face)
     state[L.S_DRAWN] = -1
@@ -846,7 +1070,7 @@ def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged
         state[L.S_PLAY_RANK] = spec[L.F_RANK + face]
         _lay_effects(state, spec, face)
         went_out(state, spec, seat, staged)
-        return True
+        return
     if effect == L.EF_NONE:  # U-MATCH-1
         begin_turn(state, spec, next_seat(state, seat, 1), staged)
     elif effect == L.EF_SKIP:  # U-SKIP-1
@@ -868,7 +1092,6 @@ def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged
     else:  # EF_PREVIOUS_DRAWS
         draw_cards(state, previous_seat(state, seat), spec[L.F_AMOUNT + face])
         begin_turn(state, spec, next_seat(state, seat, 1), staged)
-    return True
 
 
 @njit(cache=True, inline="always")
@@ -897,12 +1120,10 @@ def _after_card(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | N
         and state[L.HAND_SIZE + seat] > 0
     ):
         kind = state[L.S_PLAY_KIND]
-        if kind == L.PK_NORMAL or kind == L.PK_STACK:
-            for face in range(spec[L.SP_NUM_FACES]):
-                if continues(state, spec, seat, face):
-                    state[L.S_CURRENT] = seat
-                    state[L.S_PHASE] = L.PH_CONTINUE
-                    return
+        if (kind == L.PK_NORMAL or kind == L.PK_STACK) and continue_faces(state, spec, seat) != 0:
+            state[L.S_CURRENT] = seat
+            state[L.S_PHASE] = L.PH_CONTINUE
+            return
     finish_play(state, spec, staged)
 
 
@@ -1046,6 +1267,23 @@ def _ask_target(state: np.ndarray, seat: int, reason: int) -> None:
 
 
 @njit(cache=True, inline="always")
+def number_rule_applies(spec: np.ndarray, number: int) -> bool:
+    """Whether a normal play of the number ``number`` may set off a house rule: the effects
+    of :func:`_number_effect` (H-SEVEN-1, H-ZERO-1, H-TWO-1), :func:`_reflex_penalty`
+    (H-REACT-1), :func:`_open_block_window` (H-ZEROSEE-1) and the extra turn of
+    :func:`pass_turn` (H-EIGHT-1). A new rule on a number belongs here too, or plain plays
+    (:func:`plain_play_possible`) would skip it."""
+    return (
+        (number == 7 and (spec[L.SP_SEVEN_SWAP] == 1 or spec[L.SP_REACT_SEVEN] == 1))
+        or (number == spec[L.SP_ZERO_RANK] and spec[L.SP_ZERO_RULE] != ZERO_NONE)
+        or (number == 0 and spec[L.SP_ZERO_REVEALS] == 1)
+        or (number == 2 and spec[L.SP_TWO_GIVES] == 1)
+        or (number == 9 and spec[L.SP_REACT_NINE] == 1)
+        or (number == 8 and spec[L.SP_EIGHT_AGAIN] == 1)
+    )
+
+
+@njit(cache=True, inline="always")
 def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> bool:
     """H-SEVEN-1, H-ZERO-1, H-TWO-1; True if a decision is now asked (or the round ended)."""
     number = _played_number(state, spec, seat)
@@ -1134,17 +1372,14 @@ def _reflex_penalty(state: np.ndarray, spec: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def _window_eligible(state: np.ndarray, spec: np.ndarray, seat: int, block: bool) -> bool:
-    if block:
-        for face in range(spec[L.SP_NUM_FACES]):
-            if count_in_hand(state, seat, face) > 0 and spec[L.F_IS_NUMBER + face] == 1:
-                if spec[L.F_RANK + face] == 0:
-                    return True
-        return False
+    if block:  # H-ZEROSEE-1: any 0
+        return (state[L.HELD + seat] & spec[L.NUMBER_FACES] & spec[L.RANK_FACES + 0]) != 0
     top = top_face(state)
     held = count_in_hand(state, seat, top)
     if seat == state[L.S_JUMP_BLOCK_SEAT]:
         held -= state[L.S_JUMP_BLOCK_COUNT]  # H-JUMP-1: not with the penalty's own cards
-    return held > 0 and _may_lay(state, spec, seat, top)  # H-NOFINISH-1 holds out of turn too
+    # H-NOFINISH-1 holds out of turn too
+    return held > 0 and (lay_allowed(state, spec, seat) >> top) & 1 == 1
 
 
 @njit(cache=True, internal=True)
@@ -1401,11 +1636,8 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, stag
 def call(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Call "UNO" / "Mau-Mau" / "macao" (U-UNO-1, MM-CALL-1, MC-CALL-1)."""
     if staged is not None and spec[L.SP_CALL_RULE] == CALL_MAU_MAU:
-        valid = False  # MM-CALL-1: two cards, one of them playable
-        if state[L.HAND_SIZE + seat] == 2:
-            for face in range(spec[L.SP_NUM_FACES]):
-                if count_in_hand(state, seat, face) > 0 and playable(state, spec, seat, face):
-                    valid = True
+        # MM-CALL-1: two cards, one of them playable
+        valid = state[L.HAND_SIZE + seat] == 2 and playable_faces(state, spec, seat) != 0
         if not valid:
             draw_cards(state, seat, spec[L.SP_FALSE_CALL_PENALTY])
             return
@@ -1422,14 +1654,7 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
     rule = spec[L.SP_DRAW_RULE]
     if state[L.S_PHASE] == L.PH_PLAY:  # U-DRAW-3: proof of nothing to play, or a hint of it
         record = L.VOID_FACES if spec[L.SP_DRAW_WHEN_PLAYABLE] == 0 else L.HINT_FACES
-        if spec[L.SP_PLAIN_MATCHING] == 1:
-            faces = matching_faces(state, spec)
-        else:
-            faces = 0
-            for face in range(spec[L.SP_NUM_FACES]):
-                if playable(state, spec, seat, face):
-                    faces |= 1 << face
-        record_lack(state, record, seat, faces)
+        record_lack(state, record, seat, playable_set(state, spec, seat))
     state[L.S_DREW] = 1
     while True:
         face = draw_one(state, seat)
@@ -1440,7 +1665,7 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
         if face < 0 or rule == DRAW_ONE_THEN_PASS:  # U-DRAW-4 / MD-DRAW-1: the turn ends
             end_turn(state, spec, seat, staged)
             return
-        if playable(state, spec, seat, face):
+        if (playable_set(state, spec, seat) >> face) & 1:
             state[L.S_DRAWN] = face
             state[L.S_PHASE] = L.PH_PLAY_DRAWN
             return
@@ -1449,9 +1674,110 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
             return
 
 
+# ================================================================ applying a decision, phase by phase
+# One apply function per phase, the partner of its mask function (legal_play / apply_play,
+# ...): ``seat`` is the player to move and ``action`` one of its legal actions other than the
+# call, which apply_action handles in every phase. Each applies the decision, then resolves
+# every chance event until the next decision.
+@njit(cache=True, inline="always")
+def apply_play(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_PLAY: lay a card (a plain one-card play, or the general path), or draw (U-DRAW-1..3)."""
+    nf = spec[L.SP_NUM_FACES]
+    if action < nf:
+        if plain_play_possible(state, spec, seat, action):
+            play_plain(state, spec, seat, action, staged)
+        else:
+            start_play(state, spec, seat, action, L.PK_NORMAL, staged)
+    elif action == nf + L.A_DRAW_OFFSET:
+        draw_for_turn(state, spec, seat, staged)
+    else:
+        end_turn(state, spec, seat, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_play_drawn(
+    state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None
+) -> None:
+    """PH_PLAY_DRAWN: lay the drawn card (or, MM-DRAW-1, any playable card), or keep it (pass)."""
+    apply_play(state, spec, seat, action, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_choose_colour(
+    state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None
+) -> None:
+    """PH_CHOOSE_COLOUR: name the colour or suit (:func:`choose_colour`)."""
+    choose_colour(state, spec, seat, action - spec[L.SP_NUM_FACES] - L.A_CHOOSE_OFFSET, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_answer(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_ANSWER (and PH_CHALLENGE): answer the penalty with a card, challenge, or accept."""
+    nf = spec[L.SP_NUM_FACES]
+    if action < nf:
+        start_play(state, spec, seat, action, answer_kind(state, spec, seat, action), staged)
+    elif action == nf + L.A_CHALLENGE_OFFSET:
+        resolve_challenge(state, spec, seat, staged)
+    else:
+        accept_penalty(state, spec, seat, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_challenge(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_CHALLENGE: challenge the Wild Draw Four (U-WD4-2), or as :func:`apply_answer`."""
+    apply_answer(state, spec, seat, action, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_continue(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_CONTINUE: lay another card of the play, or end it (pass)."""
+    if action < spec[L.SP_NUM_FACES]:
+        _lay_card(state, spec, seat, action)
+        _after_card(state, spec, seat, staged)
+    else:
+        finish_play(state, spec, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_choose_target(
+    state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None
+) -> None:
+    """PH_CHOOSE_TARGET: the seat ``k`` places clockwise (:func:`choose_target`), or no swap."""
+    nf = spec[L.SP_NUM_FACES]
+    if action == nf + L.A_PASS_OFFSET:
+        resolve(state, spec, staged)
+    else:
+        choose_target(state, spec, seat, action - nf - L.A_TARGET_OFFSET + 1, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_give(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_GIVE: give that card (:func:`give_card`)."""
+    give_card(state, spec, seat, action, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_jump_in(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_JUMP_IN: jump in with the identical card (:func:`jump_in`), or let the window pass."""
+    if action < spec[L.SP_NUM_FACES]:
+        jump_in(state, spec, seat, staged)
+    else:
+        _pass_window(state, spec, staged)
+
+
+@njit(cache=True, inline="always")
+def apply_block(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """PH_BLOCK: block the look with a 0 (:func:`block_look`), or let the window pass."""
+    if action < spec[L.SP_NUM_FACES]:
+        block_look(state, spec, seat, action, staged)
+    else:
+        _pass_window(state, spec, staged)
+
+
 @njit(cache=True, internal=True)
 def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool | None) -> None:
-    """Apply one decision of the player to move. The action must be legal (see fill_mask).
+    """Apply one decision of the player to move. The action must be legal (see fill_mask):
+    the call in any phase, else the phase's apply function.
 
     A state the engine cannot use (:func:`state_usable`, or a bounds check failing during
     the decision) ends the game with ``S_ENGINE_ERROR`` set instead of writing out of place.
@@ -1465,49 +1791,29 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool 
     state[L.S_LAST_ACTOR] = seat
     state[L.S_LAST_ACTION] = action
     state[L.S_DECISIONS] += 1
-    if action == nf + L.A_CALL_OFFSET:
+    if action == nf + L.A_CALL_OFFSET:  # in every phase that allows it
         call(state, spec, seat, staged)
-    elif phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
-        if action < nf:
-            if spec[L.SP_PLAIN_PLAYS] == 0 or not play_plain(state, spec, seat, action, staged):
-                start_play(state, spec, seat, action, L.PK_NORMAL, staged)
-        elif action == nf + L.A_DRAW_OFFSET:
-            draw_for_turn(state, spec, seat, staged)
-        else:
-            end_turn(state, spec, seat, staged)  # pass: keep the drawn card
+    elif phase == L.PH_PLAY:
+        apply_play(state, spec, seat, action, staged)
+    elif phase == L.PH_PLAY_DRAWN:
+        apply_play_drawn(state, spec, seat, action, staged)
     elif phase == L.PH_CHOOSE_COLOUR:
-        choose_colour(state, spec, seat, action - nf, staged)
-    elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
-        if action < nf:
-            start_play(state, spec, seat, action, answer_kind(state, spec, seat, action), staged)
-        elif action == nf + L.A_CHALLENGE_OFFSET:
-            resolve_challenge(state, spec, seat, staged)
-        else:
-            accept_penalty(state, spec, seat, staged)
+        apply_choose_colour(state, spec, seat, action, staged)
+    elif phase == L.PH_CHALLENGE:
+        apply_challenge(state, spec, seat, action, staged)
+    elif phase == L.PH_ANSWER:
+        apply_answer(state, spec, seat, action, staged)
     elif staged is not None:  # phases of the staged machinery only (pruned when staged is None)
         if phase == L.PH_CONTINUE:
-            if action < nf:
-                _lay_card(state, spec, seat, action)
-                _after_card(state, spec, seat, staged)
-            else:
-                finish_play(state, spec, staged)
+            apply_continue(state, spec, seat, action, staged)
         elif phase == L.PH_CHOOSE_TARGET:
-            if action == nf + L.A_PASS_OFFSET:
-                resolve(state, spec, staged)
-            else:
-                choose_target(state, spec, seat, action - nf - L.A_TARGET_OFFSET + 1, staged)
+            apply_choose_target(state, spec, seat, action, staged)
         elif phase == L.PH_GIVE:
-            give_card(state, spec, seat, action, staged)
+            apply_give(state, spec, seat, action, staged)
         elif phase == L.PH_JUMP_IN:
-            if action < nf:
-                jump_in(state, spec, seat, staged)
-            else:
-                _pass_window(state, spec, staged)
+            apply_jump_in(state, spec, seat, action, staged)
         elif phase == L.PH_BLOCK:
-            if action < nf:
-                block_look(state, spec, seat, action, staged)
-            else:
-                _pass_window(state, spec, staged)
+            apply_block(state, spec, seat, action, staged)
     if state[L.CALLED + seat] == 1 and state[L.HAND_SIZE + seat] != 1 and state[L.S_CURRENT] != seat:
         state[L.CALLED + seat] = 0  # U-UNO-1: a call stands only while its player holds one card
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:

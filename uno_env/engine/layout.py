@@ -261,7 +261,15 @@ STACKABLE = STACK + NUM_RANKS * NUM_RANKS  # [NUM_RANKS] 1 if some card may answ
 COLOUR_FACES = STACKABLE + NUM_RANKS  # [NUM_COLOURS] bitmask of the faces of each colour/suit
 RANK_FACES = COLOUR_FACES + NUM_COLOURS  # [NUM_RANKS] bitmask of the faces of each rank
 ANYWHERE_FACES = RANK_FACES + NUM_RANKS  # bitmask of the faces playable on any card
-SPEC_SIZE = ANYWHERE_FACES + 1
+# more face sets as bitmasks, so that every legal set is a few ``and``/``or`` of words
+COLOURLESS_FACES = ANYWHERE_FACES + 1  # faces without a colour/suit (F_COLOUR -1)
+NUMBER_FACES = COLOURLESS_FACES + 1  # F_IS_NUMBER faces (H-NOFINISH-1, H-ACTION-1, H-SEQ-1, ...)
+WILD_DRAW_FACES = NUMBER_FACES + 1  # EF_WILD_DRAW faces (U-WD4-1, U-WD4-2)
+STAR_FACES = WILD_DRAW_FACES + 1  # EF_STAR faces (M-STAR-1)
+REVERSE_FACES = STAR_FACES + 1  # EF_REVERSE faces (H-REFLECT-1)
+PLAY_ON_FACES = REVERSE_FACES + 1  # [3] faces by F_PLAY_ON: PO_ANY, PO_BLACK, PO_RED (MC-OPT-1)
+STACK_FACES = PLAY_ON_FACES + 3  # [NUM_RANKS] penalty faces whose rank may answer this rank (STACK)
+SPEC_SIZE = STACK_FACES + NUM_RANKS
 
 # ---------------------------------------------------------------- action offsets (per deck)
 NUM_TARGETS = MAX_PLAYERS - 1  # "target +k": the seat k places clockwise from the actor

@@ -104,9 +104,35 @@ def chance_ppm(buf: np.ndarray, at: int, ppm: int) -> bool:
 
 @njit(cache=True, internal=True)
 def shuffle(buf: np.ndarray, start: int, count: int, rng_at: int) -> None:
-    """Fisher-Yates shuffle of ``buf[start:start+count]`` in place."""
+    """Fisher-Yates shuffle of ``buf[start:start+count]`` in place, ``j = rand_below(buf,
+    rng_at, i + 1)`` for ``i`` from ``count - 1`` down to 1.
+
+    The generator's words stay in local variables for the whole shuffle and are written back
+    at the end (:func:`next_u32`, step by step): the same numbers, but the compiled loop does
+    not reload and store the generator around every swap, as it must when both live in one
+    array.
+    """
+    x0 = buf[rng_at]
+    x1 = buf[rng_at + 1]
+    x2 = buf[rng_at + 2]
+    x3 = buf[rng_at + 3]
+    x4 = buf[rng_at + 4]
+    d = buf[rng_at + 5]
     for i in range(count - 1, 0, -1):
-        j = rand_below(buf, rng_at, i + 1)
+        t = x0 ^ (x0 >> 2)
+        x0 = x1
+        x1 = x2
+        x2 = x3
+        x3 = x4
+        x4 = (x4 ^ ((x4 << 4) & M32)) ^ (t ^ ((t << 1) & M32))
+        d = (d + WEYL_STEP) & M32
+        j = (((x4 + d) & M32) * (i + 1)) >> 32
         tmp = buf[start + i]
         buf[start + i] = buf[start + j]
         buf[start + j] = tmp
+    buf[rng_at] = x0
+    buf[rng_at + 1] = x1
+    buf[rng_at + 2] = x2
+    buf[rng_at + 3] = x3
+    buf[rng_at + 4] = x4
+    buf[rng_at + 5] = d

@@ -983,6 +983,12 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
     for card_rank, on_rank in rules.stack_pairs():
         spec[L.STACK + card_rank * L.NUM_RANKS + on_rank] = 1
         spec[L.STACKABLE + on_rank] = 1
+    penalties = 0  # H-STACK-1: only penalty cards stack
+    for face in range(rules.num_faces):
+        if spec[L.F_EFFECT + face] in (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_SIT_OUT):
+            penalties |= 1 << face
+    for card_rank, on_rank in rules.stack_pairs():
+        spec[L.STACK_FACES + on_rank] |= spec[L.RANK_FACES + card_rank] & penalties
     spec.setflags(write=False)
     return spec
 
@@ -1013,9 +1019,19 @@ def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:
         if wild:
             spec[L.ANYWHERE_FACES] |= 1 << face
         spec[L.F_IS_NUMBER + face] = effect == L.EF_NONE and (deck == "french" or rank < 10)
+        if spec[L.F_IS_NUMBER + face]:
+            spec[L.NUMBER_FACES] |= 1 << face
+        if effect == L.EF_WILD_DRAW:
+            spec[L.WILD_DRAW_FACES] |= 1 << face
+        elif effect == L.EF_STAR:
+            spec[L.STAR_FACES] |= 1 << face
+        elif effect == L.EF_REVERSE:
+            spec[L.REVERSE_FACES] |= 1 << face
         if face < 52:
             spec[L.F_COLOUR + face] = face // 13
             spec[L.COLOUR_FACES + face // 13] |= 1 << face
+        else:
+            spec[L.COLOURLESS_FACES] |= 1 << face
         if deck == "uno":
             spec[L.F_POINTS + face] = rank if rank < 10 else (20 if rank < 13 else 50)
             spec[L.F_DEALER_VALUE + face] = rank if rank < 10 else 0
@@ -1028,3 +1044,4 @@ def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:
                 spec[L.F_PLAY_ON + face] = L.PO_BLACK
             elif face == cards.RED_JOKER:
                 spec[L.F_PLAY_ON + face] = L.PO_RED
+        spec[L.PLAY_ON_FACES + spec[L.F_PLAY_ON + face]] |= 1 << face

@@ -317,7 +317,7 @@ def play_compiled(
             if count == MASK_STALE:
                 engine.fill_mask(state, spec, mask, staged)
             return seat
-        action = quick_action(state, spec, code)
+        action = quick_action(state, spec, code, staged)
         if action < 0:
             if count == MASK_STALE:
                 count = engine.fill_mask(state, spec, mask, staged)

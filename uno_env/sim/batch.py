@@ -93,7 +93,7 @@ def play_games_with_params(
                 fresh = True
             seat = state[L.S_CURRENT]
             # the common baseline skips the style dispatch, and mostly the mask
-            action = quick_action(state, spec, policies[seat])
+            action = quick_action(state, spec, policies[seat], staged)
             if action < 0:
                 if not fresh:
                     count = engine.fill_mask(state, spec, mask, staged)

@@ -3,8 +3,9 @@
 ``random_playable`` is the literature's random player (RLCard's and most papers' baseline):
 a random playable card, drawing only with none. Both draw only from the game's *agent*
 generator (``state[AGENT_RNG ...]``), so they never shift the game's chance events. The
-compiled loops call :func:`quick_action` first: where the legal actions are cheap to list it
-decides without a mask, drawing exactly what the masked version would.
+compiled loops call :func:`quick_action` first: it decides from the legal sets as bitmasks
+(:func:`uno_env.engine.engine.legal_sets`) without writing a mask, drawing exactly what the
+masked version would.
 
 Rules used: U-MATCH-1, U-WILD-1, U-DRAW-1, U-DRAW-2, U-DRAW-3, U-UNO-1, MC-CALL-1, MM-CALL-1.
 """
@@ -41,45 +42,33 @@ def random_action(state: np.ndarray, mask: np.ndarray, count: int) -> int:
         a += 1
 
 
+@njit(cache=True, inline="always")
+def nth_bit(bits: int, k: int) -> int:
+    """The index of the ``k``-th lowest set bit of ``bits`` (``k`` below their number)."""
+    for _ in range(k):
+        bits &= bits - 1
+    return lowest_bit(bits)
+
+
 # inlined into quick_action, its only caller: one call fewer per decision on the hot path
 @njit(cache=True, inline="always")
-def quick_random_action(state: np.ndarray, spec: np.ndarray) -> int:
-    """:func:`random_action` without a mask, in the phases whose legal actions are cheap to list.
+def quick_random_action(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> int:
+    """:func:`random_action` without a mask: from the legal sets of
+    :func:`uno_env.engine.engine.legal_sets`, in every phase and rule set.
 
     Exactly the action (and the same draw from the agent generator) that :func:`random_action`
-    takes on the mask :func:`uno_env.engine.engine.fill_mask` writes; -1, with nothing drawn, in the
-    other phases and rule sets. Compiled loops use it to skip writing masks nobody reads.
+    takes on the mask :func:`uno_env.engine.engine.fill_mask` writes; -1, with nothing drawn, when
+    nothing is legal. Compiled loops use it to skip writing masks nobody reads.
     """
-    phase = state[L.S_PHASE]
-    nf = spec[L.SP_NUM_FACES]
-    if phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1: the four colours, nothing else
-        return nf + rand_below(state, L.AGENT_RNG, L.NUM_COLOURS)
-    seat = state[L.S_CURRENT]
-    if phase == L.PH_PLAY and spec[L.SP_PLAIN_MATCHING] == 1:
-        faces = engine.playable_faces(state, spec, seat)
-        playable = popcount(faces)
-        draw = 1 if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or playable == 0 else 0  # U-DRAW-3
-    elif phase == L.PH_PLAY_DRAWN and spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:
-        drawn = state[L.S_DRAWN]  # U-DRAW-1 / U-DRAW-2: the drawn card, or keep it (pass)
-        faces = 1 << drawn if drawn >= 0 and engine.count_in_hand(state, seat, drawn) > 0 else 0
-        playable = popcount(faces)
-        draw = 0
-    else:
+    faces, others = engine.legal_sets(state, spec, staged)
+    playable = popcount(faces)
+    count = playable + popcount(others)
+    if count == 0:
         return -1
-    # the order of the action table: faces, (colours, targets), draw, pass, call
-    passing = 1 if phase == L.PH_PLAY_DRAWN and (playable == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0) else 0
-    calling = 1 if engine.call_legal(state, spec, seat, phase) else 0
-    k = rand_below(state, L.AGENT_RNG, playable + draw + passing + calling)
+    k = rand_below(state, L.AGENT_RNG, count)  # the action table's order: faces, then the others
     if k < playable:
-        for _ in range(k):
-            faces &= faces - 1
-        return lowest_bit(faces)
-    k -= playable
-    if k < draw:
-        return nf + L.A_DRAW_OFFSET
-    if k < draw + passing:
-        return nf + L.A_PASS_OFFSET
-    return nf + L.A_CALL_OFFSET
+        return nth_bit(faces, k)
+    return spec[L.SP_NUM_FACES] + nth_bit(others, k - playable)
 
 
 @njit(cache=True, internal=True)
@@ -129,39 +118,35 @@ def random_playable_action(state: np.ndarray, spec: np.ndarray, mask: np.ndarray
 
 # inlined into quick_action, its only caller: one call fewer per decision on the hot path
 @njit(cache=True, inline="always")
-def quick_random_playable_action(state: np.ndarray, spec: np.ndarray) -> int:
-    """:func:`random_playable_action` without a mask where the legal actions are cheap to list.
+def quick_random_playable_action(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> int:
+    """:func:`random_playable_action` without a mask: from the legal sets of
+    :func:`uno_env.engine.engine.legal_sets`, in every phase and rule set.
 
     Exactly its action and draws from the agent generator on the mask
-    :func:`uno_env.engine.engine.fill_mask` writes, in the play phase of plain matching and when
-    naming a colour; -1, with nothing drawn, elsewhere.
+    :func:`uno_env.engine.engine.fill_mask` writes; -1, with nothing drawn, when nothing is legal.
     """
-    phase = state[L.S_PHASE]
+    faces, others = engine.legal_sets(state, spec, staged)
     nf = spec[L.SP_NUM_FACES]
-    if phase == L.PH_CHOOSE_COLOUR:  # U-WILD-1: the four colours (a call is never true here)
-        return nf + rand_below(state, L.AGENT_RNG, L.NUM_COLOURS)
-    if phase != L.PH_PLAY or spec[L.SP_PLAIN_MATCHING] != 1:
-        return -1
-    seat = state[L.S_CURRENT]
-    faces = engine.playable_faces(state, spec, seat)
-    if faces == 0:
-        return nf + L.A_DRAW_OFFSET  # U-DRAW-3: with nothing playable, drawing is the one choice
-    if state[L.HAND_SIZE + seat] == 2 and engine.call_legal(state, spec, seat, phase):
-        return nf + L.A_CALL_OFFSET
-    k = _pick(state, popcount(faces))
-    for _ in range(k):
-        faces &= faces - 1
-    return lowest_bit(faces)
+    call = 1 << L.A_CALL_OFFSET
+    if (others & call) != 0 and faces != 0 and state[L.HAND_SIZE + state[L.S_CURRENT]] == 2:
+        return nf + L.A_CALL_OFFSET  # a true call (U-UNO-1, MC-CALL-1, MM-CALL-1)
+    if faces != 0:
+        return nth_bit(faces, _pick(state, popcount(faces)))
+    rest = others & ~call
+    if rest == 0:
+        return nf + L.A_CALL_OFFSET if others != 0 else -1
+    return nf + nth_bit(rest, _pick(state, popcount(rest)))
 
 
 @njit(cache=True, internal=True)
-def quick_action(state: np.ndarray, spec: np.ndarray, policy: int) -> int:
+def quick_action(state: np.ndarray, spec: np.ndarray, policy: int, staged: bool | None) -> int:
     """The random baselines' mask-free shortcuts (:func:`quick_random_action`,
-    :func:`quick_random_playable_action`); -1 for other policies and where none applies."""
+    :func:`quick_random_playable_action`); -1 for other policies and when nothing is legal.
+    ``staged``: :func:`uno_env.engine.engine.staged_argument` of the rules, or True."""
     if policy == POLICY_RANDOM_LEGAL:
-        return quick_random_action(state, spec)
+        return quick_random_action(state, spec, staged)
     if policy == POLICY_RANDOM_PLAYABLE:
-        return quick_random_playable_action(state, spec)
+        return quick_random_playable_action(state, spec, staged)
     return -1
 
 
