@@ -6,8 +6,11 @@ The same source runs uncompiled under ``NUMBA_DISABLE_JIT=1``. Entry points shar
 :class:`~uno_env.game.facade.Game` facade, the batch simulator and the environments:
 
 - :func:`new_game` deals a game from ``(seed, stream)``;
-- :func:`fill_mask` writes the legal actions of the player to move;
-- :func:`apply_action` applies one legal decision, then resolves every chance event until
+- :func:`legal_sets` gives the legal actions of the player to move as two bitmasks, from
+  the mask function of the phase (:func:`legal_play`, :func:`legal_play_drawn`, ...,
+  :func:`legal_block`); :func:`fill_mask` writes them into a mask;
+- :func:`apply_action` applies one legal decision through the apply function of the phase
+  (:func:`apply_play`, ..., :func:`apply_block`), then resolves every chance event until
   the next decision; :func:`step_checked` checks legality, applies and refills the mask in
   one call (one compiled call per step).
 
