@@ -197,7 +197,7 @@ def trace_games(
                     position_game[positions] = g
                     positions += 1
             # the random baselines' shortcut first, as the batch simulator plays them: the same games
-            action = quick_action(state, spec, codes[seat]) if seat_nets[seat] < 0 else -1
+            action = quick_action(state, spec, codes[seat], True) if seat_nets[seat] < 0 else -1
             if action >= 0:
                 pass
             elif seat_nets[seat] >= 0:
