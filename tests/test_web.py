@@ -49,6 +49,7 @@ from training.serve.seats import build_agent
 from training.serve.tables import Connection, Table, TableError, Tables
 from training.serve.views import controls, public_event, seat_view, visible_decisions
 from uno_env import Game, Phase, PositionError, load_rules
+from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.game.records import RecordError, load_records, record_game, save_records
 
 # ================================================================ the wire leaks nothing
@@ -709,3 +710,34 @@ def test_the_table_refuses_a_move_for_another_seat() -> None:
         tables.create(load_rules("uno"), 2, ["human", "nobody"])
     with pytest.raises(protocol.ProtocolError, match="unknown message type"):
         protocol.parse_message(json.dumps({"type": 5}))
+
+
+def test_an_agents_let_go_answer_makes_no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a pace between agents' moves, an agent's letting an out-of-turn chance go (H-JUMP-1)
+    is not followed by a pause: the other seats would see the table wait for a window they are
+    not told of. Every other agent move is."""
+    from training.serve.seats import CatalogueEntry
+
+    pauses: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def counted(seconds: float) -> None:
+        pauses.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", counted)
+    rules = load_rules("uno", jump_in=True)
+    agent = CatalogueEntry("random_legal", "random_legal", "uniform over the legal actions")
+    seen = 0
+    for seed in range(6):
+        table = Table("t", rules, 3, seed, [agent] * 3, pace=0.5)
+        asyncio.run(table.run_agents())
+        assert table.game.is_over()
+        lets_go = sum(
+            1 for _, action, phase in table.game.log if phase in (Phase.JUMP_IN, Phase.BLOCK) and
+            action_kind(action, table.game.deck)[0] == ActionKind.PASS
+        )  # fmt: skip
+        assert len(pauses) == len(table.game.log) - lets_go
+        seen += lets_go
+        pauses.clear()
+    assert seen > 0

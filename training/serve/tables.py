@@ -35,12 +35,13 @@ from typing import Any
 
 from agents import Agent
 from uno_env import Game
+from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.engine.rules import RuleSet
 from uno_env.game.records import GameRecord, append_records, record_game
 
 from .explain import explained_act
 from .seats import HUMAN, CatalogueEntry, agent_seed, build_agent
-from .views import let_windows_go, public_event, seat_view, visible_decisions
+from .views import WINDOW_PHASES, let_windows_go, public_event, seat_view, visible_decisions
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 """How a table sends one message to one connection."""
@@ -218,8 +219,11 @@ class Table:
                     continue
                 if seat not in self.agents:
                     return
+                in_window = game.phase in WINDOW_PHASES
                 action, why = await asyncio.to_thread(explained_act, self.agents[seat], game)
                 await self._step(seat, action, why)
+                if in_window and action_kind(action, game.deck)[0] == ActionKind.PASS:
+                    continue  # a let-go answer nobody else sees: no pause that would show it
             await asyncio.sleep(self.pace)
 
     async def _step(self, seat: int, action: int, why: dict[str, Any] | None) -> None:
