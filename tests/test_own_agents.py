@@ -413,3 +413,39 @@ def test_a_sweeps_field_seats_a_python_agent() -> None:
         {"players": [2], "steps": 256, "transfer": {"field": [mine, "greedy"], "deals": 8}}, source="s.toml"
     )
     assert spec.field == (mine, "greedy")
+
+
+def build_file_agent(spec: str) -> str:
+    """A node task of the test below: the agent built from its spec, and where its file was read."""
+    from agents.spec import local_file, parse_agent
+
+    agent = parse_agent(spec).make(seed=1)
+    return f"{type(agent).__name__} {local_file(spec.rsplit(':', 1)[0])}"
+
+
+def test_a_ray_node_task_builds_file_agents_from_the_nodes_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """training.cluster.run_on_node (each Ray task's entry) injects the runner's node_file as
+    agents.spec's file resolver: a task building a file.py agent reads the node's copy of the
+    driver's file (here the copy :func:`training.cluster.materialize` would write), never the
+    driver's path."""
+    import shutil
+
+    from agents.spec import set_file_resolver
+    from training import cluster, runner
+
+    driver, node = tmp_path / "driver" / "mine.py", tmp_path / "node" / "mine.py"
+    driver.parent.mkdir()
+    node.parent.mkdir()
+    driver.write_text("raise RuntimeError('the driver copy was read')\n", encoding="utf-8")
+    shutil.copy(USER_FILE, node)
+    state = {"engine": "used", "counter": cluster._CompileCounter(), "address": "127.0.0.2"}
+    monkeypatch.setattr(cluster, "_NODE_STATE", state)  # as after the node's first task
+    monkeypatch.setattr(cluster, "materialize", lambda path, _: node if path == str(driver) else Path(path))
+    try:
+        done = cluster.run_on_node(build_file_agent, f"{driver}:Seeded", {str(driver): "ref"})
+    finally:
+        set_file_resolver(None)
+        runner.SHIPPED_FILES.clear()
+    assert done["result"] == f"Seeded {node}"
