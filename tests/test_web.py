@@ -727,10 +727,11 @@ def test_an_agents_let_go_answer_makes_no_pause(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(asyncio, "sleep", counted)
     rules = load_rules("uno", jump_in=True)
-    agent = CatalogueEntry("random_legal", "random_legal", "uniform over the legal actions")
+    greedy = CatalogueEntry("greedy", "greedy", "plays its best card")
+    chooser = CatalogueEntry("random_legal", "random_legal", "uniform over the legal actions")
     seen = 0
-    for seed in range(6):
-        table = Table("t", rules, 3, seed, [agent] * 3, pace=0.5)
+    for seed in range(4):
+        table = Table("t", rules, 3, seed, [greedy, chooser, greedy], pace=0.5)
         asyncio.run(table.run_agents())
         assert table.game.is_over()
         lets_go = sum(
