@@ -86,9 +86,10 @@ docs: $(VENV)/.installed-docs
 study-docs: $(VENV)/.installed-study
 	out=$$(mktemp -d)/study && $(BIN)/uno-env study --out $$out && $(BIN)/python -m training.study.publish $$out
 
-## rules-doc: regenerate docs/rules.md from the rule reference (uno_env/game/rule_reference.toml)
+## rules-doc: regenerate docs/rules.md (from uno_env/game/rule_reference.toml) and docs/rule-switches.md
+## (from docs/rule-switches.md.in and the RuleSet fields)
 rules-doc: $(VENV)/.installed-base
-	$(BIN)/python -m uno_env.game.reference docs/rules.md
+	$(BIN)/python -m uno_env.game.reference docs/rules.md docs/rule-switches.md.in docs/rule-switches.md
 
 ## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
 bench: $(VENV)/.installed-bench

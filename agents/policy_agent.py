@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.engine.rules import RuleSet, load_rules
+from uno_env.engine.rules import RuleError, RuleSet, load_rules
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .base import View, resolve_mask
@@ -149,13 +149,20 @@ def load_policy_metadata(path: str | Path) -> PolicyMetadata:
 
 
 def _rule_differences(recorded: str, wanted: str) -> str:
-    old = dict(item.partition("=")[::2] for item in recorded.split())
-    new = dict(item.partition("=")[::2] for item in wanted.split())
-    keys = sorted(set(old) | set(new))
-    diffs = [
-        f"{k}: trained {old.get(k, '-')}, game {new.get(k, '-')}" for k in keys if old.get(k) != new.get(k)
-    ]
-    return "; ".join(diffs)
+    """How the game's rules differ from those a policy was trained on, field by field."""
+    try:
+        trained = RuleSet.parse(recorded)
+    except RuleError as exc:
+        return f"the trained rules string is not a rule set of this version: {exc}"
+    return "; ".join(d.replace("(other:", "(trained:") for d in RuleSet.parse(wanted).differences(trained))
+
+
+def _same_rules(recorded: str, wanted: str) -> bool:
+    """Whether two rules strings name equal rule sets (compared as values, either one-line form)."""
+    try:
+        return RuleSet.parse(recorded) == RuleSet.parse(wanted)
+    except RuleError:
+        return False
 
 
 def check_policy_metadata(
@@ -170,7 +177,7 @@ def check_policy_metadata(
     """Raise :class:`PolicyMismatchError` naming every way ``meta`` differs from the game."""
     problems = []
     wanted_rules = _rules_text(rules)
-    if meta.rules != wanted_rules:
+    if not _same_rules(meta.rules, wanted_rules):
         problems.append(f"rules differ ({_rule_differences(meta.rules, wanted_rules)})")
     wanted_obs = observation_spec if observation_spec is not None else current_observation_spec()
     if meta.observation_spec != wanted_obs:

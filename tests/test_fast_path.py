@@ -23,12 +23,14 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
 from numba import njit
 
 import uno_env
+from tests.test_options import FIELDS, _off_plain_values, _variant
 from uno_env.engine import engine
 from uno_env.engine import layout as L
 from uno_env.engine.bits import lowest_bit, popcount
@@ -465,3 +467,69 @@ def test_batch_games_are_the_same_with_and_without_checks() -> None:
         checked = uno_env.simulate(name, 4, 30, seed=9, policies=policies, check_invariants=True)
         assert np.array_equal(plain.length, checked.length) and np.array_equal(plain.winner, checked.winner)
         assert np.array_equal(plain.scores, checked.scores)
+
+
+# ================================================================ feature tags, checked by playing
+# A rule field declares the fast-path features it touches (``features=`` of its ``_rule``);
+# compile_spec turns the fast paths off for a rule set that sets such a field. A field the
+# engine reads where a fast path skips it, but that lacks the tag, would make its rule
+# silently never fire: these games would then differ from the general paths'.
+GENERAL_FLAGS = ((L.SP_PLAIN_PLAYS, 0), (L.SP_PLAIN_MATCHING, 0), (L.SP_NUMBER_EFFECTS, 1))
+SCRATCH = [
+    L.S_ACTOR, L.S_STAGE, L.S_PLAY_KIND, L.S_PLAY_COUNT, L.S_PLAY_RANK, L.S_RUN_STEP,
+    L.S_ACC_SKIP, L.S_ACC_DRAW, L.S_ACC_SIT, L.S_ACC_PREVIOUS, L.S_ACC_CHOOSE,
+    L.S_ACC_PENALTY_CARDS, L.S_CARRY_DRAW, L.S_CARRY_SIT, L.S_JUMP_BLOCK_SEAT,
+]  # fmt: skip
+
+
+def _general(spec: np.ndarray) -> np.ndarray:
+    out = spec.copy()
+    for slot, value in GENERAL_FLAGS:
+        out[slot] = value
+    return out
+
+
+def _differing_games(
+    rules: uno_env.RuleSet, spec: np.ndarray, staged: bool | None, games: int = 24
+) -> list[int]:
+    """Games (of ``games`` uniform-random ones per player count) whose final state on ``spec``
+    (with ``staged``) differs from the general paths' with the full engine."""
+    keep = np.ones(L.STATE_SIZE, dtype=bool)
+    keep[SCRATCH] = False
+    differ = []
+    counts = sorted({max(rules.min_players, min(n, rules.max_players)) for n in (2, 4)})
+    for n in counts:
+        deck = rules.deck_counts(n)
+        fast = _play_and_fingerprint(spec, n, deck, 31, games, staged)
+        general = _play_and_fingerprint(_general(spec), n, deck, 31, games, True)
+        differ += [n * 1000 + g for g in range(games) if ((fast[g] != general[g]) & keep).any()]
+    return differ
+
+
+@pytest.mark.parametrize("name", sorted(FIELDS))
+def test_every_field_plays_the_same_on_the_fast_paths_as_on_the_general_ones(name: str) -> None:
+    """Each field, at each value outside its plain ones (from the first preset that allows
+    it): the engine's choice of paths (the flags compile_spec derives from the tags, and the
+    engine without the staged machinery when those allow it) plays the same games as every
+    general path on the full engine."""
+    for value in _off_plain_values(name):
+        rules = _variant(name, value)
+        if rules is None:
+            continue
+        rules = rules.with_overrides({"max_decisions": 1500})
+        spec = compile_spec(rules)
+        assert _differing_games(rules, spec, engine.staged_argument(spec)) == [], (name, value)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "flag"),
+    [({"wd4_bluff": "refused"}, (L.SP_PLAIN_MATCHING, 1)), ({"seven_swap": True}, (L.SP_PLAIN_PLAYS, 1))],
+)
+def test_a_missing_tag_would_show(overrides: dict[str, Any], flag: tuple[int, int]) -> None:
+    """The check above can fail: the same rule set with its fast path forced on (as if the
+    field had no tag) plays different games."""
+    rules = uno_env.load_rules("uno", max_decisions=1500, **overrides)
+    spec = compile_spec(rules).copy()
+    spec[flag[0]] = flag[1]
+    staged = None if flag[0] == L.SP_PLAIN_PLAYS else engine.staged_argument(compile_spec(rules))
+    assert _differing_games(rules, spec, staged) != []

@@ -292,9 +292,9 @@ def test_a_record_without_its_result_is_not_called_verified(
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (("max_decisions=10000", "max_decisions=20000"), "preset 'uno', but its rules are not that preset: "
+        (("preset=uno", "preset=uno max_decisions=20000"), "preset 'uno', but its rules are not that preset: "
          "its rules differ in max_decisions=20000 \\(preset: 10000\\)"),
-        (("uno_penalty=2", "uno_penalty=4"), "uno_penalty=4 \\(preset: 2\\)"),
+        (("preset=uno", "preset=uno uno_penalty=4"), "uno_penalty=4 \\(preset: 2\\)"),
     ],
 )  # fmt: skip
 def test_a_rule_edit_that_does_not_change_the_game_is_a_mismatch(

@@ -98,6 +98,25 @@ def test_docs_rules_md_is_the_current_rendering() -> None:
         assert f"### {rule_id}: " in text
 
 
+def test_docs_rule_switches_md_is_the_current_rendering() -> None:
+    """The table of switches is generated from the field metadata into the hand-written page
+    (``docs/rule-switches.md.in``): a new field is a new row after ``make rules-doc``."""
+    template = (ROOT / "docs" / "rule-switches.md.in").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "rule-switches.md").read_text(encoding="utf-8")
+    assert text == reference.switches_markdown(template), (
+        "docs/rule-switches.md is stale: run `make rules-doc`"
+    )
+
+
+def test_the_switches_table_has_a_row_per_field_with_each_presets_changes() -> None:
+    table = reference.switches_table()
+    rows = [line for line in table.splitlines()[2:]]
+    assert [row.split("|")[1].strip() for row in rows] == [f"`{f.name}`" for f in dataclasses.fields(RuleSet)]
+    house = next(row for row in rows if row.startswith("| `seven_swap` |"))
+    cells = [cell.strip() for cell in house.strip("|").split("|")]
+    assert cells[4:] == ["", "true", "", "", "", ""]  # uno_house turns it on; the others keep the default
+
+
 def test_explain_prints_the_rule_its_fields_and_presets() -> None:
     text = reference.explain("u-wd4-2")
     assert text.startswith("U-WD4-2: Bluffing a Wild Draw Four, and the challenge (Uno)")

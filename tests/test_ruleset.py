@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import uno_env
-from uno_env import RuleError, RuleSet
+from uno_env import PRESETS, RuleError, RuleSet
 from uno_env.engine.rules import RULES_FORMAT
 
 FIELDS = dataclasses.fields(RuleSet)
@@ -357,8 +357,19 @@ def test_toml_bad_value_is_refused(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- canonical string
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_canonical_string_round_trip(name: str) -> None:
+    """``str(rules)``: ``preset=NAME`` and the fields that differ from that preset, the preset
+    the one with the fewest differences; both it and the form listing every field parse back."""
     rules = VARIANTS[name]
-    text = str(rules)
+    compact = str(rules)
+    first, *changed = compact.split(" ")
+    assert first.startswith("preset=")
+    base = PRESETS[first.removeprefix("preset=")]
+    assert [item.split("=", 1)[0] for item in changed] == [
+        f.name for f in FIELDS if getattr(rules, f.name) != getattr(base, f.name)
+    ]
+    assert all(len(rules.differences(other)) >= len(changed) for other in PRESETS.values())
+    assert RuleSet.parse(compact) == rules and str(RuleSet.parse(compact)) == compact
+    text = rules.full_text()
     assert "\n" not in text
     assert [item.split("=", 1)[0] for item in text.split(" ")] == FIELD_NAMES
     for item, f in zip(text.split(" "), FIELDS, strict=True):
@@ -370,7 +381,7 @@ def test_canonical_string_round_trip(name: str) -> None:
         else:
             assert item == f"{f.name}={value}"
     assert RuleSet.parse(text) == rules
-    assert str(RuleSet.parse(text)) == text
+    assert RuleSet.parse(text).full_text() == text
 
 
 def test_equal_rule_sets_print_the_same_canonical_string(tmp_path: Path) -> None:

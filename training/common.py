@@ -58,7 +58,7 @@ def resolve_rules(rules: str | Path | RuleSet, overrides: Sequence[str] | dict[s
     extra = parse_overrides(overrides) if not isinstance(overrides, dict) else dict(overrides)
     if not extra:
         return base
-    items = dict(part.partition("=")[::2] for part in str(base).split())
+    items = dict(part.partition("=")[::2] for part in base.full_text().split())
     unknown = sorted(set(extra) - set(items))
     if unknown:
         raise RuleError(f"unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(items)}")

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from training.common import Subcommand
+from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported
 
 
@@ -154,8 +155,8 @@ def export_checkpoint(
     metas = [load_policy_metadata(s) for s in sources]  # the sidecars first: no pickle for a bad record
     meta = metas[0]
     for other, source in zip(metas[1:], sources[1:], strict=True):
-        theirs = (other.rules, other.observation_spec, other.env_version, other.num_players)
-        if theirs != (meta.rules, meta.observation_spec, meta.env_version, meta.num_players):
+        theirs = (RuleSet.parse(other.rules), other.observation_spec, other.env_version, other.num_players)
+        if theirs != (RuleSet.parse(meta.rules), meta.observation_spec, meta.env_version, meta.num_players):
             raise ValueError(
                 f"{source} was trained for other rules, observation spec, env version or player "
                 f"count than {sources[0]}: only checkpoints of one setting can be averaged"

@@ -70,6 +70,7 @@ and the table on screen.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import itertools
 import json
@@ -108,7 +109,7 @@ from training.runner import (
     write_frame,
 )
 from uno_env.compiler.compiling import compiling, warm_up
-from uno_env.engine.rules import RuleSet
+from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
 from uno_env.styles.params import STYLE_ALIASES
@@ -420,9 +421,15 @@ def run_task(task: TournamentTask) -> dict[str, Any]:
 def _read_meta(path: Path) -> Any:
     """A tournament folder's ``tournament.json`` (what ``--resume`` compares)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        meta = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ValueError(f"{path} is not readable JSON ({exc}); it cannot be resumed") from None
+    if isinstance(meta, dict) and isinstance(meta.get("rules"), str):
+        # the rules as a value: a folder written with every field resumes as the same design;
+        # a string that is no rule set is left as written, differs, and the resume says so
+        with contextlib.suppress(RuleError):
+            meta["rules"] = str(RuleSet.parse(meta["rules"]))
+    return meta
 
 
 @dataclass

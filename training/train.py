@@ -805,7 +805,11 @@ def resume_config(run_path: Path, total_steps: int | None = None) -> tuple[Train
         rules = RuleSet.parse(rules_path.read_text(encoding="utf-8").strip())
     except (OSError, UnicodeDecodeError, uno_env.RuleError) as exc:
         raise ValueError(f"cannot read the run's rules {rules_path}: {exc}") from None
-    if recorded != str(rules):
+    try:
+        same = RuleSet.parse(str(recorded)) == rules
+    except uno_env.RuleError:
+        same = False
+    if not same:
         raise ValueError(f"{rules_path} does not match the rules_string of {config_path}")
     return cfg, rules
 

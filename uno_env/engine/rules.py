@@ -4,8 +4,9 @@ A :class:`RuleSet` is a frozen dataclass. Each field cites the rule it configure
 reference ``docs/rules.md``, :mod:`uno_env.game.reference`) and declares its allowed values;
 construction validates them all and an error names the field, the bad value and what is
 allowed. Variants derive with
-``dataclasses.replace``; ``str(rules)`` is a canonical one-line form (recorded in logs,
-result files and checkpoints) that :meth:`RuleSet.parse` reads back; TOML files round-trip
+``dataclasses.replace``; ``str(rules)`` is a canonical one-line form, the nearest preset and
+the fields that differ from it (recorded in logs, result files and checkpoints), that
+:meth:`RuleSet.parse` reads back, as it reads the older form listing every field; TOML files round-trip
 through :meth:`RuleSet.from_toml` / :meth:`RuleSet.to_toml`.
 
 The engine never reads a RuleSet: :func:`compile_spec` turns it into the flat array of
@@ -681,29 +682,52 @@ class RuleSet:
         return tomli_w.dumps({"format": RULES_FORMAT, **self.to_dict()})
 
     def __str__(self) -> str:
-        parts = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool):
-                text = "true" if value else "false"
-            elif isinstance(value, tuple):
-                text = ",".join(value)
-            else:
-                text = str(value)
-            parts.append(f"{f.name}={text}")
-        return " ".join(parts)
+        """The canonical one-line form: ``preset=NAME`` and the fields that differ from that
+        preset (``preset=uno seven_swap=true``), read back by :meth:`parse`.
+
+        The preset is the one this rule set differs from in the fewest fields (ties: the first
+        in :data:`PRESETS`), so a field added later at its default leaves the text of every
+        existing rule set, record and golden transcript unchanged. :meth:`full_text` writes
+        every field.
+        """
+        if not globals().get("PRESETS"):  # while the presets themselves are built
+            return self.full_text()
+        return _one_line(self)
+
+    def full_text(self) -> str:
+        """Every field as ``name=value`` (the one-line form before rule sets named their preset;
+        :meth:`parse` reads it too)."""
+        return " ".join(f"{f.name}={_field_text(getattr(self, f.name))}" for f in dataclasses.fields(self))
+
+    def _changed_fields(self, other: RuleSet) -> list[dataclasses.Field[Any]]:
+        return [f for f in dataclasses.fields(self) if getattr(self, f.name) != getattr(other, f.name)]
+
+    def differences(self, other: RuleSet) -> list[str]:
+        """The fields in which this rule set differs from ``other``, compared as values, as
+        ``name=ours (other: theirs)``; empty when they are equal."""
+        return [
+            f"{f.name}={_field_text(getattr(self, f.name)) or 'empty'} "
+            f"(other: {_field_text(getattr(other, f.name)) or 'empty'})"
+            for f in self._changed_fields(other)
+        ]
 
     @classmethod
     def parse(cls, text: str) -> RuleSet:
-        """Read back the canonical one-line form produced by ``str(rules)``."""
+        """Read back the canonical one-line form produced by ``str(rules)``: ``preset=NAME``
+        and the fields that differ from it, or (the form written before) every field, the
+        fields it does not name at their defaults."""
         types = {f.name: f.type for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
+        base_name: str | None = None
         for part in text.split():
             key, sep, raw = part.partition("=")
             if not sep:
                 raise RuleError(f"malformed rule string item {part!r}: expected key=value")
-            if key in values:
+            if key in values or (key == "preset" and base_name is not None):
                 raise RuleError(f"rule string names {key!r} twice")
+            if key == "preset":
+                base_name = raw
+                continue
             kind = types.get(key)
             if kind == "bool":
                 if raw not in ("true", "false"):
@@ -717,7 +741,8 @@ class RuleSet:
                 values[key] = tuple(x for x in raw.split(",") if x)
             else:
                 values[key] = raw
-        return cls().with_overrides(values, source="rule string")
+        base = preset(base_name) if base_name is not None else cls()
+        return base.with_overrides(values, source="rule string")
 
     def preset_name(self) -> str | None:
         """The name of the preset equal to this rule set, if any."""
@@ -725,6 +750,23 @@ class RuleSet:
             if rules == self:
                 return name
         return None
+
+
+@lru_cache(maxsize=1024)
+def _one_line(rules: RuleSet) -> str:
+    """``str(rules)`` (cached: rule sets are values)."""
+    name, base = min(PRESETS.items(), key=lambda item: len(rules._changed_fields(item[1])))
+    changed = [f"{f.name}={_field_text(getattr(rules, f.name))}" for f in rules._changed_fields(base)]
+    return " ".join([f"preset={name}", *changed])
+
+
+def _field_text(value: Any) -> str:
+    """A field's value in the one-line form (``true``, ``D2/D2,WD4/WD4``, ``0.5``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
 
 
 # numbers in rule strings: ASCII digits only (Python's int() and float() also take other

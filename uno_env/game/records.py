@@ -480,10 +480,8 @@ def check_replay(record: GameRecord, game: Game, *, partial: bool = False) -> No
     if record.preset is not None and record.preset != game.rules.preset_name():
         detail = ""
         if record.preset in PRESETS:
-            ours = dict(item.partition("=")[::2] for item in str(PRESETS[record.preset]).split())
-            theirs = dict(item.partition("=")[::2] for item in record.rules.split())
-            changed = [f"{k}={theirs.get(k)} (preset: {v})" for k, v in ours.items() if theirs.get(k) != v]
-            detail = ": its rules differ in " + ", ".join(changed)
+            changed = game.rules.differences(PRESETS[record.preset])
+            detail = ": its rules differ in " + ", ".join(c.replace("(other:", "(preset:") for c in changed)
         raise ReplayMismatchError(
             f"the record names preset {record.preset!r}, but its rules are not that preset{detail}"
         )

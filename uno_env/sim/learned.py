@@ -51,7 +51,7 @@ from ..compiler.jit import njit
 from ..engine import engine
 from ..engine import layout as L
 from ..engine.cards import DeckFamily
-from ..engine.rules import load_rules
+from ..engine.rules import RuleError, RuleSet, load_rules
 from ..game.encoding import encode, obs_layout, observe_state
 from ..styles.dispatch import choose_action
 from ..styles.registry import PRETRAINED_DIR as PRETRAINED_DIR  # the shipped files: one home, re-exported
@@ -109,6 +109,15 @@ class ExportedPolicy:
     def rules(self) -> str:
         """The canonical rules string the policy was trained on."""
         return str(self.meta["rules"])
+
+    def trained_rules(self) -> RuleSet | None:
+        """The rule set the policy was trained on, read from its rules string (either one-line
+        form), compared as a value: a rule field added later at its default changes nothing;
+        None when the string is not a rule set of this version."""
+        try:
+            return RuleSet.parse(self.rules)
+        except RuleError:
+            return None
 
     @property
     def num_players(self) -> int | None:
@@ -171,8 +180,14 @@ class ExportedPolicy:
         if self.meta.get("env_version") != f"v{ENV_VERSION}":
             problems.append(f"env version {self.meta.get('env_version')!r}, env is v{ENV_VERSION}")
         if not allow_rules_mismatch:
-            if self.rules != str(ruleset):
-                problems.append("trained on other rules (allow the rules mismatch to transfer it)")
+            trained = self.trained_rules()
+            if trained is None:
+                problems.append(f"its rules string is not a rule set of this version: {self.rules!r}")
+            elif trained != ruleset:
+                changed = "; ".join(ruleset.differences(trained)).replace("(other:", "(trained:")
+                problems.append(
+                    f"trained on other rules ({changed}; allow the rules mismatch to transfer it)"
+                )
             if self.num_players is not None and num_players is not None and self.num_players != num_players:
                 problems.append(f"trained for {self.num_players} players, the game has {num_players}")
         if problems:
