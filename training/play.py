@@ -52,6 +52,7 @@ from training.common import add_rule_arguments, check_player_count, resolve_rule
 from uno_env import Game, Phase
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.actions import ActionKind, action_kind
+from uno_env.engine.phases import PHASES
 from uno_env.engine.rng import check_seed, fresh_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
@@ -256,15 +257,12 @@ class Session:
         phase = game.phase
         kind, value = action_kind(action, self.deck)
         if kind == ActionKind.CARD:
-            verb = {Phase.GIVE: "give", Phase.JUMP_IN: "jump in", Phase.BLOCK: "block with"}.get(
-                phase, "play"
-            )
-            return f"{verb} {text}"
+            return f"{PHASES[phase].card_verb} {text}"
         if kind == ActionKind.TARGET:
             target = (self.seat + value) % game.num_players
             return f"{text} = seat {target} ({game.hand_sizes()[target]} cards)"
         if kind == ActionKind.PASS:
-            word = {Phase.PLAY_DRAWN: "keep", Phase.CONTINUE: "stop"}.get(phase)
+            word = PHASES[phase].pass_word
             return f"pass ({word})" if word else "pass"
         if kind == ActionKind.ACCEPT and game.decision().penalty_pending:
             return f"accept ({self.penalty_text().lower()})"
@@ -371,15 +369,13 @@ class Session:
             give_to = self.game.decision().give_to
             if phase == Phase.GIVE and give_to is not None:
                 return f"{who} gives a card to {self.who(give_to)}"
-            verb = {Phase.JUMP_IN: "jumps in with", Phase.BLOCK: "blocks with"}.get(phase, "plays")
-            return f"{who} {verb} {text}"
+            return f"{who} {PHASES[phase].card_narration} {text}"
         if kind == ActionKind.COLOUR:
             return f"{who} names {text}"
         if kind == ActionKind.TARGET:
             return f"{who} picks {self.who((seat + value) % self.game.num_players)}"
         if kind == ActionKind.PASS:
-            word = {Phase.PLAY_DRAWN: "keeps the drawn card", Phase.CONTINUE: "stops"}.get(phase, "passes")
-            return f"{who} {word}"
+            return f"{who} {PHASES[phase].pass_narration}"
         words = {
             ActionKind.DRAW: "draws",
             ActionKind.CALL: f"calls {self.game.rules.call_name}",

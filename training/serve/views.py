@@ -38,6 +38,7 @@ from agents.text import decision_json
 from uno_env import Game, Phase
 from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.engine.cards import COLOUR_LETTERS, COLOUR_NAMES, DeckFamily, face_name, format_face
+from uno_env.engine.phases import PHASES
 from uno_env.game.facade import Decision, TargetReason
 from uno_env.styles.view import PublicView
 
@@ -47,7 +48,7 @@ DECISION_HISTORY = 24
 """How many of the last public decisions the agents' JSON view of a seat's decision lists."""
 RECENT_DISCARDS = 8
 """How many of the top discards a view lists (the whole pile is public; its count is sent)."""
-WINDOW_PHASES = (Phase.JUMP_IN, Phase.BLOCK)
+WINDOW_PHASES = tuple(info.phase for info in PHASES.values() if info.out_of_turn)
 """Phases that ask seats out of turn, only those holding a card to lay."""
 
 

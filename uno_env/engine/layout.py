@@ -11,6 +11,8 @@ Nothing here implements a rule; the rule IDs live in :mod:`uno_env.engine.engine
 
 from __future__ import annotations
 
+from .phases import Phase, TargetReason
+
 # ---------------------------------------------------------------- sizes
 MAX_PLAYERS = 10
 MAX_FACES = 56  # Uno: 52 coloured + W, WD4, Super Star, customizable; French: 52 + 2 jokers
@@ -19,18 +21,20 @@ NUM_COLOURS = 4
 PENALTY_LIMIT = 1 << 20  # most cards (or turns) a pending penalty holds: more than any deck
 
 # ---------------------------------------------------------------- phases (the decision asked)
-PH_PLAY = 0  # play a matching card, or draw (or call first)
-PH_CHOOSE_COLOUR = 1  # name the colour/suit after a wild
-PH_PLAY_DRAWN = 2  # after drawing: play (the drawn card, or any card under MM-DRAW-1), or keep
-PH_CHALLENGE = 3  # a Wild Draw Four hits you: challenge, accept, or answer it (stack/reflect)
-PH_OVER = 4  # no decision: the game is over
-PH_ANSWER = 5  # a stackable penalty hits you: answer it (stack, reflect) or accept it
-PH_CONTINUE = 6  # a multi-card play: lay another card or stop (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)
-PH_CHOOSE_TARGET = 7  # pick a seat: swap (H-SEVEN-1, H-ZERO-1) or give cards to (H-TWO-1)
-PH_GIVE = 8  # pick a card of your hand to give (H-TWO-1)
-PH_JUMP_IN = 9  # out of turn: play the identical card, or pass (H-JUMP-1)
-PH_BLOCK = 10  # out of turn: play a 0 to block the look at the hands, or pass (H-ZEROSEE-1)
-NUM_PHASES = 11
+# the codes of uno_env.engine.phases.Phase, the one table of phases, as module constants
+# (numba freezes those into the compiled code)
+PH_PLAY = int(Phase.PLAY)
+PH_CHOOSE_COLOUR = int(Phase.CHOOSE_COLOUR)
+PH_PLAY_DRAWN = int(Phase.PLAY_DRAWN)
+PH_CHALLENGE = int(Phase.CHALLENGE)
+PH_OVER = int(Phase.OVER)
+PH_ANSWER = int(Phase.ANSWER)
+PH_CONTINUE = int(Phase.CONTINUE)
+PH_CHOOSE_TARGET = int(Phase.CHOOSE_TARGET)
+PH_GIVE = int(Phase.GIVE)
+PH_JUMP_IN = int(Phase.JUMP_IN)
+PH_BLOCK = int(Phase.BLOCK)
+NUM_PHASES = len(Phase)
 PHASE_SLOTS = 16  # phases an observation can name: room for every rule family's decisions
 
 # ---------------------------------------------------------------- engine errors (S_ENGINE_ERROR)
@@ -88,9 +92,9 @@ PK_REFLECT = 2  # a Reverse sends a pending penalty back (H-REFLECT-1)
 PK_STAR = 3  # a Super Star sends a pending penalty back (M-STAR-1)
 
 # why a target is chosen (S_TARGET_REASON)
-TR_SWAP = 0  # H-SEVEN-1, H-ZERO-1 swap readings
-TR_GIVE = 1  # H-TWO-1
-TR_CUBE = 2  # H-CUBE-1: who the cube's action hits
+TR_SWAP = int(TargetReason.SWAP)  # H-SEVEN-1, H-ZERO-1 swap readings
+TR_GIVE = int(TargetReason.GIVE)  # H-TWO-1
+TR_CUBE = int(TargetReason.CUBE)  # H-CUBE-1: who the cube's action hits
 
 # the Uno cube (H-CUBE-1): action die faces, then target die faces
 CUBE_DRAW_TWO = 0

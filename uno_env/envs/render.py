@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 from ..engine import actions, cards
 from ..engine import layout as L
 from ..engine.cards import DeckFamily
+from ..engine.phases import PHASES, Phase
 from ..game.position import PHASE_NAMES
 
 # ------------------------------------------------------------------ ANSI colours (text)
@@ -73,18 +74,7 @@ def paint_action(action: int, deck: DeckFamily, colour: bool = True) -> str:
     return text
 
 
-PHASE_TASKS = {
-    L.PH_PLAY: "play or draw",
-    L.PH_CHOOSE_COLOUR: "name the {colour}",
-    L.PH_PLAY_DRAWN: "play or keep the drawn card",
-    L.PH_CHALLENGE: "challenge or accept the Wild Draw Four",
-    L.PH_ANSWER: "answer or accept the penalty",
-    L.PH_CONTINUE: "lay another card or stop",
-    L.PH_CHOOSE_TARGET: "pick a seat",
-    L.PH_GIVE: "give a card",
-    L.PH_JUMP_IN: "jump in or pass",
-    L.PH_BLOCK: "block with a 0 or pass",
-}
+PHASE_TASKS = {int(info.phase): info.task for info in PHASES.values() if info.phase != Phase.OVER}
 """What the player to move is asked in each phase, for the header line of a table."""
 
 

@@ -9,7 +9,6 @@ card and action notation, position notation, the outcome as a value, an action h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
@@ -20,67 +19,16 @@ from ..compiler.jit import njit
 from ..engine import actions, cards, engine
 from ..engine import layout as L
 from ..engine.cards import Card
+from ..engine.phases import PHASES as PHASES
+from ..engine.phases import Decision as Decision
+from ..engine.phases import Phase as Phase
+from ..engine.phases import TargetReason as TargetReason
 from ..engine.rng import check_seed, fresh_seed
 from ..engine.rules import RuleSet, compile_spec, load_rules
 from .compiled import CompiledGame, IllegalActionError, compile_game
 from .position import PHASE_NAMES, format_position, parse_position
 
 __all__ = ["Decision", "Game", "IllegalActionError", "Outcome", "Phase", "TargetReason"]
-
-
-class Phase(IntEnum):
-    """The decision the player to move is asked for."""
-
-    PLAY = L.PH_PLAY  # play a card, draw, or call first
-    CHOOSE_COLOUR = L.PH_CHOOSE_COLOUR  # name the colour/suit after a wild
-    PLAY_DRAWN = L.PH_PLAY_DRAWN  # play the card just drawn (or any, MM-DRAW-1), or keep it
-    CHALLENGE = L.PH_CHALLENGE  # challenge the Wild Draw Four, accept it, or answer it
-    OVER = L.PH_OVER  # the game has ended
-    ANSWER = L.PH_ANSWER  # answer a pending penalty (stack, reflect) or accept it
-    CONTINUE = L.PH_CONTINUE  # lay another card of the same play, or stop
-    CHOOSE_TARGET = L.PH_CHOOSE_TARGET  # pick a seat to swap with or give cards to
-    GIVE = L.PH_GIVE  # pick a card to give
-    JUMP_IN = L.PH_JUMP_IN  # out of turn: play the identical card, or pass
-    BLOCK = L.PH_BLOCK  # out of turn: block the look at the hands with a 0, or pass
-
-
-class TargetReason(IntEnum):
-    """Why a seat is picked in :attr:`Phase.CHOOSE_TARGET`."""
-
-    SWAP = L.TR_SWAP  # swap hands with it (H-SEVEN-1, H-ZERO-1)
-    GIVE = L.TR_GIVE  # give it cards (H-TWO-1)
-    CUBE = L.TR_CUBE  # the Uno cube's action hits it (H-CUBE-1)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The decision the game is asking for, in typed form (:meth:`Game.decision`).
-
-    Everything a front end, a renderer or an agent needs to phrase the question without
-    reading state slots: ``phase`` and ``seat`` (who decides; -1 once over), the pending
-    penalty (``pending_cards`` to draw and ``pending_turns`` to sit out, sent by
-    ``pending_from``; -1 when nothing is pending), the card just drawn (``drawn`` in
-    :attr:`Phase.PLAY_DRAWN`), why a target is picked (``target_reason`` in
-    :attr:`Phase.CHOOSE_TARGET`), and the seat receiving cards and how many are still to
-    give (``give_to``, ``give_left`` in :attr:`Phase.GIVE`).
-    """
-
-    phase: Phase
-    seat: int
-    pending_cards: int
-    pending_turns: int
-    pending_from: int
-    drawn: Card | None
-    target_reason: TargetReason | None
-    give_to: int | None
-    give_left: int
-    can_call: bool
-    """Whether calling (UNO, Mau-Mau) is among the legal actions now."""
-
-    @property
-    def penalty_pending(self) -> bool:
-        """Whether a draw or sit-out penalty waits on :attr:`seat`."""
-        return self.pending_cards > 0 or self.pending_turns > 0
 
 
 @dataclass(frozen=True)

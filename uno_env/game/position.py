@@ -57,6 +57,7 @@ back to a line that parses to the same state.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import TypeVar
@@ -67,23 +68,12 @@ from ..engine import cards, engine
 from ..engine import layout as L
 from ..engine import options as O
 from ..engine.cards import DeckFamily
+from ..engine.phases import NOTATION, PHASES
 from ..engine.rng import seed_rng
 from ..engine.rules import RuleError, RuleSet
 
-PHASE_NAMES = {
-    L.PH_PLAY: "play",
-    L.PH_CHOOSE_COLOUR: "colour",
-    L.PH_PLAY_DRAWN: "drawn",
-    L.PH_CHALLENGE: "challenge",
-    L.PH_OVER: "over",
-    L.PH_ANSWER: "answer",
-    L.PH_CONTINUE: "continue",
-    L.PH_CHOOSE_TARGET: "target",
-    L.PH_GIVE: "give",
-    L.PH_JUMP_IN: "jump",
-    L.PH_BLOCK: "block",
-}
-MIDPLAY_PHASES = (L.PH_CHOOSE_COLOUR, L.PH_CONTINUE, L.PH_CHOOSE_TARGET, L.PH_GIVE, L.PH_JUMP_IN, L.PH_BLOCK)
+PHASE_NAMES = NOTATION  # phase code -> its word (the table of phases)
+MIDPLAY_PHASES = tuple(int(info.phase) for info in PHASES.values() if info.midplay)
 STATUS_NAMES = {L.ST_RUNNING: "running", L.ST_WON: "won", L.ST_TRUNCATED: "truncated"}
 REQUIRED = ("hands", "discard", "draw", "colour", "seat", "dir", "phase")
 # integer fields of a play in progress: (name, state index)
@@ -554,16 +544,13 @@ def _read_cards(f: _Fields, rules: RuleSet, spec: np.ndarray, state: np.ndarray)
 
 
 # which rule switch makes a phase possible at all
+_SLOTS = {f.name: f.metadata["slot"] for f in dataclasses.fields(RuleSet)}
 _PHASE_RULES: dict[int, tuple[tuple[int, ...], str]] = {
-    L.PH_CONTINUE: ((L.SP_MULTI, L.SP_RUNS), "multi_play or runs (H-MULTI-1/2, H-SEQ-1, MC-TURN-1)"),
-    L.PH_CHOOSE_TARGET: (
-        (L.SP_SEVEN_SWAP, L.SP_ZERO_RULE, L.SP_TWO_GIVES, L.SP_CUBE),
-        "seven_swap, zero_rule, two_gives or cube",
-    ),
-    L.PH_GIVE: ((L.SP_TWO_GIVES,), "two_gives (H-TWO-1)"),
-    L.PH_JUMP_IN: ((L.SP_JUMP_IN,), "jump_in (H-JUMP-1)"),
-    L.PH_BLOCK: ((L.SP_ZERO_REVEALS,), "zero_reveals (H-ZEROSEE-1)"),
+    int(info.phase): (tuple(_SLOTS[name] for name in info.needs), info.needs_text)
+    for info in PHASES.values()
+    if info.needs
 }
+"""Phase code -> the spec slots of the fields one of which it needs, and those in words."""
 
 
 def _read_turn(f: _Fields, spec: np.ndarray, state: np.ndarray) -> None:

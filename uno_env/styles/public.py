@@ -23,10 +23,10 @@ import numpy as np
 from ..engine import actions, cards, engine
 from ..engine import layout as L
 from ..engine.cards import Card
+from ..engine.phases import Decision, Phase, TargetReason
 
 if TYPE_CHECKING:
     from ..engine.rules import RuleSet
-    from ..game.facade import Decision, Phase
 
 DECKS: tuple[cards.DeckFamily, ...] = ("uno", "french")
 """Deck families by their spec code (``SP_DECK``, U-DECK-1)."""
@@ -65,8 +65,6 @@ class PublicAccessors:
     @property
     def phase(self) -> Phase:
         """The decision asked of the viewer."""
-        from ..game.facade import Phase
-
         return Phase(int(self.state[L.S_PHASE]))
 
     @property
@@ -165,8 +163,6 @@ class PublicAccessors:
 
     def decision(self) -> Decision:
         """The decision asked now, typed, as :meth:`uno_env.Game.decision` gives it."""
-        from ..game.facade import Decision, Phase, TargetReason
-
         state, phase = self.state, self.phase
         drawn = int(state[L.S_DRAWN])
         call = actions.action_id(actions.ActionKind.CALL, self.deck)
@@ -207,8 +203,6 @@ class PublicAccessors:
 
         Empty when the view was built without a log (an environment's buffers alone).
         """
-        from ..game.facade import Phase
-
         viewer = self.current_player
         out: list[tuple[int, int]] = []
         receiver = -1
