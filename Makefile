@@ -72,10 +72,10 @@ nojit:
 		tests/test_agents_styles.py tests/test_borrow.py \
 		tests/test_fast_path.py::test_bit_counting tests/test_fast_path.py::test_held_faces_follow_parsing_and_swaps
 
-## fuzz: thousands of mutated and extreme-field positions, each in a child process with a
-## timeout (a crash or a hang fails); not part of make test
+## fuzz: thousands of mutated and extreme-field positions and hostile policy files, each in a
+## child process with a timeout (a crash or a hang fails); not part of make test
 fuzz: $(VENV)/.installed-dev
-	$(BIN)/pytest -q -m fuzz tests/test_position_fuzz.py
+	$(BIN)/pytest -q -m fuzz tests/test_position_fuzz.py tests/test_policy_fuzz.py
 
 ## docs: build the documentation site into site/ (strict: a broken link or reference fails)
 docs: $(VENV)/.installed-docs

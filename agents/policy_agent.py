@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.engine.rules import RuleError, RuleSet, load_rules
+from uno_env import files
+from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .base import View, resolve_mask
@@ -46,6 +49,8 @@ from .trust import check_trusted, sign
 
 METADATA_FORMAT = "uno-env-policy/1"
 ALGORITHM = "MaskablePPO"
+SIDECAR_LIMIT = files.TEXT_LIMIT
+"""Largest checkpoint sidecar (``.meta.json``) read."""
 
 
 class PolicyMismatchError(ValueError):
@@ -121,30 +126,62 @@ def save_policy_metadata(
     data = dataclasses.asdict(meta)
     data["signature"] = sign(checkpoint_path(path), data)
     target = metadata_path(path)
-    target.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    _write_atomic(target, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     return target
 
 
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (a temporary file in its folder, then a rename); a
+    failed write (a full disk) leaves neither a partial file nor the temporary one."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def load_policy_metadata(path: str | Path) -> PolicyMetadata:
-    """Read the sidecar of checkpoint ``path``; a missing or malformed one raises a clear error."""
+    """Read the sidecar of checkpoint ``path``; a missing or malformed one raises a clear error.
+
+    The sidecar is read through :mod:`uno_env.files` (a regular file of at most
+    :data:`SIDECAR_LIMIT` bytes, bounded JSON) and every field is type-checked: one
+    :class:`PolicyMismatchError` line names the file, the field, what it holds and what is
+    allowed.
+    """
     source = metadata_path(path)
-    if not source.exists():
+    if not source.exists() and not source.is_symlink():
         raise PolicyMismatchError(
             f"checkpoint {checkpoint_path(path)} has no metadata sidecar {source}: it records the "
             "rules, observation spec and env version the policy was trained for (write it with "
             "agents.save_policy_metadata)"
         )
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PolicyMismatchError(f"cannot read policy metadata {source}: {exc}") from exc
-    if not isinstance(data, dict) or data.get("format") != METADATA_FORMAT:
-        found = data.get("format") if isinstance(data, dict) else None
-        raise PolicyMismatchError(f"{source}: format {found!r} is not {METADATA_FORMAT!r}")
+    where = f"checkpoint sidecar {source}"
+
+    def refused(key: str, allowed: str) -> ValueError:
+        found = f"is {files.describe(data.get(key))}"
+        return files.refuse(where, key, found, allowed, PolicyMismatchError)
+
+    data = files.read_json_object(source, "checkpoint sidecar", SIDECAR_LIMIT, error=PolicyMismatchError)
+    if data.get("format") != METADATA_FORMAT:
+        raise refused("format", repr(METADATA_FORMAT))
+    for key in ("rules", "observation_spec", "env_version", "algorithm", "signature"):
+        value = data.get(key)
+        optional = key in ("algorithm", "signature") and value is None
+        if not optional and (not isinstance(value, str) or len(value) > 64 * files.KiB):
+            raise refused(key, "a string")
+    players = data.get("num_players")
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS
+    ):
+        raise refused("num_players", f"null or an integer 2..{MAX_PLAYERS}")
+    if not isinstance(data.get("extra", {}), dict):
+        raise refused("extra", "an object")
     names = {f.name for f in dataclasses.fields(PolicyMetadata)}
-    missing = [k for k in ("rules", "observation_spec", "env_version") if k not in data]
-    if missing:
-        raise PolicyMismatchError(f"{source} lacks {', '.join(missing)}")
     return PolicyMetadata(**{k: v for k, v in data.items() if k in names})
 
 
@@ -231,8 +268,6 @@ class PolicyAgent:
             num_players=num_players,
             source=f"checkpoint {self.path}",
         )
-        if not self.path.exists():
-            raise FileNotFoundError(f"checkpoint {self.path} does not exist")
         check_trusted(self.path, metadata_path(self.path), trust=trust)
         from sb3_contrib import MaskablePPO  # the train extra; imported only when used
 

@@ -20,6 +20,11 @@ can copy from a real run. The rule:
 The key never leaves this machine and is not needed to read the sidecar; deleting it makes
 every earlier checkpoint untrusted (a new key is made on the next save). The signature is a
 provenance check, not a sandbox: ``--trust-checkpoint`` runs whatever the file contains.
+
+Before the signature, trusted or not, :func:`check_checkpoint_file` checks the zip as every
+user file is checked (:mod:`uno_env.files`): a regular file (not a FIFO or device, also
+through a link) of at most :data:`CHECKPOINT_LIMIT` bytes whose zip directory is within
+:data:`CHECKPOINT_ZIP` (members, inflated sizes, compression ratios), nothing inflated yet.
 """
 
 from __future__ import annotations
@@ -33,12 +38,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from uno_env import files
+
 KEY_ENV = "UNO_ENV_KEY_FILE"
 """Environment variable naming the key file (tests and shared machines set it)."""
 KEY_BYTES = 32
 SIGNATURE_PREFIX = "hmac-sha256:"
 TRUST_FLAG = "--trust-checkpoint"
 """The command-line flag that loads a checkpoint without a valid signature."""
+CHECKPOINT_LIMIT = 1 * files.GiB
+"""Largest checkpoint zip read."""
+CHECKPOINT_ZIP = files.ZipLimits(members=32, member_bytes=1 * files.GiB, total_bytes=2 * files.GiB)
+"""What a checkpoint zip may hold (an SB3 zip has six members: the pickled ``data``, the
+policy's and optimizer's tensors, ...; tensors barely compress, so the ratio limit is far
+from any real member)."""
 
 
 class UntrustedCheckpointError(ValueError):
@@ -88,10 +101,17 @@ def signing_key(*, create: bool) -> bytes | None:
 
 def _file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
+    with files.open_regular(path, CHECKPOINT_LIMIT, "checkpoint") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def check_checkpoint_file(zip_path: str | Path) -> None:
+    """Refuse (one :class:`uno_env.files.FileError` line) a checkpoint that is not a regular file
+    of at most :data:`CHECKPOINT_LIMIT` bytes holding a zip archive within
+    :data:`CHECKPOINT_ZIP`; nothing is inflated or unpickled."""
+    files.check_zip_file(zip_path, "checkpoint", CHECKPOINT_LIMIT, CHECKPOINT_ZIP)
 
 
 def signature(key: bytes, zip_path: Path, sidecar: Mapping[str, Any]) -> str:
@@ -112,14 +132,16 @@ def sign(zip_path: Path, sidecar: Mapping[str, Any]) -> str | None:
 def check_trusted(zip_path: str | Path, sidecar_path: str | Path, *, trust: bool = False) -> None:
     """Raise :class:`UntrustedCheckpointError` unless the checkpoint is trusted or ``trust`` is set.
 
-    Call it after the metadata check and before the zip is unpickled.
+    Call it after the metadata check and before the zip is unpickled. Either way the zip
+    must pass :func:`check_checkpoint_file` first (a :class:`uno_env.files.FileError`).
     """
+    check_checkpoint_file(zip_path)
     if trust:
         return
     zip_path, sidecar_path = Path(zip_path), Path(sidecar_path)
     try:
-        sidecar = json.loads(sidecar_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        sidecar = files.read_json(sidecar_path, "checkpoint sidecar")
+    except files.MissingFileError:
         sidecar = None
     recorded = sidecar.get("signature") if isinstance(sidecar, dict) else None
     key = signing_key(create=False)

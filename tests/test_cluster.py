@@ -529,8 +529,9 @@ def test_a_folder_travels_whole(tmp_path: Path) -> None:
 
 def test_the_shipped_engine_fills_the_folders_numba_made_at_import(tmp_path: Path) -> None:
     """A Ray worker imports the package (numba makes each module's empty cache folder) before
-    its first task copies the shipped engine in: empty folders are filled; a folder with
-    code compiled on the node is left alone."""
+    its first task copies the shipped engine in: empty folders are filled; in a folder with
+    code compiled on the node, that code is left alone and the shipped functions it lacks are
+    added."""
     from uno_env.compiler import cache as _cache
 
     shipped = tmp_path / "shipped"
@@ -542,12 +543,20 @@ def test_the_shipped_engine_fills_the_folders_numba_made_at_import(tmp_path: Pat
     manifest = {**_cache._fit_keys(_cache.SOURCE_DIGEST, _cache.CODE_TARGET), "parts": []}
     (shipped / "manifest.json").write_text(json.dumps(manifest))
     cache = tmp_path / "cache"
-    first, second = (cache / _cache._cache_subdir(folder) for folder in folders[:2])
+    first, second = (cache / _cache._folder_key(folder) for folder in folders[:2])
     first.mkdir(parents=True)  # what numba leaves at import: an empty folder
     second.mkdir(parents=True)
     (second / "g-1.py311.nbi").write_bytes(b"compiled here")  # code of the node's own
     assert (
         _cache.seed_from_compiled_engine(cache, _cache.CODE_TARGET, _cache.SOURCE_DIGEST, shipped) == "used"
     )
-    assert sorted(p.name for p in first.iterdir()) == ["f-1.py311.1.nbc", "f-1.py311.nbi"]
-    assert sorted(p.name for p in second.iterdir()) == ["g-1.py311.nbi"]
+    assert sorted(p.name for p in first.iterdir() if not p.name.startswith(".")) == [
+        "f-1.py311.1.nbc",
+        "f-1.py311.nbi",
+    ]
+    assert sorted(p.name for p in second.iterdir() if not p.name.startswith(".")) == [
+        "f-1.py311.1.nbc",
+        "f-1.py311.nbi",
+        "g-1.py311.nbi",
+    ]
+    assert (second / "g-1.py311.nbi").read_bytes() == b"compiled here"

@@ -92,20 +92,23 @@ def test_a_compiled_engine_serves_a_copy_of_the_package_installed_elsewhere(tmp_
     assert first["engine"] == "used"
     assert first["compiled"] == []  # nothing compiled: every function came from the copy
     assert first["loaded"] == 2  # the facade's step for official Uno's engine and for the full one
-    # the copy went where numba looks for this path's modules, and the part is marked warm
-    directory = cache / f"numba-{_cache.SOURCE_DIGEST}-{_cache.PORTABLE_CPU}"
+    # the copy went where numba looks for the package's modules, and the part is marked warm
+    directory = cache / _cache.directory_name(_cache.SOURCE_DIGEST, _cache.PORTABLE_CPU)
     assert (directory / "warm-game").exists()
-    assert any(path.name.startswith("envs_") for path in directory.iterdir())
+    assert (directory / "uno_env.envs").is_dir() and any((directory / "uno_env").glob("*.nbi"))
 
     again = _python(PLAY_GAME_PART, tmp_path, PYTHONPATH=str(site), UNO_ENV_CACHE_DIR=str(cache))
     assert again["engine"] == "already in the cache directory"
     assert again["compiled"] == []
 
 
+STAMP = ("source-stamp",)
+
+
 def _compiled_dir(tmp_path: Path, **changes: object) -> Path:
     compiled = tmp_path / "_compiled"
-    (compiled / "uno_env").mkdir(parents=True)
-    (compiled / "uno_env" / "marker.nbi").write_bytes(b"index")
+    index = _cache.LockedIndexDataCacheFile(str(compiled / "uno_env"), "module.function-1.py311", STAMP)
+    index.save("shipped", {"code": "from the wheel"})
     manifest: dict[str, object] = {
         "source": _cache.SOURCE_DIGEST,
         "numba": numba.__version__,
@@ -131,19 +134,20 @@ def test_a_compiled_engine_that_does_not_fit_is_not_used(tmp_path: Path, key: st
     assert not cache.exists()  # nothing copied
 
 
-def test_a_fitting_compiled_engine_is_copied_under_numbas_name_for_this_path(tmp_path: Path) -> None:
+def test_a_fitting_compiled_engine_seeds_the_packages_folder(tmp_path: Path) -> None:
     compiled = _compiled_dir(tmp_path)
     cache = tmp_path / "cache"
+    subdir = cache / "uno_env"
+    mine = _cache.LockedIndexDataCacheFile(str(subdir), "module.other-1.py311", STAMP)
+    mine.save("compiled here", {"code": "this install's"})  # another install compiled into it first
     status = _cache.seed_from_compiled_engine(cache, _cache.CODE_TARGET, _cache.SOURCE_DIGEST, compiled)
     assert status == "used"
-    subdir = cache / _cache._cache_subdir(_cache.PACKAGE_DIR)
-    assert (subdir / "marker.nbi").read_bytes() == b"index"
-    assert [path.name for path in cache.iterdir()] == [subdir.name]  # no staging folder left behind
-    # a sub-directory already there (code this install compiled) is left as it is
-    (subdir / "marker.nbi").write_bytes(b"mine")
+    shipped = _cache.LockedIndexDataCacheFile(str(subdir), "module.function-1.py311", STAMP)
+    assert shipped.load("shipped") == {"code": "from the wheel"}
+    assert mine.load("compiled here") == {"code": "this install's"}  # kept
+    assert [path.name for path in cache.iterdir()] == ["uno_env"]  # no staging files left behind
     again = _cache.seed_from_compiled_engine(cache, _cache.CODE_TARGET, _cache.SOURCE_DIGEST, compiled)
     assert again == "already in the cache directory"
-    assert (subdir / "marker.nbi").read_bytes() == b"mine"
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", "\udcff"])
@@ -190,9 +194,11 @@ print(json.dumps({"target": _cache.CODE_TARGET, "dir": _cache.CACHE_DIR.name, "c
 
 def test_the_code_target_can_be_the_host_or_the_users_own(tmp_path: Path) -> None:
     host = _python(SHOW_TARGET, tmp_path, UNO_ENV_CPU="host")
-    assert host == {"target": "host", "dir": f"numba-{_cache.SOURCE_DIGEST}", "cpu": None}
+    assert host == {"target": "host", "dir": _cache.directory_name(_cache.SOURCE_DIGEST, "host"), "cpu": None}
+    assert host["dir"].startswith("numba-") and host["dir"].count("-") == 1
     own = _python(SHOW_TARGET, tmp_path, NUMBA_CPU_NAME="generic")
-    assert own == {"target": "generic", "dir": f"numba-{_cache.SOURCE_DIGEST}-generic", "cpu": "generic"}
+    name = _cache.directory_name(_cache.SOURCE_DIGEST, "generic")
+    assert own == {"target": "generic", "dir": name, "cpu": "generic"} and name.endswith("-generic")
 
 
 @portable_only
@@ -200,7 +206,7 @@ def test_the_default_target_is_portable_and_keys_the_directory(tmp_path: Path) -
     default = _python(SHOW_TARGET, tmp_path)
     assert default == {
         "target": "x86-64-v2",
-        "dir": f"numba-{_cache.SOURCE_DIGEST}-x86-64-v2",
+        "dir": _cache.directory_name(_cache.SOURCE_DIGEST, "x86-64-v2"),
         "cpu": "x86-64-v2",
     }
 

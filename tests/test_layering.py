@@ -121,6 +121,17 @@ def test_the_statistics_module_is_a_leaf() -> None:
     assert not [m for m in imported if m.split(".")[0] in FORBIDDEN]
 
 
+def test_the_file_checks_are_a_leaf() -> None:
+    """:mod:`uno_env.files` (bounded reads and checks of every user's file) is below every
+    layer: the rule files of the engine, the policies of the simulator, the checkpoints of the
+    agents and the run folders of training all read through it, so it imports nothing of the
+    project (numpy and the standard library only)."""
+    imported = imported_modules(REPO_ROOT / "uno_env" / "files.py")
+    project = sorted(m for m in imported if m.split(".")[0] in {"uno_env", "agents", "training"})
+    assert project == []
+    assert not [m for m in imported if m.split(".")[0] in FORBIDDEN]
+
+
 def test_the_study_analysis_lives_in_the_study_package() -> None:
     """The study's statistics, plots and report are modules of :mod:`training.study`;
     ``training/study_report.py`` only re-exports them for code written against that path."""

@@ -354,4 +354,4 @@ def test_every_malformed_line_is_one_error_naming_file_and_line(
 
 def test_a_folder_is_not_a_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli_replay(tmp_path, capsys)
-    assert code == 2 and err.count("\n") == 1 and "cannot read the file" in err
+    assert code == 2 and err.count("\n") == 1 and "the file is a directory; allowed: a regular file" in err

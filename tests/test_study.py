@@ -103,7 +103,10 @@ def test_the_reference_may_be_the_search_agent_the_oracle_or_an_exported_policy(
 
 @pytest.mark.parametrize(
     ("content", "expected"),
-    [(b"\xff\xfe games = 5\n", "is not UTF-8 text"), (b"games = " + b"[" * 100_000, "nested too deeply")],
+    [
+        (b"\xff\xfe games = 5\n", "is not UTF-8 text"),
+        (b"games = " + b"[" * 100_000, "nests arrays or tables too deeply"),
+    ],
 )
 def test_broken_spec_files_are_one_spec_error(tmp_path: Path, content: bytes, expected: str) -> None:
     """Bad bytes gave a UnicodeDecodeError naming no file; deep nesting a RecursionError."""
@@ -465,7 +468,7 @@ def test_a_truncated_batch_file_is_run_again(
     batch = sorted((out / "batches").glob("*.json"))[4]
     batch.write_bytes(batch.read_bytes()[:100])  # cut short (a full disk, a copy interrupted)
     assert study.main(["--resume", str(out), "--workers", "1", "--quiet"]) == 0
-    assert f"batch file {batch} is unreadable (JSONDecodeError" in capsys.readouterr().err
+    assert f"batch file {batch}: the document is not JSON" in capsys.readouterr().err
     assert (out / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
 
 

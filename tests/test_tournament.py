@@ -205,7 +205,7 @@ def test_a_truncated_batch_is_played_again_and_other_seeds_are_refused(
         assert int(data["seed"]) == 2 and len(str(data["key"])) == 64  # each file names its seed
     batch.write_bytes(batch.read_bytes()[:60])
     again = small(out, resume=True)
-    assert f"batch file {batch} is unreadable" in capsys.readouterr().err
+    assert f"batch file {batch}: the file is not a zip archive" in capsys.readouterr().err
     pd.testing.assert_frame_equal(again.games, first.games)
     meta = json.loads((out / "tournament.json").read_text())
     (out / "tournament.json").write_text(json.dumps({**meta, "seed": 3}))  # edited to another seed

@@ -66,9 +66,23 @@ def resolve_rules(rules: str | Path | RuleSet, overrides: Sequence[str] | dict[s
     return RuleSet.parse(" ".join(f"{k}={v}" for k, v in items.items()))
 
 
-def add_rule_arguments(parser: argparse.ArgumentParser, default: str = "uno") -> None:
-    """Add ``--rules`` and the repeatable ``--set KEY=VALUE`` of every command that takes rules."""
-    parser.add_argument("--rules", default=default, help="preset name or rule TOML file")
+def add_rule_arguments(
+    parser: argparse.ArgumentParser, default: str = "uno", *, resumable: bool = False
+) -> None:
+    """Add ``--rules`` and the repeatable ``--set KEY=VALUE`` of every command that takes rules.
+
+    ``resumable``: the command's ``--resume`` reads the rules from its folder, so ``--rules``
+    defaults to None (the caller uses ``default`` for a new run) and a given one can be told
+    from the default.
+    """
+    if resumable:
+        parser.add_argument(
+            "--rules",
+            default=None,
+            help=f"preset name or rule TOML file (default: {default}; with --resume: the folder's)",
+        )
+    else:
+        parser.add_argument("--rules", default=default, help="preset name or rule TOML file")
     parser.add_argument(
         "--set",
         dest="overrides",
@@ -223,9 +237,13 @@ def load_model(path: str | Path, device: str = "cpu") -> Any:
     """Load a MaskablePPO checkpoint *without* the metadata or signature checks (callers check first).
 
     SB3 checkpoints are pickles: load them from trusted sources only (:mod:`agents.trust`).
+    The zip's file checks (:func:`agents.trust.check_checkpoint_file`) run here all the same.
     """
     from sb3_contrib import MaskablePPO
 
+    from agents.trust import check_checkpoint_file
+
+    check_checkpoint_file(path)
     return MaskablePPO.load(str(path), device=device)
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from uno_env import files
 from uno_env.engine.rules import compile_spec
 from uno_env.game.encoding import obs_layout
 from uno_env.sim.learned import collect_decisions
@@ -100,6 +100,23 @@ def collect_chunk(cfg: DistillConfig, index: int) -> dict[str, np.ndarray]:
     return {"obs": obs[:rows], "masks": masks[:rows], "actions": actions[:rows], "won": won[:rows]}
 
 
+CHUNK_LIMIT = 4 * files.GiB
+"""Largest decision chunk file read back."""
+
+
+def chunk_arrays(cfg: DistillConfig) -> dict[str, files.ArraySpec]:
+    """What a decision chunk of ``cfg`` holds (rows: at most the chunk's capacity)."""
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    rows = min(cfg.chunk_games * rules.max_decisions // 2 + 1, cfg.chunk_games * 400)
+    size, actions = obs_layout(rules.deck_family).size, rules.num_actions
+    return {
+        "obs": files.ArraySpec("float32", (None, size), rows * size * 4),
+        "masks": files.ArraySpec("int8", (None, actions), rows * actions),
+        "actions": files.ArraySpec("int64", (None,), rows * 8),
+        "won": files.ArraySpec("int8", (None,), rows),
+    }
+
+
 def chunk_path(out: Path, index: int) -> Path:
     """``OUT/chunks/chunk_00003.npz``."""
     return out / "chunks" / f"chunk_{index:05d}.npz"
@@ -125,9 +142,16 @@ def load_data(cfg: DistillConfig, out: Path) -> tuple[dict[str, np.ndarray], dic
     chunks = -(-cfg.games // cfg.chunk_games)
     held = max(1, round(chunks * cfg.holdout)) if chunks > 1 else 0
     parts: list[list[dict[str, np.ndarray]]] = [[], []]
+    arrays = chunk_arrays(cfg)
     for k in range(chunks):
-        with np.load(chunk_path(out, k), allow_pickle=False) as data:
-            part = {"obs": data["obs"].astype(np.float16), "masks": data["masks"], "actions": data["actions"]}
+        data = files.read_npz(chunk_path(out, k), "decision chunk", arrays, CHUNK_LIMIT)
+        rows = {len(value) for value in data.values()}
+        if len(rows) != 1:
+            raise files.refuse(
+                f"decision chunk {chunk_path(out, k)}", "the archive", f"holds arrays of {sorted(rows)} rows",
+                "one row count for obs, masks, actions and won",
+            )  # fmt: skip
+        part = {"obs": data["obs"].astype(np.float16), "masks": data["masks"], "actions": data["actions"]}
         parts[1 if k >= chunks - held else 0].append(part)
 
     def join(items: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -248,7 +272,7 @@ def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> P
     out.mkdir(parents=True, exist_ok=True)
     config_file = out / "config.json"
     wanted = dataclasses.asdict(cfg)
-    if config_file.exists() and json.loads(config_file.read_text()) != wanted:
+    if config_file.exists() and files.read_json(config_file, "distill config") != wanted:
         raise ValueError(
             f"{out} holds a run with another config; resume it unchanged or choose another --out"
         )
@@ -328,7 +352,18 @@ def cmd_distill(args: argparse.Namespace) -> int:
         "uno-env distill --resume DIR continues",
     )
     if args.resume is not None:
-        cfg = DistillConfig(**json.loads((args.resume / "config.json").read_text()))
+        recorded = files.read_json_object(args.resume / "config.json", "distill config")
+        names = {f.name for f in dataclasses.fields(DistillConfig)}
+        unknown = sorted(set(recorded) - names)
+        if unknown:
+            where = f"distill config {args.resume / 'config.json'}"
+            raise files.refuse(
+                where, "the document", f"has unknown keys {unknown}", f"the keys {sorted(names)}"
+            )
+        try:
+            cfg = DistillConfig(**recorded)
+        except TypeError as exc:
+            raise ValueError(f"distill config {args.resume / 'config.json'}: {exc}") from None
         out = args.resume
     else:
         names = {f.name for f in dataclasses.fields(DistillConfig)}

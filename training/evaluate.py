@@ -441,6 +441,19 @@ def play_agent(
     return GameRecords(won, rank, points, truncated, seat, decisions, turns)
 
 
+MAX_GAMES = 10_000_000
+"""Most games per opponent set: the per-game records take 56 bytes a game (560 MB here)."""
+
+
+def check_games(games: int) -> None:
+    """Raise ValueError unless ``games`` is an integer 1..:data:`MAX_GAMES`."""
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(
+            f"--games {games}: allowed 1..{MAX_GAMES:,} games per opponent set (each game's record is kept "
+            "in memory); evaluate more games as several runs with different --seed"
+        )
+
+
 def evaluate(
     model: Any,
     rules: RuleSet,
@@ -462,9 +475,11 @@ def evaluate(
     Compiled agents (styles, exported policies) against compiled opponents play in the batch
     simulator; a checkpoint (or ``actor``) plays on the vector env with batched inference;
     any other agent plays at :class:`uno_env.Game` tables. The same deals either way.
+    ``games`` is 1..:data:`MAX_GAMES` (ValueError otherwise, before anything is allocated).
     """
     from agents.spec import as_spec
 
+    check_games(games)
     rules.check_players(num_players)
     sets = [(entry, opponent_seats(entry, num_players)) for entry in vs]
     spec = None if actor is not None else as_spec(model, where="model")
@@ -598,10 +613,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``uno-env evaluate`` from parsed arguments."""
-    if args.games < 1 or args.batch < 1 or args.threads < 1:
-        raise ValueError(
-            f"--games, --batch and --threads must be >= 1, got {args.games}, {args.batch} and {args.threads}"
-        )
+    check_games(args.games)
+    if args.batch < 1 or args.threads < 1:
+        raise ValueError(f"--batch and --threads must be >= 1, got {args.batch} and {args.threads}")
     from agents.spec import parse_agent
 
     from .extras import checkpoint_needs, require

@@ -18,14 +18,16 @@ network of the same size, as fast as each of them, that averages out the step-to
 a run at a constant learning rate. They must share the architecture, rules, observation spec,
 env version and player count; the sidecar's ``source`` lists every checkpoint and its digest.
 
-Only the checkpoint is a pickle: **export checkpoints you trust** (loading one runs whatever
-code it holds). The value network is not exported (acting needs only the actor).
+Only the checkpoint is a pickle: loading one runs whatever code it holds. As everywhere else
+(:mod:`agents.trust`), a checkpoint this installation did not sign is refused before it is
+opened unless ``--trust-checkpoint`` is given (``trust=True`` in Python); its sidecar and its
+zip are checked first either way (:mod:`uno_env.files`). The value network is not exported
+(acting needs only the actor).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from training.common import Subcommand
+from training.common import Subcommand, add_trust_argument
+from uno_env import files
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported
 
@@ -136,15 +139,19 @@ def export_checkpoint(
     *,
     name: str | None = None,
     training: Mapping[str, Any] | None = None,
+    trust: bool = False,
 ) -> ExportedPolicy:
     """Export ``checkpoint`` (an SB3 MaskablePPO ``.zip`` with its metadata sidecar) to ``out``;
     given several checkpoints, export the weight average of their actors.
 
     The sidecar's rules, observation spec, env version and player count are carried over (they
     must be the same for every checkpoint); ``training`` (command, config, evaluation) is
-    stored as given. Returns the exported policy as loaded back from disk.
+    stored as given. Every checkpoint must be one this installation signed, unless ``trust``
+    (:class:`agents.trust.UntrustedCheckpointError` before any zip is opened). Returns the
+    exported policy as loaded back from disk.
     """
-    from agents.policy_agent import checkpoint_path, load_policy_metadata
+    from agents.policy_agent import checkpoint_path, load_policy_metadata, metadata_path
+    from agents.trust import check_trusted
 
     from .common import load_model, set_torch_threads
 
@@ -161,6 +168,8 @@ def export_checkpoint(
                 f"{source} was trained for other rules, observation spec, env version or player "
                 f"count than {sources[0]}: only checkpoints of one setting can be averaged"
             )
+    for source in sources:  # before any of them is unpickled
+        check_trusted(source, metadata_path(source), trust=trust)
     set_torch_threads(1)
     weights, biases, activation = average_layers([actor_layers(load_model(s).policy) for s in sources])
     target = Path(out)
@@ -196,6 +205,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a JSON file with the training record to store in the sidecar (command, config, evaluation)",
     )
+    add_trust_argument(parser)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -207,10 +217,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise ValueError(f"--out must name a .npz file, got {args.out!r}")
     training = None
     if args.training_json:
-        training = json.loads(Path(args.training_json).read_text(encoding="utf-8"))
-        if not isinstance(training, dict):
-            raise ValueError(f"{args.training_json} must hold a JSON object")
-    policy = export_checkpoint(args.checkpoint, args.out, name=args.name, training=training)
+        training = files.read_json_object(args.training_json, "training record")
+    policy = export_checkpoint(
+        args.checkpoint, args.out, name=args.name, training=training, trust=args.trust_checkpoint
+    )
     hidden = "x".join(str(h) for h in policy.hidden)
     sources = " + ".join(str(c) for c in args.checkpoint)
     averaged = f" (weight average of {len(args.checkpoint)})" if len(args.checkpoint) > 1 else ""

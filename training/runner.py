@@ -59,6 +59,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+from uno_env import files
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -252,7 +254,8 @@ def read_results(
     """The tasks' JSON result files: ``(task, path, result)`` for each readable one that
     records its design ``key`` (for the caller to check), and the tasks to run: those without
     a file, and those whose file is unreadable or has no key (cut short, or written by an older
-    version), with a line on stderr: ``<what> <path> is unreadable (...); <again>``."""
+    version), with a line on stderr: the file's one-line refusal (:mod:`uno_env.files`) or
+    ``<what> <path> is not a result of this version ...``, then ``; <again>``."""
     found: list[tuple[T, Path, dict[str, Any]]] = []
     todo: list[T] = []
     for task in tasks:
@@ -261,15 +264,15 @@ def read_results(
             todo.append(task)
             continue
         try:
-            result = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            why = f"unreadable ({type(exc).__name__}: {exc})"
+            result = files.read_json(path, what)
+        except ValueError as exc:
+            problem = str(exc)
         else:
             if isinstance(result, dict) and "key" in result:
                 found.append((task, path, result))
                 continue
-            why = "not a result of this version (no design key)"
-        print(f"{what} {path} is {why}; {again}", file=sys.stderr)
+            problem = f"{what} {path} is not a result of this version (no design key)"
+        print(f"{problem}; {again}", file=sys.stderr)
         todo.append(task)
     return found, todo
 

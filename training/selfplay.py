@@ -48,6 +48,7 @@ from .common import (
     rules_label,
     set_torch_threads,
 )
+from .runner import write_file_atomic
 from .train import make_logger
 
 
@@ -152,7 +153,8 @@ def selfplay(cfg: SelfPlayConfig) -> Path:
     start = time.perf_counter()
     model.learn(cfg.total_steps, progress_bar=cfg.progress_bar)
     seconds = time.perf_counter() - start
-    model.save(str(run_dir / "model.zip"))
+    # whole or not at all (a full disk); SB3 writes to the open binary file
+    write_file_atomic(run_dir / "model.zip", lambda handle: model.save(handle))  # type: ignore[arg-type]
     save_policy_metadata(
         run_dir / "model.zip", rules, num_players=cfg.players, extra={"run": run_dir.name, "mode": "selfplay"}
     )

@@ -10,6 +10,10 @@ opponent) or plays the arg-max.
 
 Saving: :meth:`SnapshotPool.state` gives plain tensors and numbers that ``torch.save``
 stores and ``torch.load(..., weights_only=True)`` reads back without unpickling code.
+Loading checks the file as every user file is checked (:mod:`uno_env.files`): a regular
+file of at most :data:`SNAPSHOT_LIMIT` bytes, a zip directory within :data:`SNAPSHOT_ZIP`,
+then torch's weights-only reader, then the structure of the pool; any failure (a pickle of
+Python objects, other shapes, a damaged file) is one :class:`SnapshotFileError` line.
 """
 
 from __future__ import annotations
@@ -17,11 +21,22 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
+from uno_env import files
+
 from .common import BatchActor
+
+SNAPSHOT_LIMIT = 4 * files.GiB
+"""Largest snapshot file read (a pool of ``capacity`` copies of the policy)."""
+SNAPSHOT_ZIP = files.ZipLimits(members=100_000, member_bytes=1 * files.GiB, total_bytes=4 * files.GiB)
+"""What a snapshot file's zip (``torch.save``'s format: one member per tensor) may hold."""
+
+
+class SnapshotFileError(files.FileError):
+    """A snapshot file that cannot be loaded (one line naming the file and the problem)."""
 
 
 class SnapshotPool:
@@ -86,11 +101,49 @@ class SnapshotPool:
 
         torch.save(self.state(), str(path))
 
-    def load(self, path: str | Path, make_policy: Callable[[], Any]) -> None:
-        """Read a file of :meth:`save` (``weights_only``: no code is unpickled)."""
+    def write(self, handle: IO[bytes]) -> None:
+        """Write :meth:`state` with ``torch.save`` to an open binary file."""
         import torch
 
-        self.restore(torch.load(str(path), weights_only=True), make_policy)
+        torch.save(self.state(), handle)
+
+    def load(self, path: str | Path, make_policy: Callable[[], Any]) -> None:
+        """Read a file of :meth:`save` (``weights_only``: no code is unpickled).
+
+        Raises :class:`SnapshotFileError` (one line) for a file that is not a regular file
+        within :data:`SNAPSHOT_LIMIT` and :data:`SNAPSHOT_ZIP`, holds anything but tensors and
+        numbers, or is not a pool of policies shaped like ``make_policy()``'s.
+        """
+        import pickle
+
+        import torch
+
+        source = f"snapshot file {path}"
+        files.check_zip_file(path, "snapshot file", SNAPSHOT_LIMIT, SNAPSHOT_ZIP, error=SnapshotFileError)
+        try:
+            state = torch.load(str(path), weights_only=True)
+        except pickle.UnpicklingError as exc:
+            found = f"holds more than tensors and numbers ({_first_line(exc)})"
+            raise files.refuse(
+                source, "the file", found, "plain tensors and numbers", SnapshotFileError
+            ) from None
+        except (RuntimeError, ValueError, OSError, EOFError, KeyError) as exc:
+            found = f"cannot be read by torch ({_first_line(exc)})"
+            raise files.refuse(
+                source, "the file", found, "a file of SnapshotPool.save", SnapshotFileError
+            ) from None
+        try:
+            self.restore(state, make_policy)
+        except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, OverflowError) as exc:
+            found = f"is not a snapshot pool of this policy ({type(exc).__name__}: {_first_line(exc)})"
+            raise files.refuse(
+                source, "the file", found, "a file of SnapshotPool.save", SnapshotFileError
+            ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return files.describe(lines[0] if lines else type(exc).__name__, 160).strip("'\"")
 
 
 def _rng_state(rng: np.random.Generator) -> dict[str, Any]:

@@ -75,7 +75,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import dataclasses
 import functools
 import hashlib
@@ -83,7 +82,6 @@ import json
 import sys
 import threading
 import time
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -106,6 +104,7 @@ from training.runner import (
 )
 from training.study import DEFAULT_FIELD, SpecError, Variant, is_checkpoint, parse_spec
 from training.train import TrainConfig
+from uno_env import files
 
 SWEEP_FORMAT = "uno-env-sweep/1"
 SPEC_KEYS = (
@@ -447,14 +446,7 @@ def default_spec_path() -> Path:
 def load_sweep(path: str | Path | None = None) -> SweepSpec:
     """Read and validate a sweep spec file (``None``: the built-in default sweep)."""
     path = default_spec_path() if path is None else Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"cannot read sweep spec {path}: {exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path} is not valid TOML: {exc}") from None
+    data = files.read_toml(path, "sweep spec", error=SpecError)  # bounded, regular files only
     return parse_sweep(data, source=str(path))
 
 
@@ -486,11 +478,11 @@ def trained_as(run: SweepRun, run_dir: Path) -> bool:
     from uno_env.engine.rules import RuleSet
 
     try:
-        recorded = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+        recorded = files.read_json_object(run_dir / "config.json", "run config")
         if isinstance(run.cfg, ExpertConfig):
             return bool(recorded == {"format": EXPERT_FORMAT, **dataclasses.asdict(run.cfg)})
         rules = RuleSet.parse(recorded["rules_string"])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         return False
     return rules == run.variant.rules and not config_changes(recorded, dataclasses.asdict(run.cfg))
 
@@ -523,7 +515,7 @@ def train_run(task: RunTask) -> dict[str, Any]:
     run_dir.mkdir(parents=True, exist_ok=True)
     config = run_dir / "config.json"
     if config.is_file():
-        changed = config_changes(json.loads(config.read_text(encoding="utf-8")), task.cfg)
+        changed = config_changes(files.read_json_object(config, "run config"), task.cfg)
         if changed:
             raise SpecError(
                 f"{config} was written for another config (differs in {', '.join(changed) or 'its keys'}); "
@@ -536,7 +528,7 @@ def train_run(task: RunTask) -> dict[str, Any]:
         else:
             resumed = False
             train(TrainConfig(**task.cfg), run_dir=run_dir, rules=RuleSet.parse(task.rules))
-    state = json.loads((run_dir / "checkpoints" / "latest.json").read_text(encoding="utf-8"))
+    state = files.read_json_object(run_dir / "checkpoints" / "latest.json", "checkpoint record")
     rows = [r for r in read_eval_rows(run_dir / "eval.csv") if r["step"] == state["step"]]
     return {
         "format": SWEEP_FORMAT,
@@ -645,12 +637,13 @@ def run_steps(run_dir: Path) -> int:
     """Learner steps a run has trained so far (its ``progress.csv``, else its last checkpoint)."""
     progress = run_dir / "progress.csv"
     with contextlib.suppress(OSError, ValueError, IndexError, StopIteration):
-        with progress.open(newline="", encoding="utf-8", errors="replace") as fh:
-            rows = list(csv.reader(fh))
+        rows = files.read_csv(progress, "progress log")
         column = rows[0].index("charts/total_timesteps")
         return int(float(next(r[column] for r in reversed(rows[1:]) if len(r) > column and r[column])))
     with contextlib.suppress(OSError, ValueError, KeyError):
-        return int(json.loads((run_dir / "checkpoints" / "latest.json").read_text(encoding="utf-8"))["step"])
+        return int(
+            files.read_json_object(run_dir / "checkpoints" / "latest.json", "checkpoint record")["step"]
+        )
     return 0
 
 

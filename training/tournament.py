@@ -77,7 +77,6 @@ import json
 import math
 import os
 import sys
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +107,7 @@ from training.runner import (
     write_file_atomic,
     write_frame,
 )
+from uno_env import files
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import load_policy
@@ -344,6 +344,42 @@ def check_tournament_size(
         )
 
 
+BATCH_ARRAYS = ("winner", "length", "turns", "ranking", "scores", "seed", "key")
+"""The arrays of a batch file (``turns`` is missing from batches written before turns were counted)."""
+
+
+def batch_arrays(task: TournamentTask) -> dict[str, files.ArraySpec]:
+    """What a batch file of ``task`` holds: each array's dtype and shape."""
+    games, seats = task.count, len(task.seating)
+    return {
+        "winner": files.ArraySpec("int64", (games,)),
+        "length": files.ArraySpec("int64", (games,)),
+        "turns": files.ArraySpec("int64", (games,)),
+        "ranking": files.ArraySpec("int64", (games, seats)),
+        "scores": files.ArraySpec("int64", (games, seats)),
+        "seed": files.ArraySpec("int64", ()),
+        "key": files.ArraySpec("<U64", ()),
+    }
+
+
+def read_batch(task: TournamentTask, path: Path) -> dict[str, np.ndarray]:
+    """A batch file of ``task`` (:func:`uno_env.files.read_npz`: every array of exactly its
+    dtype and shape, headers checked before data); a :class:`uno_env.files.FileError` line
+    otherwise."""
+    spec = batch_arrays(task)
+    limit = sum(a.largest() + 1024 for a in spec.values()) + 64 * files.KiB
+    data = files.read_npz(path, "batch file", spec, limit, optional=frozenset({"turns", "seed", "key"}))
+    seats = len(task.seating)
+    for name, low, high in (("winner", -1, seats - 1), ("ranking", -1, seats - 1), ("length", 0, None)):
+        values = data[name]
+        bad = values < low if high is None else (values < low) | (values > high)
+        if values.size and bad.any():
+            found = f"holds {int(values[bad].flat[0]):,}"
+            allowed = f"{low}..{high}" if high is not None else f"at least {low}"
+            raise files.refuse(f"batch file {path}", f"array {name!r}", found, allowed)
+    return data
+
+
 def task_key(task: TournamentTask) -> str:
     """SHA-256 of everything that decides a batch's games (stored in its result file)."""
     fields = [TOURNAMENT_FORMAT, str(task.rules), list(task.seating), task.seed, task.first, task.count]
@@ -363,14 +399,13 @@ def scan_batches(tasks: Sequence[TournamentTask], out: Path) -> list[TournamentT
             todo.append(task)
             continue
         try:
-            with np.load(path) as data:
-                key = str(data["key"]) if "key" in data.files else None
-                complete = all(name in data.files for name in ("winner", "length", "ranking", "scores"))
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as exc:
-            print(f"batch file {path} is unreadable ({type(exc).__name__}: {exc}); playing it again",
-                  file=sys.stderr)  # fmt: skip
+            data = read_batch(task, path)
+        except files.FileError as exc:
+            print(f"{exc}; playing it again", file=sys.stderr)
             todo.append(task)
             continue
+        key = str(data["key"]) if "key" in data else None
+        complete = all(name in data for name in ("winner", "length", "ranking", "scores"))
         if key is None or not complete:
             print(f"batch file {path} is incomplete or has no key; playing it again", file=sys.stderr)
             todo.append(task)
@@ -420,10 +455,7 @@ def run_task(task: TournamentTask) -> dict[str, Any]:
 # ================================================================ the tournament
 def _read_meta(path: Path) -> Any:
     """A tournament folder's ``tournament.json`` (what ``--resume`` compares)."""
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ValueError(f"{path} is not readable JSON ({exc}); it cannot be resumed") from None
+    meta = files.read_json(path, "tournament record")
     if isinstance(meta, dict) and isinstance(meta.get("rules"), str):
         # the rules as a value: a folder written with every field resumes as the same design;
         # a string that is no rule set is left as written, differs, and the resume says so
@@ -447,32 +479,30 @@ def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
 
     frames = []
     for task in tasks:
-        with np.load(out / "batches" / f"{task.id}.npz") as data:
-            n = len(task.seating)
-            frame = pd.DataFrame(
-                {
-                    "deal": np.arange(task.first, task.first + task.count),
-                    "seed": task.seed + np.arange(task.first, task.first + task.count),
-                    "table": task.table,
-                    "seating_index": task.seating_index,
-                    "seating": "|".join(task.seating),
-                    "winner_seat": data["winner"],
-                    "length": data["length"],
-                    # batches written before turns were counted have none (-1)
-                    "turns": data["turns"] if "turns" in data.files else np.full(task.count, -1),
-                }
-            )
-            winners = data["winner"]
-            frame["winner"] = [task.seating[w] if w >= 0 else "" for w in winners]
-            ranking = data["ranking"]
-            frame["ranking"] = [
-                "|".join(task.seating[s] for s in row) if row[0] >= 0 else "" for row in ranking
-            ]
-            # by seat too: a gauntlet seats several copies of its field agent
-            frame["ranking_seats"] = ["|".join(str(s) for s in row) if row[0] >= 0 else "" for row in ranking]
-            for seat in range(n):
-                frame[f"score_{seat}"] = data["scores"][:, seat]
-            frames.append(frame)
+        data = read_batch(task, out / "batches" / f"{task.id}.npz")
+        n = len(task.seating)
+        frame = pd.DataFrame(
+            {
+                "deal": np.arange(task.first, task.first + task.count),
+                "seed": task.seed + np.arange(task.first, task.first + task.count),
+                "table": task.table,
+                "seating_index": task.seating_index,
+                "seating": "|".join(task.seating),
+                "winner_seat": data["winner"],
+                "length": data["length"],
+                # batches written before turns were counted have none (-1)
+                "turns": data["turns"] if "turns" in data else np.full(task.count, -1),
+            }
+        )
+        winners = data["winner"]
+        frame["winner"] = [task.seating[w] if w >= 0 else "" for w in winners]
+        ranking = data["ranking"]
+        frame["ranking"] = ["|".join(task.seating[s] for s in row) if row[0] >= 0 else "" for row in ranking]
+        # by seat too: a gauntlet seats several copies of its field agent
+        frame["ranking_seats"] = ["|".join(str(s) for s in row) if row[0] >= 0 else "" for row in ranking]
+        for seat in range(n):
+            frame[f"score_{seat}"] = data["scores"][:, seat]
+        frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
     return table.sort_values(["deal", "table", "seating_index"], kind="stable").reset_index(drop=True)
 
@@ -810,19 +840,32 @@ def format_standings(frame: pd.DataFrame) -> str:
 
 
 # ================================================================ command line
+DESIGN_DEFAULTS: dict[str, Any] = {
+    "rules": "uno",
+    "players": 2,
+    "agents": "greedy,aggressor,controller,blocker",
+    "games": 2000,
+    "seed": 0,
+}
+"""The command line's design options and their defaults for a new tournament; ``--resume DIR``
+reads the design from ``DIR/tournament.json`` instead and refuses these options."""
+
+
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_rule_arguments(parser)
-    parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
+    add_rule_arguments(parser, resumable=True)
+    parser.add_argument("--players", type=int, default=None, help="players per game (default: 2)")
     parser.add_argument(
         "--agents",
-        default="greedy,aggressor,controller,blocker",
+        default=None,
         help="agents separated by commas, any agent spec: styles (bluffer:bluff=0.3), shipped or exported "
         "policies (ppo_uno_2p, ./p.npz), checkpoints (.zip), FILE.py:NAME and MODULE:ATTR (runs that "
         "code), cmd:COMMAND, llm:...; docs/agents.md#agent-specs "
         "(default: greedy,aggressor,controller,blocker)",
     )
-    parser.add_argument("--games", type=int, default=2000, help="deals, each played in every seating")
-    parser.add_argument("--seed", type=int, default=0, help="deal d uses seed + d (default: 0)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="deals, each played in every seating (default: 2000)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="deal d uses seed + d (default: 0)")
     add_run_arguments(
         parser, "tournament", "where batches run", "runs/tournament__<rules>__<N>p__<seed>__<time>"
     )
@@ -845,38 +888,103 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def recorded_design(folder: Path) -> dict[str, Any]:
+    """The design a tournament folder records (``tournament.json``), checked field by field:
+    what ``uno-env tournament --resume DIR`` continues."""
+    record = folder / "tournament.json"
+    if not record.exists() and not record.is_symlink():
+        raise ValueError(f"{folder} holds no tournament to resume (no tournament.json)")
+    meta = files.read_json_object(record, "tournament record")
+    source = f"tournament record {record}"
+
+    def refused(key: str, allowed: str) -> ValueError:
+        return files.refuse(source, key, f"is {files.describe(meta.get(key))}", allowed)
+
+    if meta.get("format") != TOURNAMENT_FORMAT:
+        raise refused("format", repr(TOURNAMENT_FORMAT))
+    if not isinstance(meta.get("rules"), str):
+        raise refused("rules", "a canonical rules string")
+    try:
+        rules = RuleSet.parse(meta["rules"])
+    except uno_env.RuleError as exc:
+        raise files.refuse(source, "rules", f"do not parse ({exc})", "a canonical rules string") from None
+    for key, low in (("players", 2), ("games", 1), ("seed", 0), ("batch_games", 1)):
+        value = meta.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise refused(key, f"an integer of at least {low}")
+    agents = meta.get("agents")
+    if not isinstance(agents, list) or not agents or not all(isinstance(a, str) for a in agents):
+        raise refused("agents", "a non-empty list of agent names")
+    field = meta.get("field")
+    if field is not None and not isinstance(field, str):
+        raise refused("field", "an agent name or absent")
+    return {
+        "rules": rules,
+        "players": meta["players"],
+        "agents": agents,
+        "games": meta["games"],
+        "seed": meta["seed"],
+        "batch_games": meta["batch_games"],
+        "field": field,
+    }
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``uno-env tournament`` from parsed arguments."""
     from .extras import RATINGS, checkpoint_needs, executor_needs, merge, require
 
-    agents = split_agents(args.agents)
-    field = [args.field] if args.field else []
+    given = [f"--{name}" for name in (*DESIGN_DEFAULTS, "field") if getattr(args, name) is not None]
+    given += ["--set"] if args.overrides else []
+    if args.resume is not None:
+        if given:
+            raise ValueError(
+                f"--resume DIR continues the tournament recorded in DIR/tournament.json; do not give "
+                f"{', '.join(given)}"
+            )
+        design = recorded_design(args.resume)
+        out = args.resume
+    else:
+        values = {name: default if getattr(args, name) is None else getattr(args, name)
+                  for name, default in DESIGN_DEFAULTS.items()}  # fmt: skip
+        rules = resolve_rules(values["rules"], args.overrides)
+        check_player_count(rules, values["players"])
+        design = {
+            "rules": rules,
+            "players": values["players"],
+            "agents": split_agents(values["agents"]),
+            "games": values["games"],
+            "seed": values["seed"],
+            "batch_games": 50_000,
+            "field": args.field,
+        }
+        out = args.out
+    field = [design["field"]] if design["field"] else []
     require(
         "tournament",
-        merge({"study": RATINGS}, checkpoint_needs([*agents, *field]), executor_needs(args.executor)),
+        merge(
+            {"study": RATINGS}, checkpoint_needs([*design["agents"], *field]), executor_needs(args.executor)
+        ),
         resume_dir=args.resume,
         keeps="a tournament writes each finished batch into its run folder as it goes; after an "
         "interruption uno-env tournament --resume DIR plays only the missing ones",
     )
-    out = args.resume if args.resume is not None else args.out
-    rules = resolve_rules(args.rules, args.overrides)
-    check_player_count(rules, args.players)
     result = run_tournament(
-        rules,
-        args.players,
-        agents,
-        args.games,
-        args.seed,
+        design["rules"],
+        design["players"],
+        design["agents"],
+        design["games"],
+        design["seed"],
         out,
         **run_options(args),
+        batch_games=design["batch_games"],
         trust_checkpoints=args.trust_checkpoint,
         allow_cheating=args.allow_cheating,
         allow_rules_mismatch=args.allow_rules_mismatch,
-        field=args.field,
+        field=design["field"],
     )
-    size = size_line(agents, args.players, args.games, args.field)
+    size = size_line(design["agents"], design["players"], design["games"], design["field"])
     print(
-        f"{rules_label(rules)}, {args.players} players: {size} "
+        f"{rules_label(design['rules'])}, {design['players']} players: {size} "
         "(--games counts deals; each deal is played at every seating of every table)\n"
     )
     print(format_standings(result.standings))

@@ -64,14 +64,16 @@ Torch threads: ``--threads`` (default 1, see :mod:`training.common`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
+import io
 import json
 import math
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +81,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from uno_env import files
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
 
@@ -92,6 +95,7 @@ from .common import (
     rules_label,
     set_torch_threads,
 )
+from .runner import write_file_atomic
 
 STRONGEST_STYLE = "blocker"
 """The strongest scripted style head to head at 2 players (``docs/agents.md``: 54.0% vs greedy)."""
@@ -266,8 +270,7 @@ class ProgressLog:
         self.rows = 0
         rows: list[list[str]] = []
         if path.exists():
-            with path.open(newline="", encoding="utf-8", errors="replace") as fh:
-                table = list(csv.reader(fh))
+            table = files.read_csv(path, "progress log")
             if table:
                 self.keys, rows = table[0], table[1:]
         if keep_rows is not None and len(rows) > keep_rows:
@@ -276,14 +279,14 @@ class ProgressLog:
         self._rewrite(rows)
 
     def _rewrite(self, rows: Sequence[Sequence[str]]) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with tmp.open("w", newline="", encoding="utf-8") as fh:
-            writer = csv.writer(fh, lineterminator="\n")
-            if self.keys:
-                writer.writerow(self.keys)
-            for row in rows:
-                writer.writerow([*row, *[""] * (len(self.keys) - len(row))])
-        tmp.replace(self.path)
+        buffer = io.StringIO(newline="")
+        writer = csv.writer(buffer, lineterminator="\n")
+        if self.keys:
+            writer.writerow(self.keys)
+        for row in rows:
+            writer.writerow([*row, *[""] * (len(self.keys) - len(row))])
+        data = buffer.getvalue().encode("utf-8")
+        write_file_atomic(self.path, lambda handle: handle.write(data))
         self.rows = len(rows)
 
     def write(self, key_values: dict[str, Any], key_excluded: dict[str, Any], step: int = 0) -> None:
@@ -493,8 +496,9 @@ def read_eval_rows(path: Path) -> list[dict[str, Any]]:
     """The rows of ``eval.csv`` (numbers converted)."""
     if not path.exists():
         return []
-    with path.open(newline="", encoding="utf-8", errors="replace") as fh:
-        rows: list[dict[str, Any]] = list(csv.DictReader(fh))
+    table = files.read_csv(path, "evaluation log")
+    header = table[0] if table else []
+    rows: list[dict[str, Any]] = [dict(zip(header, row, strict=False)) for row in table[1:] if row]
     for line, row in enumerate(rows, 2):
         try:
             for key in ("step", "games", "wins"):
@@ -509,13 +513,13 @@ def read_eval_rows(path: Path) -> list[dict[str, Any]]:
 
 
 def write_eval_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    """Rewrite ``eval.csv`` with ``rows``."""
-    tmp = path.with_suffix(".csv.tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=EVAL_FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
-    tmp.replace(path)
+    """Rewrite ``eval.csv`` with ``rows`` (atomically)."""
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=EVAL_FIELDS)
+    writer.writeheader()
+    writer.writerows(rows)
+    data = buffer.getvalue().encode("utf-8")
+    write_file_atomic(path, lambda handle: handle.write(data))
 
 
 def eval_summary(row: dict[str, Any]) -> str:
@@ -614,14 +618,23 @@ class Run:
         (self.dir / "env.json").write_text(json.dumps(env_info, indent=2) + "\n", encoding="utf-8")
 
     def save_checkpoint(self, model: Any, step: int) -> Path:
-        """Model zip + sidecar + progress state + snapshot pool for ``step``."""
-        from agents.policy_agent import save_policy_metadata
+        """Model zip + sidecar + progress state + snapshot pool for ``step``.
+
+        Every file is written whole or not at all (:func:`training.runner.write_file_atomic`),
+        and ``latest.json`` last: it names the last complete checkpoint. A write that fails (a
+        full disk) removes the files of this step already written and raises the OSError, so
+        no partial checkpoint is left and ``--resume`` continues from the previous one.
+        """
+        from agents.policy_agent import metadata_path, save_policy_metadata
 
         stem = self.ckpt_dir / f"step_{step:010d}"
-        model.save(str(stem) + ".zip")
-        extra = {"run": self.dir.name, "step": step, "seed": self.cfg.seed}
-        save_policy_metadata(str(stem) + ".zip", self.rules, num_players=self.cfg.players, extra=extra)
-        self.snapshots.save(str(stem) + ".snapshots.pt")
+        zip_path = Path(str(stem) + ".zip")
+        parts = [
+            zip_path,
+            metadata_path(zip_path),
+            Path(str(stem) + ".snapshots.pt"),
+            Path(f"{stem}.state.json"),
+        ]
         state = {
             "step": step,
             "seconds": self.seconds,
@@ -630,12 +643,18 @@ class Run:
             "snapshot_steps": list(self.snapshots.steps),
             "checkpoint": stem.name + ".zip",
         }
-        tmp = self.ckpt_dir / "latest.json.tmp"
-        (self.ckpt_dir / f"{stem.name}.state.json").write_text(
-            json.dumps(state, indent=2) + "\n", encoding="utf-8"
-        )
-        tmp.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(self.ckpt_dir / "latest.json")  # the last complete checkpoint
+        text = (json.dumps(state, indent=2) + "\n").encode("utf-8")
+        try:
+            write_file_atomic(zip_path, model.save)
+            extra = {"run": self.dir.name, "step": step, "seed": self.cfg.seed}
+            save_policy_metadata(zip_path, self.rules, num_players=self.cfg.players, extra=extra)
+            write_file_atomic(parts[2], self.snapshots.write)
+            write_file_atomic(parts[3], lambda handle: handle.write(text))
+            write_file_atomic(self.ckpt_dir / "latest.json", lambda handle: handle.write(text))
+        except OSError:
+            for part in parts:  # this step's files: none is left without the others
+                part.unlink(missing_ok=True)
+            raise
         return stem
 
     def record_eval(self, model: Any, step: int) -> list[dict[str, Any]]:
@@ -739,23 +758,48 @@ def train(
     warm_up("vector")  # before the run's clock starts: --max-minutes budgets training, not compiling
     env = build_env(cfg, rules, trust=trust)  # every opponent checked before the run folder is made
     run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules, trust=trust)
-    if restart:
-        run.supersede_eval_rows(0)
-    run.write_header()
-    print(f"run directory: {run.dir}")
-    model = make_model(cfg, env)
-    if cfg.init_policy:
-        from uno_env.sim.learned import load_policy
+    with storage_errors(run.dir):
+        if restart:
+            run.supersede_eval_rows(0)
+        run.write_header()
+        print(f"run directory: {run.dir}")
+        model = make_model(cfg, env)
+        if cfg.init_policy:
+            from uno_env.sim.learned import load_policy
 
-        from .export import load_actor
+            from .export import load_actor
 
-        load_actor(model.policy, load_policy(cfg.init_policy))
-    run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=0 if restart else None)
-    model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
-    if cfg.snapshot_weight > 0:
-        run.snapshots.add(model.policy, 0)
-        refresh_pool(env, cfg, run.snapshots)
-    return _learn(run, model, 0)
+            load_actor(model.policy, load_policy(cfg.init_policy))
+        run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=0 if restart else None)
+        model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
+        if cfg.snapshot_weight > 0:
+            run.snapshots.add(model.policy, 0)
+            refresh_pool(env, cfg, run.snapshots)
+        return _learn(run, model, 0)
+
+
+class RunStorageError(ValueError):
+    """A training run that could not write its folder (a full disk, a read-only folder)."""
+
+
+@contextlib.contextmanager
+def storage_errors(run_dir: Path) -> Iterator[None]:
+    """Turn a file-system error while training into one :class:`RunStorageError` line that says
+    which checkpoint ``--resume`` continues from (a failed checkpoint leaves no files behind:
+    :meth:`Run.save_checkpoint`)."""
+    try:
+        yield
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        try:
+            latest = json.loads((run_dir / "checkpoints" / "latest.json").read_text(encoding="utf-8"))
+            resumes = f"the last complete checkpoint is step {int(latest['step']):,}"
+        except (OSError, ValueError, KeyError, TypeError):
+            resumes = "there is no complete checkpoint yet (--resume starts again from step 0)"
+        raise RunStorageError(
+            f"training stopped: cannot write the run folder {run_dir}: {exc.strerror or exc}{where}; "
+            f"{resumes}: free space (or fix the folder) and continue with uno-env train --resume {run_dir}"
+        ) from None
 
 
 CHECKPOINT_NAME = re.compile(r"step_(\d{10})\.zip")
@@ -771,14 +815,8 @@ def _inside(path: Path, folder: Path, what: str) -> Path:
 
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
-    """A JSON object from a run directory's file, or a ValueError naming the file."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ValueError(f"cannot read {what} {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{what} {path} is not a JSON object")
-    return data
+    """A JSON object from a run directory's file (:func:`uno_env.files.read_json_object`)."""
+    return files.read_json_object(path, what)
 
 
 def resume_config(run_path: Path, total_steps: int | None = None) -> tuple[TrainConfig, RuleSet]:
@@ -802,8 +840,8 @@ def resume_config(run_path: Path, total_steps: int | None = None) -> tuple[Train
         raise ValueError(f"{config_path}: {exc}") from None
     rules_path = _inside(run_path / "rules.txt", run_path, "rules.txt")
     try:
-        rules = RuleSet.parse(rules_path.read_text(encoding="utf-8").strip())
-    except (OSError, UnicodeDecodeError, uno_env.RuleError) as exc:
+        rules = RuleSet.parse(files.read_text(rules_path, "run rules").strip())
+    except uno_env.RuleError as exc:
         raise ValueError(f"cannot read the run's rules {rules_path}: {exc}") from None
     try:
         same = RuleSet.parse(str(recorded)) == rules
@@ -850,6 +888,10 @@ def resume_checkpoint(run: Run, *, trust: bool = False) -> tuple[dict[str, Any],
     meta = load_policy_metadata(ckpt)
     check_policy_metadata(meta, run.rules, num_players=run.cfg.players, source=f"checkpoint {ckpt}")
     check_trusted(ckpt, metadata_path(ckpt), trust=trust)
+    from .snapshots import SNAPSHOT_LIMIT, SNAPSHOT_ZIP, SnapshotFileError
+
+    # the snapshot file's own checks before the model is loaded (torch reads it after)
+    files.check_zip_file(snapshots, "snapshot file", SNAPSHOT_LIMIT, SNAPSHOT_ZIP, error=SnapshotFileError)
     return state, ckpt
 
 
@@ -872,19 +914,22 @@ def resume(run_dir: str | Path, *, total_steps: int | None = None, trust: bool =
         return train(cfg, run_dir=run_path, rules=rules, restart=True, trust=trust)
     state, ckpt = resume_checkpoint(run, trust=trust)
     step = int(state["step"])
-    run.supersede_eval_rows(step)
-    run.seconds_before = float(state["seconds"])
-    run.write_header()
-    env = build_env(cfg, rules, trust=trust)
-    model = MaskablePPO.load(str(ckpt), env=env, device=cfg.device)
-    model.set_random_seed(cfg.seed + step)  # fresh games from here; same again on another resume
-    keep = state.get("progress_rows")
-    run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=keep if isinstance(keep, int) else None)
-    model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
-    run.snapshots.load(ckpt.with_suffix("").with_suffix(".snapshots.pt"), lambda: _empty_policy(model))
-    refresh_pool(env, cfg, run.snapshots)
-    print(f"resuming {run.dir} at step {step:,} of {cfg.total_steps:,}")
-    return _learn(run, model, step)
+    with storage_errors(run.dir):
+        run.supersede_eval_rows(step)
+        run.seconds_before = float(state["seconds"])
+        run.write_header()
+        env = build_env(cfg, rules, trust=trust)
+        model = MaskablePPO.load(str(ckpt), env=env, device=cfg.device)
+        model.set_random_seed(cfg.seed + step)  # fresh games from here; same again on another resume
+        keep = state.get("progress_rows")
+        run.progress = ProgressLog(
+            run.dir / "progress.csv", keep_rows=keep if isinstance(keep, int) else None
+        )
+        model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
+        run.snapshots.load(ckpt.with_suffix("").with_suffix(".snapshots.pt"), lambda: _empty_policy(model))
+        refresh_pool(env, cfg, run.snapshots)
+        print(f"resuming {run.dir} at step {step:,} of {cfg.total_steps:,}")
+        return _learn(run, model, step)
 
 
 def _empty_policy(model: Any) -> Any:
@@ -922,7 +967,7 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
         print(best_response_summary(report))
     from agents.policy_agent import save_policy_metadata
 
-    model.save(str(run.dir / "model.zip"))
+    write_file_atomic(run.dir / "model.zip", model.save)
     save_policy_metadata(
         run.dir / "model.zip", run.rules, num_players=cfg.players, extra={"run": run.dir.name, "step": step}
     )

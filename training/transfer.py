@@ -69,6 +69,7 @@ from training.runner import (
     write_frame,
     write_json_atomic,
 )
+from uno_env import files
 from uno_env.sim.learned import is_learned_policy, shipped_policies
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
 
@@ -652,8 +653,8 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
     """The Markdown report: the runs, the transfer matrix and the skill premium per variant."""
     results = {}
     for path in sorted((out / "results").glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        results[data["id"]] = data
+        data = files.read_json_object(path, "sweep result")
+        results[str(data.get("id"))] = data
     lines = [
         f"# Sweep `{spec.name}`",
         "",

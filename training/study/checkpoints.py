@@ -9,13 +9,13 @@ one results file never mixes two policies.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from training.runner import (
     write_json_atomic,
 )
+from uno_env import files
 from uno_env.sim.learned import load_policy
 
 if TYPE_CHECKING:
@@ -27,12 +27,15 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
     """SHA-256 of each learned policy's checkpoint and sidecar, by path as the spec gives it."""
 
     from agents.policy_agent import checkpoint_path, metadata_path
+    from agents.trust import CHECKPOINT_LIMIT
 
     out = {}
     for path in spec.models():
         digest = hashlib.sha256()
         for part in (checkpoint_path(path), metadata_path(path)):
-            digest.update(part.read_bytes())
+            with files.open_regular(part, CHECKPOINT_LIMIT, "checkpoint", error=SpecError) as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
         out[path] = digest.hexdigest()
     for name in spec.exported():
         policy = load_policy(name)
@@ -43,13 +46,13 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
 def check_trust(spec: StudySpec, trust: bool) -> None:
     """Raise :class:`agents.trust.UntrustedCheckpointError` for a learned policy this installation
     did not sign, unless ``trust`` (``--trust-checkpoint``; :mod:`agents.trust`)."""
-    if not spec.models() or trust:
+    if not spec.models():
         return
     from agents.policy_agent import checkpoint_path, metadata_path
     from agents.trust import check_trusted
 
-    for path in spec.models():
-        check_trusted(checkpoint_path(path), metadata_path(path))
+    for path in spec.models():  # the file checks run with trust too
+        check_trusted(checkpoint_path(path), metadata_path(path), trust=trust)
 
 
 def check_checkpoints(spec: StudySpec, out: Path) -> None:
@@ -63,7 +66,7 @@ def check_checkpoints(spec: StudySpec, out: Path) -> None:
     digests = checkpoint_digests(spec)
     target = out / "checkpoints.json"
     if target.exists():
-        recorded = json.loads(target.read_text(encoding="utf-8"))
+        recorded = files.read_json_object(target, "checkpoint digests", error=SpecError)
         changed = sorted(p for p in digests if recorded.get(p) != digests[p])
         if changed:
             raise SpecError(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import uno_env
 from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
+from uno_env import files
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
 from uno_env.styles.registry import parse_policy
@@ -504,16 +504,5 @@ def check_checkpoint(
 def load_spec(path: str | Path | None = None) -> StudySpec:
     """Read and validate a spec file (``None``: the built-in default spec)."""
     path = default_spec_path() if path is None else Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(f"cannot read study spec {path}: {exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise SpecError(f"study spec {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path} is not valid TOML: {exc}") from exc
-    except RecursionError:  # tomllib recurses once per nesting level
-        raise SpecError(f"{path} is not valid TOML: arrays or tables nested too deeply") from None
+    data = files.read_toml(path, "study spec", error=SpecError)  # bounded, regular files only
     return parse_spec(data, source=str(path))

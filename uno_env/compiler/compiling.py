@@ -26,7 +26,11 @@ later processes pointed at the same cache load it instead. Two ways to pay that 
       compiling the engine (batch simulator and play styles), once per install, about 2 min
 
   with a spinner and the elapsed seconds on a terminal (a start and an end line otherwise),
-  and marks the part warm when the block finishes. A warm part prints nothing.
+  and marks the part warm when the block finishes. A warm part prints nothing, unless numba
+  compiles one of the package's functions inside the block all the same (code missing from
+  the cache): then the notice is printed when that compile starts. Processes starting on a
+  cold part at once take turns on a lock file beside the markers: one compiles (and says
+  so), the others wait (saying that they do) and then load its code.
   :func:`warm_up` compiles one part by playing the smallest game through it that reaches
   its first use, and :func:`warm_parts` lists the warm ones. Commands warm up before they
   start their progress estimates and time budgets, so those count the work, not the
@@ -38,6 +42,7 @@ Nothing is said when numba is off (``NUMBA_DISABLE_JIT=1``): nothing compiles.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 import threading
@@ -49,8 +54,9 @@ from typing import Any, TextIO
 
 import numba
 import numpy as np
+from numba.core import event
 
-from .cache import CACHE_DIR, CODE_TARGET, COMPILED_ENGINE
+from .cache import CACHE_DIR, CODE_TARGET, COMPILED_ENGINE, locked
 
 PARTS: dict[str, tuple[str, int]] = {
     "batch": ("batch simulator and play styles", 100),
@@ -103,62 +109,143 @@ def _about(seconds: int) -> str:
     return f"about {seconds} s" if seconds < 90 else f"about {round(seconds / 60)} min"
 
 
+class _Notice:
+    """The compile notice of one part on ``out``: a spinner with the elapsed seconds on a
+    terminal; otherwise a start line, a progress line every :data:`NOTICE_SECONDS` and an end
+    line."""
+
+    def __init__(self, part: str, out: TextIO) -> None:
+        self.out = out
+        self.what, seconds = PARTS[part]
+        self.text = f"compiling the engine ({self.what}), once per install, {_about(seconds)}"
+        self.start = 0.0
+        self.done = threading.Event()
+        self.spinner: threading.Thread | None = None  # on a terminal
+        self.ticker: threading.Thread | None = None  # elsewhere: a line every NOTICE_SECONDS
+        self.shown = False
+
+    def show(self) -> None:
+        """Say that the part compiles (once)."""
+        if self.shown:
+            return
+        self.shown = True
+        self.start = time.perf_counter()
+        if getattr(self.out, "isatty", lambda: False)():
+
+            def spin() -> None:
+                frame = 0
+                while not self.done.wait(0.25):
+                    elapsed = time.perf_counter() - self.start
+                    self.out.write(f"\r{_SPINNER[frame % 4]} {self.text}: {elapsed:.0f} s ")
+                    self.out.flush()
+                    frame += 1
+
+            self.spinner = threading.Thread(target=spin, name="compile-notice", daemon=True)
+            self.spinner.start()
+        else:
+            print(f"{self.text} ...", file=self.out, flush=True)
+
+            def tell() -> None:
+                while not self.done.wait(NOTICE_SECONDS):
+                    elapsed = time.perf_counter() - self.start
+                    print(f"  still compiling ({self.what}): {elapsed:.0f} s", file=self.out, flush=True)
+
+            self.ticker = threading.Thread(target=tell, name="compile-notice", daemon=True)
+            self.ticker.start()
+
+    def stop(self) -> None:
+        """End the spinner or the progress lines (the block ended in any way)."""
+        self.done.set()
+        for thread in (self.spinner, self.ticker):
+            if thread is not None:
+                thread.join()
+
+    def finish(self) -> None:
+        """Say how long it took (when the notice was shown)."""
+        if not self.shown:
+            return
+        line = f"compiled the engine ({self.what}) in {time.perf_counter() - self.start:.0f} s"
+        if self.spinner is not None:
+            self.out.write("\r" + line.ljust(len(self.text) + 12) + "\n")
+            self.out.flush()
+        else:
+            print(line, file=self.out, flush=True)
+
+
+class _CompileWatch(event.Listener):
+    """Shows a notice when numba starts compiling a function of this package."""
+
+    def __init__(self, notice: _Notice) -> None:
+        self.notice = notice
+
+    def on_start(self, ev: Any) -> None:
+        """A compile starts: show the notice if it is one of the package's functions."""
+        dispatcher = ev.data.get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if module.split(".")[0] == __package__:
+            self.notice.show()
+
+    def on_end(self, ev: Any) -> None:
+        """Nothing to do when a compile ends."""
+
+
+@contextmanager
+def _taking_turns(part: str, out: TextIO, enabled: bool) -> Iterator[None]:
+    """Hold the part's compile lock (``.compile-<part>.lock`` beside the markers), saying so if
+    another process holds it (it is compiling the part: this one waits, then loads)."""
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    except OSError:  # an unwritable cache: nothing to share, no lock
+        yield
+        return
+    path = CACHE_DIR / f".compile-{part}.lock"
+    try:
+        import fcntl
+
+        with open(path, "a+b") as probe:
+            fcntl.flock(probe.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(probe.fileno(), fcntl.LOCK_UN)
+    except BlockingIOError:
+        if enabled:
+            what = PARTS[part][0]
+            print(
+                f"waiting for another process compiling the engine ({what}) into {CACHE_DIR}",
+                file=out,
+                flush=True,
+            )
+    except (ImportError, OSError):
+        pass
+    with locked(path):
+        yield
+
+
 @contextmanager
 def compiling(part: str, *, enabled: bool = True, stream: TextIO | None = None) -> Iterator[None]:
     """Run the block that compiles ``part``, saying so on ``stream`` (stderr) unless it is warm.
 
     ``enabled=False`` (a ``--quiet`` command) keeps it silent but still marks the part warm.
+    A cold part is compiled by one process at a time (others wait, then find it warm); a
+    warm part whose code numba compiles all the same says so when the compile starts.
     """
     _ENSURED.add(part)  # the library's own check (ensure_compiled) stays quiet inside the block
-    if is_warm(part):
-        yield
-        return
     out = sys.stderr if stream is None else stream
-    what, seconds = PARTS[part]
-    notice = f"compiling the engine ({what}), once per install, {_about(seconds)}"
-    start = time.perf_counter()
-    done = threading.Event()
-    spinner: threading.Thread | None = None
-    if enabled:
-        if getattr(out, "isatty", lambda: False)():
-
-            def spin() -> None:
-                frame = 0
-                while not done.wait(0.25):
-                    elapsed = time.perf_counter() - start
-                    out.write(f"\r{_SPINNER[frame % 4]} {notice}: {elapsed:.0f} s ")
-                    out.flush()
-                    frame += 1
-
-            spinner = threading.Thread(target=spin, name="compile-notice", daemon=True)
-            spinner.start()
-        else:
-            print(f"{notice} ...", file=out, flush=True)
-
-            def tell() -> None:
-                while not done.wait(NOTICE_SECONDS):
-                    print(
-                        f"  still compiling ({what}): {time.perf_counter() - start:.0f} s",
-                        file=out,
-                        flush=True,
-                    )
-
-            spinner = threading.Thread(target=tell, name="compile-notice", daemon=True)
-            spinner.start()
-    try:
+    notice = _Notice(part, out)
+    watch = _CompileWatch(notice)
+    with contextlib.ExitStack() as stack:
+        if not is_warm(part):
+            stack.enter_context(_taking_turns(part, out, enabled))
+        cold = not is_warm(part)
+        if enabled:
+            if cold:
+                notice.show()
+            event.register("numba:compile", watch)
+            stack.callback(event.unregister, "numba:compile", watch)
+        stack.callback(notice.stop)
         yield
-    finally:
-        done.set()
-        if spinner is not None:
-            spinner.join()
-    mark_warm(part)
+        if cold:
+            mark_warm(part)
     if enabled:
-        line = f"compiled the engine ({what}) in {time.perf_counter() - start:.0f} s"
-        if getattr(out, "isatty", lambda: False)():
-            out.write("\r" + line.ljust(len(notice) + 12) + "\n")
-            out.flush()
-        else:
-            print(line, file=out, flush=True)
+        notice.finish()
 
 
 def _module(name: str) -> Any:

@@ -24,6 +24,10 @@ compiled with a wrapper on its first use, uncached, and is noted in :data:`PYTHO
 package calls from Python (the facade's, the envs' and the batch simulator's entry points,
 and the few helpers that Python code uses) keep the wrapper.
 
+``cache=True`` caches with :class:`uno_env.compiler.cache.PackageFunctionCache` rather than numba's own
+cache: entries shared by every install of the same source and safe for many processes
+compiling on one cache directory at once.
+
 Uncompiled (``NUMBA_DISABLE_JIT=1``) it is numba's ``njit`` unchanged.
 """
 
@@ -35,6 +39,8 @@ from typing import Any
 import numba
 from numba.core import types
 from numba.core.registry import CPUDispatcher
+
+from .cache import PackageFunctionCache
 
 
 def _plain_types(dispatcher: Any) -> Any:
@@ -85,11 +91,14 @@ def njit(function: Callable[..., Any] | None = None, **options: Any) -> Any:
         return numba.njit(function, **options) if function is not None else numba.njit(**options)
 
     options = {"no_cfunc_wrapper": True, **options}  # see the module docstring
+    cache = bool(options.pop("cache", False))
     if internal:
         options["no_cpython_wrapper"] = True
 
     def decorate(func: Callable[..., Any]) -> Any:
         dispatcher = numba.njit(**options)(func)
+        if cache:
+            dispatcher._cache = PackageFunctionCache(func)
         if internal:
             dispatcher.__class__ = _CompiledCallers
         return _plain_types(dispatcher)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 import tomli_w
 
+from .. import files
 from ..versions import RULES_FORMAT
 from . import cards
 from . import layout as L
@@ -39,6 +39,8 @@ from . import options as O
 EFFECT_WORDS = L.EFFECT_NAMES
 MAX_PLAYERS = L.MAX_PLAYERS
 """The most players any variant seats (the engine's table size)."""
+RULE_FILE_LIMIT = files.TEXT_LIMIT
+"""Largest rule file read (1 MiB)."""
 AMOUNT_EFFECTS = (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_PREVIOUS_DRAWS, L.EF_SIT_OUT)
 
 
@@ -653,25 +655,19 @@ class RuleSet:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> RuleSet:
-        """Load a rule file: top-level keys, optionally ``preset = "name"`` as the base."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RuleError(f"cannot read rule file {path}: {exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise RuleError(f"rule file {path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
-        return cls.from_toml_string(text, source=str(path))
+        """Load a rule file: top-level keys, optionally ``preset = "name"`` as the base.
+
+        The file is read through :mod:`uno_env.files`: a regular file (not a FIFO or device,
+        also through a link) of at most :data:`RULE_FILE_LIMIT` bytes, UTF-8 TOML without
+        integers too long or nesting too deep; every failure is one :class:`RuleError` line.
+        """
+        text = files.read_text(path, "rule file", RULE_FILE_LIMIT, error=RuleError)
+        return cls.from_toml_string(text, source=f"rule file {path}")
 
     @classmethod
     def from_toml_string(cls, text: str, *, source: str = "rules") -> RuleSet:
         """Parse rule-file text (see :meth:`from_toml`)."""
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RuleError(f"{source} is not valid TOML: {exc}") from exc
-        except RecursionError:  # tomllib recurses once per nesting level ('[' * 100000)
-            raise RuleError(f"{source} is not valid TOML: arrays or tables nested too deeply") from None
+        data = files.parse_toml(text, source, error=RuleError)
         version = data.pop("format", RULES_FORMAT)
         if version != RULES_FORMAT:
             raise RuleError(f"{source}: format={version!r} is not supported; expected {RULES_FORMAT!r}")
@@ -731,7 +727,7 @@ class RuleSet:
             kind = types.get(key)
             if kind == "bool":
                 if raw not in ("true", "false"):
-                    raise RuleError(f"rule {key} must be true or false, got {raw!r}")
+                    raise RuleError(f"rule {key} must be true or false, got {files.describe(raw)}")
                 values[key] = raw == "true"
             elif kind == "int":
                 values[key] = _parse_number(key, raw, int)
@@ -777,9 +773,15 @@ _ASCII_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 def _parse_number(key: str, raw: str, kind: type) -> Any:
     pattern = _ASCII_INT if kind is int else _ASCII_FLOAT
+    what = "an integer" if kind is int else "a decimal number"
     if not pattern.fullmatch(raw):
-        what = "an integer" if kind is int else "a decimal number"
-        raise RuleError(f"rule {key} must be a number, got {raw!r}; write {what} in ASCII digits")
+        raise RuleError(
+            f"rule {key} must be a number, got {files.describe(raw)}; write {what} in ASCII digits"
+        )
+    if len(raw) > files.NUMBER_DIGITS:
+        raise RuleError(
+            f"rule {key} must be {what} of at most {files.NUMBER_DIGITS} characters, got one of {len(raw):,}"
+        )
     return kind(raw)
 
 
@@ -805,28 +807,30 @@ def _check_value(f: dataclasses.Field[Any], value: Any) -> None:
     where = f"rule {f.name} ({meta['rule']})"
     if f.type == "bool":
         if not isinstance(value, bool):
-            raise RuleError(f"{where} must be true or false, got {value!r}")
+            raise RuleError(f"{where} must be true or false, got {files.describe(value)}")
         return
     if f.type in ("int", "float"):
         numeric = (int,) if f.type == "int" else (int, float)
         lo, hi = meta["bounds"]
         if isinstance(value, bool) or not isinstance(value, numeric):
             kind = "an integer" if f.type == "int" else "a number"
-            raise RuleError(f"{where} must be {kind} between {lo} and {hi}, got {value!r}")
+            raise RuleError(f"{where} must be {kind} between {lo} and {hi}, got {files.describe(value)}")
         if not lo <= value <= hi:
-            raise RuleError(f"{where} must be between {lo} and {hi}, got {value!r}")
+            raise RuleError(f"{where} must be between {lo} and {hi}, got {files.describe(value)}")
         return
     if f.type == "tuple[str, ...]":
         if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-            raise RuleError(f"{where} must be a list of strings, got {value!r}")
+            raise RuleError(f"{where} must be a list of strings, got {files.describe(value)}")
         return
     choices = meta["choices"]
     if choices is None:
         if not isinstance(value, str):
-            raise RuleError(f"{where} must be a string, got {value!r}")
+            raise RuleError(f"{where} must be a string, got {files.describe(value)}")
         return
     if value not in choices:
-        raise RuleError(f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
+        raise RuleError(
+            f"{where} must be one of {', '.join(repr(c) for c in choices)}, got {files.describe(value)}"
+        )
 
 
 def format_rule_value(value: Any) -> str:

@@ -286,6 +286,10 @@ AFTER_CHOICE = {"start": L.AC_SAME_PLAYER, "play": L.AC_END_TURN}  # phase=colou
 CUBE_RETURN = {"play": L.PH_PLAY, "drawn": L.PH_PLAY_DRAWN}  # H-CUBE-1: the phase after the roll
 
 
+MAX_POSITION_LENGTH = 65_536
+"""Longest position text parsed (records and users' strings are bounded before any work)."""
+
+
 class _Fields:
     """The ``key=value`` fields of one position, with one parser per kind of value.
 
@@ -298,6 +302,11 @@ class _Fields:
     def __init__(self, text: str, deck: DeckFamily) -> None:
         if not isinstance(text, str):
             raise TypeError(f"a position is a string of key=value fields, got {type(text).__name__}")
+        if len(text) > MAX_POSITION_LENGTH:
+            raise PositionError(
+                f"position is {len(text):,} characters long; allowed: at most {MAX_POSITION_LENGTH:,} "
+                "(every card of the largest game fits in far fewer)"
+            )
         self.deck = deck
         self.raw: dict[str, str] = {}
         for part in text.split(";"):

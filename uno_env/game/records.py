@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import files
 from ..engine.rules import PRESETS, RuleError, RuleSet
 from ..versions import ENV_VERSION, RECORD_FORMAT
 from .facade import Game, IllegalActionError, Outcome
@@ -353,45 +354,41 @@ def load_records(path: str | Path) -> list[GameRecord]:
     Raises :class:`RecordError` with one line naming the file, the line and the problem for
     a line that is not UTF-8, not JSON (including nesting too deep and integers too long to
     parse), not a record, from another env version or with unknown rules, and for a file
-    that cannot be read; FileNotFoundError for a missing file.
+    that cannot be read, is not a regular file (a FIFO, a device, also through a link), is
+    larger than :data:`uno_env.files.RECORD_FILE_LIMIT` or has a line longer than
+    :data:`uno_env.files.RECORD_LINE_LIMIT` (:func:`uno_env.files.read_lines`);
+    :class:`uno_env.files.MissingFileError` (a FileNotFoundError) for a missing file.
     """
     path = Path(path)
     records = []
     decisions: list[dict[str, Any]] = []  # a trace's decision lines, until their game's record
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
-    with handle:
-        for number, raw in enumerate(handle, 1):
-            where = f"{path}, line {number}"
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise RecordError(f"{where}: not UTF-8 text (byte {exc.start + 1} of the line)") from None
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
-            except RecursionError:
-                raise RecordError(f"{where}: not a record (JSON nested too deeply to read)") from None
-            except ValueError as exc:  # an integer too long to convert, for one
-                raise RecordError(one_line(f"{where}: not JSON ({exc})")) from None
-            if isinstance(data, dict) and data.get("format") == TRACE_FORMAT:
-                decisions.append(data)  # a decision of a match trace: its game's record follows
-                continue
-            try:
-                record = GameRecord.from_dict(data, where)
-                records.append(dataclasses.replace(record, trace=tuple(decisions)) if decisions else record)
-                decisions = []
-            except RecordError as exc:
-                raise RecordError(one_line(str(exc))) from None
-            except (TypeError, OverflowError, RecursionError) as exc:  # defence in depth
-                raise RecordError(one_line(f"{where}: not a record ({exc})")) from None
+    for number, raw in files.read_lines(path, "record file", error=RecordError):
+        where = f"{path}, line {number}"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{where}: not UTF-8 text (byte {exc.start + 1} of the line)") from None
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise RecordError(f"{where}: not a record (JSON nested too deeply to read)") from None
+        except ValueError as exc:  # an integer too long to convert, for one
+            raise RecordError(one_line(f"{where}: not JSON ({exc})")) from None
+        if isinstance(data, dict) and data.get("format") == TRACE_FORMAT:
+            decisions.append(data)  # a decision of a match trace: its game's record follows
+            continue
+        try:
+            record = GameRecord.from_dict(data, where)
+            records.append(dataclasses.replace(record, trace=tuple(decisions)) if decisions else record)
+            decisions = []
+        except RecordError as exc:
+            raise RecordError(one_line(str(exc))) from None
+        except (TypeError, OverflowError, RecursionError) as exc:  # defence in depth
+            raise RecordError(one_line(f"{where}: not a record ({exc})")) from None
     if not records:
         raise RecordError(f"{path}: no records in the file")
     return records

@@ -11,11 +11,21 @@ A trained policy network (the actor of an sb3-contrib MaskablePPO MLP policy, ex
   hidden widths, activation, number of actions), the SHA-256 of the ``.npz`` file and a
   free-form ``training`` record (command, config, evaluation).
 
-**Loading executes no code.** JSON is data; ``allow_pickle=False`` makes NumPy refuse any
-object array or pickle inside the archive (a :class:`PolicyFileError` here); the weights'
-digest must match the sidecar's; every array's name, shape and dtype must be what the
-architecture says, and every value finite. (An SB3 ``.zip`` checkpoint, by contrast, is a
-pickle: loading one can run arbitrary code. It stays the training format.)
+**Loading executes no code and reads no more than a legal file holds** (the file checks of
+:mod:`uno_env.files`, the same for every entry point: ``agents.make``, ``simulate``, the
+tournament, the study, ``evaluate``, ``uno-env train --init-policy``). :func:`load_exported`
+reads the sidecar as bounded JSON and checks every field against the game the sidecar names
+before the weights are touched: the format, the env and observation versions of this
+installation, rules that parse, a player count those rules seat, and an architecture whose
+input size is the observation size of the rules' deck family, whose action count is its
+action table, and whose size is within :data:`MAX_HIDDEN_LAYERS`, :data:`MAX_WIDTH` and
+:data:`MAX_PARAMETERS`. Then the ``.npz`` must be a regular file of at most
+:data:`POLICY_FILE_LIMIT` bytes whose SHA-256 is the sidecar's, and a zip archive of exactly
+the arrays the architecture names, each ``.npy`` header (float32, the layer's shape) checked
+before its data are read; no pickle is ever read, and every value must be finite. Every
+refusal is one :class:`PolicyFileError` line naming the file, the field, what was found and
+what is allowed. (An SB3 ``.zip`` checkpoint, by contrast, is a pickle: loading one can run
+arbitrary code. It stays the training format.)
 
 **Acting.** The logits are the MLP's output on the env's observation (:mod:`uno_env.envs.
 encoding`); illegal actions are masked out; the policy plays the legal action with the
@@ -39,7 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zipfile
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -47,11 +57,12 @@ from typing import Any
 
 import numpy as np
 
+from .. import files
 from ..compiler.jit import njit
 from ..engine import engine
 from ..engine import layout as L
 from ..engine.cards import DeckFamily
-from ..engine.rules import RuleError, RuleSet, load_rules
+from ..engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 from ..game.encoding import encode, obs_layout, observe_state
 from ..styles.dispatch import choose_action
 from ..styles.registry import PRETRAINED_DIR as PRETRAINED_DIR  # the shipped files: one home, re-exported
@@ -66,8 +77,24 @@ CRITIC_ENCODING = "privileged"
 ACTIVATIONS = ("tanh", "relu")
 
 
-class PolicyFileError(ValueError):
+MAX_HIDDEN_LAYERS = 7
+"""Most hidden layers of an exported policy (the compiled forward pass's layer table)."""
+MAX_WIDTH = 4096
+"""Most units of a hidden layer."""
+MAX_PARAMETERS = 1 << 24
+"""Most weights and biases of an exported policy (64 MiB of float32)."""
+POLICY_FILE_LIMIT = 4 * MAX_PARAMETERS + files.MiB
+"""Largest ``.npz`` file read (the largest legal policy, plus its archive's headers)."""
+SIDECAR_LIMIT = files.TEXT_LIMIT
+"""Largest sidecar (``.json``) read."""
+
+
+class PolicyFileError(files.FileError):
     """An exported policy file is missing, malformed, unsafe or does not fit the game."""
+
+
+class MissingPolicyError(PolicyFileError, FileNotFoundError):
+    """An exported policy file that does not exist."""
 
 
 # ================================================================ the files
@@ -104,6 +131,33 @@ class ExportedPolicy:
         out = (x @ self.critic_weights[-1].T + self.critic_biases[-1])[..., 0]
         value: np.ndarray = 1.0 / (1.0 + np.exp(-out))
         return value
+
+    def __post_init__(self) -> None:
+        """Refuse layers that do not chain (the compiled forward pass trusts these shapes)."""
+        if self.activation not in ACTIVATIONS:
+            raise PolicyFileError(
+                f"policy {self.name}: activation {self.activation!r}; allowed: {ACTIVATIONS}"
+            )
+        if not self.weights or len(self.weights) != len(self.biases):
+            raise PolicyFileError(f"policy {self.name}: weights and biases must list the same layers")
+        if len(self.weights) > MAX_HIDDEN_LAYERS + 1:
+            raise PolicyFileError(
+                f"policy {self.name}: {len(self.weights)} layers; allowed: at most {MAX_HIDDEN_LAYERS + 1}"
+            )
+        inputs = self.weights[0].shape[1] if self.weights[0].ndim == 2 else -1
+        _check_layers(self.name, "layer", self.weights, self.biases, inputs)
+        if self.critic_weights or self.critic_biases:
+            if (
+                len(self.critic_weights) != len(self.critic_biases)
+                or len(self.critic_weights) > MAX_HIDDEN_LAYERS + 1
+            ):
+                raise PolicyFileError(
+                    f"policy {self.name}: the critic's weights and biases must list the same layers"
+                )
+            _check_layers(self.name, "critic layer", self.critic_weights, self.critic_biases, inputs)
+            if self.critic_weights[-1].shape[0] != 1:
+                outputs = self.critic_weights[-1].shape[0]
+                raise PolicyFileError(f"policy {self.name}: the critic gives {outputs} outputs; allowed: 1")
 
     @property
     def rules(self) -> str:
@@ -165,14 +219,16 @@ class ExportedPolicy:
     def check_game(
         self, rules: Any, num_players: int | None = None, allow_rules_mismatch: bool = True
     ) -> None:
-        """Raise :class:`PolicyFileError` unless the policy can play ``rules``: the same deck
-        family (action table and observation size), observation spec and env version, and
-        unless ``allow_rules_mismatch`` the same rules and player count."""
+        """Raise :class:`PolicyFileError` unless the policy can play ``rules``: the same
+        observation size and action count (the deck family), observation spec and env
+        version, and unless ``allow_rules_mismatch`` the same rules and player count."""
         ruleset = load_rules(rules)
         problems = []
         size = obs_layout(ruleset.deck_family).size
         if size != self.inputs:
             problems.append(f"observations of {self.inputs} values, these rules give {size}")
+        if ruleset.num_actions != self.num_actions:
+            problems.append(f"{self.num_actions} actions, these rules have {ruleset.num_actions}")
         if self.meta.get("observation_spec") != f"obs-v{OBS_VERSION}":
             problems.append(
                 f"observation spec {self.meta.get('observation_spec')!r}, env has obs-v{OBS_VERSION}"
@@ -194,14 +250,37 @@ class ExportedPolicy:
             raise PolicyFileError(f"policy {self.name} does not fit this game: " + "; ".join(problems))
 
 
+def _check_layers(
+    name: str, what: str, weights: tuple[np.ndarray, ...], biases: tuple[np.ndarray, ...], inputs: int
+) -> None:
+    """Refuse layers that are not float32 ``(out, in)`` + ``(out,)`` chaining from ``inputs``."""
+    width = inputs
+    for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        shapes_fit = w.ndim == 2 and b.ndim == 1 and w.shape[1] == width and b.shape[0] == w.shape[0]
+        if not shapes_fit or w.dtype != np.float32 or b.dtype != np.float32 or w.size == 0:
+            raise PolicyFileError(
+                f"policy {name}: {what} {k} is {w.dtype} {w.shape} + {b.dtype} {b.shape}; allowed: "
+                f"float32 (out, {width}) + (out,) with out >= 1"
+            )
+        width = w.shape[0]
+
+
 def sidecar_path(path: str | Path) -> Path:
     """``policy.npz`` -> ``policy.json``."""
     return Path(path).with_suffix(".json")
 
 
-def file_digest(path: Path) -> str:
-    """SHA-256 of a file's bytes (hex)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def file_digest(path: Path, limit: int = 1 << 62, what: str = "file") -> str:
+    """SHA-256 of a regular file's bytes (hex), read in blocks (:func:`uno_env.files.open_regular`)."""
+    with files.open_regular(path, limit, what, error=PolicyFileError) as handle:
+        return _digest(handle)
+
+
+def _digest(handle: Any) -> str:
+    digest = hashlib.sha256()
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+    return digest.hexdigest()
 
 
 def save_exported(
@@ -275,94 +354,234 @@ def save_exported(
     return target
 
 
-def _fail(path: Path, why: str) -> PolicyFileError:
-    return PolicyFileError(f"exported policy {path}: {why}")
+def _integer(value: Any, key: str, source: str, low: int, high: int, *, exact: str | None = None) -> int:
+    """``value`` (the sidecar's ``key``) as an integer ``low..high``, else a one-line refusal."""
+    allowed = exact or f"an integer {low:,}..{high:,}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise files.refuse(source, key, f"is {files.describe(value)}", allowed, PolicyFileError)
+    if not low <= value <= high:
+        raise files.refuse(source, key, f"is {value:,}", allowed, PolicyFileError)
+    return value
+
+
+def _int_field(
+    meta: dict[str, Any], key: str, source: str, low: int, high: int, *, exact: str | None = None
+) -> int:
+    """``meta[key]`` (a dotted key reads nested objects) as an integer ``low..high``."""
+    value: Any = meta
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return _integer(value, key, source, low, high, exact=exact)
+
+
+def _widths(value: Any, key: str, source: str) -> tuple[int, ...]:
+    """The hidden widths at ``key``: a list of 1 to :data:`MAX_HIDDEN_LAYERS` integers, each
+    1..:data:`MAX_WIDTH` (the compiled forward pass feeds the output layer from a hidden one)."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_HIDDEN_LAYERS:
+        allowed = f"a list of 1 to {MAX_HIDDEN_LAYERS} widths (an MLP)"
+        raise files.refuse(source, key, f"is {files.describe(value)}", allowed, PolicyFileError)
+    return tuple(_integer(width, f"{key}[{k}]", source, 1, MAX_WIDTH) for k, width in enumerate(value))
+
+
+def _parameters(widths: list[int]) -> int:
+    return sum(widths[k] * widths[k + 1] + widths[k + 1] for k in range(len(widths) - 1))
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """What a sidecar says the network is, after :func:`check_sidecar`: the actor's input
+    size, hidden widths, action count and activation, and the critic's hidden widths (None:
+    no critic; it reads the same inputs and ends in one output)."""
+
+    inputs: int
+    hidden: tuple[int, ...]
+    actions: int
+    activation: str
+    critic: tuple[int, ...] | None = None
+
+    def arrays(self) -> dict[str, files.ArraySpec]:
+        """The ``.npz`` arrays it needs: name -> float32 and shape (torch's ``out x in``)."""
+        out: dict[str, files.ArraySpec] = {}
+        layers = [("hidden", "action", [self.inputs, *self.hidden, self.actions])]
+        if self.critic is not None:
+            layers.append(("critic.hidden", "critic.value", [self.inputs, *self.critic, 1]))
+        for hidden, last, widths in layers:
+            for k in range(len(widths) - 1):
+                prefix = last if k == len(widths) - 2 else f"{hidden}.{k}"
+                out[f"{prefix}.weight"] = files.ArraySpec("float32", (widths[k + 1], widths[k]))
+                out[f"{prefix}.bias"] = files.ArraySpec("float32", (widths[k + 1],))
+        return out
+
+
+def check_sidecar(meta: Any, source: str) -> Architecture:
+    """Check an exported policy's sidecar against the game it names; return its architecture.
+
+    ``source`` names the sidecar in messages. Refused, each with a one-line
+    :class:`PolicyFileError` naming the field, what it holds and what is allowed: another
+    format; another env version or observation spec than this installation's; rules that do
+    not parse; a player count outside what those rules seat; an architecture that is not an
+    MLP with a supported activation, whose input size is not the observation size of the
+    rules' deck family, whose action count is not their action table's, or that is larger
+    than :data:`MAX_HIDDEN_LAYERS`, :data:`MAX_WIDTH` or :data:`MAX_PARAMETERS` allow; a
+    digest that is not SHA-256 hex; a name that is not a short string; a critic that does not
+    read the actor's inputs, has no hidden layer or another encoding.
+    """
+    if not isinstance(meta, dict):
+        raise files.refuse(
+            source, "the document", f"is {files.describe(meta)}", "a JSON object", PolicyFileError
+        )
+    if meta.get("format") != FORMAT:
+        raise files.refuse(
+            source, "format", f"is {files.describe(meta.get('format'))}", repr(FORMAT), PolicyFileError
+        )
+    for key, wanted, what in (
+        ("env_version", f"v{ENV_VERSION}", "this installation's env version"),
+        ("observation_spec", f"obs-v{OBS_VERSION}", "this installation's observation spec"),
+    ):
+        if meta.get(key) != wanted:
+            raise files.refuse(
+                source,
+                key,
+                f"is {files.describe(meta.get(key))}",
+                f"{wanted!r} ({what}; export it again)",
+                PolicyFileError,
+            )
+    text = meta.get("rules")
+    if not isinstance(text, str) or len(text) > 64 * files.KiB:
+        raise files.refuse(
+            source, "rules", f"is {files.describe(text)}", "a canonical rules string", PolicyFileError
+        )
+    try:
+        rules = RuleSet.parse(text)
+    except RuleError as exc:
+        raise files.refuse(
+            source,
+            "rules",
+            f"do not parse ({files.describe(str(exc), 160)})",
+            "a canonical rules string",
+            PolicyFileError,
+        ) from None
+    if meta.get("num_players") is not None:
+        low, high = rules.min_players, min(rules.max_players, MAX_PLAYERS)
+        _int_field(
+            meta, "num_players", source, low, high, exact=f"null or an integer {low}..{high} (its rules)"
+        )
+    for key in ("name", "summary"):
+        value = meta.get(key)
+        if value is not None and (not isinstance(value, str) or len(value) > 200):
+            raise files.refuse(
+                source,
+                key,
+                f"is {files.describe(value)}",
+                "a string of at most 200 characters",
+                PolicyFileError,
+            )
+    digest = meta.get("weights_sha256")
+    if not isinstance(digest, str) or re.fullmatch(r"[0-9a-f]{64}", digest) is None:
+        raise files.refuse(
+            source, "weights_sha256", f"is {files.describe(digest)}", "64 hexadecimal digits", PolicyFileError
+        )
+    arch = meta.get("architecture")
+    if not isinstance(arch, dict):
+        raise files.refuse(
+            source, "architecture", f"is {files.describe(arch)}", "a JSON object", PolicyFileError
+        )
+    if arch.get("kind") != "mlp":
+        raise files.refuse(
+            source, "architecture.kind", f"is {files.describe(arch.get('kind'))}", "'mlp'", PolicyFileError
+        )
+    activation = arch.get("activation")
+    if activation not in ACTIVATIONS:
+        raise files.refuse(
+            source,
+            "architecture.activation",
+            f"is {files.describe(activation)}",
+            " or ".join(map(repr, ACTIVATIONS)),
+            PolicyFileError,
+        )
+    size = obs_layout(rules.deck_family).size
+    family = f"the observation size of its rules' {rules.deck_family} deck"
+    inputs = _int_field(meta, "architecture.inputs", source, size, size, exact=f"{size} ({family})")
+    count = rules.num_actions
+    actions = _int_field(
+        meta, "architecture.actions", source, count, count, exact=f"{count} (the action table of its rules)"
+    )
+    widths = _widths(arch.get("hidden"), "architecture.hidden", source)
+    parameters = _parameters([inputs, *widths, actions])
+    critic: tuple[int, ...] | None = None
+    if arch.get("critic") is not None:
+        spec = arch["critic"]
+        if not isinstance(spec, dict):
+            raise files.refuse(
+                source,
+                "architecture.critic",
+                f"is {files.describe(spec)}",
+                "an object or null",
+                PolicyFileError,
+            )
+        if spec.get("encoding") != CRITIC_ENCODING:
+            found = f"is {files.describe(spec.get('encoding'))}"
+            raise files.refuse(
+                source, "architecture.critic.encoding", found, repr(CRITIC_ENCODING), PolicyFileError
+            )
+        same = f"{inputs} (the actor's inputs: both read the observation layout)"
+        _int_field(meta, "architecture.critic.inputs", source, inputs, inputs, exact=same)
+        critic = _widths(spec.get("hidden"), "architecture.critic.hidden", source)
+        parameters += _parameters([inputs, *critic, 1])
+    if parameters > MAX_PARAMETERS:
+        raise files.refuse(
+            source,
+            "architecture",
+            f"has {parameters:,} weights and biases",
+            f"at most {MAX_PARAMETERS:,}",
+            PolicyFileError,
+        )
+    return Architecture(inputs, widths, actions, str(activation), critic)
 
 
 def load_exported(path: str | Path) -> ExportedPolicy:
     """Read an exported policy (``.npz`` + ``.json`` sidecar) without executing any code.
 
-    Raises :class:`PolicyFileError` naming what is wrong: a missing file, a sidecar that is
-    not the format, a digest mismatch, a pickled or object array, an array of the wrong
-    name, shape or dtype, a value that is not finite.
+    The sidecar first (:func:`check_sidecar`: every field against the game it names), then
+    the weights (a regular file of at most :data:`POLICY_FILE_LIMIT` bytes, the sidecar's
+    SHA-256, exactly the arrays of the architecture, each header checked before its data are
+    read, every value finite). Raises :class:`PolicyFileError`, one line naming the file, the
+    field, what was found and what is allowed (:class:`MissingPolicyError` for a missing file).
     """
     source = Path(path)
     meta_file = sidecar_path(source)
-    for needed in (source, meta_file):
-        if not needed.is_file():
-            raise _fail(source, f"{needed} does not exist")
     try:
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(source, f"cannot read the sidecar {meta_file}: {exc}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
-        raise _fail(source, f"sidecar format {found!r} is not {FORMAT!r}")
-    arch: Any = meta.get("architecture")
-    try:
-        inputs = int(arch["inputs"])
-        hidden = [int(h) for h in arch["hidden"]]
-        actions = int(arch["actions"])
-        activation = str(arch["activation"])
-    except (TypeError, KeyError, ValueError):
-        raise _fail(
-            source, f"sidecar architecture {arch!r} lacks inputs, hidden, actions or activation"
-        ) from None
-    if activation not in ACTIVATIONS or inputs < 1 or actions < 1 or any(h < 1 for h in hidden):
-        raise _fail(source, f"unsupported architecture {arch!r} (activations: {', '.join(ACTIVATIONS)})")
-    if meta.get("weights_sha256") != file_digest(source):
-        raise _fail(source, "the weights' SHA-256 differs from the sidecar's (a replaced or damaged file)")
-    widths = [inputs, *hidden, actions]
-    expected: dict[str, tuple[int, ...]] = {}
-    for k in range(len(widths) - 1):
-        prefix = "action" if k == len(widths) - 2 else f"hidden.{k}"
-        expected[f"{prefix}.weight"] = (widths[k + 1], widths[k])
-        expected[f"{prefix}.bias"] = (widths[k + 1],)
-    critic_arch: Any = arch.get("critic") if isinstance(arch, dict) else None
-    critic_widths: list[int] = []
-    if critic_arch is not None:
-        try:
-            critic_widths = [int(critic_arch["inputs"]), *(int(h) for h in critic_arch["hidden"]), 1]
-            encoding = critic_arch["encoding"]
-        except (TypeError, KeyError, ValueError):
-            raise _fail(source, f"sidecar critic {critic_arch!r} lacks inputs, hidden or encoding") from None
-        if critic_widths[0] != inputs or any(h < 1 for h in critic_widths) or encoding != CRITIC_ENCODING:
-            raise _fail(
-                source,
-                f"unsupported critic {critic_arch!r} (it reads the {inputs} inputs, "
-                f"encoding {CRITIC_ENCODING!r})",
+        meta = files.read_json(meta_file, "policy sidecar", SIDECAR_LIMIT, error=PolicyFileError)
+        arch = check_sidecar(meta, f"policy sidecar {meta_file}")
+        where = f"exported policy {source}"
+        with files.open_regular(
+            source, POLICY_FILE_LIMIT, "exported policy", error=PolicyFileError
+        ) as handle:
+            if _digest(handle) != meta["weights_sha256"]:
+                found = "has another SHA-256 than its sidecar records (a replaced or damaged file)"
+                allowed = f"the weights_sha256 of {meta_file.name}"
+                raise files.refuse(where, "the file", found, allowed, PolicyFileError)
+            handle.seek(0)
+            arrays = files.npz_arrays(handle, where, arch.arrays(), error=PolicyFileError)
+    except files.MissingFileError as exc:
+        raise MissingPolicyError(str(exc)) from None
+    for name, value in arrays.items():
+        if not np.isfinite(value).all():
+            raise files.refuse(
+                where,
+                f"array {name!r}",
+                "holds values that are not finite",
+                "finite float32 values",
+                PolicyFileError,
             )
-        for k in range(len(critic_widths) - 1):
-            prefix = "critic.value" if k == len(critic_widths) - 2 else f"critic.hidden.{k}"
-            expected[f"{prefix}.weight"] = (critic_widths[k + 1], critic_widths[k])
-            expected[f"{prefix}.bias"] = (critic_widths[k + 1],)
-    arrays: dict[str, np.ndarray] = {}
-    try:
-        with np.load(source, allow_pickle=False) as archive:
-            names = set(archive.files)
-            if names != set(expected):
-                raise _fail(source, f"arrays {sorted(names)}; the architecture needs {sorted(expected)}")
-            for name, shape in expected.items():
-                value = archive[name]
-                if value.dtype != np.float32 or value.shape != shape:
-                    raise _fail(source, f"{name} is {value.dtype} {value.shape}, expected float32 {shape}")
-                if not np.isfinite(value).all():
-                    raise _fail(source, f"{name} holds values that are not finite")
-                arrays[name] = value
-    except PolicyFileError:
-        raise
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
-        # allow_pickle=False: NumPy refuses object arrays and pickles instead of running them
-        raise _fail(source, f"not a plain NumPy archive ({exc})") from None
-    layers = len(widths) - 1
-    prefixes = [f"hidden.{k}" for k in range(layers - 1)] + ["action"]
-    critic_prefixes = [f"critic.hidden.{k}" for k in range(len(critic_widths) - 2)]
-    critic_prefixes += ["critic.value"] if critic_widths else []
+    prefixes = [f"hidden.{k}" for k in range(len(arch.hidden))] + ["action"]
+    critic_prefixes = [f"critic.hidden.{k}" for k in range(len(arch.critic or ()))]
+    critic_prefixes += ["critic.value"] if arch.critic is not None else []
     return ExportedPolicy(
         name=str(meta.get("name") or source.stem),
         weights=tuple(arrays[f"{p}.weight"] for p in prefixes),
         biases=tuple(arrays[f"{p}.bias"] for p in prefixes),
-        activation=activation,
+        activation=arch.activation,
         meta=meta,
         critic_weights=tuple(arrays[f"{p}.weight"] for p in critic_prefixes),
         critic_biases=tuple(arrays[f"{p}.bias"] for p in critic_prefixes),
@@ -376,7 +595,7 @@ def is_learned_policy(text: str) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _load_cached(path: str, digest_key: float) -> ExportedPolicy:
+def _load_cached(path: str, version: tuple[int, int, int]) -> ExportedPolicy:
     return load_exported(path)
 
 
@@ -394,9 +613,12 @@ def load_policy(text: str) -> ExportedPolicy:
     else:
         known = ", ".join(shipped) or "none"
         raise PolicyFileError(f"{name!r} names no exported policy: a .npz path or a shipped one ({known})")
-    if not path.is_file():
-        raise PolicyFileError(f"exported policy {path} does not exist")
-    return _load_cached(str(path.resolve()), path.stat().st_mtime)
+    try:
+        info = path.stat()
+    except OSError:
+        raise MissingPolicyError(f"exported policy {path}: the file does not exist") from None
+    # the path as given (a link is not resolved: its sidecar is the one beside the link)
+    return _load_cached(str(path.absolute()), (info.st_mtime_ns, info.st_size, info.st_ino))
 
 
 # ================================================================ the compiled forward pass
@@ -471,6 +693,8 @@ def pack_layers(
         layers = len(weights)
         if layers > (TABLE_WIDTH - 2) // 4:
             raise ValueError(f"network {name} has {layers} layers; at most {(TABLE_WIDTH - 2) // 4}")
+        if layers < 2:  # the compiled pass feeds the output layer from the last hidden layer
+            raise PolicyFileError(f"network {name} has no hidden layer; the compiled forward pass needs one")
         table[k, 0] = layers
         table[k, 1] = ACT_TANH if activation == "tanh" else ACT_RELU
         for j, (w, b) in enumerate(zip(weights, biases, strict=True)):
