@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import json
 import math
 import resource
 import sys
@@ -64,6 +63,7 @@ import numpy as np
 
 from training.common import Subcommand, add_run_arguments, resolve_rules, set_torch_threads
 from training.runner import Progress, log_event, run_batches, workers_for, write_json_atomic
+from uno_env import files
 
 EXPERT_FORMAT = "uno-env-expert/1"
 ROUND_SEEDS = 10_000_000
@@ -359,6 +359,97 @@ def _concat(parts: list[Rows]) -> Rows:
     )
 
 
+CHUNK_LIMIT = 4 * files.GiB
+"""Largest labelled chunk file read back."""
+
+
+def read_chunk(cfg: ExpertConfig, path: Path) -> dict[str, np.ndarray]:
+    """A labelled chunk of ``cfg`` (:func:`uno_env.files.read_npz`: each array of its dtype and at
+    most the rows the chunk's games can have, headers checked before data), and its sparse rows
+    consistent: row pointers rising from 0 to the length of their entries, observation indices
+    within the layout, actions within the table, games and seats within the chunk. A
+    :class:`uno_env.files.FileError` line otherwise."""
+    from uno_env.game.encoding import obs_layout
+
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    n, actions = cfg.players, rules.num_actions
+    rows = cfg.chunk_games * rules.max_decisions * n + 1
+    crows = rows * n
+    spec = {
+        "obs_ptr": ("int64", 1, rows),
+        "obs_idx": ("int16", 1, rows * 96),
+        "obs_val": ("float32", 1, rows * 96),
+        "masks": ("int8", actions, rows),
+        "cand_ptr": ("int64", 1, rows),
+        "cand_action": ("int16", 1, rows * 8),
+        "cand_value": ("float32", 1, rows * 8),
+        "cand_samples": ("int32", 1, rows * 8),
+        "kept": ("int16", 1, rows),
+        "played": ("int16", 1, rows),
+        "row_game": ("int32", 1, rows),
+        "row_seat": ("int8", 1, rows),
+        "crit_ptr": ("int64", 1, crows),
+        "crit_idx": ("int16", 1, crows * 128),
+        "crit_val": ("float32", 1, crows * 128),
+        "crit_game": ("int32", 1, crows),
+        "crit_seat": ("int8", 1, crows),
+        "winners": ("int64", 1, cfg.chunk_games),
+        "seed": ("int64", 1, 1),
+    }
+    arrays = {
+        name: files.ArraySpec(
+            dtype, (None, width) if name == "masks" else (None,), count * width * np.dtype(dtype).itemsize
+        )
+        for name, (dtype, width, count) in spec.items()
+    }
+    data = files.read_npz(path, "labelled chunk", arrays, CHUNK_LIMIT)
+    size = obs_layout(rules.deck_family).size
+    source = f"labelled chunk {path}"
+    games = len(data["winners"])
+    for ptr, idx, limit in (
+        ("obs_ptr", "obs_idx", size),
+        ("crit_ptr", "crit_idx", size),
+        ("cand_ptr", "cand_action", actions),
+    ):
+        pointers, entries = data[ptr], data[idx]
+        if (
+            len(pointers) == 0
+            or pointers[0] != 0
+            or pointers[-1] != len(entries)
+            or (np.diff(pointers) < 0).any()
+        ):
+            raise files.refuse(
+                source,
+                f"array {ptr!r}",
+                "does not rise from 0 to the length of its entries",
+                f"row pointers into {idx!r}",
+            )
+        if entries.size and (entries.min() < 0 or entries.max() >= limit):
+            raise files.refuse(source, f"array {idx!r}", f"holds {int(entries.max())}", f"0..{limit - 1}")
+    checks = (
+        ("masks", "rows", len(data["obs_ptr"]) - 1), ("played", "rows", len(data["obs_ptr"]) - 1),
+        ("crit_game", "critic rows", len(data["crit_ptr"]) - 1),
+        ("crit_seat", "critic rows", len(data["crit_ptr"]) - 1),
+    )  # fmt: skip
+    for name, what, count in checks:
+        if len(data[name]) != count:
+            raise files.refuse(
+                source, f"array {name!r}", f"has {len(data[name]):,} rows", f"one per {what} ({count:,})"
+            )
+    for name, low, high in (
+        ("played", 0, actions - 1),
+        ("crit_game", 0, games - 1),
+        ("crit_seat", 0, n - 1),
+        ("winners", -1, n - 1),
+    ):
+        values = data[name]
+        if values.size and (values.min() < low or values.max() > high):
+            raise files.refuse(
+                source, f"array {name!r}", f"holds {int(values.min())}..{int(values.max())}", f"{low}..{high}"
+            )
+    return data
+
+
 def load_rounds(
     cfg: ExpertConfig, out: Path, rounds: list[int], held_share: float = 0.05
 ) -> tuple[Rows, Rows, Rows, Rows]:
@@ -371,22 +462,22 @@ def load_rounds(
         held = max(1, round(chunks * held_share)) if chunks > 1 else 0
         for k in range(chunks):
             side = 1 if k >= chunks - held else 0
-            with np.load(chunk_path(out, r, k), allow_pickle=False) as data:
-                winners = data["winners"]
-                cand_ptr = data["cand_ptr"]
-                target = _soft_targets(
-                    cfg, data["masks"], cand_ptr, data["cand_action"], data["cand_value"], data["played"]
+            data = read_chunk(cfg, chunk_path(out, r, k))
+            winners = data["winners"]
+            cand_ptr = data["cand_ptr"]
+            target = _soft_targets(
+                cfg, data["masks"], cand_ptr, data["cand_action"], data["cand_value"], data["played"]
+            )
+            policy[side].append(
+                Rows(
+                    data["obs_ptr"],
+                    data["obs_idx"],
+                    data["obs_val"],
+                    {"masks": data["masks"], "target": target, "played": data["played"].astype(np.int64)},
                 )
-                policy[side].append(
-                    Rows(
-                        data["obs_ptr"],
-                        data["obs_idx"],
-                        data["obs_val"],
-                        {"masks": data["masks"], "target": target, "played": data["played"].astype(np.int64)},
-                    )
-                )
-                won = (winners[data["crit_game"]] == data["crit_seat"]).astype(np.float32)
-                critic[side].append(Rows(data["crit_ptr"], data["crit_idx"], data["crit_val"], {"won": won}))
+            )
+            won = (winners[data["crit_game"]] == data["crit_seat"]).astype(np.float32)
+            critic[side].append(Rows(data["crit_ptr"], data["crit_idx"], data["crit_val"], {"won": won}))
     return _concat(policy[0]), _concat(policy[1]), _concat(critic[0]), _concat(critic[1])
 
 
@@ -654,14 +745,19 @@ def round_state(cfg: ExpertConfig, out: Path, r: int) -> str:
 
 
 def _load_config(out: Path) -> ExpertConfig:
-    data = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    data = files.read_json_object(out / "config.json", "expert-iteration config")
     if data.pop("format", None) != EXPERT_FORMAT:
         raise ValueError(f"{out / 'config.json'} is not an expert-iteration config ({EXPERT_FORMAT})")
     names = {f.name for f in dataclasses.fields(ExpertConfig)}
     unknown = sorted(set(data) - names)
     if unknown:
         raise ValueError(f"{out / 'config.json'} has unknown option(s) {', '.join(unknown)}")
-    return ExpertConfig(**data)
+    cfg = ExpertConfig(**data)
+    try:
+        cfg.check()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{out / 'config.json'}: {exc}") from None
+    return cfg
 
 
 def _config_record(cfg: ExpertConfig) -> dict[str, Any]:
@@ -697,7 +793,7 @@ def run_expert(
             raise ValueError(
                 f"{out} holds an expert-iteration run: continue it with --resume {out}, or choose --out"
             )
-        if not same_design(json.loads(recorded.read_text(encoding="utf-8")), _config_record(cfg)):
+        if not same_design(files.read_json(recorded, "expert-iteration config"), _config_record(cfg)):
             raise ValueError(f"{out} was run with another config; resume it unchanged (--rounds may grow)")
     write_json_atomic(recorded, _config_record(cfg))
     log = out / "log.jsonl"
@@ -735,9 +831,9 @@ def run_expert(
             if not network_path(out, r).is_file():
                 train_round(cfg, out, r, folder / "train.csv")
                 log_event(log, "trained", round=r, time=time.time())
-            record = json.loads(network_path(out, r).with_suffix(".json").read_text(encoding="utf-8"))[
-                "training"
-            ]
+            from uno_env.sim.learned import load_exported
+
+            record = load_exported(network_path(out, r)).meta["training"]
             record["labelling"] = _labelling_totals(labelled)
             record["searcher"] = searcher_of(cfg, out, r)
             if cfg.eval_deals:
@@ -766,8 +862,7 @@ def claim_run_folder_lock(out: Path) -> Any:
 def _labelling_summary(folder: Path) -> dict[str, Any]:
     path = folder / "labelling.json"
     if path.is_file():
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return files.read_json_object(path, "labelling summary")
     return {}
 
 
@@ -836,7 +931,7 @@ def _export_final(cfg: ExpertConfig, out: Path, command: str) -> Path:
 
     last = load_exported(network_path(out, cfg.rounds - 1))
     rounds = [
-        json.loads((round_dir(out, r) / "record.json").read_text(encoding="utf-8")) for r in range(cfg.rounds)
+        files.read_json_object(round_dir(out, r) / "record.json", "round record") for r in range(cfg.rounds)
     ]
     meta = {k: v for k, v in last.meta.items() if k not in ("format", "architecture", "weights_sha256")}
     meta["name"] = cfg.name or meta["name"]
@@ -869,7 +964,7 @@ def status_lines(out: Path) -> list[str]:
         line = f"round {r:>2}: {state:<10} {have}/{chunks} chunks"
         record = round_dir(out, r) / "record.json"
         if record.is_file():
-            line += " | " + _round_line(json.loads(record.read_text(encoding="utf-8")))
+            line += " | " + _round_line(files.read_json_object(record, "round record"))
         lines.append(line)
     return lines
 

@@ -560,7 +560,8 @@ def expert_run(task: RunTask) -> dict[str, Any]:
         command = f"uno-env sweep (run {task.id})"
         run_expert(cfg, run_dir, command, executor="serial", resume=resumed, progress=True)
     rounds = [
-        json.loads((run_dir / "rounds" / f"{r:02d}" / "record.json").read_text()) for r in range(cfg.rounds)
+        files.read_json_object(run_dir / "rounds" / f"{r:02d}" / "record.json", "round record")
+        for r in range(cfg.rounds)
     ]
     evaluation = rounds[-1].get("evaluation") or {}
     final_eval = []
