@@ -95,7 +95,7 @@ def test_a_compiled_engine_serves_a_copy_of_the_package_installed_elsewhere(tmp_
     # the copy went where numba looks for the package's modules, and the part is marked warm
     directory = cache / _cache.directory_name(_cache.SOURCE_DIGEST, _cache.PORTABLE_CPU)
     assert (directory / "warm-game").exists()
-    assert (directory / "uno_env.envs").is_dir() and any((directory / "uno_env").glob("*.nbi"))
+    assert (directory / "uno_env.envs").is_dir() and any(directory.glob("uno_env.engine/*.nbi"))
 
     again = _python(PLAY_GAME_PART, tmp_path, PYTHONPATH=str(site), UNO_ENV_CACHE_DIR=str(cache))
     assert again["engine"] == "already in the cache directory"

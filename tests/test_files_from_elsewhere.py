@@ -422,3 +422,32 @@ def test_8_a_damaged_batch_file_is_played_again(tmp_path: Path) -> None:
         "uno", 2, ["greedy", "blocker"], 3, out=out, executor="serial", progress=False, resume=True
     )
     assert again.standings.equals(first.standings)
+
+
+def test_6_train_resume_refuses_a_pickled_snapshot_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A snapshot pool that is a pickle of Python objects (here one that would write a file):
+    torch's weights-only reader refuses it, and resume says so in one line; a FIFO in its
+    place is refused before it is read."""
+    torch = pytest.importorskip("torch")
+    from tests.hostile import _TouchOnLoad
+    from tests.test_full_disk import TINY
+    from training import cli
+
+    runs = tmp_path / "runs"
+    assert cli.main(["train", *TINY, "--steps", "64", "--runs-dir", str(runs)]) == 0
+    (run,) = runs.iterdir()
+    snapshots = run / "checkpoints" / "step_0000000064.snapshots.pt"
+    marker = tmp_path / "code-ran"
+    torch.save({"steps": [0], "payload": _TouchOnLoad(marker)}, snapshots)
+    capsys.readouterr()
+    assert cli.main(["train", "--resume", str(run), "--steps", "128"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    assert f"uno-env: error: snapshot file {snapshots}: the file holds more than tensors and numbers" in err
+    assert not marker.exists()
+    snapshots.unlink()
+    os.mkfifo(snapshots)
+    assert cli.main(["train", "--resume", str(run), "--steps", "128"]) == 2
+    assert "the file is a FIFO (named pipe); allowed: a regular file" in capsys.readouterr().err

@@ -792,7 +792,7 @@ def storage_errors(run_dir: Path) -> Iterator[None]:
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         try:
-            latest = json.loads((run_dir / "checkpoints" / "latest.json").read_text(encoding="utf-8"))
+            latest = files.read_json_object(run_dir / "checkpoints" / "latest.json", "checkpoint record")
             resumes = f"the last complete checkpoint is step {int(latest['step']):,}"
         except (OSError, ValueError, KeyError, TypeError):
             resumes = "there is no complete checkpoint yet (--resume starts again from step 0)"

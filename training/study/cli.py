@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from training.common import add_run_arguments, add_trust_argument, run_options
 from training.extras import REPORT, TRAIN, executor_needs, merge, require
+from uno_env import files
 
 from .run import default_out_dir, run_study
 from .spec import LEARNED, SpecError, is_checkpoint, load_spec, parse_spec
@@ -65,9 +65,9 @@ def study_needs(spec_path: Path | None, executor: str) -> dict[str, tuple[str, .
     styles: list[Any] = []
     sweep = False
     if spec_path is not None:
-        try:
-            raw = tomllib.loads(Path(spec_path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        try:  # the same bounded read as the spec's loader (a FIFO, a device, a huge file: refused)
+            raw = files.read_toml(spec_path, "study spec")
+        except ValueError:
             raw = {}  # the spec's loader says what is wrong with it
         styles = raw.get("styles", []) if isinstance(raw.get("styles"), list) else []
         sweep = bool(raw.get("sweep")) and not _exports_networks(raw["sweep"], Path(spec_path).parent)
