@@ -50,8 +50,8 @@ def _exports_networks(sweep: Any, here: Path) -> bool:
         return False
     for folder in (Path(sweep), here / sweep):
         try:
-            raw = tomllib.loads((folder / "spec.toml").read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            raw = files.read_toml(folder / "spec.toml", "sweep spec")
+        except ValueError:
             continue
         return raw.get("mode") == "expert"
     return False

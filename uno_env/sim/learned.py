@@ -3,7 +3,7 @@
 A trained policy network (the actor of an sb3-contrib MaskablePPO MLP policy, exported by
 ``uno-env export``) is stored as two files side by side:
 
-- ``NAME.npz``: NumPy arrays only, read with ``np.load(..., allow_pickle=False)``:
+- ``NAME.npz``: NumPy arrays only (each ``.npy`` header checked before its data, no pickle):
   ``hidden.K.weight`` (``out x in``) and ``hidden.K.bias`` for each hidden layer ``K`` and
   ``action.weight`` / ``action.bias`` for the action logits, all float32 (torch's layout);
 - ``NAME.json``: the sidecar, plain JSON (:data:`FORMAT`): the rules, observation spec, env
