@@ -68,9 +68,9 @@ def key_path() -> Path:
 
 
 def _read_key(path: Path) -> bytes | None:
-    try:
-        key = path.read_bytes()
-    except OSError:
+    try:  # a regular file of a few bytes (a FIFO or a device named by the setting is no key)
+        key = files.read_bytes(path, 4 * KEY_BYTES, "signing key")
+    except (OSError, ValueError):
         return None
     return key if len(key) == KEY_BYTES else None
 
