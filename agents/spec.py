@@ -477,14 +477,21 @@ def _sniff(path: Path) -> str | None:
     an exported policy's ``.npz`` holds ``.npy`` members, a checkpoint ``data``)."""
     import zipfile
 
-    try:
-        with path.open("rb") as handle:
+    from uno_env import files
+
+    from .trust import CHECKPOINT_LIMIT
+
+    # a regular file within a checkpoint's size, read on one descriptor (a FIFO or a device:
+    # one line, never a read that waits or does not end)
+    with files.open_regular(path, CHECKPOINT_LIMIT, "agent file", error=AgentSpecError) as handle:
+        try:
             if handle.read(4) != b"PK\x03\x04":
                 return None
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()[:64]
-    except (OSError, zipfile.BadZipFile):
-        return None
+            handle.seek(0)
+            with zipfile.ZipFile(handle) as archive:
+                names = archive.namelist()[:64]
+        except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+            return None
     if names and all(n.endswith(".npy") for n in names):
         return "policy"
     return "checkpoint" if "data" in names else None
@@ -571,6 +578,8 @@ def _value(text: str) -> Any:
 
 # ================================================================ building Python agents
 _MODULES: dict[str, Any] = {}
+PYTHON_FILE_LIMIT = 16 << 20
+"""Largest Python file agent read (16 MiB)."""
 
 
 def _load_attr(spec: AgentSpec) -> Any:
@@ -579,6 +588,13 @@ def _load_attr(spec: AgentSpec) -> Any:
     module = _MODULES.get(source)
     if module is None:
         if source.endswith(".py"):
+            from uno_env import files
+
+            # the source read once, bounded (a FIFO or a device: one line, not a hang), and run
+            # as the user asked (a Python file agent is code of the user's own choosing)
+            code = files.read_bytes(
+                source, PYTHON_FILE_LIMIT, f"agent {spec.text!r}: Python file", error=AgentSpecError
+            )
             name = "uno_env_user_" + hashlib.sha256(source.encode()).hexdigest()[:12]
             loader = importlib.util.spec_from_file_location(name, source)
             if loader is None or loader.loader is None:
@@ -590,7 +606,7 @@ def _load_attr(spec: AgentSpec) -> Any:
             if added:
                 sys.path.insert(0, folder)  # the file's own imports of its neighbours
             try:
-                loader.loader.exec_module(module)
+                exec(compile(code, source, "exec"), module.__dict__)
             except Exception as exc:
                 sys.modules.pop(name, None)
                 raise AgentSpecError(

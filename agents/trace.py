@@ -88,11 +88,14 @@ class TraceWriter:
 
 def read_trace(path: str | Path) -> list[dict[str, Any]]:
     """The decision lines of a trace, in order (the game records: :func:`uno_env.records.load_records`)."""
+    from uno_env import files
+
     out = []
-    with Path(path).open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                data = json.loads(line)
-                if isinstance(data, dict) and data.get("format") == TRACE_FORMAT:
-                    out.append(data)
+    where = f"trace {path}"
+    for number, raw in files.read_lines(path, "trace"):  # bounded, regular files only
+        line = files.decode_text(raw, f"{where}, line {number}")
+        if line.strip():
+            data = files.parse_json(line, f"{where}, line {number}")
+            if isinstance(data, dict) and data.get("format") == TRACE_FORMAT:
+                out.append(data)
     return out
