@@ -539,8 +539,12 @@ def _python_spec(source: str, attr: str, options: str | None, where: str, *, fil
     opts = _options(options or "", where, f"{source}:{attr}")
     if file:
         path = Path(source).expanduser()
-        if not path.is_file():
+        if not path.exists():
             raise AgentSpecError(f"{where}: Python file {source} does not exist (PATH.py:NAME)")
+        if not path.is_file():  # a FIFO, a device or a folder: said as the file checks say it
+            from uno_env import files
+
+            files.open_regular(path, PYTHON_FILE_LIMIT, f"{where}: Python file", error=AgentSpecError).close()
         resolved = str(path.resolve())
         text = f"{source}:{attr}" + (f":{options}" if options else "")
         return AgentSpec("python", text, target=resolved, attr=attr, options=opts)

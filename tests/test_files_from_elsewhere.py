@@ -451,3 +451,19 @@ def test_6_train_resume_refuses_a_pickled_snapshot_file_in_one_line(
     os.mkfifo(snapshots)
     assert cli.main(["train", "--resume", str(run), "--steps", "128"]) == 2
     assert "the file is a FIFO (named pipe); allowed: a regular file" in capsys.readouterr().err
+
+
+def test_5_agent_specs_refuse_special_files_in_one_line(tmp_path: Path, fifo: Path) -> None:
+    """Any agent spec naming a file: a FIFO or a device is refused before it is read, whether
+    the file is sniffed (a checkpoint without a suffix) or run (a Python file agent)."""
+    from agents.spec import AgentSpecError, parse_agent
+
+    with pytest.raises(AgentSpecError, match=r"agent file .*pipe: the file is a FIFO"):
+        parse_agent(str(fifo))
+    zero = _link_to_zero(tmp_path / "model")
+    with pytest.raises(AgentSpecError, match="the file is a character device"):
+        parse_agent(str(zero))
+    code = tmp_path / "mine.py"
+    os.mkfifo(code)
+    with pytest.raises(AgentSpecError, match=r"Python file .*mine\.py: the file is a FIFO"):
+        parse_agent(f"{code}:Agent").make("uno", 2, seed=0)
