@@ -179,3 +179,13 @@ def test_ray_and_the_process_pool_label_the_same_chunks(tmp_path: Path) -> None:
                 assert a.files == b.files and all(np.array_equal(a[f], b[f]) for f in a.files)
         mine, theirs = load_exported(finals["serial"]), load_exported(finals[executor])
         assert all(np.array_equal(a, b) for a, b in zip(mine.weights, theirs.weights, strict=True))
+
+
+def test_the_expert_sweep_spec_parses() -> None:
+    """training/specs/expert_sweep.toml: the default sweep's six variants by expert iteration,
+    the search compared on the same deals (at least 10,000 games per variant)."""
+    from training.sweep import default_spec_path
+
+    spec = load_sweep(default_spec_path().with_name("expert_sweep.toml"))
+    assert spec.mode == "expert" and spec.compare == ("search",) and len(spec.runs()) == 6
+    assert spec.deals * 2 * len(spec.field) >= 10_000
