@@ -624,10 +624,10 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
 
     history = []
     begin = time.perf_counter()
-    # early stopping on the held-out chunks: each network keeps the epoch (0: where it started)
-    # with the lowest held-out loss
+    # early stopping on the held-out chunks: the policy keeps the epoch (0: where it started) that
+    # agrees most with the search's moves, the critic the one with the lowest loss
     h_loss, h_agree, h_closs = held_out()
-    best = {"policy": (h_loss, 0, _state(policy)), "critic": (h_closs, 0, _state(critic))}
+    best = {"policy": (-h_agree, 0, _state(policy)), "critic": (h_closs, 0, _state(critic))}
     with log.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(EPOCH_COLUMNS)
@@ -663,8 +663,8 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
                 file=sys.stderr,
                 flush=True,
             )
-            if not len(held) or h_loss < best["policy"][0]:
-                best["policy"] = (h_loss, epoch, _state(policy))
+            if not len(held) or -h_agree <= best["policy"][0]:
+                best["policy"] = (-h_agree, epoch, _state(policy))
             if not len(cheld) or h_closs < best["critic"][0]:
                 best["critic"] = (h_closs, epoch, _state(critic))
     policy.load_state_dict(best["policy"][2])
