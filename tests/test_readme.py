@@ -53,6 +53,7 @@ TINY: list[tuple[str, str]] = [
     (r"--eval-games \d[\d_]*", "--eval-games 8"),
     (r"--record-games \d+", "--record-games 2"),
     (r"--rounds \d+", "--rounds 1"),
+    (r"--deals \d[\d_]*", "--deals 8"),
     (r"--eval-deals \d[\d_]*", "--eval-deals 8"),
     (r"--eval-search-deals \d[\d_]*", "--eval-search-deals 2"),
     (r"search:sims=\d+", "search:sims=20"),
