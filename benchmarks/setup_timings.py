@@ -195,7 +195,11 @@ def measure(rev: str, targets: Sequence[str], work: Path) -> dict[str, Any]:
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "commit": commit,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "nice": os.getpriority(os.PRIO_PROCESS, 0),
+        },
         "load_before": before,
         "runs": runs,
         "quick_start": quick,
@@ -214,8 +218,10 @@ def _load(load: dict[str, float]) -> str:
 def markdown_table(data: dict[str, Any]) -> str:
     """The README's timings table of one measurement."""
     cpus = data["machine"]["cpus"]
+    nice = data["machine"].get("nice", 0)
+    niced = f" (run at nice {nice}, behind the other jobs)" if nice else ""
     lines = [
-        f"From a fresh clone of `{data['commit']}` on {data['date']}, {cpus} cores shared with other "
+        f"From a fresh clone of `{data['commit']}` on {data['date']}{niced}, {cpus} cores shared with other "
         f"jobs (the load average over the run is given: above {cpus} the machine was busy and wall times "
         "stretch); pip's download cache warm, the compiled-engine cache empty (`UNO_ENV_CACHE_DIR` "
         "pointed at a new folder), so the engine compiles. Made by "
