@@ -1,6 +1,6 @@
 """Match traces: every decision of a match as a JSON line, then each game's record.
 
-A trace is a game-records file (:mod:`uno_env.records`) whose games are preceded by their
+A trace is a game-records file (:mod:`uno_env.game.records`) whose games are preceded by their
 decisions, one line each::
 
     {"format": "uno-env-trace/1", "game": 0, "seed": 7, "decision": 12, "seat": 1,
@@ -87,7 +87,7 @@ class TraceWriter:
 
 
 def read_trace(path: str | Path) -> list[dict[str, Any]]:
-    """The decision lines of a trace, in order (the game records: :func:`uno_env.records.load_records`)."""
+    """The decision lines of a trace, in order (as :func:`uno_env.game.records.load_records` reads them)."""
     from uno_env import files
 
     out = []

@@ -226,6 +226,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.serve.results",
     "training.expert",
     "training.benchmark",
+    "training.exploitability",
 )
 
 

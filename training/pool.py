@@ -67,6 +67,8 @@ def vector_opponent(
     An exported policy is checked against the rules and player count; a checkpoint's sidecar
     too, and it must be signed by this installation unless ``trust``.
     """
+    if isinstance(spec, ExportedBatchPolicy):  # already loaded and checked by the caller
+        return spec
     agent = as_spec(spec)
     if agent.kind == "style":
         from uno_env.sim.guided import network_of

@@ -302,18 +302,14 @@ def batch_opponent(style: str, rules: Any) -> Any:
     agent and the oracle run inside the env's compiled step), or for an exported learned policy
     (:mod:`uno_env.sim.learned`) a batch policy over the opponents' own observations: its legal
     action with the highest logit, as the compiled simulator plays it on the field's games."""
+    from training.pool import ExportedBatchPolicy
     from uno_env.sim.learned import is_learned_policy, load_policy
 
     if not is_learned_policy(style):
         return style
     policy = load_policy(local_style(style))
-    policy.check_game(rules)
-
-    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        logits = np.where(masks.astype(bool), policy.logits(observations), -np.inf)
-        return np.argmax(logits, axis=1).astype(np.int64)
-
-    return act
+    policy.check_game(rules)  # a transfer: other rules are allowed, other action tables are not
+    return ExportedBatchPolicy(policy)
 
 
 def play_field_task(task: FieldTask) -> dict[str, Any]:

@@ -123,7 +123,7 @@ _BEFORE_RESET = frozenset(
 class Observation(dict[str, np.ndarray]):
     """The observation of the agent to move: PettingZoo's ``{"observation", "action_mask"}``
     dict, which also carries the public view of the game (:attr:`view`, a
-    :class:`~uno_env.policies.PublicView`), so scripted and other view-reading agents play from
+    :class:`~uno_env.styles.view.PublicView`), so scripted and other view-reading agents play from
     ``agent.act(observation)`` alone. Copied or pickled it is a plain dict (without the view)."""
 
     __slots__ = ("source",)

@@ -36,7 +36,7 @@ HIDDEN = -1
 
 
 class PublicAccessors:
-    """Typed, public reading of a game at a decision (mixed into :class:`~uno_env.policies.PublicView`)."""
+    """Typed, public reading of a game at a decision (mixed into :class:`~uno_env.styles.view.PublicView`)."""
 
     state: np.ndarray
     spec: np.ndarray
