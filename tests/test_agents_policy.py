@@ -97,7 +97,7 @@ def test_sampling_uses_the_agents_own_seed(checkpoint: Path) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"rules": load_rules("uno", hand_size=5)}, "rules differ (hand_size: trained 7, game 5)"),
+        ({"rules": load_rules("uno", hand_size=5)}, "rules differ (hand_size=5 (trained: 7))"),
         ({"observation_spec": "obs-test-2"}, "observation spec: trained 'obs-test-1', game 'obs-test-2'"),
         ({"env_version": "v-test-2"}, "env version: trained 'v-test-1', game 'v-test-2'"),
         ({"num_players": 4}, "players: trained for 2, game has 4"),
@@ -128,7 +128,7 @@ def test_a_checkpoint_without_sidecar_is_refused(tmp_path: Path) -> None:
         PolicyAgent(tmp_path / "model.zip", "uno")
     side = tmp_path / "x.meta.json"
     side.write_text(json.dumps({"format": "something/9"}))
-    with pytest.raises(PolicyMismatchError, match="format 'something/9' is not 'uno-env-policy/1'"):
+    with pytest.raises(PolicyMismatchError, match="format is 'something/9'; allowed: 'uno-env-policy/1'"):
         load_policy_metadata(tmp_path / "x.zip")
 
 

@@ -141,7 +141,7 @@ def test_2_a_policy_for_another_action_table_never_reaches_compiled_code(
             "uno", 2, [str(path), "greedy"], 2, out=tmp_path / "t", executor="serial", progress=False
         )
     simulate = run_cli(
-        "simulate", "--players", "2", "--games", "4", "--policy", "policy.npz/greedy", cwd=tmp_path
+        "simulate", "--players", "2", "--games", "4", "--policy", "policy.npz | greedy", cwd=tmp_path
     )
     one_line_error(simulate, "architecture.actions")
     spec = tmp_path / "study.toml"

@@ -108,13 +108,15 @@ def test_docs_rule_switches_md_is_the_current_rendering() -> None:
     )
 
 
-def test_the_switches_table_has_a_row_per_field_with_each_presets_changes() -> None:
+def test_the_switches_table_has_a_row_per_field_with_its_rule_and_default() -> None:
     table = reference.switches_table()
     rows = [line for line in table.splitlines()[2:]]
     assert [row.split("|")[1].strip() for row in rows] == [f"`{f.name}`" for f in dataclasses.fields(RuleSet)]
     house = next(row for row in rows if row.startswith("| `seven_swap` |"))
     cells = [cell.strip() for cell in house.strip("|").split("|")]
-    assert cells[4:] == ["", "true", "", "", "", ""]  # uno_house turns it on; the others keep the default
+    assert cells[1] == "H-SEVEN-1" and cells[3] == "true / false (false)"
+    hand = next(row for row in rows if row.startswith("| `hand_size` |"))
+    assert hand.endswith("| integer 1..20 (7) |")
 
 
 def test_explain_prints_the_rule_its_fields_and_presets() -> None:

@@ -144,23 +144,23 @@ def agent_specs(agents: Sequence[Any], field: Any = None) -> tuple[list[AgentSpe
     return specs, None if field is None else as_spec(field, where=f"field {field!r}")
 
 
-def is_checkpoint(agent: str) -> bool:
-    """Whether an agent spec names a MaskablePPO checkpoint (:mod:`agents.spec`: a ``.zip``
-    path, or a path whose ``.zip`` exists). An exported policy (``.npz``) is not one: it
-    runs compiled like a style."""
+def is_checkpoint(agent: Any) -> bool:
+    """Whether an agent (a spec text or a parsed :class:`agents.spec.AgentSpec`) names a
+    MaskablePPO checkpoint (:mod:`agents.spec`: a ``.zip`` path, or a path whose ``.zip``
+    exists). An exported policy (``.npz``) is not one: it runs compiled like a style."""
     try:
-        return parse_agent(agent).kind == "checkpoint"
+        return as_spec(agent).kind == "checkpoint"
     except ValueError:
         # a checkpoint that is missing or unreadable is still named as one: the callers say
         # what a checkpoint needs (an extra, a place in the design) before the file is read
-        return agent.lower().endswith(".zip")
+        return isinstance(agent, str) and agent.lower().endswith(".zip")
 
 
-def is_python_agent(agent: str) -> bool:
-    """Whether an agent spec names an agent that plays in Python outside the batched paths: a
-    user's Python agent, an out-of-process or a chat-model agent."""
+def is_python_agent(agent: Any) -> bool:
+    """Whether an agent (a spec text or a parsed spec) plays in Python outside the batched
+    paths: a user's Python agent, an out-of-process or a chat-model agent."""
     try:
-        return parse_agent(agent).kind in ("python", "process", "llm", "object")
+        return as_spec(agent).kind in ("python", "process", "llm", "object")
     except ValueError:
         return False
 

@@ -432,25 +432,17 @@ SWITCHES_MARK = "<!-- switches -->"
 
 
 def switches_table() -> str:
-    """Every rule field with its rule ID, allowed values and default, and its value in each
-    preset where that differs from the default (``docs/rule-switches.md``, "Switches and
-    presets"); computed from the field metadata and :data:`PRESETS`."""
-    names = list(PRESETS)
+    """Every rule field with its rule ID, what it sets, its allowed values and default
+    (``docs/rule-switches.md``, "Switches and presets"); computed from the field metadata.
+    The presets' values follow in the page's own table, which names them in words."""
     out = [
-        "| field | rule | what it sets | allowed (default) | " + " | ".join(f"`{n}`" for n in names) + " |",
-        "| --- | --- | --- | --- | " + " | ".join("---" for _ in names) + " |",
+        "| field | rule | what it sets | allowed (default) |",
+        "| --- | --- | --- | --- |",
     ]
     for f in rule_fields():
-        cells = []
-        for rules in PRESETS.values():
-            value = getattr(rules, f["name"])
-            text = format_rule_value(value)
-            cells.append("" if text == f["default"] else text.replace("|", "\\|"))
         allowed = f["allowed"].replace("|", "/")
         out.append(
-            f"| `{f['name']}` | {f['rule']} | {f['doc'].replace('|', '/')} | {allowed} ({f['default']}) | "
-            + " | ".join(cells)
-            + " |"
+            f"| `{f['name']}` | {f['rule']} | {f['doc'].replace('|', '/')} | {allowed} ({f['default']}) |"
         )
     return "\n".join(out)
 
