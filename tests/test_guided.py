@@ -169,7 +169,7 @@ def test_malformed_critics_are_refused(with_critic: Path, tmp_path: Path) -> Non
         load_exported(target)
     meta["architecture"]["critic"] = {"inputs": 884, "hidden": [8], "encoding": "public"}
     target.with_suffix(".json").write_text(json.dumps(meta))
-    with pytest.raises(PolicyFileError, match="critic.encoding is 'public'; allowed: 'privileged'"):
+    with pytest.raises(PolicyFileError, match=r"critic\.encoding is 'public'; allowed: 'privileged'"):
         load_exported(target)
     policy = load_policy(SHIPPED)
     with pytest.raises(ValueError, match="ending in one output"):
