@@ -164,7 +164,7 @@ def test_eight_processes_on_one_cache_compile_once_and_then_never(tmp_path: Path
     games = [result["games"] for result, _ in cold]
     assert all(g == games[0] for g in games)  # the same games everywhere
     assert all(result["parsed"] == games[0][0][3] for result, _ in cold)
-    notices = [err for _, err in cold if "compiling the engine (per-step game)" in err]
+    notices = [err for _, err in cold if re.search(r"^compiling the engine \(per-step game\)", err, re.M)]
     waited = [
         err for _, err in cold if "waiting for another process compiling the engine (per-step game)" in err
     ]
