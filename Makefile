@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-cluster compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc docs study-docs
+.PHONY: demo test test-cluster compile lint typecheck unit nojit notebooks fuzz bench clean rules-doc styles-doc docs study-docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,10 @@ study-docs: $(VENV)/.installed-study
 ## (from docs/rule-switches.md.in and the RuleSet fields)
 rules-doc: $(VENV)/.installed-base
 	$(BIN)/python -m uno_env.game.reference docs/rules.md docs/rule-switches.md.in docs/rule-switches.md
+
+## styles-doc: regenerate the style table of docs/agents.md (from uno_env.styles.registry)
+styles-doc: $(VENV)/.installed-base
+	$(BIN)/python -m uno_env.styles.doc docs/agents.md
 
 ## bench: engine speed against RLCard and OpenSpiel (installs the bench extra)
 bench: $(VENV)/.installed-bench

@@ -8,8 +8,8 @@ and the documented style table matching the registry.
 - the Monte-Carlo sampler, the search and the search's spectator estimate all play on through
   :func:`uno_env.styles.rollout.rollout` (no other loop in the package plays a game on with a
   style);
-- the style table of ``docs/agents.md`` and the search's parameter line list exactly the
-  registry's styles, parameters and defaults.
+- the style table of ``docs/agents.md`` is generated from the registry (``make styles-doc``,
+  :mod:`uno_env.styles.doc`) and current; the search's parameter line lists its defaults.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
+from uno_env.styles import doc
 from uno_env.styles import params as P
 from uno_env.styles.registry import NUM_POLICIES, STYLES, canonical_policy, parse_policy
 from uno_env.styles.search import ROLLOUT_NET, ROLLOUT_STYLES
@@ -111,45 +114,55 @@ def test_the_probe_finds_a_play_on_loop() -> None:
 AGENTS_DOC = REPO_ROOT / "docs" / "agents.md"
 
 
-def _style_table() -> dict[str, str]:
-    """``docs/agents.md``'s table of styles: style name -> its parameters column."""
-    text = AGENTS_DOC.read_text(encoding="utf-8")
-    section = text[text.index("## The styles") :]
-    section = section[: section.index("\n\n", section.index("| style | idea |"))]
+def _table_rows(table: str) -> dict[str, list[str]]:
+    """A markdown table's rows by the style name of their first cell."""
     rows = {}
-    for line in section.splitlines():
+    for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         match = re.match(r"`(\w+)`", cells[0])
-        if match and cells[0] != "style":
-            rows[match.group(1)] = cells[2]
+        if match:
+            rows[match.group(1)] = cells
     return rows
 
 
-def _parameters_text(name: str) -> str:
-    style = STYLES[name]
-    if not style.params:
-        return "–"
-    return ", ".join(f"`{p.name}` ({p.decode(p.default)})" for p in style.params)
+def test_docs_agents_md_holds_the_current_style_table() -> None:
+    """The page's style table is the registry's rendering (``make styles-doc`` rewrites it)."""
+    text = AGENTS_DOC.read_text(encoding="utf-8")
+    assert doc.render_page(text) == text, "docs/agents.md's style table is stale: run make styles-doc"
 
 
-SEARCH_AGENTS = ("search", "oracle")  # documented in their own section
+def test_the_style_table_lists_every_style_with_its_parameters() -> None:
+    rows = _table_rows(doc.style_table())
+    assert list(rows) == [name for name in STYLES if name not in doc.OWN_SECTION]
+    assert rows["hoarder"][2] == "`doubt` (0.5), `threat` (2), `limit` (10)"
+    assert rows["random_legal"][0] == "`random_legal` (also `random`)"
+    for name, cells in rows.items():
+        assert cells[2] == doc.parameters_text(STYLES[name]), name
 
 
-def test_the_documented_style_table_is_the_registry() -> None:
-    rows = _style_table()
-    assert list(rows) == [name for name in STYLES if name not in SEARCH_AGENTS]
-    for name, column in rows.items():
-        assert column == _parameters_text(name), name
+def test_a_stale_style_table_is_seen() -> None:
+    """The staleness check can fail: a changed default or a missing row differs."""
+    text = AGENTS_DOC.read_text(encoding="utf-8")
+    assert doc.render_page(text.replace("`threat` (2), `limit` (10)", "`threat` (3), `limit` (10)")) == text
+    without_row = (
+        "\n".join(line for line in text.splitlines() if not line.startswith("| `cautious` |")) + "\n"
+    )
+    assert doc.render_page(without_row) != without_row
+    with pytest.raises(ValueError, match="no generated style table"):
+        doc.render_page("# a page\n")
+
+
+def test_the_measured_tables_name_only_registry_styles() -> None:
+    """The round-robin tables (measured, not generated) may lag a new style, never name a
+    style that does not exist."""
+    text = AGENTS_DOC.read_text(encoding="utf-8")
+    measured = text[text.index(doc.END) :]
+    measured = measured[: measured.index("\n## ")]  # the section of the styles
+    names = set(re.findall(r"^\| `(\w+)` \|", measured, flags=re.MULTILINE))
+    assert {"greedy", "monte_carlo"} <= names
+    assert names <= set(STYLES)
 
 
 def test_the_documented_search_defaults_are_the_registry() -> None:
     text = re.sub(r"\s+", "", AGENTS_DOC.read_text(encoding="utf-8"))  # the line breaks of the text
     assert f"Parameters:`{canonical_policy('search')}`(thedefaults;" in text
-
-
-def test_the_table_reader_reads_the_parameters_column() -> None:
-    """The check above can fail: the column read for the hoarder is its text, and a wrong
-    default would differ from the registry's."""
-    rows = _style_table()
-    assert rows["hoarder"] == "`doubt` (0.5), `threat` (2), `limit` (10)"
-    assert rows["hoarder"].replace("(2)", "(3)") != _parameters_text("hoarder")
