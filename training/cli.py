@@ -33,8 +33,7 @@ import uno_env
 from uno_env.compiler.compiling import PARTS, compiling
 from uno_env.engine.rules import rule_fields
 
-from .common import add_rule_arguments, check_player_count, resolve_rules
-from .extras import MissingPackageError
+from .common import add_rule_arguments, check_player_count, resolve_rules, run_parsed
 
 _MARKUP = (
     (re.compile(r":[a-z]+:`~?([^`<]*?)(?: <[^>]*>)?`"), lambda m: m.group(1).rsplit(".", 1)[-1]),
@@ -301,22 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Bad input (unknown rules, malformed files, impossible settings) and a missing optional
     package end with ``uno-env: error: <what and what is allowed>`` and exit code 2.
     """
-    args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args))
-    except (uno_env.RuleError, ValueError, MissingPackageError) as exc:
-        print(f"uno-env: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # the reader went away (``uno-env rules --fields | head``)
-        from training.play import quiet_stdout
-
-        quiet_stdout()
-        return 0
-
-
-def run_module(command: str, argv: Sequence[str] | None = None) -> int:
-    """``python -m training.<module>``: exactly ``uno-env <command> ...``, same options and errors."""
-    return main([command, *(sys.argv[1:] if argv is None else argv)])
+    return run_parsed(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -65,6 +65,27 @@ from typing import Any, TypeVar
 from agents.spec import set_file_resolver
 from training.node_check import SHIPPED_ENGINE_MODULE, seed_shipped_engine
 
+SHIPPED_FILES: dict[str, Any] = {}
+"""In a Ray task: the driver's files sent with the run (path -> object ref), read through
+:func:`node_file`."""
+PROGRESS_BOARD: list[Any] = []
+"""In a Ray task of a run that follows progress: the driver's progress board
+(:func:`training.runner.report_progress`)."""
+
+
+def node_file(path: str | Path) -> Path:
+    """Where this process finds the driver's file ``path`` (also :func:`training.runner.node_file`).
+
+    A task reads the files the driver names (a checkpoint, a sweep's trained model) through
+    this: in the driver's own processes (the process pool, serial) it is ``path`` itself; in
+    a Ray task it is the node's copy of a file given to :func:`training.runner.run_batches` in
+    ``files`` (sent by the driver, so the nodes need no shared folder), or ``path`` for other files.
+    """
+    if str(path) not in SHIPPED_FILES:
+        return Path(path)
+    return materialize(str(path), SHIPPED_FILES)
+
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -334,15 +355,13 @@ def run_on_node(
     ``files`` maps the driver's paths to object refs of their bytes (:func:`node_file`);
     ``board`` is the driver's progress board (:func:`training.runner.report_progress`).
     """
-    from training import runner
-
     state = _node_state()
     counter: _CompileCounter = state["counter"]
     functions, seconds = counter.functions, counter.seconds
-    runner.SHIPPED_FILES.clear()
-    runner.SHIPPED_FILES.update(files)
-    set_file_resolver(runner.node_file)  # agent specs read the driver's files from the node's copies
-    runner.PROGRESS_BOARD[:] = [] if board is None else [board]
+    SHIPPED_FILES.clear()
+    SHIPPED_FILES.update(files)
+    set_file_resolver(node_file)  # agent specs read the driver's files from the node's copies
+    PROGRESS_BOARD[:] = [] if board is None else [board]
     result = function(task)
     return {
         "result": result,

@@ -24,6 +24,8 @@ Heavy packages (torch, sb3) are imported inside functions.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from training.extras import MissingPackageError
 from training.runner import EXECUTORS
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 
@@ -185,10 +188,36 @@ class Subcommand:
         parser.set_defaults(func=self.run)
 
     def main(self, argv: Sequence[str] | None = None) -> int:
-        """``python -m training.<module> ...``: exactly ``uno-env <name> ...``."""
-        from training.cli import run_module
+        """``python -m training.<module> ...``: exactly ``uno-env <name> ...`` (the same
+        options, help and errors)."""
+        parser = argparse.ArgumentParser(prog=f"uno-env {self.name}", description=self.description)
+        self.add_arguments(parser)
+        parser.set_defaults(func=self.run)
+        return run_parsed(parser.parse_args(sys.argv[1:] if argv is None else argv))
 
-        return run_module(self.name, argv)
+
+def run_parsed(args: argparse.Namespace) -> int:
+    """Run a parsed command line's ``func``, as ``uno-env`` and every ``python -m training.*``
+    do: bad input (unknown rules, malformed files, impossible settings) and a missing optional
+    package end with ``uno-env: error: <what and what is allowed>`` and exit code 2; a reader
+    that went away (``uno-env rules --fields | head``) ends quietly."""
+    try:
+        return int(args.func(args))
+    except (RuleError, ValueError, MissingPackageError) as exc:
+        print(f"uno-env: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        quiet_stdout()
+        return 0
+
+
+def quiet_stdout() -> None:
+    """Point stdout at the null device (after a broken pipe, so exiting does not complain)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file descriptor (captured output)
+        pass
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, what: str, where: str, out_default: str) -> None:
@@ -250,3 +279,52 @@ def load_model(path: str | Path, device: str = "cpu") -> Any:
 def plural(n: int, noun: str) -> str:
     """``n`` and ``noun``, the noun plural (with an ``s``) when ``n`` is not 1."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def load_checkpoint_actor(
+    path: str | Path,
+    rules: RuleSet,
+    num_players: int,
+    *,
+    deterministic: bool = True,
+    seed: int | None = None,
+    allow_rules_mismatch: bool = False,
+    trust: bool = False,
+    log: Callable[[str], None] = print,
+) -> BatchActor:
+    """A checkpoint's batched actor, after the metadata check of :class:`agents.PolicyAgent`.
+
+    Without ``allow_rules_mismatch`` any difference in rules, observation spec, env version
+    or player count raises :class:`agents.PolicyMismatchError`. With it, other rules and
+    player counts are accepted when the observation spec, env version and deck family agree
+    (a transfer evaluation, announced through ``log``). Checkpoints are pickles: one this
+    installation did not sign is refused unless ``trust`` (:mod:`agents.trust`).
+    """
+    from agents import PolicyAgent, PolicyMismatchError
+    from agents.policy_agent import check_policy_metadata, load_policy_metadata
+
+    meta = load_policy_metadata(path)
+    try:
+        check_policy_metadata(meta, rules, num_players=num_players, source=f"checkpoint {path}")
+        agent = PolicyAgent(path, rules, num_players=num_players, trust=trust)
+    except PolicyMismatchError as exc:
+        if not allow_rules_mismatch:
+            raise PolicyMismatchError(
+                f"{exc}. To evaluate it under other rules of the same deck family on purpose "
+                "(a transfer evaluation), pass --allow-rules-mismatch"
+            ) from exc
+        trained = RuleSet.parse(meta.rules)
+        if trained.deck_family != rules.deck_family:
+            raise PolicyMismatchError(
+                f"checkpoint {path} was trained on the {trained.deck_family} deck family; these rules use "
+                f"the {rules.deck_family} family: the action tables differ, no transfer possible"
+            ) from exc
+        # everything but the rules and the player count must still agree
+        agent = PolicyAgent(path, trained, trust=trust)
+        log(
+            f"TRANSFER EVALUATION: policy trained on {trained.preset_name() or 'custom rules'} "
+            f"({meta.num_players or 'any'} players), evaluated on {rules.preset_name() or 'custom rules'} "
+            f"({num_players} players); observation spec {meta.observation_spec} and env version "
+            f"{meta.env_version} agree. Differences: {exc}"
+        )
+    return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)

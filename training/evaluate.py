@@ -69,11 +69,11 @@ from uno_env.engine.rules import RuleSet
 from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
-    BatchActor,
     Subcommand,
     add_rule_arguments,
     add_trust_argument,
     check_player_count,
+    load_checkpoint_actor,
     resolve_rules,
     set_torch_threads,
 )
@@ -341,55 +341,6 @@ def report_against_baselines(actor: Actor, *, model: str, players: int, games: i
         report_against_baseline(actor, model=model, players=players, games=games, opponent=opponent)
         for opponent in BASELINES
     ]
-
-
-def load_checkpoint_actor(
-    path: str | Path,
-    rules: RuleSet,
-    num_players: int,
-    *,
-    deterministic: bool = True,
-    seed: int | None = None,
-    allow_rules_mismatch: bool = False,
-    trust: bool = False,
-    log: Callable[[str], None] = print,
-) -> BatchActor:
-    """A checkpoint's batched actor, after the metadata check of :class:`agents.PolicyAgent`.
-
-    Without ``allow_rules_mismatch`` any difference in rules, observation spec, env version
-    or player count raises :class:`agents.PolicyMismatchError`. With it, other rules and
-    player counts are accepted when the observation spec, env version and deck family agree
-    (a transfer evaluation, announced through ``log``). Checkpoints are pickles: one this
-    installation did not sign is refused unless ``trust`` (:mod:`agents.trust`).
-    """
-    from agents import PolicyAgent, PolicyMismatchError
-    from agents.policy_agent import check_policy_metadata, load_policy_metadata
-
-    meta = load_policy_metadata(path)
-    try:
-        check_policy_metadata(meta, rules, num_players=num_players, source=f"checkpoint {path}")
-        agent = PolicyAgent(path, rules, num_players=num_players, trust=trust)
-    except PolicyMismatchError as exc:
-        if not allow_rules_mismatch:
-            raise PolicyMismatchError(
-                f"{exc}. To evaluate it under other rules of the same deck family on purpose "
-                "(a transfer evaluation), pass --allow-rules-mismatch"
-            ) from exc
-        trained = RuleSet.parse(meta.rules)
-        if trained.deck_family != rules.deck_family:
-            raise PolicyMismatchError(
-                f"checkpoint {path} was trained on the {trained.deck_family} deck family; these rules use "
-                f"the {rules.deck_family} family: the action tables differ, no transfer possible"
-            ) from exc
-        # everything but the rules and the player count must still agree
-        agent = PolicyAgent(path, trained, trust=trust)
-        log(
-            f"TRANSFER EVALUATION: policy trained on {trained.preset_name() or 'custom rules'} "
-            f"({meta.num_players or 'any'} players), evaluated on {rules.preset_name() or 'custom rules'} "
-            f"({num_players} players); observation spec {meta.observation_spec} and env version "
-            f"{meta.env_version} agree. Differences: {exc}"
-        )
-    return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
 
 
 def play_agent(

@@ -59,7 +59,7 @@ from uno_env.envs.render import ansi, paint_action, paint_face, render_table
 from uno_env.game.facade import TargetReason
 from uno_env.styles.view import PublicView
 
-from .common import Subcommand, add_trust_argument
+from .common import Subcommand, add_trust_argument, quiet_stdout
 
 HUMAN = "human"
 """The name the person's seat gets in a record."""
@@ -623,15 +623,6 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
             return 1
         session.say(f"recorded to {args.record} (uno-env replay {args.record} --game -1)")
     return 0
-
-
-def quiet_stdout() -> None:
-    """Point stdout at the null device (after a broken pipe, so exiting does not complain)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # not a real file descriptor (captured output)
-        pass
 
 
 COMMAND = Subcommand("play", "play a game in the terminal against agents", configure, run)

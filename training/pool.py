@@ -36,6 +36,8 @@ from uno_env.engine.rules import RuleSet
 from uno_env.envs.sb3 import SB3VecEnv
 from uno_env.envs.vector import OpponentPool, VectorEnv
 
+from .common import load_checkpoint_actor
+
 _LOADED: dict[tuple[str, str, int, bool], Any] = {}
 """Batch policies of exported policies and checkpoints, loaded once per process."""
 
@@ -89,8 +91,6 @@ def vector_opponent(
     if agent.kind == "checkpoint":
         loaded = _LOADED.get(key)
         if loaded is None:
-            from .evaluate import load_checkpoint_actor
-
             loaded = load_checkpoint_actor(agent.target, rules, players, trust=trust, log=lambda _: None)
             _LOADED[key] = loaded
         return loaded

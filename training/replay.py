@@ -32,7 +32,7 @@ from typing import TextIO
 
 import numpy as np
 
-from training.common import Subcommand
+from training.common import Subcommand, quiet_stdout
 from uno_env import Game
 from uno_env.compiler.compiling import warm_up
 from uno_env.envs.render import render_rgb, render_table
@@ -67,7 +67,7 @@ GIF_HINT = "or write a .gif, which needs only Pillow"
 def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> None:
     """Write ``frames`` as a GIF (Pillow) or an MP4 (imageio with imageio-ffmpeg) at ``fps`` frames/s.
 
-    Raises ValueError for another file type and :class:`training.cli.MissingPackageError`
+    Raises ValueError for another file type and :class:`training.extras.MissingPackageError`
     (a RuntimeError) naming the package to install when the MP4 encoder is missing.
     """
     path = Path(path)
@@ -248,8 +248,6 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         out.write("\ninterrupted\n")
         return 130
     except BrokenPipeError:  # the reader went away (``| head``)
-        from training.play import quiet_stdout
-
         quiet_stdout()
         return 0
     return 0

@@ -59,6 +59,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+from training.cluster import PROGRESS_BOARD, run_ray
+from training.cluster import node_file as node_file  # where tasks read the driver's files
 from uno_env import files
 
 if TYPE_CHECKING:
@@ -392,14 +394,6 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-SHIPPED_FILES: dict[str, Any] = {}
-"""In a Ray task: the driver's files sent with the run (path -> object ref), see :func:`node_file`."""
-
-
-PROGRESS_BOARD: list[Any] = []
-"""In a Ray task of a run that follows progress: the driver's progress board (:func:`report_progress`)."""
-
-
 def report_progress(key: str, value: Any) -> None:
     """From a task: tell the driver how far it is (``run_batches(on_progress=...)`` gets
     ``key, value`` in the driver, the latest value per key, about once a second).
@@ -409,21 +403,6 @@ def report_progress(key: str, value: Any) -> None:
     """
     if PROGRESS_BOARD:
         PROGRESS_BOARD[0].put.remote(key, value)
-
-
-def node_file(path: str | Path) -> Path:
-    """Where this process finds the driver's file ``path``.
-
-    A task reads the files the driver names (a checkpoint, a sweep's trained model) through
-    this: in the driver's own processes (the process pool, serial) it is ``path`` itself; in
-    a Ray task it is the node's copy of a file given to :func:`run_batches` in ``files``
-    (sent by the driver, so the nodes need no shared folder), or ``path`` for other files.
-    """
-    if str(path) not in SHIPPED_FILES:
-        return Path(path)
-    from training.cluster import materialize
-
-    return materialize(str(path), SHIPPED_FILES)
 
 
 def run_batches(
@@ -502,8 +481,6 @@ def run_batches(
             raise
         pool.shutdown(wait=True)
         return []
-    from training.cluster import run_ray
-
     if warm_up is not None:
         warm_up()
     return run_ray(

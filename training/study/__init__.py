@@ -102,7 +102,7 @@ Seatings with a learned seat are played by a Python loop over :class:`uno_env.Ga
 :func:`agents.make` (seeded ``deal_seed * 16 + seat``, as the tournament seeds them), and at
 every round all the games waiting on one learned policy get their actions from a single
 batched forward pass (:class:`training.common.BatchActor`, deterministic arg-max, loaded
-with :func:`training.evaluate.load_checkpoint_actor` once per worker process; torch runs
+with :func:`training.common.load_checkpoint_actor` once per worker process; torch runs
 with one thread per worker). Seatings of scripted styles only still run in the compiled
 batch simulator, so a scripted style's games in such a cell come from both engines (the
 same deals and the same style, different random streams). The native vector env was not
