@@ -178,7 +178,7 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
 
 
 def test_loops_without_planning_styles_compile_without_them_and_play_the_same_games() -> None:
-    """Issue 21 (cold start): simulate() passes planning=None when no seat plans, so the
+    """A shorter cold start: simulate() passes planning=None when no seat plans, so the
     compiled loop leaves the planning styles out; its games are the full loop's games."""
     from uno_env.sim import batch
     from uno_env.sim import results as results_record

@@ -2,7 +2,7 @@
 
 A poisoned ``model.zip`` (its payload creates a marker file when unpickled) next to a sidecar
 copied from a real checkpoint must not run on ``evaluate``, ``play --vs``, ``tournament
---agents`` or a study spec's ``styles`` (issue 20, item 3); with ``--trust-checkpoint`` it
+--agents`` or a study spec's ``styles``; with ``--trust-checkpoint`` it
 does run, which shows the payload is real. Genuine checkpoints keep loading.
 """
 

@@ -1,4 +1,4 @@
-"""A wheel's compiled engine serves a fresh install wherever it is installed (issue 21: cold start).
+"""A wheel's compiled engine serves a fresh install wherever it is installed (no cold start).
 
 ``uno_env.compiler.cache`` compiles for the portable x86-64 target, writes the compiled engine that
 a wheel carries (:func:`~uno_env.compiler.cache.write_compiled_engine`) and, on import, copies it

@@ -174,7 +174,7 @@ def test_set_opponents_applies_to_games_dealt_afterwards() -> None:
 
 
 def test_env_loops_compile_without_planning_styles_unless_an_opponent_plans() -> None:
-    """Issue 21 (cold start): the envs pass planning=None to their compiled loops when no
+    """A shorter cold start: the envs pass planning=None to their compiled loops when no
     opponent plays a planning style (monte_carlo, search, oracle), so those loops compile
     without them; an opponent change re-decides, counting the seats of games still running."""
     from uno_env.envs import core
@@ -208,7 +208,7 @@ def test_env_loops_compile_without_planning_styles_unless_an_opponent_plans() ->
 def test_random_opponents_play_the_same_games_on_loops_without_the_scripted_styles(
     n: int, opponents: str | list[str]
 ) -> None:
-    """Issue 21 (cold start): when every opponent plays a random style (random_legal,
+    """A shorter cold start: when every opponent plays a random style (random_legal,
     random_playable) the envs pass scripted=None to their compiled loops, which then compile
     without the scripted styles; the games are those of the loops with every style. A pool
     whose second table (greedy) has weight 0 deals every game at the random table, on the
@@ -251,7 +251,7 @@ def test_random_opponents_play_the_same_games_on_loops_without_the_scripted_styl
 
 
 def test_envs_compile_the_engine_without_the_staged_machinery_for_official_uno() -> None:
-    """Issue 21 (cold start): for rules that use none of the staged machinery (official Uno)
+    """A shorter cold start: for rules that use none of the staged machinery (official Uno)
     the envs pass staged=None to the engine (uno_env.engine.engine.staged_argument), which compiles
     without it; house-rule variants pass True."""
     from uno_env.envs import core

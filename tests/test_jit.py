@@ -1,5 +1,5 @@
 """``uno_env.compiler.jit.njit``: functions marked ``internal=True`` compile without the CPython wrapper
-(issue 21: cold start), still work when called from Python, and the package's own paths never
+(a shorter cold start), still work when called from Python, and the package's own paths never
 call one from Python (which would compile an uncached twin in every process)."""
 
 from __future__ import annotations

@@ -237,7 +237,7 @@ def test_play_and_replay_are_cli_subcommands() -> None:
     assert "training.play" in cli.SUBCOMMAND_MODULES and "training.replay" in cli.SUBCOMMAND_MODULES
 
 
-# ---------------------------------------------------------------- hostile input (issue 20, item 10)
+# ---------------------------------------------------------------- hostile input
 def test_a_bad_record_path_is_refused_before_the_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -274,7 +274,7 @@ def test_a_record_without_its_result_is_not_called_verified(
     bare = {k: v for k, v in data.items() if k not in ("outcome", "final_position", "digest")}
     path = tmp_path / "bare.jsonl"
     path.write_text(json.dumps(bare) + "\n")
-    code, out, err = cli_replay(path, capsys)  # issue 20, item 8: was exit 0 "replayed"
+    code, out, err = cli_replay(path, capsys)  # an unverified replay is not a success
     assert code == 3 and "NOT VERIFIED" in err and f"{path}, line 1" in err
     assert "only that its" in err and "actions are legal from its seed" in err
     code, out, _ = cli_replay(path, capsys, "--allow-unverified")

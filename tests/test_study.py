@@ -382,7 +382,7 @@ def test_resume_refuses_a_checkpoint_replaced_since_the_start(checkpoint: str, t
     assert (tmp_path / "checkpoints.json").read_text() == recorded
 
 
-# ---------------------------------------------------------------- hostile conditions (issue 20, item 9)
+# ---------------------------------------------------------------- hostile conditions
 def children(pid: int) -> set[int]:
     """The child processes of ``pid`` (Linux /proc)."""
     out: set[int] = set()

@@ -189,7 +189,7 @@ def test_a_learned_policy_plays_through_the_python_path(tmp_path: Path) -> None:
                                   progress=False)  # fmt: skip
 
 
-# ---------------------------------------------------------------- hostile conditions (issue 20, item 9)
+# ---------------------------------------------------------------- hostile conditions
 def small(out: Path, **options: object) -> tournament.TournamentResult:
     return tournament.run_tournament("uno", 2, ["greedy", "hoarder"], 6, seed=2, out=out, executor="serial",
                                      batch_games=2, progress=False, **options)  # type: ignore[arg-type]  # fmt: skip

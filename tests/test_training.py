@@ -356,7 +356,7 @@ def test_resuming_a_finished_run_keeps_every_log_row(trained_run: Path, tmp_path
     assert len(progress) > 2
     proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert csv_lines(run_dir / "progress.csv")[: len(progress)] == progress  # issue 20, item 4
+    assert csv_lines(run_dir / "progress.csv")[: len(progress)] == progress
     assert csv_lines(run_dir / "eval.csv") == evals
     assert not (run_dir / "progress.superseded.csv").exists()
 
@@ -419,7 +419,7 @@ def test_resume_checks_the_checkpoint_sidecar(
     run_dir = copy_run(trained_run, tmp_path)
     side = run_dir / "checkpoints" / "step_0000001024.meta.json"
     side.write_text(json.dumps({**json.loads(side.read_text()), field: value}))
-    with pytest.raises(PolicyMismatchError, match=message):  # issue 20, item 5
+    with pytest.raises(PolicyMismatchError, match=message):
         resume(run_dir)
 
 

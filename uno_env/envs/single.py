@@ -178,7 +178,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self._template, self._template_params, self._external = opponent_table(opponents, num_players)
         # None compiles the steps without the planning styles, and with random opponents only
-        # without the scripted ones too (issue 21: cold start)
+        # without the scripted ones too: a shorter cold start for loops that never seat them
         self._planning = True if planning_needed(self._template) else None
         self._scripted = True if scripted_needed(self._template) else None
         self._seat_mode = -1 if seat is None else int(seat)

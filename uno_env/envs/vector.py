@@ -275,7 +275,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 externals[j] = None  # no game sits with it any more: let it go
         self._has_externals = any(policy is not None for policy in externals)
         # None compiles the loops without the planning styles, and with random opponents only
-        # without the scripted ones too (issue 21: cold start)
+        # without the scripted ones too: a shorter cold start for loops that never seat them
         codes = np.concatenate([templates.ravel(), self._seats.ravel()])
         self._planning = True if planning_needed(codes) else None
         self._scripted = True if scripted_needed(codes) else None
