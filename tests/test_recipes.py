@@ -95,6 +95,11 @@ SWITCH = (
         "        state[L.S_DIRECTION] = -state[L.S_DIRECTION]\n",
     ),
     Edit(
+        "uno_env/engine/engine.py",
+        "        or (number == 8 and spec[L.SP_EIGHT_AGAIN] == 1)",
+        "        or (number == 5 and spec[L.SP_FIVE_REVERSES] == 1)\n",
+    ),
+    Edit(
         "uno_env/engine/engine.py", "H-TWO-1, H-NOFINISH-1,", "H-TWO-1, H-FIVE-1, H-NOFINISH-1,", replace=True
     ),
     Edit(
@@ -119,8 +124,8 @@ SWITCH = (
         at_end=True,
     ),
 )
-"""The boolean switch recipe: a spec slot, the field, the rule and its ID in the engine's list,
-the reference entry and the scenario test."""
+"""The boolean switch recipe: a spec slot, the field, the rule, its number in the plain plays'
+check and its ID in the engine's list, the reference entry and the scenario test."""
 
 STYLE = (
     Edit("uno_env/styles/scripted.py", "\nDOUBT_DEFAULT = ", f"POLICY_LOWBALL = {NUM_POLICIES}\n"),
