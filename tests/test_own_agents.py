@@ -433,7 +433,7 @@ def test_a_ray_node_task_builds_file_agents_from_the_nodes_copy(
     import shutil
 
     from agents.spec import set_file_resolver
-    from training import cluster, runner
+    from training import cluster
 
     driver, node = tmp_path / "driver" / "mine.py", tmp_path / "node" / "mine.py"
     driver.parent.mkdir()
@@ -447,5 +447,5 @@ def test_a_ray_node_task_builds_file_agents_from_the_nodes_copy(
         done = cluster.run_on_node(build_file_agent, f"{driver}:Seeded", {str(driver): "ref"})
     finally:
         set_file_resolver(None)
-        runner.SHIPPED_FILES.clear()
+        cluster.SHIPPED_FILES.clear()
     assert done["result"] == f"Seeded {node}"
