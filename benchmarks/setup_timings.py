@@ -56,7 +56,7 @@ PHASES: dict[str, tuple[tuple[str, str], ...]] = {
         (r"/ruff ", "ruff"),
         (r"/mypy", "mypy"),
         (r"mkdocs build", "the docs build"),
-        (r"^\S*/pytest -n 2 -q$", "the tests on 2 workers"),
+        (r"/pytest -n 2 ", "the tests on 2 workers"),
         (r"NUMBA_DISABLE_JIT=1", "the rule scenarios uncompiled"),
         (r"--nbmake", "the notebooks"),
     ),
