@@ -229,10 +229,47 @@ def play_style(
     style: str, rules: RuleSet, num_players: int, opponents: Sequence[str], games: int, seed: int
 ) -> GameRecords:
     """The same games as :func:`play_policy` with a compiled style in the rotating seat."""
+
+    def play(k: int, rows: np.ndarray) -> SeatResults:
+        names = seat_table(k, style, opponents, num_players, empty="")
+        result = uno_env.simulate(rules, num_players, games, seed=seed, policies=names)
+        return SeatResults(
+            result.winner[rows], result.truncated[rows], result.ranking[rows], result.scores[rows, k],
+            result.length[rows], result.turns[rows],
+        )  # fmt: skip
+
+    return rotating_seat_records(games, seed, num_players, play)
+
+
+@dataclass
+class SeatResults:
+    """What one rotation of :func:`rotating_seat_records` played: a row per game of its rows."""
+
+    winner: np.ndarray  # the winning seat, -1 when truncated
+    truncated: np.ndarray  # bool
+    ranking: np.ndarray  # (rows, players): seats in finishing order
+    points: np.ndarray  # the evaluated seat's score
+    decisions: np.ndarray
+    turns: np.ndarray
+
+
+def seat_table(seat: int, mine: Any, opponents: Sequence[Any], num_players: int, *, empty: Any) -> list[Any]:
+    """The table with ``mine`` at ``seat`` and the opponents after it in seat order."""
+    table = [empty] * num_players
+    table[seat] = mine
+    for j, other in enumerate(opponents, start=1):
+        table[(seat + j) % num_players] = other
+    return table
+
+
+def rotating_seat_records(
+    games: int, seed: int, num_players: int, play: Callable[[int, np.ndarray], SeatResults]
+) -> GameRecords:
+    """Game ``i`` puts the evaluated player at seat ``(seed + i) % num_players``; ``play(k, rows)``
+    plays the games ``rows`` with it at seat ``k``. The records, from that seat."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    idx = np.arange(games)
-    seat = (seed + idx) % num_players
+    seat = (seed + np.arange(games)) % num_players
     won = np.zeros(games, dtype=bool)
     rank = np.full(games, np.nan)
     points = np.zeros(games)
@@ -243,18 +280,14 @@ def play_style(
         rows = np.flatnonzero(seat == k)
         if rows.size == 0:
             continue
-        names = [""] * num_players
-        names[k] = style
-        for j, name in enumerate(opponents, start=1):
-            names[(k + j) % num_players] = name
-        result = uno_env.simulate(rules, num_players, games, seed=seed, policies=names)
-        won[rows] = result.winner[rows] == k
-        truncated[rows] = result.truncated[rows]
-        order = np.argmax(result.ranking[rows] == k, axis=1)
+        result = play(k, rows)
+        won[rows] = result.winner == k
+        truncated[rows] = result.truncated
+        order = np.argmax(result.ranking == k, axis=1)
         rank[rows] = np.where(truncated[rows], np.nan, order + 1)
-        points[rows] = result.scores[rows, k]
-        decisions[rows] = result.length[rows]
-        turns[rows] = result.turns[rows]
+        points[rows] = result.points
+        decisions[rows] = result.decisions
+        turns[rows] = result.turns
     return GameRecords(won, rank, points, truncated, seat, decisions, turns)
 
 
@@ -358,38 +391,20 @@ def play_agent(
     (:func:`agents.match.play_deals`)."""
     from agents.match import make_seats, play_deals
 
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    idx = np.arange(games)
-    seat = (seed + idx) % num_players
-    won = np.zeros(games, dtype=bool)
-    rank = np.full(games, np.nan)
-    points = np.zeros(games)
-    truncated = np.zeros(games, dtype=bool)
-    decisions = np.zeros(games, dtype=np.int64)
-    turns = np.zeros(games, dtype=np.int64)
-    for k in range(num_players):
-        rows = np.flatnonzero(seat == k)
-        if rows.size == 0:
-            continue
-        table: list[Any] = [None] * num_players
-        table[k] = model
-        for j, other in enumerate(opponents, start=1):
-            table[(k + j) % num_players] = other
+    def play(k: int, rows: np.ndarray) -> SeatResults:
+        table = seat_table(k, model, opponents, num_players, empty=None)
         players = make_seats(table, rules, trust=trust)
         result = play_deals(rules, table, [seed + int(r) for r in rows], agents=players)
         for agent in players:
             close = getattr(agent, "close", None)
             if callable(close):
                 close()
-        won[rows] = result["winner"] == k
-        truncated[rows] = result["winner"] < 0
-        order = np.argmax(result["ranking"] == k, axis=1)
-        rank[rows] = np.where(truncated[rows], np.nan, order + 1)
-        points[rows] = result["scores"][:, k]
-        decisions[rows] = result["length"]
-        turns[rows] = result["turns"]
-    return GameRecords(won, rank, points, truncated, seat, decisions, turns)
+        return SeatResults(
+            result["winner"], result["winner"] < 0, result["ranking"], result["scores"][:, k],
+            result["length"], result["turns"],
+        )  # fmt: skip
+
+    return rotating_seat_records(games, seed, num_players, play)
 
 
 MAX_GAMES = 10_000_000
