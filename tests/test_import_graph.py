@@ -90,9 +90,6 @@ def test_the_documented_count_of_imports_inside_functions() -> None:
 
 # ------------------------------------------------------------------ comments say why, not when
 ISSUE_CITATION = re.compile(r"\bissues? \d+\b|\bissue-\d+\b", re.IGNORECASE)
-COMPILED_HISTORY = {"uno_env/engine/engine.py", "uno_env/game/facade.py", "uno_env/envs/core.py"}
-"""Compiled modules whose comments still cite the cold-start issue (editing one recompiles the
-engine); their history moves to docs/speed.md with their next change. No other file may."""
 
 
 def issue_citations(text: str) -> list[int]:
@@ -107,7 +104,7 @@ def test_code_says_why_not_when() -> None:
     for top in ("uno_env", "agents", "training", "tests", "benchmarks", "examples"):
         for path in sorted((REPO_ROOT / top).rglob("*.py")):
             name = path.relative_to(REPO_ROOT).as_posix()
-            if name not in COMPILED_HISTORY and name != "tests/test_import_graph.py":
+            if name != "tests/test_import_graph.py":
                 found += [f"{name}:{n}" for n in issue_citations(path.read_text(encoding="utf-8"))]
     assert found == []
     assert issue_citations("x = 1  # issue 21: cold start\n# why, not when\n") == [1]

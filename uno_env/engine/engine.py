@@ -72,33 +72,33 @@ MULTI_IDENTICAL = O.MULTI_PLAY["identical"]
 MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 
 
-# Inlining (issue 21: cold start). numba compiles every function as its own module and links
-# the modules of everything it calls into it, then LLVM optimises and emits that whole
-# closure again: a rule function called from one place cost a second compile of every rule
-# below it. So, at the numba level (inline="always"):
+# Inlining. numba compiles every function as its own module and links the modules of
+# everything it calls into it, then LLVM optimises and emits that whole closure again: a rule
+# function called from one place would cost a second compile of every rule below it. So, at
+# the numba level (inline="always"):
 # - the one-line accessors and checks are inlined everywhere;
 # - a function called from one place only (a phase's handler such as choose_colour or
 #   jump_in, a rule's effect such as _number_effect or end_round) is inlined into its
-#   caller: its code is compiled once, inside the caller, and never on its own. First Game
-#   step 59 -> 46 CPU s (busy machine, benchmarks/cold_start.py --profile game).
+#   caller: its code is compiled once, inside the caller, and never on its own.
 # Everything else is its own compiled function, which LLVM still inlines where it pays.
 # numba-level inlining copies and re-types the callee's IR at every call site, at a cost
-# that grows faster than the callee: inlining helpers called from several places
-# (begin_turn, _lay_card, next_seat, ...) took a first Game step from 55 to 108 CPU s, and
-# the small callers of the whole engine (step_checked, end_turn, finish_play, _after_card,
-# went_out, accept_penalty, open_jump_window) from 46 to 113. step_checked alone, a thin
-# wrapper with two callers (the facade's step and the AEC env's), is inlined: its own module
-# re-optimised and re-emitted apply_action's whole closure (first Game step 15.4 -> 13.7 CPU s,
-# busy machine).
+# that grows faster than the callee, so neither the helpers called from several places
+# (begin_turn, _lay_card, next_seat, ...) nor the small callers of the whole engine (end_turn,
+# finish_play, _after_card, went_out, accept_penalty, open_jump_window) are inlined: either
+# doubled the first compile. step_checked alone, a thin wrapper with two callers (the
+# facade's step and the AEC env's), is inlined: its own module re-optimised and re-emitted
+# apply_action's whole closure. The measurements are in docs/speed.md ("Cold start, round by
+# round").
 
 
-# The staged machinery (issue 21: cold start). The entry points (apply_action, fill_mask,
-# step_checked, new_game, check_invariants) and every function between them and a rule of the
-# staged machinery take ``staged``: True, or None for a rule set that uses none of it
-# (staged_argument). numba prunes the branches on ``staged is None`` / ``is not None`` before
-# typing, so official Uno and every rule set without multi-card plays, answerable penalties,
-# house-rule number effects, jump-in, extra turns, Mau-Mau calls, players leaving, the cube
-# or a first discard as the start compile an engine without those rules: its phases
+# The staged machinery, left out of the compile where the rules do not need it. The entry
+# points (apply_action, fill_mask, step_checked, new_game, check_invariants) and every
+# function between them and a rule of the staged machinery take ``staged``: True, or None
+# for a rule set that uses none of it (staged_argument). numba prunes the branches on
+# ``staged is None`` / ``is not None`` before typing, so official Uno and every rule set
+# without multi-card plays, answerable penalties, house-rule number effects, jump-in, extra
+# turns, Mau-Mau calls, players leaving, the cube or a first discard as the start compile an
+# engine without those rules: its phases
 # (PH_CONTINUE, PH_CHOOSE_TARGET, PH_GIVE, PH_JUMP_IN, PH_BLOCK), the resolution stages after
 # the colour, the windows and the cube. Each guard reads ``staged is not None and <the
 # rule's slot>``, so under those rule sets both versions take the same path; a test plays the

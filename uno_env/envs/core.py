@@ -93,8 +93,8 @@ def wrong_move(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, staged: bo
     engine.fill_mask(state, spec, mask, staged)
 
 
-# inlined into its one caller, standing_rewards, itself inlined into final_rewards (issue 21;
-# uno_env/engine/engine.py, "Inlining")
+# inlined into its one caller, standing_rewards, itself inlined into final_rewards
+# (uno_env/engine/engine.py, "Inlining")
 @njit(cache=True, inline="always")
 def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.ndarray) -> None:
     """Where each seat stands by what the rules would count now (a game cut by E-END-1).
@@ -122,7 +122,7 @@ def standing(state: np.ndarray, spec: np.ndarray, value: np.ndarray, key: np.nda
             key[seat] = -value[seat]
 
 
-# inlined into its one caller, final_rewards (issue 21; uno_env/engine/engine.py, "Inlining")
+# inlined into its one caller, final_rewards (uno_env/engine/engine.py, "Inlining")
 @njit(cache=True, inline="always")
 def standing_rewards(state: np.ndarray, spec: np.ndarray, scheme: int, out: np.ndarray) -> None:
     """Rewards of a game cut by the decision limit (E-END-1), paid by :func:`standing`.
@@ -281,7 +281,7 @@ def aec_view(
     return seat
 
 
-# inlined (issue 21; uno_env/engine/engine.py, "Inlining"): a thin loop over the engine and the styles
+# inlined (uno_env/engine/engine.py, "Inlining"): a thin loop over the engine and the styles
 # whose own module re-optimised and re-emitted their whole closure; the vector env calls it from
 # one place (vector_run), the single-agent env's three steps each from one
 @njit(cache=True, inline="always")
@@ -483,7 +483,7 @@ class VectorBatch(NamedTuple):
     staged: bool | None  # the engine's argument (engine.staged_argument): None, without the staged machinery
 
 
-# inlined into the top-level loops (issue 21; uno_env/engine/engine.py, "Inlining"): its own module
+# inlined into the top-level loops (uno_env/engine/engine.py, "Inlining"): its own module
 # also built a Python wrapper boxing the whole record
 @njit(cache=True, inline="always")
 def borrowed(g: VectorBatch) -> VectorBatch:
@@ -512,7 +512,7 @@ def vector_run(games: VectorBatch, actions: np.ndarray, illegal_reward: float, m
     """The vector env's compiled loop over its games: a reset, a step or the external
     opponents' moves, by ``mode``.
 
-    One entry point for the three (issue 21: cold start): numba optimises and emits every
+    One entry point for the three, for the cold start: numba optimises and emits every
     compiled function together with the code of everything it calls, so each entry point
     that reaches the engine compiles it again. Per game ``i``:
 
