@@ -64,30 +64,34 @@ class EngineError(RuntimeError):
 
 STEP_ILLEGAL = -1  # _step_and_list: the action is not legal (nothing changed)
 STEP_ENGINE_ERROR = -2  # _step_and_list: the engine found its state unusable and ended the game
-DEAL = -1  # _step_and_list's action: deal a game (its inputs in legal)
+DEAL = -1  # _step_and_list's action: deal a game (of its deck counts, player count and seed)
 REFILL = -2  # _step_and_list's action: refill the mask of the current state
-DEAL_PLAYERS = L.MAX_FACES  # where DEAL reads the player count in legal (the deck counts before it)
-DEAL_SEED = L.MAX_FACES + 1  # and the seed
 
 
 @njit(cache=True)
 def _step_and_list(
-    state: np.ndarray, spec: np.ndarray, action: int, mask: np.ndarray, legal: np.ndarray, staged: bool | None
+    state: np.ndarray,
+    spec: np.ndarray,
+    action: int,
+    mask: np.ndarray,
+    legal: np.ndarray,
+    deck_counts: np.ndarray,
+    num_players: int,
+    seed: int,
+    staged: bool | None,
 ) -> int:
     """The facade's compiled call: one step (check, apply, refill the mask), a deal or a refill,
     then the legal ids listed into ``legal``; their number, or a STEP_* code.
 
-    ``action`` is the action to step with, or :data:`DEAL` (deal the game of the deck counts
-    ``legal[:MAX_FACES]``, the player count ``legal[DEAL_PLAYERS]`` and the seed
-    ``legal[DEAL_SEED]``, which the caller writes) or :data:`REFILL` (refill the mask of the
-    current state, a parsed position). One compiled entry point for the three (issue 21:
-    cold start): numba optimises and emits every compiled function with the code of everything
-    it calls, so each entry point compiled the engine below it again; the deal's inputs ride
-    in ``legal`` so that the step, called most, takes no more arguments than before.
+    ``action`` is the action to step with, or :data:`DEAL` (deal the game of ``deck_counts``,
+    ``num_players`` and ``seed``; a step or a refill does not read them) or :data:`REFILL`
+    (refill the mask of the current state, a parsed position). One compiled entry point for
+    the three because numba optimises and emits every compiled function with the code of
+    everything it calls: each entry point would compile the engine below it again.
     ``staged``: :func:`uno_env.engine.engine.staged_argument` of the rules (``None`` compiles the
     engine without the staged machinery)."""
     if action == DEAL:
-        engine.new_game(state, spec, legal[DEAL_PLAYERS], legal[: L.MAX_FACES], legal[DEAL_SEED], 0, staged)
+        engine.new_game(state, spec, num_players, deck_counts, seed, 0, staged)
         engine.fill_mask(state, spec, mask, staged)
     elif action == REFILL:
         engine.fill_mask(state, spec, mask, staged)
@@ -140,10 +144,7 @@ class Game:
         compiled = compile_game(rules, num_players, **overrides)
         ensure_compiled("game")
         self._setup(compiled, fresh_seed() if seed is None else check_seed(seed), compiled.new_state())
-        self._legal[: L.MAX_FACES] = compiled.deck_counts  # the deal's inputs (_step_and_list)
-        self._legal[DEAL_PLAYERS] = num_players
-        self._legal[DEAL_SEED] = self.seed
-        self._num_legal = _step_and_list(self._state, self._spec, DEAL, self._mask, self._legal, self._staged)
+        self._num_legal = self._compiled_call(DEAL)
 
     def _setup(self, compiled: CompiledGame, seed: int, state: np.ndarray) -> None:
         """The attributes every way of making a game sets (the caller fills the mask)."""
@@ -158,11 +159,27 @@ class Game:
         self._mask = compiled.new_mask()
         self._legal = np.zeros(L.MAX_ACTIONS, dtype=np.int64)
         self._num_legal = 0
+        self._deck_counts = compiled.deck_counts
+        self._num_players = compiled.num_players
         self.history: list[tuple[int, int]] = []
         """Every decision so far as ``(seat, action)``."""
         self.log: list[tuple[int, int, int]] = []
         """Every decision so far as ``(seat, action, phase)``: what a public view reads to tell
         which decisions others may see (:meth:`uno_env.styles.public.PublicAccessors.public_history`)."""
+
+    def _compiled_call(self, action: int) -> int:
+        """:func:`_step_and_list` on this game: ``action``, :data:`DEAL` or :data:`REFILL`."""
+        return _step_and_list(
+            self._state,
+            self._spec,
+            action,
+            self._mask,
+            self._legal,
+            self._deck_counts,
+            self._num_players,
+            self.seed,
+            self._staged,
+        )
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -174,9 +191,7 @@ class Game:
         state = parse_position(text, resolved, spec, seed)
         game = cls.__new__(cls)
         game._setup(compile_game(resolved, int(state[L.S_NPLAYERS])), seed, state)
-        game._num_legal = _step_and_list(
-            game._state, game._spec, REFILL, game._mask, game._legal, game._staged
-        )
+        game._num_legal = game._compiled_call(REFILL)
         return game
 
     def clone(self) -> Game:
@@ -221,12 +236,20 @@ class Game:
             raise self._illegal(action, "not an action: give an action id (int) or its notation (str)")
         seat = int(self._state[L.S_CURRENT])
         phase = int(self._state[L.S_PHASE])
-        count = _step_and_list(self._state, self._spec, action_id, self._mask, self._legal, self._staged)
+        count = _step_and_list(
+            self._state,
+            self._spec,
+            action_id,
+            self._mask,
+            self._legal,
+            self._deck_counts,
+            self._num_players,
+            self.seed,
+            self._staged,
+        )
         if count < 0:
             if count == STEP_ENGINE_ERROR:
-                self._num_legal = _step_and_list(
-                    self._state, self._spec, REFILL, self._mask, self._legal, self._staged
-                )
+                self._num_legal = self._compiled_call(REFILL)
                 raise EngineError(engine_error_message(self._state, self.position()))
             raise self._illegal(action, "not legal here")
         self._num_legal = count
