@@ -6,22 +6,28 @@
 - The controls: the coin flip (the winner drawn from the deal) reads exactly the fair share
   as skill depth, no value of hidden information and a deal share of 1; the A/A copy (the base
   rules on other deals) detects none of its effects, while a known direction (drawing until
-  playable, U-DRAW-2, lengthens games) is detected with an interval above 0.
+  playable, U-DRAW-2, lengthens games) is detected with an interval above 0; a change of a
+  trajectory measure reads both cells with the base rules' win-chance model, so two cells'
+  different fits are not a change, while a planted one is found.
 - Specs: unknown keys, switches, presets, pairs, cheating strong players, multi-round matches
   and impossible sizes are refused with one clear line; impossible player counts skip cells.
 """
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from training import atlas
-from training.atlas.planning import baseline_tables, field_tables, scripted_tables
+from training.atlas.planning import SHARED, baseline_tables, field_tables, scripted_tables
+from training.atlas.stats import MEASURE_BY_NAME, CellData, change
 
 TINY: dict[str, Any] = {
     "name": "tiny",
@@ -100,6 +106,40 @@ def test_the_aa_copy_detects_nothing_and_a_known_direction_is_found(tiny_run: Pa
     ]
     assert len(longer) == 1 and (longer["lo"] > 0).all() and longer["detected"].all()
     assert "coin_flip" not in set(effects["variant"])  # a control, not a rule: outside the family
+
+
+def test_a_trajectory_change_reads_both_cells_with_one_model_and_finds_a_planted_one(tiny_run: Path) -> None:
+    # two cells of the same rules on independent deals, each measured with its own fitted model:
+    # the two fits differ (here: each cell's own model reads 0.6 more lead changes a game in the
+    # copy), the shared base model reads both alike. The change is read with the shared model,
+    # so the A/A comparison finds nothing; a real planted difference (0.6 more under every
+    # model) is found, with its interval above 0.
+    spec = atlas.load_spec(tiny_run / "spec.toml")
+    measure = MEASURE_BY_NAME["lead_changes"]
+    rng = np.random.default_rng(5)
+
+    def cell(own: float, shared: float) -> CellData:
+        games = rng.poisson(3.0, size=(400,)).astype(np.float64)
+        columns = {
+            "winner": np.zeros(400),
+            "lead_changes": games + own,
+            SHARED + "lead_changes": games + shared,
+        }
+        return CellData(2, traced={"strong": columns})
+
+    base = cell(0.0, 0.0)
+    copy = cell(0.6, 0.0)
+    unshared = change(spec, copy, base, replace(measure, paired=None), "strong")
+    assert unshared is not None and unshared.p_value() < 0.01  # the defect: two fits' difference found
+    aa = change(spec, copy, base, measure, "strong")
+    assert aa is not None and aa.p_value() > 0.05 and aa.interval()[0] < 0 < aa.interval()[1]
+    planted = change(spec, cell(0.6, 0.6), base, measure, "strong")
+    assert planted is not None and planted.p_value() < 0.01 and planted.interval()[0] > 0
+    # every traced batch carries both readings, and the base cell's two are the same model's
+    batch = json.loads(next((tiny_run / "batches").glob("uno__2p__strong0__*.json")).read_text())
+    assert batch["games"]["lead_changes"] == batch["games"][SHARED + "lead_changes"]
+    copy_batch = json.loads(next((tiny_run / "batches").glob("aa_copy__2p__strong0__*.json")).read_text())
+    assert SHARED + "drama" in copy_batch["games"]
 
 
 def test_the_same_spec_gives_identical_tables_on_a_pool_and_after_a_resume(

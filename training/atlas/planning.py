@@ -40,6 +40,9 @@ KINDS = ("baseline", "field", "strong", "scripted")
 """The measuring kinds of games, in plan order."""
 TRACED = ("strong", "scripted")
 """The kinds whose games are traced (a win-chance trajectory per game)."""
+SHARED = "shared_"
+"""Prefix of a traced game's trajectory measures read with the base rules' model
+(:attr:`AtlasTask.shared`): the changes against the base are read from these."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,11 @@ class AtlasTask:
     ``tables`` are the seatings (one agent spec per seat); ``focal`` the rung measured at each
     table (``""`` for the traced kinds); for ``scripted`` deal ``d`` plays table ``d mod
     len(tables)``, every other kind plays every deal at every table. ``stage`` is ``"fit"``
-    (fit a win-chance model) or ``"measure"``; ``model`` the weights of a traced kind's model.
+    (fit a win-chance model) or ``"measure"``; ``model`` the weights of a traced kind's model
+    fitted on the cell's own games (its levels and calibration), ``shared`` those of the base
+    rules' model at the same player count and kind, which reads every cell's games for the
+    changes against the base (one yardstick on both sides of a change, so a change carries no
+    difference between two fits).
     """
 
     id: str
@@ -66,6 +73,7 @@ class AtlasTask:
     focal: tuple[str, ...] = ()
     coin_flip: bool = False
     model: tuple[float, ...] = ()
+    shared: tuple[float, ...] = ()
 
     def deal_seeds(self) -> list[int]:
         """The deal seed of each deal of the batch."""
@@ -82,7 +90,7 @@ def task_key(task: AtlasTask) -> str:
     fields = [
         ATLAS_FORMAT, task.stage, task.kind, task.variant, task.players, str(task.rules), task.replica,
         task.seed, task.first, task.count, [list(t) for t in task.tables], list(task.focal), task.coin_flip,
-        [round(w, 6) for w in task.model],
+        [round(w, 6) for w in task.model], [round(w, 6) for w in task.shared],
     ]  # fmt: skip
     return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
 
@@ -167,7 +175,8 @@ def measure_tasks(
 ) -> list[AtlasTask]:
     """Stage 2: every measuring batch, in a fixed order (deal set, cell, kind, table group,
     deals). ``models`` maps ``(variant, players, kind)`` to the fitted weights of the traced
-    kinds (without them those batches are left out: they wait for stage 1)."""
+    kinds (without them those batches are left out: they wait for stage 1); each traced batch
+    also carries the base cell's weights (``shared``; its own when the base has no such cell)."""
     out = []
     for replica in spec.replicas():
         for variant, n in spec.cells():
@@ -219,6 +228,7 @@ def _cell_tasks(
         tables: Sequence[tuple[str, ...]],
         focal: Sequence[str],
         model: tuple[float, ...] = (),
+        shared: tuple[float, ...] = (),
     ) -> None:
         count = spec.deal_count(kind)
         per_deal = 1 if kind in TRACED else len(tables)
@@ -239,6 +249,7 @@ def _cell_tasks(
                     focal=tuple(focal),
                     coin_flip=variant.coin_flip,
                     model=model,
+                    shared=shared,
                 )
             )
 
@@ -247,10 +258,12 @@ def _cell_tasks(
     if models is not None:
         for kind in TRACED:
             model = models.get((variant.id, n, kind))
-            if model is None:
+            has_base = any(v.id == spec.base and m == n for v, m in spec.cells())
+            shared = models.get((spec.base, n, kind)) if has_base else model
+            if model is None or shared is None:
                 continue
             tables = [(spec.strong,) * n] if kind == "strong" else scripted_tables(spec.field, n)
-            add(kind, "t", tables, (), model)
+            add(kind, "t", tables, (), model, shared)
     return out
 
 

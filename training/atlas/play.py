@@ -9,7 +9,9 @@
 - a ``strong`` or ``scripted`` batch plays one traced game per deal, turns each decision into
   every seat's win chance with the batch's fitted model (fitted on other deals: the chances
   are held out), and keeps per game the winner, the length, the first mover, the trajectory
-  measures and the Brier scores, plus the reliability table's sums.
+  measures and the Brier scores, plus the reliability table's sums; the trajectory measures
+  again (``shared_*``) with the base rules' model, the one yardstick the changes against the
+  base are read with.
 
 Compiled agents (styles, the search, exported policies, guided searches) play in the compiled
 engine; any other agent (a Python, out-of-process or chat-model agent, a checkpoint) through
@@ -31,12 +33,12 @@ from agents.spec import parse_agent
 from uno_env.engine.rules import RuleSet
 from uno_env.sim import winprob
 
-from .planning import TRACED, AtlasTask
+from .planning import SHARED, TRACED, AtlasTask
 from .spec import ATLAS_FORMAT, AtlasSpec
 
 GAME_COLUMNS = (
     "winner", "turns", "decisions", "first_mover", "positions", *winprob.GAME_MEASURES,
-    "brier", "brier_hand", "brier_fair",
+    *(SHARED + m for m in winprob.GAME_MEASURES), "brier", "brier_hand", "brier_fair",
 )  # fmt: skip
 """What a traced batch keeps per game (lists over its deals): see :func:`traced_batch`."""
 
@@ -161,6 +163,7 @@ def traced_batch(task: AtlasTask) -> dict[str, Any]:
     seeds = task.deal_seeds()
     count = task.count
     model = winprob.WinModel(task.model)
+    shared = winprob.WinModel(task.shared or task.model)
     columns = {name: np.full(count, math.nan) for name in GAME_COLUMNS}
     reliability = np.zeros((winprob.RELIABILITY_BINS, 3))
     n = task.players
@@ -169,6 +172,7 @@ def traced_batch(task: AtlasTask) -> dict[str, Any]:
         games = len(rows)
         probs = model.probabilities(trace.features)
         measures = winprob.game_measures(probs, trace.position_game, won, games)
+        common = winprob.game_measures(shared.probabilities(trace.features), trace.position_game, won, games)
         brier, counted = winprob.brier_per_game(probs, trace.position_game, won, games)
         hand = winprob.hand_model_probabilities(trace.features, n)
         brier_hand, _ = winprob.brier_per_game(hand, trace.position_game, won, games)
@@ -182,6 +186,7 @@ def traced_batch(task: AtlasTask) -> dict[str, Any]:
         columns["positions"][rows] = counted
         for name in winprob.GAME_MEASURES:
             columns[name][rows] = measures[name]
+            columns[SHARED + name][rows] = common[name]
         columns["brier"][rows] = brier
         columns["brier_hand"][rows] = brier_hand
         columns["brier_fair"][rows] = brier_fair

@@ -355,7 +355,9 @@ def report_text(
         "The win chances along a game come from a conditional logit on each seat's cards and place in the "
         "turn order, fitted per cell and kind of play on games of their own and applied to the measured "
         "games "
-        "(held out); *decided at* is the share of the game's decisions made before the eventual winner's "
+        "(held out); a change against the base reads both cells' games with the base rules' model, one "
+        "yardstick on both sides, so it holds no difference between two fitted models; *decided at* is "
+        "the share of the game's decisions made before the eventual winner's "
         "chance "
         f"stays at or above {90}%, *drama* the mean gap between the leader's chance and the eventual "
         "winner's.",

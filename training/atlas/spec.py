@@ -34,7 +34,7 @@ SPEC_KEYS = (
 )  # fmt: skip
 DEAL_KINDS = ("baseline", "field", "strong", "scripted", "fit")
 """The keys of ``[deals]``: deals per deal set of each kind of games (see :mod:`training.atlas`)."""
-DEFAULT_DEALS = {"baseline": 200, "field": 40, "strong": 100, "scripted": 300, "fit": 100}
+DEFAULT_DEALS = {"baseline": 260, "field": 30, "strong": 100, "scripted": 300, "fit": 100}
 DEFAULT_SPEC = "default_atlas.toml"
 COIN_FLIP = "coin_flip"
 """The control whose winner is drawn from the deal alone (a coin flip: play cannot matter)."""

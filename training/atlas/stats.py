@@ -32,7 +32,7 @@ from uno_env.stats import (
 )
 from uno_env.versions import ENV_VERSION
 
-from .planning import TRACED
+from .planning import SHARED, TRACED
 from .spec import COIN_FLIP, AtlasSpec, AtlasSpecError, AtlasVariant
 
 PLAYS = ("strong", "scripted")
@@ -106,7 +106,9 @@ class Measure:
     totals, ``(deals, k)``, or None when the cell lacks its games) and the statistic of the
     totals (``function``: ``(m, k)`` totals to ``m`` values). ``rate``: a proportion (shown in
     percent, changes in percentage points); ``family``: its changes enter the family of
-    effects; ``unit`` and ``text`` say what it is."""
+    effects; ``unit`` and ``text`` say what it is. ``paired``: how a change against the base
+    reads a cell, when not as ``sums`` (the trajectory measures: with the base rules' win-chance
+    model in both cells, so the change holds no difference between two fitted models)."""
 
     name: str
     plays: tuple[str, ...]
@@ -116,6 +118,7 @@ class Measure:
     family: bool
     unit: str
     text: str
+    paired: Sums | None = None
 
 
 def _focal_sums(cell: CellData, kind: str, agents: Sequence[str]) -> np.ndarray | None:
@@ -282,17 +285,20 @@ MEASURES: tuple[Measure, ...] = (
     Measure("turns_sd", BOTH, _turns, _sd, False, True, "turns",
             "spread of the game length (standard deviation)"),
     Measure("lead_changes", BOTH, _traced_column(_play_kind, "lead_changes"), _ratio, False, True, "per game",
-            "times the most likely winner changes"),
+            "times the most likely winner changes", _traced_column(_play_kind, SHARED + "lead_changes")),
     Measure("winner_low", BOTH, _traced_column(_play_kind, "winner_low"), _ratio, True, True, "chance",
-            "the eventual winner's lowest win chance (higher: fewer comebacks)"),
+            "the eventual winner's lowest win chance (higher: fewer comebacks)",
+            _traced_column(_play_kind, SHARED + "winner_low")),
     Measure("comeback", BOTH, _traced_column(_play_kind, "comeback"), _ratio, True, False, "share of games",
-            f"games won after the winner's chance fell below {winprob.COMEBACK:.0%}"),
+            f"games won after the winner's chance fell below {winprob.COMEBACK:.0%}",
+            _traced_column(_play_kind, SHARED + "comeback")),
     Measure("decided_at", BOTH, _traced_column(_play_kind, "decided_at"), _ratio, True, True,
             "share of the game",
             "share of the game's decisions made before the winner's chance stays at or above "
-            f"{winprob.DECIDED:.0%}"),
+            f"{winprob.DECIDED:.0%}", _traced_column(_play_kind, SHARED + "decided_at")),
     Measure("drama", BOTH, _traced_column(_play_kind, "drama"), _ratio, True, True, "chance",
-            "mean distance by which the eventual winner trails the leader"),
+            "mean distance by which the eventual winner trails the leader",
+            _traced_column(_play_kind, SHARED + "drama")),
 )  # fmt: skip
 """Every measure, in report order (see :class:`Measure`)."""
 MEASURE_BY_NAME = {m.name: m for m in MEASURES}
@@ -313,8 +319,10 @@ def estimate(
 def change(
     spec: AtlasSpec, cell: CellData, base: CellData, measure: Measure, play: str
 ) -> GroupedEstimate | None:
-    """A measure's change from ``base`` to ``cell`` on one deal set, paired by deal."""
-    a, b = measure.sums(spec, cell, play), measure.sums(spec, base, play)
+    """A measure's change from ``base`` to ``cell`` on one deal set, paired by deal (a trajectory
+    measure read with the base rules' model in both cells: :attr:`Measure.paired`)."""
+    sums = measure.paired or measure.sums
+    a, b = sums(spec, cell, play), sums(spec, base, play)
     if a is None or b is None or a.shape[0] != b.shape[0]:
         return None
     k = a.shape[1]
@@ -553,6 +561,7 @@ def effect_rows(spec: AtlasSpec, cells: Mapping[CellKey, CellData]) -> list[dict
             if est is None or not math.isfinite(est.value):
                 continue
             level = estimate(spec, [cells[(variant.id, n, 0)]], measure, play)
+            base_level = estimate(spec, [cells[(spec.base, n, 0)]], measure, play)
             rep = None
             if spec.replicate and (variant.id, n, 1) in cells:
                 rep = change(spec, cells[(variant.id, n, 1)], cells[(spec.base, n, 1)], measure, play)
@@ -567,7 +576,7 @@ def effect_rows(spec: AtlasSpec, cells: Mapping[CellKey, CellData]) -> list[dict
                     "players": n,
                     "play": play,
                     "measure": name,
-                    "base_value": (level.value - est.value) if level is not None else math.nan,
+                    "base_value": base_level.value if base_level is not None else math.nan,
                     "value": level.value if level is not None else math.nan,
                     "change": est.value,
                     "p": est.p_value(),
