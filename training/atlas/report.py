@@ -425,10 +425,11 @@ def control_lines(spec: AtlasSpec, levels: pd.DataFrame, effects: Sequence[Mappi
     aa = [e for e in effects if e["variant"] == AA_COPY]
     if aa:
         hits = [e for e in aa if e["detected"]]
+        found = [e for e in hits if is_finding(e, spec.replicate)]
         lines.append(
             f"- **A/A copy** ({PRESET_TITLES.get(spec.base, spec.base)} on other deals): {len(hits)} of "
             f"its {len(aa)} "
-            "effects detected"
+            f"effects detected, {len(found)} of them replicated"
             + (
                 ": "
                 + "; ".join(
@@ -447,9 +448,18 @@ def control_lines(spec: AtlasSpec, levels: pd.DataFrame, effects: Sequence[Mappi
                     else "not confirmed"
                 )
                 lines.append(
-                    f"- **Known direction** ({why}), {e['players']} players: {fmt_change(e)}: {verdict}."
+                    f"- **Known direction** ({why}), {e['players']} players, {e['play']} play: "
+                    f"{fmt_change(e)}{_fresh(e)}: {verdict}."
                 )
     return [*lines, ""]
+
+
+def _fresh(effect: Mapping[str, Any]) -> str:
+    """The same change on the fresh deals with its 95% interval (empty without replication)."""
+    if not math.isfinite(float(effect.get("rep_change", math.nan))):
+        return ""
+    again = {**effect, "change": effect["rep_change"], "lo": effect["rep_lo"], "hi": effect["rep_hi"]}
+    return f", fresh deals {fmt_change(again)}"
 
 
 KNOWN_DIRECTIONS: tuple[tuple[str, str, str, int, str], ...] = (
@@ -461,6 +471,9 @@ KNOWN_DIRECTIONS: tuple[tuple[str, str, str, int, str], ...] = (
         "the oracle's edge shrinks when a played 0 shows every hand",
     ),
     ("multi_identical", "turns_mean", "strong", -1, "laying identical cards together shortens games"),
+    ("multi_identical", "turns_mean", "scripted", -1, "laying identical cards together shortens games"),
+    ("hand_size_10", "turns_mean", "strong", 1, "ten cards dealt instead of seven lengthen games"),
+    ("hand_size_10", "turns_mean", "scripted", 1, "ten cards dealt instead of seven lengthen games"),
 )
 """Directions the rules imply (variation label, measure, play, expected sign, why): the report
 says whether the atlas confirms each (a finding in that direction)."""
