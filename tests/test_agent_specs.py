@@ -155,7 +155,7 @@ def test_every_tool_parses_each_form_the_same(text: str, expected: list[str], tm
     from training.evaluate import opponent_seats
     from training.play import split_opponents
     from training.pool import parse_pool
-    from training.study.spec import parse_spec
+    from training.study.load import parse_spec
     from training.tournament import agent_specs
 
     reference = parse_agent(text)

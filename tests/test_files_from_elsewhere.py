@@ -307,7 +307,8 @@ def test_5_special_files_are_refused_at_once_by_every_reader(tmp_path: Path, fif
     for rules in (zero, pipe_toml, str(zero)):
         with pytest.raises(RuleError, match=r"is a (character device|FIFO)"):
             uno_env.load_rules(rules)
-    from training.study.spec import SpecError, load_spec
+    from training.study.load import load_spec
+    from training.study.spec import SpecError
 
     spec = tmp_path / "study.toml"
     spec.write_text(f'bases = ["{zero}"]\nplayers = [2]\n')

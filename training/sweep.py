@@ -102,7 +102,7 @@ from training.runner import (
     write_json_atomic,
     write_toml_atomic,
 )
-from training.study import DEFAULT_FIELD, SpecError, Variant, is_checkpoint, parse_spec
+from training.study.spec import DEFAULT_FIELD, SpecError, Variant, is_checkpoint, parse_spec_fields
 from training.train import TrainConfig
 from uno_env import files
 
@@ -270,7 +270,7 @@ def _study_part(data: Mapping[str, Any], source: str) -> Any:
         )
     study = {"styles": styles, "games": 1, "allow_cheating": cheating, "allow_rules_mismatch": True}
     try:
-        return parse_spec({**shared, **study}, source=source)
+        return parse_spec_fields({**shared, **study}, source=source)
     except SpecError as exc:
         raise SpecError(str(exc).replace("set allow_cheating", "set [transfer] allow_cheating")) from None
 

@@ -69,6 +69,7 @@ from training.runner import (
     write_frame,
     write_json_atomic,
 )
+from training.study.spec import LEARNED, SpecError
 from uno_env import files
 from uno_env.sim.learned import is_learned_policy, shipped_policies
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
@@ -342,8 +343,6 @@ def _scan(
     tasks: Sequence[PolicyTask | FieldTask | CompareTask], folder: Path
 ) -> tuple[dict[str, dict[str, Any]], list[Any]]:
     """Results on disk by task id (of the same design), and the tasks still to run."""
-    from training.study import SpecError
-
     found, todo = read_results(
         tasks, lambda task: folder / f"{task.id}.json", "result file", "playing it again"
     )
@@ -802,8 +801,6 @@ def study_skill_lines(spec: Any, frame: pd.DataFrame) -> list[str]:
     the baseline, the spread and the stronger side's share. Ranked by the study's premium.
     """
     import pandas as pd
-
-    from training.study import LEARNED
 
     folder = Path(spec.sweep)
     models = spec.sweep_models()

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from training.common import Subcommand
 
+from .batches import load_batches, scan_batches
 from .cli import add_arguments, cmd_atlas
 from .planning import AtlasTask, fit_tasks, measure_tasks, plan, task_key
 from .play import coin_winners, run_task
-from .run import default_out_dir, load_batches, run_atlas, scan_batches
+from .run import default_out_dir, run_atlas
 from .spec import (
     AA_COPY,
     ATLAS_FORMAT,

@@ -13,7 +13,7 @@ against the base are paired by deal):
   win chances);
 - ``scripted``: the field at the table (deal ``d`` seats rotation ``d mod k`` of its ``k``
   styles), one game per deal, traced;
-- ``fit``: games like the traced kinds on deals of their own (:data:`~training.atlas.spec.FIT_OFFSET`),
+- ``fit``: games like the traced kinds on deals of their own (:data:`~training.atlas.names.FIT_OFFSET`),
   to fit each traced kind's win-chance model before its games are measured.
 
 :func:`plan` lists the fit batches (stage 1) and the measuring batches (stage 2; the traced
@@ -28,13 +28,17 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from agents.spec import parse_agent
 from training.runner import MAX_BATCHES, check_size
 from uno_env.engine.rules import RuleSet
 from uno_env.styles.registry import parse_policy
 
-from .spec import ATLAS_FORMAT, FIT_OFFSET, AtlasSpec, AtlasSpecError, AtlasVariant
+from .names import ATLAS_FORMAT, FIT_OFFSET
+
+if TYPE_CHECKING:
+    from .spec import AtlasSpec, AtlasVariant
 
 KINDS = ("baseline", "field", "strong", "scripted")
 """The measuring kinds of games, in plan order."""
@@ -275,7 +279,8 @@ def traced_count(spec: AtlasSpec) -> int:
 
 def check_plan_size(spec: AtlasSpec, source: str) -> None:
     """Refuse an atlas too large to plan, or whose deal seeds leave the seed range, before it
-    runs (the batches are counted, never listed: a huge plan costs no memory)."""
+    runs (the batches are counted, never listed: a huge plan costs no memory): a ValueError
+    naming the limit, which :func:`training.atlas.spec.parse_spec` raises as its spec error."""
     batches = traced_count(spec) + len(spec.cells()) * len(TRACED)
     largest = 0
     for variant, n in spec.cells():
@@ -286,16 +291,13 @@ def check_plan_size(spec: AtlasSpec, source: str) -> None:
             largest = max(largest, size * len(tables))
             if batches > MAX_BATCHES:
                 break
-    try:
-        check_size(batches, largest, f"{source}: this atlas", "lower [deals] or batch_games")
-    except ValueError as exc:
-        raise AtlasSpecError(str(exc)) from None
+    check_size(batches, largest, f"{source}: this atlas", "lower [deals] or batch_games")
     deals = max(spec.deal_count(k) for k in ("baseline", "field", "strong", "scripted")) * len(
         spec.replicas()
     )
     top = spec.seed + FIT_OFFSET * 2 + 3 * spec.deal_count("fit") + deals
     if top > 2**63 - 1:
-        raise AtlasSpecError(f"{source}: the deal seeds would pass 2**63 - 1; lower seed (at most 2**62)")
+        raise ValueError(f"{source}: the deal seeds would pass 2**63 - 1; lower seed (at most 2**62)")
 
 
 def plan(

@@ -48,8 +48,8 @@ def pooled_models(players: range = range(2, 11), games: int = POOLED_GAMES) -> d
 
 def atlas_models(run: Path) -> dict[str, Any]:
     """The strong-play model of every rule cell of a finished atlas folder (controls left out)."""
+    from .batches import load_batches
     from .report import cell_models
-    from .run import load_batches
 
     spec, batches = load_batches(run)
     return cell_models(spec, batches)

@@ -2,7 +2,7 @@
 ``calibration.csv``, ``agreement.csv``, the plots and ``report.md``.
 
 :func:`assemble` (run at the end of ``uno-env atlas``, or by ``uno-env atlas --report DIR``)
-reads the batch files (:func:`training.atlas.run.load_batches`), computes the tables
+reads the batch files (:func:`training.atlas.batches.load_batches`), computes the tables
 (:mod:`training.atlas.stats`), draws the plots (:mod:`training.atlas.plots`) and writes the
 Markdown report. The rules are named in words with the study's wording
 (:func:`training.study.report.variation_words`: the rule's title and ID from the rule
@@ -22,9 +22,9 @@ from training.study.stats import FDR
 from uno_env.game.reference import PRESET_TITLES
 from uno_env.sim.winprob import WinModel, model_key, save_models
 
+from .batches import load_batches
 from .planning import TRACED
 from .plots import plot_atlas
-from .run import load_batches
 from .spec import AA_COPY, COIN_FLIP, AtlasSpec, load_spec
 from .stats import (
     AGREEMENT_COLUMNS,

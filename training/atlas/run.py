@@ -6,14 +6,13 @@ model) on the chosen executor, writing each result atomically as it arrives
 (:mod:`training.runner`: the same folder lock, executors, progress line and disk-error
 handling as the study), logs timings to ``log.jsonl`` and assembles the results. A resumed
 run reads the finished batches, checks that each was computed for this design
-(:func:`scan_batches`) and runs only the rest.
+(:func:`training.atlas.batches.scan_batches`) and runs only the rest.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,6 @@ from training.runner import (
     claim_run_folder,
     default_run_folder,
     log_event,
-    read_results,
     results_folder,
     run_batches,
     workers_for,
@@ -32,45 +30,16 @@ from training.runner import (
 )
 from uno_env.compiler.compiling import compiling
 
+from .batches import models_of, scan_batches
 from .planning import TRACED, AtlasTask, fit_tasks, measure_tasks, task_key, traced_count
 from .play import CPU_KEY, run_task, warm_up
+from .report import assemble
 from .spec import AtlasSpec, AtlasSpecError, load_spec
-
-ModelKey = tuple[str, int, str]
 
 
 def default_out_dir(spec: AtlasSpec, root: Path = Path("runs")) -> Path:
     """``runs/atlas__<name>__<seed>__<UTC time>``."""
     return default_run_folder("atlas", spec.name, spec.seed, root=root)
-
-
-def scan_batches(tasks: Sequence[AtlasTask], out: Path) -> tuple[dict[str, dict[str, Any]], list[AtlasTask]]:
-    """The usable result files of ``tasks`` by id, and the tasks still to run; a file of another
-    design (the folder's ``spec.toml`` was edited) raises :class:`AtlasSpecError`."""
-    found, todo = read_results(
-        tasks, lambda t: out / "batches" / f"{t.id}.json", "batch file", "running it again"
-    )
-    done: dict[str, dict[str, Any]] = {}
-    for task, path, result in found:
-        if result["key"] != task_key(task):
-            raise AtlasSpecError(
-                f"{path} was computed for another design ({task.variant} at {task.players} players): "
-                f"{out / 'spec.toml'} was changed since the atlas started, or the folder mixes two atlases. "
-                "Restore the spec, or start a new atlas in a new folder; batches of two designs are never "
-                "mixed"
-            )
-        done[task.id] = result
-    return done, todo
-
-
-def models_of(spec: AtlasSpec, fits: dict[str, dict[str, Any]]) -> dict[ModelKey, tuple[float, ...]]:
-    """The fitted weights of every traced kind of every cell, from the fit batches' results."""
-    out = {}
-    for task in fit_tasks(spec):
-        result = fits.get(task.id)
-        if result is not None:
-            out[(task.variant, task.players, task.kind)] = tuple(float(w) for w in result["weights"])
-    return out
 
 
 def run_atlas(
@@ -147,25 +116,5 @@ def run_atlas(
         run_batches(run_task, todo_traced, store, executor=executor, workers=workers, ray_address=ray_address)
         log_event(log, "done", seconds=round(time.perf_counter() - start, 3), games=bar.games)
         if report:
-            from .report import assemble
-
             assemble(out)
     return out
-
-
-def load_batches(out: Path) -> tuple[AtlasSpec, list[dict[str, Any]]]:
-    """The folder's spec and every planned batch's result (all must be there, of this design)."""
-    spec = load_spec(out / "spec.toml")
-    first = [*fit_tasks(spec), *(t for t in measure_tasks(spec) if t.kind not in TRACED)]
-    done, missing = scan_batches(first, out)
-    traced = [t for t in measure_tasks(spec, models_of(spec, done)) if t.kind in TRACED]
-    more, missing_traced = scan_batches(traced, out)
-    missing += missing_traced
-    if missing or len(traced) != traced_count(spec):
-        first_missing = missing[0].id if missing else "a traced batch"
-        raise AtlasSpecError(
-            f"{out}: {max(len(missing), 1)} batches are missing or unreadable (first {first_missing}); "
-            "resume the atlas"
-        )
-    done.update(more)
-    return spec, [done[key] for key in sorted(done)]

@@ -27,7 +27,9 @@ from training.study.spec import DEFAULT_FIELD, SpecError, Variant, _switch_text
 from uno_env.engine.rules import PRESETS, RuleError, RuleSet
 from uno_env.sim.learned import load_policy, shipped_policies
 
-ATLAS_FORMAT = "uno-env-atlas/1"
+from .names import ATLAS_FORMAT
+from .planning import check_plan_size
+
 SPEC_KEYS = (
     "name", "seed", "players", "presets", "base", "variations", "pairs", "strong", "oracle", "field",
     "baseline", "ladder", "learned", "sweep", "replicate", "controls", "deals", "batch_games",
@@ -42,8 +44,6 @@ AA_COPY = "aa_copy"
 """The control that plays the base rules again on other deals (an A/A comparison)."""
 AA_OFFSET = 1 << 40
 """Deal seeds of the A/A copy start here (fresh deals of the same distribution)."""
-FIT_OFFSET = 1 << 41
-"""Deal seeds of the games the win-chance models are fitted on start here (never measured)."""
 MAX_DEALS = 1_000_000
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -455,9 +455,10 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
                 "are skipped",
                 file=sys.stderr,
             )
-    from .planning import check_plan_size
-
-    check_plan_size(spec, source)
+    try:
+        check_plan_size(spec, source)
+    except ValueError as exc:
+        raise AtlasSpecError(str(exc)) from None
     return spec
 
 

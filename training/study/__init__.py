@@ -117,8 +117,10 @@ from __future__ import annotations
 
 from training.common import Subcommand
 
+from .batches import load_batches, missing_batches, scan_batches
 from .checkpoints import check_checkpoints, check_trust, checkpoint_digests
 from .cli import add_arguments, cmd_study
+from .load import load_spec, parse_spec
 from .planning import (
     BatchTask,
     check_spec_size,
@@ -133,7 +135,7 @@ from .planning import (
 from .play import DEAL_ARRAYS, STYLE_ARRAYS, play_learned, run_batch
 from .plots import plot_study
 from .report import assemble, report_text, results_frame
-from .run import default_out_dir, load_batches, missing_batches, run_study, scan_batches, write_spec
+from .run import default_out_dir, run_study, write_spec
 from .spec import (
     DEFAULT_FIELD,
     DEFAULT_REFERENCE,
@@ -152,8 +154,7 @@ from .spec import (
     check_checkpoint,
     default_spec_path,
     is_checkpoint,
-    load_spec,
-    parse_spec,
+    parse_spec_fields,
 )
 from .stats import (
     COLUMNS,
@@ -220,6 +221,7 @@ __all__ = [
     "merge_cells",
     "missing_batches",
     "parse_spec",
+    "parse_spec_fields",
     "plan",
     "play_learned",
     "plot_study",

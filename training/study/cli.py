@@ -11,8 +11,9 @@ from training.common import add_run_arguments, add_trust_argument, run_options
 from training.extras import REPORT, TRAIN, executor_needs, merge, require
 from uno_env import files
 
+from .load import load_spec, parse_spec
 from .run import default_out_dir, run_study
-from .spec import LEARNED, SpecError, is_checkpoint, load_spec, parse_spec
+from .spec import LEARNED, SpecError, is_checkpoint
 
 KEEPS = (
     "a study writes each finished batch into its run folder as it goes; after an interruption "

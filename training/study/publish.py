@@ -63,9 +63,9 @@ def digest(path: Path) -> str:
 def replay_digest(batch_id: str) -> str:
     """The SHA-256 of batch ``batch_id`` of the current default spec, played now, as the study
     writes its file (the result with its seed and design key, sorted JSON)."""
+    from .load import load_spec
     from .planning import plan, task_key
     from .play import run_batch
-    from .spec import load_spec
 
     task = next(t for t in plan(load_spec(None)) if t.id == batch_id)
     result = {**run_batch(task), "seed": task.seed, "key": task_key(task)}
@@ -85,7 +85,7 @@ def stored_digests(folder: Path = STORED) -> dict[str, str]:
 
 def publish(run: Path, folder: Path = STORED, quotes: tuple[Path, ...] = QUOTES) -> None:
     """Store the run ``run`` of the default study in ``folder`` and quote its answer in ``quotes``."""
-    from .spec import load_spec
+    from .load import load_spec
 
     if load_spec(run / "spec.toml").to_dict() != load_spec(None).to_dict():
         raise ValueError(f"{run} is not a run of the default study (its spec.toml differs)")

@@ -2,7 +2,7 @@
 the plots and ``report.md``.
 
 :func:`assemble` (run at the end of ``uno-env study``) reads ``batches/*.json`` through
-:func:`training.study.load_batches`, computes the tables (:mod:`training.study.stats`),
+:func:`training.study.batches.load_batches`, computes the tables (:mod:`training.study.stats`),
 draws the plots (:mod:`training.study.plots`) and writes the Markdown report.
 """
 
@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 from training.runner import write_frame
 from uno_env.game.reference import SettingWords, setting_words
 
+from .batches import load_batches
+from .load import load_spec
 from .planning import deals_per_seating, first_deal, kind_seatings, seatings
 from .plots import plot_study, style_label
-from .run import load_batches
-from .spec import LEARNED, StudySpec, is_checkpoint, load_spec
+from .spec import LEARNED, StudySpec, is_checkpoint
 from .stats import COLUMNS, EFFECT_COLUMNS, FDR, MEASURES, PERCENT_MEASURES, cell_rows, effect_rows
 
 if TYPE_CHECKING:

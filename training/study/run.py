@@ -2,8 +2,8 @@
 
 :func:`run_study` writes ``spec.toml``, runs the missing batches on the chosen executor
 (each result written atomically as it finishes), logs timings to ``log.jsonl`` and
-assembles the results; :func:`scan_batches` tells finished batches from those to run again
-and refuses files of another design.
+assembles the results; :func:`training.study.batches.scan_batches` tells finished batches
+from those to run again and refuses files of another design.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from training.runner import (
     claim_run_folder,
     default_run_folder,
     log_event,
-    read_results,
     results_folder,
     run_batches,
     workers_for,
@@ -32,10 +31,13 @@ from training.runner import (
 )
 from uno_env.compiler.compiling import compiling
 
+from .batches import scan_batches
 from .checkpoints import check_checkpoints, check_trust
+from .load import load_spec
 from .planning import BatchTask, plan, task_key
 from .play import run_batch, warm_up
-from .spec import LEARNED, SpecError, StudySpec, load_spec
+from .report import assemble
+from .spec import LEARNED, SpecError, StudySpec
 
 
 def default_out_dir(spec: StudySpec, root: Path = Path("runs")) -> Path:
@@ -46,37 +48,6 @@ def default_out_dir(spec: StudySpec, root: Path = Path("runs")) -> Path:
 def write_spec(spec: StudySpec, out: Path) -> None:
     """Write the normalised spec to ``out/spec.toml`` (what ``--resume`` reads)."""
     write_toml_atomic(out / "spec.toml", spec.to_dict())
-
-
-def scan_batches(spec: StudySpec, out: Path) -> tuple[dict[str, dict[str, Any]], list[BatchTask]]:
-    """The usable result files of ``out/batches`` by batch id, and the batches still to run.
-
-    A missing file is to run; an unreadable or truncated one (or one from an older version
-    that does not record its key) is to run again, with a message on stderr
-    (:func:`training.runner.read_results`). A file whose :func:`task_key` differs from the
-    plan's was computed for another design or seed (the folder's ``spec.toml`` was edited
-    since): :class:`SpecError`, nothing is mixed.
-    """
-    found, todo = read_results(
-        plan(spec), lambda task: out / "batches" / f"{task.id}.json", "batch file", "running it again"
-    )
-    done: dict[str, dict[str, Any]] = {}
-    for task, path, result in found:
-        if result["key"] != task_key(task):
-            seed = result.get("seed")
-            raise SpecError(
-                f"{path} was computed for another design (seed {seed!r}; this study's spec.toml says seed "
-                f"{spec.seed}, {task.variant} at {task.players} players): {out / 'spec.toml'} was changed "
-                "since the study started, or the folder mixes two studies. Restore the spec, or start a "
-                "new study in a new folder; batches of two designs are never mixed"
-            )
-        done[task.id] = result
-    return done, todo
-
-
-def missing_batches(spec: StudySpec, out: Path) -> list[BatchTask]:
-    """The batches of ``spec`` still to run in ``out`` (see :func:`scan_batches`)."""
-    return scan_batches(spec, out)[1]
 
 
 def run_study(
@@ -159,8 +130,6 @@ def run_study(
         seconds = time.perf_counter() - start
         log_event(log, "done", seconds=round(seconds, 3), games=bar.games)
         if report:
-            from .report import assemble  # the tables, plots and report (pandas, matplotlib)
-
             assemble(out)
     return out
 
@@ -208,16 +177,3 @@ def checkpoint_files(tasks: list[BatchTask]) -> list[str]:
     for style in sorted(named - objects - {"", LEARNED}):
         files.update(parse_agent(style).files())
     return sorted(files)
-
-
-def load_batches(out: Path) -> list[dict[str, Any]]:
-    """The result files of the batches the folder's ``spec.toml`` plans, sorted by batch id
-    (every one must be there and of this design: :func:`scan_batches`)."""
-    spec = load_spec(out / "spec.toml")
-    done, missing = scan_batches(spec, out)
-    if missing:
-        raise SpecError(
-            f"{out}: {len(missing)} batches are missing or unreadable (first {missing[0].id}); resume "
-            "the study"
-        )
-    return [done[key] for key in sorted(done)]

@@ -1,11 +1,14 @@
 """The study spec: its keys, their validation and the rule variants it names.
 
-:func:`parse_spec` and :func:`load_spec` turn a TOML table (or file) into a frozen
-:class:`StudySpec`, refusing unknown keys, switches, values, styles, impossible player counts
-and learned policies that may not play the study's cells (:func:`check_checkpoint`), with
-a :class:`SpecError` naming what is allowed. :meth:`StudySpec.variants` lists the rule
-variants (each base, then each variation that changes it). The keys are documented in
-:mod:`training.study`.
+:func:`parse_spec_fields` turns a TOML table into a frozen :class:`StudySpec`, refusing
+unknown keys, switches, values, styles, impossible player counts and learned policies that
+may not play the study's cells (:func:`check_checkpoint`), with a :class:`SpecError` naming
+what is allowed. What needs more than the spec (the plan's size, a named sweep's finished
+runs) is checked by :func:`training.study.load.parse_spec` and
+:func:`training.study.load.load_spec`, which every study reads its spec through; a sweep's
+transfer field, which names no sweep, is read by :func:`parse_spec_fields` alone.
+:meth:`StudySpec.variants` lists the rule variants (each base, then each variation that
+changes it). The keys are documented in :mod:`training.study`.
 """
 
 from __future__ import annotations
@@ -14,21 +17,16 @@ import dataclasses
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uno_env
 from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
-from uno_env import files
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
 from uno_env.styles.registry import parse_policy
-
-if TYPE_CHECKING:
-    pass
-
 
 STUDY_FORMAT = "uno-env-study/2"
 SPEC_KEYS = (
@@ -37,7 +35,8 @@ SPEC_KEYS = (
 )  # fmt: skip
 LEARNED = "learned"
 """The style of a study that names a sweep: in each cell, the policy the sweep trained for that
-cell's rules and player count (:func:`training.sweep.sweep_models`)."""
+cell's rules and player count (:func:`training.sweep.sweep_models`, read into
+:attr:`StudySpec.swept`)."""
 DEFAULT_REFERENCE = "greedy"
 """The style of the fixed reference field unless a spec names another (or ``""``: none)."""
 KINDS = ("field", "reference")
@@ -107,6 +106,10 @@ class StudySpec:
     style column (or the reference) named by its ``text``; read back from ``spec.toml`` (key
     ``objects``) they are names only, and :meth:`missing_objects` lists them until the same
     objects are given again."""
+    swept: Mapping[tuple[str, int], str] = field(default_factory=dict, compare=False, repr=False)
+    """The policy file of the ``learned`` seat per cell (variant id, players) of a study that
+    names a sweep, read from the sweep's finished runs when the spec is read
+    (:func:`training.study.load.parse_spec`); empty without a sweep."""
 
     def agent(self, style: str) -> AgentSpec | None:
         """The Python object agent named ``style``, or None for a spec text."""
@@ -120,13 +123,9 @@ class StudySpec:
         """The styles that are learned-policy checkpoints."""
         return tuple(s for s in self.styles if is_checkpoint(s))
 
-    def sweep_models(self, source: str = "spec") -> dict[tuple[str, int], str]:
+    def sweep_models(self) -> dict[tuple[str, int], str]:
         """The checkpoint of the ``learned`` seat per cell (variant id, players); empty without a sweep."""
-        if not self.sweep:
-            return {}
-        from training.sweep import sweep_models
-
-        return sweep_models(Path(self.sweep), self.variants(), self.players, source)
+        return dict(self.swept)
 
     def models(self) -> tuple[str, ...]:
         """Every checkpoint the study loads: the learned styles and the sweep's MaskablePPO policies."""
@@ -221,8 +220,9 @@ def _int(data: Mapping[str, Any], key: str, default: int, low: int, source: str)
     return value
 
 
-def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
-    """Validate spec data (a parsed TOML table) and return the spec.
+def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
+    """Validate spec data (a parsed TOML table) and return the spec, as far as the spec alone
+    tells (:func:`training.study.load.parse_spec` checks the rest).
 
     Raises:
         SpecError: naming the offending key, switch, value, style or player count.
@@ -372,12 +372,8 @@ def parse_spec(data: Mapping[str, Any], source: str = "spec") -> StudySpec:
                 raise SpecError(
                     f"{source}: impossible player count {n} for variant {variant.id}: {exc}"
                 ) from None
-    from .planning import check_spec_size  # the plan reads the spec: imported when it is checked
-
-    check_spec_size(spec, len(variants), source)
     for path in spec.learned():
         check_checkpoint(path, variants, spec.players, allow, source)
-    spec.sweep_models(source)
     for name in spec.exported_styles():
         try:
             policy = load_policy(name)
@@ -499,10 +495,3 @@ def check_checkpoint(
                     check_policy_metadata(meta, trained, source=f"checkpoint {path}")
                 except PolicyMismatchError as inner:
                     raise SpecError(f"{where}: {inner}") from None
-
-
-def load_spec(path: str | Path | None = None) -> StudySpec:
-    """Read and validate a spec file (``None``: the built-in default spec)."""
-    path = default_spec_path() if path is None else Path(path)
-    data = files.read_toml(path, "study spec", error=SpecError)  # bounded, regular files only
-    return parse_spec(data, source=str(path))
