@@ -5,11 +5,20 @@ seat them too."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+
+from agents.text import decision_json
+from tests.test_env_encoding import hidden_variant
+from uno_env import Game
+from uno_env.engine import layout as L
+from uno_env.engine.actions import ActionKind, action_kind
+from uno_env.styles.public import HIDDEN
+from uno_env.styles.view import PublicView
 
 pytest.importorskip("openskill")
 
@@ -17,6 +26,7 @@ from tests.user_agents.seeded_agent import Seeded, make_seeded
 from training.tournament import run_tournament
 
 USER_FILE = Path(__file__).parent / "user_agents" / "seeded_agent.py"
+Entry = tuple[int, int, int]  # a raw log entry: seat, action, phase
 
 
 def games_of(result: object) -> pd.DataFrame:
@@ -297,32 +307,6 @@ def test_a_tournament_sends_its_agents_files(tmp_path: Path, monkeypatch: pytest
     assert sent == [sorted([str(USER_FILE), str(exported), str(exported.with_suffix(".json"))])]
 
 
-class HistoryReader:
-    """A Python opponent that keeps its view's public history and the env's position at each
-    of its decisions (the position to check the history against)."""
-
-    def __init__(self, seed: int, env: object) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.env = env
-        self.seen: list[tuple[list[tuple[int, int]], str]] = []
-
-    def act(self, observation: object, action_mask: np.ndarray | None = None, view: object = None) -> int:
-        assert view is not None and action_mask is not None
-        self.seen.append((view.public_history(), self.env.position()))  # type: ignore[attr-defined]
-        return int(self.rng.choice(np.flatnonzero(action_mask)))
-
-
-def replayed(rules: object, n: int, seed: int, history: list[tuple[int, int]]) -> str:
-    """The position after ``history``'s decisions from the deal of ``seed``."""
-    from uno_env import Game
-
-    game = Game(rules, n, seed=seed)  # type: ignore[arg-type]
-    for seat, action in history:
-        assert game.current_player == seat
-        game.step(action)
-    return game.position()
-
-
 def test_the_aec_envs_view_carries_the_public_history() -> None:
     """At every decision the AEC env's view has the history a Game of the same deal gives
     (PublicView.of), a given card hidden from the seats it does not concern (H-TWO-1)."""
@@ -354,37 +338,167 @@ def test_the_aec_envs_view_carries_the_public_history() -> None:
     assert checked > 100 and hidden > 0
 
 
-def test_the_single_agent_envs_opponents_see_the_whole_history() -> None:
-    """Every opponent a Python agent: each view's history replays to the game as it stands.
-    With a compiled opponent at the table (which moves unseen) the history is empty."""
+class LogReader:
+    """A Python opponent that keeps, at each of its decisions, its seat, the game's raw log
+    (the list object, which grows with its game) and its length then, the public history
+    its view shows and the game's position."""
+
+    def __init__(self, seed: int, env: object) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.env = env
+        self.seen: list[tuple[int, list[tuple[int, int, int]], int, list[tuple[int, int]], str]] = []
+
+    def act(self, observation: object, action_mask: np.ndarray | None = None, view: object = None) -> int:
+        assert view is not None and action_mask is not None
+        position = self.env.compiled.position(view.state)  # type: ignore[attr-defined]
+        self.seen.append((view.seat, view.log, view.log_length, view.public_history(), position))  # type: ignore[attr-defined]
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+def aec_histories(
+    rules: object, n: int, seed: int, log: list[Entry]
+) -> list[tuple[int, list[tuple[int, int]], str]]:
+    """An AEC env of the same deal driven by ``log``'s actions: before each one, the seat to
+    move, the public history the env's view gives it and the position."""
     import uno_env
 
-    readers = [HistoryReader(1, None), HistoryReader(2, None)]
-    env = uno_env.SingleAgentEnv("uno", 3, opponents=readers)
-    for reader in readers:
-        reader.env = env
+    env = uno_env.env(rules, n)
+    env.reset(seed=seed)
+    out = []
+    for seat, action, phase in log:
+        view = env.unwrapped.public_view()
+        assert (view.seat, int(view.phase)) == (seat, phase)
+        out.append((seat, view.public_history(), env.unwrapped.position()))
+        env.step(action)
+    view = env.unwrapped.public_view()
+    out.append((view.seat, view.public_history(), env.unwrapped.position()))
+    return out
+
+
+def check_against_aec(rules: object, n: int, seed: int, seen: list, log: list[Entry]) -> int:
+    """Each of a reader's decisions in one game: the same seat, history and position as the
+    AEC env of that deal after as many decisions; the number of hidden entries seen."""
+    aec = aec_histories(rules, n, seed, log)
+    rng = random.Random(seed)
+    hidden = 0
+    for k, (seat, _, length, history, position) in enumerate(seen):
+        assert aec[length] == (seat, history, position)
+        if k % 5 == 0:  # the re-deal check: changing what the seat may not see changes no view
+            other_world, receiver = [], -1
+            for who, action, phase in log[:length]:
+                if phase == L.PH_CHOOSE_TARGET:
+                    receiver = (who + action_kind(action)[1]) % n
+                if phase == L.PH_GIVE and seat not in (who, receiver):
+                    action = (action + 1) % 10  # another card given between two other seats
+                other_world.append((who, action, phase))
+            same = Game.from_position(rules, position)  # type: ignore[arg-type]
+            redealt = Game.from_position(rules, hidden_variant(position, seat, rng))  # type: ignore[arg-type]
+            a = PublicView(same.state, same.compiled.spec, same.rules, log, length)
+            b = PublicView(redealt.state, redealt.compiled.spec, redealt.rules, other_world, length)
+            assert decision_json(a) == decision_json(b)
+        # nothing hidden: a card given is shown only to its giver and receiver (H-TWO-1), and
+        # another seat's let-go answer to an out-of-turn window is left out (H-JUMP-1)
+        receiver = -1
+        shown = iter(history)
+        for who, action, phase in log[:length]:
+            if phase == L.PH_CHOOSE_TARGET:
+                receiver = (who + action_kind(action)[1]) % n
+            if (
+                phase in (L.PH_JUMP_IN, L.PH_BLOCK)
+                and who != seat
+                and action_kind(action)[0] == ActionKind.PASS
+            ):
+                continue
+            entry = next(shown)
+            if phase == L.PH_GIVE and seat not in (who, receiver):
+                assert entry == (who, HIDDEN)
+                hidden += 1
+            else:
+                assert entry == (who, action)
+        assert next(shown, None) is None
+    return hidden
+
+
+def deals(rules: object, seed: int, log: list[Entry], position: str) -> bool:
+    """Whether ``log``'s decisions, from the deal of ``seed``, reach ``position``."""
+    game = Game(rules, 3, seed=seed)  # type: ignore[arg-type]
+    for seat, action, _ in log:
+        if game.current_player != seat or action not in game.legal_actions():
+            return False
+        game.step(action)
+    return game.position() == position
+
+
+HISTORY_RULES = [{"two_gives": True}, {"jump_in": True}]
+
+
+@pytest.mark.parametrize("overrides", HISTORY_RULES)
+def test_the_single_agent_envs_views_carry_the_whole_public_history(overrides: dict[str, object]) -> None:
+    """A compiled opponent (moving inside the compiled step) and a Python one at the table:
+    at each of the Python agent's decisions its view's public history is the one the AEC env
+    of the same deal gives that seat after the same decisions, and hides what it must (a card
+    given to another, H-TWO-1; another seat's let-go answer, H-JUMP-1); the learner's view
+    (public_view) carries the same log."""
+    import uno_env
+
+    rules = uno_env.load_rules("uno", **overrides)
+    reader = LogReader(2, None)
+    env = uno_env.SingleAgentEnv(rules, 3, opponents=["greedy", reader], seat=None)
+    reader.env = env
     rng = np.random.default_rng(0)
-    for episode in range(3):
-        _, info = env.reset(seed=10 + episode)
+    decisions = hidden = 0
+    for episode in range(4):
+        _, info = env.reset(seed=20 + episode)
         done = False
         while not done:
+            mine = env.public_view()
+            assert (
+                mine.seat == env.learner_seat
+                and mine.legal_actions() == np.flatnonzero(env.action_masks()).tolist()
+            )
             _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             done = terminated or truncated
-        seen = [entry for reader in readers for entry in reader.seen]
-        assert seen and any(history for history, _ in seen)
-        for history, position in seen:
-            assert replayed(env.rules, 3, info["game_seed"], history) == position
-        for reader in readers:
-            reader.seen.clear()
-    reader = HistoryReader(3, None)
-    mixed = uno_env.SingleAgentEnv("uno", 3, opponents=["greedy", reader])
-    reader.env = mixed
-    mixed.reset(seed=1)
-    for _ in range(30):
-        _, _, terminated, truncated, _ = mixed.step(int(np.flatnonzero(mixed.action_masks())[0]))
-        if terminated or truncated:
-            break
-    assert reader.seen and all(history == [] for history, _ in reader.seen)
+        final = env.public_view()
+        log = list(final.log[: final.log_length])
+        assert aec_histories(rules, 3, info["game_seed"], log)[-1][2] == env.position()  # the whole game
+        decisions += len(reader.seen)
+        hidden += check_against_aec(rules, 3, info["game_seed"], reader.seen, log)
+        reader.seen.clear()
+    assert decisions > 40 and (hidden > 0 or "two_gives" not in overrides)
+
+
+@pytest.mark.parametrize("overrides", HISTORY_RULES)
+def test_the_vector_envs_agents_see_the_whole_public_history(overrides: dict[str, object]) -> None:
+    """The same in the vector env: an agent object beside a compiled opponent, over auto-reset
+    games in two rows; each game is identified by the deal whose AEC replay reaches the
+    positions the agent saw."""
+    import uno_env
+    from uno_env.envs import core
+
+    rules = uno_env.load_rules("uno", **overrides)
+    reader = LogReader(3, None)
+    venv = uno_env.VectorEnv(2, rules, 3, opponents=[reader, "random_playable"], seat=None)
+    reader.env = venv
+    venv.reset(seed=5)
+    rng = np.random.default_rng(1)
+    seeds: set[int] = set()
+    for _ in range(120):
+        seeds.update(int(s) for s in venv.game_seeds)
+        masks = venv.action_masks()
+        venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    games: dict[int, list] = {}
+    for entry in reader.seen:
+        games.setdefault(id(entry[1]), []).append(entry)
+    checked = hidden = 0
+    for seen in games.values():
+        log, length = seen[-1][1], seen[-1][2]
+        log = list(log[:length])
+        seed = next(
+            s for s in sorted(seeds | {core.next_seed(s) for s in seeds}) if deals(rules, s, log, seen[-1][4])
+        )
+        hidden += check_against_aec(rules, 3, seed, seen, log)
+        checked += len(seen)
+    assert len(games) >= 3 and checked > 40 and (hidden > 0 or "two_gives" not in overrides)
 
 
 def test_a_sweeps_field_seats_a_python_agent() -> None:

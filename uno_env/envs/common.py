@@ -21,6 +21,7 @@ __all__ = [
     "RENDER_MODES",
     "ActionOutOfBoundsError",
     "CompiledEnv",
+    "PublicLog",
     "check_choice",
     "check_learner_seat",
     "check_render_mode",
@@ -115,6 +116,84 @@ class CompiledEnv:
         )
         self._illegal_code = check_choice("illegal_action", illegal_action, core.ILLEGAL_ACTIONS)
         self.illegal_reward = float(illegal_reward)
+
+
+class PublicLog:
+    """The games' public move logs as the views read them: each game's decisions as
+    ``(seat, action, phase)``, as :attr:`uno_env.Game.log` keeps them.
+
+    The compiled steps write every decision they apply, compiled opponents' included, into
+    a ring per game (a row of :attr:`log`, see :func:`uno_env.envs.core.log_move`);
+    :meth:`entries` reads a game's new entries into its list when a view needs them, and
+    :meth:`keep_up` (called once a step) reads the games whose unread entries fill half the
+    ring, so no entry is overwritten before it is read.
+    :meth:`uno_env.styles.public.PublicAccessors.public_history` shows a viewer only what it
+    may know of them.
+    """
+
+    def __init__(self, games: int) -> None:
+        self.log = np.zeros((games, core.LOG_WIDTH), dtype=np.int64)
+        self._entries: list[list[tuple[int, int, int]]] = [[] for _ in range(games)]
+        self._read = np.zeros(games, dtype=np.int64)  # entries of the row's game read so far
+        self._serial = np.zeros(games, dtype=np.int64)  # which game of the row they belong to
+        self._lost = np.zeros(games, dtype=np.bool_)
+        self._first = self.log[0] if games == 1 else None  # the single-agent env's one row
+
+    def entries(self, row: int) -> list[tuple[int, int, int]]:
+        """Game ``row``'s decisions so far (the list grows as the game goes on: a view keeps
+        its length). Raises RuntimeError if the ring was overwritten before it was read (more
+        than :data:`~uno_env.envs.core.LOG_CAPACITY` decisions between two reads)."""
+        self.read(row)
+        if self._lost[row]:
+            raise RuntimeError(
+                f"the public move log of game {row} lost entries: more than {core.LOG_CAPACITY} "
+                "decisions were applied between two reads (the env reads it every step)"
+            )
+        return self._entries[row]
+
+    def keep_up(self) -> None:
+        """Read every game whose unread entries fill half its ring (a new game's: all of them)."""
+        first = self._first
+        half = core.LOG_CAPACITY // 2
+        if first is not None:  # one row: the scalar reads are the cheaper ones
+            read = self._read[0] if first[core.LOG_SERIAL] == self._serial[0] else 0
+            if first[core.LOG_COUNT] - read > half:
+                self.read(0)
+            return
+        counts, serials = self.log[:, core.LOG_COUNT], self.log[:, core.LOG_SERIAL]
+        unread = counts - np.where(serials == self._serial, self._read, 0)
+        for row in np.flatnonzero(unread > half):
+            self.read(int(row))
+
+    def read(self, row: int) -> None:
+        """Read game ``row``'s new entries into its list (a new game in the row starts a new list)."""
+        count = int(self.log[row, core.LOG_COUNT])
+        serial = int(self.log[row, core.LOG_SERIAL])
+        if serial != self._serial[row]:
+            self._entries[row] = []
+            self._read[row] = 0
+            self._serial[row] = serial
+            self._lost[row] = False
+        start = int(self._read[row])
+        if count - start > core.LOG_CAPACITY:
+            self._lost[row] = True
+            start = count - core.LOG_CAPACITY
+        if count > start:
+            lo = start & (core.LOG_CAPACITY - 1)
+            hi = lo + count - start
+            ring = self.log[row]
+            packed = (
+                ring[lo:hi]
+                if hi <= core.LOG_CAPACITY
+                else np.concatenate((ring[lo:], ring[: hi - core.LOG_CAPACITY]))
+            )
+            seat_bits = (1 << core.LOG_ACTION_SHIFT) - 1
+            action_bits = (1 << (core.LOG_PHASE_SHIFT - core.LOG_ACTION_SHIFT)) - 1
+            shift, phase_shift = core.LOG_ACTION_SHIFT, core.LOG_PHASE_SHIFT
+            self._entries[row].extend(
+                (e & seat_bits, (e >> shift) & action_bits, e >> phase_shift) for e in packed.tolist()
+            )
+            self._read[row] = count
 
 
 def check_render_mode(render_mode: str | None) -> None:

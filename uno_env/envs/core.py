@@ -64,6 +64,14 @@ EXTERNAL = -2  # a Python opponent (the caller decides); the vector env numbers 
 
 M31 = 0x7FFFFFFF
 
+# the public move log: per game, a ring of the decisions applied, each packed into one int64
+LOG_CAPACITY = 512  # entries per game (a power of two); the envs read the ring at least every step
+LOG_ACTION_SHIFT = 8  # entry = seat | action << LOG_ACTION_SHIFT | phase << LOG_PHASE_SHIFT
+LOG_PHASE_SHIFT = 32
+LOG_COUNT = LOG_CAPACITY  # log[row, LOG_COUNT]: decisions written in the row's game so far
+LOG_SERIAL = LOG_CAPACITY + 1  # log[row, LOG_SERIAL]: games dealt in the row (a new one restarts the count)
+LOG_WIDTH = LOG_CAPACITY + 2  # a log row: the ring, the count and the serial
+
 
 @njit(cache=True)
 def next_seed(seed: int) -> int:
@@ -229,6 +237,32 @@ def export_mask(spec: np.ndarray, mask: np.ndarray, out_mask: np.ndarray) -> Non
         out_mask[a] = mask[a]
 
 
+@njit(cache=True, inline="always")
+def log_move(log: np.ndarray, row: int, seat: int, action: int, phase: int) -> None:
+    """Write a decision about to be applied into game ``row``'s public move log.
+
+    ``log[row]`` (:data:`LOG_WIDTH` int64) is a ring of :data:`LOG_CAPACITY` packed entries
+    (the deciding seat, the action id, the phase it answered: what :attr:`uno_env.Game.log`
+    keeps, read through :meth:`uno_env.styles.public.PublicAccessors.public_history`, which
+    hides what the viewer may not see), then the entries' count and the game's serial. With
+    no rows (an env that keeps no log) nothing is written.
+    """
+    if log.shape[0] == 0:
+        return
+    n = log[row, LOG_COUNT]
+    log[row, n & (LOG_CAPACITY - 1)] = seat | (action << LOG_ACTION_SHIFT) | (phase << LOG_PHASE_SHIFT)
+    log[row, LOG_COUNT] = n + 1
+
+
+@njit(cache=True, inline="always")
+def log_new_game(log: np.ndarray, row: int) -> None:
+    """A game was dealt in ``row``: its public move log starts empty (see :func:`log_move`)."""
+    if log.shape[0] == 0:
+        return
+    log[row, LOG_COUNT] = 0
+    log[row, LOG_SERIAL] += 1
+
+
 @njit(cache=True)
 def aec_step(
     state: np.ndarray,
@@ -292,6 +326,8 @@ def play_compiled(
     seats: np.ndarray,
     params: np.ndarray,
     staged: bool | None,
+    log: np.ndarray,
+    row: int,
     count: int = -1,
     planning: bool | None = True,
     scripted: bool | None = True,
@@ -308,7 +344,8 @@ def play_compiled(
     ``count`` says what ``mask`` holds: the legal actions and their number (``>= 0``), the
     legal actions (``-1``: counted on first use), or nothing yet (:data:`MASK_STALE`).
     Random opponents mostly decide without a mask (:func:`uno_env.styles.baselines.quick_action`), so the mask
-    is written only when a decision needs it, and once before returning.
+    is written only when a decision needs it, and once before returning. Each move goes into
+    game ``row``'s public move log (:func:`log_move`).
     """
     while state[L.S_STATUS] == L.ST_RUNNING:
         seat = state[L.S_CURRENT]
@@ -329,6 +366,7 @@ def play_compiled(
                 action = random_action(state, mask, count)
             else:
                 action = choose_action(state, spec, mask, count, code, params[seat], planning, scripted)
+        log_move(log, row, seat, action, state[L.S_PHASE])
         engine.apply_action(state, spec, action, staged)
         count = MASK_STALE
     if count == MASK_STALE:
@@ -362,12 +400,14 @@ def single_step(
     mask: np.ndarray,
     seats: np.ndarray,
     params: np.ndarray,
+    log: np.ndarray,
     staged: bool | None,
     planning: bool | None = True,
     scripted: bool | None = True,
 ) -> int:
     """Apply a caller's ``action`` then let compiled opponents move (``planning`` and
-    ``scripted`` as :func:`play_compiled` takes them).
+    ``scripted`` as :func:`play_compiled` takes them; every move into the public move log
+    ``log`` of one game, :func:`log_move`).
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER`, or the seat that must decide.
     """
@@ -376,10 +416,12 @@ def single_step(
     mask = borrow(mask)
     seats = borrow(seats)
     params = borrow(params)
+    log = borrow(log)
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
+    log_move(log, 0, state[L.S_CURRENT], action, state[L.S_PHASE])
     engine.apply_action(state, spec, action, staged)
-    return play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning, scripted)
+    return play_compiled(state, spec, mask, seats, params, staged, log, 0, MASK_STALE, planning, scripted)
 
 
 @njit(cache=True)
@@ -403,12 +445,14 @@ def reset_game(
     seed: int,
     num_players: int,
     deck: np.ndarray,
+    log: np.ndarray,
     staged: bool | None,
     planning: bool | None = True,
     scripted: bool | None = True,
 ) -> int:
     """Deal the game of ``seed``, seat the learner and let compiled opponents move
-    (``planning`` and ``scripted`` as :func:`play_compiled` takes them).
+    (``planning`` and ``scripted`` as :func:`play_compiled` takes them; the game's public
+    move log, ``log`` of one game, restarts with each deal).
 
     Stops when a caller (the learner or an external opponent) must decide. A game that the
     compiled opponents finish before that is dealt again from :func:`next_seed`. Returns
@@ -418,7 +462,9 @@ def reset_game(
         learner = seat_for_seed(seed, num_players, seat_mode)
         learner_seats(seats, params, template, template_params, num_players, learner)
         engine.new_game(state, spec, num_players, deck, seed, 0, staged)
-        if play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning, scripted) >= 0:
+        log_new_game(log, 0)
+        seat = play_compiled(state, spec, mask, seats, params, staged, log, 0, MASK_STALE, planning, scripted)
+        if seat >= 0:
             return seed
         seed = next_seed(seed)
 
@@ -468,6 +514,7 @@ class VectorBatch(NamedTuple):
     illegal: np.ndarray  # (n,) bool: the learner's action was illegal
     final_obs: np.ndarray  # (n, size) float32: the last observation of a game that ended
     final_lengths: np.ndarray  # (n, 2) int64: its decisions and turns
+    log: np.ndarray  # (n or 0, LOG_WIDTH) int64: each game's public move log (log_move); 0 rows: none kept
     spec: np.ndarray  # the compiled rules (shared by every game)
     deck: np.ndarray  # deck counts for the player count
     offsets: np.ndarray  # the observation layout
@@ -496,7 +543,8 @@ def borrowed(g: VectorBatch) -> VectorBatch:
         borrow(g.states), borrow(g.masks), borrow(g.seats), borrow(g.params), borrow(g.learners),
         borrow(g.seeds), borrow(g.tables), borrow(g.waiting), borrow(g.fresh), borrow(g.obs),
         borrow(g.out_masks), borrow(g.rewards), borrow(g.terminated), borrow(g.truncated),
-        borrow(g.illegal), borrow(g.final_obs), borrow(g.final_lengths), borrow(g.spec), borrow(g.deck),
+        borrow(g.illegal), borrow(g.final_obs), borrow(g.final_lengths), borrow(g.log), borrow(g.spec),
+        borrow(g.deck),
         borrow(g.offsets), borrow(g.templates), borrow(g.template_params), borrow(g.cumulative_weights),
         g.seat_mode, g.num_players, g.reward_mode, g.illegal_mode, g.planning, g.scripted, g.staged,
     )  # fmt: skip
@@ -565,6 +613,7 @@ def vector_run(games: VectorBatch, actions: np.ndarray, illegal_reward: float, m
                 continue
             if not engine.is_legal(spec, actions[i], mask):
                 return i
+            log_move(g.log, i, g.waiting[i], actions[i], state[L.S_PHASE])
             engine.apply_action(state, spec, actions[i], g.staged)
             move = True
         else:
@@ -575,6 +624,7 @@ def vector_run(games: VectorBatch, actions: np.ndarray, illegal_reward: float, m
             g.fresh[i] = False
             action = actions[i]
             if engine.is_legal(spec, action, mask):
+                log_move(g.log, i, g.learners[i], action, state[L.S_PHASE])
                 engine.apply_action(state, spec, action, g.staged)
                 move = True
             elif g.illegal_mode == ILLEGAL_RAISE:
@@ -596,12 +646,14 @@ def vector_run(games: VectorBatch, actions: np.ndarray, illegal_reward: float, m
                 template = g.templates[table]
                 learner_seats(seats, params, template, g.template_params[table], g.num_players, learner)
                 engine.new_game(state, spec, g.num_players, g.deck, seed, 0, g.staged)
+                log_new_game(g.log, i)
                 move = True
             if move:
                 move = False
                 seat = play_compiled(
-                    state, spec, mask, seats, params, g.staged, MASK_STALE, g.planning, g.scripted
-                )
+                    state, spec, mask, seats, params, g.staged, g.log, i, MASK_STALE,
+                    g.planning, g.scripted,
+                )  # fmt: skip
                 if deal:
                     if seat == OVER:  # the compiled opponents ended it before a caller decided
                         seed = next_seed(seed)
@@ -682,12 +734,14 @@ def learner_step(
     offsets: np.ndarray,
     obs: np.ndarray,
     out_mask: np.ndarray,
+    log: np.ndarray,
     staged: bool | None,
     planning: bool | None = True,
     scripted: bool | None = True,
 ) -> int:
     """The single-agent step: the learner's ``action``, then the compiled opponents
-    (``planning`` and ``scripted`` as :func:`play_compiled` takes them).
+    (``planning`` and ``scripted`` as :func:`play_compiled` takes them; every move into the
+    public move log ``log`` of one game, :func:`log_move`).
 
     Returns :data:`ILLEGAL` (nothing changed), :data:`OVER` or the seat to decide. When
     that is the learner, or the game is over, the learner's view is in ``obs`` and
@@ -701,10 +755,12 @@ def learner_step(
     offsets = borrow(offsets)
     obs = borrow(obs)
     out_mask = borrow(out_mask)
+    log = borrow(log)
     if not engine.is_legal(spec, action, mask):
         return ILLEGAL
+    log_move(log, 0, learner, action, state[L.S_PHASE])
     engine.apply_action(state, spec, action, staged)
-    seat = play_compiled(state, spec, mask, seats, params, staged, MASK_STALE, planning, scripted)
+    seat = play_compiled(state, spec, mask, seats, params, staged, log, 0, MASK_STALE, planning, scripted)
     if seat == learner or seat == OVER:
         learner_view(state, spec, mask, learner, offsets, obs, out_mask)
     return seat

@@ -26,11 +26,11 @@ Opponents
       ``(observation, action_mask) -> int`` (an ``agents`` play style, a frozen copy of a
       model for self-play...): it gets its own seat-relative observation and mask. An
       ``act`` that takes a ``view`` keyword (the scripted agents of :mod:`agents`) also
-      gets ``view=PublicView(state, spec)`` (:class:`uno_env.styles.view.PublicView`), the
-      public game state; its public history (``view.public_history()``) holds every decision
-      of the game when every opponent is such an object (each decision passes through
-      Python), and is empty when compiled opponents, which move inside the compiled step,
-      share the table.
+      gets ``view=`` the public view of its seat (:class:`uno_env.styles.view.PublicView`),
+      whose public history (``view.public_history()``) holds every decision of the game,
+      the compiled opponents' moves included: the compiled step writes each decision it
+      applies into the game's public move log (:class:`uno_env.envs.common.PublicLog`).
+      :meth:`SingleAgentEnv.public_view` gives the learner's view the same way.
 
     An opponent's illegal action raises :class:`~uno_env.IllegalActionError` (a bug in the
     opponent, whatever ``illegal_action`` says about the learner).
@@ -76,6 +76,7 @@ from . import core
 from .common import (
     RENDER_MODES,
     CompiledEnv,
+    PublicLog,
     check_learner_seat,
     check_render_mode,
     coerce_action,
@@ -205,10 +206,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self._obs = np.zeros(self._layout.size, dtype=np.float32)
         self._out_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-        self._log: list[tuple[int, int, int]] | None = None
-        """The game's decisions as ``(seat, action, phase)`` for the opponents' views' public
-        history: kept when every opponent is a Python agent (every decision passes here);
-        ``None`` when compiled opponents move inside the compiled step, unseen."""
+        self._public_log = PublicLog(1)
+        """The game's decisions, compiled opponents' included, for the views' public history."""
 
     # ------------------------------------------------------------ episode
     def reset(
@@ -230,13 +229,12 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 game_seed,
                 self.num_players,
                 self._deck_counts,
+                self._public_log.log,
                 self._staged,
                 self._planning,
                 self._scripted,
             )
             self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
-            python_only = all(self._seats[s] < 0 for s in range(self.num_players))
-            self._log = [] if python_only else None
             if self._ask_external(int(self._state[L.S_CURRENT])) != core.OVER:
                 break
             game_seed = core.next_seed(game_seed)
@@ -271,20 +269,13 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             policy, takes_view = external
             obs = observe_state(self._state, self._spec, seat, self.deck)
             mask = self._mask[: self._num_actions].copy()
-            if takes_view:
-                log = self._log
-                length = len(log) if log is not None else 0
-                view = PublicView(self._state, self._spec, self.rules, log, length)
-                chosen = policy(obs, mask, view=view)
-            else:
-                chosen = policy(obs, mask)
+            chosen = policy(obs, mask, view=self.public_view()) if takes_view else policy(obs, mask)
             try:
                 action = coerce_action(chosen, self._num_actions)
             except ValueError as exc:
                 raise IllegalActionError(
                     f"opponent at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
                 ) from None
-            phase = int(self._state[L.S_PHASE])
             result = core.single_step(
                 self._state,
                 self._spec,
@@ -292,6 +283,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._mask,
                 self._seats,
                 self._params,
+                self._public_log.log,
                 self._staged,
                 self._planning,
                 self._scripted,
@@ -299,8 +291,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             if result == core.ILLEGAL:
                 lead = f"opponent at seat {seat} played the illegal action "
                 raise self.compiled.illegal_action(self._state, mask, action, lead=lead)
-            if self._log is not None:
-                self._log.append((seat, action, phase))
+            self._public_log.keep_up()
             seat = result
         return seat
 
@@ -312,7 +303,6 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             action = coerce_action(action, self._num_actions)  # ActionOutOfBoundsError if outside
         obs = np.empty(self._layout.size, dtype=np.float32)
         mask = np.empty(self._num_actions, dtype=np.int8)
-        phase = int(self._state[L.S_PHASE])
         seat = core.learner_step(
             self._state,
             self._spec,
@@ -324,6 +314,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             self._offsets,
             obs,
             mask,
+            self._public_log.log,
             self._staged,
             self._planning,
             self._scripted,
@@ -331,8 +322,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         info: dict[str, Any] = {"action_mask": mask}
         if seat == core.ILLEGAL:
             return self._illegal(action)
-        if self._log is not None:
-            self._log.append((self._learner, int(action), phase))
+        self._public_log.keep_up()
         if seat != self._learner and seat != core.OVER:
             seat = self._ask_external(seat)
             obs, mask = self._view()
@@ -392,6 +382,14 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     def position(self) -> str:
         """The current situation in position notation (see :mod:`uno_env.game.position`)."""
         return self.compiled.position(self._state)
+
+    def public_view(self) -> PublicView:
+        """The game as the seat to move may see it (the learner's view between steps): the
+        typed accessors (own hand, top card, decision...) and the public history of every
+        decision of the game, the compiled opponents' included
+        (:class:`~uno_env.styles.view.PublicView`)."""
+        log = self._public_log.entries(0)
+        return PublicView(self._state, self._spec, self.rules, log, len(log))
 
     @property
     def learner_seat(self) -> int:

@@ -15,7 +15,10 @@ for all of them (their views from the opponent's seat), applies the answers in o
 compiled call and goes on until every learner decides; without batch policies a step
 stays one compiled call. An agent object (``act(observation, action_mask, view=None)``,
 :class:`agents.Agent`: a scripted style, a user's Python agent, an out-of-process one) sits
-the same way; it is asked game by game, with the public view of its seat. An
+the same way; it is asked game by game, with the public view of its seat, whose public
+history holds every decision of the game, the compiled opponents' moves included (the
+compiled loop writes each move it applies into the game's public move log,
+:class:`uno_env.envs.common.PublicLog`, kept once an agent object sits at a table). An
 :class:`OpponentPool` seats each game at one of several
 tables, picked with the given weights from the game's seed, and :meth:`VectorEnv.set_opponents`
 changes the tables for games dealt afterwards (fictitious self-play adds snapshots this way).
@@ -84,7 +87,7 @@ from ..styles.params import NUM_POLICY_PARAMS
 from ..styles.registry import policy_table
 from ..styles.view import PublicView
 from . import core
-from .common import ActionOutOfBoundsError, CompiledEnv, check_learner_seat, check_seed
+from .common import ActionOutOfBoundsError, CompiledEnv, PublicLog, check_learner_seat, check_seed
 from .registration import ENV_VERSION
 
 BatchPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -219,6 +222,9 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._external_masks = np.zeros((n, self._num_actions), dtype=np.int8)
         self._external_actions = np.zeros(n, dtype=np.int64)
         self._externals: list[BatchPolicy | AgentOpponent | None] = []
+        self._public_log = PublicLog(0)
+        """Each game's decisions for the agents' views' public history: kept (one row per game)
+        once an agent object sits at a table."""
         self._set_tables(opponents)
         self._has_reset = False
 
@@ -274,6 +280,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             if core.EXTERNAL - j not in used:
                 externals[j] = None  # no game sits with it any more: let it go
         self._has_externals = any(policy is not None for policy in externals)
+        if self._public_log.log.shape[0] == 0 and any(isinstance(p, AgentOpponent) for p in externals):
+            self._public_log = PublicLog(self.num_envs)  # the games dealt from now on keep their log
         # None compiles the loops without the planning styles, and with random opponents only
         # without the scripted ones too: a shorter cold start for loops that never seat them
         codes = np.concatenate([templates.ravel(), self._seats.ravel()])
@@ -401,6 +409,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         """
         if not self._has_externals:
             return
+        self._public_log.keep_up()
         while True:
             rows = np.flatnonzero(self._waiting >= 0)
             if rows.size == 0:
@@ -415,9 +424,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                     answer = np.array(
                         [
                             policy.agent.act(
-                                self._external_obs[g],
-                                self._external_masks[g],
-                                view=PublicView(self._states[g], self._spec),
+                                self._external_obs[g], self._external_masks[g], view=self._view(int(g))
                             )
                             for g in chosen
                         ],
@@ -436,6 +443,12 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             )
             if failed >= 0:
                 raise self._external_error(failed)
+            self._public_log.keep_up()
+
+    def _view(self, i: int) -> PublicView:
+        """The public view of game ``i`` for the seat to move, with the game's public history."""
+        log = self._public_log.entries(i)
+        return PublicView(self._states[i], self._spec, self.rules, log, len(log))
 
     def _external_error(self, i: int) -> IllegalActionError:
         seat = int(self._waiting[i])
@@ -465,6 +478,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             illegal=self._illegal,
             final_obs=self._final_obs,
             final_lengths=self._final_lengths,
+            log=self._public_log.log,
             spec=self._spec,
             deck=self._deck_counts,
             offsets=self._offsets,
