@@ -9,8 +9,10 @@ is one line; a node killed mid-study loses nothing and counts nothing twice; a k
 resumes. ``tests/loopback_cluster.py`` starts and stops the nodes (never ``ray stop``).
 
 Budget: the cluster starts in about 15 s; the page's study and sweep, each twice (cluster,
-process pool), about a minute; the failure lines a few seconds each. The node-kill, driver-kill
-and missing-package tests start nodes of their own (``-m cluster``; ``make test-cluster``).
+process pool), about a minute; the failure lines a few seconds each. The page's sweep, a
+``file.py:Name`` agent's tournament (its file shipped to the nodes; equal to the in-process
+run, about 20 s) and the node-kill, driver-kill and missing-package tests run with
+``-m cluster`` (``make test-cluster``).
 """
 
 from __future__ import annotations
@@ -229,6 +231,38 @@ def same_sweep(a: Path, b: Path) -> None:
         ra.pop("seconds"), rb.pop("seconds")
         assert ra == rb
     assert (a / "transfer.csv").read_bytes() == (b / "transfer.csv").read_bytes()
+
+
+@pytest.mark.cluster
+def test_a_file_agent_plays_a_tournament_on_the_loopback_cluster(
+    doc_cluster: DocCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's ``FILE.py:NAME`` agent seated by ``uno-env tournament --ray-address``: its file
+    travels with the job, the nodes build it, and every game equals the in-process run."""
+    import shutil
+
+    import pandas as pd
+
+    from training.tournament import run_tournament
+
+    doc = doc_cluster
+    shutil.copy(ROOT / "tests" / "user_agents" / "seeded_agent.py", doc.work / "mine.py")
+    agents = ["mine.py:Seeded", "greedy"]
+    done = doc.uno_env(
+        "tournament", "--rules", "uno", "--players", "2", "--agents", ",".join(agents), "--games", "6",
+        "--seed", "3", "--executor", "ray", "--ray-address", doc.address, "--quiet", "--out", "runs/mine",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    monkeypatch.chdir(doc.work)  # the same spec text, read from the driver's folder
+    run_tournament(
+        "uno", 2, agents, games=6, seed=3, out=Path("runs/here"), executor="serial", progress=False
+    )
+    games = pd.read_csv(doc.work / "runs" / "mine" / "games.csv")
+    assert len(games) == 12
+    pd.testing.assert_frame_equal(games, pd.read_csv(doc.work / "runs" / "here" / "games.csv"))
+    assert (doc.work / "runs/mine/standings.csv").read_bytes() == (
+        doc.work / "runs/here/standings.csv"
+    ).read_bytes()
 
 
 # ---------------------------------------------------------------- one line per failure kind
