@@ -529,6 +529,65 @@ def test_a_sweeps_field_seats_a_python_agent() -> None:
     assert spec.field == (mine, "greedy")
 
 
+def test_a_sweeps_transfer_takes_agent_objects_and_file_agents_in_worker_processes(tmp_path: Path) -> None:
+    """The transfer field and compare list from Python: a factory in the field, a class and a
+    file agent compared. In two worker processes they give the results, deal by deal, of the
+    same logic named by file and played in this process; spec.toml keeps the objects' names,
+    and a spec read back without the objects is refused before anything is played."""
+    import json
+    import shutil
+
+    from training.study import SpecError
+    from training.sweep import parse_sweep, write_spec
+    from training.transfer import run_transfer
+    from uno_env.sim.learned import shipped_policies, sidecar_path
+
+    def sweep(field: list[object], compare: list[object], out: Path) -> tuple[object, Path]:
+        data = {
+            "name": "mine", "seed": 1, "bases": ["uno"], "players": [2], "mode": "expert",
+            "transfer": {"deals": 4, "field": field, "compare": compare},
+        }  # fmt: skip
+        spec = parse_sweep(data, source="test")
+        run = out / "runs" / "uno__2p"  # an exported player where the sweep's training leaves it
+        run.mkdir(parents=True)
+        shutil.copy(shipped_policies()["ppo_uno_2p"], run / "final.npz")
+        shutil.copy(sidecar_path(shipped_policies()["ppo_uno_2p"]), run / "final.json")
+        return spec, out
+
+    by_file = f"{USER_FILE}:Seeded"
+    objects, out = sweep([make_seeded, "greedy"], [Seeded, f"{by_file}:bias=0.5"], tmp_path / "objects")
+    assert objects.field == ("make_seeded", "greedy") and objects.compare == ("Seeded", f"{by_file}:bias=0.5")
+    run_transfer(objects, out, workers=2, progress=False)
+    texts, reference = sweep([by_file, "greedy"], [by_file, f"{by_file}:bias=0.5"], tmp_path / "texts")
+    run_transfer(texts, reference, executor="serial", progress=False)
+
+    def named(value: object, names: dict[str, str]) -> object:
+        """``value`` with the agents' names (also in "a|b" pair keys) mapped by ``names``."""
+        if isinstance(value, dict):
+            return {
+                "|".join(names.get(p, p) for p in k.split("|")): named(v, names) for k, v in value.items()
+            }
+        return value
+
+    played = 0
+    for folder in ("field", "transfer", "compare"):
+        for path in sorted((out / folder).glob("*.json")):
+            got = json.loads(path.read_text(encoding="utf-8"))
+            want = json.loads((reference / folder / path.name).read_text(encoding="utf-8"))
+            assert got["id"] == want["id"]
+            assert named(got, {"make_seeded": "S", "Seeded": "S"}) == {
+                **named(want, {by_file: "S"}),
+                "key": got["key"],
+            }
+            played += 1
+    assert played == 1 + 1 + 2  # a field task, a policy task, two compared players
+    write_spec(objects, out)
+    read_back = parse_sweep(__import__("tomllib").loads((out / "spec.toml").read_text()), source="spec.toml")
+    assert read_back == objects and read_back.missing_objects() == ("make_seeded", "Seeded")
+    with pytest.raises(SpecError, match="given as Python objects"):
+        run_transfer(read_back, tmp_path / "again", executor="serial", progress=False)
+
+
 def build_file_agent(spec: str) -> str:
     """A node task of the test below: the agent built from its spec, and where its file was read."""
     from agents.spec import local_file, parse_agent

@@ -39,9 +39,16 @@ refused with an error naming what is allowed)::
     baseline = "random_playable"         # the literature's random player
     allow_cheating = false    # true: the field may seat the oracle (it sees the other hands)
     compare = ["search"]      # players measured against the same field on the same deals
+    objects = ["mine"]        # written by the sweep: field/compare entries given as Python objects
 
     [variations]              # label = { switch = value, ... } (RuleSet field names)
     seven_swap = { seven_swap = true }
+
+Field and compare entries are any agent spec (``my_agent.py:Name`` and ``module:attr`` run
+that code; user agents play at ``Game`` tables on the compiled field's deals), and from
+Python also agent objects and factories (:func:`parse_sweep`), named by their ``name``
+attribute (or the class's or function's name); ``spec.toml`` keeps only that name, so such a
+sweep resumes from Python with the same objects.
 
 **Runs.** Run ``<variant>__<n>p`` lives in ``OUT/runs/<variant>__<n>p/``, a normal run
 directory of :mod:`training.train` (with ``mode = "expert"``: of :mod:`training.expert`, its
@@ -88,6 +95,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
 from training.cluster import unpack_folder
 from training.common import Subcommand, add_run_arguments, plural, run_options
 from training.expert import EXPERT_FORMAT, ExpertConfig
@@ -110,7 +118,7 @@ SWEEP_FORMAT = "uno-env-sweep/1"
 SPEC_KEYS = (
     "format", "name", "seed", "bases", "players", "steps", "mode", "train", "expert", "transfer", "variations"
 )  # fmt: skip
-TRANSFER_KEYS = ("deals", "seed", "field", "baseline", "allow_cheating", "compare")
+TRANSFER_KEYS = ("deals", "seed", "field", "baseline", "allow_cheating", "compare", "objects")
 MODES = ("ppo", "expert")
 """How a sweep trains its players: MaskablePPO (``steps`` per run) or expert iteration
 (:mod:`training.expert`, the ``[expert]`` table)."""
@@ -146,6 +154,10 @@ class SweepSpec:
     mode: str = "ppo"
     expert: tuple[tuple[str, Any], ...] = ()
     compare: tuple[str, ...] = ()
+    agents: tuple[AgentSpec, ...] = ()
+    """The field's and compare's agents handed over as Python objects (an :class:`agents.Agent`
+    or a factory), by name; ``field`` and ``compare`` name them. Read from ``spec.toml`` (its
+    ``[transfer] objects``) they are names only until the same objects are given again."""
 
     @property
     def model_file(self) -> str:
@@ -160,7 +172,20 @@ class SweepSpec:
             data["expert"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
         if self.compare:
             data["transfer"]["compare"] = list(self.compare)
+        if self.agents:
+            data["transfer"]["objects"] = [a.text for a in self.agents]
         return data
+
+    def agent(self, name: str) -> AgentSpec:
+        """The agent a field or compare entry names: an object's spec, or the parsed spec text."""
+        for agent in self.agents:
+            if agent.text == name:
+                return agent
+        return parse_agent(name)
+
+    def missing_objects(self) -> tuple[str, ...]:
+        """The object agents named by the spec (read from a file) without their object."""
+        return tuple(a.text for a in self.agents if a.obj is None)
 
     def _data(self) -> dict[str, Any]:
         return {
@@ -261,6 +286,13 @@ def _study_part(data: Mapping[str, Any], source: str) -> Any:
     transfer = data.get("transfer", {})
     styles = transfer.get("field", list(DEFAULT_FIELD)) if isinstance(transfer, dict) else None
     cheating = transfer.get("allow_cheating", False) if isinstance(transfer, dict) else False
+    named = transfer.get("objects", []) if isinstance(transfer, dict) else []
+    if not isinstance(named, list) or not all(isinstance(n, str) for n in named):
+        raise SpecError(
+            f"{source}: [transfer] objects must be a list of the names of agents given as Python objects"
+        )
+    field_names = {s.strip() for s in styles if isinstance(s, str)} if isinstance(styles, list) else set()
+    objects = [n for n in named if n.strip() in field_names]  # the field's; the compared ones are the sweep's
     if isinstance(styles, list) and any(isinstance(s, str) and is_checkpoint(s) for s in styles):
         raise SpecError(
             f"{source}: [transfer] field must name compiled styles or exported policies (.npz, shipped "
@@ -269,6 +301,8 @@ def _study_part(data: Mapping[str, Any], source: str) -> Any:
             + " (`uno-env export` makes one)"
         )
     study = {"styles": styles, "games": 1, "allow_cheating": cheating, "allow_rules_mismatch": True}
+    if objects:
+        study["objects"] = objects
     try:
         return parse_spec_fields({**shared, **study}, source=source)
     except SpecError as exc:
@@ -341,27 +375,55 @@ def _expert_values(table: Any, source: str) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in table.items()))
 
 
-def _compare_players(value: Any, cheating: bool, source: str) -> tuple[str, ...]:
+def _compare_players(
+    value: Any, cheating: bool, named: Sequence[str], source: str
+) -> tuple[tuple[str, ...], list[AgentSpec]]:
     """``[transfer] compare``: players measured against the field in every variant beside the
-    adapted policies (compiled styles, guided searches, exported policies)."""
+    adapted policies (compiled styles, guided searches, exported policies, a user's agents of
+    the agent-spec grammar; from Python, agent objects and factories). ``named``: the names of
+    agents given as objects (``[transfer] objects``). Returns the names and the object agents."""
     from uno_env.sim.learned import is_learned_policy, load_policy
-    from uno_env.styles.registry import parse_policy
 
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list):
         raise SpecError(f"{source}: [transfer] compare must be a list of player names, got {value!r}")
-    for name in value:
+    names: list[str] = []
+    objects: list[AgentSpec] = []
+    for entry in value:
+        if not isinstance(entry, str):
+            try:
+                agent = as_spec(entry, where=f"{source}: [transfer] compare entry {entry!r}")
+            except AgentSpecError:
+                raise SpecError(
+                    f"{source}: [transfer] compare must list player names (or, from Python, agents or "
+                    f"factories); {entry!r} is not an agent"
+                ) from None
+            names.append(agent.text)
+            if agent.kind == "object":
+                objects.append(agent)
+            continue
+        name = entry.strip()
+        names.append(name)
+        if name in named:
+            objects.append(AgentSpec("object", name))  # a name until the object is given again
+            continue
         try:
+            agent = parse_agent(name, where=f"{source}: [transfer] compare")
+            if agent.kind == "checkpoint":
+                raise SpecError(
+                    f"{source}: [transfer] compare names the SB3 checkpoint {name!r}; `uno-env export` "
+                    "makes a policy file of it"
+                )
             if is_learned_policy(name):
                 load_policy(name)
-            elif parse_policy(name)[0].cheats and not cheating:
+            elif agent.cheats and not cheating:
                 raise SpecError(
                     f"{source}: [transfer] compare names {name!r}, which cheats; set allow_cheating"
                 )
         except ValueError as exc:
             raise SpecError(f"{source}: [transfer] compare {name!r}: {exc}") from None
-    if len(set(value)) != len(value):
-        raise SpecError(f"{source}: [transfer] compare lists a player twice: {value}")
-    return tuple(v.strip() for v in value)
+    if len(set(names)) != len(names):
+        raise SpecError(f"{source}: [transfer] compare lists a player twice: {names}")
+    return tuple(names), objects
 
 
 def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpec:
@@ -406,7 +468,18 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         raise SpecError(f"{source}: mode must be one of {', '.join(MODES)}, got {mode!r}")
     if "expert" in data and mode != "expert":
         raise SpecError(f'{source}: an [expert] table needs mode = "expert"')
-    study = _study_part(data, source)  # bases, players, variations, field styles
+    study = _study_part(data, source)  # bases, players, variations, field styles (objects too)
+    named = [n.strip() for n in transfer.get("objects", [])]
+    compare, compared = _compare_players(transfer.get("compare", []), study.allow_cheating, named, source)
+    agents = {a.text: a for a in study.agents}
+    for agent in compared:
+        if agent.text not in agents or agents[agent.text].obj is None:
+            agents[agent.text] = agent
+    unused = sorted(set(named) - set(agents))
+    if unused:
+        raise SpecError(
+            f"{source}: [transfer] objects names {', '.join(unused)}, which no field or compare entry uses"
+        )
     from uno_env.styles.registry import parse_policy
 
     try:
@@ -428,7 +501,8 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         allow_cheating=study.allow_cheating,
         mode=mode,
         expert=_expert_values(data.get("expert", {}), source) if mode == "expert" else (),
-        compare=_compare_players(transfer.get("compare", []), study.allow_cheating, source),
+        compare=compare,
+        agents=tuple(agents.values()),
     )
     for run in spec.runs():
         try:

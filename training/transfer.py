@@ -51,6 +51,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agents.match import play_deals
-from agents.spec import parse_agent
+from agents.spec import AgentSpec, parse_agent
 from training.runner import (
     Progress,
     node_file,
@@ -98,6 +99,9 @@ class PolicyTask:
     deals: int
     seed: int
     root: str = ""  # the sweep folder where this process finds it (not part of the design)
+    agents: tuple[
+        AgentSpec, ...
+    ] = ()  # the opponents given as Python objects (their names are in the design)
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,7 @@ class FieldTask:
     styles: tuple[str, ...]
     deals: int
     seed: int
+    agents: tuple[AgentSpec, ...] = ()  # the styles given as Python objects (named in the design)
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,15 @@ class CompareTask:
     opponents: tuple[str, ...]
     deals: int
     seed: int
+    agents: tuple[AgentSpec, ...] = ()  # the player and opponents given as Python objects
+
+
+def task_agent(task: PolicyTask | FieldTask | CompareTask, name: str) -> AgentSpec:
+    """The agent ``name`` stands for in ``task``: an object agent's spec, else the parsed text."""
+    for agent in task.agents:
+        if agent.text == name:
+            return agent
+    return parse_agent(name)
 
 
 def task_key(task: PolicyTask | FieldTask | CompareTask) -> str:
@@ -133,7 +147,7 @@ def task_key(task: PolicyTask | FieldTask | CompareTask) -> str:
 
     Paths in it are relative to the sweep folder, so a sweep folder can be moved or shared
     and its results still match."""
-    values = [str(v) for k, v in vars(task).items() if k != "root"]
+    values = [str(v) for k, v in vars(task).items() if k not in ("root", "agents")]
     text = json.dumps([type(task).__name__, *values])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -156,6 +170,7 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
     """Every cross-evaluation task of a sweep, in a fixed order."""
     variants = spec.variants()
     opponents = (*spec.field, spec.baseline)
+    objects = tuple(a for a in spec.agents if a.text in spec.field)
     policy_tasks = []
     field_tasks = []
     for n in spec.players:
@@ -166,11 +181,12 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
                     PolicyTask(
                         f"{run}__on__{played.id}", run, played.id, n, f"runs/{run}/{spec.model_file}",
                         str(played.rules), opponents, spec.deals, spec.transfer_seed, str(out.resolve()),
+                        objects,
                     )
                 )  # fmt: skip
             field_tasks.append(
                 FieldTask(f"{played.id}__{n}p", played.id, n, str(played.rules), spec.field, spec.deals,
-                          spec.transfer_seed)
+                          spec.transfer_seed, objects)
             )  # fmt: skip
     return policy_tasks, field_tasks
 
@@ -189,6 +205,7 @@ def compare_plan(spec: SweepSpec) -> list[CompareTask]:
             opponents,
             spec.deals,
             spec.transfer_seed,
+            tuple(a for a in spec.agents if a.text in (player, *opponents)),
         )
         for k, player in enumerate(spec.compare)
         for n in spec.players
@@ -227,7 +244,8 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     actor = _ACTORS[key]
     result: dict[str, Any] = {}
     for opponent in task.opponents:
-        seat_policy = batch_opponent(opponent, rules)
+        agent = task_agent(task, opponent)
+        seat_policy: Any = agent if agent.kind == "object" else batch_opponent(opponent, rules)
         wins = np.zeros(task.deals, dtype=np.int64)
         truncated = np.zeros(task.deals, dtype=np.int64)
         decisions = np.zeros(task.deals, dtype=np.int64)
@@ -260,31 +278,42 @@ def local_style(style: str) -> str:
     return style
 
 
-def style_files(styles: Sequence[str]) -> list[str]:
+def style_files(styles: Sequence[str | AgentSpec]) -> list[str]:
     """The files ``styles`` read (what Ray nodes need sent): exported policies with their
-    sidecars, a Python file agent's ``.py`` (:meth:`agents.spec.AgentSpec.files`)."""
-    return sorted({path for style in dict.fromkeys(styles) for path in parse_agent(style).files()})
+    sidecars, a Python file agent's ``.py`` (:meth:`agents.spec.AgentSpec.files`; an agent
+    object reads none)."""
+    specs = [s if isinstance(s, AgentSpec) else parse_agent(s) for s in dict.fromkeys(styles)]
+    return sorted({path for spec in specs for path in spec.files()})
 
 
 def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[str, Any]:
-    """Per-deal wins, truncations and decisions of a compiled player (a style, a guided search or
-    an exported policy) against each opponent of ``task``, each deal once per seat."""
+    """Per-deal wins, truncations and decisions of a player (a style, a guided search, an
+    exported policy: compiled; a user's agent: at Game tables, :func:`agents.match.play_deals`,
+    on the same deals) against each opponent of ``task``, each deal once per seat."""
     import uno_env
 
     rules = uno_env.RuleSet.parse(task.rules)
     n = task.players
+    seeds = [task.seed + deal for deal in range(task.deals)]  # the deals simulate() plays
     result: dict[str, Any] = {}
     for opponent in task.opponents:
         wins = np.zeros(task.deals, dtype=np.int64)
         truncated = np.zeros(task.deals, dtype=np.int64)
         decisions = np.zeros(task.deals, dtype=np.int64)
         for seat in range(n):
-            names = [local_style(opponent)] * n
-            names[seat] = local_style(player)
-            sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=names)
-            wins += sim.winner == seat
-            truncated += sim.winner < 0
-            decisions += sim.length
+            seated = [task_agent(task, opponent)] * n
+            seated[seat] = task_agent(task, player)
+            if all(agent.compiled for agent in seated):
+                names = [local_style(opponent)] * n
+                names[seat] = local_style(player)
+                sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=names)
+                winner, length = sim.winner, sim.length
+            else:
+                played = play_deals(rules, seated, seeds)
+                winner, length = played["winner"], played["length"]
+            wins += winner == seat
+            truncated += winner < 0
+            decisions += length
         result[opponent] = {
             "wins": wins.tolist(),
             "truncated": truncated.tolist(),
@@ -329,11 +358,12 @@ def play_field_task(task: FieldTask) -> dict[str, Any]:
             for seat in range(n):
                 policies = [other] * n
                 policies[seat] = mine
-                if all(parse_agent(p).compiled for p in policies):
+                seated = [task_agent(task, p) for p in policies]
+                if all(agent.compiled for agent in seated):
                     local = [local_style(p) for p in policies]
                     winner = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=local).winner
                 else:  # a user's agent: game by game at Game tables, the same deals
-                    winner = play_deals(rules, policies, seeds)["winner"]
+                    winner = play_deals(rules, seated, seeds)["winner"]
                 wins += winner == seat
             pairs[f"{mine}|{other}"] = wins.tolist()
     return {"id": task.id, "pairs": pairs}
@@ -354,6 +384,32 @@ def _scan(
     return done, todo
 
 
+def check_objects(spec: SweepSpec, executor: str) -> None:
+    """Refuse, before anything is played, a sweep whose agent objects are named but not given
+    (``spec.toml`` keeps only their names) or cannot reach worker processes (the process pool
+    pickles each task with its agents: a class or function defined at a module's top level
+    pickles by name; a lambda or a function defined inside another does not)."""
+    missing = spec.missing_objects()
+    if missing:
+        raise SpecError(
+            f"[transfer] agent(s) {', '.join(missing)} were given as Python objects, and a spec file keeps "
+            "only their names: run or resume this sweep from Python with the same objects "
+            "(training.sweep.parse_sweep({..., 'transfer': {'field': [..., agent]}}), then run_sweep(spec, "
+            "out, resume=True))"
+        )
+    if executor != "process":
+        return  # serial: nothing leaves this process; Ray pickles functions by value (cloudpickle)
+    for agent in spec.agents:
+        try:
+            pickle.dumps(agent.obj)
+        except Exception as exc:  # pickling raises whatever the object's reduction raises
+            raise SpecError(
+                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
+                "define it (a class, or a function returning an agent) at the top level of a module, or "
+                "run with executor='serial'"
+            ) from None
+
+
 def run_transfer(
     spec: SweepSpec,
     out: Path,
@@ -368,6 +424,7 @@ def run_transfer(
     from agents.trust import check_trusted
 
     policy_tasks, field_tasks = plan(spec, out)
+    check_objects(spec, executor)
     for model in dict.fromkeys(model_path(t) for t in policy_tasks):
         if model.suffix == ".zip":  # SB3 checkpoints are pickles; exported players are plain weights
             check_trusted(model, metadata_path(model))
@@ -399,7 +456,7 @@ def run_transfer(
         ]
         named = [s for t in todo for s in (*getattr(t, "styles", ()), *getattr(t, "opponents", ()))]
         named += [t.player for t in todo if isinstance(t, CompareTask)]
-        files += style_files(named)  # the field's exported policies
+        files += style_files([spec.agent(name) for name in named])  # exported policies, .py agents
         run_batches(
             function,
             todo,
@@ -475,7 +532,7 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
         t for t in field_tasks if t.id in field_done and f"{t.id}__on__{t.variant}" in policy_done
     ]
     field = list(spec.field)
-    cheaters = [s for s in field if _cheats(s)]
+    cheaters = [s for s in field if spec.agent(s).cheats]
     compared, _ = _scan(compare_plan(spec), out / "compare")
     rows: list[dict[str, Any]] = []
     premium_totals: dict[tuple[str, int], np.ndarray] = {}
@@ -586,14 +643,6 @@ def skill_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
         for rank, r in enumerate(ranked, 1):
             r["rank"] = rank
     return rows
-
-
-def _cheats(style: str) -> bool:
-    """Whether a field entry reads hidden information (the oracle)."""
-    from uno_env.sim.learned import is_learned_policy
-    from uno_env.styles.registry import parse_policy
-
-    return not is_learned_policy(style) and parse_policy(style)[0].cheats
 
 
 def plot_matrix(frame: pd.DataFrame, path: Path) -> None:
