@@ -31,6 +31,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from training.study.spec import DEFAULT_FIELD
@@ -77,16 +78,12 @@ def _free_spec_slot() -> int:
 
 SWITCH = (
     Edit(
-        "uno_env/engine/layout.py",
-        "NUM_SP_PARAMS = ",
-        f"SP_FIVE_REVERSES = {_free_spec_slot()}  # H-FIVE-1\n",
-    ),
-    Edit(
         "uno_env/engine/rules.py",
         "    no_finish_on_action: bool = _rule(",
         "    five_reverses: bool = _rule(\n"
         '        False,\n        "H-FIVE-1",\n        "playing a 5 reverses the direction of play",\n'
-        "        slot=L.SP_FIVE_REVERSES,\n        features=(O.STAGED, O.NUMBER_EFFECT),\n    )\n",
+        f'        slot=L.declare_spec_slot("SP_FIVE_REVERSES", {_free_spec_slot()}),\n'
+        "        features=(O.STAGED, O.NUMBER_EFFECT),\n    )\n",
     ),
     Edit(
         "uno_env/engine/engine.py",
@@ -124,8 +121,8 @@ SWITCH = (
         at_end=True,
     ),
 )
-"""The boolean switch recipe: a spec slot, the field, the rule, its number in the plain plays'
-check and its ID in the engine's list, the reference entry and the scenario test."""
+"""The boolean switch recipe: the field with its spec slot, the rule, its number in the plain
+plays' check and its ID in the engine's list, the reference entry and the scenario test."""
 
 STYLE = (
     Edit("uno_env/styles/scripted.py", "\nDOUBT_DEFAULT = ", f"POLICY_LOWBALL = {NUM_POLICIES}\n"),
@@ -329,7 +326,7 @@ def test_a_switch_takes_the_documented_files_and_no_golden(tmp_path: Path) -> No
     assert count.goldens == []
     assert count.regenerated == ["docs/rule-switches.md", "docs/rules.md"]
     source = [p for p in count.hand_edited if not p.startswith("tests/")]
-    assert len(source) <= 4 and len(count.hand_edited) == len(source) + 1
+    assert len(count.hand_edited) <= 4 and len(count.hand_edited) == len(source) + 1  # the test included
     run_pytest(root, *SWITCH_TESTS)
     check_documented(
         "A simple house-rule switch",
@@ -353,6 +350,34 @@ def test_a_style_takes_one_file_plus_its_test(tmp_path: Path) -> None:
         rf"\*\*1 file plus its test, {count.sites - 1} edit sites plus the test; "
         r"regenerated: the style table of `docs/agents.md`\*\*",
     )
+
+
+def test_a_spec_slot_declared_beside_its_field_is_a_layout_constant() -> None:
+    """``layout.declare_spec_slot`` (the recipe's slot) makes a constant of the layout module that
+    compiled code reads as any other, and refuses a name or a slot in use."""
+    import numba
+
+    slot = _free_spec_slot()
+    try:
+        assert L.declare_spec_slot("SP_RECIPE_CHECK", slot) == slot
+
+        @numba.njit
+        def read(spec: np.ndarray) -> int:
+            return int(spec[L.SP_RECIPE_CHECK])
+
+        assert read(np.arange(L.NUM_SP_PARAMS, dtype=np.int64)) == slot
+        with pytest.raises(ValueError, match="declared twice"):
+            L.declare_spec_slot("SP_RECIPE_CHECK", slot + 1)
+        with pytest.raises(ValueError, match=f"spec slot {slot} for SP_OTHER is SP_RECIPE_CHECK's"):
+            L.declare_spec_slot("SP_OTHER", slot)
+        with pytest.raises(ValueError, match="outside"):
+            L.declare_spec_slot("SP_OTHER", L.NUM_SP_PARAMS)
+        with pytest.raises(ValueError, match="name is SP_"):
+            L.declare_spec_slot("five", slot + 1)
+    finally:
+        vars(L).pop("SP_RECIPE_CHECK", None)
+    with pytest.raises(AttributeError, match="declares its slot"):
+        _ = L.SP_RECIPE_CHECK
 
 
 def test_the_counts_see_a_missing_edit(tmp_path: Path) -> None:

@@ -4,12 +4,15 @@ A game is a flat ``int64`` array (the *state*); a rule set compiles to another f
 ``int64`` array (the *spec*: rule parameters and the per-face effect tables). Every
 engine function takes ``(state, spec, ...)`` so that cloning is ``state.copy()``, a batch
 is a 2-D array and numba compiles plain array code. The offsets below are module
-constants, which numba freezes into the compiled code.
+constants, which numba freezes into the compiled code; a rule field's spec slot may instead
+be declared beside its field (:func:`declare_spec_slot`), which makes it one of them.
 
 Nothing here implements a rule; the rule IDs live in :mod:`uno_env.engine.engine`.
 """
 
 from __future__ import annotations
+
+import re
 
 from .phases import Phase, TargetReason
 
@@ -248,7 +251,7 @@ SP_NUMBER_EFFECTS = 45  # 1 if any house rule gives number cards an effect (fast
 SP_HAS_STAR = 46  # 1 if the deck holds Super Stars (M-STAR-1)
 SP_PLAIN_MATCHING = 47  # 1 if playability is U-MATCH-1 alone (no restriction rule is on): fast path
 SP_PLAIN_PLAYS = 48  # 1 if a one-card play never asks more than a colour: fast path
-NUM_SP_PARAMS = 56
+NUM_SP_PARAMS = 56  # a later rule field declares its SP_ slot beside the field (declare_spec_slot)
 
 F_COLOUR = NUM_SP_PARAMS  # [MAX_FACES] colour/suit 0..3, -1 for colourless
 F_RANK = F_COLOUR + MAX_FACES  # [MAX_FACES] number/symbol, matched by U-MATCH-1
@@ -286,3 +289,40 @@ A_CHALLENGE_OFFSET = A_CALL_OFFSET + 1
 A_ACCEPT_OFFSET = A_CHALLENGE_OFFSET + 1
 NUM_NONFACE_ACTIONS = A_ACCEPT_OFFSET + 1
 MAX_ACTIONS = MAX_FACES + NUM_NONFACE_ACTIONS
+
+
+def declare_spec_slot(name: str, slot: int) -> int:
+    """Declare the spec slot ``name`` (``SP_...``) of a rule field where the field is declared,
+    and return it: ``_rule(..., slot=L.declare_spec_slot("SP_FIVE_REVERSES", 49))`` in
+    :mod:`uno_env.engine.rules`, so that a new switch's slot is written once, beside its field.
+
+    The slot becomes a constant of this module like the ones above, which numba freezes into
+    the compiled code that reads it (``spec[L.SP_FIVE_REVERSES]``): the rules module is
+    imported with the package, before any engine function compiles, and it is part of the
+    compiled engine's cache key. Refused (``ValueError``): a name that is not ``SP_`` and
+    capitals, a name already taken, and a slot outside ``0..NUM_SP_PARAMS - 1`` or in use.
+    """
+    used = {v: k for k, v in globals().items() if k.startswith("SP_") and isinstance(v, int)}
+    if re.fullmatch(r"SP_[A-Z0-9_]+", name) is None:
+        raise ValueError(f"a spec slot's name is SP_ and capitals, digits or '_', got {name!r}")
+    if name in globals():
+        raise ValueError(f"spec slot {name} is declared twice")
+    if not 0 <= slot < NUM_SP_PARAMS or slot in used:
+        free = [s for s in range(NUM_SP_PARAMS) if s not in used]
+        why = f"is {used[slot]}'s" if slot in used else f"is outside 0..{NUM_SP_PARAMS - 1}"
+        left = free or "none (raise NUM_SP_PARAMS)"
+        raise ValueError(f"spec slot {slot} for {name} {why}; free slots: {left}")
+    globals()[name] = slot
+    return slot
+
+
+def __getattr__(name: str) -> int:
+    """Only reached for a name this module does not have (a slot declared with its field is a
+    plain constant here once :mod:`uno_env.engine.rules` is imported); typed ``int`` so that
+    the type checker takes those slots as the constants they are."""
+    if name.startswith("SP_"):
+        raise AttributeError(
+            f"uno_env.engine.layout has no spec slot {name}: a rule field declares its slot "
+            "(slot=L.declare_spec_slot(...) in uno_env/engine/rules.py), imported with uno_env"
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
