@@ -501,6 +501,85 @@ def test_the_vector_envs_agents_see_the_whole_public_history(overrides: dict[str
     assert len(games) >= 3 and checked > 40 and (hidden > 0 or "two_gives" not in overrides)
 
 
+@pytest.mark.parametrize("overrides", HISTORY_RULES)
+def test_the_vector_envs_learners_see_the_whole_public_history(overrides: dict[str, object]) -> None:
+    """VectorEnv.public_view(i), with public_views=True and compiled opponents only: at each
+    learner decision of each row the view is the learner's and its public history the one the
+    AEC env of the same deal gives that seat after the same decisions, hiding what it must;
+    changing what the learner may not see changes nothing in it (the re-deal check)."""
+    import uno_env
+
+    rules = uno_env.load_rules("uno", **overrides)
+    venv = uno_env.VectorEnv(
+        2, rules, 3, opponents=["greedy", "random_playable"], seat=None, public_views=True
+    )
+    venv.reset(seed=7)
+    rng = np.random.default_rng(2)
+    games: dict[int, tuple[int, list]] = {}  # the log list of each game: its seed, the views
+    for _ in range(90):
+        for i in range(2):
+            view = venv.public_view(i)
+            assert view.seat == int(venv.learner_seats[i])
+            assert view.legal_actions() == np.flatnonzero(venv.action_masks()[i]).tolist()
+            entry = (view.seat, view.log, view.log_length, view.public_history(), venv.position(i))
+            games.setdefault(id(view.log), (int(venv.game_seeds[i]), []))[1].append(entry)
+        venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]))
+    checked = hidden = 0
+    for seed, seen in games.values():
+        log = list(seen[-1][1][: seen[-1][2]])
+        hidden += check_against_aec(rules, 3, seed, seen, log)
+        checked += len(seen)
+    assert len(games) >= 4 and checked == 180 and (hidden > 0 or "two_gives" not in overrides)
+
+
+def test_the_vector_envs_public_view_needs_the_log_kept_from_the_deal() -> None:
+    """Without public_views=True the games keep no public move log: public_view says which
+    argument it needs rather than showing a partial history."""
+    import uno_env
+
+    venv = uno_env.VectorEnv(2, "uno", 2, opponents="random_playable")
+    venv.reset(seed=1)
+    with pytest.raises(RuntimeError, match="public_views=True"):
+        venv.public_view(0)
+    venv = uno_env.VectorEnv(2, "uno", 2, opponents="random_playable", public_views=True)
+    with pytest.raises(RuntimeError, match="reset"):
+        venv.public_view(0)
+    venv.reset(seed=1)
+    with pytest.raises(IndexError, match=r"0\.\.1"):
+        venv.public_view(2)
+
+
+def test_a_long_play_on_within_one_step_keeps_the_whole_history() -> None:
+    """Under MC-END-1 with uniform random opponents and large hands, the learner's last step
+    lets the others play on for thousands of decisions inside one compiled call (more than a
+    512-entry ring holds); the view after it still has the whole game: the log a Game of the
+    same deal keeps when replayed, and the same public history."""
+    import agents
+    import uno_env
+
+    rules = uno_env.load_rules("uno", end="last_player", hand_size=20, max_players=4)
+    env = uno_env.SingleAgentEnv(rules, 4, opponents="random_legal", seat=0)
+    learner = agents.make("greedy")
+    env.reset(seed=0)
+    longest, done = 0, False
+    while not done:
+        view = env.public_view()
+        before = view.log_length
+        action = learner.act(None, env.action_masks().astype(np.int8), view=view)
+        _, _, terminated, truncated, _ = env.step(action)
+        done = terminated or truncated
+        longest = max(longest, env.public_view().log_length - before)
+    assert longest > 512  # the case: one call applied more decisions than a 512-entry ring
+    final = env.public_view()
+    assert final.log is not None
+    log = list(final.log[: final.log_length])
+    game = Game(rules, 4, seed=0)
+    for _, action, _ in log:
+        game.step(action)
+    assert log == list(game.log) and game.position() == env.position()
+    assert final.public_history() == PublicView.of(game).public_history()
+
+
 def test_a_sweeps_field_seats_a_python_agent() -> None:
     """The transfer field (uno-env sweep's [transfer] field) with a user's agent: its games are
     played at Game tables on the deals the compiled field plays, each deal once per seat, and

@@ -124,37 +124,50 @@ class PublicLog:
 
     The compiled steps write every decision they apply, compiled opponents' included, into
     a ring per game (a row of :attr:`log`, see :func:`uno_env.envs.core.log_move`);
-    :meth:`entries` reads a game's new entries into its list when a view needs them, and
-    :meth:`keep_up` (called once a step) reads the games whose unread entries fill half the
-    ring, so no entry is overwritten before it is read.
-    :meth:`uno_env.styles.public.PublicAccessors.public_history` shows a viewer only what it
-    may know of them.
+    :meth:`entries` reads a game's new entries into its list when a view needs them. The
+    ring holds a whole game of the rule set (:func:`uno_env.envs.core.log_capacity` of its
+    ``max_decisions``, E-END-1), so nothing is overwritten however many decisions one
+    compiled call applies (opponents playing on under MC-END-1 after the learner left, say).
+    Only when ``max_decisions`` exceeds :data:`~uno_env.envs.core.LOG_MAX_CAPACITY` is the
+    ring shorter than a game; :meth:`keep_up` (called once a step) then reads the games whose
+    unread entries fill half of it. :meth:`uno_env.styles.public.PublicAccessors.public_history`
+    shows a viewer only what it may know of them.
     """
 
-    def __init__(self, games: int) -> None:
-        self.log = np.zeros((games, core.LOG_WIDTH), dtype=np.int64)
+    def __init__(self, games: int, max_decisions: int) -> None:
+        self.capacity = core.log_capacity(max_decisions)
+        self.max_decisions = int(max_decisions)
+        self.whole_games = self.capacity >= max_decisions
+        """Whether the ring holds a whole game (then :meth:`keep_up` has nothing to do)."""
+        self.log = np.zeros((games, core.LOG_HEAD + self.capacity), dtype=np.int64)
         self._entries: list[list[tuple[int, int, int]]] = [[] for _ in range(games)]
         self._read = np.zeros(games, dtype=np.int64)  # entries of the row's game read so far
         self._serial = np.zeros(games, dtype=np.int64)  # which game of the row they belong to
         self._lost = np.zeros(games, dtype=np.bool_)
         self._first = self.log[0] if games == 1 else None  # the single-agent env's one row
+        self._idle = self.whole_games or games == 0  # keep_up has nothing to do
 
     def entries(self, row: int) -> list[tuple[int, int, int]]:
         """Game ``row``'s decisions so far (the list grows as the game goes on: a view keeps
-        its length). Raises RuntimeError if the ring was overwritten before it was read (more
-        than :data:`~uno_env.envs.core.LOG_CAPACITY` decisions between two reads)."""
+        its length). Raises RuntimeError if the ring was overwritten before it was read (only
+        possible when ``max_decisions`` exceeds :data:`~uno_env.envs.core.LOG_MAX_CAPACITY`
+        and more decisions than that were applied between two reads)."""
         self.read(row)
         if self._lost[row]:
             raise RuntimeError(
-                f"the public move log of game {row} lost entries: more than {core.LOG_CAPACITY} "
-                "decisions were applied between two reads (the env reads it every step)"
+                f"the public move log of game {row} lost entries: more than {self.capacity} "
+                f"decisions were applied between two reads (max_decisions={self.max_decisions}; "
+                f"the log holds a whole game when max_decisions <= {core.LOG_MAX_CAPACITY})"
             )
         return self._entries[row]
 
     def keep_up(self) -> None:
-        """Read every game whose unread entries fill half its ring (a new game's: all of them)."""
+        """Read every game whose unread entries fill half its ring (a new game's: all of them);
+        nothing to do when the ring holds a whole game."""
+        if self._idle:
+            return
         first = self._first
-        half = core.LOG_CAPACITY // 2
+        half = self.capacity // 2
         if first is not None:  # one row: the scalar reads are the cheaper ones
             read = self._read[0] if first[core.LOG_SERIAL] == self._serial[0] else 0
             if first[core.LOG_COUNT] - read > half:
@@ -175,18 +188,15 @@ class PublicLog:
             self._serial[row] = serial
             self._lost[row] = False
         start = int(self._read[row])
-        if count - start > core.LOG_CAPACITY:
+        capacity = self.capacity
+        if count - start > capacity:
             self._lost[row] = True
-            start = count - core.LOG_CAPACITY
+            start = count - capacity
         if count > start:
-            lo = start & (core.LOG_CAPACITY - 1)
+            lo = start & (capacity - 1)
             hi = lo + count - start
-            ring = self.log[row]
-            packed = (
-                ring[lo:hi]
-                if hi <= core.LOG_CAPACITY
-                else np.concatenate((ring[lo:], ring[: hi - core.LOG_CAPACITY]))
-            )
+            ring = self.log[row, core.LOG_HEAD :]
+            packed = ring[lo:hi] if hi <= capacity else np.concatenate((ring[lo:], ring[: hi - capacity]))
             seat_bits = (1 << core.LOG_ACTION_SHIFT) - 1
             action_bits = (1 << (core.LOG_PHASE_SHIFT - core.LOG_ACTION_SHIFT)) - 1
             shift, phase_shift = core.LOG_ACTION_SHIFT, core.LOG_PHASE_SHIFT

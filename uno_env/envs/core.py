@@ -64,13 +64,14 @@ EXTERNAL = -2  # a Python opponent (the caller decides); the vector env numbers 
 
 M31 = 0x7FFFFFFF
 
-# the public move log: per game, a ring of the decisions applied, each packed into one int64
-LOG_CAPACITY = 512  # entries per game (a power of two); the envs read the ring at least every step
+# the public move log: per game, a row of int64: the decisions written in the row's game so far,
+# the games dealt in the row (a new one restarts the count), then a ring of packed entries
+LOG_COUNT = 0  # log[row, LOG_COUNT]: decisions written in the row's game so far
+LOG_SERIAL = 1  # log[row, LOG_SERIAL]: games dealt in the row
+LOG_HEAD = 2  # the ring: log[row, LOG_HEAD:], a power of two entries (log_capacity)
+LOG_MAX_CAPACITY = 1 << 16  # the most entries a ring holds (512 KiB a game)
 LOG_ACTION_SHIFT = 8  # entry = seat | action << LOG_ACTION_SHIFT | phase << LOG_PHASE_SHIFT
 LOG_PHASE_SHIFT = 32
-LOG_COUNT = LOG_CAPACITY  # log[row, LOG_COUNT]: decisions written in the row's game so far
-LOG_SERIAL = LOG_CAPACITY + 1  # log[row, LOG_SERIAL]: games dealt in the row (a new one restarts the count)
-LOG_WIDTH = LOG_CAPACITY + 2  # a log row: the ring, the count and the serial
 
 
 @njit(cache=True)
@@ -237,20 +238,30 @@ def export_mask(spec: np.ndarray, mask: np.ndarray, out_mask: np.ndarray) -> Non
         out_mask[a] = mask[a]
 
 
+def log_capacity(max_decisions: int) -> int:
+    """Entries in a game's public move log ring for a rule set truncating games at
+    ``max_decisions`` (E-END-1): the least power of two that holds a whole game, so no call,
+    however many decisions it applies, overwrites an entry; at most :data:`LOG_MAX_CAPACITY`
+    (a rule set allowing longer games has its log read every step, see
+    :class:`uno_env.envs.common.PublicLog`)."""
+    return min(LOG_MAX_CAPACITY, 1 << max(int(max_decisions) - 1, 1).bit_length())
+
+
 @njit(cache=True, inline="always")
 def log_move(log: np.ndarray, row: int, seat: int, action: int, phase: int) -> None:
     """Write a decision about to be applied into game ``row``'s public move log.
 
-    ``log[row]`` (:data:`LOG_WIDTH` int64) is a ring of :data:`LOG_CAPACITY` packed entries
+    ``log[row]`` holds the entries' count, the game's serial, then a ring of packed entries
     (the deciding seat, the action id, the phase it answered: what :attr:`uno_env.Game.log`
     keeps, read through :meth:`uno_env.styles.public.PublicAccessors.public_history`, which
-    hides what the viewer may not see), then the entries' count and the game's serial. With
-    no rows (an env that keeps no log) nothing is written.
+    hides what the viewer may not see) as long as :func:`log_capacity` makes it. With no rows
+    (an env that keeps no log) nothing is written.
     """
     if log.shape[0] == 0:
         return
     n = log[row, LOG_COUNT]
-    log[row, n & (LOG_CAPACITY - 1)] = seat | (action << LOG_ACTION_SHIFT) | (phase << LOG_PHASE_SHIFT)
+    slot = LOG_HEAD + (n & (log.shape[1] - LOG_HEAD - 1))
+    log[row, slot] = seat | (action << LOG_ACTION_SHIFT) | (phase << LOG_PHASE_SHIFT)
     log[row, LOG_COUNT] = n + 1
 
 
@@ -514,7 +525,7 @@ class VectorBatch(NamedTuple):
     illegal: np.ndarray  # (n,) bool: the learner's action was illegal
     final_obs: np.ndarray  # (n, size) float32: the last observation of a game that ended
     final_lengths: np.ndarray  # (n, 2) int64: its decisions and turns
-    log: np.ndarray  # (n or 0, LOG_WIDTH) int64: each game's public move log (log_move); 0 rows: none kept
+    log: np.ndarray  # (n or 0, LOG_HEAD + ring) int64: the games' public move logs (log_move); 0 rows: none
     spec: np.ndarray  # the compiled rules (shared by every game)
     deck: np.ndarray  # deck counts for the player count
     offsets: np.ndarray  # the observation layout

@@ -206,7 +206,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self._obs = np.zeros(self._layout.size, dtype=np.float32)
         self._out_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._scratch = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-        self._public_log = PublicLog(1)
+        self._public_log = PublicLog(1, int(self._spec[L.SP_MAX_DECISIONS]))
         """The game's decisions, compiled opponents' included, for the views' public history."""
 
     # ------------------------------------------------------------ episode

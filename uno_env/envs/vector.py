@@ -18,7 +18,12 @@ stays one compiled call. An agent object (``act(observation, action_mask, view=N
 the same way; it is asked game by game, with the public view of its seat, whose public
 history holds every decision of the game, the compiled opponents' moves included (the
 compiled loop writes each move it applies into the game's public move log,
-:class:`uno_env.envs.common.PublicLog`, kept once an agent object sits at a table). An
+:class:`uno_env.envs.common.PublicLog`, kept once an agent object sits at a table).
+``public_views=True`` keeps the log from every deal, and :meth:`VectorEnv.public_view` gives
+game ``i``'s learner its typed view between steps, with the complete public history (the
+log costs one int64 written per decision in the compiled loop, no extra call, and a row of
+:func:`uno_env.envs.core.log_capacity` int64 per game: 128 KiB at the default
+``max_decisions``). An
 :class:`OpponentPool` seats each game at one of several
 tables, picked with the given weights from the game's seed, and :meth:`VectorEnv.set_opponents`
 changes the tables for games dealt afterwards (fictitious self-play adds snapshots this way).
@@ -162,6 +167,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         illegal_reward: float = -1.0,
         copy: bool = True,
         dict_observation: bool = False,
+        public_views: bool = False,
         **rule_overrides: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -222,10 +228,13 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._external_masks = np.zeros((n, self._num_actions), dtype=np.int8)
         self._external_actions = np.zeros(n, dtype=np.int64)
         self._externals: list[BatchPolicy | AgentOpponent | None] = []
-        self._public_log = PublicLog(0)
-        """Each game's decisions for the agents' views' public history: kept (one row per game)
-        once an agent object sits at a table."""
+        max_decisions = int(self._spec[L.SP_MAX_DECISIONS])
+        self._public_log = PublicLog(n if public_views else 0, max_decisions)
+        """Each game's decisions for the views' public history: kept (one row per game) with
+        ``public_views`` or once an agent object sits at a table."""
         self._set_tables(opponents)
+        self._views_complete = self._public_log.log.shape[0] > 0
+        """Whether every game keeps its log from its deal (what :meth:`public_view` needs)."""
         self._has_reset = False
 
     # ------------------------------------------------------------ opponents
@@ -281,7 +290,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 externals[j] = None  # no game sits with it any more: let it go
         self._has_externals = any(policy is not None for policy in externals)
         if self._public_log.log.shape[0] == 0 and any(isinstance(p, AgentOpponent) for p in externals):
-            self._public_log = PublicLog(self.num_envs)  # the games dealt from now on keep their log
+            # the games dealt from now on keep their log
+            self._public_log = PublicLog(self.num_envs, self._public_log.max_decisions)
         # None compiles the loops without the planning styles, and with random opponents only
         # without the scripted ones too: a shorter cold start for loops that never seat them
         codes = np.concatenate([templates.ravel(), self._seats.ravel()])
@@ -330,6 +340,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._seeds[:] = seeds
         self._next_buffer()
         core.vector_run(self._batches[self._turn], self._actions, self.illegal_reward, core.RUN_RESET)
+        self._public_log.keep_up()
         self._has_reset = True
         self._rewards[:] = 0.0
         self._terminated[:] = False
@@ -356,6 +367,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 if failed >= 0
                 else self._out_of_bounds(core.OUT_OF_BOUNDS - failed)
             )
+        self._public_log.keep_up()  # returns at once unless max_decisions outgrows the log
         self._play_externals()
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
@@ -409,7 +421,6 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         """
         if not self._has_externals:
             return
-        self._public_log.keep_up()
         while True:
             rows = np.flatnonzero(self._waiting >= 0)
             if rows.size == 0:
@@ -444,6 +455,25 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             if failed >= 0:
                 raise self._external_error(failed)
             self._public_log.keep_up()
+
+    def public_view(self, i: int) -> PublicView:
+        """Game ``i`` as its learner may see it between steps (every row waits on its learner
+        then): the typed accessors of :class:`~uno_env.styles.view.PublicView` (own hand, top
+        card, decision, hand sizes, pending penalty, scores...) and the public history of every
+        decision of the game, the compiled opponents' included, nothing hidden from the
+        learner reachable. Needs ``public_views=True`` (each game's public move log kept from
+        its deal; an env with an agent object at a table from the start keeps it anyway).
+        """
+        if not self._views_complete:
+            raise RuntimeError(
+                "public_view needs each game's public move log from its deal: construct the "
+                "VectorEnv with public_views=True"
+            )
+        if not self._has_reset:
+            raise RuntimeError("reset() needs to be called before public_view()")
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
+            raise IndexError(f"public_view takes a game index 0..{self.num_envs - 1}, got {i!r}")
+        return self._view(int(i))
 
     def _view(self, i: int) -> PublicView:
         """The public view of game ``i`` for the seat to move, with the game's public history."""
