@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .base import View, as_view, resolve_mask
+from .text import ask, decision_prompt
 
 BASE_URL_ENV = "UNO_ENV_LLM_BASE_URL"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -182,7 +183,6 @@ class ChatAgent:
     # ------------------------------------------------------------ the agent interface
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """The model's move, re-asked on an illegal or unreadable answer within the budget."""
-        from .text import ask, decision_prompt
 
         resolve_mask(observation, action_mask)
         public = as_view(view, f"agent {self.name}", observation)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
 from .spec import AgentLike, AgentSpec, as_spec
@@ -73,7 +74,6 @@ def play_deals(
     ``before_decision(i, game)`` is called with game ``i`` before each decision is asked for
     (the atlas reads every seat's position there).
     """
-    from uno_env.game.encoding import observe_state
 
     ruleset = uno_env.load_rules(rules)
     n = len(seats)

@@ -42,6 +42,7 @@ import numpy as np
 from uno_env.styles.view import PublicView
 
 from .base import View, as_view, resolve_mask
+from .text import AnswerError, decision_json, parse_answer
 
 PROTOCOL = "uno-env-agent/1"
 LINE_LIMIT = 1 << 20
@@ -168,7 +169,6 @@ class ProcessAgent:
 
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """The program's move for the decision in ``view``."""
-        from .text import AnswerError, decision_json, parse_answer
 
         mask = resolve_mask(observation, action_mask)
         public: PublicView = as_view(view, f"agent {self.name}", observation)

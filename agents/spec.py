@@ -53,17 +53,24 @@ import inspect
 import math
 import os
 import re
+import shlex
 import sys
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from uno_env import files
 from uno_env.sim.learned import shipped_policies, sidecar_path
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES, parse_policy
 
+from .llm import ChatAgent, check_options
 from .policy_agent import PolicyAgent, checkpoint_path, metadata_path
+from .process import ProcessAgent
+from .registry import make
+from .trust import CHECKPOINT_LIMIT
 
 if TYPE_CHECKING:
     from uno_env.engine.rules import RuleSet
@@ -192,7 +199,6 @@ class AgentSpec:
         them) and given to ``cmd:`` and ``llm:`` agents; ``trust`` loads a checkpoint this
         installation did not sign (:mod:`agents.trust`).
         """
-        from .registry import make
 
         if self.kind in COMPILED_KINDS:
             return make(self.policy, seed=seed)
@@ -212,12 +218,8 @@ class AgentSpec:
                 return agent
             return _build(self.obj, {}, seed, self.text)
         if self.kind == "process":
-            from .process import ProcessAgent
-
             return ProcessAgent(self.target, seed=seed, name=self.text)
         if self.kind == "llm":
-            from .llm import ChatAgent
-
             return ChatAgent.from_options(dict(self.options), seed=seed, name=self.text)
         raise AgentSpecError(f"agent {self.text!r}: unknown kind {self.kind!r}")
 
@@ -411,8 +413,6 @@ def _explicit(head: str, rest: str, spec: str, where: str) -> AgentSpec:
             return _python_spec(module_match["module"], module_match["attr"], module_match["options"], where)
         raise AgentSpecError(f"{where}: {spec!r}: py: takes MODULE:ATTR or PATH.py:NAME (options after ':')")
     if head == "cmd":
-        import shlex
-
         try:
             argv = shlex.split(rest)
         except ValueError as exc:
@@ -429,7 +429,6 @@ def _explicit(head: str, rest: str, spec: str, where: str) -> AgentSpec:
         raise AgentSpecError(
             f"{where}: {spec!r}: llm: needs model=NAME (and base_url=, or UNO_ENV_LLM_BASE_URL)"
         )
-    from .llm import check_options
 
     try:
         check_options(names, where)
@@ -475,11 +474,6 @@ def _path_spec(text: str, where: str, *, explicit: bool = False) -> AgentSpec:
 def _sniff(path: Path) -> str | None:
     """What a file without a known suffix holds, from its first bytes (both are zip archives:
     an exported policy's ``.npz`` holds ``.npy`` members, a checkpoint ``data``)."""
-    import zipfile
-
-    from uno_env import files
-
-    from .trust import CHECKPOINT_LIMIT
 
     # a regular file within a checkpoint's size, read on one descriptor (a FIFO or a device:
     # one line, never a read that waits or does not end)
@@ -542,8 +536,6 @@ def _python_spec(source: str, attr: str, options: str | None, where: str, *, fil
         if not path.exists():
             raise AgentSpecError(f"{where}: Python file {source} does not exist (PATH.py:NAME)")
         if not path.is_file():  # a FIFO, a device or a folder: said as the file checks say it
-            from uno_env import files
-
             files.open_regular(path, PYTHON_FILE_LIMIT, f"{where}: Python file", error=AgentSpecError).close()
         resolved = str(path.resolve())
         text = f"{source}:{attr}" + (f":{options}" if options else "")
@@ -592,8 +584,6 @@ def _load_attr(spec: AgentSpec) -> Any:
     module = _MODULES.get(source)
     if module is None:
         if source.endswith(".py"):
-            from uno_env import files
-
             # the source read once, bounded (a FIFO or a device: one line, not a hang), and run
             # as the user asked (a Python file agent is code of the user's own choosing)
             code = files.read_bytes(

@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+from uno_env import files
 from uno_env.game.facade import Game
 from uno_env.game.records import TRACE_FORMAT, record_game
 from uno_env.styles.view import PublicView
@@ -88,7 +89,6 @@ class TraceWriter:
 
 def read_trace(path: str | Path) -> list[dict[str, Any]]:
     """The decision lines of a trace, in order (as :func:`uno_env.game.records.load_records` reads them)."""
-    from uno_env import files
 
     out = []
     where = f"trace {path}"

@@ -3,15 +3,24 @@
 Read from the source (:mod:`tests.import_graph`): an import inside a function counts as an
 edge, so a cycle cannot hide behind one. Imports inside functions are kept for what a plain
 ``import uno_env`` (or a command's start-up) should not pay for: optional dependencies
-(extras such as Torch, Stable-Baselines3, Ray, Matplotlib) and the RL stack that
-``uno_env.envs`` loads on first use; ``docs/architecture.md`` gives their count, checked here.
+(extras such as Torch, Stable-Baselines3, Ray, Matplotlib), project modules that load one
+(named here with what they load, which is checked) and a few named libraries;
+``docs/architecture.md`` gives their count by kind, checked here.
 """
 
 from __future__ import annotations
 
 import re
 
-from tests.import_graph import REPO_ROOT, cycles, function_level_imports, project_graph
+from tests.import_graph import (
+    PACKAGES,
+    REPO_ROOT,
+    all_modules,
+    cycles,
+    function_level_imports,
+    imports,
+    project_graph,
+)
 
 
 def test_uno_env_has_no_import_cycle() -> None:
@@ -54,31 +63,106 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     assert "uno_env.envs.sb3" in graph["uno_env.envs.vector"]
 
 
-def test_uno_env_imports_nothing_of_its_own_inside_functions() -> None:
-    """Inside ``uno_env`` an import in a function is for a library only, never for a module of
-    the package: those are imported at the top, where the import graph shows them (the env
-    package's lazy names aside: ``uno_env/__init__.py`` and ``uno_env/envs/__init__.py`` load
-    the environments, and with them Gymnasium and PettingZoo, on first use)."""
-    lazy_loaders = {"uno_env", "uno_env.envs"}
-    optional = {("uno_env.envs.vector", "uno_env.envs.sb3")}  # needs stable-baselines3 (train extra)
-    own = sorted(
-        f"{i.source}:{i.line} {i.target}"
-        for i in function_level_imports(("uno_env",))
-        if i.target.split(".")[0] == "uno_env"
-        and i.source not in lazy_loaders
-        and (i.source, i.target) not in optional
-    )
-    assert own == []
+OPTIONAL = frozenset(
+    {
+        *("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib"),  # train
+        *("pandas", "pyarrow", "openskill"),  # study
+        *("ray", "imageio", "moviepy", "starlette", "uvicorn", "websockets", "playwright", "httpx"),
+        *("tianshou", "torchrl", "rlcard", "pyspiel"),  # clients, bench
+    }
+)
+"""The optional dependencies (``pyproject.toml``'s extras), imported where they are used."""
+
+DEFERRED_LIBRARIES = {
+    "numba": "numba's internals, which the cache and the Ray side read only when they must",
+    "llvmlite": "numba's internals, which the cache reads only when it must",
+    "fcntl": "POSIX only: without it (Windows) the locks are skipped or refused with a message",
+    "gymnasium": "registering the environments, on request (import uno_env loads no RL library)",
+    "pettingzoo": "registering the environments, on request (import uno_env loads no RL library)",
+    "PIL": "Pillow, for a replay's video frames only",
+}
+"""Libraries that are dependencies but imported inside functions all the same, and why."""
+
+LAZY_LOADERS = {"uno_env": "the environments (and Gymnasium, PettingZoo) load on first use"}
+"""Package modules whose lazy names import a module of the package on first use."""
+
+DEFERRED_MODULES = {
+    ("uno_env.envs.vector", "uno_env.envs.sb3"): {"stable_baselines3"},
+    ("training.evaluate", "training.pool"): {"stable_baselines3"},
+    ("training.train", "training.pool"): {"stable_baselines3"},
+    ("training.transfer", "training.pool"): {"stable_baselines3"},
+    ("training.serve.cli", "training.serve.app"): {"starlette"},
+    ("training.selfplay", "training.selfplay_env"): {"gymnasium"},
+}
+"""Project modules imported inside a function because importing them loads what is named
+(an optional dependency; Gymnasium, which ``uno-env``'s start-up does not load)."""
+
+
+def module_level_libraries(module: str) -> set[str]:
+    """The libraries (top-level names) that importing ``module`` loads at module level, through
+    the project modules it imports at module level (and their packages' ``__init__``)."""
+    modules = all_modules()
+    seen: set[str] = set()
+    found: set[str] = set()
+    pending = [module]
+    while pending:
+        name = pending.pop()
+        if name in seen or name not in modules:
+            continue
+        seen.add(name)
+        pending += [".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)]
+        for i in imports(modules[name], modules):
+            if i.in_function:
+                continue
+            if i.target.split(".")[0] in PACKAGES:
+                pending.append(i.target)
+            else:
+                found.add(i.target.split(".")[0])
+    return found
+
+
+def test_imports_inside_functions_are_the_deferred_ones() -> None:
+    """An import inside a function is of an optional dependency, of a dependency kept out of
+    the start-up for a stated reason, or of a project module whose import loads one (checked
+    here from the source): any other import of the project's modules belongs at the top."""
+    project = {}
+    for i in function_level_imports():
+        top = i.target.split(".")[0]
+        if top in PACKAGES and i.source not in LAZY_LOADERS:
+            project.setdefault((i.source, i.target), []).append(i.line)
+        else:
+            assert top in OPTIONAL | set(DEFERRED_LIBRARIES) | set(PACKAGES), (
+                f"{i.source}:{i.line} {i.target}"
+            )
+    assert sorted(project) == sorted(DEFERRED_MODULES), project
+    for (source, target), libraries in DEFERRED_MODULES.items():
+        assert libraries <= module_level_libraries(target), (source, target)
+    assert "stable_baselines3" in module_level_libraries("training.pool")
+    assert not module_level_libraries("training.cli") & (OPTIONAL | {"gymnasium", "pettingzoo"})
 
 
 def test_the_documented_count_of_imports_inside_functions() -> None:
-    """docs/architecture.md says how many imports sit inside functions, per package."""
+    """docs/architecture.md says how many imports sit inside functions, per package, and of
+    which kinds (optional dependencies, project modules that load one, the rest)."""
     text = (REPO_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     for package in ("uno_env", "agents", "training"):
-        count = len({(i.source, i.line) for i in function_level_imports((package,))})  # statements
-        match = re.search(rf"`{package}/`: (\d+) imports?\s+inside\s+functions", text)
+        statements: dict[tuple[str, int], str] = {}
+        for i in function_level_imports((package,)):
+            top = i.target.split(".")[0]
+            kind = "optional" if top in OPTIONAL else "project" if top in PACKAGES else "other"
+            statements[(i.source, i.line)] = kind
+        kinds = [sum(k == kind for k in statements.values()) for kind in ("optional", "project", "other")]
+        match = re.search(
+            rf"`{package}/`:\s+(\d+)\s+imports?\s+inside\s+functions\s+\((\d+)\s+of\s+optional\s+dependencies,"
+            r"\s+(\d+)\s+of\s+project\s+modules,\s+(\d+)\s+others?\)",
+            text,
+        )
         assert match is not None, package
-        assert int(match.group(1)) == count, (package, count)
+        assert [int(g) for g in match.groups()] == [len(statements), *kinds], (
+            package,
+            len(statements),
+            kinds,
+        )
 
 
 # ------------------------------------------------------------------ comments say why, not when

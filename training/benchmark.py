@@ -19,6 +19,9 @@ import json
 import sys
 from pathlib import Path
 
+from agents.benchmark import benchmark, format_report
+from agents.spec import parse_agent, parse_seats
+
 from .common import Subcommand, add_rule_arguments, add_trust_argument, check_player_count, resolve_rules
 
 
@@ -44,8 +47,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``uno-env benchmark`` from parsed arguments."""
-    from agents.benchmark import benchmark, format_report
-    from agents.spec import parse_agent, parse_seats
 
     if args.deals < 1:
         raise ValueError(f"--deals must be at least 1, got {args.deals}")

@@ -30,8 +30,12 @@ from collections.abc import Sequence
 import numpy as np
 
 import uno_env
+from agents.spec import split_seats
 from uno_env.compiler.compiling import PARTS, compiling
 from uno_env.engine.rules import rule_fields
+from uno_env.game import reference
+from uno_env.game.records import save_records
+from uno_env.sim.records import record_simulated
 
 from .common import add_rule_arguments, check_player_count, resolve_rules, run_parsed
 
@@ -78,7 +82,6 @@ def simulate_policies(text: str, players: int) -> str | list[str]:
     """``--policy``: one compiled agent for every seat, or a seat table with one per seat
     (:mod:`agents.spec`; a path is always a path). The batch simulator runs compiled agents
     only: styles and exported policies."""
-    from agents.spec import split_seats
 
     specs = split_seats(text, where="--policy")
     for spec in specs:
@@ -153,8 +156,6 @@ def _record_simulated(
     args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | list[str], result: uno_env.BatchResult
 ) -> None:
     """Write the first ``--record-games`` games as records, checked against the batch results."""
-    from uno_env.game.records import save_records
-    from uno_env.sim.records import record_simulated
 
     count = min(args.record_games, result.num_games)
     records = record_simulated(rules, args.players, args.seed, policies, range(count))
@@ -173,8 +174,6 @@ def _record_simulated(
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from uno_env.game import reference
-
     if args.explain is not None:
         if args.explain.lower() == "all":
             print(reference.explain_index())

@@ -47,13 +47,18 @@ mid-run, keeps every finished result for ``--resume``.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import importlib.util
+import io
 import ipaddress
+import json
+import logging
 import os
 import shutil
 import socket
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -63,7 +68,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from agents.spec import set_file_resolver
+from training import node_check
 from training.node_check import SHIPPED_ENGINE_MODULE, seed_shipped_engine
+from uno_env.compiler import cache as _cache
 
 SHIPPED_FILES: dict[str, Any] = {}
 """In a Ray task: the driver's files sent with the run (path -> object ref), read through
@@ -213,7 +220,6 @@ def check_cluster(address: str, source: str | None) -> dict[str, str]:
     differs skips these checks and lets ``ray.init`` report (see :func:`connect_error`).
     Returns the cluster's metadata (``ray_version``, ``python_version``), or ``{}``.
     """
-    import json
 
     import ray
 
@@ -274,7 +280,6 @@ def shipped_engine() -> Iterator[tuple[str | None, str]]:
     The folder lives until the context ends (``ray.init`` uploads it). ``UNO_ENV_SHIP_ENGINE=0``
     ships nothing (nodes use their own: a wheel's compiled engine, or they compile).
     """
-    from uno_env.compiler import cache as _cache
 
     if os.environ.get("UNO_ENV_SHIP_ENGINE", "1") == "0":
         yield None, "the driver's compiled engine is not shipped (UNO_ENV_SHIP_ENGINE=0)"
@@ -403,7 +408,6 @@ def materialize(path: str, files: dict[str, Any]) -> Path:
     finds its metadata beside it), under the temporary directory, each written once per node
     through a temporary name and a rename.
     """
-    import hashlib
 
     import ray
 
@@ -453,8 +457,6 @@ def probe_nodes() -> list[dict[str, Any]]:
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-    from training import node_check
-
     ray.cloudpickle.register_pickle_by_value(node_check)
     try:
         describe: Any = ray.remote(num_cpus=0, max_retries=0)(node_check.describe_node)
@@ -499,7 +501,6 @@ def _task_error(exc: BaseException, address: str | None) -> BaseException:
 def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, list[dict[str, Any]]]:
     """``ray.init`` for :func:`run_ray`; returns whether this call started Ray, and for a
     cluster what each node reported (:func:`probe_nodes`)."""
-    import logging
 
     import ray
 
@@ -514,7 +515,6 @@ def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, l
             logging_level=logging.WARNING,
         )
         return True, []
-    from uno_env.compiler import cache as _cache
 
     options: dict[str, Any] = {}
     loopback = False
@@ -559,7 +559,6 @@ def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, l
 @contextlib.contextmanager
 def _quiet_ray_logs() -> Iterator[None]:
     """Keep Ray's INFO lines (connecting, uploading the runtime environment) off the driver's stderr."""
-    import logging
 
     loggers = [logging.getLogger(name) for name in ("ray", "ray._private.runtime_env.packaging")]
     levels = [logger.level for logger in loggers]
@@ -656,8 +655,6 @@ def run_ray(
 
 def ship_folder(folder: Path) -> bytes:
     """``folder`` as an uncompressed tar archive (names relative to it), to send between nodes."""
-    import io
-    import tarfile
 
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as archive:
@@ -669,8 +666,6 @@ def ship_folder(folder: Path) -> bytes:
 def unpack_folder(data: bytes, folder: Path) -> None:
     """Unpack a :func:`ship_folder` archive into ``folder``, replacing it whole (through a
     temporary sibling and renames, so a kill leaves the old folder or the new one)."""
-    import io
-    import tarfile
 
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))

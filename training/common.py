@@ -33,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from agents import PolicyAgent, PolicyMismatchError
+from agents.policy_agent import check_policy_metadata, load_policy_metadata
+from agents.trust import check_checkpoint_file
 from training.extras import MissingPackageError
 from training.runner import EXECUTORS
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
@@ -270,8 +273,6 @@ def load_model(path: str | Path, device: str = "cpu") -> Any:
     """
     from sb3_contrib import MaskablePPO
 
-    from agents.trust import check_checkpoint_file
-
     check_checkpoint_file(path)
     return MaskablePPO.load(str(path), device=device)
 
@@ -300,8 +301,6 @@ def load_checkpoint_actor(
     (a transfer evaluation, announced through ``log``). Checkpoints are pickles: one this
     installation did not sign is refused unless ``trust`` (:mod:`agents.trust`).
     """
-    from agents import PolicyAgent, PolicyMismatchError
-    from agents.policy_agent import check_policy_metadata, load_policy_metadata
 
     meta = load_policy_metadata(path)
     try:

@@ -44,11 +44,13 @@ import uno_env
 from uno_env import files
 from uno_env.engine.rules import compile_spec
 from uno_env.game.encoding import obs_layout
-from uno_env.sim.learned import collect_decisions
+from uno_env.sim.learned import collect_decisions, save_exported
+from uno_env.stats import grouped_ratio
 from uno_env.styles.registry import policy_table
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .common import Subcommand, resolve_rules, set_torch_threads
+from .extras import require
 from .runner import Progress, write_json_atomic
 
 
@@ -239,7 +241,6 @@ def train_network(
 def evaluate_duplicate(policy: str, cfg: DistillConfig) -> dict[str, Any]:
     """Win rate of ``policy`` against ``eval_opponent`` at every seat on the same deals, with a
     95% interval grouped by deal (:mod:`uno_env.stats`)."""
-    from uno_env.stats import grouped_ratio
 
     rules = resolve_rules(cfg.rules, cfg.overrides)
     n = cfg.players
@@ -264,7 +265,6 @@ def evaluate_duplicate(policy: str, cfg: DistillConfig) -> dict[str, Any]:
 
 def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> Path:
     """Collect (or resume), train, export and evaluate; return the exported ``.npz``."""
-    from uno_env.sim.learned import save_exported
 
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
@@ -342,7 +342,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_distill(args: argparse.Namespace) -> int:
     """Run ``uno-env distill`` from parsed arguments."""
-    from .extras import require
 
     require(
         "distill",

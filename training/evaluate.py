@@ -64,8 +64,11 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from agents.match import make_seats, play_deals
+from agents.spec import AgentSpec, as_spec, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
+from uno_env.sim.learned import load_policy
 from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
@@ -77,6 +80,7 @@ from .common import (
     resolve_rules,
     set_torch_threads,
 )
+from .extras import checkpoint_needs, require
 
 Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """Batched policy: ``(obs (B, D), masks (B, A) bool) -> actions (B,)``."""
@@ -135,7 +139,6 @@ def opponent_seats(entry: Any, num_players: int) -> list[Any]:
     """An opponent set: one agent for every seat, or a seat table for seats 1..n-1 clockwise
     (``"a | b | c"``, ``"a/b/c"`` of names, or a list): the agent spec (:mod:`agents.spec`) of
     each opponent seat. Compiled styles come back as their texts."""
-    from agents.spec import AgentSpec, as_spec, parse_seats
 
     if isinstance(entry, str | list | tuple):
         specs: list[AgentSpec] = parse_seats(entry, num_players - 1, where=f"opponent set {entry!r}")
@@ -146,7 +149,6 @@ def opponent_seats(entry: Any, num_players: int) -> list[Any]:
 
 def all_compiled(seats: Sequence[Any]) -> bool:
     """Whether every seat of an opponent set runs in the compiled simulator (styles, exported policies)."""
-    from agents.spec import AgentSpec
 
     return all(isinstance(s, str) or (isinstance(s, AgentSpec) and s.compiled) for s in seats)
 
@@ -389,7 +391,6 @@ def play_agent(
     """The same games as :func:`play_policy` with any agent (a Python, out-of-process or chat-model
     agent, or any spec) in the rotating seat, played at :class:`uno_env.Game` tables
     (:func:`agents.match.play_deals`)."""
-    from agents.match import make_seats, play_deals
 
     def play(k: int, rows: np.ndarray) -> SeatResults:
         table = seat_table(k, model, opponents, num_players, empty=None)
@@ -443,7 +444,6 @@ def evaluate(
     any other agent plays at :class:`uno_env.Game` tables. The same deals either way.
     ``games`` is 1..:data:`MAX_GAMES` (ValueError otherwise, before anything is allocated).
     """
-    from agents.spec import as_spec
 
     check_games(games)
     rules.check_players(num_players)
@@ -455,8 +455,6 @@ def evaluate(
             allow_rules_mismatch=allow_rules_mismatch, trust=trust, log=log,
         )  # fmt: skip
     elif spec is not None and spec.kind == "policy":
-        from uno_env.sim.learned import load_policy
-
         load_policy(spec.target).check_game(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
     label = str(model) if spec is None else spec.text
     results = []
@@ -582,9 +580,6 @@ def run(args: argparse.Namespace) -> int:
     check_games(args.games)
     if args.batch < 1 or args.threads < 1:
         raise ValueError(f"--batch and --threads must be >= 1, got {args.batch} and {args.threads}")
-    from agents.spec import parse_agent
-
-    from .extras import checkpoint_needs, require
 
     require("evaluate", checkpoint_needs([args.model, *args.vs]))
     rules = resolve_rules(args.rules, args.overrides)

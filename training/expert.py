@@ -61,9 +61,28 @@ from typing import Any
 
 import numpy as np
 
+import uno_env
 from training.common import Subcommand, add_run_arguments, resolve_rules, set_torch_threads
-from training.runner import Progress, log_event, run_batches, workers_for, write_json_atomic
+from training.runner import (
+    Progress,
+    lock_folder,
+    log_event,
+    run_batches,
+    workers_for,
+    write_file_atomic,
+    write_json_atomic,
+)
 from uno_env import files
+from uno_env.engine.rules import RuleSet, compile_spec
+from uno_env.game.encoding import obs_layout
+from uno_env.sim.guided import label_games, network_seating
+from uno_env.sim.learned import is_learned_policy, load_exported, load_policy, save_exported
+from uno_env.stats import grouped_ratio
+from uno_env.styles.params import P_NET
+from uno_env.styles.registry import parse_policy
+from uno_env.versions import ENV_VERSION, OBS_VERSION
+
+from .extras import executor_needs, merge, require
 
 EXPERT_FORMAT = "uno-env-expert/1"
 ROUND_SEEDS = 10_000_000
@@ -110,7 +129,6 @@ class ExpertConfig:
 
     def check(self) -> None:
         """Raise ValueError naming the first option out of range."""
-        from uno_env.styles.registry import parse_policy
 
         positive = ("rounds", "games", "chunk_games", "window", "epochs", "batch_size", "threads")
         for key in positive:
@@ -133,7 +151,6 @@ class ExpertConfig:
             raise ValueError(
                 f"--search must be the search or the oracle (with parameters), got {self.search!r}"
             )
-        from uno_env.styles.params import P_NET
 
         if params[P_NET] >= 0:
             raise ValueError("--search must not name a network: expert iteration adds its own (net=...)")
@@ -148,9 +165,6 @@ class ExpertConfig:
 
 
 def _check_player(name: str) -> None:
-    from uno_env.sim.learned import is_learned_policy, load_policy
-    from uno_env.styles.registry import parse_policy
-
     if is_learned_policy(name):
         load_policy(name)
     else:
@@ -240,8 +254,6 @@ def cpu_seconds() -> float:
 def label_chunk(task: ChunkTask) -> dict[str, Any]:
     """Play and record one chunk (:func:`uno_env.sim.guided.label_games`), write its data file
     atomically and return its summary (rows, critic rows, seconds, CPU seconds)."""
-    from uno_env.engine.rules import RuleSet, compile_spec
-    from uno_env.sim.guided import label_games, network_seating
 
     start, cpu = time.perf_counter(), cpu_seconds()
     rules = RuleSet.parse(task.rules)
@@ -309,7 +321,6 @@ def label_chunk(task: ChunkTask) -> dict[str, Any]:
         "winners": buffers["winners"],
         "seed": np.array([task.seed], np.int64),
     }
-    from training.runner import write_file_atomic
 
     write_file_atomic(Path(task.path), lambda handle: np.savez_compressed(handle, **data))  # type: ignore[arg-type]
     return {
@@ -369,7 +380,6 @@ def read_chunk(cfg: ExpertConfig, path: Path) -> dict[str, np.ndarray]:
     consistent: row pointers rising from 0 to the length of their entries, observation indices
     within the layout, actions within the table, games and seats within the chunk. A
     :class:`uno_env.files.FileError` line otherwise."""
-    from uno_env.game.encoding import obs_layout
 
     rules = resolve_rules(cfg.rules, cfg.overrides)
     n, actions = cfg.players, rules.num_actions
@@ -569,14 +579,10 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
     training record."""
     import torch
 
-    from uno_env.sim.learned import load_policy, save_exported
-    from uno_env.versions import ENV_VERSION, OBS_VERSION
-
     set_torch_threads(cfg.threads)
     torch.manual_seed(cfg.seed + r)
     rng = np.random.default_rng(cfg.seed + r)
     rules = resolve_rules(cfg.rules, cfg.overrides)
-    from uno_env.game.encoding import obs_layout
 
     inputs = obs_layout(rules.deck_family).size
     actions = rules.num_actions
@@ -701,8 +707,6 @@ def duplicate_win_rate(
 ) -> dict[str, Any]:
     """``player``'s win rate against ``opponent`` (default ``eval_opponent``) at every seat on
     ``deals`` deals from ``seed``: duplicate format, 95% interval with the deal as the unit."""
-    import uno_env
-    from uno_env.stats import grouped_ratio
 
     rules = resolve_rules(cfg.rules, cfg.overrides)
     opponent = opponent or cfg.eval_opponent
@@ -831,7 +835,6 @@ def run_expert(
             if not network_path(out, r).is_file():
                 train_round(cfg, out, r, folder / "train.csv")
                 log_event(log, "trained", round=r, time=time.time())
-            from uno_env.sim.learned import load_exported
 
             record = load_exported(network_path(out, r)).meta["training"]
             record["labelling"] = _labelling_totals(labelled)
@@ -854,7 +857,6 @@ def run_expert(
 
 def claim_run_folder_lock(out: Path) -> Any:
     """One run at a time per folder (:func:`training.runner.lock_folder`)."""
-    from training.runner import lock_folder
 
     return lock_folder(out, "expert iteration")
 
@@ -927,7 +929,6 @@ def _append_progress(out: Path, record: dict[str, Any]) -> None:
 
 def _export_final(cfg: ExpertConfig, out: Path, command: str) -> Path:
     """``OUT/final.npz``: the last round's network, its sidecar holding every round's record."""
-    from uno_env.sim.learned import load_exported, save_exported
 
     last = load_exported(network_path(out, cfg.rounds - 1))
     rounds = [
@@ -1031,7 +1032,6 @@ def cmd_expert(args: argparse.Namespace) -> int:
         for line in status_lines(args.status):
             print(line)
         return 0
-    from .extras import executor_needs, merge, require
 
     require(
         "expert",

@@ -35,10 +35,15 @@ from typing import Any
 
 import numpy as np
 
+from agents.policy_agent import checkpoint_path, load_policy_metadata, metadata_path
+from agents.trust import check_trusted
 from training.common import Subcommand, add_trust_argument
 from uno_env import files
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported
+
+from .common import load_model, set_torch_threads
+from .extras import TRAIN, require
 
 
 def actor_layers(policy: Any) -> tuple[list[np.ndarray], list[np.ndarray], str]:
@@ -150,10 +155,6 @@ def export_checkpoint(
     (:class:`agents.trust.UntrustedCheckpointError` before any zip is opened). Returns the
     exported policy as loaded back from disk.
     """
-    from agents.policy_agent import checkpoint_path, load_policy_metadata, metadata_path
-    from agents.trust import check_trusted
-
-    from .common import load_model, set_torch_threads
 
     given = [checkpoint] if isinstance(checkpoint, (str, Path)) else list(checkpoint)
     if not given:
@@ -210,7 +211,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Run ``uno-env export`` from parsed arguments."""
-    from .extras import TRAIN, require
 
     require("export", {"train": TRAIN})
     if not str(args.out).endswith(".npz"):

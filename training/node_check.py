@@ -12,8 +12,11 @@ import importlib
 import importlib.util
 import os
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from uno_env.compiler import cache as _cache
 
 SHIPPED_ENGINE_MODULE = "uno_env_shipped_engine"
 """The module a run's Ray runtime environment carries the driver's compiled engine in
@@ -32,7 +35,6 @@ def shipped_engine_folder() -> Path | None:
 def seed_shipped_engine() -> str:
     """Copy the shipped compiled engine into this node's cache directory if it fits; say what
     became of it (``"used"``, ``"already in the cache directory"``, or why not)."""
-    from uno_env.compiler import cache as _cache
 
     folder = shipped_engine_folder()
     if folder is None:
@@ -43,8 +45,6 @@ def seed_shipped_engine() -> str:
 
 
 def _package_version() -> str:
-    from importlib import metadata
-
     try:
         return metadata.version("uno-env")
     except metadata.PackageNotFoundError:

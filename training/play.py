@@ -48,6 +48,7 @@ import numpy as np
 
 import uno_env
 from agents import Agent, PolicyAgent
+from agents.spec import parse_agent, seat_texts
 from training.common import add_rule_arguments, check_player_count, resolve_rules
 from uno_env import Game, Phase
 from uno_env.compiler.compiling import warm_up
@@ -56,10 +57,13 @@ from uno_env.engine.phases import PHASES
 from uno_env.engine.rng import check_seed, fresh_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.envs.render import ansi, paint_action, paint_face, render_table
+from uno_env.game.encoding import observe_state
 from uno_env.game.facade import TargetReason
+from uno_env.game.records import append_records, record_game
 from uno_env.styles.view import PublicView
 
 from .common import Subcommand, add_trust_argument, quiet_stdout
+from .extras import checkpoint_needs, require
 
 HUMAN = "human"
 """The name the person's seat gets in a record."""
@@ -85,7 +89,6 @@ def split_opponents(text: str) -> list[str]:
     before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries); a single entry
     is read as a seat table when it is one (``"greedy | random"``, ``"greedy/random"`` of
     names; :mod:`agents.spec`: a path is always a path)."""
-    from agents.spec import seat_texts
 
     parts: list[str] = []
     for piece in text.split(","):
@@ -109,7 +112,6 @@ def agent_seed(game_seed: int, seat: int) -> int:
 def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int, *, trust: bool = False) -> Agent:
     """The agent an ``--vs`` entry names (any agent spec, :mod:`agents.spec`; a MaskablePPO
     checkpoint this installation did not sign needs ``trust``, :mod:`agents.trust`)."""
-    from agents.spec import parse_agent
 
     return parse_agent(entry, where=f"--vs entry {entry!r}").make(rules, num_players, seed, trust=trust)
 
@@ -348,8 +350,6 @@ class Session:
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s env observation vector (for learned policies)."""
         if self._encoder is None:
-            from uno_env.game.encoding import observe_state
-
             self._encoder = observe_state
         obs: np.ndarray = self._encoder(self.game.state, self.spec, seat, self.deck)
         return obs
@@ -572,8 +572,6 @@ def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> in
 
 
 def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    from .extras import checkpoint_needs, require
-
     require("play", checkpoint_needs(split_opponents(args.vs)))
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
@@ -611,8 +609,6 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         return 0
     session.show_outcome()
     if args.record:
-        from uno_env.game.records import append_records, record_game
-
         names = [HUMAN if s == args.seat else opponents[s].name for s in range(args.players)]
         record = record_game(game, names, source="play")
         try:

@@ -35,6 +35,8 @@ from agents.spec import AgentLike, AgentSpec, as_spec, parse_weighted, split_sea
 from uno_env.engine.rules import RuleSet
 from uno_env.envs.sb3 import SB3VecEnv
 from uno_env.envs.vector import OpponentPool, VectorEnv
+from uno_env.sim.guided import network_of
+from uno_env.sim.learned import load_policy
 
 from .common import load_checkpoint_actor
 
@@ -73,8 +75,6 @@ def vector_opponent(
         return spec
     agent = as_spec(spec)
     if agent.kind == "style":
-        from uno_env.sim.guided import network_of
-
         if network_of(agent.target) is not None:  # a network-guided search plays at a Game: asked in Python
             return agent.make(rules, players, seed, trust=trust)
         return agent.target
@@ -82,8 +82,6 @@ def vector_opponent(
     if agent.kind == "policy":
         loaded = _LOADED.get(key)
         if loaded is None:
-            from uno_env.sim.learned import load_policy
-
             policy = load_policy(agent.target)
             policy.check_game(rules, players, allow_rules_mismatch=False)
             loaded = _LOADED[key] = ExportedBatchPolicy(policy)

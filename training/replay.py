@@ -33,6 +33,7 @@ from typing import TextIO
 import numpy as np
 
 from training.common import Subcommand, quiet_stdout
+from training.extras import require
 from uno_env import Game
 from uno_env.compiler.compiling import warm_up
 from uno_env.envs.render import render_rgb, render_table
@@ -88,8 +89,6 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> N
         )
         return
     if suffix in VIDEO_SUFFIXES:
-        from training.extras import require
-
         require("replay", {"video": ("imageio", "imageio_ffmpeg")}, hint=GIF_HINT, before_work=False)
         import imageio.v2 as imageio
 
@@ -220,8 +219,6 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     if not Path(args.file).exists():
         raise ValueError(f"record file {args.file} does not exist")
     if args.video and Path(args.video).suffix.lower() in VIDEO_SUFFIXES:
-        from training.extras import require
-
         require("replay", {"video": ("imageio", "imageio_ffmpeg")}, hint=GIF_HINT)
     record = pick_record(load_records(args.file), args.game, args.file)
     warm_up("game")

@@ -44,6 +44,7 @@ the folder of the result files, :func:`read_results` tells finished tasks from t
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import json
 import multiprocessing
@@ -58,6 +59,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
+
+import tomli_w
 
 from training.cluster import PROGRESS_BOARD, run_ray
 from training.cluster import node_file as node_file  # where tasks read the driver's files
@@ -106,7 +109,6 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 def write_toml_atomic(path: Path, data: Mapping[str, Any]) -> None:
     """Write ``data`` as TOML to ``path`` atomically (through ``.<name>.tmp`` in the same folder)."""
-    import tomli_w
 
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
@@ -300,8 +302,6 @@ def die_with_parent(parent: int) -> None:
     before that call. Elsewhere: a daemon thread that polls the parent pid once a second.
     """
     if sys.platform.startswith("linux"):
-        import ctypes
-
         pr_set_pdeathsig = 1
         try:
             libc = ctypes.CDLL(None, use_errno=True)

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.policy_agent import current_env_version, current_observation_spec, save_policy_metadata
 from uno_env.compiler.compiling import warm_up
 
 from .common import (
@@ -48,6 +49,8 @@ from .common import (
     rules_label,
     set_torch_threads,
 )
+from .evaluate import evaluate, format_table, opponent_seats, write_results
+from .extras import TRAIN, require
 from .runner import write_file_atomic
 from .train import make_logger
 
@@ -99,9 +102,6 @@ def selfplay(cfg: SelfPlayConfig) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.policy_agent import current_env_version, current_observation_spec, save_policy_metadata
-
-    from .evaluate import evaluate, format_table, opponent_seats, write_results
     from .selfplay_env import SelfPlayEnv
 
     cfg.check()
@@ -198,7 +198,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env selfplay`` from parsed arguments."""
-    from .extras import TRAIN, require
 
     require("selfplay", {"train": TRAIN})
     check_player_count(resolve_rules(args.rules, args.overrides), args.players)

@@ -16,6 +16,7 @@ import numpy as np
 
 import uno_env
 from uno_env.engine.rules import RuleSet
+from uno_env.envs import core
 
 Opponent = Callable[[np.ndarray, np.ndarray], int]
 """``(observation, action_mask) -> action`` for the seats other than the learner's."""
@@ -71,7 +72,6 @@ class SelfPlayEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal the next game (a game that ends before the learner decides is skipped)."""
-        from uno_env.envs import core
 
         super().reset(seed=seed)
         if seed is not None:

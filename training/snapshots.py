@@ -19,6 +19,7 @@ Python objects, other shapes, a damaged file) is one :class:`SnapshotFileError` 
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -114,7 +115,6 @@ class SnapshotPool:
         within :data:`SNAPSHOT_LIMIT` and :data:`SNAPSHOT_ZIP`, holds anything but tensors and
         numbers, or is not a pool of policies shaped like ``make_policy()``'s.
         """
-        import pickle
 
         import torch
 

@@ -87,6 +87,7 @@ import functools
 import hashlib
 import json
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -96,7 +97,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
-from training.cluster import unpack_folder
+from training.cluster import ship_folder, unpack_folder
 from training.common import Subcommand, add_run_arguments, plural, run_options
 from training.expert import EXPERT_FORMAT, ExpertConfig
 from training.runner import (
@@ -104,6 +105,7 @@ from training.runner import (
     default_run_folder,
     log_event,
     read_results,
+    report_progress,
     results_folder,
     run_batches,
     workers_for,
@@ -113,6 +115,15 @@ from training.runner import (
 from training.study.spec import DEFAULT_FIELD, SpecError, Variant, is_checkpoint, parse_spec_fields
 from training.train import TrainConfig
 from uno_env import files
+from uno_env.compiler.compiling import compile_all, is_warm
+from uno_env.engine.rules import RuleSet
+from uno_env.sim.learned import is_learned_policy, load_policy
+from uno_env.styles.registry import parse_policy
+
+from . import transfer as transfer_matrix  # the module: transfer imports the study, which reads sweeps
+from .expert import chunk_path, run_expert
+from .extras import EXTRA_MODULES, REPORT, executor_needs, merge, require
+from .train import read_eval_rows, resume, train
 
 SWEEP_FORMAT = "uno-env-sweep/1"
 SPEC_KEYS = (
@@ -382,7 +393,6 @@ def _compare_players(
     adapted policies (compiled styles, guided searches, exported policies, a user's agents of
     the agent-spec grammar; from Python, agent objects and factories). ``named``: the names of
     agents given as objects (``[transfer] objects``). Returns the names and the object agents."""
-    from uno_env.sim.learned import is_learned_policy, load_policy
 
     if not isinstance(value, list):
         raise SpecError(f"{source}: [transfer] compare must be a list of player names, got {value!r}")
@@ -480,7 +490,6 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         raise SpecError(
             f"{source}: [transfer] objects names {', '.join(unused)}, which no field or compare entry uses"
         )
-    from uno_env.styles.registry import parse_policy
 
     try:
         parse_policy(baseline)
@@ -549,7 +558,6 @@ def config_changes(recorded: Mapping[str, Any], cfg: Mapping[str, Any]) -> list[
 def trained_as(run: SweepRun, run_dir: Path) -> bool:
     """Whether the run directory was trained with ``run``'s config and rules (read from its
     ``config.json``; options added to TrainConfig since count as their defaults)."""
-    from uno_env.engine.rules import RuleSet
 
     try:
         recorded = files.read_json_object(run_dir / "config.json", "run config")
@@ -579,9 +587,6 @@ def train_run(task: RunTask) -> dict[str, Any]:
     The run's own output goes to ``train.log`` in its directory. Returns the run's summary
     (JSON-ready): final step, wall time and the last evaluation rows.
     """
-    from uno_env.engine.rules import RuleSet
-
-    from .train import read_eval_rows, resume, train
 
     if task.mode == "expert":
         return expert_run(task)
@@ -619,7 +624,6 @@ def expert_run(task: RunTask) -> dict[str, Any]:
     """Run (or continue) the expert iteration of ``task`` in its directory, its chunks in this
     process (the run is one task of the sweep); return its summary: the rounds, the wall and
     CPU time of the labelling and training, and the last round's evaluation."""
-    from .expert import run_expert
 
     run_dir = Path(task.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -677,10 +681,6 @@ def train_shipped(shipped: ShippedRun) -> dict[str, Any]:
     node, and returns the whole folder with the summary (``"folder"``, an archive the driver
     unpacks into ``OUT/runs/<run>``). No shared folder is needed.
     """
-    import tempfile
-
-    from training.cluster import ship_folder, unpack_folder
-    from training.runner import report_progress
 
     with tempfile.TemporaryDirectory(prefix="uno_env-run-") as tmp:
         run_dir = Path(tmp) / shipped.task.id
@@ -751,7 +751,6 @@ def status_rows(spec: SweepSpec, out: Path, remote: Mapping[str, int] | None = N
 
 def expert_games(run_dir: Path, cfg: ExpertConfig) -> int:
     """Labelled games an expert-iteration run has played so far (its finished chunks)."""
-    from .expert import chunk_path
 
     chunks = -(-cfg.games // cfg.chunk_games)
     done = sum(chunk_path(run_dir, r, k).exists() for r in range(cfg.rounds) for k in range(chunks))
@@ -831,7 +830,6 @@ def sweep_models(
     count; a cell with no such finished run raises :class:`SpecError` naming the cell and the
     runs the sweep has.
     """
-    from uno_env.engine.rules import RuleSet
 
     where = f"{source}: sweep {str(folder)!r}"
     if not (folder / "spec.toml").is_file():
@@ -866,14 +864,12 @@ def default_out_dir(spec: SweepSpec, root: Path = Path("runs")) -> Path:
 
 def _folder_so_far(run_dir: Path) -> bytes:
     """The archive of a run's folder for a Ray node (empty: the run starts afresh)."""
-    from training.cluster import ship_folder
 
     return ship_folder(run_dir) if run_dir.is_dir() else b""
 
 
 def _warm_up_training() -> None:
     """Compile (or load) what a training run uses in the driver, which ships it to Ray nodes."""
-    from uno_env.compiler.compiling import compile_all, is_warm
 
     parts = [part for part in ("batch", "vector") if not is_warm(part)]
     if parts:
@@ -968,10 +964,9 @@ def run_sweep(
                 print(status.line(), file=sys.stderr)
         log_event(log, "trained", time=time.time())
         if transfer:
-            from .transfer import run_transfer
-
-            run_transfer(spec, out, executor=executor, workers=workers, ray_address=ray_address,
-                         progress=progress)  # fmt: skip
+            transfer_matrix.run_transfer(
+                spec, out, executor=executor, workers=workers, ray_address=ray_address, progress=progress
+            )
     return out
 
 
@@ -997,17 +992,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} {spec.unit}")
         return 0
     if args.report is not None:
-        from .extras import REPORT, require
-        from .transfer import assemble
-
         require("sweep", {"study": REPORT})
 
-        assemble(load_sweep(args.report / "spec.toml"), args.report)
+        transfer_matrix.assemble(load_sweep(args.report / "spec.toml"), args.report)
         print(f"report: {args.report / 'report.md'}")
         return 0
     if args.status_every <= 0:
         raise ValueError(f"--status-every must be > 0 seconds, got {args.status_every}")
-    from .extras import EXTRA_MODULES, REPORT, executor_needs, merge, require
 
     require(
         "sweep",

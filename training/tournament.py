@@ -85,7 +85,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import uno_env
+from agents.match import play_deals
+from agents.policy_agent import check_policy_metadata, checkpoint_path, load_policy_metadata, metadata_path
 from agents.spec import AgentSpec, as_spec, parse_agent
+from agents.trust import check_trusted
 from training.common import (
     Subcommand,
     add_rule_arguments,
@@ -113,6 +116,8 @@ from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
 from uno_env.styles.params import STYLE_ALIASES
+
+from .extras import RATINGS, checkpoint_needs, executor_needs, merge, require
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -197,14 +202,6 @@ def check_agents(
         raise ValueError(f"an agent is listed twice: {names}")
     for spec in specs:
         if spec.kind == "checkpoint":
-            from agents.policy_agent import (
-                check_policy_metadata,
-                checkpoint_path,
-                load_policy_metadata,
-                metadata_path,
-            )
-            from agents.trust import check_trusted
-
             check_policy_metadata(
                 load_policy_metadata(spec.target),
                 rules,
@@ -423,7 +420,6 @@ def scan_batches(tasks: Sequence[TournamentTask], out: Path) -> list[TournamentT
 # ================================================================ playing a batch
 def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
     """Play a batch through the :class:`uno_env.Game` loop (an agent that is not compiled plays)."""
-    from agents.match import play_deals
 
     # run_tournament checked every checkpoint's signature (or the user's trust) before any batch ran
     seeds = [task.seed + task.first + i for i in range(task.count)]
@@ -933,7 +929,6 @@ def recorded_design(folder: Path) -> dict[str, Any]:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``uno-env tournament`` from parsed arguments."""
-    from .extras import RATINGS, checkpoint_needs, executor_needs, merge, require
 
     given = [f"--{name}" for name in (*DESIGN_DEFAULTS, "field") if getattr(args, name) is not None]
     given += ["--set"] if args.overrides else []

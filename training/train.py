@@ -81,9 +81,21 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from agents.policy_agent import (
+    check_policy_metadata,
+    current_env_version,
+    current_observation_spec,
+    load_policy_metadata,
+    metadata_path,
+    save_policy_metadata,
+)
+from agents.spec import parse_weighted
+from agents.trust import check_trusted
 from uno_env import files
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
+from uno_env.sim.learned import load_policy
+from uno_env.stats import grouped_ratio
 
 from .common import (
     BatchActor,
@@ -95,7 +107,11 @@ from .common import (
     rules_label,
     set_torch_threads,
 )
+from .evaluate import STALLING_SHARE, opponent_seats, play_policy, summarize
+from .export import load_actor
+from .extras import EXTRA_MODULES, require
 from .runner import write_file_atomic
+from .snapshots import SNAPSHOT_LIMIT, SNAPSHOT_ZIP, SnapshotFileError, SnapshotPool
 
 STRONGEST_STYLE = "blocker"
 """The strongest scripted style head to head at 2 players (``docs/agents.md``: 54.0% vs greedy)."""
@@ -212,7 +228,6 @@ class TrainConfig:
 def parse_opponent(entry: str) -> tuple[str, float]:
     """``"blocker@2"`` -> ``("blocker", 2.0)``; no ``@`` means weight 1
     (:func:`agents.spec.parse_weighted`)."""
-    from agents.spec import parse_weighted
 
     return parse_weighted(entry, where=f"opponent {entry!r}")
 
@@ -402,7 +417,6 @@ def evaluate_policy(
     policy: Any, cfg: TrainConfig, rules: RuleSet, step: int, seconds: float, *, trust: bool = False
 ) -> list[dict[str, Any]]:
     """One evaluation point: win rate (95% Wilson interval) against each evaluation opponent set."""
-    from .evaluate import opponent_seats, play_policy, summarize
 
     actor = BatchActor(policy, deterministic=True)
     rows = []
@@ -447,9 +461,6 @@ def best_response_report(
     the effective sample size of the cluster-robust standard error over the deals
     (:func:`uno_env.stats.grouped_ratio`). Truncated games (E-END-1) count as not won.
     """
-    from uno_env.stats import grouped_ratio
-
-    from .evaluate import opponent_seats, play_policy
 
     actor = BatchActor(policy, deterministic=True)
     seats = opponent_seats(cfg.best_response, cfg.players)
@@ -524,7 +535,6 @@ def write_eval_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 
 def eval_summary(row: dict[str, Any]) -> str:
     """One evaluation row for the log: win rate with its interval, truncated games, a stall flag."""
-    from .evaluate import STALLING_SHARE
 
     share = row["truncated"] / max(row["games"], 1)
     text = (
@@ -579,7 +589,6 @@ class Run:
         self.progress: ProgressLog | None = None
         self.seconds_before = 0.0  # wall time of earlier sessions of this run
         self.start_time = time.perf_counter()
-        from .snapshots import SnapshotPool
 
         self.snapshots = SnapshotPool(cfg.snapshot_pool, seed=cfg.seed + 1, sample=cfg.snapshot_sample)
 
@@ -598,7 +607,6 @@ class Run:
 
     def write_header(self) -> None:
         """config.json, rules.txt, env.json."""
-        from agents.policy_agent import current_env_version, current_observation_spec
 
         self.dir.mkdir(parents=True, exist_ok=True)
         self.ckpt_dir.mkdir(exist_ok=True)
@@ -625,7 +633,6 @@ class Run:
         full disk) removes the files of this step already written and raises the OSError, so
         no partial checkpoint is left and ``--resume`` continues from the previous one.
         """
-        from agents.policy_agent import metadata_path, save_policy_metadata
 
         stem = self.ckpt_dir / f"step_{step:010d}"
         zip_path = Path(str(stem) + ".zip")
@@ -765,10 +772,6 @@ def train(
         print(f"run directory: {run.dir}")
         model = make_model(cfg, env)
         if cfg.init_policy:
-            from uno_env.sim.learned import load_policy
-
-            from .export import load_actor
-
             load_actor(model.policy, load_policy(cfg.init_policy))
         run.progress = ProgressLog(run.dir / "progress.csv", keep_rows=0 if restart else None)
         model.set_logger(make_logger(run.dir, cfg.tensorboard, run.progress))
@@ -861,8 +864,6 @@ def resume_checkpoint(run: Run, *, trust: bool = False) -> tuple[dict[str, Any],
     version (:class:`agents.PolicyMismatchError` otherwise); and the checkpoint must be one
     this installation signed, unless ``trust`` (:mod:`agents.trust`).
     """
-    from agents.policy_agent import check_policy_metadata, load_policy_metadata, metadata_path
-    from agents.trust import check_trusted
 
     latest = run.ckpt_dir / "latest.json"
     state = _read_json(_inside(latest, run.dir, "latest.json"), "checkpoint record")
@@ -888,7 +889,6 @@ def resume_checkpoint(run: Run, *, trust: bool = False) -> tuple[dict[str, Any],
     meta = load_policy_metadata(ckpt)
     check_policy_metadata(meta, run.rules, num_players=run.cfg.players, source=f"checkpoint {ckpt}")
     check_trusted(ckpt, metadata_path(ckpt), trust=trust)
-    from .snapshots import SNAPSHOT_LIMIT, SNAPSHOT_ZIP, SnapshotFileError
 
     # the snapshot file's own checks before the model is loaded (torch reads it after)
     files.check_zip_file(snapshots, "snapshot file", SNAPSHOT_LIMIT, SNAPSHOT_ZIP, error=SnapshotFileError)
@@ -965,7 +965,6 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
         report = best_response_report(model.policy, cfg, run.rules, step, trust=run.trust)
         (run.dir / BEST_RESPONSE_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         print(best_response_summary(report))
-    from agents.policy_agent import save_policy_metadata
 
     write_file_atomic(run.dir / "model.zip", model.save)
     save_policy_metadata(
@@ -1064,7 +1063,6 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run ``uno-env train`` from parsed arguments."""
-    from .extras import EXTRA_MODULES, require
 
     require(
         "train",

@@ -59,8 +59,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import uno_env
 from agents.match import play_deals
+from agents.policy_agent import metadata_path
 from agents.spec import AgentSpec, parse_agent
+from agents.trust import check_trusted
+from training.common import set_torch_threads
+from training.evaluate import load_checkpoint_actor, play_policy
 from training.runner import (
     Progress,
     node_file,
@@ -72,7 +77,8 @@ from training.runner import (
 )
 from training.study.spec import LEARNED, SpecError
 from uno_env import files
-from uno_env.sim.learned import is_learned_policy, shipped_policies
+from uno_env.engine.rules import RuleSet
+from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
 
 if TYPE_CHECKING:
@@ -225,10 +231,6 @@ _ACTORS: dict[tuple[str, str, int], Any] = {}
 
 def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     """Per-deal wins, truncations and decisions of the policy against each opponent."""
-    from training.common import set_torch_threads
-    from training.evaluate import load_checkpoint_actor, play_policy
-    from training.runner import node_file
-    from uno_env.engine.rules import RuleSet
 
     rules = RuleSet.parse(task.rules)
     model = str(node_file(model_path(task)))  # a Ray node's copy of the driver's file
@@ -290,7 +292,6 @@ def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[s
     """Per-deal wins, truncations and decisions of a player (a style, a guided search, an
     exported policy: compiled; a user's agent: at Game tables, :func:`agents.match.play_deals`,
     on the same deals) against each opponent of ``task``, each deal once per seat."""
-    import uno_env
 
     rules = uno_env.RuleSet.parse(task.rules)
     n = task.players
@@ -333,7 +334,6 @@ def batch_opponent(style: str, rules: Any) -> Any:
     (:mod:`uno_env.sim.learned`) a batch policy over the opponents' own observations: its legal
     action with the highest logit, as the compiled simulator plays it on the field's games."""
     from training.pool import ExportedBatchPolicy
-    from uno_env.sim.learned import is_learned_policy, load_policy
 
     if not is_learned_policy(style):
         return style
@@ -344,7 +344,6 @@ def batch_opponent(style: str, rules: Any) -> Any:
 
 def play_field_task(task: FieldTask) -> dict[str, Any]:
     """Per-deal wins of each field style alone against ``n - 1`` copies of each other style."""
-    import uno_env
 
     rules = uno_env.RuleSet.parse(task.rules)
     n = task.players
@@ -420,8 +419,6 @@ def run_transfer(
     progress: bool = True,
 ) -> pd.DataFrame:
     """Play the missing cross-evaluation tasks of a trained sweep, then write its tables and report."""
-    from agents.policy_agent import metadata_path
-    from agents.trust import check_trusted
 
     policy_tasks, field_tasks = plan(spec, out)
     check_objects(spec, executor)

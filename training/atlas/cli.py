@@ -9,6 +9,7 @@ from pathlib import Path
 from training.common import add_run_arguments, run_options
 from training.extras import REPORT, checkpoint_needs, executor_needs, merge, require
 
+from .report import assemble
 from .run import default_out_dir, run_atlas
 from .spec import AtlasSpecError, load_spec, parse_spec
 
@@ -74,7 +75,6 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                 "--report DIR writes the report of the atlas in DIR; give no SPEC, overrides or --resume"
             )
         require("atlas", {"study": REPORT})
-        from .report import assemble
 
         assemble(args.report)
         print(f"report: {args.report / 'report.md'}")

@@ -29,9 +29,11 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from agents.match import play_deals
 from agents.spec import parse_agent
 from uno_env.engine.rules import RuleSet
 from uno_env.sim import winprob
+from uno_env.sim.results import GameResults
 
 from .planning import SHARED, TRACED, AtlasTask
 from .spec import ATLAS_FORMAT, AtlasSpec
@@ -77,7 +79,6 @@ def play_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> di
             "length": sim.length,
             "first_mover": sim.first_mover,
         }
-    from agents.match import play_deals
 
     return play_deals(rules, list(table), [int(s) for s in seeds], trust=True)
 
@@ -88,7 +89,6 @@ def trace_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> w
     n = len(table)
     if _compiled(table):
         return winprob.trace(rules, n, seeds, [parse_agent(a).policy for a in table])
-    from agents.match import play_deals
 
     rows: list[np.ndarray] = []
     games: list[int] = []
@@ -100,7 +100,6 @@ def trace_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> w
             games.append(i)
 
     result = play_deals(rules, list(table), [int(s) for s in seeds], trust=True, before_decision=record)
-    from uno_env.sim.results import GameResults
 
     count = len(seeds)
     results = GameResults.allocate(count, n)

@@ -18,6 +18,9 @@ from training.study.spec import DEFAULT_FIELD
 from uno_env.engine.rules import PRESETS, RuleError
 from uno_env.sim import winprob
 
+from .batches import load_batches
+from .report import cell_models
+
 POOLED_GAMES = 300
 """Games per preset and player count the pooled models are fitted on."""
 POOLED_SEED = 1 << 42
@@ -48,8 +51,6 @@ def pooled_models(players: range = range(2, 11), games: int = POOLED_GAMES) -> d
 
 def atlas_models(run: Path) -> dict[str, Any]:
     """The strong-play model of every rule cell of a finished atlas folder (controls left out)."""
-    from .batches import load_batches
-    from .report import cell_models
 
     spec, batches = load_batches(run)
     return cell_models(spec, batches)

@@ -24,6 +24,7 @@ from typing import Any
 import uno_env
 from agents.spec import parse_agent
 from training.study.spec import DEFAULT_FIELD, SpecError, Variant, _switch_text
+from training.sweep import sweep_models
 from uno_env.engine.rules import PRESETS, RuleError, RuleSet
 from uno_env.sim.learned import load_policy, shipped_policies
 
@@ -215,7 +216,6 @@ def _apply(base: RuleSet, switches: Mapping[str, Any], where: str) -> RuleSet:
 
 def _sweep_players(spec: AtlasSpec, variant: AtlasVariant, players: int) -> str:
     """The sweep's player trained on the cell's rules and player count, or ``""``."""
-    from training.sweep import sweep_models
 
     try:
         return sweep_models(Path(spec.sweep), [variant], [players], "atlas spec").get(

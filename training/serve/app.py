@@ -23,7 +23,9 @@ Every request body is bounded (:data:`MAX_BODY`) and checked; a refusal is a JSO
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +38,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from uno_env.engine.rules import MAX_PLAYERS, PRESETS, RuleError, load_rules, rule_fields
 
-from .explain import ESTIMATORS, WinEstimator
+from .explain import ESTIMATORS, SearchValue, WinEstimator
 from .protocol import MAX_MESSAGE, ProtocolError, parse_message
 from .replays import Replays, parse_uploaded, records_in
-from .seats import HUMAN, CatalogueEntry
+from .seats import HUMAN, CatalogueEntry, default_catalogue
 from .tables import Connection, Table, TableError, Tables
 
 STATIC = Path(__file__).with_name("static")
@@ -194,8 +196,6 @@ def build_app(
         try:
             replay = replays.get(request.path_params["replay"])
             step = int(request.path_params["step"])
-            import asyncio
-
             view = await asyncio.to_thread(replay.agent_view, step)
         except ValueError as exc:
             return error(str(exc), 404)
@@ -216,8 +216,6 @@ def build_app(
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
                     break
-                import time
-
                 now = time.monotonic()
                 if now - window_start > 1.0:
                     window_start, count = now, 0
@@ -285,8 +283,6 @@ def make_app(
 ) -> tuple[Starlette, Tables]:
     """The app with its tables: records of finished games appended to ``records``; the page
     may replay those and ``replay_files``; ``agents`` adds ``NAME=SPEC`` catalogue entries."""
-    from .explain import SearchValue
-    from .seats import default_catalogue
 
     catalogue = default_catalogue(agents or [])
     tables = Tables(

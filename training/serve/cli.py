@@ -25,6 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from training.common import Subcommand, add_trust_argument
+from training.extras import checkpoint_needs, merge, require
+from uno_env.compiler.compiling import warm_up
+
+from .explain import make_estimator
+from .explain import warm_up as warm_web
 
 WEB_PACKAGES = ("starlette", "uvicorn", "websockets")
 INSTALL_LINE = "pip install 'uno-env[web]'"
@@ -37,7 +42,6 @@ WS_MAX_SIZE = 65536
 def check_web_packages(agents: list[str] | None = None) -> None:
     """Raise :class:`training.extras.MissingPackageError` naming the install line when a web
     package is missing (or torch, for a ``.zip`` checkpoint among the ``--agent`` specs)."""
-    from training.extras import checkpoint_needs, merge, require
 
     specs = [entry.partition("=")[2] for entry in agents or []]
     require("serve", merge({"web": WEB_PACKAGES}, checkpoint_needs(specs)))
@@ -103,11 +107,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--records {records} is a folder; give a file such as {records / 'games.jsonl'}")
     records.parent.mkdir(parents=True, exist_ok=True)
 
-    from uno_env.compiler.compiling import warm_up
-
     from .app import make_app
-    from .explain import make_estimator
-    from .explain import warm_up as warm_web
 
     estimator = make_estimator(args.win_estimate)
     print("uno-env serve: preparing the engine (compiled once per install, then cached) ...", flush=True)

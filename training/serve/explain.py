@@ -33,8 +33,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents import Agent, ExportedAgent, RandomAgent, ScriptedAgent
+from agents import Agent, ExportedAgent, PolicyAgent, RandomAgent, ScriptedAgent
 from uno_env import Game
+from uno_env.game.encoding import observe_state
 from uno_env.sim.learned import is_learned_policy, load_policy, observe_public
 from uno_env.sim.winprob import ModelBook, shipped_models
 from uno_env.styles.registry import parse_policy
@@ -92,11 +93,8 @@ def explained_act(agent: Agent, game: Game) -> tuple[int, dict[str, Any]]:
 
 def _observation_for(agent: Agent, game: Game) -> Any:
     """The env observation for agents that read one (SB3 checkpoints), else None."""
-    from agents import PolicyAgent
 
     if isinstance(agent, PolicyAgent):
-        from uno_env.game.encoding import observe_state
-
         return observe_state(game.state, game.compiled.spec, game.current_player, game.deck)
     return None
 

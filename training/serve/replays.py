@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import secrets
 import tempfile
 import threading
 from collections import OrderedDict
@@ -261,7 +262,6 @@ class Replays:
 
     def open(self, record: GameRecord) -> Replay:
         """A new replay of ``record``."""
-        import secrets
 
         replay = Replay(secrets.token_urlsafe(9), record, self.estimator)
         self.replays[replay.id] = replay

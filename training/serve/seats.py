@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agents import Agent, ExportedAgent
 from agents.spec import parse_agent
+from training.play import agent_seed as play_agent_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import load_policy, shipped_policies
 from uno_env.styles.registry import STYLES, canonical_policy
@@ -40,7 +41,6 @@ class CatalogueEntry:
 def agent_seed(game_seed: int, seat: int) -> int:
     """The seed of the agent at ``seat`` in the game dealt with ``game_seed`` (as ``uno-env
     play`` seeds its agents, so a web game and a terminal game of the same seed agree)."""
-    from training.play import agent_seed as play_agent_seed
 
     return play_agent_seed(game_seed, seat)
 

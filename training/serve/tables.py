@@ -36,6 +36,7 @@ from typing import Any
 from agents import Agent
 from uno_env import Game
 from uno_env.engine.actions import ActionKind, action_kind
+from uno_env.engine.rng import check_seed, fresh_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.game.records import GameRecord, append_records, record_game
 
@@ -307,7 +308,6 @@ class Tables:
     ) -> Table:
         """A new table; ``seats`` names ``human`` or a catalogue id per seat (TableError says
         what is wrong). ``seed`` only when the server allows fixed seeds."""
-        from uno_env.engine.rng import check_seed, fresh_seed
 
         if len(seats) != num_players:
             raise TableError(f"seats lists {len(seats)} entries for {num_players} players; give one per seat")

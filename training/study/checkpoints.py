@@ -20,14 +20,14 @@ from uno_env.sim.learned import load_policy
 
 if TYPE_CHECKING:
     pass
+from agents.policy_agent import checkpoint_path, metadata_path
+from agents.trust import CHECKPOINT_LIMIT, check_trusted
+
 from .spec import SpecError, StudySpec
 
 
 def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
     """SHA-256 of each learned policy's checkpoint and sidecar, by path as the spec gives it."""
-
-    from agents.policy_agent import checkpoint_path, metadata_path
-    from agents.trust import CHECKPOINT_LIMIT
 
     out = {}
     for path in spec.models():
@@ -48,8 +48,6 @@ def check_trust(spec: StudySpec, trust: bool) -> None:
     did not sign, unless ``trust`` (``--trust-checkpoint``; :mod:`agents.trust`)."""
     if not spec.models():
         return
-    from agents.policy_agent import checkpoint_path, metadata_path
-    from agents.trust import check_trusted
 
     for path in spec.models():  # the file checks run with trust too
         check_trusted(checkpoint_path(path), metadata_path(path), trust=trust)

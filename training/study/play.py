@@ -13,10 +13,17 @@ from typing import Any
 
 import numpy as np
 
+import agents
 import uno_env
+from agents.match import play_deals
+from agents.policy_agent import checkpoint_path
 from agents.spec import parse_agent
+from training.common import set_torch_threads
+from training.evaluate import load_checkpoint_actor
 from training.runner import node_file
-from uno_env.engine.rules import RuleSet
+from uno_env.engine.rules import RuleSet, compile_spec
+from uno_env.game.encoding import observe_state
+from uno_env.styles.view import PublicView
 
 from .planning import BatchTask
 from .spec import LEARNED, LEARNED_CHUNK, STUDY_FORMAT, StudySpec, is_checkpoint, is_python_agent
@@ -137,11 +144,6 @@ def _actor(path: str, rules: RuleSet, players: int, allow_rules_mismatch: bool) 
     """
     actor = _ACTORS.get(path)
     if actor is None:
-        from agents.policy_agent import checkpoint_path
-        from training.common import set_torch_threads
-        from training.evaluate import load_checkpoint_actor
-        from training.runner import node_file
-
         set_torch_threads(1)
         actor = load_checkpoint_actor(
             str(node_file(checkpoint_path(path))),  # a Ray node's copy of the driver's file
@@ -167,10 +169,6 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     :data:`LEARNED_CHUNK` at a time, and in each round every game waiting on a learned policy
     gets its action from one batched forward pass over those games (in game order).
     """
-    import agents
-    from uno_env.engine.rules import compile_spec
-    from uno_env.game.encoding import observe_state
-    from uno_env.styles.view import PublicView
 
     n = len(table)
     rules = task.rules
@@ -241,7 +239,6 @@ def play_python(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]:
     at :class:`uno_env.Game` tables (:func:`agents.match.play_deals`, every agent re-seeded per
     game from the deal and its seat; checkpoints through :class:`agents.PolicyAgent`). Arrays
     as :func:`play_learned`'s."""
-    from agents.match import play_deals
 
     seats: list[Any] = [
         task.learned if style == LEARNED else task.object_agent(style) or style for style in table

@@ -25,6 +25,10 @@ import shutil
 import sys
 from pathlib import Path
 
+from .load import load_spec
+from .planning import plan, task_key
+from .play import run_batch
+
 ROOT = Path(__file__).resolve().parents[2]
 STORED = ROOT / "docs" / "study-default"
 """Where the default study's report, effects, spec, plots and batch digests are kept."""
@@ -63,9 +67,6 @@ def digest(path: Path) -> str:
 def replay_digest(batch_id: str) -> str:
     """The SHA-256 of batch ``batch_id`` of the current default spec, played now, as the study
     writes its file (the result with its seed and design key, sorted JSON)."""
-    from .load import load_spec
-    from .planning import plan, task_key
-    from .play import run_batch
 
     task = next(t for t in plan(load_spec(None)) if t.id == batch_id)
     result = {**run_batch(task), "seed": task.seed, "key": task_key(task)}
@@ -85,7 +86,6 @@ def stored_digests(folder: Path = STORED) -> dict[str, str]:
 
 def publish(run: Path, folder: Path = STORED, quotes: tuple[Path, ...] = QUOTES) -> None:
     """Store the run ``run`` of the default study in ``folder`` and quote its answer in ``quotes``."""
-    from .load import load_spec
 
     if load_spec(run / "spec.toml").to_dict() != load_spec(None).to_dict():
         raise ValueError(f"{run} is not a run of the default study (its spec.toml differs)")

@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from training import transfer as transfer_matrix  # the module: the transfer matrix reads the study's spec
 from training.runner import write_frame
 from uno_env.game.reference import SettingWords, setting_words
+from uno_env.styles.registry import POLICY_DOCS
 
 from .batches import load_batches
 from .load import load_spec
@@ -220,7 +222,6 @@ def answer_lines(spec: StudySpec, effects: list[dict[str, Any]]) -> list[str]:
 
 def style_line(style: str) -> str:
     """One line naming a style: its description, or what a checkpoint is."""
-    from uno_env.styles.registry import POLICY_DOCS
 
     if is_checkpoint(style):
         return f"`{style}`: a learned policy (MaskablePPO checkpoint)"
@@ -329,9 +330,7 @@ def report_text(spec: StudySpec, frame: pd.DataFrame, effects: pd.DataFrame) -> 
                 spec, primary[(primary["base"] == base) & (primary["players"] == n)], by_cell, names
             )
     if spec.sweep:
-        from training.transfer import study_skill_lines
-
-        lines += study_skill_lines(spec, primary)
+        lines += transfer_matrix.study_skill_lines(spec, primary)
     lines += [
         "Plots: `winrate_change.png` (the field changes as a heat map on one colour scale; n.d.: not "
         "detected, `?` detected but not replicated, identical: the variant plays exactly the base's games), "

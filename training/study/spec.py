@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import uno_env
+from agents.policy_agent import (
+    PolicyMismatchError,
+    check_policy_metadata,
+    checkpoint_path,
+    load_policy_metadata,
+)
 from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
+from training.tournament import is_checkpoint as named_checkpoint
+from training.tournament import is_python_agent as named_python_agent
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
 from uno_env.styles.registry import parse_policy
@@ -437,14 +445,12 @@ def _style_name(entry: Any, objects: dict[str, AgentSpec], source: str, where: s
 
 def is_checkpoint(style: str) -> bool:
     """Whether a style names a learned-policy checkpoint (as in ``uno-env tournament``)."""
-    from training.tournament import is_checkpoint as named_checkpoint
 
     return named_checkpoint(style)
 
 
 def is_python_agent(style: str) -> bool:
     """Whether a style names a user's Python, out-of-process or chat-model agent (:mod:`agents.spec`)."""
-    from training.tournament import is_python_agent as named_python_agent
 
     return named_python_agent(style)
 
@@ -458,12 +464,6 @@ def check_checkpoint(
     the deck family must be the variants'. Other rules or player counts need
     ``allow_rules_mismatch`` (a transfer study).
     """
-    from agents.policy_agent import (
-        PolicyMismatchError,
-        check_policy_metadata,
-        checkpoint_path,
-        load_policy_metadata,
-    )
 
     where = f"{source}: learned policy {path!r}"
     if not checkpoint_path(path).exists():
