@@ -12,9 +12,9 @@ that ``bench_engine.py`` can print each case's cost as a multiple of official Un
   field of :class:`uno_env.RuleSet` (but ``deck``, which the French presets cover), each
   alone on official Uno, with the companion fields a switch needs to act at all (a stack
   growth needs stacking, ``multi_leave_one`` a multi-card play, ...); the rule fields with
-  a fast-path feature that are neither (``stacking``, ``super_stars``, ``wild_not_on``,
-  ``jokers``, the last on the Macao preset, as jokers need a French deck); then every
-  preset. A test checks that every such field has a case.
+  a fast-path feature that are neither (``stacking``, ``super_stars``, ``wild_not_on``);
+  ``jokers`` on the Macao preset, as jokers need a French deck; then every preset. A test
+  checks that every such field has a case.
 * Two rows per case: ``random_playable`` (the literature's random player: it plays a card
   whenever it can) and ``random_legal`` (uniform over the legal actions), at every seat,
   through ``uno_env.simulate``. A step is one decision; the table shows nanoseconds per
@@ -58,8 +58,8 @@ EXTRA_CASES: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("zero_rule_rank=1", BASE, {"zero_rule": "swap", "zero_rule_rank": 1}),
     ("macao + jokers", "macao", {"jokers": True}),
 )
-"""Cases of rule fields with a fast-path feature that are neither booleans nor options, as
-(label, base preset, overrides)."""
+"""Cases of rule fields with a fast-path feature that are neither booleans nor options, and of
+the jokers (a French deck's switch), as (label, base preset, overrides)."""
 
 _PROBE_SECONDS = 0.03
 _SAFETY = 1.05

@@ -79,7 +79,11 @@ MULTI_SAME_RANK = O.MULTI_PLAY["same_rank"]
 # - the one-line accessors and checks are inlined everywhere;
 # - a function called from one place only (a phase's handler such as choose_colour or
 #   jump_in, a rule's effect such as _number_effect or end_round) is inlined into its
-#   caller: its code is compiled once, inside the caller, and never on its own.
+#   caller: its code is compiled once, inside the caller, and never on its own;
+# - so are the small leaf functions of a play's resolution (_reset_play, _lay_effects,
+#   _penalty_sent, _clear_pending): they call nothing big, so their copies cost little
+#   compile time, while each compiled call costs a decision its argument passing, reference
+#   counting and cleared return slots.
 # Everything else is its own compiled function, which LLVM still inlines where it pays.
 # numba-level inlining copies and re-types the callee's IR at every call site, at a cost
 # that grows faster than the callee, so neither the helpers called from several places
@@ -891,7 +895,7 @@ def end_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None
     begin_turn(state, spec, next_seat(state, seat, 1), staged)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, inline="always")
 def _clear_pending(state: np.ndarray) -> None:
     state[L.S_PENDING] = 0
     state[L.S_PENDING_SKIP] = 0
@@ -919,7 +923,7 @@ def random_seat(state: np.ndarray, exclude: int) -> int:
 
 
 # ================================================================ a play, card by card
-@njit(cache=True, internal=True)
+@njit(cache=True, inline="always")
 def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
     """Add one laid card's effect to the play being resolved."""
     effect = spec[L.F_EFFECT + face]
@@ -980,7 +984,7 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     _lay_effects(state, spec, face)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, inline="always")
 def _reset_play(state: np.ndarray, seat: int, kind: int) -> None:
     state[L.S_ACTOR] = seat
     state[L.S_PLAY_KIND] = kind
@@ -1164,7 +1168,7 @@ def finish_play(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> Non
     resolve(state, spec, staged)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, inline="always")
 def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
     """(cards, turns, target) of the penalty the play being resolved sends on."""
     seat = state[L.S_ACTOR]
@@ -1684,7 +1688,8 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
 # every chance event until the next decision.
 @njit(cache=True, inline="always")
 def apply_play(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
-    """PH_PLAY: lay a card (a plain one-card play, or the general path), or draw (U-DRAW-1..3)."""
+    """PH_PLAY: lay a card (a plain one-card play, or the general path), or draw (U-DRAW-1..3);
+    PH_PLAY_DRAWN too: lay the drawn card (or, MM-DRAW-1, any playable card), or keep it (pass)."""
     nf = spec[L.SP_NUM_FACES]
     if action < nf:
         if plain_play_possible(state, spec, seat, action):
@@ -1698,14 +1703,6 @@ def apply_play(state: np.ndarray, spec: np.ndarray, seat: int, action: int, stag
 
 
 @njit(cache=True, inline="always")
-def apply_play_drawn(
-    state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None
-) -> None:
-    """PH_PLAY_DRAWN: lay the drawn card (or, MM-DRAW-1, any playable card), or keep it (pass)."""
-    apply_play(state, spec, seat, action, staged)
-
-
-@njit(cache=True, inline="always")
 def apply_choose_colour(
     state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None
 ) -> None:
@@ -1715,7 +1712,8 @@ def apply_choose_colour(
 
 @njit(cache=True, inline="always")
 def apply_answer(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
-    """PH_ANSWER (and PH_CHALLENGE): answer the penalty with a card, challenge, or accept."""
+    """PH_ANSWER and PH_CHALLENGE: answer the penalty with a card, challenge the Wild Draw Four
+    (U-WD4-2), or accept."""
     nf = spec[L.SP_NUM_FACES]
     if action < nf:
         start_play(state, spec, seat, action, answer_kind(state, spec, seat, action), staged)
@@ -1723,12 +1721,6 @@ def apply_answer(state: np.ndarray, spec: np.ndarray, seat: int, action: int, st
         resolve_challenge(state, spec, seat, staged)
     else:
         accept_penalty(state, spec, seat, staged)
-
-
-@njit(cache=True, inline="always")
-def apply_challenge(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
-    """PH_CHALLENGE: challenge the Wild Draw Four (U-WD4-2), or as :func:`apply_answer`."""
-    apply_answer(state, spec, seat, action, staged)
 
 
 @njit(cache=True, inline="always")
@@ -1777,10 +1769,37 @@ def apply_block(state: np.ndarray, spec: np.ndarray, seat: int, action: int, sta
         _pass_window(state, spec, staged)
 
 
+# The play phases (most decisions under every rule set) are applied inside apply_action; every
+# other phase through apply_other, compiled on its own. The split is for speed: numba gives
+# each call of a compiled function a return slot and an error slot in the caller's frame,
+# zeroed on every entry to the caller, so with every phase's handler inlined apply_action
+# cleared some 150 slots per decision, about half its time under the staged rules.
+@njit(cache=True, internal=True)
+def apply_other(state: np.ndarray, spec: np.ndarray, seat: int, action: int, staged: bool | None) -> None:
+    """The phase's apply function for every phase but the play phases (:func:`apply_action`)."""
+    phase = state[L.S_PHASE]
+    if phase == L.PH_CHOOSE_COLOUR:
+        apply_choose_colour(state, spec, seat, action, staged)
+    elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
+        apply_answer(state, spec, seat, action, staged)  # one copy of the answers for both
+    elif staged is not None:  # phases of the staged machinery only (pruned when staged is None)
+        if phase == L.PH_CONTINUE:
+            apply_continue(state, spec, seat, action, staged)
+        elif phase == L.PH_CHOOSE_TARGET:
+            apply_choose_target(state, spec, seat, action, staged)
+        elif phase == L.PH_GIVE:
+            apply_give(state, spec, seat, action, staged)
+        elif phase == L.PH_JUMP_IN:
+            apply_jump_in(state, spec, seat, action, staged)
+        elif phase == L.PH_BLOCK:
+            apply_block(state, spec, seat, action, staged)
+
+
 @njit(cache=True, internal=True)
 def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool | None) -> None:
     """Apply one decision of the player to move. The action must be legal (see fill_mask):
-    the call in any phase, else the phase's apply function.
+    the call in any phase, else the phase's apply function (the play phases here, the others
+    through :func:`apply_other`).
 
     A state the engine cannot use (:func:`state_usable`, or a bounds check failing during
     the decision) ends the game with ``S_ENGINE_ERROR`` set instead of writing out of place.
@@ -1796,27 +1815,10 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool 
     state[L.S_DECISIONS] += 1
     if action == nf + L.A_CALL_OFFSET:  # in every phase that allows it
         call(state, spec, seat, staged)
-    elif phase == L.PH_PLAY:
-        apply_play(state, spec, seat, action, staged)
-    elif phase == L.PH_PLAY_DRAWN:
-        apply_play_drawn(state, spec, seat, action, staged)
-    elif phase == L.PH_CHOOSE_COLOUR:
-        apply_choose_colour(state, spec, seat, action, staged)
-    elif phase == L.PH_CHALLENGE:
-        apply_challenge(state, spec, seat, action, staged)
-    elif phase == L.PH_ANSWER:
-        apply_answer(state, spec, seat, action, staged)
-    elif staged is not None:  # phases of the staged machinery only (pruned when staged is None)
-        if phase == L.PH_CONTINUE:
-            apply_continue(state, spec, seat, action, staged)
-        elif phase == L.PH_CHOOSE_TARGET:
-            apply_choose_target(state, spec, seat, action, staged)
-        elif phase == L.PH_GIVE:
-            apply_give(state, spec, seat, action, staged)
-        elif phase == L.PH_JUMP_IN:
-            apply_jump_in(state, spec, seat, action, staged)
-        elif phase == L.PH_BLOCK:
-            apply_block(state, spec, seat, action, staged)
+    elif phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
+        apply_play(state, spec, seat, action, staged)  # one inlined copy for both phases
+    else:
+        apply_other(state, spec, seat, action, staged)
     if state[L.CALLED + seat] == 1 and state[L.HAND_SIZE + seat] != 1 and state[L.S_CURRENT] != seat:
         state[L.CALLED + seat] = 0  # U-UNO-1: a call stands only while its player holds one card
     if state[L.S_ENGINE_ERROR] != L.ERR_NONE:

@@ -101,12 +101,7 @@ class RuleSet:
     extra_deck_above: int = _rule(
         0, "MD-DECK-1", "add one more deck copy above this many players (0: never)", bounds=(0, 10)
     )
-    jokers: bool = _rule(
-        False,
-        "MC-OPT-1",
-        "French deck: add a black and a red joker per deck copy",
-        features=(O.RESTRICTS_PLAY,),
-    )
+    jokers: bool = _rule(False, "MC-OPT-1", "French deck: add a black and a red joker per deck copy")
     super_stars: int = _rule(
         0, "U-DECK-2", "Super Star wild cards in an Uno deck", bounds=(0, 8), features=(O.STAGED,)
     )
