@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 import uno_env
-from training.cli import build_parser, main, plain_text
+from training.cli import SUBCOMMAND_MODULES, build_parser, main
+from training.common import plain_text
 from uno_env.engine.rules import rule_fields
 from uno_env.stats import mean_interval, wilson_interval
 
@@ -213,6 +215,20 @@ def test_train_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> N
         ("--max-minutes MAX_MINUTES", "(default: 0"),
     ]:
         assert re.search(re.escape(option) + r" (?:(?! --).)*" + re.escape(default), text), option
+
+
+@pytest.mark.parametrize("module_name", SUBCOMMAND_MODULES)
+def test_python_m_help_is_the_subcommands_help(module_name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m training.<module> --help`` prints ``uno-env <name> --help`` (a literal % in
+    an option's help once crashed the standalone parser)."""
+    command = importlib.import_module(module_name).COMMAND
+    with pytest.raises(SystemExit) as exc:
+        command.main(["--help"])
+    assert exc.value.code == 0
+    standalone = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([command.name, "--help"])
+    assert standalone == capsys.readouterr().out
 
 
 def test_plain_text_strips_docstring_markup() -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import re
 import sys
 import textwrap
 import time
@@ -37,45 +36,13 @@ from uno_env.game import reference
 from uno_env.game.records import save_records
 from uno_env.sim.records import record_simulated
 
-from .common import add_rule_arguments, check_player_count, resolve_rules, run_parsed
-
-_MARKUP = (
-    (re.compile(r":[a-z]+:`~?([^`<]*?)(?: <[^>]*>)?`"), lambda m: m.group(1).rsplit(".", 1)[-1]),
-    (re.compile(r"``([^`]+)``"), lambda m: m.group(1)),
-    (re.compile(r"\*\*([^*]+)\*\*"), lambda m: m.group(1)),
-    (re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])"), lambda m: m.group(1)),
-    (re.compile(r"`([^`]+)`"), lambda m: m.group(1)),
+from .common import (
+    PlainHelpFormatter,
+    add_rule_arguments,
+    check_player_count,
+    resolve_rules,
+    run_parsed,
 )
-
-
-def plain_text(text: str) -> str:
-    """Docstring text without its markup: ``x`` and `x` become x, **x** and *x* become x,
-    :class:`~pkg.Name` becomes Name."""
-    for pattern, repl in _MARKUP:
-        text = pattern.sub(repl, text)
-    return text
-
-
-class PlainHelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help as plain text: descriptions keep their layout without markup, and every option
-    that takes a value shows its default unless its help already names one."""
-
-    def _format_text(self, text: str) -> str:
-        return super()._format_text(plain_text(text))
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        text = plain_text(action.help or "")
-        default = action.default
-        shows_default = (
-            action.option_strings
-            and action.nargs != 0  # flags (store_true / store_false) say what they do
-            and default not in (None, argparse.SUPPRESS, [], "")
-            and "default" not in text
-        )
-        if shows_default:
-            value = " ".join(map(str, default)) if isinstance(default, list | tuple) else str(default)
-            text += f" (default: {value})"
-        return text.replace("%", "%%")
 
 
 def simulate_policies(text: str, players: int) -> str | list[str]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -168,6 +169,45 @@ class BatchActor:
         return actions
 
 
+_MARKUP = (
+    (re.compile(r":[a-z]+:`~?([^`<]*?)(?: <[^>]*>)?`"), lambda m: m.group(1).rsplit(".", 1)[-1]),
+    (re.compile(r"``([^`]+)``"), lambda m: m.group(1)),
+    (re.compile(r"\*\*([^*]+)\*\*"), lambda m: m.group(1)),
+    (re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])"), lambda m: m.group(1)),
+    (re.compile(r"`([^`]+)`"), lambda m: m.group(1)),
+)
+
+
+def plain_text(text: str) -> str:
+    """Docstring text without its markup: ``x`` and `x` become x, **x** and *x* become x,
+    :class:`~pkg.Name` becomes Name."""
+    for pattern, repl in _MARKUP:
+        text = pattern.sub(repl, text)
+    return text
+
+
+class PlainHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help as plain text: descriptions keep their layout without markup, and every option
+    that takes a value shows its default unless its help already names one."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain_text(text))
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = plain_text(action.help or "")
+        default = action.default
+        shows_default = (
+            action.option_strings
+            and action.nargs != 0  # flags (store_true / store_false) say what they do
+            and default not in (None, argparse.SUPPRESS, [], "")
+            and "default" not in text
+        )
+        if shows_default:
+            value = " ".join(map(str, default)) if isinstance(default, list | tuple) else str(default)
+            text += f" (default: {value})"
+        return text.replace("%", "%%")
+
+
 @dataclass(frozen=True)
 class Subcommand:
     """A ``uno-env`` subcommand, declared once by the module that implements it.
@@ -193,7 +233,9 @@ class Subcommand:
     def main(self, argv: Sequence[str] | None = None) -> int:
         """``python -m training.<module> ...``: exactly ``uno-env <name> ...`` (the same
         options, help and errors)."""
-        parser = argparse.ArgumentParser(prog=f"uno-env {self.name}", description=self.description)
+        parser = argparse.ArgumentParser(
+            prog=f"uno-env {self.name}", description=self.description, formatter_class=PlainHelpFormatter
+        )
         self.add_arguments(parser)
         parser.set_defaults(func=self.run)
         return run_parsed(parser.parse_args(sys.argv[1:] if argv is None else argv))
