@@ -51,7 +51,6 @@ import dataclasses
 import hashlib
 import json
 import math
-import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,7 +74,7 @@ from training.runner import (
     write_frame,
     write_json_atomic,
 )
-from training.study.spec import LEARNED, SpecError
+from training.study.spec import LEARNED, SpecError, check_agents_reach_workers
 from uno_env import files
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
@@ -396,17 +395,7 @@ def check_objects(spec: SweepSpec, executor: str) -> None:
             "(training.sweep.parse_sweep({..., 'transfer': {'field': [..., agent]}}), then run_sweep(spec, "
             "out, resume=True))"
         )
-    if executor != "process":
-        return  # serial: nothing leaves this process; Ray pickles functions by value (cloudpickle)
-    for agent in spec.agents:
-        try:
-            pickle.dumps(agent.obj)
-        except Exception as exc:  # pickling raises whatever the object's reduction raises
-            raise SpecError(
-                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
-                "define it (a class, or a function returning an agent) at the top level of a module, or "
-                "run with executor='serial'"
-            ) from None
+    check_agents_reach_workers(spec.agents, executor)
 
 
 def run_transfer(

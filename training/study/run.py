@@ -9,7 +9,6 @@ from those to run again and refuses files of another design.
 from __future__ import annotations
 
 import dataclasses
-import pickle
 import sys
 import time
 from pathlib import Path
@@ -37,7 +36,7 @@ from .load import load_spec
 from .planning import BatchTask, plan, task_key
 from .play import run_batch, warm_up
 from .report import assemble
-from .spec import LEARNED, SpecError, StudySpec
+from .spec import LEARNED, SpecError, StudySpec, check_agents_reach_workers
 
 
 def default_out_dir(spec: StudySpec, root: Path = Path("runs")) -> Path:
@@ -147,17 +146,7 @@ def check_objects(spec: StudySpec, executor: str) -> None:
             "(training.study.parse_spec({..., 'styles': [..., agent]}), then run_study(spec, out, "
             "resume=True))"
         )
-    if executor != "process":
-        return  # serial: nothing leaves this process; Ray pickles functions by value (cloudpickle)
-    for agent in spec.agents:
-        try:
-            pickle.dumps(agent.obj)
-        except Exception as exc:  # pickling raises whatever the object's reduction raises
-            raise SpecError(
-                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
-                "define it (a class, or a function returning an agent) at the top level of a module, or "
-                "run with executor='serial'"
-            ) from None
+    check_agents_reach_workers(spec.agents, executor)
 
 
 def checkpoint_files(tasks: list[BatchTask]) -> list[str]:

@@ -14,6 +14,7 @@ changes it). The keys are documented in :mod:`training.study`.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -78,6 +79,25 @@ LEARNED_CHUNK = 512
 
 class SpecError(ValueError):
     """A study spec that cannot be run; the message names what is wrong and what is allowed."""
+
+
+def check_agents_reach_workers(agents: Sequence[AgentSpec], executor: str) -> None:
+    """Refuse, before anything runs, agent objects that cannot reach worker processes: the
+    process pool pickles each task with its agents, and a class or function defined at a
+    module's top level pickles by name, a lambda or a function defined inside another does not.
+    Serial runs keep everything in this process and Ray pickles functions by value
+    (cloudpickle), so only ``executor="process"`` is checked."""
+    if executor != "process":
+        return
+    for agent in agents:
+        try:
+            pickle.dumps(agent.obj)
+        except Exception as exc:  # pickling raises whatever the object's reduction raises
+            raise SpecError(
+                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
+                "define it (a class, or a function returning an agent) at the top level of a module, or "
+                "run with executor='serial'"
+            ) from None
 
 
 @dataclass(frozen=True)

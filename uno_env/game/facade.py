@@ -236,17 +236,7 @@ class Game:
             raise self._illegal(action, "not an action: give an action id (int) or its notation (str)")
         seat = int(self._state[L.S_CURRENT])
         phase = int(self._state[L.S_PHASE])
-        count = _step_and_list(
-            self._state,
-            self._spec,
-            action_id,
-            self._mask,
-            self._legal,
-            self._deck_counts,
-            self._num_players,
-            self.seed,
-            self._staged,
-        )
+        count = self._compiled_call(action_id)
         if count < 0:
             if count == STEP_ENGINE_ERROR:
                 self._num_legal = self._compiled_call(REFILL)
