@@ -407,3 +407,34 @@ def main() -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def test_every_layout_name_the_code_reads_exists() -> None:
+    """The layout module's ``__getattr__`` (for the slots declared beside their fields) makes
+    the type checker accept any ``L.NAME``; this finds a misspelt one instead, in every module
+    that imports the layout as ``L``."""
+    import ast
+
+    import uno_env  # noqa: F401  (declares the fields' spec slots)
+
+    root = Path(__file__).resolve().parent.parent
+    missing = []
+    checked = 0
+    for folder in ("uno_env", "agents", "training", "benchmarks", "tests", "examples"):
+        for path in sorted((root / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            aliases = {
+                alias.asname or alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)
+                for alias in node.names
+                if alias.name == "layout" and (node.module or "").split(".")[-1] in ("engine", "")
+            }
+            for node in ast.walk(tree):
+                name = node.value if isinstance(node, ast.Attribute) else None
+                if isinstance(node, ast.Attribute) and isinstance(name, ast.Name) and name.id in aliases:
+                    checked += 1
+                    # the slot test above declares SP_RECIPE_CHECK and removes it
+                    if not hasattr(L, node.attr) and node.attr != "SP_RECIPE_CHECK":
+                        missing.append(f"{path.relative_to(root)}:{node.lineno}: L.{node.attr}")
+    assert checked > 1000 and missing == []
