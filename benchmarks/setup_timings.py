@@ -44,25 +44,27 @@ END = "<!-- /setup-timings -->"
 
 PHASES: dict[str, tuple[tuple[str, str], ...]] = {
     "demo": (
-        (r"-m venv ", "`.venv` and the `study` extra"),
-        (r"/pip install", "`.venv` and the `study` extra"),
-        (r"/uno-env compile", "compiling the batch simulator and play styles (once per install)"),
-        (r"/uno-env study", "the default study, 2,683,200 games on 2 workers"),
+        (r"^\S*python\S* -m venv ", "`.venv` and the `study` extra"),
+        (r"^\.venv/bin/pip install", "`.venv` and the `study` extra"),
+        (r"^\.venv/bin/uno-env compile", "compiling the batch simulator and play styles (once per install)"),
+        (r"^\.venv/bin/uno-env study", "the default study, 2,683,200 games on 2 workers"),
     ),
     "test": (
-        (r"-m venv ", "`.venv` with every extra"),
-        (r"/pip install", "`.venv` with every extra"),
-        (r"/uno-env compile", "compiling every part of the engine"),
-        (r"/ruff ", "ruff"),
-        (r"/mypy", "mypy"),
-        (r"mkdocs build", "the docs build"),
-        (r"/pytest -n 2 ", "the tests on 2 workers"),
-        (r"NUMBA_DISABLE_JIT=1", "the rule scenarios uncompiled"),
-        (r"--nbmake", "the notebooks"),
+        (r"^\S*python\S* -m venv ", "`.venv` with every extra"),
+        (r"^\.venv/bin/pip install", "`.venv` with every extra"),
+        (r"^\.venv/bin/uno-env compile", "compiling every part of the engine"),
+        (r"^\.venv/bin/ruff ", "ruff"),
+        (r"^\.venv/bin/mypy", "mypy"),
+        (r"^(\w+=\S* )*\.venv/bin/mkdocs build", "the docs build"),
+        (r"^\.venv/bin/pytest -n 2 ", "the tests on 2 workers"),
+        (r"^NUMBA_DISABLE_JIT=1 ", "the rule scenarios uncompiled"),
+        (r"^\.venv/bin/pytest .*--nbmake", "the notebooks"),
     ),
 }
 """Per target: (a regular expression matching the command ``make`` echoes, the phase's name).
-A phase lasts from its first command to the next phase's first command."""
+A phase lasts from its first command to the next phase's first command. The expressions are
+anchored at the start of the line: the commands' own output (pip's warnings name packages such
+as ``mypy`` and ``ruff``) starts no phase."""
 
 QUICK_START = """
 import random

@@ -97,3 +97,22 @@ def test_wheels_go_to_an_ignored_dist_folder() -> None:
         ["git", "check-ignore", "-q", "dist/uno_env-0.1.0-cp311-cp311-linux_x86_64.whl"], cwd=ROOT
     )
     assert ignored.returncode == 0
+
+
+def test_each_phase_starts_at_its_command_not_at_output_naming_it() -> None:
+    """pip's warnings name packages (``.../simple/mypy/``, ``.../simple/ruff/``): only the
+    commands ``make`` echoes start a phase, so the install's time is not booked to mypy."""
+
+    def phase(line: str) -> str | None:
+        return next((name for p, name in timings.PHASES["test"] if re.search(p, line)), None)
+
+    assert phase("WARNING: Location 'file:///opt/pypi-more/simple/mypy/' is ignored") is None
+    assert phase("WARNING: Location 'file:///opt/pypi-more/simple/ruff/' is ignored") is None
+    assert phase(".venv/bin/mypy benchmarks examples") == "mypy"
+    assert phase(".venv/bin/ruff check uno_env agents") == "ruff"
+    assert phase("NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet") == "the docs build"
+    assert phase("NUMBA_DISABLE_JIT=1 .venv/bin/pytest -q -n 2 tests/test_rules_uno.py") == (
+        "the rule scenarios uncompiled"
+    )
+    assert phase(".venv/bin/pytest -q --nbmake notebooks") == "the notebooks"
+    assert phase("python3 -m venv .venv") == "`.venv` with every extra"
