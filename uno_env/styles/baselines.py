@@ -61,23 +61,18 @@ def quick_random_action(state: np.ndarray, spec: np.ndarray, staged: bool | None
     nothing is legal. Compiled loops use it to skip writing masks nobody reads.
     """
     phase = state[L.S_PHASE]
-    if phase == L.PH_CHOOSE_COLOUR and state[L.S_STATUS] == L.ST_RUNNING and engine.state_usable(state):
-        return spec[L.SP_NUM_FACES] + L.A_CHOOSE_OFFSET + rand_below(state, L.AGENT_RNG, L.NUM_COLOURS)
-    if phase == L.PH_PLAY and spec[L.SP_PLAIN_MATCHING] == 1:
-        # U-MATCH-1 alone, the common decision: legal_play's set without the phase dispatch
-        if state[L.S_STATUS] != L.ST_RUNNING or not engine.state_usable(state):
+    if (phase == L.PH_PLAY or phase == L.PH_CHOOSE_COLOUR) and state[L.S_STATUS] == L.ST_RUNNING:
+        # the two commonest decisions: their (inlined) phase functions here, saving legal_sets'
+        # compiled call and its dispatch on every decision
+        if not engine.state_usable(state):
             return -1
         seat = state[L.S_CURRENT]
-        faces = engine.playable_faces(state, spec, seat)
-        playable = popcount(faces)
-        draw = 1 if spec[L.SP_DRAW_WHEN_PLAYABLE] == 1 or playable == 0 else 0  # U-DRAW-3
-        calling = 1 if engine.call_legal(state, spec, seat, L.PH_PLAY) else 0
-        k = rand_below(state, L.AGENT_RNG, playable + draw + calling)
-        if k < playable:
-            return nth_bit(faces, k)
-        # the others in the action table's order: draw, then the call
-        return spec[L.SP_NUM_FACES] + (L.A_DRAW_OFFSET if k - playable < draw else L.A_CALL_OFFSET)
-    faces, others = engine.legal_sets(state, spec, staged)
+        if phase == L.PH_PLAY:
+            faces, others = engine.legal_play(state, spec, seat)
+        else:
+            faces, others = engine.legal_choose_colour(state, spec, seat)
+    else:
+        faces, others = engine.legal_sets(state, spec, staged)
     playable = popcount(faces)
     count = playable + popcount(others)
     if count == 0:
