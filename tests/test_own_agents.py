@@ -549,6 +549,31 @@ def test_the_vector_envs_public_view_needs_the_log_kept_from_the_deal() -> None:
         venv.public_view(2)
 
 
+def test_the_sb3_adapter_gives_each_games_public_view() -> None:
+    """Through SB3's VecEnv (what MaskablePPO and callbacks hold), public_view(i) and
+    env_method("public_view", indices=...) give game i's view, the vector env's own, one per
+    index; other arguments are refused."""
+    pytest.importorskip("stable_baselines3")
+    import uno_env
+
+    venv = uno_env.VectorEnv(3, "uno", 2, opponents="random_playable", public_views=True)
+    sb3 = venv.to_sb3()
+    sb3.seed(5)
+    sb3.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        sb3.step(np.array([rng.choice(np.flatnonzero(m)) for m in sb3.env_method("action_masks")]))
+    views = sb3.env_method("public_view", indices=[2, 0])
+    for i, view in zip([2, 0], views, strict=True):
+        assert view.seat == int(venv.learner_seats[i])
+        assert view.public_history() == venv.public_view(i).public_history()
+        assert view.legal_actions() == np.flatnonzero(venv.action_masks()[i]).tolist()
+    assert sb3.public_view(1).hand() == venv.public_view(1).hand()
+    assert views[0].public_history() != views[1].public_history()
+    with pytest.raises(TypeError, match="indices="):
+        sb3.env_method("public_view", 1)
+
+
 def test_a_long_play_on_within_one_step_keeps_the_whole_history() -> None:
     """Under MC-END-1 with uniform random opponents and large hands, the learner's last step
     lets the others play on for thousands of decisions inside one compiled call (more than a

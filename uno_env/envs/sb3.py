@@ -5,7 +5,8 @@ games through SB3's interface (with the vector env's ``copy=False`` buffers, val
 one step SB3 keeps an observation): ``reset() -> obs``, ``step_async``/``step_wait`` returning
 ``(obs, rewards, dones, infos)`` with ``infos[i]["terminal_observation"]`` and
 ``infos[i]["TimeLimit.truncated"]`` for finished games, and ``env_method("action_masks")``
-for sb3-contrib's MaskablePPO.
+for sb3-contrib's MaskablePPO. With ``VectorEnv(..., public_views=True)`` each game's public
+view is ``public_view(i)`` or ``env_method("public_view", indices=...)`` (one view per index).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
 if TYPE_CHECKING:
+    from ..styles.view import PublicView
     from .vector import VectorEnv
 
 
@@ -66,6 +68,11 @@ class SB3VecEnv(VecEnv):
         """Boolean legal-action masks, shape ``(num_envs, num_actions)``."""
         return self.venv.action_masks()
 
+    def public_view(self, i: int) -> PublicView:
+        """Game ``i``'s public view for its learner (the vector env's
+        :meth:`~uno_env.envs.vector.VectorEnv.public_view`; needs ``public_views=True``)."""
+        return self.venv.public_view(i)
+
     # ------------------------------------------------------------ attribute plumbing
     def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
         return list(self._get_indices(indices))
@@ -86,11 +93,16 @@ class SB3VecEnv(VecEnv):
         indices: int | Iterable[int] | None = None,
         **method_kwargs: Any,
     ) -> list[Any]:
-        """``action_masks`` per game (what MaskablePPO asks for); other methods of the vector env once."""
+        """``action_masks`` and ``public_view`` per game (the first is what MaskablePPO asks
+        for); other methods of the vector env are called once, their result given per index."""
         idx = self._indices(indices)
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[i] for i in idx]
+        if method_name == "public_view":
+            if method_args or method_kwargs:
+                raise TypeError("env_method('public_view') takes the games as indices=, no other arguments")
+            return [self.venv.public_view(i) for i in idx]
         result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
         return [result for _ in idx]
 
