@@ -9,18 +9,22 @@ class not yet reached takes the rate of its fitting games (the same tables on ot
 CPU seconds, not wall seconds: on a busy machine the wall time stretches with the load while
 the CPU time stays near a quiet machine's; total / 2 is the time on two idle cores.
 
-``--precision`` reads the skill depth against the baseline (the strong player alone against
-``random_playable`` players) of every cell whose baseline batches of a deal set are all
-finished, with its 95% interval's half-width: on both deal sets when both are there, else on
-one, with the half-width both would give (``/ sqrt(2)``: twice the deals) beside it.
+``--precision`` reads the skill depth (against the baseline, under strong and under scripted
+play; against the field) and the value of hidden information of every cell whose batches of
+that kind and deal set are all finished, with the 95% interval's half-width: on both deal
+sets when both are there, else on one, with the half-width both would give (``/ sqrt(2)``:
+twice the deals) beside it.
 
 ``--players 2 3 ... 10`` projects the same catalogue at other player counts from the 2- and
 4-player rates (a searching rung alone at the larger of the two; tables where every seat
-plays, linear in the players)::
+plays, linear in the players); ``--spec SPEC`` projects another spec's plan (``default``: the
+built-in default atlas) from this run's rates, e.g. the default atlas at other deals from a
+small run of the same players::
 
     python benchmarks/atlas_budget.py runs/atlas-default
     python benchmarks/atlas_budget.py runs/atlas-default --players 2 3 4 5 6 7 8 9 10
     python benchmarks/atlas_budget.py runs/atlas-default --precision
+    python benchmarks/atlas_budget.py runs/atlas-field-design/one --spec default
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import argparse
 import collections
 import json
 import math
+import statistics
 from pathlib import Path
 
 from training.atlas import stats
@@ -82,12 +87,21 @@ def full_plan(spec: AtlasSpec) -> list[AtlasTask]:
     return plan(spec, models)
 
 
+PRECISION = (
+    ("skill_vs_baseline", "strong", "baseline"),
+    ("skill_vs_baseline", "scripted", "baseline"),
+    ("skill_vs_field", "strong", "field"),
+    ("hidden_info", "strong", "field"),
+)
+"""(measure, play, kind of games it reads) of ``--precision``."""
+
+
 def precision(spec: AtlasSpec, out: Path) -> None:
-    """Print each finished cell's skill depth against the baseline with its interval's half-width."""
-    groups: dict[tuple[str, int, int], list[AtlasTask]] = collections.defaultdict(list)
+    """Print each finished cell's skill depth and hidden-information value with their half-widths."""
+    groups: dict[tuple[str, int, int, str], list[AtlasTask]] = collections.defaultdict(list)
     for task in measure_tasks(spec):
-        if task.kind == "baseline":
-            groups[(task.variant, task.players, task.replica)].append(task)
+        if task.kind in ("baseline", "field"):
+            groups[(task.variant, task.players, task.replica, task.kind)].append(task)
     batches, finished = [], set()
     for key, tasks in groups.items():
         paths = [out / "batches" / f"{t.id}.json" for t in tasks]
@@ -95,23 +109,33 @@ def precision(spec: AtlasSpec, out: Path) -> None:
             finished.add(key)
             batches += [json.loads(p.read_text(encoding="utf-8")) for p in paths]
     cells = stats.merge(spec, batches)
-    measure = stats.MEASURE_BY_NAME["skill_vs_baseline"]
-    widest = {1: 0.0, 2: 0.0}
-    print("| cell | deal sets | skill vs baseline | half-width (pp) | with both sets (pp) |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for variant, n in spec.cells():
-        sets = [r for r in spec.replicas() if (variant.id, n, r) in finished]
-        if variant.id == COIN_FLIP or not sets:
-            continue
-        est = stats.estimate(spec, [cells[(variant.id, n, r)] for r in sets], measure, "strong")
-        if est is None:
-            continue
-        lo, hi = est.proportion_interval()
-        half = (hi - lo) / 2 * 100
-        both = half if len(sets) == 2 else half / math.sqrt(2)
-        widest[len(sets)] = max(widest[len(sets)], both)
-        print(f"| `{variant.id}`, {n}p | {len(sets)} | {est.value:.1%} | ±{half:.2f} | ±{both:.2f} |")
-    print(f"widest with both deal sets: measured ±{widest[2]:.2f} pp, from one set ±{widest[1]:.2f} pp")
+    print("| cell | measure | play | deal sets | value | half-width (pp) | with both sets (pp) |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+    widest: dict[tuple[str, str, int], list[float]] = collections.defaultdict(list)
+    for name, play, kind in PRECISION:
+        measure = stats.MEASURE_BY_NAME[name]
+        for variant, n in spec.cells():
+            sets = [r for r in spec.replicas() if (variant.id, n, r, kind) in finished]
+            if variant.id == COIN_FLIP or not sets:
+                continue
+            est = stats.estimate(spec, [cells[(variant.id, n, r)] for r in sets], measure, play)
+            if est is None:
+                continue
+            wilson = name in stats.WILSON and 0.0 <= est.value <= 1.0
+            lo, hi = est.proportion_interval() if wilson else est.interval()
+            half = (hi - lo) / 2 * 100
+            both = half if len(sets) == len(spec.replicas()) else half / math.sqrt(2)
+            widest[(name, play, n)].append(both)
+            print(
+                f"| `{variant.id}`, {n}p | {name} | {play} | {len(sets)} | {100 * est.value:.1f} | "
+                f"±{half:.2f} | ±{both:.2f} |"
+            )
+    print()
+    for (name, play, n), halves in sorted(widest.items()):
+        print(
+            f"{name} ({play}), {n} players: at most ±{max(halves):.2f} pp, median "
+            f"±{statistics.median(halves):.2f} over {len(halves)} cells (with both deal sets)"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -120,12 +144,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("run", type=Path, help="an atlas run folder (finished or still running)")
     parser.add_argument("--players", type=int, nargs="+", help="project the catalogue at these player counts")
     parser.add_argument("--precision", action="store_true", help="the finished cells' skill-depth intervals")
+    parser.add_argument(
+        "--spec", help="project this spec (default: the built-in default atlas) from the rates"
+    )
     args = parser.parse_args(argv)
     spec = load_spec(args.run / "spec.toml")
     if args.precision:
         precision(spec, args.run)
         return
     rates, seen = measured(args.run)
+    if args.spec:
+        spec = load_spec(None if args.spec == "default" else Path(args.spec))
     if args.players:
         spec = parse_spec({**spec.to_dict(), "players": args.players})
     need: dict[Class, int] = collections.Counter()

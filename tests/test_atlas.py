@@ -26,8 +26,16 @@ import pandas as pd
 import pytest
 
 from training import atlas
-from training.atlas.planning import SHARED, baseline_tables, field_tables, scripted_tables
-from training.atlas.stats import MEASURE_BY_NAME, CellData, change
+from training.atlas.planning import (
+    SHARED,
+    baseline_tables,
+    field_group,
+    field_tables,
+    measure_tasks,
+    scripted_tables,
+)
+from training.atlas.play import play_table, run_task
+from training.atlas.stats import MEASURE_BY_NAME, CellData, change, merge
 
 TINY: dict[str, Any] = {
     "name": "tiny",
@@ -180,6 +188,73 @@ def test_tables_put_every_player_in_every_seat() -> None:
     assert len(field) == 9 and all(t.count("search") == 1 for t in field)
     assert {t[1:] for t in field if t[0] == "search"} == {("a", "b"), ("b", "c"), ("c", "a")}
     assert scripted_tables(["a", "b", "c"], 2) == [("a", "b"), ("b", "c"), ("c", "a")]
+
+
+def test_one_rotation_a_deal_plays_the_same_games_on_k_times_the_deals() -> None:
+    # "one": blocks of (rung, seat) tables, one block per rotation; "all": every table every deal
+    tables, focal, block = field_group(["s", "o"], ["a", "b", "c"], 2, "one")
+    assert block == 4 and len(tables) == 12 and focal[:4] == ["s", "s", "o", "o"] == focal[4:8]
+    abc = ["a", "b", "c"]
+    for b in range(3):  # block b: both rungs at every seat against rotation b
+        assert tables[4 * b : 4 * b + 4] == [
+            *field_tables("s", abc, 2)[2 * b : 2 * b + 2],
+            *field_tables("o", abc, 2)[2 * b : 2 * b + 2],
+        ]
+    assert field_group(["s"], abc, 2, "all") == (field_tables("s", abc, 2), ["s"] * 6, 0)
+    spec = atlas.parse_spec({**TINY, "field": ["greedy", "blocker", "cautious"], "deals": {"field": 12}})
+    every = atlas.parse_spec({**spec.to_dict(), "field_rotations": "all", "deals": {"field": 4}})
+    one = [t for t in measure_tasks(spec) if t.kind == "field" and t.variant == "uno"]
+    assert sum(t.games for t in one) == sum(t.games for t in measure_tasks(every) if t.kind == "field" and
+                                            t.variant == "uno")  # fmt: skip
+    # each deal set in three equal runs of consecutive deals, run t rotation t; the strong
+    # player and the oracle on the same deals at the same tables (the hidden cards' pairing)
+    strong, oracle = (
+        next(t for t in one if t.replica == 1 and t.focal[0] == a) for a in (spec.strong, spec.oracle)
+    )
+    for task in (strong, oracle):
+        assert [task.block_of(task.first + i) for i in range(task.count)] == [0] * 4 + [1] * 4 + [2] * 4
+    swap = {spec.oracle: spec.strong}
+    assert [tuple(swap.get(a, a) for a in t) for t in oracle.tables] == list(strong.tables)
+
+
+def test_a_one_rotation_batch_plays_each_deal_at_its_rotation_and_merges_by_deal() -> None:
+    spec = atlas.parse_spec(
+        {**TINY, "field": ["greedy", "blocker", "cautious"], "ladder": [], "deals": {"field": 6}}
+    )
+    task = next(t for t in measure_tasks(spec) if t.kind == "field" and t.id.endswith("__a0000") and
+                t.variant == "uno" and t.replica == 1)  # fmt: skip
+    result = run_task(task)
+    won = np.asarray(result["winners"])
+    assert won.shape == (task.block, task.count) and task.block == 4 * 2  # 4 cheap rungs, 2 seats
+    seeds = task.deal_seeds()
+    for i in range(task.count):
+        b = task.block_of(task.first + i)
+        for slot in range(task.block):
+            game = play_table(task.rules, task.tables[b * task.block + slot], [seeds[i]])
+            assert won[slot, i] == game["winner"][0]
+    cell = merge(spec, [result])[("uno", 2, 1)]
+    assert cell.winners[("field", "greedy")].shape == (6, 2)
+    assert list(cell.focal_seat[("field", "greedy")]) == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"field_rotations": "some"}, 'field_rotations must be "one"'),
+        ({"deals": {"field": 9}}, "field = 9 is not a multiple of the field's 2 styles.*use 8 or 10"),
+    ],
+)
+def test_the_field_design_is_checked(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(atlas.AtlasSpecError, match=message):
+        atlas.parse_spec({**TINY, **change})
+
+
+def test_every_rotation_on_every_deal_takes_any_number_of_deals() -> None:
+    spec = atlas.parse_spec({**TINY, "field_rotations": "all", "deals": {"field": 9}})
+    assert spec.to_dict()["field_rotations"] == "all" and spec.deal_count("field") == 9
+    # without [deals] field: 37 deals per rotation, the same games either way
+    assert atlas.parse_spec({**TINY, "deals": {}}).deal_count("field") == 37 * 2
+    assert atlas.parse_spec({**TINY, "deals": {}, "field_rotations": "all"}).deal_count("field") == 37
 
 
 @pytest.mark.parametrize(

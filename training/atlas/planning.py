@@ -8,7 +8,10 @@ against the base are paired by deal):
   the field's styles, the strong player, the learned players) alone at a table of ``n - 1``
   baseline players, in each seat (:func:`baseline_tables`);
 - ``field``: each rung alone against the field: the other seats hold consecutive styles of
-  the field, every rotation of the field, every seat (:func:`field_tables`);
+  the field, every seat; with ``field_rotations = "one"`` (the default) each deal seats one
+  rotation of the ``k`` styles (the deal set's ``k`` equal runs of consecutive deals, run ``t``
+  rotation ``t``), so the games spread over ``k`` times the deals of playing every rotation on
+  every deal (``"all"``; :func:`field_tables`, :func:`field_group`);
 - ``strong``: the strong player at every seat, one game per deal, traced (every decision's
   win chances);
 - ``scripted``: the field at the table (deal ``d`` seats rotation ``d mod k`` of its ``k``
@@ -55,7 +58,11 @@ class AtlasTask:
 
     ``tables`` are the seatings (one agent spec per seat); ``focal`` the rung measured at each
     table (``""`` for the traced kinds); for ``scripted`` deal ``d`` plays table ``d mod
-    len(tables)``, every other kind plays every deal at every table. ``stage`` is ``"fit"``
+    len(tables)``; with ``block > 0`` (the field, one rotation per deal) the tables come in
+    consecutive blocks of ``block``, one per rotation, and deal ``d`` plays block ``(d // run)
+    mod (len(tables) // block)`` only (runs of ``run`` consecutive deals per rotation: the
+    batch simulator plays consecutive deals in one compiled call); every other batch plays
+    every deal at every table. ``stage`` is ``"fit"``
     (fit a win-chance model) or ``"measure"``; ``model`` the weights of a traced kind's model
     fitted on the cell's own games (its levels and calibration), ``shared`` those of the base
     rules' model at the same player count and kind, which reads every cell's games for the
@@ -78,15 +85,27 @@ class AtlasTask:
     coin_flip: bool = False
     model: tuple[float, ...] = ()
     shared: tuple[float, ...] = ()
+    block: int = 0
+    run: int = 1
 
     def deal_seeds(self) -> list[int]:
         """The deal seed of each deal of the batch."""
         return [self.seed + self.first + i for i in range(self.count)]
 
     @property
+    def per_deal(self) -> int:
+        """Games the batch plays on each deal."""
+        return 1 if self.kind in TRACED else self.block or len(self.tables)
+
+    @property
     def games(self) -> int:
         """Games the batch plays."""
-        return self.count if self.kind in TRACED else self.count * len(self.tables)
+        return self.count * self.per_deal
+
+    def block_of(self, deal: int) -> int:
+        """The block of tables deal number ``deal`` (counted from the cell's first deal, as
+        :attr:`first`) plays, with ``block > 0``: its rotation of the field."""
+        return deal // self.run % (len(self.tables) // self.block)
 
 
 def task_key(task: AtlasTask) -> str:
@@ -94,7 +113,7 @@ def task_key(task: AtlasTask) -> str:
     fields = [
         ATLAS_FORMAT, task.stage, task.kind, task.variant, task.players, str(task.rules), task.replica,
         task.seed, task.first, task.count, [list(t) for t in task.tables], list(task.focal), task.coin_flip,
-        [round(w, 6) for w in task.model], [round(w, 6) for w in task.shared],
+        [round(w, 6) for w in task.model], [round(w, 6) for w in task.shared], task.block, task.run,
     ]  # fmt: skip
     return hashlib.sha256(json.dumps(fields).encode("utf-8")).hexdigest()
 
@@ -122,6 +141,33 @@ def field_tables(agent: str, field: Sequence[str], players: int) -> list[tuple[s
             others = iter(field[(t + m) % k] for m in range(players - 1))
             tables.append(tuple(agent if j == seat else next(others) for j in range(players)))
     return tables
+
+
+def field_group(
+    agents: Sequence[str], field: Sequence[str], players: int, rotations: str
+) -> tuple[list[tuple[str, ...]], list[str], int]:
+    """The field tables of ``agents`` (each alone against the field, every seat), their focal
+    agents and the block of tables one deal plays (:attr:`AtlasTask.block`).
+
+    ``rotations = "all"``: every deal plays every table (every rotation of the field, every
+    agent, every seat; block 0). ``"one"``: the tables ordered by rotation, then agent, then
+    seat, in blocks of ``len(agents) * players``, one per rotation; a deal plays one block (its
+    rotation of the ``k`` styles, every agent at every seat: :meth:`AtlasTask.block_of`), so
+    every agent meets the same rotation on a deal (what the paired hidden-information measure
+    needs).
+    """
+    if rotations == "all":
+        tables = [t for a in agents for t in field_tables(a, field, players)]
+        return tables, [a for a in agents for _ in range(len(field) * players)], 0
+    if rotations != "one":
+        raise ValueError(f'field rotations must be "one" or "all", got {rotations!r}')
+    per = [field_tables(a, field, players) for a in agents]
+    tables, focal = [], []
+    for t in range(len(field)):
+        for a, agent in enumerate(agents):
+            tables += per[a][t * players : (t + 1) * players]
+            focal += [agent] * players
+    return tables, focal, len(agents) * players
 
 
 def scripted_tables(field: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -188,8 +234,9 @@ def measure_tasks(
     return out
 
 
-Group = tuple[str, str, list[tuple[str, ...]], list[str]]
-"""A group of tables of one kind of games in a cell: (kind, group name, tables, focal rung of each)."""
+Group = tuple[str, str, list[tuple[str, ...]], list[str], int]
+"""A group of tables of one kind of games in a cell: (kind, group name, tables, focal rung of
+each, the block of tables one deal plays: :attr:`AtlasTask.block`)."""
 
 
 def _cell_groups(spec: AtlasSpec, variant: AtlasVariant, n: int) -> list[Group]:
@@ -201,18 +248,15 @@ def _cell_groups(spec: AtlasSpec, variant: AtlasVariant, n: int) -> list[Group]:
     cheap = [a for a in above if not is_costly(a)]
     if cheap:
         tables, who = baseline_tables(cheap, spec.baseline, n)
-        out.append(("baseline", "a", tables, who))
+        out.append(("baseline", "a", tables, who, 0))
     for k, agent in enumerate(a for a in above if is_costly(a)):
         tables, who = baseline_tables([agent], spec.baseline, n)
-        out.append(("baseline", f"s{k}_", tables, who))
+        out.append(("baseline", f"s{k}_", tables, who, 0))
     cheap_rungs = [r.agent for r in rungs if not is_costly(r.agent)]
     if cheap_rungs:
-        tables = [t for a in cheap_rungs for t in field_tables(a, spec.field, n)]
-        who = [a for a in cheap_rungs for _ in field_tables(a, spec.field, n)]
-        out.append(("field", "a", tables, who))
+        out.append(("field", "a", *field_group(cheap_rungs, spec.field, n, spec.field_rotations)))
     for k, agent in enumerate(r.agent for r in rungs if is_costly(r.agent)):
-        tables = field_tables(agent, spec.field, n)
-        out.append(("field", f"s{k}_", tables, [agent] * len(tables)))
+        out.append(("field", f"s{k}_", *field_group([agent], spec.field, n, spec.field_rotations)))
     return out
 
 
@@ -231,11 +275,14 @@ def _cell_tasks(
         group: str,
         tables: Sequence[tuple[str, ...]],
         focal: Sequence[str],
+        block: int = 0,
         model: tuple[float, ...] = (),
         shared: tuple[float, ...] = (),
     ) -> None:
         count = spec.deal_count(kind)
-        per_deal = 1 if kind in TRACED else len(tables)
+        per_deal = 1 if kind in TRACED else block or len(tables)
+        # one rotation per deal: the deal set's equal runs of consecutive deals, run t rotation t
+        run = count * block // len(tables) if block else 1
         for index, (start, size) in enumerate(_chunks(count, per_deal, spec.batch_games)):
             out.append(
                 AtlasTask(
@@ -254,11 +301,13 @@ def _cell_tasks(
                     coin_flip=variant.coin_flip,
                     model=model,
                     shared=shared,
+                    block=block,
+                    run=run,
                 )
             )
 
-    for kind, group, tables, focal in _cell_groups(spec, variant, n):
-        add(kind, group, tables, focal)
+    for kind, group, tables, focal, block in _cell_groups(spec, variant, n):
+        add(kind, group, tables, focal, block)
     if models is not None:
         for kind in TRACED:
             model = models.get((variant.id, n, kind))
@@ -267,7 +316,7 @@ def _cell_tasks(
             if model is None or shared is None:
                 continue
             tables = [(spec.strong,) * n] if kind == "strong" else scripted_tables(spec.field, n)
-            add(kind, "t", tables, (), model, shared)
+            add(kind, "t", tables, (), 0, model, shared)
     return out
 
 
@@ -284,11 +333,12 @@ def check_plan_size(spec: AtlasSpec, source: str) -> None:
     batches = traced_count(spec) + len(spec.cells()) * len(TRACED)
     largest = 0
     for variant, n in spec.cells():
-        for kind, _, tables, _ in _cell_groups(spec, variant, n):
+        for kind, _, tables, _, block in _cell_groups(spec, variant, n):
             count = spec.deal_count(kind)
-            size = max(1, min(count, spec.batch_games // max(len(tables), 1)))
+            per_deal = block or len(tables)
+            size = max(1, min(count, spec.batch_games // max(per_deal, 1)))
             batches += math.ceil(count / size) * len(spec.replicas())
-            largest = max(largest, size * len(tables))
+            largest = max(largest, size * per_deal)
             if batches > MAX_BATCHES:
                 break
     check_size(batches, largest, f"{source}: this atlas", "lower [deals] or batch_games")

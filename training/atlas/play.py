@@ -5,7 +5,9 @@
 - a ``fit`` batch plays traced games on the fitting deals and fits a win-chance model to
   them (:func:`uno_env.sim.winprob.fit_win_model`);
 - a ``baseline`` or ``field`` batch plays every deal at every table and keeps each game's
-  winner (``winners[table][deal]``);
+  winner (``winners[table][deal]``); a field batch with one rotation per deal
+  (:attr:`~training.atlas.planning.AtlasTask.block`) plays each deal at its block of tables
+  and keeps ``winners[slot][deal]``, the winner at the deal's table of each place in the block;
 - a ``strong`` or ``scripted`` batch plays one traced game per deal, turns each decision into
   every seat's win chance with the batch's fitted model (fitted on other deals: the chances
   are held out), and keeps per game the winner, the length, the first mover, the trajectory
@@ -61,26 +63,22 @@ def _compiled(table: Sequence[str]) -> bool:
 
 
 def play_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> dict[str, np.ndarray]:
-    """Play one game per deal seed (consecutive seeds) at one table; per-game arrays as
-    :func:`uno_env.simulate` gives them."""
+    """Play one game per deal seed at one table; per-game arrays as :func:`uno_env.simulate`
+    gives them (one compiled call per run of consecutive seeds)."""
     n = len(table)
-    if _compiled(table):
-        sim = uno_env.simulate(
-            rules,
-            n,
-            len(seeds),
-            seed=int(seeds[0]),
-            policies=[parse_agent(a).policy for a in table],
-            full_engine=True,
-        )
-        return {
-            "winner": sim.winner,
-            "turns": sim.turns,
-            "length": sim.length,
-            "first_mover": sim.first_mover,
-        }
-
-    return play_deals(rules, list(table), [int(s) for s in seeds], trust=True)
+    if not _compiled(table):
+        return play_deals(rules, list(table), [int(s) for s in seeds], trust=True)
+    policies = [parse_agent(a).policy for a in table]
+    values = np.asarray(seeds, dtype=np.int64)
+    breaks = np.flatnonzero(np.diff(values) != 1) + 1
+    parts = []
+    for run in np.split(values, breaks) if values.size else []:
+        sim = uno_env.simulate(rules, n, len(run), seed=int(run[0]), policies=policies, full_engine=True)
+        parts.append((sim.winner, sim.turns, sim.length, sim.first_mover))
+    names = ("winner", "turns", "length", "first_mover")
+    if not parts:
+        return {name: np.zeros(0, dtype=np.int64) for name in names}
+    return {name: np.concatenate([p[k] for p in parts]) for k, name in enumerate(names)}
 
 
 def trace_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> winprob.Trace:
@@ -197,17 +195,24 @@ def traced_batch(task: AtlasTask) -> dict[str, Any]:
 
 
 def table_batch(task: AtlasTask) -> dict[str, Any]:
-    """Every deal at every table; each game's winner."""
+    """Every deal at every table (or, with a block, at its block of tables); each game's winner."""
     seeds = task.deal_seeds()
-    winners = []
-    for table in task.tables:
-        won = (
-            coin_winners(seeds, task.players)
-            if task.coin_flip
-            else play_table(task.rules, table, seeds)["winner"]
-        )
-        winners.append([int(w) for w in won])
-    return {**_header(task), "winners": winners}
+
+    def play(table: Sequence[str], at: Sequence[int]) -> np.ndarray:
+        if task.coin_flip:
+            return coin_winners(at, task.players)
+        return np.asarray(play_table(task.rules, table, at)["winner"], dtype=np.int64)
+
+    if not task.block:
+        return {**_header(task), "winners": [[int(w) for w in play(table, seeds)] for table in task.tables]}
+    blocks = np.array([task.block_of(task.first + i) for i in range(task.count)], dtype=np.int64)
+    won = np.full((task.block, task.count), -2, dtype=np.int64)
+    for b in np.unique(blocks):
+        rows = np.flatnonzero(blocks == b)
+        at = [seeds[int(r)] for r in rows]
+        for slot in range(task.block):
+            won[slot, rows] = play(task.tables[int(b) * task.block + slot], at)
+    return {**_header(task), "winners": won.tolist()}
 
 
 def run_task(task: AtlasTask) -> dict[str, Any]:
@@ -241,6 +246,7 @@ def _header(task: AtlasTask) -> dict[str, Any]:
         "deals": task.count,
         "tables": [list(t) for t in task.tables],
         "focal": list(task.focal),
+        "block": task.block,
     }
 
 

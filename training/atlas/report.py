@@ -323,7 +323,13 @@ def report_text(
         else '- no oracle (oracle = "")',
         f"- the field: {', '.join(f'`{a}`' for a in spec.field)}; the scripted table seats a rotation of "
         "them "
-        f"(deal d: rotation d mod {len(spec.field)});",
+        f"(deal d: rotation d mod {len(spec.field)}); "
+        + (
+            f"a rung alone against the field meets one rotation a deal (the deal set in {len(spec.field)} "
+            "equal runs of consecutive deals, one per rotation), in every seat;"
+            if spec.field_rotations == "one"
+            else "a rung alone against the field meets every rotation on every deal, in every seat;"
+        ),
         f"- the baseline `{spec.baseline}` (the literature's random player); below it "
         + (", ".join(f"`{a}`" for a in spec.ladder) or "nothing")
         + "; learned players: "

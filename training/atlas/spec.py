@@ -33,11 +33,15 @@ from .planning import check_plan_size
 
 SPEC_KEYS = (
     "name", "seed", "players", "presets", "base", "variations", "pairs", "strong", "oracle", "field",
-    "baseline", "ladder", "learned", "sweep", "replicate", "controls", "deals", "batch_games",
+    "field_rotations", "baseline", "ladder", "learned", "sweep", "replicate", "controls", "deals",
+    "batch_games",
 )  # fmt: skip
 DEAL_KINDS = ("baseline", "field", "strong", "scripted", "fit")
 """The keys of ``[deals]``: deals per deal set of each kind of games (see :mod:`training.atlas`)."""
-DEFAULT_DEALS = {"baseline": 260, "field": 30, "strong": 100, "scripted": 300, "fit": 100}
+DEFAULT_DEALS = {"baseline": 260, "field": 259, "strong": 100, "scripted": 300, "fit": 100}
+FIELD_DEALS_PER_ROTATION = 37
+"""Without ``[deals] field``: this many deals per rotation of the field (259 with the seven
+styles and one rotation a deal; 37 with every rotation on every deal: the same games)."""
 DEFAULT_SPEC = "default_atlas.toml"
 COIN_FLIP = "coin_flip"
 """The control whose winner is drawn from the deal alone (a coin flip: play cannot matter)."""
@@ -45,6 +49,11 @@ AA_COPY = "aa_copy"
 """The control that plays the base rules again on other deals (an A/A comparison)."""
 AA_OFFSET = 1 << 40
 """Deal seeds of the A/A copy start here (fresh deals of the same distribution)."""
+FIELD_ROTATIONS = ("one", "all")
+"""The designs of the games against the field (``field_rotations``): ``"one"``, each deal seats
+one rotation of the ``k`` styles (every rung, every seat; the deal set in ``k`` equal runs of
+consecutive deals, run ``t`` rotation ``t``); ``"all"``, every deal seats every rotation (``k``
+times the games per deal, on one deal: strongly alike games)."""
 MAX_DEALS = 1_000_000
 _LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -96,6 +105,7 @@ class AtlasSpec:
     controls: bool
     deals: tuple[tuple[str, int], ...]
     batch_games: int
+    field_rotations: str = "one"
 
     def deal_count(self, kind: str) -> int:
         """Deals per deal set of games of ``kind`` (:data:`DEAL_KINDS`)."""
@@ -119,6 +129,7 @@ class AtlasSpec:
             "strong": self.strong,
             "oracle": self.oracle,
             "field": list(self.field),
+            "field_rotations": self.field_rotations,
             "baseline": self.baseline,
             "ladder": list(self.ladder),
             "learned": self.learned,
@@ -410,9 +421,25 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         raise AtlasSpecError(
             f"{source}: [deals] has unknown key(s) {', '.join(bad_deals)}; allowed: {', '.join(DEAL_KINDS)}"
         )
+    rotations = data.get("field_rotations", "one")
+    if rotations not in FIELD_ROTATIONS:
+        raise AtlasSpecError(
+            f'{source}: field_rotations must be "one" (each deal seats one rotation of the field) or '
+            f'"all" (every deal seats every rotation), got {rotations!r}'
+        )
+    k = len(field)
+    defaults = {**DEFAULT_DEALS, "field": FIELD_DEALS_PER_ROTATION * (k if rotations == "one" else 1)}
     deals = tuple(
-        (k, _int(raw_deals, k, DEFAULT_DEALS[k], 2, MAX_DEALS, f"{source} [deals]")) for k in DEAL_KINDS
+        (key, _int(raw_deals, key, defaults[key], 2, MAX_DEALS, f"{source} [deals]")) for key in DEAL_KINDS
     )
+    count = dict(deals)["field"]
+    if rotations == "one" and count % k:
+        below, above = count // k * k, (count // k + 1) * k
+        raise AtlasSpecError(
+            f"{source} [deals]: field = {count} is not a multiple of the field's {k} styles; with "
+            f'field_rotations = "one" each deal seats one rotation and every rotation gets the same '
+            f"number of deals: use {f'{below} or ' if below >= 2 else ''}{above}"
+        )
 
     spec = AtlasSpec(
         name=name,
@@ -433,6 +460,7 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         controls=_bool(data, "controls", True, source),
         deals=deals,
         batch_games=batch_games,
+        field_rotations=rotations,
     )
     try:
         variants = spec.variants()

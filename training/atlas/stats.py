@@ -43,7 +43,8 @@ PLAYS = ("strong", "scripted")
 @dataclass
 class CellData:
     """One cell's per-deal data on one deal set: for the ``baseline`` and ``field`` kinds, per
-    focal agent its winners ``(deals, tables)`` and the focal seat of each table; for the
+    focal agent its winners ``(deals, tables)`` (with one rotation of the field per deal, the
+    deal's tables: one per seat) and the focal seat of each table; for the
     traced kinds, per game column (:data:`training.atlas.play.GAME_COLUMNS`) an array over the
     deals, and the reliability table's sums."""
 
@@ -77,8 +78,11 @@ def merge(spec: AtlasSpec, batches: Sequence[Mapping[str, Any]]) -> dict[CellKey
             table = np.asarray(batch["reliability"], dtype=np.float64)
             cell.reliability[kind] = cell.reliability.get(kind, np.zeros_like(table)) + table
             continue
+        # with one rotation of the field per deal, the rows are the places of a deal's block
+        # of tables (every rung at every seat), the same rungs in every block
+        slots = int(batch.get("block", 0)) or len(batch["focal"])
         blocks: dict[str, list[int]] = {}
-        for t, agent in enumerate(batch["focal"]):
+        for t, agent in enumerate(batch["focal"][:slots]):
             blocks.setdefault(agent, []).append(t)
         for agent, rows in blocks.items():
             key = (kind, agent)
