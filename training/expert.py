@@ -39,7 +39,8 @@ process pool, ``--executor ray`` or in this process) that writes its data file a
 (``rounds/NN/chunks/chunk_KKKKK.npz``); a round's network, evaluation and record are written
 when done. ``--resume OUT`` continues with the missing chunks, networks and evaluations of the
 run's own config; ``--rounds`` may be raised on resume to train on. ``progress.csv`` holds one
-row per round (rows, seconds, CPU seconds of the labelling, the evaluation); the progress line
+row per round (rows; the labelling's wall seconds, its seconds summed over the chunks, which
+run side by side, and its CPU seconds; the training seconds; the evaluation); the progress line
 on stderr counts chunks and games. **Seeds**: chunk ``k`` of round ``r`` deals its games
 from ``seed + r * 10**7 + k * chunk_games``; the network's weights and data order from
 ``seed + r``; the evaluation deals from ``--eval-seed`` (the same every round: a paired
@@ -51,6 +52,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import json
 import math
 import resource
 import sys
@@ -828,16 +830,18 @@ def run_expert(
                     write_json_atomic(folder / "labelling.json", labelled)
                     bar.update(result["games"])
 
+                began = time.perf_counter()
                 run_batches(
                     label_chunk, tasks, store, executor=executor, workers=workers, ray_address=ray_address
                 )
-                log_event(log, "labelled", round=r, chunks=len(tasks), time=time.time())
+                spent = time.perf_counter() - began
+                log_event(log, "labelled", round=r, chunks=len(tasks), seconds=spent, time=time.time())
             if not network_path(out, r).is_file():
                 train_round(cfg, out, r, folder / "train.csv")
                 log_event(log, "trained", round=r, time=time.time())
 
             record = load_exported(network_path(out, r)).meta["training"]
-            record["labelling"] = _labelling_totals(labelled)
+            record["labelling"] = _labelling_totals(labelled) | {"wall": _labelling_wall(log, r)}
             record["searcher"] = searcher_of(cfg, out, r)
             if cfg.eval_deals:
                 record["evaluation"] = duplicate_win_rate(
@@ -873,6 +877,19 @@ def _labelling_totals(labelled: dict[str, Any]) -> dict[str, Any]:
     return {k: sum(v[k] for v in labelled.values()) for k in keys}
 
 
+def _labelling_wall(log: Path, r: int) -> float | None:
+    """Wall seconds of round ``r``'s labelling: the sessions that finished it (``labelled``
+    events of ``log.jsonl``); None when none recorded them (a run of an earlier version)."""
+    if not log.is_file():
+        return None
+    spans = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        event = json.loads(line)
+        if event.get("event") == "labelled" and event.get("round") == r and "seconds" in event:
+            spans.append(float(event["seconds"]))
+    return sum(spans) if spans else None
+
+
 def _round_line(record: dict[str, Any]) -> str:
     lab = record["labelling"]
     line = (
@@ -904,6 +921,7 @@ def _append_progress(out: Path, record: dict[str, Any]) -> None:
         "rows": lab["rows"],
         "critic_rows": lab["critic_rows"],
         "label_seconds": round(lab["seconds"], 1),
+        "label_wall": None if lab.get("wall") is None else round(lab["wall"], 1),
         "label_cpu": round(lab["cpu"], 1),
         "train_seconds": round(record["train_seconds"], 1),
         "held_agreement": policy_row.get("held_agreement"),
