@@ -52,9 +52,13 @@ def heatmap_figure(
         figsize=(3.6 + 0.9 * len(HEAT_MEASURES) * len(spec.players), 1.6 + 0.42 * len(variants)),
         squeeze=False, layout="constrained",
     )  # fmt: skip
+    # every panel has the same rows (the labels are on the first): a variant whose rules do not
+    # allow a player count leaves its row blank there
+    rows = variants
+    blank = False
     for ax, n in zip(axes[0], spec.players, strict=True):
         part = strong[strong["players"] == n]
-        rows = [v for v in variants if v in set(part["variant"])]
+        blank = blank or len(set(part["variant"])) < len(rows)
         values = np.full((len(rows), len(HEAT_MEASURES)), np.nan)
         marks = np.full(values.shape, "", dtype=object)
         shown = np.zeros(values.shape, dtype=bool)
@@ -94,7 +98,8 @@ def heatmap_figure(
     fig.suptitle(f"Changes against {spec.base} under strong play ({spec.strong})", fontsize=11)
     fig.supxlabel(
         "Coloured: a finding (detected, replicated), each column on its own scale (rates in pp); "
-        f"{NOT_DETECTED}: not detected; {NOT_REPLICATED}: detected, not replicated.",
+        f"{NOT_DETECTED}: not detected; {NOT_REPLICATED}: detected, not replicated"
+        + ("; blank: the rules do not allow that player count." if blank else "."),
         fontsize=7,
     )
     return fig
@@ -124,7 +129,7 @@ def ladder_figure(
     )
     for ax, n in zip(axes[0], spec.players, strict=True):
         part = ladder[ladder["players"] == n]
-        rows = [v for v in variants if v in set(part["variant"])]
+        rows = variants  # the same rows in every panel (labelled on the first)
         rungs = list(dict.fromkeys(part["measure"]))
         for k, rung in enumerate(rungs):
             y, x, lo, hi = [], [], [], []
