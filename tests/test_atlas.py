@@ -319,3 +319,34 @@ def test_the_cli_writes_the_report_again(tiny_run: Path, capsys: pytest.CaptureF
     assert (tiny_run / "report.md").read_bytes() == before
     assert "report.md" in capsys.readouterr().out
     assert math.isfinite(pd.read_csv(tiny_run / "calibration.csv")["brier"].iloc[0])
+
+
+def test_the_ladder_figure_gives_each_rung_one_colour_in_every_panel() -> None:
+    """More rungs than matplotlib's ten-colour cycle, and learned players that differ by player
+    count: each rung keeps one colour of its own in every panel, and the one legend lists all."""
+    from matplotlib.colors import to_hex
+
+    from training.atlas.plots import ladder_figure
+
+    spec = atlas.load_spec(None)
+    assert list(spec.players) == [2, 4]
+    shared = [f"field:style{k}" for k in range(11)]
+    rows = [
+        {"variant": "uno", "players": n, "play": "ladder", "measure": m, "value": 0.5, "lo": 0.4, "hi": 0.6}
+        for n, own in ((2, "field:net_2p"), (4, "field:net_4p"))
+        for m in [*shared, own]
+    ]
+    fig = ladder_figure(spec, pd.DataFrame(rows), {"uno": ("Official Uno", "")})
+    assert fig is not None
+    colour: dict[str, str] = {}
+    for ax in fig.axes:
+        for container in ax.containers:
+            label = container.get_label()
+            hex_colour = to_hex(container.lines[0].get_color())
+            assert colour.setdefault(label, hex_colour) == hex_colour, label
+    assert len(colour) == 13 and len(set(colour.values())) == 13
+    legend = fig.axes[-1].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [m.split(":", 1)[1] for m in shared] + [
+        "net_2p",
+        "net_4p",
+    ]

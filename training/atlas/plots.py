@@ -127,11 +127,16 @@ def ladder_figure(
         squeeze=False,
         layout="constrained",
     )
+    every_rung = list(dict.fromkeys(ladder["measure"]))
+    # the ladder has more rungs than matplotlib's ten-colour cycle: each its own colour
+    # (tab20's dark shades first, then the light ones, so neighbours differ in hue)
+    colours = plt.get_cmap("tab20")([*range(0, 20, 2), *range(1, 20, 2)])
     for ax, n in zip(axes[0], spec.players, strict=True):
         part = ladder[ladder["players"] == n]
         rows = variants  # the same rows in every panel (labelled on the first)
         rungs = list(dict.fromkeys(part["measure"]))
         for k, rung in enumerate(rungs):
+            g = every_rung.index(rung)  # colour and marker by rung, the same in every panel
             y, x, lo, hi = [], [], [], []
             for i, v in enumerate(rows):
                 r = part[(part["variant"] == v) & (part["measure"] == rung)]
@@ -145,9 +150,10 @@ def ladder_figure(
                 x,
                 y,
                 xerr=[np.subtract(x, lo), np.subtract(hi, x)],
-                fmt="o",
+                fmt="os^Dv"[g % 5],
                 ms=3,
                 lw=0.8,
+                color=colours[g % len(colours)],
                 label=rung.split(":", 1)[1],
             )
         ax.axvline(100 / n, color="0.5", lw=0.8, ls="--")
@@ -157,7 +163,12 @@ def ladder_figure(
         ax.invert_yaxis()
         ax.set_xlabel("win rate against the field (%), 95% interval", fontsize=8)
         ax.set_title(f"{n} players (dashed: fair share)", fontsize=10)
-    axes[0][-1].legend(fontsize=6, loc="lower right")
+    # one legend for every panel's rungs (the learned players differ by player count)
+    handles: dict[str, Any] = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    axes[0][-1].legend(handles.values(), handles.keys(), fontsize=6, loc="lower right")
     fig.suptitle("The skill ladder per rule set", fontsize=11)
     return fig
 
