@@ -264,3 +264,12 @@ def test_the_oracle_plays_only_when_cheating_is_allowed(tmp_path: Path) -> None:
     result = tournament.run_tournament("uno", 2, ["oracle:sims=8,depth=4", "greedy"], 2, out=tmp_path / "b",
                                        executor="serial", progress=False, allow_cheating=True)  # fmt: skip
     assert (result.standings["games"] == 4).all()
+
+
+def test_reports_name_a_guided_search_by_its_style_and_its_network_file() -> None:
+    from training.tournament import agent_label
+
+    assert agent_label("search:net=runs/x/net.npz,top=3") == "search:net=net.npz,top=3"
+    assert agent_label("runs/x/net.npz") == "net.npz"
+    assert agent_label("random:x=1") == "random_legal:x=1"
+    assert agent_label("search:net=ppo_uno_2p,sims=1500") == "search:net=ppo_uno_2p,sims=1500"

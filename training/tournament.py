@@ -116,6 +116,7 @@ from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
 from uno_env.styles.params import STYLE_ALIASES
+from uno_env.styles.registry import STYLES
 
 from .extras import RATINGS, checkpoint_needs, executor_needs, merge, require
 
@@ -809,10 +810,16 @@ def standings_figure(frame: pd.DataFrame, title: str) -> Figure:
 
 def agent_label(agent: str) -> str:
     """An agent as reports name it: an alias spelled out (``random`` reads ``random_legal``, so
-    every table says which random player it means); a file by its name, without its folder."""
+    every table says which random player it means); a file by its name, without its folder; a
+    style's parameter naming a file (``search:net=runs/x/net.npz,top=3``) the same, keeping the
+    style and its other parameters (``search:net=net.npz,top=3``)."""
     name, sep, params = agent.partition(":")
     if name in STYLE_ALIASES:
         return STYLE_ALIASES[name] + sep + params
+    if name in STYLES and sep:
+        parts = [key + eq + (Path(value).name if "/" in value or os.sep in value else value)
+                 for key, eq, value in (part.partition("=") for part in params.split(","))]  # fmt: skip
+        return name + sep + ",".join(parts)
     if "/" in agent or os.sep in agent:
         head, sep, attr = agent.rpartition(".py:")
         return f"{Path(head).name}.py:{attr}" if sep else Path(agent).name
