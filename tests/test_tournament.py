@@ -151,6 +151,36 @@ def test_the_cli_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (frame["games"] == 80).all()  # 2 tables x 2 seatings x 20 deals
 
 
+def test_searching_agents_play_in_small_batches_that_never_change_the_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A searching agent (compiled, but milliseconds a decision) gets batches of 200 deals by
+    default, so a long gauntlet shows progress and keeps finished work; --batch-games sets the
+    size, tournament.json records it (a resume keeps it, and refuses it given again), and the
+    games are the same whatever the batches."""
+    from training.cli import main
+
+    assert tournament.searches("search:sims=8") and tournament.searches("oracle:sims=4")
+    assert tournament.searches("monte_carlo") and not tournament.searches("blocker")
+    assert tournament.default_batch_games(["search:sims=8", "blocker"]) == 200
+    assert tournament.default_batch_games(["greedy", "blocker", "ppo_uno_2p"]) == 50_000
+    agents = ["search:sims=6,depth=3", "greedy"]
+    whole = tournament.run_tournament("uno", 2, agents, 5, seed=4, out=tmp_path / "a", executor="serial",
+                                      progress=False, field="blocker")  # fmt: skip
+    assert json.loads((tmp_path / "a" / "tournament.json").read_text())["batch_games"] == 200
+    argv = ["tournament", "--players", "2", "--agents", ",".join(agents), "--field", "blocker",
+            "--games", "5", "--seed", "4", "--batch-games", "2", "--out", str(tmp_path / "b"),
+            "--quiet", "--workers", "1"]  # fmt: skip
+    assert main(argv) == 0
+    assert json.loads((tmp_path / "b" / "tournament.json").read_text())["batch_games"] == 2
+    assert len(list((tmp_path / "b" / "batches").glob("*.npz"))) == 2 * 2 * 3  # agents x seats x 3
+    batched = pd.read_csv(tmp_path / "b" / "games.csv")
+    pd.testing.assert_frame_equal(batched, whole.games.reset_index(drop=True))
+    capsys.readouterr()
+    assert main(["tournament", "--resume", str(tmp_path / "b"), "--batch-games", "3", "--quiet"]) != 0
+    assert "do not give --batch-games" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("agents", "players", "message"),
     [

@@ -61,10 +61,11 @@ by deal as well.
 
 **Output** in ``--out`` (default ``runs/tournament__<rules>__<N>p__<seed>__<UTC time>``):
 ``batches/`` (one ``.npz`` per finished batch, written atomically; ``--resume DIR`` plays
-only the missing ones), ``standings.csv`` (+ ``.parquet`` with pyarrow), ``games.csv``
-(one row per game: deal, seed, table, seating, winner, ranking, ``length`` in decisions,
-``turns``), ``standings.png``
-and the table on screen.
+only the missing ones; a batch is at most ``--batch-games`` deals of one seating, by default
+50,000, or 200 when an agent searches or plays in Python, so that slow games show progress
+and an interruption loses little; the batches never change the games), ``standings.csv``
+(+ ``.parquet`` with pyarrow), ``games.csv`` (one row per game: deal, seed, table, seating,
+winner, ranking, ``length`` in decisions, ``turns``), ``standings.png`` and the table on screen.
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio, plackett_luce
+from uno_env.styles.monte_carlo import MONTE_CARLO_STYLES
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES
+from uno_env.styles.search import SEARCH_STYLES
 
 from .extras import RATINGS, checkpoint_needs, executor_needs, merge, require
 
@@ -321,7 +324,33 @@ def plan(
 def deals_per_batch(agents: Sequence[Any], batch_games: int) -> int:
     """Deals of one batch: ``batch_games``, at most 200 when an agent plays in Python (slow games)."""
     compiled = all(as_spec(a).compiled for a in agents)
-    return max(1, batch_games if compiled else min(batch_games, 200))
+    return max(1, batch_games if compiled else min(batch_games, SLOW_BATCH_GAMES))
+
+
+FAST_BATCH_GAMES = 50_000
+"""Deals of a batch when every agent is a fast compiled style or network (seconds a batch)."""
+SLOW_BATCH_GAMES = 200
+"""Deals of a batch when an agent searches or plays in Python: milliseconds a decision, so a
+batch of 200 deals takes about a minute and the progress line moves."""
+_SEARCHING_STYLES = frozenset(s.name for s in (*SEARCH_STYLES, *MONTE_CARLO_STYLES))
+
+
+def searches(agent: Any) -> bool:
+    """Whether an agent is a compiled style that searches at every decision (``search``,
+    ``oracle``, ``monte_carlo``...): compiled, but thousands of times slower than a scripted
+    style."""
+    spec = as_spec(agent)
+    if spec.kind != "style":
+        return False
+    base = spec.target.partition(":")[0].strip()
+    return STYLE_ALIASES.get(base, base) in _SEARCHING_STYLES
+
+
+def default_batch_games(agents: Sequence[Any]) -> int:
+    """The batch size a new tournament of ``agents`` (the field included) records: 200 deals
+    when one of them searches or plays in Python, else 50,000."""
+    slow = any(searches(a) or not as_spec(a).compiled for a in agents)
+    return SLOW_BATCH_GAMES if slow else FAST_BATCH_GAMES
 
 
 def check_tournament_size(
@@ -658,7 +687,7 @@ def run_tournament(
     executor: str = "process",
     workers: int | None = None,
     ray_address: str | None = None,
-    batch_games: int = 50_000,
+    batch_games: int | None = None,
     resume: bool = False,
     progress: bool = True,
     trust_checkpoints: bool = False,
@@ -674,7 +703,8 @@ def run_tournament(
     a gauntlet, each agent against ``players - 1`` copies of this agent.
 
     ``trust_checkpoints`` loads learned policies this installation did not sign
-    (``--trust-checkpoint``; :mod:`agents.trust`).
+    (``--trust-checkpoint``; :mod:`agents.trust`). ``batch_games``: deals of a batch (one
+    seating each; ``None``: :func:`default_batch_games`); recorded, so a resume keeps it.
     """
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
@@ -692,6 +722,8 @@ def run_tournament(
     )
     if games < 1:
         raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
+    if batch_games is None:
+        batch_games = default_batch_games([*agents, *([field] if field is not None else [])])
     check_tournament_size(agents, players, games, seed, batch_games, field)
     workers = workers_for(executor, workers)
     if out is None:
@@ -851,9 +883,11 @@ DESIGN_DEFAULTS: dict[str, Any] = {
     "agents": "greedy,aggressor,controller,blocker",
     "games": 2000,
     "seed": 0,
+    "batch_games": None,
 }
-"""The command line's design options and their defaults for a new tournament; ``--resume DIR``
-reads the design from ``DIR/tournament.json`` instead and refuses these options."""
+"""The command line's design options and their defaults for a new tournament (``batch_games``
+``None``: :func:`default_batch_games`); ``--resume DIR`` reads the design from
+``DIR/tournament.json`` instead and refuses these options."""
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -871,6 +905,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--games", type=int, default=None, help="deals, each played in every seating (default: 2000)"
     )
     parser.add_argument("--seed", type=int, default=None, help="deal d uses seed + d (default: 0)")
+    parser.add_argument(
+        "--batch-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deals of one seating per batch, the unit of progress and of resume (the games do not "
+        "depend on it; default: 200 when an agent searches or plays in Python, else 50,000)",
+    )
     add_run_arguments(
         parser, "tournament", "where batches run", "runs/tournament__<rules>__<N>p__<seed>__<time>"
     )
@@ -937,7 +979,11 @@ def recorded_design(folder: Path) -> dict[str, Any]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Run ``uno-env tournament`` from parsed arguments."""
 
-    given = [f"--{name}" for name in (*DESIGN_DEFAULTS, "field") if getattr(args, name) is not None]
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in (*DESIGN_DEFAULTS, "field")
+        if getattr(args, name) is not None
+    ]
     given += ["--set"] if args.overrides else []
     if args.resume is not None:
         if given:
@@ -958,7 +1004,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             "agents": split_agents(values["agents"]),
             "games": values["games"],
             "seed": values["seed"],
-            "batch_games": 50_000,
+            "batch_games": values["batch_games"],
             "field": args.field,
         }
         out = args.out
