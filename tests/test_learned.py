@@ -133,6 +133,20 @@ def test_learned_seat_in_simulate_plays_the_python_games(exported: tuple[Path, A
     assert alone.length[0] == result.length[256]
 
 
+def test_two_different_networks_at_one_table_play_the_python_games() -> None:
+    """Two different networks at a table (one a row of the bank each): a move of the first
+    network can hand the game to the second's seat within one lockstep pass, and that game
+    must wait for its own observation, not take the second network's action on the first's
+    stale one. The compiled games equal a Game loop with two ExportedAgents, move for move."""
+    nets = ["distilled_uno_2p", "ppo_uno_2p"]
+    result = uno_env.simulate("uno", 2, 40, seed=90, policies=nets, check_invariants=True)
+    seats = [agents.ExportedAgent(name) for name in nets]
+    for g in range(40):
+        outcome = agents.play(uno_env.Game("uno", 2, seed=90 + g), seats)
+        assert outcome.decisions == result.length[g]
+        assert (outcome.winner if outcome.winner is not None else -1) == result.winner[g]
+
+
 def test_learned_policy_refuses_another_deck_family(exported: tuple[Path, Any]) -> None:
     path, _ = exported
     with pytest.raises(PolicyFileError, match="observations of"):

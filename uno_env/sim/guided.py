@@ -489,6 +489,7 @@ def play_games_with_nets(
     h_a = np.zeros((block, width), dtype=np.float32)
     h_b = np.zeros((block, width), dtype=np.float32)
     waiting = np.zeros(block, dtype=np.int64)
+    waiting_net = np.zeros(block, dtype=np.int64)
     rows = np.zeros(block, dtype=np.int64)
     num_actions = spec[L.SP_NUM_ACTIONS]
     for start in range(0, games, block):
@@ -515,6 +516,7 @@ def play_games_with_nets(
                     if seat_nets[seat] >= 0:
                         encode(state, spec, seat, offsets, x[i])
                         waiting[ready] = i
+                        waiting_net[ready] = seat_nets[seat]
                         ready += 1
                         break
                     action = guided_choose(
@@ -535,9 +537,11 @@ def play_games_with_nets(
             for net in range(table.shape[0]):
                 used = 0
                 for r in range(ready):
-                    i = waiting[r]
-                    if seat_nets[states[i, L.S_CURRENT]] == net:
-                        rows[used] = i
+                    # the network of the seat the row was encoded for: an earlier network's
+                    # move may already have passed the game to this network's seat, with an
+                    # observation and mask not yet written for it
+                    if waiting_net[r] == net:
+                        rows[used] = waiting[r]
                         used += 1
                 if used == 0:
                     continue
