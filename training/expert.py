@@ -883,9 +883,14 @@ def _labelling_wall(log: Path, r: int) -> float | None:
     if not log.is_file():
         return None
     spans = []
-    for line in log.read_text(encoding="utf-8").splitlines():
-        event = json.loads(line)
-        if event.get("event") == "labelled" and event.get("round") == r and "seconds" in event:
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:  # the log is informational: a damaged line costs its figure, never the resume
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(event, dict) or event.get("event") != "labelled" or event.get("round") != r:
+            continue
+        if isinstance(event.get("seconds"), (int, float)):
             spans.append(float(event["seconds"]))
     return sum(spans) if spans else None
 
