@@ -66,9 +66,30 @@ def test_expert_iteration_labels_learns_exports_and_resumes(tmp_path: Path) -> N
         run_expert(ExpertConfig(**{**TINY, "games": 6}), second, "test", executor="serial", resume=True)  # type: ignore[arg-type]
 
 
+def test_select_play_keeps_the_epoch_that_wins_most_on_the_selection_deals(tmp_path: Path) -> None:
+    """``select = "play"``: every epoch (0: where it started) is played against the evaluation
+    opponent on the selection deals, and the round keeps the one that wins most (ties: the later)."""
+    import csv
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "epochs": 3, "select": "play", "learning_rate": 0.05})  # type: ignore[arg-type]
+    run_expert(cfg, tmp_path / "p", "test", executor="serial", progress=False)
+    with (tmp_path / "p" / "rounds" / "00" / "train.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    rates = [float(row["selection_win_rate"]) for row in rows]
+    assert len(rates) == 4 and all(0.0 <= rate <= 1.0 for rate in rates)
+    record = json.loads((tmp_path / "p" / "rounds" / "00" / "record.json").read_text())
+    kept = record["kept_epochs"]["policy"]
+    assert record["select"] == "play"
+    assert rates[kept] == max(rates) and all(rate < max(rates) for rate in rates[kept + 1 :])
+    assert record["evaluation"]["win_rate"] == pytest.approx(rates[kept])  # the same deals, the same games
+    assert not list((tmp_path / "p" / "rounds" / "00").glob("epoch_candidate*"))
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        ({"select": "luck"}, "--select must be one of agreement, play"),
+        ({"select": "play", "eval_deals": 0}, "--select play needs --eval-deals"),
         ({"search": "blocker"}, "must be the search or the oracle"),
         ({"search": "search:net=ppo_uno_2p"}, "must not name a network"),
         ({"opponents": ["nobody"]}, "unknown play style 'nobody'"),

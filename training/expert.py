@@ -90,9 +90,13 @@ EXPERT_FORMAT = "uno-env-expert/1"
 ROUND_SEEDS = 10_000_000
 """Deals of round ``r`` start at ``seed + r * ROUND_SEEDS``."""
 EPOCH_COLUMNS = (
-    "epoch", "loss", "agreement", "critic_loss", "held_loss", "held_agreement", "held_critic_loss", "seconds"
+    "epoch", "loss", "agreement", "critic_loss", "held_loss", "held_agreement", "held_critic_loss", "seconds",
+    "selection_win_rate",
 )  # fmt: skip
 """The columns of a round's ``train.csv`` (one row per epoch)."""
+SELECTIONS = ("agreement", "play")
+"""How a round keeps its policy's epoch: the one that agrees most with the search's moves on the
+held-out chunks, or the one that wins most against ``eval_opponent`` on the selection deals."""
 SELF = "self"
 """The opponent entry that seats the searcher at every seat (self-play; every seat labelled)."""
 
@@ -126,6 +130,7 @@ class ExpertConfig:
     eval_deals: int = 2000
     eval_seed: int = 500_000_000
     eval_search_deals: int = 0
+    select: str = "agreement"
     threads: int = 1
     name: str = ""
 
@@ -146,6 +151,10 @@ class ExpertConfig:
             raise ValueError(f"--temperature must be > 0, got {self.temperature}")
         if not self.net_arch or not self.critic_arch or min(self.net_arch + self.critic_arch) < 1:
             raise ValueError("--net-arch and --critic-arch need one or more positive widths")
+        if self.select not in SELECTIONS:
+            raise ValueError(f"--select must be one of {', '.join(SELECTIONS)}, got {self.select!r}")
+        if self.select == "play" and self.eval_deals < 1:
+            raise ValueError("--select play needs --eval-deals >= 1: the epochs are chosen on those deals")
         if not self.learning_rate > 0:
             raise ValueError(f"--learning-rate must be > 0, got {self.learning_rate}")
         style, params = parse_policy(self.search)
@@ -630,16 +639,38 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
                 closs += float(critic_loss(cheld, batch)) * len(batch)
         return loss / max(1, len(held)), hits / max(1, len(held)), closs / max(1, len(cheld))
 
+    def selection_score(h_agree: float) -> tuple[float, float]:
+        """What the epoch is kept by, lower first: minus the held-out agreement, or (``select
+        = "play"``) minus the win rate on the selection deals; and that win rate (else nan)."""
+        if cfg.select != "play":
+            return -h_agree, math.nan
+        weights, biases = policy.layers()
+        candidate = log.with_name("epoch_candidate.npz")
+        save_exported(candidate, weights, biases, "tanh", candidate_meta)
+        won = duplicate_win_rate(str(candidate), cfg, cfg.eval_deals, cfg.eval_seed)["win_rate"]
+        candidate.unlink()
+        candidate.with_suffix(".json").unlink(missing_ok=True)
+        return -won, won
+
+    candidate_meta = {
+        "name": "epoch_candidate",
+        "rules": str(rules),
+        "observation_spec": f"obs-v{OBS_VERSION}",
+        "env_version": f"v{ENV_VERSION}",
+        "num_players": cfg.players,
+    }
     history = []
     begin = time.perf_counter()
-    # early stopping on the held-out chunks: the policy keeps the epoch (0: where it started) that
-    # agrees most with the search's moves, the critic the one with the lowest loss
+    # early stopping: the policy keeps the epoch (0: where it started) that agrees most with the
+    # search's moves on the held-out chunks (or wins most on the selection deals), the critic the
+    # one with the lowest held-out loss
     h_loss, h_agree, h_closs = held_out()
-    best = {"policy": (-h_agree, 0, _state(policy)), "critic": (h_closs, 0, _state(critic))}
+    score, won = selection_score(h_agree)
+    best = {"policy": (score, 0, _state(policy)), "critic": (h_closs, 0, _state(critic))}
     with log.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(EPOCH_COLUMNS)
-        row0 = [0, math.nan, math.nan, math.nan, h_loss, h_agree, h_closs, 0.0]
+        row0 = [0, math.nan, math.nan, math.nan, h_loss, h_agree, h_closs, 0.0, won]
         writer.writerow(row0)
         history.append(dict(zip(EPOCH_COLUMNS, row0, strict=True)))
         for epoch in range(1, cfg.epochs + 1):
@@ -660,19 +691,21 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
                 c_opt.step()
                 ctotal += float(closs.detach()) * len(batch)
             h_loss, h_agree, h_closs = held_out()
+            score, won = selection_score(h_agree)
             row = [epoch, total / max(1, len(train)), hits / max(1, len(train)), ctotal / max(1, len(ctrain)),
-                   h_loss, h_agree, h_closs, time.perf_counter() - begin]  # fmt: skip
+                   h_loss, h_agree, h_closs, time.perf_counter() - begin, won]  # fmt: skip
             writer.writerow(row)
             handle.flush()
             history.append(dict(zip(EPOCH_COLUMNS, row, strict=True)))
+            played = "" if math.isnan(won) else f", {won:.2%} on the selection deals"
             print(
                 f"round {r} epoch {epoch}: loss {row[1]:.4f}, agreement {row[2]:.3f} "
-                f"(held out {h_agree:.3f}), critic {row[3]:.4f} (held out {h_closs:.4f})",
+                f"(held out {h_agree:.3f}), critic {row[3]:.4f} (held out {h_closs:.4f}){played}",
                 file=sys.stderr,
                 flush=True,
             )
-            if not len(held) or -h_agree <= best["policy"][0]:
-                best["policy"] = (-h_agree, epoch, _state(policy))
+            if (not len(held) and cfg.select != "play") or score <= best["policy"][0]:
+                best["policy"] = (score, epoch, _state(policy))
             if not len(cheld) or h_closs < best["critic"][0]:
                 best["critic"] = (h_closs, epoch, _state(critic))
     policy.load_state_dict(best["policy"][2])
@@ -689,6 +722,7 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
         "started_from": Path(start_from).name if start_from else None,
         "epochs": history,
         "kept_epochs": {"policy": best["policy"][1], "critic": best["critic"][1]},
+        "select": cfg.select,
         "train_seconds": time.perf_counter() - begin,
     }
     meta = {
@@ -799,7 +833,7 @@ def run_expert(
             raise ValueError(
                 f"{out} holds an expert-iteration run: continue it with --resume {out}, or choose --out"
             )
-        if not same_design(files.read_json(recorded, "expert-iteration config"), _config_record(cfg)):
+        if not same_design(_config_record(_load_config(out)), _config_record(cfg)):
             raise ValueError(f"{out} was run with another config; resume it unchanged (--rounds may grow)")
     write_json_atomic(recorded, _config_record(cfg))
     log = out / "log.jsonl"
@@ -1028,6 +1062,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--soft", type=float, default=d.soft, help="share of the target from the searched values' softmax")
     a("--temperature", type=float, default=d.temperature, help="temperature of that softmax (win chance)")
     a("--eval-opponent", default=d.eval_opponent)
+    a(
+        "--select",
+        choices=SELECTIONS,
+        default=d.select,
+        help="keep each round's epoch by held-out agreement with the search, or by its win rate on the "
+        "selection deals (--eval-deals from --eval-seed against --eval-opponent)",
+    )
     a(
         "--eval-deals",
         type=int,

@@ -685,10 +685,21 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
     for path in sorted((out / "results").glob("*.json")):
         data = files.read_json_object(path, "sweep result")
         results[str(data.get("id"))] = data
+    if spec.mode == "expert":
+        values = dict(spec.expert)
+        start = f" from `{values['init_policy']}`" if values.get("init_policy") else ""
+        trained = (
+            f"One network per variant and player count by expert iteration{start}: "
+            f"{spec.budget():,} labelled games each ({values.get('rounds', 1)} round(s)"
+            + (f", labelled by `{values['search']}`" if values.get("search") else "")
+            + ")"
+        )
+    else:
+        trained = f"One MaskablePPO policy per variant and player count, {spec.steps:,} learner steps each"
     lines = [
         f"# Sweep `{spec.name}`",
         "",
-        f"One MaskablePPO policy per variant and player count, {spec.steps:,} learner steps each, seed "
+        f"{trained}, seed "
         f"{spec.seed}. Cross-evaluation: {spec.deals:,} deals (deal d from seed {spec.transfer_seed} + d in "
         "every variant), each played once with the measured player in every seat, against "
         f"{len(spec.field)} field styles ({', '.join(f'`{s}`' for s in spec.field)}) and the baseline "
@@ -699,7 +710,7 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
         "",
         "## Runs",
         "",
-        "| run | steps | wall | final evaluation (training's own games) |",
+        f"| run | {spec.unit} | wall | final evaluation (training's own games) |",
         "| --- | ---: | ---: | --- |",
     ]
     for run_id, data in results.items():
