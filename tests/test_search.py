@@ -275,20 +275,22 @@ def _faces(game: Game, *names: str) -> int:
     return sum(1 << game.parse_action(name) for name in names)
 
 
+def _laid_r2(hands: str, draw: str) -> tuple[Game, np.ndarray]:
+    """Seat 1 lays R2 on R5 (red to play) holding the second of ``hands``: the game and its spec."""
+    text = f"hands={hands}; discard=R5; draw={draw}; colour=R; seat=1; dir=+; phase=play"
+    game = Game.from_position("uno", text, seed=0)
+    game.step("R2")
+    return game, compile_spec(game.rules)
+
+
 def test_a_choice_is_a_public_record_and_the_blocker_s_reading_of_it() -> None:
     """Seat 1 lays R2 on R5 while seat 0 holds six cards (no leader: blocker sheds its
     highest number). The engine records the face, the faces then playable (no Wild Draw
     Four) and the hand sizes seen; read as the blocker it shows seat 1 held no R3-R9 and no
     other 5 (all worth more points), and says nothing of R0, R1, the red action cards or the
     wild (the blocker keeps those back)."""
-    text = (
-        "hands=G1 G2 G3 G4 G6 G7/R2 R1 B7 B8; discard=R5; draw=R3 R7 Y5 R9 B1 B2 B3 Y1 Y2 Y3 W WD4; "
-        "colour=R; seat=1; dir=+; phase=play"
-    )
-    game = Game.from_position("uno", text, seed=0)
-    game.step("R2")
+    game, spec = _laid_r2("G1 G2 G3 G4 G6 G7/R2 R1 B7 B8", "R3 R7 Y5 R9 B1 B2 B3 Y1 Y2 Y3 W WD4")
     state = game.state
-    spec = compile_spec(game.rules)
     assert state[L.CHOICE_FACE + 1] == game.parse_action("R2")
     playable = int(state[L.CHOICE_SET + 1])
     assert (playable >> game.parse_action("Y5")) & 1 and (playable >> game.parse_action("W")) & 1
@@ -315,13 +317,7 @@ def test_a_choice_is_a_public_record_and_the_blocker_s_reading_of_it() -> None:
 def test_a_blocker_leading_the_next_seat_would_have_hit_it_first() -> None:
     """With seat 0 at three cards (the blocker's threat is four) the blocker lays draw cards,
     skips and reverses first: laying R2 shows it held no red action card either."""
-    text = (
-        "hands=G1 G2 G3/R2 R1 B7 B8; discard=R5; draw=R3 R7 Y5 R9 B1 B2 B3 Y1 Y2 Y3 W WD4; "
-        "colour=R; seat=1; dir=+; phase=play"
-    )
-    game = Game.from_position("uno", text, seed=0)
-    game.step("R2")
-    spec = compile_spec(game.rules)
+    game, spec = _laid_r2("G1 G2 G3/R2 R1 B7 B8", "R3 R7 Y5 R9 B1 B2 B3 Y1 Y2 Y3 W WD4")
     lack = preferred_faces(
         game.state, spec, 1, POLICY_BLOCKER, np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
     )
@@ -361,13 +357,9 @@ def test_the_reading_of_a_real_player_of_the_style_is_never_wrong(
 def test_samples_read_the_style_into_the_last_choice_with_chance_infer() -> None:
     """After seat 1 laid R2 as a blocker, samples with ``infer`` 1 never deal it a card the
     reading says it lacked; with ``infer`` 0 some do; a card it draws afterwards is free."""
-    text = (
-        "hands=G1 G2 G3 G4 G6 G7/R2 R1 B7 B8 B9; discard=R5; "
-        "draw=Y8 R3 R7 Y5 R9 R8 G5 B5 R4 B1 B2 B3 Y1 Y2 Y3 W WD4; colour=R; seat=1; dir=+; phase=play"
+    game, spec = _laid_r2(
+        "G1 G2 G3 G4 G6 G7/R2 R1 B7 B8 B9", "Y8 R3 R7 Y5 R9 R8 G5 B5 R4 B1 B2 B3 Y1 Y2 Y3 W WD4"
     )
-    game = Game.from_position("uno", text, seed=0)
-    game.step("R2")
-    spec = compile_spec(game.rules)
     inferred = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     inferred_lacks(game.state, spec, POLICY_BLOCKER, inferred)
     lack = int(inferred[1])
