@@ -29,21 +29,17 @@ from uno_env.engine.cards import COLOUR_LETTERS
 from uno_env.engine.rules import compile_spec, preset
 from uno_env.styles.baselines import POLICY_RANDOM_LEGAL
 from uno_env.styles.dispatch import choose_action
-from uno_env.styles.params import AUTO, NUM_POLICY_PARAMS, P_ROLLOUT, P_SIMS, P_VALUE
+from uno_env.styles.params import AUTO, P_ROLLOUT, P_SIMS, P_VALUE
 from uno_env.styles.registry import STYLES, canonical_policy, parse_policy, policy_table
-from uno_env.styles.scripted import POLICY_AGGRESSOR, POLICY_BLOCKER, preferred_faces
 from uno_env.styles.search import (
     VALUE_SIZES,
     VALUE_WILDS,
     evaluate,
-    inferred_lacks,
     sample_world,
     search_value_default,
     wild_face_mask,
 )
 from uno_env.styles.view import PublicView
-
-NOTHING_INFERRED = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
 
 
 def test_the_budget_is_the_first_parameter() -> None:
@@ -225,7 +221,7 @@ def test_samples_conserve_the_cards_and_keep_what_the_mover_knows(name: str) -> 
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     differs = 0
     for _ in range(20):
-        sample_world(state, spec, world, pool, used, 0, 1_000_000, 0, NOTHING_INFERRED)
+        sample_world(state, spec, world, pool, used, 0, 1_000_000)
         assert engine.check_invariants(world, spec, mask, True) == engine.INV_OK  # E-CONS-1 and more
         assert np.array_equal(_hand(world, seat), _hand(state, seat))
         assert all(world[L.HAND_SIZE + s] == state[L.HAND_SIZE + s] for s in range(players))
@@ -235,7 +231,7 @@ def test_samples_conserve_the_cards_and_keep_what_the_mover_knows(name: str) -> 
             not np.array_equal(_hand(world, s), _hand(state, s)) for s in range(players) if s != seat
         )
     assert differs > 0
-    sample_world(state, spec, world, pool, used, 1, 0, 0, NOTHING_INFERRED)  # the oracle's: the hands stay
+    sample_world(state, spec, world, pool, used, 1, 0)  # the oracle's: the hands stay
     for other in range(players):
         assert np.array_equal(_hand(world, other), _hand(state, other))
 
@@ -260,7 +256,7 @@ def test_samples_believe_the_hints_when_they_trust() -> None:
     def hinted_cards(trust: int) -> list[int]:
         out = []
         for _ in range(200):
-            sample_world(state, spec, world, pool, used, 0, trust, 0, NOTHING_INFERRED)
+            sample_world(state, spec, world, pool, used, 0, trust)
             out.append(sum(int(_hand(world, 1)[f]) for f in range(L.MAX_FACES) if (hint >> f) & 1))
         return out
 
@@ -268,136 +264,6 @@ def test_samples_believe_the_hints_when_they_trust() -> None:
     assert max(trusting) <= 1  # at most the card drawn since
     doubting = hinted_cards(0)
     assert np.mean(doubting) > np.mean(trusting)
-
-
-# ================================================================ reading a style into a choice
-def _faces(game: Game, *names: str) -> int:
-    return sum(1 << game.parse_action(name) for name in names)
-
-
-def _laid_r2(hands: str, draw: str) -> tuple[Game, np.ndarray]:
-    """Seat 1 lays R2 on R5 (red to play) holding the second of ``hands``: the game and its spec."""
-    text = f"hands={hands}; discard=R5; draw={draw}; colour=R; seat=1; dir=+; phase=play"
-    game = Game.from_position("uno", text, seed=0)
-    game.step("R2")
-    return game, compile_spec(game.rules)
-
-
-def test_a_choice_is_a_public_record_and_the_blocker_s_reading_of_it() -> None:
-    """Seat 1 lays R2 on R5 while seat 0 holds six cards (no leader: blocker sheds its
-    highest number). The engine records the face, the faces then playable (no Wild Draw
-    Four) and the hand sizes seen; read as the blocker it shows seat 1 held no R3-R9 and no
-    other 5 (all worth more points), and says nothing of R0, R1, the red action cards or the
-    wild (the blocker keeps those back)."""
-    game, spec = _laid_r2("G1 G2 G3 G4 G6 G7/R2 R1 B7 B8", "R3 R7 Y5 R9 B1 B2 B3 Y1 Y2 Y3 W WD4")
-    state = game.state
-    assert state[L.CHOICE_FACE + 1] == game.parse_action("R2")
-    playable = int(state[L.CHOICE_SET + 1])
-    assert (playable >> game.parse_action("Y5")) & 1 and (playable >> game.parse_action("W")) & 1
-    assert not (playable >> game.parse_action("WD4")) & 1  # its legality depends on the hand
-    assert not (playable >> game.parse_action("B7")) & 1
-    assert state[L.CHOICE_SEEN + 1] == 6 | (6 << 8) | (6 << 16)
-    assert state[L.CHOICE_SLACK + 1] == 0
-    params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
-    lack = preferred_faces(state, spec, 1, POLICY_BLOCKER, params)
-    assert lack == _faces(game, "R3", "R4", "R5", "R6", "R7", "R8", "R9", "Y5", "G5", "B5")
-    # the aggressor lays action cards first: R2 shows no red action card and no higher red number
-    aggressive = preferred_faces(state, spec, 1, POLICY_AGGRESSOR, params)
-    assert aggressive & _faces(game, "RS", "RR", "RD2", "R3", "Y5") == _faces(
-        game, "RS", "RR", "RD2", "R3", "Y5"
-    )
-    assert aggressive & _faces(game, "R1", "W") == 0
-    out = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    inferred_lacks(state, spec, POLICY_BLOCKER, out)
-    assert out[1] == lack and out[0] == 0  # the mover is not read
-    game.step("draw")  # seat 0 has nothing to play: it draws; seat 1 gains nothing
-    assert state[L.CHOICE_SLACK + 0] == 1 and state[L.CHOICE_SLACK + 1] == 0
-
-
-def test_a_blocker_leading_the_next_seat_would_have_hit_it_first() -> None:
-    """With seat 0 at three cards (the blocker's threat is four) the blocker lays draw cards,
-    skips and reverses first: laying R2 shows it held no red action card either."""
-    game, spec = _laid_r2("G1 G2 G3/R2 R1 B7 B8", "R3 R7 Y5 R9 B1 B2 B3 Y1 Y2 Y3 W WD4")
-    lack = preferred_faces(
-        game.state, spec, 1, POLICY_BLOCKER, np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
-    )
-    assert lack == _faces(game, "RS", "RR", "RD2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "Y5", "G5", "B5")
-
-
-@pytest.mark.parametrize(
-    ("players", "style", "code"),
-    [(2, "blocker", POLICY_BLOCKER), (4, "blocker", POLICY_BLOCKER), (3, "aggressor", POLICY_AGGRESSOR)],
-)
-def test_the_reading_of_a_real_player_of_the_style_is_never_wrong(
-    players: int, style: str, code: int
-) -> None:
-    """Games of the style at every seat: whenever a seat has gained no card since its last
-    choice, it holds none of the faces the reading says it lacked (the record is truthful
-    for a player of the style, in every position met)."""
-    spec_params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
-    codes, params = policy_table([style])
-    checked = 0
-    for seed in range(6):
-        game = Game("uno", players, seed=seed)
-        spec = compile_spec(game.rules)
-        mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
-        while not game.is_over():
-            mask[:] = 0
-            mask[: game.num_actions] = game.legal_mask()
-            action = choose_action(game.state.copy(), spec, mask, int(mask.sum()), codes[0], params[0])
-            game.step(int(action))
-            for seat in range(players):
-                if game.state[L.CHOICE_FACE + seat] >= 0 and game.state[L.CHOICE_SLACK + seat] == 0:
-                    lack = preferred_faces(game.state, spec, seat, code, spec_params)
-                    assert lack & int(game.state[L.HELD + seat]) == 0
-                    checked += lack != 0
-    assert checked > 50
-
-
-def test_samples_read_the_style_into_the_last_choice_with_chance_infer() -> None:
-    """After seat 1 laid R2 as a blocker, samples with ``infer`` 1 never deal it a card the
-    reading says it lacked; with ``infer`` 0 some do; a card it draws afterwards is free."""
-    game, spec = _laid_r2(
-        "G1 G2 G3 G4 G6 G7/R2 R1 B7 B8 B9", "Y8 R3 R7 Y5 R9 R8 G5 B5 R4 B1 B2 B3 Y1 Y2 Y3 W WD4"
-    )
-    inferred = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    inferred_lacks(game.state, spec, POLICY_BLOCKER, inferred)
-    lack = int(inferred[1])
-    assert lack != 0
-    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
-
-    def lacking_cards(state: np.ndarray, infer: int) -> list[int]:
-        state = state.copy()
-        out = []
-        for _ in range(200):
-            sample_world(state, spec, world, pool, used, 0, 0, infer, inferred)
-            out.append(sum(int(_hand(world, 1)[f]) for f in range(L.MAX_FACES) if (lack >> f) & 1))
-        return out
-
-    assert max(lacking_cards(game.state, 1_000_000)) == 0
-    assert max(lacking_cards(game.state, 0)) > 0
-    game.step("G2")  # seat 0 changes the colour; seat 1 has no green and no 2: it draws
-    game.step("draw")
-    if game.current_player == 1:
-        game.step("pass")  # it may play the drawn card (U-DRAW-2): it keeps it
-    assert game.state[L.CHOICE_SLACK + 1] == 1 and game.current_player == 0
-    assert max(lacking_cards(game.state, 1_000_000)) <= 1
-
-
-def test_the_search_that_reads_its_rollout_style_plays_and_is_off_by_default() -> None:
-    """``infer`` parses as a share; at 0 (the default) the search's games are unchanged."""
-    assert "infer" not in canonical_policy("search")  # names recorded before it stay the same
-    assert canonical_policy("search:infer=0") == canonical_policy("search")
-    assert "trust=0.9,infer=0.5,confidence" in canonical_policy("search:infer=0.5")
-    with pytest.raises(ValueError, match="infer"):
-        parse_policy("oracle:infer=1")  # the oracle sees the hands: nothing to read
-    plain = simulate("uno", 2, 6, seed=5, policies=["search:sims=60", "blocker"])
-    off = simulate("uno", 2, 6, seed=5, policies=["search:sims=60,infer=0", "blocker"])
-    assert np.array_equal(plain.winner, off.winner) and np.array_equal(plain.length, off.length)
-    on = simulate("uno", 2, 6, seed=5, policies=["search:sims=60,infer=1", "blocker"])
-    assert len(on.winner) == 6
 
 
 # ================================================================ the oracle
@@ -441,7 +307,7 @@ def test_the_mover_knows_its_own_bluff_and_no_one_else_s() -> None:
     world = np.zeros(L.STATE_SIZE, dtype=np.int64)
     pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
     used = np.zeros(L.MAX_CARDS, dtype=np.int8)
-    sample_world(game.state.copy(), spec, world, pool, used, 0, 0, 0, NOTHING_INFERRED)
+    sample_world(game.state.copy(), spec, world, pool, used, 0, 0)
     assert world[L.S_BLUFF] == 1
     game.step("colour R")
     assert game.state[L.S_PHASE] == L.PH_CHALLENGE and game.current_player == 1

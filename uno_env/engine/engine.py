@@ -230,7 +230,6 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
     state[L.HAND_VERSION + seat] += 1
     state[L.VOID_SLACK + seat] += 1  # a card gained may be of a face it showed it lacked
     state[L.HINT_SLACK + seat] += 1
-    state[L.CHOICE_SLACK + seat] += 1
 
 
 @njit(cache=True, internal=True)
@@ -260,25 +259,6 @@ def record_lack(state: np.ndarray, record: int, seat: int, faces: int) -> None:
         faces |= state[record + seat]
     state[record + seat] = faces
     state[slack + seat] = 0
-
-
-@njit(cache=True, internal=True)
-def record_choice(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None:
-    """Public record of the card ``seat`` chose to start its turn's play with: the face, the
-    faces then playable (U-MATCH-1 and what the rule set adds, held or not; no Wild Draw
-    Four) and the hand sizes the choice saw (layout ``CHOICE_*``). It replaces the seat's
-    previous record."""
-    fewest = 255
-    for other in range(state[L.S_NPLAYERS]):
-        if other != seat and state[L.FINISHED + other] == 0:
-            fewest = min(fewest, state[L.HAND_SIZE + other])
-    following = min(255, state[L.HAND_SIZE + next_seat(state, seat, 1)])
-    before = min(255, state[L.HAND_SIZE + previous_seat(state, seat)])
-    state[L.CHOICE_FACE + seat] = face
-    # a Wild Draw Four's legality depends on the hand (U-WD4-1): left out, the record is public
-    state[L.CHOICE_SET + seat] = playable_set(state, spec, seat) & ~spec[L.WILD_DRAW_FACES]
-    state[L.CHOICE_SEEN + seat] = fewest | (following << 8) | (before << 16)
-    state[L.CHOICE_SLACK + seat] = 0
 
 
 @njit(cache=True)
@@ -1357,10 +1337,7 @@ def swap_hands(state: np.ndarray, a: int, b: int) -> None:
     tmp = state[L.HAND_SIZE + a]
     state[L.HAND_SIZE + a] = state[L.HAND_SIZE + b]
     state[L.HAND_SIZE + b] = tmp
-    for record in (  # known with the hand
-        L.VOID_FACES, L.VOID_SLACK, L.HINT_FACES, L.HINT_SLACK,
-        L.CHOICE_FACE, L.CHOICE_SET, L.CHOICE_SEEN, L.CHOICE_SLACK,
-    ):  # fmt: skip
+    for record in (L.VOID_FACES, L.VOID_SLACK, L.HINT_FACES, L.HINT_SLACK):  # known with the hand
         tmp = state[record + a]
         state[record + a] = state[record + b]
         state[record + b] = tmp
@@ -1715,8 +1692,6 @@ def apply_play(state: np.ndarray, spec: np.ndarray, seat: int, action: int, stag
     PH_PLAY_DRAWN too: lay the drawn card (or, MM-DRAW-1, any playable card), or keep it (pass)."""
     nf = spec[L.SP_NUM_FACES]
     if action < nf:
-        if state[L.S_PHASE] == L.PH_PLAY:
-            record_choice(state, spec, seat, action)
         if plain_play_possible(state, spec, seat, action):
             play_plain(state, spec, seat, action, staged)
         else:
@@ -2012,7 +1987,6 @@ def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
         state[L.HAND_VERSION + seat] += 1
         state[L.VOID_FACES + seat] = 0
         state[L.HINT_FACES + seat] = 0
-        state[L.CHOICE_FACE + seat] = -1
     state[L.S_NFINISHED] = 0
     shuffle(state, L.DRAW_PILE, count, L.RNG)
 

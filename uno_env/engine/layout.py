@@ -199,15 +199,7 @@ VOID_SLACK = VOID_FACES + MAX_PLAYERS  # [MAX_PLAYERS]
 HINT_FACES = VOID_SLACK + MAX_PLAYERS  # [MAX_PLAYERS] bitmask of faces (0: nothing known)
 HINT_SLACK = HINT_FACES + MAX_PLAYERS  # [MAX_PLAYERS]
 RECORD_SLACK = MAX_PLAYERS  # a record's SLACK array follows its FACES array
-# Public context of the last card each player chose to lay on its turn (PH_PLAY), so that a
-# reader who assumes a play style can tell which cards the player would have laid first, had
-# it held them (the search's ``infer``). CHOICE_SEEN packs the hand sizes the choice saw, 8
-# bits each: the fewest among its opponents in play, the next seat's, the previous seat's.
-CHOICE_FACE = HINT_SLACK + MAX_PLAYERS  # [MAX_PLAYERS] face laid (-1: none this round)
-CHOICE_SET = CHOICE_FACE + MAX_PLAYERS  # [MAX_PLAYERS] bitmask of the faces then playable
-CHOICE_SEEN = CHOICE_SET + MAX_PLAYERS  # [MAX_PLAYERS] packed hand sizes (above)
-CHOICE_SLACK = CHOICE_SEEN + MAX_PLAYERS  # [MAX_PLAYERS] cards gained since
-STATE_SIZE = CHOICE_SLACK + MAX_PLAYERS
+STATE_SIZE = HINT_SLACK + MAX_PLAYERS
 
 # ---------------------------------------------------------------- rule spec
 SP_DECK = 0  # 0 Uno, 1 French

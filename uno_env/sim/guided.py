@@ -61,7 +61,6 @@ from ..styles.params import (
     P_DEFAULT,
     P_DEPTH,
     P_EXPLORE,
-    P_INFER,
     P_NET,
     P_OWN,
     P_PILE,
@@ -79,7 +78,6 @@ from ..styles.search import (
     CONFIDENCE_DEFAULT,
     DEFAULT_NET,
     EXPLORE_DEFAULT,
-    INFER_DEFAULT,
     OWN_NET,
     PILE_DEFAULT,
     POLICY_ORACLE,
@@ -92,7 +90,6 @@ from ..styles.search import (
     VALUE_NET,
     WIN,
     evaluate,
-    inferred_lacks,
     sample_world,
     search_value_default,
     wild_face_mask,
@@ -301,12 +298,8 @@ def guided_search(
     sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
     depth = param(params, P_DEPTH, SEARCH_DEPTH_DEFAULT)
     trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
-    infer = 0 if oracle else param(params, P_INFER, INFER_DEFAULT)
     confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
     policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
-    inferred = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    if infer > 0:
-        inferred_lacks(state, spec, policy, inferred)  # 0 with rollout=net: no public score
     explore = param(params, P_EXPLORE, EXPLORE_DEFAULT)
     net = params[P_NET] if params[P_NET] >= 0 else -1
     critic = params[P_CRITIC] if params[P_CRITIC] >= 0 else -1
@@ -377,7 +370,7 @@ def guided_search(
     for r in range(rounds):
         worlds = max(1, (sims - spent) // (rounds - r) // left)
         for _ in range(worlds):
-            sample_world(state, spec, world, pool, used, mode, trust, infer, inferred)
+            sample_world(state, spec, world, pool, used, mode, trust)
             for c in range(num):
                 if not alive[c]:
                     continue

@@ -50,7 +50,6 @@ P_CRITIC = 17  # search, oracle, compiled only: the bank row of the network's cr
 P_TOP = 18  # search, oracle: candidates searched, the network's most likely first (0: every one)
 P_DEFAULT = 19  # search, oracle: the move kept unless beaten: the rollout style's or the network's
 P_OWN = 20  # search, oracle: who plays the searcher's own seat in its rollouts
-P_INFER = 21  # search: share (millionths) of samples that read the rollout style into the others' last plays
 
 NETWORKS: list[str] = []
 """The networks named by parsed ``net=`` parameters in this process: ``params[P_NET]`` of a parsed
@@ -86,9 +85,6 @@ class StyleParam:
     auto: bool = False  # "auto" (stored as AUTO): the default for the game's player count
     network: bool = False  # the value names an exported network (stored: its index in NETWORKS)
     guided: bool = False  # only with a network (``net=``): left out of the text without one
-    # left out of the text at its default: a parameter added after names were recorded in run
-    # directories and tables, which keep naming the same agent
-    quiet: bool = False
 
     def encode(self, text: str, style: str) -> int:
         """The stored value of ``text``; raise ValueError naming the allowed range."""
@@ -156,9 +152,7 @@ class Style:
             return self.name
         guided = params[P_NET] >= 0 if self.is_search else False
         values = ",".join(
-            f"{p.name}={p.decode(int(params[p.slot]))}"
-            for p in self.params
-            if (guided or not p.guided) and not (p.quiet and params[p.slot] in (p.default, -1))
+            f"{p.name}={p.decode(int(params[p.slot]))}" for p in self.params if guided or not p.guided
         )
         return f"{self.name}:{values}"
 

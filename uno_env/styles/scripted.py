@@ -108,12 +108,6 @@ def aggressor_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) ->
     cards first), then skips, then reverses, then numbers; a plain wild last. Never bluffs."""
     if is_bluff(state, spec, seat, face):
         return NEVER
-    return aggressor_score(state, spec, face)
-
-
-@njit(cache=True, internal=True)
-def aggressor_score(state: np.ndarray, spec: np.ndarray, face: int) -> int:
-    """The aggressor's score of a card that is not a bluff (public: the card alone)."""
     return attack_class(state, spec, face) * 10_000 + spec[L.F_AMOUNT + face] * 100 + spec[L.F_POINTS + face]
 
 
@@ -161,26 +155,13 @@ def blocker_card(
     numbers and saves its action cards and wilds. Never bluffs."""
     if is_bluff(state, spec, seat, face):
         return NEVER
-    following = state[L.HAND_SIZE + engine.next_seat(state, seat, 1)]
-    return blocker_score(
-        state,
-        spec,
-        face,
-        h[H_FEWEST],
-        following,
-        state[L.HAND_SIZE + engine.previous_seat(state, seat)],
-        threat,
+    fewest = h[H_FEWEST]
+    leader_next = fewest <= threat and state[L.HAND_SIZE + engine.next_seat(state, seat, 1)] == fewest
+    leader_prev = (
+        fewest <= threat
+        and state[L.HAND_SIZE + engine.previous_seat(state, seat)] == fewest
+        and not leader_next
     )
-
-
-@njit(cache=True, internal=True)
-def blocker_score(
-    state: np.ndarray, spec: np.ndarray, face: int, fewest: int, following: int, before: int, threat: int
-) -> int:
-    """The blocker's score of a card that is not a bluff, from public facts: the fewest cards
-    an opponent holds and the hand sizes of the next and the previous seat."""
-    leader_next = fewest <= threat and following == fewest
-    leader_prev = fewest <= threat and before == fewest and not leader_next
     points = spec[L.F_POINTS + face]
     cls = attack_class(state, spec, face)
     if cls >= 2:  # draw cards, skips, reverses
@@ -252,39 +233,6 @@ def challenge_choice(state: np.ndarray, spec: np.ndarray, policy: int, params: n
         return chance_ppm(state, L.AGENT_RNG, param(params, P_CHALLENGE, CHALLENGE_DEFAULT))
     default = CAUTIOUS_DOUBT_DEFAULT if policy == POLICY_CAUTIOUS else DOUBT_DEFAULT
     return challenge_by_evidence(state, spec, state[L.S_CURRENT], param(params, P_DOUBT, default))
-
-
-@njit(cache=True, internal=True)
-def preferred_faces(state: np.ndarray, spec: np.ndarray, seat: int, policy: int, params: np.ndarray) -> int:
-    """The faces ``seat`` would have laid before the card it last chose to start a turn with,
-    had it held them, if it plays ``policy``: a bitmask over the playable faces of its public
-    record (layout ``CHOICE_*``) that score higher (ties: a lower face id). Only styles whose
-    card score is public, the blocker and the aggressor, say anything; 0 for the others, and
-    for a seat without a record this round."""
-    face = state[L.CHOICE_FACE + seat]
-    playable = state[L.CHOICE_SET + seat]
-    if face < 0 or playable == 0 or (policy != POLICY_BLOCKER and policy != POLICY_AGGRESSOR):
-        return 0
-    seen = state[L.CHOICE_SEEN + seat]
-    fewest = seen & 255
-    following = (seen >> 8) & 255
-    before = (seen >> 16) & 255
-    threat = param(params, P_THREAT, BLOCKER_THREAT_DEFAULT)
-    if policy == POLICY_BLOCKER:
-        laid = blocker_score(state, spec, face, fewest, following, before, threat)
-    else:
-        laid = aggressor_score(state, spec, face)
-    lack = 0
-    for other in range(spec[L.SP_NUM_FACES]):
-        if other == face or not (playable >> other) & 1:
-            continue
-        if policy == POLICY_BLOCKER:
-            score = blocker_score(state, spec, other, fewest, following, before, threat)
-        else:
-            score = aggressor_score(state, spec, other)
-        if score > laid or (score == laid and other < face):
-            lack |= 1 << other
-    return lack
 
 
 # ================================================================ the scripted template

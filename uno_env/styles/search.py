@@ -32,15 +32,7 @@ action is not searched.
   most people) play that way; ``trust=0`` keeps to the proofs. A record covers the cards
   held then: the cards gained since are free (its slack);
 - a pending Wild Draw Four is a bluff in a sample exactly when the sampled hand of its
-  player made it one (U-WD4-1);
-- with ``infer`` (0 by default: off), what the others' last choices *show if they play like
-  the rollout style*, believed in a share ``infer`` of the samples: the engine's public
-  ``CHOICE`` record keeps the card each player last chose to start a turn with, the faces
-  then playable and the hand sizes it saw; for a style whose card score is public (the
-  blocker, the aggressor) every playable face it would have laid first was not in the hand
-  (:func:`uno_env.styles.scripted.preferred_faces`), less the cards gained since. This is a
-  model of the opponents, as the rollouts are: it sharpens the samples against players of
-  that style and misleads against others in a share ``infer`` of them.
+  player made it one (U-WD4-1).
 
 Nothing else of the true state reaches a sample: the other hands, the order of the draw
 pile, the chance generator and the engine's bluff flag are resampled or reseeded.
@@ -80,7 +72,6 @@ from .params import (
     P_DEFAULT,
     P_DEPTH,
     P_EXPLORE,
-    P_INFER,
     P_NET,
     P_OWN,
     P_PILE,
@@ -94,7 +85,7 @@ from .params import (
     param,
 )
 from .rollout import ROLLOUT_LIMIT, rollout
-from .scripted import POLICY_BLOCKER, SCRIPTED_STYLES, preferred_faces, scripted_action
+from .scripted import POLICY_BLOCKER, SCRIPTED_STYLES, scripted_action
 
 POLICY_SEARCH = 10
 POLICY_ORACLE = 11  # the search with the true hidden cards: cheats
@@ -108,7 +99,6 @@ ROLLOUT_NET = len(ROLLOUT_STYLES)
 SIMS_DEFAULT = 1000
 SEARCH_DEPTH_DEFAULT = 20
 TRUST_DEFAULT = 900_000
-INFER_DEFAULT = 0
 CONFIDENCE_DEFAULT = 100
 ROLLOUT_DEFAULT = POLICY_BLOCKER
 EXPLORE_DEFAULT = 0
@@ -146,20 +136,16 @@ def _deal_hand(
     void_slack: int,
     hint: int,
     hint_slack: int,
-    inferred: int,
-    inferred_slack: int,
 ) -> None:
     """Deal ``size`` cards of the shuffled ``pool`` (those not yet ``used``) to ``seat``, at
-    most ``void_slack`` of the faces in bitmask ``void``, ``hint_slack`` of those in ``hint``
-    and ``inferred_slack`` of those in ``inferred``; when the pool cannot honour that, the
-    first unused cards (a position built by hand, or a player who does not play the style
-    read into it, can be that inconsistent)."""
+    most ``void_slack`` of the faces in bitmask ``void`` and ``hint_slack`` of those in
+    ``hint``; when the pool cannot honour that, the first unused cards (only a position
+    built by hand can be that inconsistent)."""
     for face in range(L.MAX_FACES):
         world[L.HANDS + seat * L.MAX_FACES + face] = 0
     dealt = 0
     in_void = 0
     in_hint = 0
-    in_inferred = 0
     for i in range(total):
         if dealt == size:
             break
@@ -168,16 +154,10 @@ def _deal_hand(
         face = pool[i]
         a = (void >> face) & 1
         b = (hint >> face) & 1
-        c = (inferred >> face) & 1
-        if (
-            (a and in_void >= void_slack)
-            or (b and in_hint >= hint_slack)
-            or (c and in_inferred >= inferred_slack)
-        ):
+        if (a and in_void >= void_slack) or (b and in_hint >= hint_slack):
             continue
         in_void += a
         in_hint += b
-        in_inferred += c
         used[i] = 1
         world[L.HANDS + seat * L.MAX_FACES + face] += 1
         dealt += 1
@@ -211,18 +191,14 @@ def sample_world(
     used: np.ndarray,
     mode: int,
     trust_ppm: int,
-    infer_ppm: int,
-    inferred: np.ndarray,
 ) -> None:
     """Write into ``world`` a full game consistent with what the mover of ``state`` knows.
 
     ``mode`` 0 (search): the cards the mover cannot see (:func:`uno_env.styles.facts.unseen_counts`
     minus the hands it has seen) are shuffled with the agent generator and dealt into the
     other unknown hands (same sizes; hands with a record first, at most ``slack`` cards of
-    the faces their ``VOID`` record names, of their ``HINT`` record with chance
-    ``trust``, and with chance ``infer`` of the faces ``inferred[seat]`` names: those the
-    seat's last choice shows it lacked if it plays the rollout style, :func:`inferred_lacks`)
-    and the draw pile; the bluff flag of a pending Wild Draw Four follows the
+    the faces their ``VOID`` record names, and of their ``HINT`` record with chance
+    ``trust``) and the draw pile; the bluff flag of a pending Wild Draw Four follows the
     sampled hand. ``mode`` 1 (oracle): the hands stay, the draw pile is shuffled; ``mode``
     2: nothing changes. The world's chance and agent generators are seeded afresh from the
     agent generator of ``state``, which advances.
@@ -235,7 +211,6 @@ def sample_world(
         if not own_bluff_known(state):
             world[L.S_BLUFF] = 0  # hidden from the mover: resampled below in a challenge
         hints = chance_ppm(state, L.AGENT_RNG, trust_ppm)
-        reads = infer_ppm > 0 and chance_ppm(state, L.AGENT_RNG, infer_ppm)  # no draw when off
         unseen = np.zeros(L.MAX_FACES, dtype=np.int64)
         unseen_counts(state, spec, seat, unseen)
         for other in range(n):
@@ -256,13 +231,11 @@ def sample_world(
                     continue
                 void = state[L.VOID_FACES + other]
                 hint = state[L.HINT_FACES + other] if hints else 0
-                read = inferred[other] if reads else 0
-                if (void != 0 or hint != 0 or read != 0) != constrained:
+                if (void != 0 or hint != 0) != constrained:
                     continue
                 _deal_hand(
                     world, pool, used, total, other, state[L.HAND_SIZE + other],
                     void, state[L.VOID_SLACK + other], hint, state[L.HINT_SLACK + other],
-                    read, state[L.CHOICE_SLACK + other],
                 )  # fmt: skip
         rest = 0
         for i in range(total):
@@ -277,20 +250,6 @@ def sample_world(
     seed_rng(world, L.AGENT_RNG, next_u32(state, L.AGENT_RNG), next_u32(state, L.AGENT_RNG))
     if mode == 0:
         resample_bluff(world, spec)
-
-
-@njit(cache=True)
-def inferred_lacks(state: np.ndarray, spec: np.ndarray, policy: int, out: np.ndarray) -> None:
-    """``out[seat]``: the faces each other seat's last choice of a card shows it lacked then,
-    if it plays ``policy`` (:func:`uno_env.styles.scripted.preferred_faces`, the style's
-    default parameters; 0 where the style's choices are not public or nothing is recorded).
-    The search's ``infer``: the others are assumed to play as its rollouts play them."""
-    params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
-    for seat in range(L.MAX_PLAYERS):
-        out[seat] = 0
-    for seat in range(state[L.S_NPLAYERS]):
-        if seat != state[L.S_CURRENT]:
-            out[seat] = preferred_faces(state, spec, seat, policy, params)
 
 
 # ================================================================ rollouts and their value
@@ -433,12 +392,8 @@ def search_decision(
     sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
     depth = param(params, P_DEPTH, SEARCH_DEPTH_DEFAULT)
     trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
-    infer = 0 if oracle else param(params, P_INFER, INFER_DEFAULT)
     confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
     policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
-    inferred = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    if infer > 0:
-        inferred_lacks(state, spec, policy, inferred)
     explore = param(params, P_EXPLORE, EXPLORE_DEFAULT)
     model = param(params, P_VALUE, search_value_default(state[L.S_NPLAYERS]))
     wilds = wild_face_mask(spec)
@@ -474,7 +429,7 @@ def search_decision(
     for r in range(rounds):
         worlds = max(1, (sims - spent) // (rounds - r) // left)
         for _ in range(worlds):
-            sample_world(state, spec, world, pool, used, mode, trust, infer, inferred)
+            sample_world(state, spec, world, pool, used, mode, trust)
             for c in range(num):
                 if not alive[c]:
                     continue
@@ -554,12 +509,11 @@ def position_values(
     used = np.empty(L.MAX_CARDS, dtype=np.int8)
     mask = np.empty(L.MAX_ACTIONS, dtype=np.int8)
     params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
-    nothing_inferred = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     model = search_value_default(n)
     wilds = wild_face_mask(spec)
     start_round = state[L.S_ROUND]
     for _ in range(sims):
-        sample_world(state, spec, world, pool, used, 1, 0, 0, nothing_inferred)
+        sample_world(state, spec, world, pool, used, 1, 0)
         rollout(world, spec, start_round, depth, mask, policy, params, 0)
         if world[L.S_ROUND] != start_round or world[L.S_STATUS] != L.ST_RUNNING:
             winner = world[L.S_ROUND_WINNER]
@@ -630,18 +584,6 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
         True,
         "share of the samples that believe what plays suggest (a draw by choice: nothing to play; "
         "a Wild Draw Four: no card of the colour); 0 keeps to what the rules prove",
-    )
-    infer = StyleParam(
-        "infer",
-        P_INFER,
-        INFER_DEFAULT,
-        0.0,
-        1.0,
-        True,
-        "share of the samples that read the rollout style into the others' last choices: a card "
-        "laid shows it held none of the playable cards the style lays first (blocker, aggressor); "
-        "0: off",
-        quiet=True,
     )
     confidence = StyleParam(
         "confidence",
@@ -726,7 +668,7 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
     if oracle:
         pile = StyleParam("pile", P_PILE, PILE_DEFAULT, 0, 1, False, "1: also see the order of the draw pile")
         return (sims, depth, confidence, rollout, explore, pile, value, *guided)
-    return (sims, depth, trust, infer, confidence, rollout, explore, value, *guided)
+    return (sims, depth, trust, confidence, rollout, explore, value, *guided)
 
 
 SEARCH_STYLES = (
