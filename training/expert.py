@@ -646,14 +646,13 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
             return -h_agree, math.nan
         weights, biases = policy.layers()
         candidate = log.with_name("epoch_candidate.npz")
-        save_exported(candidate, weights, biases, "tanh", candidate_meta)
+        save_exported(candidate, weights, biases, "tanh", {"name": "epoch_candidate", **network_meta})
         won = duplicate_win_rate(str(candidate), cfg, cfg.eval_deals, cfg.eval_seed)["win_rate"]
         candidate.unlink()
         candidate.with_suffix(".json").unlink(missing_ok=True)
         return -won, won
 
-    candidate_meta = {
-        "name": "epoch_candidate",
+    network_meta = {
         "rules": str(rules),
         "observation_spec": f"obs-v{OBS_VERSION}",
         "env_version": f"v{ENV_VERSION}",
@@ -725,14 +724,7 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
         "select": cfg.select,
         "train_seconds": time.perf_counter() - begin,
     }
-    meta = {
-        "name": f"{cfg.name or 'expert'}_round{r}",
-        "rules": str(rules),
-        "observation_spec": f"obs-v{OBS_VERSION}",
-        "env_version": f"v{ENV_VERSION}",
-        "num_players": cfg.players,
-        "training": record,
-    }
+    meta = {"name": f"{cfg.name or 'expert'}_round{r}", **network_meta, "training": record}
     save_exported(network_path(out, r), weights, biases, "tanh", meta, critic=(c_weights, c_biases))
     return record
 

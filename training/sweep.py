@@ -234,13 +234,16 @@ class SweepSpec:
                 out.append(SweepRun(f"{variant.id}__{n}p", variant, n, cfg))
         return out
 
+    def expert_options(self) -> dict[str, Any]:
+        """The ``[expert]`` table as :class:`training.expert.ExpertConfig` keyword arguments."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
+
     def expert_config(self, variant: Variant, players: int) -> ExpertConfig:
         """The expert-iteration config of ``variant`` at ``players`` (the ``[expert]`` table on
         the defaults of :class:`training.expert.ExpertConfig`)."""
         base = next(b for b in self.bases if (Path(b).stem if b.endswith(".toml") else b) == variant.base)
-        values: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
         return ExpertConfig(
-            **values,
+            **self.expert_options(),
             rules=base,
             overrides=variant.switches.split(),
             players=players,
@@ -256,8 +259,7 @@ class SweepSpec:
     def budget(self) -> int:
         """What every run trains for: learner steps (PPO) or labelled games over all rounds (expert)."""
         if self.mode == "expert":
-            values: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.expert}
-            cfg = ExpertConfig(**values)
+            cfg = ExpertConfig(**self.expert_options())
             return cfg.rounds * cfg.games
         return self.steps
 

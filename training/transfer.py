@@ -65,6 +65,7 @@ from agents.spec import AgentSpec, parse_agent
 from agents.trust import check_trusted
 from training.common import set_torch_threads
 from training.evaluate import load_checkpoint_actor, play_policy
+from training.expert import ExpertConfig
 from training.runner import (
     Progress,
     node_file,
@@ -686,13 +687,11 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
         data = files.read_json_object(path, "sweep result")
         results[str(data.get("id"))] = data
     if spec.mode == "expert":
-        values = dict(spec.expert)
-        start = f" from `{values['init_policy']}`" if values.get("init_policy") else ""
+        expert = ExpertConfig(**spec.expert_options())  # the table on the defaults, as each run has it
+        start = f" from `{expert.init_policy}`" if expert.init_policy else ""
         trained = (
             f"One network per variant and player count by expert iteration{start}: "
-            f"{spec.budget():,} labelled games each ({values.get('rounds', 1)} round(s)"
-            + (f", labelled by `{values['search']}`" if values.get("search") else "")
-            + ")"
+            f"{spec.budget():,} labelled games each ({expert.rounds} round(s), labelled by `{expert.search}`)"
         )
     else:
         trained = f"One MaskablePPO policy per variant and player count, {spec.steps:,} learner steps each"
