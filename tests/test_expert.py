@@ -9,6 +9,7 @@ deals, and a study naming that sweep seats each cell's network.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import textwrap
 from pathlib import Path
@@ -86,6 +87,35 @@ def test_select_play_keeps_the_epoch_that_wins_most_on_the_selection_deals(tmp_p
     assert not list((tmp_path / "p" / "rounds" / "00").glob("epoch_candidate*"))
 
 
+def test_window_and_epochs_change_on_resume_from_the_next_round(tmp_path: Path) -> None:
+    """``--resume --window W --epochs E`` trains the rounds not yet trained with them; the change
+    is recorded in config.json, so a fresh run of the recorded config is the same run."""
+    from training.expert import with_changes
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 2, "window": 1})  # type: ignore[arg-type]
+    run_expert(cfg, tmp_path / "a", "test", executor="serial", progress=False)
+    assert with_changes(cfg, tmp_path / "a", 1, 1) is cfg  # nothing differs from round 2's options
+    longer = with_changes(dataclasses.replace(cfg, rounds=3), tmp_path / "a", 3, 2)
+    assert longer.changes == [{"round": 2, "window": 3, "epochs": 2}]
+    assert longer.at_round(1) == (1, 1) and longer.at_round(2) == (3, 2)
+    run_expert(longer, tmp_path / "a", "test", executor="serial", resume=True, progress=False)
+    folders = [network_path(tmp_path / "a", r).parent for r in range(3)]
+    records = [json.loads((folder / "record.json").read_text()) for folder in folders]
+    assert [r["window"] for r in records] == [[0], [1], [0, 1, 2]]
+    assert [len(r["epochs"]) for r in records] == [2, 2, 3]  # epoch 0 (the start) and the trained ones
+    assert json.loads((tmp_path / "a" / "config.json").read_text())["changes"] == longer.changes
+    # the recorded config, run afresh, gives the same networks
+    run_expert(longer, tmp_path / "b", "test", executor="serial", progress=False)
+    for r in range(3):
+        a, b = load_exported(network_path(tmp_path / "a", r)), load_exported(network_path(tmp_path / "b", r))
+        assert all(np.array_equal(x, y) for x, y in zip(a.weights, b.weights, strict=True))
+    # a trained round keeps the options it was trained with
+    rewritten = dataclasses.replace(longer, rounds=4, changes=[{"round": 1, "window": 2}])
+    refusal = "rounds 0-2 are trained; --window and --epochs can change from round 3 on"
+    with pytest.raises(ValueError, match=refusal):
+        run_expert(rewritten, tmp_path / "a", "test", executor="serial", resume=True, progress=False)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -96,6 +126,11 @@ def test_select_play_keeps_the_epoch_that_wins_most_on_the_selection_deals(tmp_p
         ({"opponents": ["nobody"]}, "unknown play style 'nobody'"),
         ({"critic_rate": 2.0}, "critic-rate must be in"),
         ({"net_arch": []}, "one or more positive widths"),
+        ({"changes": [{"window": 3}]}, "each entry needs a round number"),
+        ({"changes": [{"round": 2}]}, "changes window or epochs from a round on"),
+        ({"changes": [{"round": 2, "lr": 3}]}, "changes window or epochs from a round on"),
+        ({"changes": [{"round": 2, "window": 3}, {"round": 2, "epochs": 3}]}, "rounds must increase"),
+        ({"changes": [{"round": 2, "window": 0}]}, "window must be an integer >= 1"),
     ],
 )
 def test_bad_expert_configs_name_what_is_wrong(change: dict[str, object], message: str) -> None:

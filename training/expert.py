@@ -38,7 +38,9 @@ evaluations.
 process pool, ``--executor ray`` or in this process) that writes its data file atomically
 (``rounds/NN/chunks/chunk_KKKKK.npz``); a round's network, evaluation and record are written
 when done. ``--resume OUT`` continues with the missing chunks, networks and evaluations of the
-run's own config; ``--rounds`` may be raised on resume to train on. ``progress.csv`` holds one
+run's own config; ``--rounds`` may be raised on resume to train on, and ``--window`` and
+``--epochs`` changed from the next round to train on (kept in ``config.json`` as ``changes``,
+so the config still describes the whole run). ``progress.csv`` holds one
 row per round (rows; the labelling's wall seconds, its seconds summed over the chunks, which
 run side by side, and its CPU seconds; the training seconds; the evaluation); the progress line
 on stderr counts chunks and games. **Seeds**: chunk ``k`` of round ``r`` deals its games
@@ -98,6 +100,8 @@ SELECTIONS = ("agreement", "play")
 """How a round keeps its policy's epoch: the one that agrees most with the search's moves on the
 held-out chunks, or the one that wins most against ``eval_opponent`` on the selection deals."""
 SELF = "self"
+CHANGEABLE = ("window", "epochs")
+"""The training options a resumed run may change from its next round on (``--window``, ``--epochs``)."""
 """The opponent entry that seats the searcher at every seat (self-play; every seat labelled)."""
 
 
@@ -133,6 +137,20 @@ class ExpertConfig:
     select: str = "agreement"
     threads: int = 1
     name: str = ""
+    changes: list[dict[str, int]] = field(default_factory=list)
+    """Training options changed on resume, each from a round on: ``{"round": r, "window": w,
+    "epochs": e}`` (either option may be left out). Kept in ``config.json``, so the config still
+    describes the whole run: the same config and seed give the same run."""
+
+    def at_round(self, r: int) -> tuple[int, int]:
+        """The (window, epochs) that train round ``r``: the options, then every change from a
+        round <= ``r`` in order."""
+        window, epochs = self.window, self.epochs
+        for change in self.changes:
+            if change["round"] <= r:
+                window = change.get("window", window)
+                epochs = change.get("epochs", epochs)
+        return window, epochs
 
     def check(self) -> None:
         """Raise ValueError naming the first option out of range."""
@@ -173,6 +191,27 @@ class ExpertConfig:
         _check_player(self.eval_opponent)
         if self.init_policy:
             _check_player(self.init_policy)
+        self._check_changes()
+
+    def _check_changes(self) -> None:
+        previous = -1
+        for change in self.changes:
+            if not isinstance(change, dict) or not isinstance(change.get("round"), int):
+                raise ValueError(f"changes: each entry needs a round number, got {change!r}")
+            unknown = sorted(set(change) - set(CHANGEABLE) - {"round"})
+            if unknown or len(change) < 2:
+                raise ValueError(
+                    f"changes: an entry changes {' or '.join(CHANGEABLE)} from a round on, got {change!r}"
+                )
+            if change["round"] <= previous:
+                raise ValueError(f"changes: rounds must increase, got {change['round']} after {previous}")
+            previous = change["round"]
+            for key in CHANGEABLE:
+                value = change.get(key, 1)
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise ValueError(
+                        f"changes: {key} must be an integer >= 1, got {value!r} (round {previous})"
+                    )
 
 
 def _check_player(name: str) -> None:
@@ -597,7 +636,8 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
 
     inputs = obs_layout(rules.deck_family).size
     actions = rules.num_actions
-    window = list(range(max(0, r - cfg.window + 1), r + 1))
+    window_size, epochs = cfg.at_round(r)
+    window = list(range(max(0, r - window_size + 1), r + 1))
     train, held, ctrain, cheld = load_rounds(cfg, out, window)
     policy = _network(inputs, cfg.net_arch, actions)
     critic = _network(inputs, cfg.critic_arch, 1)
@@ -672,7 +712,7 @@ def train_round(cfg: ExpertConfig, out: Path, r: int, log: Path) -> dict[str, An
         row0 = [0, math.nan, math.nan, math.nan, h_loss, h_agree, h_closs, 0.0, won]
         writer.writerow(row0)
         history.append(dict(zip(EPOCH_COLUMNS, row0, strict=True)))
-        for epoch in range(1, cfg.epochs + 1):
+        for epoch in range(1, epochs + 1):
             total = hits = 0.0
             for batch in _batches(len(train), cfg.batch_size, rng):
                 loss, hit = policy_loss(train, batch)
@@ -809,14 +849,16 @@ def run_expert(
 ) -> Path:
     """Run (or continue) expert iteration in ``out``; return the final network's path.
 
-    ``resume`` continues a run of the same config except ``rounds`` (which may grow)."""
+    ``resume`` continues a run of the same config except ``rounds`` (which may grow) and
+    ``changes`` (which may gain entries from the first round not yet trained on)."""
     cfg.check()
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
     workers = workers_for(executor, workers)
 
     def same_design(a: Any, b: Any) -> bool:
-        return {k: v for k, v in a.items() if k != "rounds"} == {k: v for k, v in b.items() if k != "rounds"}
+        free = ("rounds", "changes")
+        return {k: v for k, v in a.items() if k not in free} == {k: v for k, v in b.items() if k not in free}
 
     out.mkdir(parents=True, exist_ok=True)
     recorded = out / "config.json"
@@ -825,8 +867,13 @@ def run_expert(
             raise ValueError(
                 f"{out} holds an expert-iteration run: continue it with --resume {out}, or choose --out"
             )
-        if not same_design(_config_record(_load_config(out)), _config_record(cfg)):
-            raise ValueError(f"{out} was run with another config; resume it unchanged (--rounds may grow)")
+        before = _load_config(out)
+        if not same_design(_config_record(before), _config_record(cfg)):
+            raise ValueError(
+                f"{out} was run with another config; resume it unchanged (--rounds may grow, "
+                "--window and --epochs may change from the next round on)"
+            )
+        _check_added_changes(before, cfg, out)
     write_json_atomic(recorded, _config_record(cfg))
     log = out / "log.jsonl"
     with claim_run_folder_lock(out):
@@ -883,6 +930,39 @@ def run_expert(
                 print(_round_line(record), file=sys.stderr, flush=True)
         final = _export_final(cfg, out, command)
     return final
+
+
+def next_untrained_round(out: Path) -> int:
+    """The first round of ``out`` without a network (the next one to train)."""
+    r = 0
+    while network_path(out, r).is_file():
+        r += 1
+    return r
+
+
+def with_changes(cfg: ExpertConfig, out: Path, window: int | None, epochs: int | None) -> ExpertConfig:
+    """``cfg`` (a run's recorded config) with ``--window`` / ``--epochs`` given on resume taking
+    effect from the first round of ``out`` not yet trained; unchanged when neither differs from
+    what that round would use."""
+    r = next_untrained_round(out)
+    current = dict(zip(CHANGEABLE, cfg.at_round(r), strict=True))
+    change = {k: v for k, v in (("window", window), ("epochs", epochs)) if v is not None and v != current[k]}
+    if not change:
+        return cfg
+    kept = [c for c in cfg.changes if c["round"] < r]
+    same_round = [c for c in cfg.changes if c["round"] == r]
+    merged = {**(same_round[0] if same_round else {}), "round": r, **change}
+    return dataclasses.replace(cfg, changes=[*kept, merged])
+
+
+def _check_added_changes(before: ExpertConfig, cfg: ExpertConfig, out: Path) -> None:
+    """A resume may add (or amend) changes only from the first round not yet trained on: the
+    rounds already trained keep the options they were trained with."""
+    r = next_untrained_round(out)
+    if [c for c in before.changes if c["round"] < r] != [c for c in cfg.changes if c["round"] < r]:
+        raise ValueError(
+            f"{out}: rounds 0-{r - 1} are trained; --window and --epochs can change from round {r} on"
+        )
 
 
 def claim_run_folder_lock(out: Path) -> Any:
@@ -1047,8 +1127,19 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--critic-rate", type=float, default=d.critic_rate, help="share of decisions giving critic rows")
     a("--net-arch", type=int, nargs="+", default=d.net_arch, help="the policy's hidden widths")
     a("--critic-arch", type=int, nargs="+", default=d.critic_arch, help="the critic's hidden widths")
-    a("--window", type=int, default=d.window, help="rounds of data each network learns from")
-    a("--epochs", type=int, default=d.epochs)
+    a(
+        "--window",
+        type=int,
+        default=None,
+        help=f"rounds of data each network learns from (default: {d.window}; with --resume: from the "
+        "next round on)",
+    )
+    a(
+        "--epochs",
+        type=int,
+        default=None,
+        help=f"training epochs per round (default: {d.epochs}; with --resume: from the next round on)",
+    )
     a("--batch-size", type=int, default=d.batch_size)
     a("--learning-rate", type=float, default=d.learning_rate)
     a("--soft", type=float, default=d.soft, help="share of the target from the searched values' softmax")
@@ -1101,9 +1192,11 @@ def cmd_expert(args: argparse.Namespace) -> int:
         cfg = _load_config(args.resume)
         if args.rounds != ExpertConfig().rounds:
             cfg.rounds = args.rounds
+        cfg = with_changes(cfg, args.resume, args.window, args.epochs)
         out = args.resume
     else:
-        cfg = ExpertConfig(**{k: v for k, v in vars(args).items() if k in names})
+        given = {k: v for k, v in vars(args).items() if k in names and v is not None}
+        cfg = ExpertConfig(**given)
         out = args.out or Path("runs") / f"expert__{cfg.rules}__{cfg.players}p__{cfg.seed}"
     command = "uno-env expert " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "uno-env expert"
     final = run_expert(
