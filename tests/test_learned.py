@@ -327,7 +327,7 @@ def test_the_shipped_policies_load_by_name_with_their_record() -> None:
         assert isinstance(agents.make(name, seed=1), agents.ExportedAgent)
 
 
-SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "ppo_uno_2p"}
+SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "expert_uno_2p", "ppo_uno_2p"}
 """The pretrained policies in ``uno_env/pretrained/`` (the docs' shipped-policies tables list them)."""
 
 
@@ -346,11 +346,12 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
         assert f"`{name}`" in readme, f"{name} missing from the README"
 
 
-def test_the_docs_quote_ppo_uno_2p_s_recorded_evaluation() -> None:
-    """The figure the docs give for ``ppo_uno_2p`` against ``blocker`` is its record's: the
+@pytest.mark.parametrize("name", ["ppo_uno_2p", "expert_uno_2p"])
+def test_the_docs_quote_the_recorded_evaluation(name: str) -> None:
+    """The figure the docs give for a shipped policy against ``blocker`` is its record's: the
     shipped-policies tables of docs/training.md and docs/agents.md and the README quote the
     sidecar's win rate and interval (one decimal), and its game count."""
-    policy = load_exported(uno_env.sim.learned.shipped_policies()["ppo_uno_2p"])
+    policy = load_exported(uno_env.sim.learned.shipped_policies()[name])
     evaluation = policy.meta["training"]["evaluation"]
     rate, low, high = (100 * evaluation[k] for k in ("win_rate", "win_lo", "win_hi"))
     quoted = f"{rate:.1f}% ({low:.1f}%-{high:.1f}%)"
@@ -362,7 +363,7 @@ def test_the_docs_quote_ppo_uno_2p_s_recorded_evaluation() -> None:
         "docs/agents.md": (root / "docs" / "agents.md").read_text(encoding="utf-8"),
     }
     for where, text in rows.items():
-        row = next(line for line in text.splitlines() if line.startswith("| `ppo_uno_2p` |"))
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{name}` |"))
         assert quoted in row and games in row, f"{where}: {row}"
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert quoted.replace(" (", ", ").rstrip(")") + f", of {games}" in readme, "README"
