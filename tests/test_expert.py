@@ -95,6 +95,8 @@ def test_window_and_epochs_change_on_resume_from_the_next_round(tmp_path: Path) 
     cfg = ExpertConfig(**{**TINY, "rounds": 2, "window": 1})  # type: ignore[arg-type]
     run_expert(cfg, tmp_path / "a", "test", executor="serial", progress=False)
     assert with_changes(cfg, tmp_path / "a", 1, 1) is cfg  # nothing differs from round 2's options
+    with pytest.raises(ValueError, match="--window must be >= 1, got 0"):
+        with_changes(cfg, tmp_path / "a", 0, None)
     longer = with_changes(dataclasses.replace(cfg, rounds=3), tmp_path / "a", 3, 2)
     assert longer.changes == [{"round": 2, "window": 3, "epochs": 2}]
     assert longer.at_round(1) == (1, 1) and longer.at_round(2) == (3, 2)

@@ -100,9 +100,9 @@ SELECTIONS = ("agreement", "play")
 """How a round keeps its policy's epoch: the one that agrees most with the search's moves on the
 held-out chunks, or the one that wins most against ``eval_opponent`` on the selection deals."""
 SELF = "self"
+"""The opponent entry that seats the searcher at every seat (self-play; every seat labelled)."""
 CHANGEABLE = ("window", "epochs")
 """The training options a resumed run may change from its next round on (``--window``, ``--epochs``)."""
-"""The opponent entry that seats the searcher at every seat (self-play; every seat labelled)."""
 
 
 @dataclass
@@ -944,6 +944,9 @@ def with_changes(cfg: ExpertConfig, out: Path, window: int | None, epochs: int |
     """``cfg`` (a run's recorded config) with ``--window`` / ``--epochs`` given on resume taking
     effect from the first round of ``out`` not yet trained; unchanged when neither differs from
     what that round would use."""
+    for key, value in (("window", window), ("epochs", epochs)):
+        if value is not None and value < 1:
+            raise ValueError(f"--{key} must be >= 1, got {value}")
     r = next_untrained_round(out)
     current = dict(zip(CHANGEABLE, cfg.at_round(r), strict=True))
     change = {k: v for k, v in (("window", window), ("epochs", epochs)) if v is not None and v != current[k]}
