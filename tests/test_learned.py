@@ -327,7 +327,7 @@ def test_the_shipped_policies_load_by_name_with_their_record() -> None:
         assert isinstance(agents.make(name, seed=1), agents.ExportedAgent)
 
 
-SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "expert_uno_2p", "ppo_uno_2p"}
+SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "expert_uno_2p", "expert_uno_4p", "ppo_uno_2p"}
 """The pretrained policies in ``uno_env/pretrained/`` (the docs' shipped-policies tables list them)."""
 
 
@@ -346,7 +346,7 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
         assert f"`{name}`" in readme, f"{name} missing from the README"
 
 
-@pytest.mark.parametrize("name", ["ppo_uno_2p", "expert_uno_2p"])
+@pytest.mark.parametrize("name", ["ppo_uno_2p", "expert_uno_2p", "expert_uno_4p"])
 def test_the_docs_quote_the_recorded_evaluation(name: str) -> None:
     """The figure the docs give for a shipped policy against ``blocker`` is its record's: the
     shipped-policies tables of docs/training.md and docs/agents.md and the README quote the
