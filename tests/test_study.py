@@ -472,6 +472,26 @@ def test_a_truncated_batch_file_is_run_again(
     assert (out / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
 
 
+def test_a_large_batch_file_is_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A batch of 30,000 deals keeps its counts per deal: a result file of about 1.5 MB, more than
+    the 1 MiB that bounds specs and records. It is read back (the report, a resume), not run
+    again nor refused: result files have their own bound, :data:`uno_env.files.RESULT_LIMIT`."""
+    from uno_env import files
+
+    spec = {
+        "name": "large", "seed": 1, "bases": ["uno"], "players": [2], "styles": ["greedy", "blocker"],
+        "games": 30_000, "batch_games": 30_000, "variations": {}, "replicate": False, "reference": "",
+    }  # fmt: skip
+    out = tmp_path / "run"
+    study.run_study(study.parse_spec(spec), out, executor="serial", progress=False)
+    (batch,) = (out / "batches").glob("*.json")
+    assert files.TEXT_LIMIT < batch.stat().st_size < files.RESULT_LIMIT
+    assert int(study.results_frame(out)["games"].iloc[0]) == 30_000
+    before = batch.stat().st_mtime_ns
+    assert study.main(["--resume", str(out), "--workers", "1", "--quiet"]) == 0
+    assert batch.stat().st_mtime_ns == before and "running it again" not in capsys.readouterr().err
+
+
 def test_batches_of_another_seed_are_never_mixed(tiny_run: Path, tmp_path: Path) -> None:
     import shutil
 

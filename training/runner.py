@@ -268,7 +268,7 @@ def read_results(
             todo.append(task)
             continue
         try:
-            result = files.read_json(path, what)
+            result = files.read_json(path, what, files.RESULT_LIMIT)
         except ValueError as exc:
             problem = str(exc)
         else:

@@ -59,6 +59,10 @@ GiB = 1 << 30
 
 TEXT_LIMIT = 1 * MiB
 """Largest rule file, spec, sidecar or run record (JSON or TOML) read."""
+RESULT_LIMIT = 256 * MiB
+"""Largest result file of a batch task (a study's, sweep's, atlas's or transfer run's
+``batches/*.json``): it keeps counts per deal, about 100 bytes a deal, and a batch may hold
+up to a million games (:data:`training.runner.MAX_BATCH_GAMES`)."""
 LOG_LIMIT = 256 * MiB
 """Largest CSV log of a run folder (``progress.csv``, ``eval.csv``) read back on resume."""
 RECORD_FILE_LIMIT = 1 * GiB
