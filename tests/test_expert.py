@@ -129,6 +129,8 @@ def test_window_and_epochs_change_on_resume_from_the_next_round(tmp_path: Path) 
         ({"critic_rate": 2.0}, "critic-rate must be in"),
         ({"net_arch": []}, "one or more positive widths"),
         ({"changes": [{"window": 3}]}, "each entry needs a round number"),
+        ({"changes": [{"round": True, "window": 3}]}, "each entry needs a round number >= 0"),
+        ({"changes": [{"round": -1, "window": 3}]}, "each entry needs a round number >= 0"),
         ({"changes": [{"round": 2}]}, "changes window or epochs from a round on"),
         ({"changes": [{"round": 2, "lr": 3}]}, "changes window or epochs from a round on"),
         ({"changes": [{"round": 2, "window": 3}, {"round": 2, "epochs": 3}]}, "rounds must increase"),

@@ -196,8 +196,9 @@ class ExpertConfig:
     def _check_changes(self) -> None:
         previous = -1
         for change in self.changes:
-            if not isinstance(change, dict) or not isinstance(change.get("round"), int):
-                raise ValueError(f"changes: each entry needs a round number, got {change!r}")
+            number = change.get("round") if isinstance(change, dict) else None
+            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+                raise ValueError(f"changes: each entry needs a round number >= 0, got {change!r}")
             unknown = sorted(set(change) - set(CHANGEABLE) - {"round"})
             if unknown or len(change) < 2:
                 raise ValueError(
