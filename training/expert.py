@@ -204,9 +204,9 @@ class ExpertConfig:
                 raise ValueError(
                     f"changes: an entry changes {' or '.join(CHANGEABLE)} from a round on, got {change!r}"
                 )
-            if change["round"] <= previous:
-                raise ValueError(f"changes: rounds must increase, got {change['round']} after {previous}")
-            previous = change["round"]
+            if number <= previous:
+                raise ValueError(f"changes: rounds must increase, got {number} after {previous}")
+            previous = number
             for key in CHANGEABLE:
                 value = change.get(key, 1)
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -945,12 +945,13 @@ def with_changes(cfg: ExpertConfig, out: Path, window: int | None, epochs: int |
     """``cfg`` (a run's recorded config) with ``--window`` / ``--epochs`` given on resume taking
     effect from the first round of ``out`` not yet trained; unchanged when neither differs from
     what that round would use."""
-    for key, value in (("window", window), ("epochs", epochs)):
-        if value is not None and value < 1:
+    given = {k: v for k, v in (("window", window), ("epochs", epochs)) if v is not None}
+    for key, value in given.items():
+        if value < 1:
             raise ValueError(f"--{key} must be >= 1, got {value}")
     r = next_untrained_round(out)
     current = dict(zip(CHANGEABLE, cfg.at_round(r), strict=True))
-    change = {k: v for k, v in (("window", window), ("epochs", epochs)) if v is not None and v != current[k]}
+    change = {k: v for k, v in given.items() if v != current[k]}
     if not change:
         return cfg
     kept = [c for c in cfg.changes if c["round"] < r]
