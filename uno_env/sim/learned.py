@@ -661,7 +661,12 @@ TANH_K, TANH_H = tanh_fraction(15)
 TANH_LIMIT = 9.1
 
 
-@njit(cache=True)
+# error_model="numpy": under numba's default ("python") every division is preceded by a test
+# for a zero divisor that raises ZeroDivisionError, and that branch kept the compiler from
+# vectorising the layer's loop over units (scalar divisions, one unit at a time). The divisor
+# H(y) is a polynomial with positive coefficients and constant term 1.9e17, never zero, so
+# the test can never fire and dropping it changes no result.
+@njit(cache=True, error_model="numpy")
 def tanh_unit(value: float) -> float:
     """tanh of a unit's sum, to float32 rounding (the continued fraction :data:`TANH_K` /
     :data:`TANH_H` in float64)."""
@@ -716,6 +721,43 @@ def widest_layer(table: np.ndarray) -> int:
     return widest
 
 
+@njit(cache=True, internal=True)
+def add_rows(
+    bank: np.ndarray,
+    w_at: int,
+    n_out: int,
+    inp: np.ndarray,
+    nonzero: np.ndarray,
+    listed: int,
+    out: np.ndarray,
+) -> None:
+    """``out[u] += inp[i] * W[i, u]`` for the listed inputs ``i = nonzero[:listed]`` in order
+    (``W``: the rows of ``n_out`` weights from ``bank[w_at]``).
+
+    Four inputs per pass over the units: each unit still adds them one at a time in list
+    order (the same float32 sums as one input per pass), but ``out`` is loaded and stored a
+    quarter as often, which was most of a dense layer's memory traffic.
+    """
+    k = 0
+    while k + 4 <= listed:
+        i0, i1, i2, i3 = nonzero[k], nonzero[k + 1], nonzero[k + 2], nonzero[k + 3]
+        v0, v1, v2, v3 = inp[i0], inp[i1], inp[i2], inp[i3]
+        w0 = bank[w_at + i0 * n_out : w_at + (i0 + 1) * n_out]
+        w1 = bank[w_at + i1 * n_out : w_at + (i1 + 1) * n_out]
+        w2 = bank[w_at + i2 * n_out : w_at + (i2 + 1) * n_out]
+        w3 = bank[w_at + i3 * n_out : w_at + (i3 + 1) * n_out]
+        for u in range(n_out):
+            out[u] = (((out[u] + v0 * w0[u]) + v1 * w1[u]) + v2 * w2[u]) + v3 * w3[u]
+        k += 4
+    while k < listed:
+        i = nonzero[k]
+        v = inp[i]
+        weights = bank[w_at + i * n_out : w_at + (i + 1) * n_out]
+        for u in range(n_out):
+            out[u] += v * weights[u]
+        k += 1
+
+
 @njit(cache=True)
 def forward_rows(
     bank: np.ndarray,
@@ -732,7 +774,8 @@ def forward_rows(
 
     Each unit adds its inputs in index order, so the result does not depend on the batch.
     Only the non-zero inputs are added (listed first without a branch: the observation is
-    mostly zeros), each as one contiguous row of the stored weights.
+    mostly zeros), each as one contiguous row of the stored weights, four rows per pass over
+    the units (:func:`add_rows`).
     """
     layers = table[net, 0]
     relu = table[net, 1] == ACT_RELU
@@ -751,12 +794,7 @@ def forward_rows(
             for i in range(n_in):
                 nonzero[listed] = i
                 listed += inp[i] != 0.0
-            for k in range(listed):
-                i = nonzero[k]
-                v = inp[i]
-                weights = bank[w_at + i * n_out : w_at + (i + 1) * n_out]
-                for u in range(n_out):
-                    out[u] += v * weights[u]
+            add_rows(bank, w_at, n_out, inp, nonzero, listed, out)
             dest = h_a[row, :n_out]
             if relu:
                 for u in range(n_out):
@@ -771,22 +809,59 @@ def best_legal(
     bank: np.ndarray, table: np.ndarray, net: int, hidden: np.ndarray, mask: np.ndarray, count: int
 ) -> int:
     """The legal action (``mask``) with the highest logit of the action layer on ``hidden``
-    (ties: the lowest id); only the legal actions' logits are computed."""
+    (ties: the lowest id); only the legal actions' logits are computed.
+
+    Each logit adds its terms in input order, one after another; four legal actions are
+    summed side by side, so four independent sums hide the latency of each addition (the
+    order within a sum, and so every logit, is unchanged).
+    """
     j = table[net, 0] - 1
     n_in = table[net, 2 + 4 * j]
     w_at = table[net, 4 + 4 * j]
     b_at = table[net, 5 + 4 * j]
     best = -1
     best_logit = np.float32(-np.inf)
-    for a in range(count):
-        if mask[a]:
-            logit = np.float32(bank[b_at + a])
-            base = w_at + a * n_in
-            for i in range(n_in):
-                logit += hidden[i] * bank[base + i]
-            if best < 0 or logit > best_logit:
-                best = a
-                best_logit = logit
+    a = 0
+    while a < count:
+        # the next (up to) four legal actions; unused lanes repeat the first, whose sum is
+        # then computed more than once and compared once
+        found = 0
+        l0 = l1 = l2 = l3 = -1
+        while a < count and found < 4:
+            if mask[a]:
+                if found == 0:
+                    l0 = a
+                elif found == 1:
+                    l1 = a
+                elif found == 2:
+                    l2 = a
+                else:
+                    l3 = a
+                found += 1
+            a += 1
+        if found == 0:
+            break
+        l1 = l1 if found > 1 else l0
+        l2 = l2 if found > 2 else l0
+        l3 = l3 if found > 3 else l0
+        base0, base1, base2, base3 = w_at + l0 * n_in, w_at + l1 * n_in, w_at + l2 * n_in, w_at + l3 * n_in
+        s0, s1 = np.float32(bank[b_at + l0]), np.float32(bank[b_at + l1])
+        s2, s3 = np.float32(bank[b_at + l2]), np.float32(bank[b_at + l3])
+        for i in range(n_in):
+            h = hidden[i]
+            s0 += h * bank[base0 + i]
+            s1 += h * bank[base1 + i]
+            s2 += h * bank[base2 + i]
+            s3 += h * bank[base3 + i]
+        # in id order, so the lowest id keeps a tie
+        if best < 0 or s0 > best_logit:
+            best, best_logit = l0, s0
+        if found > 1 and s1 > best_logit:
+            best, best_logit = l1, s1
+        if found > 2 and s2 > best_logit:
+            best, best_logit = l2, s2
+        if found > 3 and s3 > best_logit:
+            best, best_logit = l3, s3
     return best
 
 
