@@ -15,6 +15,12 @@ runs and restores it afterwards. Run it alone, on a quiet machine::
     python benchmarks/bench_engine.py --rows learned --players 2 --runs 1 --warmup 0
     python benchmarks/rows_learned.py        # the same, printing games/s and the load average
     python benchmarks/rows_learned.py --policy expert_uno_2p    # another exported policy seated
+    UNO_ENV_CPU=host python benchmarks/rows_learned.py --policy expert_uno_2p   # host code (AVX2)
+
+The printed line names the code target the engine was compiled for (``x86-64-v2`` by
+default, or ``host``): the network's forward pass is float arithmetic, which the host's
+wider vector instructions speed up where the engine's integer code gains nothing
+(docs/engine.md, the code target).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from registry import Row
 from rows_study import WORKERS, time_study
 
 from training import study
+from uno_env.compiler.cache import CODE_TARGET
 
 LEARNED_ROW = "study_cell_learned_seat"
 POLICY = "distilled_uno_2p"
@@ -98,7 +105,8 @@ if __name__ == "__main__":
     print(
         f"{result['games']:,} games ({result['steps']:,} decisions) in {result['seconds']:.1f} s wall, "
         f"{rate:,.0f} games/s, {result['cpu_seconds']:.1f} s CPU ({per_cpu:,.0f} games per CPU second, "
-        f"{WORKERS * per_cpu:,.0f} games/s on {WORKERS} free cores), {WORKERS} workers; load average before "
+        f"{WORKERS * per_cpu:,.0f} games/s on {WORKERS} free cores), {WORKERS} workers, code target "
+        f"{CODE_TARGET}; load average before "
         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, after {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
         f"wall clock: {verdict} the {TARGET_GAMES_PER_SECOND:,} games/s requirement"
     )
