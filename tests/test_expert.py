@@ -256,7 +256,7 @@ def test_the_expert_sweep_spec_parses() -> None:
 
 def test_the_tuned_expert_sweep_spec_starts_every_variant_from_the_shipped_expert_network() -> None:
     """training/specs/expert_sweep_tuned.toml: the same six variants and comparison, each player
-    continued from ``expert_uno_2p`` (a shipped 128-128 network) for five rounds."""
+    continued from ``expert_uno_2p`` (a shipped 128-128 network) for seven rounds."""
     from training.sweep import default_spec_path
 
     spec = load_sweep(default_spec_path().with_name("expert_sweep_tuned.toml"))
@@ -265,5 +265,5 @@ def test_the_tuned_expert_sweep_spec_starts_every_variant_from_the_shipped_exper
         cfg = run.cfg
         assert isinstance(cfg, ExpertConfig)
         cfg.check()
-        assert cfg.init_policy == "expert_uno_2p" and cfg.net_arch == [128, 128] and cfg.rounds == 5
+        assert cfg.init_policy == "expert_uno_2p" and cfg.net_arch == [128, 128] and cfg.rounds == 7
     assert spec.deals * 2 * len(spec.field) >= 10_000
