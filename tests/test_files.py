@@ -115,6 +115,40 @@ def test_json_is_checked_by_field(text: str, message: str | None) -> None:
     assert _one_line(caught) == f"sidecar s.json: {message}" or message in _one_line(caught)
 
 
+@pytest.mark.parametrize("finite", [False, True])
+def test_lists_of_numbers_are_checked_by_element(finite: bool) -> None:
+    """Result files hold long lists of numbers, checked in bulk: the element that is refused
+    is still named, whichever list it is in and whether the parse took the exact path."""
+    long_int = "9" * 101
+    cases = [
+        ('{"d": {"turns": [1, 2, ' + long_int + ", 4]}}", "d.turns[2] is an integer of 101 digits"),
+        ('{"seat_wins": [[0, 1], [2, -' + long_int + "]]}", "seat_wins[1][1] is an integer of 101 digits"),
+        ('{"a": [1.5, 2, ' + long_int + "]}", "a[2] is an integer of 101 digits"),
+        ('{"a": [1, -' + "9" * 5000 + "]}", "a[1] is an integer of 5,000 digits"),  # past int()'s own limit
+    ]
+    for text, message in cases:
+        with pytest.raises(files.FileError) as caught:
+            files.parse_json(text, "batch file b.json", finite=finite)
+        assert message in _one_line(caught)
+    # parsed values (TOML, or numbers Python made) go through the same bulk check
+    with pytest.raises(files.FileError, match=r"a\[3\] is an integer of 101 digits"):
+        files.check_values({"a": [0, 1, 2, 10**100, 4]}, "table t", finite=finite)
+    with pytest.raises(files.FileError, match=r"a\[2\] is an integer of 101 digits"):
+        files.check_values({"a": [0, 1, -(10**100)]}, "table t", finite=finite)
+    floats = {"a": [0.5, float("nan"), 1.0]}
+    if finite:
+        with pytest.raises(files.FileError, match=r"a\[1\] is 'nan' \(not a finite number\)"):
+            files.check_values(floats, "table t", finite=True)
+    else:
+        files.check_values(floats, "table t")  # the caller checks its floats
+    # at the limit, booleans among integers, long digit runs in strings and fractions: accepted
+    numbers = '{"a": [' + "9" * 100 + ", -" + "9" * 100 + ", true, 3], "
+    edge = numbers + '"s": "' + "7" * 300 + '", "f": 0.' + "1" * 300 + "}"
+    data = files.parse_json(edge, "batch file b.json", finite=finite)
+    assert data["a"] == [10**100 - 1, -(10**100) + 1, True, 3]
+    assert data["s"] == "7" * 300 and data["f"] == pytest.approx(0.1111111111111111)
+
+
 def test_long_strings_and_deep_documents_cost_no_recursion() -> None:
     assert files.nesting_depth('{"a": "' + "x" * 2_000_000 + '"}') == 1
     assert files.nesting_depth("[" * 200_000 + "]" * 200_000) == 200_000

@@ -473,20 +473,20 @@ def test_a_truncated_batch_file_is_run_again(
 
 
 def test_a_large_batch_file_is_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A batch of 30,000 deals keeps its counts per deal: a result file of about 1.5 MB, more than
-    the 1 MiB that bounds specs and records. It is read back (the report, a resume), not run
+    """A batch of 30,000 deals (60,000 games) keeps its counts per deal: a result file of about
+    1.5 MB, more than the 1 MiB that bounds specs and records. It is read back (the report, a resume), not run
     again nor refused: result files have their own bound, :data:`uno_env.files.RESULT_LIMIT`."""
     from uno_env import files
 
     spec = {
         "name": "large", "seed": 1, "bases": ["uno"], "players": [2], "styles": ["greedy", "blocker"],
-        "games": 30_000, "batch_games": 30_000, "variations": {}, "replicate": False, "reference": "",
+        "games": 60_000, "batch_games": 60_000, "variations": {}, "replicate": False, "reference": "",
     }  # fmt: skip
     out = tmp_path / "run"
     study.run_study(study.parse_spec(spec), out, executor="serial", progress=False)
     (batch,) = (out / "batches").glob("*.json")
     assert files.TEXT_LIMIT < batch.stat().st_size < files.RESULT_LIMIT
-    assert int(study.results_frame(out)["games"].iloc[0]) == 30_000
+    assert int(study.results_frame(out)["games"].iloc[0]) == 60_000
     before = batch.stat().st_mtime_ns
     assert study.main(["--resume", str(out), "--workers", "1", "--quiet"]) == 0
     assert batch.stat().st_mtime_ns == before and "running it again" not in capsys.readouterr().err
@@ -516,7 +516,7 @@ def test_disk_errors_are_one_clean_line(
 
     spec_file = write_spec(tmp_path / "tiny.toml", {**TINY, "games": 30, "variations": {}})
 
-    def full_disk(path: Path, data: Any) -> None:
+    def full_disk(path: Path, data: Any, **options: Any) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
     monkeypatch.setattr(study.run, "write_json_atomic", full_disk)  # the run writes the batches

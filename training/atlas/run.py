@@ -98,7 +98,7 @@ def run_atlas(
             task = tasks[result["id"]]
             cpu = result.pop(CPU_KEY, None)  # a timing: the log's, never the result file's
             result = {**result, "seed": task.seed, "key": task_key(task)}
-            write_json_atomic(batches / f"{result['id']}.json", result)
+            write_json_atomic(batches / f"{result['id']}.json", result, compact=True)
             done[task.id] = result
             bar.update(task.games)
             log_event(

@@ -110,7 +110,7 @@ def run_study(
         def store(result: dict[str, Any]) -> None:
             task = tasks[result["id"]]  # the file names its seed and design: never mixed on resume
             result = {**result, "seed": task.seed, "key": task_key(task)}
-            write_json_atomic(batches / f"{result['id']}.json", result)
+            write_json_atomic(batches / f"{result['id']}.json", result, compact=True)
             bar.update(result["games"])
             log_event(log, "batch", id=result["id"], seconds=round(bar.seconds, 3))
 
