@@ -282,10 +282,11 @@ def nesting_depth(text: str) -> int:
 
 _TOO_LONG = 10**NUMBER_DIGITS
 
-_LONG_DIGITS = re.compile(rf"[0-9]{{{NUMBER_DIGITS + 1},}}")
+_LONG_DIGITS = re.compile(rf"(?<![0-9])[0-9]{{{NUMBER_DIGITS + 1},}}")
 """A run of more digits than an integer may have: a document without one holds no integer
 :func:`check_values` could refuse (the digits of a float's fraction or of a string match too,
-and only send such a document down the slower exact path)."""
+and only send such a document down the slower exact path). A match may only start where a run
+starts, so a text of many shorter runs is scanned once, not once per digit."""
 
 
 class _LongInteger(str):
