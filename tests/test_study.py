@@ -473,9 +473,10 @@ def test_a_truncated_batch_file_is_run_again(
 
 
 def test_a_large_batch_file_is_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A batch of 30,000 deals (60,000 games) keeps its counts per deal: a result file of about
-    1.5 MB, more than the 1 MiB that bounds specs and records. It is read back (the report, a resume), not run
-    again nor refused: result files have their own bound, :data:`uno_env.files.RESULT_LIMIT`."""
+    """A batch of 60,000 games keeps its counts per deal: a result file of about 1.5 MB (written
+    compact), more than the 1 MiB that bounds specs and records. It is read back (the report, a
+    resume), not run again nor refused: result files have their own bound,
+    :data:`uno_env.files.RESULT_LIMIT`."""
     from uno_env import files
 
     spec = {
