@@ -288,6 +288,56 @@ def test_a_gauntlet_plays_each_agent_against_copies_of_the_field(tmp_path: Path)
         )
 
 
+def test_a_gauntlet_compares_every_pair_of_agents_deal_by_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A gauntlet's agents play the same deals in the same seatings against the same field, so
+    each pair's difference of win rates is paired by deal: the mean of the per-deal differences
+    with a Student-t interval over the deals, and Benjamini-Hochberg adjusted p-values over the
+    pairs. A tournament without a field has no such pairs."""
+    from training.cli import main
+    from uno_env.stats import benjamini_hochberg, mean_interval
+
+    agents = ["greedy", "aggressor", "controller", "random"]
+    argv = ["tournament", "--players", "2", "--agents", ",".join(agents), "--field", "blocker",
+            "--games", "400", "--seed", "11", "--out", str(tmp_path / "g"), "--quiet", "--workers", "1",
+            "--executor", "serial"]  # fmt: skip
+    assert main(argv) == 0
+    shown = capsys.readouterr().out
+    assert "agents against the field, paired by deal (6 pairs; detected: Benjamini-Hochberg at 5%" in shown
+    assert "greedy - random_legal" in shown  # the screen names random as what it is
+    pairs = pd.read_csv(tmp_path / "g" / "pairs.csv")
+    games = pd.read_csv(tmp_path / "g" / "games.csv")
+    assert len(pairs) == 6 and set(zip(pairs["agent"], pairs["other"], strict=True)) <= set(
+        itertools.permutations(agents, 2)
+    )
+    wins = {}
+    for agent in agents:  # each agent's own table: its wins per deal
+        table = games[games["seating"].str.contains(agent)]
+        wins[agent] = (table["winner"] == agent).groupby(table["deal"]).sum()
+    for _, row in pairs.iterrows():
+        per_deal = (wins[row["agent"]] - wins[row["other"]]).to_numpy() / 2  # two seatings a deal
+        mean, lo, hi = mean_interval(per_deal)
+        assert row["deals"] == 400
+        assert row["difference"] == pytest.approx(mean, abs=1e-6)
+        assert (row["diff_lo"], row["diff_hi"]) == (pytest.approx(lo, abs=1e-6), pytest.approx(hi, abs=1e-6))
+        assert f"{row['difference']:+6.1%} [{row['diff_lo']:+6.1%}, {row['diff_hi']:+6.1%}]" in shown
+    adjusted = benjamini_hochberg(pairs["p_value"].to_numpy())
+    np.testing.assert_allclose(pairs["p_adjusted"], adjusted, atol=1e-6)
+    assert (pairs["p_adjusted"] > pairs["p_value"] + 1e-4).any()  # the adjustment changes something here
+    assert not pairs["detected"].all()  # aggressor and controller play alike against blocker
+    assert (pairs["detected"] == (pairs["p_adjusted"] <= 0.05)).all()
+    against_random = pairs[(pairs["other"] == "random") | (pairs["agent"] == "random")]
+    assert against_random["detected"].all() and (against_random["difference"].abs() > 0.3).all()
+    # the standings' order: the stronger agent of each pair first
+    order = list(pd.read_csv(tmp_path / "g" / "standings.csv")["agent"])
+    assert all(order.index(a) < order.index(b) for a, b in zip(pairs["agent"], pairs["other"], strict=True))
+
+    plain = tournament.run_tournament("uno", 2, ["greedy", "aggressor"], 20, out=tmp_path / "p",
+                                      executor="serial", progress=False)  # fmt: skip
+    assert plain.pairs is None and not (tmp_path / "p" / "pairs.csv").exists()
+
+
 def test_the_oracle_plays_only_when_cheating_is_allowed(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="--allow-cheating"):
         tournament.run_tournament("uno", 2, ["oracle:8", "greedy"], 1, out=tmp_path / "a", progress=False)

@@ -66,6 +66,9 @@ only the missing ones; a batch is at most ``--batch-games`` deals of one seating
 and an interruption loses little; the batches never change the games), ``standings.csv``
 (+ ``.parquet`` with pyarrow), ``games.csv`` (one row per game: deal, seed, table, seating,
 winner, ranking, ``length`` in decisions, ``turns``), ``standings.png`` and the table on screen.
+A gauntlet also writes ``pairs.csv``: every two agents' win rates against the field
+compared deal by deal, with Benjamini-Hochberg adjusted p-values over the pairs
+(:func:`gauntlet_pairs`).
 """
 
 from __future__ import annotations
@@ -115,7 +118,7 @@ from uno_env import files
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import load_policy
-from uno_env.stats import grouped_ratio, plackett_luce
+from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference, plackett_luce
 from uno_env.styles.monte_carlo import MONTE_CARLO_STYLES
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES
@@ -494,11 +497,13 @@ def _read_meta(path: Path) -> Any:
 
 @dataclass
 class TournamentResult:
-    """What a tournament produced: the standings, the per-game table and the output folder."""
+    """What a tournament produced: the standings, the per-game table and the output folder;
+    for a gauntlet also every pair of agents compared by deal (:func:`gauntlet_pairs`)."""
 
     standings: pd.DataFrame
     games: pd.DataFrame
     out: Path
+    pairs: pd.DataFrame | None = None
 
 
 def games_table(tasks: Sequence[TournamentTask], out: Path) -> pd.DataFrame:
@@ -617,6 +622,78 @@ def standings(
     table = pd.DataFrame(rows)
     order = table.sort_values(["strength", "rating_ordinal"], ascending=False, kind="stable")
     return order.reset_index(drop=True)
+
+
+FDR_LEVEL = 0.05
+"""The false-discovery rate at which :func:`gauntlet_pairs` marks a difference as detected."""
+
+
+def gauntlet_pairs(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Every pair of a gauntlet's agents compared on the same deals: the first's win rate
+    against the field minus the second's, paired by deal.
+
+    In a gauntlet every agent plays every deal in the same seatings against the same field, so
+    what a deal's cards do to both cancels in the difference
+    (:func:`uno_env.stats.paired_difference`, cluster-robust over the deals, Student-t interval
+    on ``deals - 1`` degrees of freedom): far tighter than comparing two standings intervals.
+    ``agents`` is the order of the pairs (the standings' order: the stronger first). Comparing
+    ``k`` agents makes ``k (k - 1) / 2`` tests, so each carries its Benjamini-Hochberg adjusted
+    p-value over all of them, and ``detected`` marks the differences found at a false-discovery
+    rate of :data:`FDR_LEVEL`.
+
+    Columns: ``agent``, ``other``, ``difference``, ``diff_lo``, ``diff_hi``, ``deals``,
+    ``p_value``, ``p_adjusted``, ``detected``.
+    """
+    import pandas as pd
+
+    seats_of = [s.split("|") for s in games["seating"]]
+    seat_rankings = [
+        [int(s) for s in r.split("|")] if isinstance(r, str) and r else [] for r in games["ranking_seats"]
+    ]
+    long = _seat_games(games, seats_of, seat_rankings, players)
+    per_deal = long.groupby(["agent", "deal"], sort=True).agg(seat_games=("won", "size"), wins=("won", "sum"))
+    deals = np.sort(games["deal"].unique())
+
+    def by_deal(agent: str) -> tuple[np.ndarray, np.ndarray]:
+        part = per_deal.loc[agent].reindex(deals, fill_value=0)
+        return part["wins"].to_numpy(np.float64), part["seat_games"].to_numpy(np.float64)
+
+    counts = {agent: by_deal(agent) for agent in agents}
+    rows = []
+    for first, second in itertools.combinations(agents, 2):
+        est = paired_difference(*counts[first], *counts[second])
+        lo, hi = est.interval()
+        rows.append(
+            {
+                "agent": first,
+                "other": second,
+                "difference": est.value,
+                "diff_lo": lo,
+                "diff_hi": hi,
+                "deals": est.groups,
+                "p_value": est.p_value(),
+            }
+        )
+    columns = ["agent", "other", "difference", "diff_lo", "diff_hi", "deals", "p_value"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["p_adjusted"] = benjamini_hochberg(table["p_value"].to_numpy())
+    table["detected"] = table["p_adjusted"] <= FDR_LEVEL
+    return table
+
+
+def format_pairs(frame: pd.DataFrame) -> str:
+    """The pairs of :func:`gauntlet_pairs` as fixed-width lines for the screen."""
+    labels = [
+        f"{agent_label(a)} - {agent_label(b)}" for a, b in zip(frame["agent"], frame["other"], strict=True)
+    ]
+    width = max(4, *(len(label) for label in labels)) if labels else 4
+    lines = [f"{'pair':<{width}}  {'win rate difference [95%]':<25}  {'p (BH)':>8}  detected"]
+    for label, (_, r) in zip(labels, frame.iterrows(), strict=True):
+        difference = f"{r['difference']:+6.1%} [{r['diff_lo']:+6.1%}, {r['diff_hi']:+6.1%}]"
+        lines.append(
+            f"{label:<{width}}  {difference:<25}  {r['p_adjusted']:8.3f}  {'yes' if r['detected'] else 'no'}"
+        )
+    return "\n".join(lines)
 
 
 def _strengths(agents: Sequence[str], deals: np.ndarray, rankings: list[list[str]]) -> dict[str, Any]:
@@ -787,10 +864,15 @@ def run_tournament(
         table = games_table(tasks, out)
         ranked = standings(names, table, players, field_name)
         write_frame(ranked, out / "standings")
+        pairs = None
+        if field_name is not None:  # same deals, same seatings, same field: differences pair by deal
+            listed = [a for a in ranked["agent"] if a != field_name]
+            pairs = gauntlet_pairs(listed, table, players)
+            write_frame(pairs, out / "pairs")
         table.to_csv(out / "games.csv", index=False, lineterminator="\n")
         title = f"{rules_label(ruleset)}, {players} players"
         plot_standings(ranked, out / "standings.png", title)
-        return TournamentResult(ranked, table, out)
+        return TournamentResult(ranked, table, out, pairs)
 
 
 def plot_standings(frame: pd.DataFrame, path: Path, title: str) -> None:
@@ -1045,8 +1127,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         f"{length['decisions']:.1f} decisions [{length['decisions_lo']:.1f}, {length['decisions_hi']:.1f}] "
         "(every choice, colours and answers included)"
     )
+    if result.pairs is not None and len(result.pairs):
+        shown = result.pairs if len(result.pairs) <= MAX_PAIRS_SHOWN else result.pairs.iloc[:0]
+        print(
+            f"\nagents against the field, paired by deal ({len(result.pairs)} pairs; detected: "
+            f"Benjamini-Hochberg at {FDR_LEVEL:.0%} false discoveries; all pairs in "
+            f"{result.out / 'pairs.csv'})"
+        )
+        if len(shown):
+            print(format_pairs(shown))
     print(f"\nstandings: {result.out / 'standings.csv'}, plot: {result.out / 'standings.png'}")
     return 0
+
+
+MAX_PAIRS_SHOWN = 28
+"""The most pairs printed on screen (eight agents); more are only written to ``pairs.csv``."""
 
 
 COMMAND = Subcommand(
