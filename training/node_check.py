@@ -16,8 +16,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from uno_env.compiler import cache as _cache
-
 SHIPPED_ENGINE_MODULE = "uno_env_shipped_engine"
 """The module a run's Ray runtime environment carries the driver's compiled engine in
 (``py_modules``): its folder holds ``compiled/`` laid out as a wheel's ``uno_env/_compiled``."""
@@ -35,12 +33,14 @@ def shipped_engine_folder() -> Path | None:
 def seed_shipped_engine() -> str:
     """Copy the shipped compiled engine into this node's cache directory if it fits; say what
     became of it (``"used"``, ``"already in the cache directory"``, or why not)."""
-
+    # imported here, never at module level: this module travels by value to nodes that may
+    # not have the package, and a module-level import would fail there before it can report
+    cache = importlib.import_module("uno_env.compiler.cache")
     folder = shipped_engine_folder()
     if folder is None:
-        return f"none shipped; the node's own: {_cache.COMPILED_ENGINE}"
-    return _cache.seed_from_compiled_engine(
-        _cache.CACHE_DIR, _cache.CODE_TARGET, _cache.SOURCE_DIGEST, folder
+        return f"none shipped; the node's own: {cache.COMPILED_ENGINE}"
+    return str(
+        cache.seed_from_compiled_engine(cache.CACHE_DIR, cache.CODE_TARGET, cache.SOURCE_DIGEST, folder)
     )
 
 
