@@ -453,8 +453,14 @@ def _fail_on_nodes(nodes: list[dict[str, Any]], driver_source: str, loopback: bo
 
 
 def probe_nodes() -> list[dict[str, Any]]:
-    """:func:`training.node_check.describe_node` on every live node of the connected cluster."""
+    """:func:`training.node_check.describe_node` on every live node of the connected cluster.
+
+    A node the cluster still lists as alive but that has left (a killed node is listed until
+    the head's health check gives up on it) cannot take the task pinned to it: it is left out,
+    as it will be of the run.
+    """
     import ray
+    import ray.exceptions as rex
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     ray.cloudpickle.register_pickle_by_value(node_check)
@@ -467,7 +473,13 @@ def probe_nodes() -> list[dict[str, Any]]:
             for node in ray.nodes()
             if node["Alive"]
         ]
-        return list(ray.get(refs))
+        nodes = []
+        for ref in refs:
+            try:
+                nodes.append(ray.get(ref))
+            except rex.TaskUnschedulableError:
+                continue
+        return nodes
     finally:
         ray.cloudpickle.unregister_pickle_by_value(node_check)
 
