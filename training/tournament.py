@@ -627,6 +627,9 @@ def standings(
 FDR_LEVEL = 0.05
 """The false-discovery rate at which :func:`gauntlet_pairs` marks a difference as detected."""
 
+MAX_PAIRS_SHOWN = 28
+"""The most pairs printed on screen (eight agents); more are only written to ``pairs.csv``."""
+
 
 def gauntlet_pairs(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
     """Every pair of a gauntlet's agents compared on the same deals: the first's win rate
@@ -1128,20 +1131,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         "(every choice, colours and answers included)"
     )
     if result.pairs is not None and len(result.pairs):
-        shown = result.pairs if len(result.pairs) <= MAX_PAIRS_SHOWN else result.pairs.iloc[:0]
         print(
             f"\nagents against the field, paired by deal ({len(result.pairs)} pairs; detected: "
             f"Benjamini-Hochberg at {FDR_LEVEL:.0%} false discoveries; all pairs in "
             f"{result.out / 'pairs.csv'})"
         )
-        if len(shown):
-            print(format_pairs(shown))
+        if len(result.pairs) <= MAX_PAIRS_SHOWN:
+            print(format_pairs(result.pairs))
     print(f"\nstandings: {result.out / 'standings.csv'}, plot: {result.out / 'standings.png'}")
     return 0
-
-
-MAX_PAIRS_SHOWN = 28
-"""The most pairs printed on screen (eight agents); more are only written to ``pairs.csv``."""
 
 
 COMMAND = Subcommand(
