@@ -631,7 +631,7 @@ MAX_PAIRS_SHOWN = 28
 """The most pairs printed on screen (eight agents); more are only written to ``pairs.csv``."""
 
 
-def gauntlet_pairs(agents: Sequence[str], games: pd.DataFrame, players: int) -> pd.DataFrame:
+def gauntlet_pairs(agents: Sequence[str], games: pd.DataFrame) -> pd.DataFrame:
     """Every pair of a gauntlet's agents compared on the same deals: the first's win rate
     against the field minus the second's, paired by deal.
 
@@ -649,17 +649,16 @@ def gauntlet_pairs(agents: Sequence[str], games: pd.DataFrame, players: int) -> 
     """
     import pandas as pd
 
-    seats_of = [s.split("|") for s in games["seating"]]
-    seat_rankings = [
-        [int(s) for s in r.split("|")] if isinstance(r, str) and r else [] for r in games["ranking_seats"]
-    ]
-    long = _seat_games(games, seats_of, seat_rankings, players)
-    per_deal = long.groupby(["agent", "deal"], sort=True).agg(seat_games=("won", "size"), wins=("won", "sum"))
     deals = np.sort(games["deal"].unique())
+    seated = games["seating"].str.split("|")
 
     def by_deal(agent: str) -> tuple[np.ndarray, np.ndarray]:
-        part = per_deal.loc[agent].reindex(deals, fill_value=0)
-        return part["wins"].to_numpy(np.float64), part["seat_games"].to_numpy(np.float64)
+        # an agent of a gauntlet sits once at each of its games (the field's copies share the
+        # field's name), so its wins are the games the winner column names it in
+        own = games[[agent in seats for seats in seated]]
+        wins = (own["winner"] == agent).groupby(own["deal"]).sum().reindex(deals, fill_value=0)
+        played = own.groupby("deal").size().reindex(deals, fill_value=0)
+        return wins.to_numpy(np.float64), played.to_numpy(np.float64)
 
     counts = {agent: by_deal(agent) for agent in agents}
     rows = []
@@ -870,7 +869,7 @@ def run_tournament(
         pairs = None
         if field_name is not None:  # same deals, same seatings, same field: differences pair by deal
             listed = [a for a in ranked["agent"] if a != field_name]
-            pairs = gauntlet_pairs(listed, table, players)
+            pairs = gauntlet_pairs(listed, table)
             write_frame(pairs, out / "pairs")
         table.to_csv(out / "games.csv", index=False, lineterminator="\n")
         title = f"{rules_label(ruleset)}, {players} players"
