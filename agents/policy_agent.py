@@ -42,6 +42,7 @@ import numpy as np
 
 from uno_env import files
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
+from uno_env.game.encoding import spec_version
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .base import View, resolve_mask
@@ -210,14 +211,21 @@ def check_policy_metadata(
     env_version: str | None = None,
     num_players: int | None = None,
     source: str = "checkpoint",
+    older_observations: bool = False,
 ) -> None:
-    """Raise :class:`PolicyMismatchError` naming every way ``meta`` differs from the game."""
+    """Raise :class:`PolicyMismatchError` naming every way ``meta`` differs from the game.
+
+    With ``older_observations`` (playing, not training on) a checkpoint of an older
+    observation spec whose vectors are a prefix of today's (:func:`uno_env.game.encoding.spec_version`)
+    fits: it is fed that prefix."""
     problems = []
     wanted_rules = _rules_text(rules)
     if not _same_rules(meta.rules, wanted_rules):
         problems.append(f"rules differ ({_rule_differences(meta.rules, wanted_rules)})")
     wanted_obs = observation_spec if observation_spec is not None else current_observation_spec()
-    if meta.observation_spec != wanted_obs:
+    current = current_observation_spec()
+    prefix = older_observations and wanted_obs == current and spec_version(meta.observation_spec)
+    if meta.observation_spec != wanted_obs and not prefix:
         problems.append(f"observation spec: trained {meta.observation_spec!r}, game {wanted_obs!r}")
     wanted_env = env_version if env_version is not None else current_env_version()
     if meta.env_version != wanted_env:
@@ -267,11 +275,15 @@ class PolicyAgent:
             env_version=env_version,
             num_players=num_players,
             source=f"checkpoint {self.path}",
+            older_observations=True,
         )
         check_trusted(self.path, metadata_path(self.path), trust=trust)
         from sb3_contrib import MaskablePPO  # the train extra; imported only when used
 
         self.model = MaskablePPO.load(self.path, device=device)
+        shape = self.model.observation_space.shape
+        self.inputs = int(shape[0]) if shape else 0
+        """Values of the observation it reads: an older spec's checkpoint reads today's prefix."""
         self.deterministic = deterministic
         self._rng = np.random.default_rng(seed)
         self.name = f"policy:{self.path.name}"
@@ -280,7 +292,7 @@ class PolicyAgent:
         """The policy's legal action for ``observation``."""
         mask = resolve_mask(observation, action_mask).astype(bool)
         obs = observation["observation"] if isinstance(observation, Mapping) else observation
-        obs = np.asarray(obs)
+        obs = np.asarray(obs)[..., : self.inputs]
         if self.deterministic:
             action, _ = self.model.predict(obs, deterministic=True, action_masks=mask)
             chosen = int(np.asarray(action).reshape(-1)[0])

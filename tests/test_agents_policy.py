@@ -137,3 +137,27 @@ def test_defaults_come_from_the_installed_environment(tmp_path: Path) -> None:
     data = json.loads(side.read_text())
     assert data["observation_spec"] == current_observation_spec()
     assert data["env_version"] == current_env_version()
+
+
+def test_a_checkpoint_of_an_older_observation_spec_plays_on_todays_prefix(tmp_path: Path) -> None:
+    """obs-v3 appended fields: an obs-v2 checkpoint still plays (it is fed the first values,
+    as many as its observation space has), while training on from it is refused."""
+    from agents.policy_agent import check_policy_metadata, load_policy_metadata
+
+    path = tmp_path / "old.zip"
+    model = sb3_contrib.MaskablePPO("MlpPolicy", TinyEnv(), n_steps=8, batch_size=8, seed=0, device="cpu")
+    model.save(path)
+    save_policy_metadata(path, "uno", observation_spec="obs-v2", env_version=current_env_version())
+    agent = PolicyAgent(path, "uno")
+    assert agent.inputs == 4
+    longer = np.array([0.3, 0.9, 0.1, 0.7, 5.0, -5.0], dtype=np.float32)  # today's vector: more fields
+    mask = np.array([True, False, True])
+    logits = np.asarray(
+        model.policy.get_distribution(model.policy.obs_to_tensor(longer[:4])[0]).distribution.logits.detach()
+    )[0]
+    assert agent.act(longer, mask) == (0 if logits[0] >= logits[2] else 2)
+    with pytest.raises(PolicyMismatchError, match="observation spec: trained 'obs-v2', game 'obs-v3'"):
+        check_policy_metadata(load_policy_metadata(path), "uno")
+    save_policy_metadata(path, "uno", observation_spec="obs-v1", env_version=current_env_version())
+    with pytest.raises(PolicyMismatchError, match="trained 'obs-v1'"):
+        PolicyAgent(path, "uno")  # not a prefix this installation knows

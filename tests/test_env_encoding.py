@@ -62,8 +62,9 @@ def test_slices_are_contiguous_and_cover_the_vector(deck: str) -> None:
 def test_layout_depends_only_on_the_deck_family() -> None:
     uno, french = obs_layout("uno"), obs_layout("french")
     assert [f.name for f in uno.fields] == [f.name for f in french.fields]
-    # four fields have one slot per card face, "revealed" one per face and opponent: 56 vs 54 faces
-    assert uno.size - french.size == (4 + 9) * (56 - 54)
+    # four fields have one slot per card face; "revealed", "void_faces" and "hint_faces" one
+    # per face and opponent: 56 vs 54 faces
+    assert uno.size - french.size == (4 + 3 * 9) * (56 - 54)
     assert uno.field("hand").size == 56 and french.field("hand").size == 54
     assert uno.field("phase").size == L.PHASE_SLOTS
     assert uno.field("hand_sizes").size == L.MAX_PLAYERS - 1
@@ -234,12 +235,29 @@ def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
                 hand.remove(keep[seat])
             pool.extend(hand)
     rng.shuffle(pool)
-    for seat, hand in enumerate(hands):
-        if seat not in fixed:
-            size = len(hand) - (1 if seat in keep else 0)
-            new = pool[:size] + ([keep[seat]] if seat in keep else [])
-            pool = pool[size:]
-            hands[seat] = new
+    # a proven record (void=, U-DRAW-3/U-WD4-2) is public: a seat gets at most its count of
+    # the faces it lacks, as a player reasoning about the hidden hands would deal them
+    voids: dict[int, tuple[set[str], int]] = {}
+    for seat, part in enumerate(fields.get("void", "").split("/") if "void" in fields else []):
+        if part.strip() not in ("", "-"):
+            faces, _, count = part.rpartition(":")
+            voids[seat] = (set(faces.split()), int(count))
+    for seat in sorted(range(len(hands)), key=lambda s: s not in voids):  # constrained seats first
+        if seat in fixed:
+            continue
+        lacked, allowed = voids.get(seat, (set(), len(hands[seat])))
+        size = len(hands[seat]) - (1 if seat in keep else 0)
+        allowed -= sum(1 for card in keep.get(seat, "").split() if card in lacked)
+        new: list[str] = []
+        rest: list[str] = []
+        for card in pool:
+            if len(new) < size and (card not in lacked or allowed > 0):
+                allowed -= card in lacked
+                new.append(card)
+            else:
+                rest.append(card)
+        pool = rest
+        hands[seat] = new + ([keep[seat]] if seat in keep else [])
     fields["hands"] = "/".join(" ".join(h) for h in hands)
     fields["draw"] = " ".join(pool) or "-"
     if "bluff" in fields:
@@ -344,3 +362,83 @@ def test_docs_observation_table_is_the_layout() -> None:
     assert readme[start:end] == layout_markdown(), "regenerate with: python -m uno_env.game.encoding"
     uno, french = obs_layout("uno").size, obs_layout("french").size
     assert f"Uno: 56 card faces, {uno} values; French: 54 faces, {french} values" in readme
+
+
+# ================================================================ what plays showed (obs-v3)
+DRAW_POSITION = "hands=R1 R2/G5 Y7; discard=B3; draw=R9 Y1 G2; colour=B; seat=1; dir=+; phase=play"
+ON_B3 = "R3 Y3 G3 B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2 W WD4 SS WC"  # what goes on B3 (U-PLAY-1)
+
+
+def record_of(obs: np.ndarray, name: str, relative_seat: int) -> tuple[str, float]:
+    """The ``name`` record (``void`` or ``hint``) an observation holds about a relative seat:
+    its faces and its slack."""
+    rows = field(obs, f"{name}_faces").reshape(L.MAX_PLAYERS - 1, 56)
+    slack = round(float(field(obs, f"{name}_slack")[relative_seat - 1]) * HAND_SIZE_SCALE, 3)
+    return format_cards([int(f) for f in np.flatnonzero(rows[relative_seat - 1])], "uno"), slack
+
+
+def test_a_draw_by_choice_hints_the_drawer_had_nothing_to_play() -> None:
+    """U-DRAW-3 (official: drawing is allowed with a playable card): the draw implies, without
+    proving, that seat 1 held nothing that goes on B3; the card drawn since is its slack."""
+    game = Game.from_position("uno", DRAW_POSITION)
+    game.step("draw")  # draws R9, which does not go on B3: the turn passes
+    obs = obs_of(game, 0)
+    assert record_of(obs, "hint", 1) == (ON_B3, 1.0)
+    assert record_of(obs, "void", 1) == ("-", 0.0)
+    assert not field(obs_of(game, 1), "hint_faces").any()  # a player's own record is not encoded
+    assert "hint=-/" + ON_B3 + ":1" in game.position()
+
+
+def test_a_forced_draw_proves_the_drawer_had_nothing_to_play() -> None:
+    """U-DRAW-3 off (a player draws only with nothing to play): the draw is proof (void)."""
+    game = Game.from_position("uno", DRAW_POSITION, draw_when_playable=False)
+    game.step("draw")
+    obs = obs_of(game, 0)
+    assert record_of(obs, "void", 1) == (ON_B3, 1.0)
+    assert record_of(obs, "hint", 1) == ("-", 0.0)
+
+
+def test_laying_a_face_of_a_record_lowers_its_slack_below_zero_on_a_bluff() -> None:
+    """A hint is only implied: seat 1 'lacked' B1 yet lays it, so the slack drops from 0 to -1
+    (the bluff is now public); the faces stay recorded."""
+    text = DRAW_POSITION + "; hint=-/B0 B1:0"
+    text = text.replace("G5 Y7", "B1 G5 Y7")  # three cards: no UNO call is due after the play
+    game = Game.from_position("uno", text)
+    assert record_of(obs_of(game, 0), "hint", 1) == ("B0 B1", 0.0)
+    game.step("B1")
+    assert record_of(obs_of(game, 0), "hint", 1) == ("B0 B1", -1.0)
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ("void=-/B0 B1:0", "seat 1 holds 1 card"),  # it holds B1: a proof cannot be false
+        ("void=-/B0 B1:-1", "outside 0.."),
+        ("void=B0:0", "needs 2 seats separated by '/'"),
+        ("hint=-/B0 B0:1", "lists a face twice"),
+        ("hint=-/B0", "allowed: '-' or the faces"),
+        ("hint=-/Q9:1", "position"),
+    ],
+)
+def test_position_records_are_validated(record: str, message: str) -> None:
+    from uno_env.game.position import PositionError
+
+    with pytest.raises(PositionError, match=message):
+        Game.from_position("uno", DRAW_POSITION.replace("G5 Y7", "B1 Y7") + "; " + record)
+
+
+def test_older_observation_versions_are_prefixes() -> None:
+    """obs-v3 appended fields: an obs-v2 vector is today's first 884 values, field for field."""
+    from uno_env.game.encoding import FIELDS_OF_VERSION, spec_version
+
+    assert max(FIELDS_OF_VERSION) == OBS_VERSION
+    for deck in ("uno", "french"):
+        old, new = obs_layout(deck, 2), obs_layout(deck)  # type: ignore[arg-type]
+        assert old.fields == new.fields[: len(old.fields)]
+        faces = old.num_faces
+        assert old.size == {"uno": 884, "french": 858}[deck]
+        assert new.size == old.size + 2 * (L.MAX_PLAYERS - 1) * faces + 2 * (L.MAX_PLAYERS - 1)
+    assert spec_version("obs-v2") == 2 and spec_version("obs-v3") == 3
+    assert spec_version("obs-v1") is None and spec_version("obs-v") is None and spec_version(3) is None
+    with pytest.raises(ValueError, match="unknown observation version 1; known: 2, 3"):
+        obs_layout("uno", 1)

@@ -267,3 +267,34 @@ def test_the_tuned_expert_sweep_spec_starts_every_variant_from_the_shipped_exper
         cfg.check()
         assert cfg.init_policy == "expert_uno_2p" and cfg.net_arch == [128, 128] and cfg.rounds == 7
     assert spec.deals * 2 * len(spec.field) >= 10_000
+
+
+def test_a_run_labelled_with_older_observations_is_not_resumed(tmp_path: Path) -> None:
+    """Rows of an older observation spec lack the fields added since: resuming such a run
+    would train on them as if nothing were known, so it is refused with the way on."""
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_search_deals": 0})  # type: ignore[arg-type]
+    out = tmp_path / "a"
+    run_expert(cfg, out, "test", executor="serial", progress=False)
+    config = json.loads((out / "config.json").read_text())
+    assert config["observation_spec"] == "obs-v3"
+    del config["observation_spec"]  # as written before the field was recorded: obs-v2
+    (out / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ValueError, match=r"labelled with 'obs-v2' observations.*--init-policy"):
+        run_expert(cfg, out, "test", executor="serial", resume=True, progress=False)
+
+
+def test_a_network_of_an_older_observation_spec_starts_a_run_with_the_new_inputs_at_zero() -> None:
+    """``--init-policy`` of an obs-v2 network: its first layer is copied into the first 884
+    rows and the inputs added since start at weight zero, so it first plays as before."""
+    from training.expert import _network
+    from uno_env.game.encoding import obs_layout
+    from uno_env.sim.learned import load_policy
+
+    old = load_policy("expert_uno_2p")
+    net = _network(obs_layout("uno").size, list(old.hidden), old.num_actions)
+    net.load_layers(old.weights, old.biases)
+    weights, biases = net.layers()
+    assert weights[0].shape == (old.hidden[0], obs_layout("uno").size)  # exported out x in
+    assert np.array_equal(weights[0][:, :884], old.weights[0]) and not weights[0][:, 884:].any()
+    for mine, theirs in zip(weights[1:] + biases, old.weights[1:] + old.biases, strict=True):
+        assert np.array_equal(mine, theirs)

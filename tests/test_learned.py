@@ -401,3 +401,28 @@ def test_ppo_uno_2p_loads_without_unpickling_and_plays_legal_deterministic_games
         outcome = agents.play(game, [learner, agents.make("blocker", seed=0)])
         assert outcome.decisions == result.length[g]
         assert (outcome.winner if outcome.winner is not None else -1) == result.winner[g]
+
+
+def test_a_network_of_an_older_observation_spec_reads_todays_prefix() -> None:
+    """obs-v3 only appended fields, so an obs-v2 network (the shipped ones) is fed the first
+    884 values of today's vector, in Python and compiled, and plays exactly as on obs-v2."""
+    from uno_env import Game
+    from uno_env.game.encoding import obs_layout
+    from uno_env.sim.learned import load_policy
+
+    policy = load_policy("expert_uno_2p")
+    assert (policy.obs_version, policy.inputs) == (2, obs_layout("uno", 2).size)
+    policy.check_game("uno", 2)
+    text = "hands=R1 R2 G4/B1 Y7; discard=B3; draw=R9 Y1 G2; colour=B; seat=0; dir=+; phase=play"
+    game = Game.from_position("uno", text + "; hint=R1:0/B0 B1:1")
+    obs = observe_state(game.state, game._spec, 0, "uno")
+    assert obs.shape == (obs_layout("uno").size,) and obs[884:].any()  # the records are there
+    np.testing.assert_array_equal(policy.logits(obs), policy.logits(obs[:884]))
+    bank, table = pack([policy])
+    mask = np.zeros(UNO_ACTIONS, dtype=np.int8)
+    mask[game.legal_actions()] = 1
+    full = net_action(bank, table, 0, obs, mask, UNO_ACTIONS)
+    assert full == net_action(bank, table, 0, np.ascontiguousarray(obs[:884]), mask, UNO_ACTIONS)
+    assert full == policy.act(obs, mask)
+    with pytest.raises(ValueError, match="takes observations of 884 values"):
+        policy.logits(obs[:900])  # neither its own size nor today's: refused, not cut

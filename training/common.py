@@ -150,8 +150,10 @@ class BatchActor:
         import torch
 
         policy = self.policy
+        # a checkpoint of an older observation spec reads today's prefix (spec checked on load)
+        width = int(policy.observation_space.shape[0])
         with torch.no_grad():
-            tensor = torch.as_tensor(np.asarray(obs, dtype=np.float32), device=policy.device)
+            tensor = torch.as_tensor(np.asarray(obs, dtype=np.float32)[:, :width], device=policy.device)
             features = policy.extract_features(tensor, policy.pi_features_extractor)
             latent = policy.mlp_extractor.forward_actor(features)
             out = policy.action_net(latent)

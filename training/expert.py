@@ -603,8 +603,12 @@ def _network(inputs: int, hidden: list[int], outputs: int) -> Any:
             return weights, biases
 
         def load_layers(self, weights: tuple[np.ndarray, ...], biases: tuple[np.ndarray, ...]) -> None:
+            """Start from exported layers; a network of an older observation spec reads a prefix
+            of the inputs, so the inputs added since start at weight zero (it plays as before)."""
             with torch.no_grad():
-                self.first.weight.copy_(torch.as_tensor(np.ascontiguousarray(weights[0].T)))
+                first = np.zeros((inputs, hidden[0]), dtype=np.float32)
+                first[: weights[0].shape[1]] = weights[0].T
+                self.first.weight.copy_(torch.as_tensor(first))
                 self.first_bias.copy_(torch.as_tensor(biases[0]))
                 linear = [m for m in self.rest if isinstance(m, torch.nn.Linear)]
                 for m, w, b in zip(linear, weights[1:], biases[1:], strict=True):
@@ -821,6 +825,14 @@ def _load_config(out: Path) -> ExpertConfig:
     data = files.read_json_object(out / "config.json", "expert-iteration config")
     if data.pop("format", None) != EXPERT_FORMAT:
         raise ValueError(f"{out / 'config.json'} is not an expert-iteration config ({EXPERT_FORMAT})")
+    # runs from before the field was recorded labelled obs-v2 rows
+    labelled_with = data.pop("observation_spec", "obs-v2")
+    if labelled_with != f"obs-v{OBS_VERSION}":
+        raise ValueError(
+            f"{out} holds rows labelled with {files.describe(labelled_with)} observations; this "
+            f"installation encodes obs-v{OBS_VERSION}, whose later fields those rows lack, so the run "
+            f"cannot go on: start a new one (--init-policy {out / 'final.npz'} keeps what it learned)"
+        )
     names = {f.name for f in dataclasses.fields(ExpertConfig)}
     unknown = sorted(set(data) - names)
     if unknown:
@@ -834,7 +846,7 @@ def _load_config(out: Path) -> ExpertConfig:
 
 
 def _config_record(cfg: ExpertConfig) -> dict[str, Any]:
-    return {"format": EXPERT_FORMAT, **dataclasses.asdict(cfg)}
+    return {"format": EXPERT_FORMAT, "observation_spec": f"obs-v{OBS_VERSION}", **dataclasses.asdict(cfg)}
 
 
 def run_expert(

@@ -15,10 +15,21 @@ Wild Draw Four was a bluff (U-WD4-2) never appear. The discard pile is public me
 every card played since the last reshuffle (U-DRAW-4) lies in it, so its per-face counts
 are the cards played since then.
 
-Versioning: fields are only ever *appended* to :data:`FIELDS` (turns to sit out per seat,
-players who finished, hands revealed under H-ZEROSEE-1 and more phases will come with the
-house rules and French games), and every change bumps :data:`OBS_VERSION` and the env
-version (:data:`uno_env.envs.ENV_VERSION`). Checkpoints record both.
+The observation also carries what opponents' plays showed about their hands, the public
+evidence a player who remembers the game has (obs-v3): a seat that drew with nothing to play
+(U-DRAW-3) or whose Wild Draw Four was found legal (U-WD4-2) is *proven* to have held no card
+of those faces (``void_faces``); one that drew by choice or laid a Wild Draw Four (U-WD4-1)
+*implies* it (``hint_faces``, wrong if it bluffed); each with the cards gained since, less
+those of the faces laid since (``void_slack``, ``hint_slack``). The engine keeps these
+records for the search (:mod:`uno_env.styles.search` samples hidden hands consistent with
+them); here they are encoded so a network can use them too.
+
+Versioning: fields are only ever *appended* to the table, and every change bumps
+:data:`OBS_VERSION` (:data:`FIELDS_OF_VERSION` says how many fields each version had).
+Checkpoints record the version they were trained on; an older version's vector is a prefix
+of today's, so a network trained on it still plays, reading that prefix. The env ids'
+``-vN`` (:data:`uno_env.envs.ENV_VERSION`) versions the game played, which an observation
+change does not alter.
 
 ``describe(obs)`` turns a vector back into text for people; ``layout_table(deck)`` lists
 the slices (name, start, size, meaning) and ``layout_markdown()`` writes the docs' table
@@ -173,7 +184,33 @@ CUBE = _field(
     "the Uno cube's roll awaiting its roller's choice (H-CUBE-1): one-hot action die "
     "(+2, +4, skip, discard, blank, blank), then one-hot target die",
 )  # fmt: skip
+# obs-v3: what opponents' plays showed about their hands (the search's evidence, public)
+VOID_FACES = _field(
+    "void_faces", OPPONENTS * FACES, 0.0, 1.0,
+    "relative seats 1..9 x faces: 1 if the rules proved the seat held no card of the face "
+    "(it drew with nothing to play, U-DRAW-3; its Wild Draw Four was found legal, U-WD4-2) "
+    "and it holds at most void_slack of them now",
+)  # fmt: skip
+VOID_SLACK = _field(
+    "void_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
+    "relative seats 1..9: cards gained since the void_faces record, less those of its faces "
+    "laid since / 10 (0 where the seat has no record)",
+)  # fmt: skip
+HINT_FACES = _field(
+    "hint_faces", OPPONENTS * FACES, 0.0, 1.0,
+    "relative seats 1..9 x faces: 1 if the seat's play implied it held no card of the face "
+    "(it drew by choice, U-DRAW-3; it laid a Wild Draw Four, U-WD4-1) unless it bluffed",
+)  # fmt: skip
+HINT_SLACK = _field(
+    "hint_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
+    "relative seats 1..9: cards gained since the hint_faces record, less those of its faces "
+    "laid since / 10 (below 0: the hint was a bluff; 0 where the seat has no record)",
+)  # fmt: skip
 NUM_FIELDS = len(_TABLE)
+FIELDS_OF_VERSION = {2: VOID_FACES, 3: NUM_FIELDS}
+"""How many fields of the table each observation version has. Fields are only appended, so
+an older version's vector is a prefix of this one: a network trained on it reads the first
+``obs_layout(deck, version).size`` values (:func:`spec_version`)."""
 
 
 @dataclass(frozen=True)
@@ -201,15 +238,19 @@ class ObsLayout:
         return slice(f.start, f.stop)
 
 
-@lru_cache(maxsize=4)
-def obs_layout(deck: DeckFamily = "uno") -> ObsLayout:
-    """The observation layout of a deck family (``"uno"`` or ``"french"``)."""
+@lru_cache(maxsize=8)
+def obs_layout(deck: DeckFamily = "uno", version: int = OBS_VERSION) -> ObsLayout:
+    """The observation layout of a deck family (``"uno"`` or ``"french"``); an older
+    ``version`` (:data:`FIELDS_OF_VERSION`) gives the prefix that version's vectors had."""
     if deck not in cards.NUM_FACES:
         raise ValueError(f"unknown deck family {deck!r}; expected 'uno' or 'french'")
+    if version not in FIELDS_OF_VERSION:
+        known = ", ".join(str(v) for v in FIELDS_OF_VERSION)
+        raise ValueError(f"unknown observation version {version!r}; known: {known}")
     nf = cards.NUM_FACES[deck]
     fields = []
     start = 0
-    for name, size, low, high, meaning in _TABLE:
+    for name, size, low, high, meaning in _TABLE[: FIELDS_OF_VERSION[version]]:
         width = nf * (size // FACES) if size < 0 else size
         fields.append(ObsField(name, width, low, high, meaning, start))
         start += width
@@ -222,6 +263,20 @@ def obs_layout(deck: DeckFamily = "uno") -> ObsLayout:
     for arr in (offsets, low_arr, high_arr):
         arr.setflags(write=False)
     return ObsLayout(deck, nf, tuple(fields), start, offsets, low_arr, high_arr)
+
+
+def spec_version(spec: object) -> int | None:
+    """The observation version an ``obs-vN`` spec names, if this installation can feed it
+    (its vectors are a prefix of today's, :data:`FIELDS_OF_VERSION`); otherwise ``None``."""
+    if not isinstance(spec, str) or not spec.startswith("obs-v") or not spec[5:].isdigit():
+        return None
+    version = int(spec[5:])
+    return version if version in FIELDS_OF_VERSION else None
+
+
+def readable_specs() -> str:
+    """The observation specs this installation feeds, for messages (``'obs-v2' or 'obs-v3'``)."""
+    return " or ".join(repr(f"obs-v{v}") for v in FIELDS_OF_VERSION)
 
 
 def layout_table(deck: DeckFamily = "uno") -> list[tuple[str, int, int, str]]:
@@ -336,6 +391,21 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
             row = o + (k - 1) * nf
             for face in range(nf):
                 out[row + face] = state[base + face]
+    for faces_field, record in ((VOID_FACES, L.VOID_FACES), (HINT_FACES, L.HINT_FACES)):
+        o = offsets[faces_field]
+        o_slack = offsets[faces_field + 1]  # its slack field follows it in the table
+        for k in range(1, n):
+            other = wrap_seat(seat + k, n)
+            bits = state[record + other]
+            if bits == 0:
+                continue
+            # beyond a full hand's worth, a count constrains nothing more (bounded for the space)
+            slack = min(max(state[record + L.RECORD_SLACK + other], -L.MAX_CARDS), L.MAX_CARDS)
+            out[o_slack + k - 1] = slack / HAND_SIZE_SCALE
+            row = o + (k - 1) * nf
+            while bits != 0:
+                out[row + lowest_bit(bits)] = 1.0
+                bits &= bits - 1
 
 
 @njit(cache=True, internal=True)
@@ -427,6 +497,19 @@ def describe(obs: np.ndarray | dict[str, np.ndarray], deck: DeckFamily | None = 
                 f"+{k + 1}: {_faces_text(rows[k], deck)}" for k in range(OPPONENTS) if rows[k].any()
             )
             text = text or "-"
+        elif f.name in ("void_faces", "hint_faces"):
+            rows = v.reshape(OPPONENTS, lay.num_faces)
+            slack = vec[lay.slice(f.name.replace("faces", "slack"))]
+            counts = [round(float(x) * HAND_SIZE_SCALE) for x in slack]
+            text = "; ".join(
+                f"+{k + 1}: no {_faces_text(rows[k], deck)} (slack {counts[k]})"
+                for k in range(OPPONENTS)
+                if rows[k].any()
+            )
+            text = text or "-"
+        elif f.name in ("void_slack", "hint_slack"):
+            slacks = [f"+{k + 1}:{round(float(v[k]) * HAND_SIZE_SCALE)}" for k in np.flatnonzero(v)]
+            text = " ".join(slacks) or "-"
         elif f.name in ("seated", "called"):
             text = " ".join(f"+{k + 1}" for k in np.flatnonzero(v)) or "-"
         elif f.name == "hand_sizes":

@@ -32,6 +32,12 @@ Optional fields, printed only when they differ from their default:
 - per seat: ``called=0 2`` (standing UNO calls), ``scores=0 120 0 0``, ``sitout=0 2 0``
   (turns to sit out, MC-FOUR-1), ``finished=0 1 0`` (leaving order, MC-END-1),
   ``seen=0>1 0>2`` (observer>seat: hands seen and unchanged since, H-ZEROSEE-1);
+- what plays showed about hands, per seat separated by ``/`` (``-``: nothing known):
+  ``void=-/G0 G1 G2:1`` (seat 1 is proven to hold at most 1 card of G0, G1 and G2: it drew
+  with nothing to play, U-DRAW-3, or its Wild Draw Four was found legal, U-WD4-2; the
+  number is the cards gained since, less those of the faces laid since) and
+  ``hint=...`` the same where the play only implies it (a draw by choice, a Wild Draw
+  Four laid, U-WD4-1; below 0 once a bluff showed);
 - ``jumpblock=2:1``: seat 2 drew one copy of the top card as its penalty (H-JUMP-1);
 - in the middle of a play (phases ``colour``, ``continue``, ``target``, ``give``,
   ``jump``, ``block``): ``actor``, ``stage``, ``kind``, ``count``, ``run``, ``skips``,
@@ -113,7 +119,7 @@ OPTIONAL = (
     "drawn", "pending", "skip", "from", "class", "challengeable", "bluff", "before", "after",
     "called", "scores", "sitout", "finished", "seen", "jumpblock", "dealer", "round",
     "decisions", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen",
-    "cuberolled", *(name for name, _ in MIDPLAY_FIELDS),
+    "cuberolled", "void", "hint", *(name for name, _ in MIDPLAY_FIELDS),
 )  # fmt: skip
 
 
@@ -234,6 +240,15 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
     ]
     if seen:
         fields.append(f"seen={' '.join(seen)}")
+    for key, record in _RECORDS:
+        if any(state[record + s] for s in range(n)):
+            parts = []
+            for s in range(n):
+                bits = int(state[record + s])
+                faces = [face for face in range(num_faces) if (bits >> face) & 1]
+                slack = int(state[record + L.RECORD_SLACK + s])
+                parts.append(f"{cards.format_cards(faces, deck)}:{slack}" if faces else "-")
+            fields.append(f"{key}={'/'.join(parts)}")
     if state[L.S_JUMP_BLOCK_SEAT] >= 0 and state[L.S_JUMP_BLOCK_COUNT] > 0:
         fields.append(f"jumpblock={int(state[L.S_JUMP_BLOCK_SEAT])}:{int(state[L.S_JUMP_BLOCK_COUNT])}")
     rolled = _seat_values(state, L.CUBE_ROLLED, n)
@@ -500,6 +515,7 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
     _read_pending(f, state, spec)
     _read_after(f, state)
     _read_seat_fields(f, state, spec)
+    _read_records(f, state, spec)
     _read_midplay(f, state, spec)
     _read_end(f, state, spec)
     seed_rng(state, L.RNG, seed, 0)
@@ -751,6 +767,57 @@ def _read_after(f: _Fields, state: np.ndarray) -> None:
 
 
 _SEEN = "observer>seat, two different seats"
+
+
+_RECORDS = (("void", L.VOID_FACES), ("hint", L.HINT_FACES))
+"""The position fields of the engine's records of what plays showed about hands."""
+_RECORD_TEXT = "'-' or the faces and the count, like 'G0 G1 W:1'"
+
+
+def _read_records(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """``void`` and ``hint``: per seat the faces a play showed it held no card of, and the
+    cards gained since less those of the faces laid since (the slack). A proven record's
+    slack is never negative, and the hand holds at most that many of its faces; a hint's may
+    be (a bluff showed)."""
+    n = int(state[L.S_NPLAYERS])
+    for key, record in _RECORDS:
+        if key not in f:
+            continue
+        parts = f.raw[key].split("/")
+        if len(parts) != n:
+            raise PositionError(
+                f"position field {key} needs {n} seats separated by '/', got {len(parts)}; each seat: "
+                f"{_RECORD_TEXT}"
+            )
+        for seat, part in enumerate(parts):
+            part = part.strip()
+            if part in ("", "-"):
+                continue
+            faces_text, has_sep, slack_text = part.rpartition(":")
+            if not has_sep or not _INTEGER.fullmatch(slack_text.strip()) or not faces_text.strip():
+                raise PositionError(
+                    f"position field {key}: seat {seat} has {part!r}; allowed: {_RECORD_TEXT}"
+                )
+            slack = int(slack_text)
+            low = 0 if key == "void" else -COUNT_LIMIT
+            if not low <= slack <= COUNT_LIMIT:
+                raise PositionError(
+                    f"position field {key}: seat {seat}'s count {slack} is outside {low}..{COUNT_LIMIT}"
+                )
+            faces = f._notation(cards.parse_cards, faces_text)
+            if len(set(faces)) != len(faces):
+                raise PositionError(f"position field {key}: seat {seat} lists a face twice ({faces_text!r})")
+            bits = 0
+            for face in faces:
+                bits |= 1 << face
+            held = sum(int(state[L.HANDS + seat * L.MAX_FACES + face]) for face in faces)
+            if key == "void" and held > slack:
+                raise PositionError(
+                    f"position field void: seat {seat} holds {held} card(s) of the faces it is proven to "
+                    f"lack, more than its count {slack}"
+                )
+            state[record + seat] = bits
+            state[record + L.RECORD_SLACK + seat] = slack
 
 
 def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:

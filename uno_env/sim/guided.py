@@ -672,10 +672,11 @@ class GuidedChooser:
         deck = int(spec[L.SP_DECK])
         if deck not in self._packed:
             layout = obs_layout("french" if deck == 1 else "uno")
-            if layout.size != self.policy.inputs:
+            read = obs_layout(layout.deck, self.policy.obs_version).size  # a prefix of layout.size
+            if read != self.policy.inputs:
                 raise ValueError(
                     f"network {self.policy.name} reads observations of {self.policy.inputs} values; this "
-                    f"game's deck family gives {layout.size}"
+                    f"game's deck family gives {read} (obs-v{self.policy.obs_version})"
                 )
             entries = [(self.policy.name, self.policy.weights, self.policy.biases, self.policy.activation)]
             params = self.params.copy()

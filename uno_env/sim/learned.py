@@ -63,12 +63,15 @@ from ..engine import engine
 from ..engine import layout as L
 from ..engine.cards import DeckFamily
 from ..engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
-from ..game.encoding import encode, obs_layout, observe_state
+from ..game.encoding import encode, obs_layout, observe_state, readable_specs, spec_version
 from ..styles.dispatch import choose_action
 from ..styles.registry import PRETRAINED_DIR as PRETRAINED_DIR  # the shipped files: one home, re-exported
 from ..styles.registry import names_exported_policy
 from ..styles.registry import shipped_policies as shipped_policies
 from ..versions import ENV_VERSION, OBS_VERSION
+
+_CURRENT_SIZES = (obs_layout("uno").size, obs_layout("french").size)
+"""Sizes of today's observation vectors: an older network reads their prefix."""
 
 FORMAT = "uno-env-exported-policy/1"
 CRITIC_ENCODING = "privileged"
@@ -124,7 +127,7 @@ class ExportedPolicy:
         """The critic's chance that the observer wins, for one privileged observation or a batch."""
         if not self.has_critic:
             raise ValueError(f"policy {self.name} has no critic")
-        x = np.asarray(privileged, dtype=np.float32)
+        x = self._inputs_of(privileged)
         for w, b in zip(self.critic_weights[:-1], self.critic_biases[:-1], strict=True):
             x = x @ w.T + b
             x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
@@ -181,8 +184,21 @@ class ExportedPolicy:
 
     @property
     def inputs(self) -> int:
-        """Observation size."""
+        """Observation size it reads: its observation spec's, a prefix of today's vector."""
         return int(self.weights[0].shape[1])
+
+    @property
+    def obs_version(self) -> int:
+        """The observation version it was trained on (``obs-vN`` of its sidecar; today's if unset)."""
+        return spec_version(self.meta.get("observation_spec")) or OBS_VERSION
+
+    def _inputs_of(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` cut to the values this network reads: today's vector (or a batch of them)
+        carries an older spec's as its prefix (:data:`uno_env.game.encoding.FIELDS_OF_VERSION`)."""
+        x = np.asarray(obs, dtype=np.float32)
+        if x.shape[-1] != self.inputs and x.shape[-1] in _CURRENT_SIZES:
+            x = x[..., : self.inputs]
+        return x
 
     @property
     def num_actions(self) -> int:
@@ -196,7 +212,7 @@ class ExportedPolicy:
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """The action logits of one observation (``(inputs,)``) or a batch (``(B, inputs)``)."""
-        x = np.asarray(obs, dtype=np.float32)
+        x = self._inputs_of(obs)
         if x.shape[-1] != self.inputs:
             raise ValueError(f"policy {self.name} takes observations of {self.inputs} values, got {x.shape}")
         for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
@@ -224,15 +240,16 @@ class ExportedPolicy:
         version, and unless ``allow_rules_mismatch`` the same rules and player count."""
         ruleset = load_rules(rules)
         problems = []
-        size = obs_layout(ruleset.deck_family).size
-        if size != self.inputs:
-            problems.append(f"observations of {self.inputs} values, these rules give {size}")
+        if spec_version(self.meta.get("observation_spec")) is None:
+            problems.append(
+                f"observation spec {self.meta.get('observation_spec')!r}, env feeds {readable_specs()}"
+            )
+        else:
+            size = obs_layout(ruleset.deck_family, self.obs_version).size
+            if size != self.inputs:
+                problems.append(f"observations of {self.inputs} values, these rules give {size}")
         if ruleset.num_actions != self.num_actions:
             problems.append(f"{self.num_actions} actions, these rules have {ruleset.num_actions}")
-        if self.meta.get("observation_spec") != f"obs-v{OBS_VERSION}":
-            problems.append(
-                f"observation spec {self.meta.get('observation_spec')!r}, env has obs-v{OBS_VERSION}"
-            )
         if self.meta.get("env_version") != f"v{ENV_VERSION}":
             problems.append(f"env version {self.meta.get('env_version')!r}, env is v{ENV_VERSION}")
         if not allow_rules_mismatch:
@@ -434,18 +451,23 @@ def check_sidecar(meta: Any, source: str) -> Architecture:
         raise files.refuse(
             source, "format", f"is {files.describe(meta.get('format'))}", repr(FORMAT), PolicyFileError
         )
-    for key, wanted, what in (
-        ("env_version", f"v{ENV_VERSION}", "this installation's env version"),
-        ("observation_spec", f"obs-v{OBS_VERSION}", "this installation's observation spec"),
-    ):
-        if meta.get(key) != wanted:
-            raise files.refuse(
-                source,
-                key,
-                f"is {files.describe(meta.get(key))}",
-                f"{wanted!r} ({what}; export it again)",
-                PolicyFileError,
-            )
+    if meta.get("env_version") != f"v{ENV_VERSION}":
+        raise files.refuse(
+            source,
+            "env_version",
+            f"is {files.describe(meta.get('env_version'))}",
+            f"'v{ENV_VERSION}' (this installation's env version; export it again)",
+            PolicyFileError,
+        )
+    obs_version = spec_version(meta.get("observation_spec"))
+    if obs_version is None:
+        raise files.refuse(
+            source,
+            "observation_spec",
+            f"is {files.describe(meta.get('observation_spec'))}",
+            f"{readable_specs()} (the observation specs this installation feeds; export it again)",
+            PolicyFileError,
+        )
     text = meta.get("rules")
     if not isinstance(text, str) or len(text) > 64 * files.KiB:
         raise files.refuse(
@@ -499,8 +521,8 @@ def check_sidecar(meta: Any, source: str) -> Architecture:
             " or ".join(map(repr, ACTIVATIONS)),
             PolicyFileError,
         )
-    size = obs_layout(rules.deck_family).size
-    family = f"the observation size of its rules' {rules.deck_family} deck"
+    size = obs_layout(rules.deck_family, obs_version).size
+    family = f"the observation size of its rules' {rules.deck_family} deck, obs-v{obs_version}"
     inputs = _int_field(meta, "architecture.inputs", source, size, size, exact=f"{size} ({family})")
     count = rules.num_actions
     actions = _int_field(
