@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from uno_env import Game
 from uno_env.engine.cards import parse_face
@@ -21,6 +22,48 @@ def position_fields(text: str) -> dict[str, str]:
     return out
 
 
+def deal_hidden(
+    hidden: dict[int, list[str]],
+    draw: list[str],
+    fields: dict[str, str],
+    shuffle: Callable[[list[str]], None],
+    kept: dict[int, list[str]] | None = None,
+) -> tuple[dict[int, list[str]], list[str]]:
+    """The ``hidden`` hands (seat: its cards a player cannot see) and the ``draw`` pile dealt
+    anew, as one who reasons from public information would: same hand sizes, and a seat with
+    a proven record (``void=`` of the position's ``fields``, U-DRAW-3 / U-WD4-2) gets at most
+    its count of the faces it lacked, counting the cards it keeps (``kept``). Constrained
+    seats are dealt first; when a shuffle cannot be dealt that way, another is tried, and
+    after 50 the hands stay as they were (the draw pile is still shuffled)."""
+    kept = kept or {}
+    voids: dict[int, tuple[set[str], int]] = {}
+    for seat, part in enumerate(fields["void"].split("/") if "void" in fields else []):
+        if part.strip() not in ("", "-"):
+            faces, _, count = part.rpartition(":")
+            voids[seat] = (set(faces.split()), int(count))
+    order = sorted(hidden, key=lambda s: s not in voids)
+    for _ in range(50):
+        pool = [card for seat in order for card in hidden[seat]] + list(draw)
+        shuffle(pool)
+        hands: dict[int, list[str]] = {}
+        for seat in order:
+            lacked, allowed = voids.get(seat, (set(), len(hidden[seat])))
+            allowed -= sum(1 for card in kept.get(seat, []) if card in lacked)
+            hands[seat], rest = [], []
+            for card in pool:
+                if len(hands[seat]) < len(hidden[seat]) and (card not in lacked or allowed > 0):
+                    allowed -= card in lacked
+                    hands[seat].append(card)
+                else:
+                    rest.append(card)
+            pool = rest
+        if all(len(hands[seat]) == len(hidden[seat]) for seat in order):
+            return hands, pool
+    pile = list(draw)
+    shuffle(pile)
+    return {seat: list(cards) for seat, cards in hidden.items()}, pile
+
+
 def _sorted_hands(text: str, game: Game) -> str:
     hands = []
     for held in text.split("/"):
@@ -30,13 +73,15 @@ def _sorted_hands(text: str, game: Game) -> str:
 
 
 def assert_position(game: Game, expected: str) -> None:
-    """The game's position equals ``expected``: hand order aside; the decision counter and the
-    bookkeeping of a play in progress (``actor``, ``resume``, ...) only where listed."""
+    """The game's position equals ``expected``: hand order aside; the decision counter, the
+    bookkeeping of a play in progress (``actor``, ``resume``, ...) and the records of what
+    plays showed about hands (``void``, ``hint``: asserted by their own scenarios) only where
+    listed."""
     actual = position_fields(game.position())
     want = position_fields(expected)
     for fields in (actual, want):
         fields["hands"] = _sorted_hands(fields["hands"], game)
-    for key in ("decisions", *MIDPLAY_KEYS):
+    for key in ("decisions", "void", "hint", *MIDPLAY_KEYS):
         if key not in want:
             actual.pop(key, None)
     assert actual == want, f"\n got: {game.position()}\nwant: {expected}"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.scenarios import deal_hidden
 from uno_env import PRESETS, Game, simulate
 from uno_env.engine import layout as L
 from uno_env.engine.rules import compile_spec, preset
@@ -120,21 +121,17 @@ def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) 
     fields = _fields(text)
     values = dict(fields)
     hands = values["hands"].split("/")
-    hidden: list[str] = values["draw"].split() if values["draw"] != "-" else []
-    sizes = []
-    for other, hand in enumerate(hands):
-        tokens = [t for t in hand.split() if t != "-"]
-        sizes.append(len(tokens))
-        if other != seat:
-            hidden += tokens
-    order = rng.permutation(len(hidden))
-    hidden = [hidden[i] for i in order]
-    dealt = 0
-    for other in range(len(hands)):
-        if other != seat:
-            hands[other] = " ".join(hidden[dealt : dealt + sizes[other]])
-            dealt += sizes[other]
-    rest = hidden[dealt:]
+    draw: list[str] = values["draw"].split() if values["draw"] != "-" else []
+    hidden = {
+        other: [t for t in hand.split() if t != "-"] for other, hand in enumerate(hands) if other != seat
+    }
+
+    def shuffle(cards: list[str]) -> None:
+        cards[:] = [cards[i] for i in rng.permutation(len(cards))]
+
+    dealt, rest = deal_hidden(hidden, draw, values, shuffle)  # proven records (void=) are public
+    for other, cards in dealt.items():
+        hands[other] = " ".join(cards)
     values["hands"] = "/".join(hands)
     values["draw"] = " ".join(rest) if rest else "-"
     if "pending" in values and values.get("phase") == "challenge":

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import uno_env
+from tests.scenarios import deal_hidden
 from uno_env import Game
 from uno_env.engine import layout as L
 from uno_env.engine.cards import format_cards, parse_cards
@@ -227,37 +228,16 @@ def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
         int(pair.split(">")[1]) for pair in fields.get("seen", "").split() if pair.startswith(f"{observer}>")
     }
     fixed = {observer} | seen  # the observer's hand and hands it has seen (H-ZEROSEE-1) stay
-    pool = list(draw)
+    hidden: dict[int, list[str]] = {}
     for seat, hand in enumerate(hands):
         if seat not in fixed:
-            hand = list(hand)
+            hidden[seat] = list(hand)
             if seat in keep:
-                hand.remove(keep[seat])
-            pool.extend(hand)
-    rng.shuffle(pool)
-    # a proven record (void=, U-DRAW-3/U-WD4-2) is public: a seat gets at most its count of
-    # the faces it lacks, as a player reasoning about the hidden hands would deal them
-    voids: dict[int, tuple[set[str], int]] = {}
-    for seat, part in enumerate(fields.get("void", "").split("/") if "void" in fields else []):
-        if part.strip() not in ("", "-"):
-            faces, _, count = part.rpartition(":")
-            voids[seat] = (set(faces.split()), int(count))
-    for seat in sorted(range(len(hands)), key=lambda s: s not in voids):  # constrained seats first
-        if seat in fixed:
-            continue
-        lacked, allowed = voids.get(seat, (set(), len(hands[seat])))
-        size = len(hands[seat]) - (1 if seat in keep else 0)
-        allowed -= sum(1 for card in keep.get(seat, "").split() if card in lacked)
-        new: list[str] = []
-        rest: list[str] = []
-        for card in pool:
-            if len(new) < size and (card not in lacked or allowed > 0):
-                allowed -= card in lacked
-                new.append(card)
-            else:
-                rest.append(card)
-        pool = rest
-        hands[seat] = new + ([keep[seat]] if seat in keep else [])
+                hidden[seat].remove(keep[seat])
+    kept = {seat: [card] for seat, card in keep.items()}
+    dealt, pool = deal_hidden(hidden, draw, fields, rng.shuffle, kept)  # proven records are public
+    for seat, new in dealt.items():
+        hands[seat] = new + kept.get(seat, [])
     fields["hands"] = "/".join(" ".join(h) for h in hands)
     fields["draw"] = " ".join(pool) or "-"
     if "bluff" in fields:
@@ -366,7 +346,7 @@ def test_docs_observation_table_is_the_layout() -> None:
 
 # ================================================================ what plays showed (obs-v3)
 DRAW_POSITION = "hands=R1 R2/G5 Y7; discard=B3; draw=R9 Y1 G2; colour=B; seat=1; dir=+; phase=play"
-ON_B3 = "R3 Y3 G3 B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2 W WD4 SS WC"  # what goes on B3 (U-PLAY-1)
+ON_B3 = "R3 Y3 G3 B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2 W WD4 SS WC"  # what goes on B3 (U-MATCH-1)
 
 
 def record_of(obs: np.ndarray, name: str, relative_seat: int) -> tuple[str, float]:

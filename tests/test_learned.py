@@ -426,3 +426,27 @@ def test_a_network_of_an_older_observation_spec_reads_todays_prefix() -> None:
     assert full == policy.act(obs, mask)
     with pytest.raises(ValueError, match="takes observations of 884 values"):
         policy.logits(obs[:900])  # neither its own size nor today's: refused, not cut
+
+
+def test_an_older_observation_policy_starts_a_learner_with_the_new_inputs_at_zero() -> None:
+    """``--init-policy distilled_uno_2p`` (obs-v2, 884 inputs) into a learner on today's
+    observation: the first layer's first 884 columns are its weights, the rest zero, so the
+    learner's actor picks what the exported policy picks."""
+    from training.export import load_actor
+    from uno_env.sim.learned import load_policy
+
+    policy = load_policy("distilled_uno_2p")
+    venv = uno_env.VectorEnv(2, "uno", num_players=2, opponents="greedy").to_sb3()
+    learner = sb3_contrib.MaskablePPO(
+        "MlpPolicy", venv, policy_kwargs={"net_arch": [64, 64]}, seed=5, device="cpu"
+    )
+    load_actor(learner.policy, policy)
+    first = learner.policy.mlp_extractor.policy_net[0].weight.detach().numpy()
+    assert first.shape == (64, uno_env.envs.obs_layout("uno").size)
+    assert np.array_equal(first[:, :884], policy.weights[0]) and not first[:, 884:].any()
+    obs = venv.reset()
+    from training.common import BatchActor
+
+    masks = np.stack(venv.env_method("action_masks"))
+    actions = BatchActor(learner.policy)(obs, masks)
+    assert [policy.act(o, m) for o, m in zip(obs, masks, strict=True)] == actions.tolist()

@@ -808,6 +808,36 @@ def test_U_WD4_2_failed_challenge_draws_six_and_loses_the_turn() -> None:
     )
 
 
+RED = "R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR RD2"
+
+
+def test_U_WD4_1_U_WD4_2_what_the_wild_draw_four_showed_is_recorded() -> None:
+    """U-WD4-1: laying a Wild Draw Four on red implies seat 0 held no red card (a hint: it may
+    be a bluff); U-WD4-2: a challenge that finds it legal proves it (void), with no card gained
+    since (count 0). Both are public: the position and the observation carry them."""
+    game = _legal_pending()
+    assert_position(
+        game,
+        "hands=G1 B5/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=B; seat=1; "
+        f"dir=+; phase=challenge; pending=4; from=0; before=R; hint={RED}:0/-/-",
+    )
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=G1 B5/G3 G4 G5 G9 Y1 Y2 Y3 B2 B3/Y5 Y6 Y7; discard=R7 WD4; draw=B4; colour=B; seat=2; "
+        f"dir=+; phase=play; void={RED}:0/-/-; hint={RED}:0/-/-",
+    )
+
+
+def test_U_WD4_1_a_refused_bluff_mode_proves_the_lack_when_laid() -> None:
+    """U-WD4-1 (``wd4_bluff = "refused"``): a Wild Draw Four is only offered without a card of the
+    colour, so laying one proves the lack at once."""
+    game = pos(WD4_TABLE.format(hand="WD4 G1 B5"), wd4_bluff="refused")
+    game.step("WD4")
+    assert position_fields(game.position())["void"] == f"{RED}:0/-/-"
+    assert "hint" not in position_fields(game.position())
+
+
 @pytest.mark.parametrize("penalty", [0, 1, 3])
 def test_U_WD4_2_challenge_penalty_parameter(penalty: int) -> None:
     """U-WD4-2: a failed challenger draws 4 + ``challenge_penalty`` cards."""

@@ -41,6 +41,7 @@ from training.common import Subcommand, add_trust_argument
 from uno_env import files
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported
+from uno_env.versions import OBS_VERSION
 
 from .common import load_model, set_torch_threads
 from .extras import TRAIN, require
@@ -87,15 +88,23 @@ def actor_layers(policy: Any) -> tuple[list[np.ndarray], list[np.ndarray], str]:
 
 def load_actor(policy: Any, exported: ExportedPolicy) -> None:
     """Copy an exported policy's weights into the actor of an SB3 ``MaskableActorCriticPolicy``
-    (the reverse of :func:`actor_layers`); the value network is left as it is.
+    (the reverse of :func:`actor_layers`); the value network is left as it is. A policy of an
+    older observation spec reads a prefix of the learner's inputs: the inputs added since
+    start at weight zero, so the learner first plays as it does.
 
-    Raises ValueError unless the actor has the same layer shapes and activation.
+    Raises ValueError unless the actor has the same layer shapes (but for those inputs) and
+    activation.
     """
     import torch
 
     weights, _, activation = actor_layers(policy)
     shapes = [w.shape for w in weights]
-    wanted = [w.shape for w in exported.weights]
+    source = [np.asarray(w) for w in exported.weights]
+    if shapes and shapes[0][1] > exported.inputs and exported.obs_version < OBS_VERSION:
+        first = np.zeros(shapes[0], dtype=np.float32)
+        first[:, : source[0].shape[1]] = source[0]
+        source[0] = first
+    wanted = [w.shape for w in source]
     if shapes != wanted or activation != exported.activation:
         raise ValueError(
             f"policy {exported.name} has layers {wanted} ({exported.activation}); the learner has {shapes} "
@@ -105,7 +114,7 @@ def load_actor(policy: Any, exported: ExportedPolicy) -> None:
         policy.action_net
     ]
     with torch.no_grad():
-        for module, w, b in zip(linear, exported.weights, exported.biases, strict=True):
+        for module, w, b in zip(linear, source, exported.biases, strict=True):
             module.weight.copy_(torch.as_tensor(w))
             module.bias.copy_(torch.as_tensor(b))
 
