@@ -16,6 +16,7 @@ import pytest
 import uno_env
 from tests.scenarios import deal_hidden
 from uno_env import Game
+from uno_env.engine import cards
 from uno_env.engine import layout as L
 from uno_env.engine.cards import format_cards, parse_cards
 from uno_env.envs import describe, layout_table, obs_layout
@@ -64,7 +65,7 @@ def test_layout_depends_only_on_the_deck_family() -> None:
     uno, french = obs_layout("uno"), obs_layout("french")
     assert [f.name for f in uno.fields] == [f.name for f in french.fields]
     # four fields have one slot per card face; "revealed", "void_faces" and "hint_faces" one
-    # per face and opponent: 56 vs 54 faces
+    # per face and opponent: 56 vs 54 faces (the colour and rank fields are the same size)
     assert uno.size - french.size == (4 + 3 * 9) * (56 - 54)
     assert uno.field("hand").size == 56 and french.field("hand").size == 54
     assert uno.field("phase").size == L.PHASE_SLOTS
@@ -350,11 +351,22 @@ ON_B3 = "R3 Y3 G3 B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2 W WD4 SS WC"  # what g
 
 
 def record_of(obs: np.ndarray, name: str, relative_seat: int) -> tuple[str, float]:
-    """The ``name`` record (``void`` or ``hint``) an observation holds about a relative seat:
-    its faces and its slack."""
-    rows = field(obs, f"{name}_faces").reshape(L.MAX_PLAYERS - 1, 56)
-    slack = round(float(field(obs, f"{name}_slack")[relative_seat - 1]) * HAND_SIZE_SCALE, 3)
-    return format_cards([int(f) for f in np.flatnonzero(rows[relative_seat - 1])], "uno"), slack
+    """The ``name`` record (``void`` or ``hint``) an Uno observation holds about a relative
+    seat, decoded: every face of its whole colours and whole ranks and its other faces; and
+    its slack."""
+    from uno_env.engine.rules import compile_spec
+
+    spec = compile_spec(uno_env.preset("uno"))
+    k = relative_seat - 1
+    colours = field(obs, f"{name}_colours").reshape(L.MAX_PLAYERS - 1, L.NUM_COLOURS)[k]
+    ranks = field(obs, f"{name}_ranks").reshape(L.MAX_PLAYERS - 1, L.NUM_RANKS)[k]
+    faces = set(np.flatnonzero(field(obs, f"{name}_faces").reshape(L.MAX_PLAYERS - 1, 56)[k]).tolist())
+    for face in range(56):
+        colour, rank = int(spec[L.F_COLOUR + face]), int(spec[L.F_RANK + face])
+        if (colour >= 0 and colours[colour]) or ranks[rank]:
+            faces.add(face)
+    slack = round(float(field(obs, f"{name}_slack")[k]) * HAND_SIZE_SCALE, 3)
+    return format_cards(sorted(faces), "uno"), slack
 
 
 def test_a_draw_by_choice_hints_the_drawer_had_nothing_to_play() -> None:
@@ -365,7 +377,12 @@ def test_a_draw_by_choice_hints_the_drawer_had_nothing_to_play() -> None:
     obs = obs_of(game, 0)
     assert record_of(obs, "hint", 1) == (ON_B3, 1.0)
     assert record_of(obs, "void", 1) == ("-", 0.0)
-    assert not field(obs_of(game, 1), "hint_faces").any()  # a player's own record is not encoded
+    # written compactly: blue whole, the ranks 3, W, WD4 and SS whole, no face left over
+    assert np.flatnonzero(field(obs, "hint_colours")).tolist() == [3]  # B (E-CARD order R Y G B)
+    ranks = np.flatnonzero(field(obs, "hint_ranks")).tolist()
+    assert [cards.RANK_TOKENS["uno"][r] for r in ranks] == ["3", "W", "WD4", "SS"]
+    assert not field(obs, "hint_faces").any()
+    assert not field(obs_of(game, 1), "hint_ranks").any()  # a player's own record is not encoded
     assert "hint=-/" + ON_B3 + ":1" in game.position()
 
 
@@ -385,6 +402,7 @@ def test_laying_a_face_of_a_record_lowers_its_slack_below_zero_on_a_bluff() -> N
     text = text.replace("G5 Y7", "B1 G5 Y7")  # three cards: no UNO call is due after the play
     game = Game.from_position("uno", text)
     assert record_of(obs_of(game, 0), "hint", 1) == ("B0 B1", 0.0)
+    assert field(obs_of(game, 0), "hint_faces").sum() == 2  # no whole colour or rank: two faces
     game.step("B1")
     assert record_of(obs_of(game, 0), "hint", 1) == ("B0 B1", -1.0)
 
@@ -417,7 +435,7 @@ def test_older_observation_versions_are_prefixes() -> None:
         assert old.fields == new.fields[: len(old.fields)]
         faces = old.num_faces
         assert old.size == {"uno": 884, "french": 858}[deck]
-        assert new.size == old.size + 2 * (L.MAX_PLAYERS - 1) * faces + 2 * (L.MAX_PLAYERS - 1)
+        assert new.size == old.size + 2 * (L.MAX_PLAYERS - 1) * (L.NUM_COLOURS + L.NUM_RANKS + faces + 1)
     assert spec_version("obs-v2") == 2 and spec_version("obs-v3") == 3
     assert spec_version("obs-v1") is None and spec_version("obs-v") is None and spec_version(3) is None
     with pytest.raises(ValueError, match="unknown observation version 1; known: 2, 3"):

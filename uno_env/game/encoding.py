@@ -184,30 +184,48 @@ CUBE = _field(
     "the Uno cube's roll awaiting its roller's choice (H-CUBE-1): one-hot action die "
     "(+2, +4, skip, discard, blank, blank), then one-hot target die",
 )  # fmt: skip
-# obs-v3: what opponents' plays showed about their hands (the search's evidence, public)
+# obs-v3: what opponents' plays showed about their hands (the search's evidence, public). A
+# record's faces are written as the colours and ranks it covers whole, then the faces left
+# over: a record is mostly "a colour, a number and the wilds", a few inputs instead of twenty.
+VOID_COLOURS = _field(
+    "void_colours", OPPONENTS * L.NUM_COLOURS, 0.0, 1.0,
+    "relative seats 1..9 x colours: 1 if the rules proved the seat held no card of the colour "
+    "(it drew with nothing to play, U-DRAW-3; its Wild Draw Four was found legal, U-WD4-2) "
+    "and it holds at most void_slack of the record's faces now",
+)  # fmt: skip
+VOID_RANKS = _field(
+    "void_ranks", OPPONENTS * L.NUM_RANKS, 0.0, 1.0,
+    "relative seats 1..9 x ranks (numbers, symbols, wilds): 1 if proven to have held no card of the rank",
+)  # fmt: skip
 VOID_FACES = _field(
     "void_faces", OPPONENTS * FACES, 0.0, 1.0,
-    "relative seats 1..9 x faces: 1 if the rules proved the seat held no card of the face "
-    "(it drew with nothing to play, U-DRAW-3; its Wild Draw Four was found legal, U-WD4-2) "
-    "and it holds at most void_slack of them now",
+    "relative seats 1..9 x faces: the record's other faces (not in a whole colour or rank above)",
 )  # fmt: skip
 VOID_SLACK = _field(
     "void_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
-    "relative seats 1..9: cards gained since the void_faces record, less those of its faces "
-    "laid since / 10 (0 where the seat has no record)",
+    "relative seats 1..9: cards gained since the proven record, less those of its faces laid "
+    "since / 10 (0 where the seat has no record)",
+)  # fmt: skip
+HINT_COLOURS = _field(
+    "hint_colours", OPPONENTS * L.NUM_COLOURS, 0.0, 1.0,
+    "relative seats 1..9 x colours: 1 if the seat's play implied it held no card of the colour "
+    "(it drew by choice, U-DRAW-3; it laid a Wild Draw Four, U-WD4-1) unless it bluffed",
+)  # fmt: skip
+HINT_RANKS = _field(
+    "hint_ranks", OPPONENTS * L.NUM_RANKS, 0.0, 1.0,
+    "relative seats 1..9 x ranks: 1 if implied to have held no card of the rank",
 )  # fmt: skip
 HINT_FACES = _field(
     "hint_faces", OPPONENTS * FACES, 0.0, 1.0,
-    "relative seats 1..9 x faces: 1 if the seat's play implied it held no card of the face "
-    "(it drew by choice, U-DRAW-3; it laid a Wild Draw Four, U-WD4-1) unless it bluffed",
+    "relative seats 1..9 x faces: the implied record's other faces (not in a whole colour or rank)",
 )  # fmt: skip
 HINT_SLACK = _field(
     "hint_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
-    "relative seats 1..9: cards gained since the hint_faces record, less those of its faces "
-    "laid since / 10 (below 0: the hint was a bluff; 0 where the seat has no record)",
+    "relative seats 1..9: cards gained since the implied record, less those of its faces laid "
+    "since / 10 (below 0: the hint was a bluff; 0 where the seat has no record)",
 )  # fmt: skip
 NUM_FIELDS = len(_TABLE)
-FIELDS_OF_VERSION = {2: VOID_FACES, 3: NUM_FIELDS}
+FIELDS_OF_VERSION = {2: VOID_COLOURS, 3: NUM_FIELDS}
 """How many fields of the table each observation version has. Fields are only appended, so
 an older version's vector is a prefix of this one: a network trained on it reads the first
 ``obs_layout(deck, version).size`` values (:func:`spec_version`)."""
@@ -304,7 +322,9 @@ def layout_markdown() -> str:
 # ---------------------------------------------------------------- the compiled encoder
 @njit(cache=True)
 def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, out: np.ndarray) -> None:
-    """Write ``seat``'s observation of ``state`` into ``out`` (float32, the layout's size)."""
+    """Write ``seat``'s observation of ``state`` into ``out`` (float32, the layout's size, or
+    the size of an older version's prefix, :data:`FIELDS_OF_VERSION`: then the fields beyond
+    it are not computed, which is what a network of that version reads)."""
     for i in range(out.shape[0]):
         out[i] = 0.0
     n = state[L.S_NPLAYERS]
@@ -391,9 +411,16 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
             row = o + (k - 1) * nf
             for face in range(nf):
                 out[row + face] = state[base + face]
-    for faces_field, record in ((VOID_FACES, L.VOID_FACES), (HINT_FACES, L.HINT_FACES)):
-        o = offsets[faces_field]
-        o_slack = offsets[faces_field + 1]  # its slack field follows it in the table
+    if out.shape[0] <= offsets[VOID_COLOURS]:
+        return  # an obs-v2 prefix
+    for first, record in ((VOID_COLOURS, L.VOID_FACES), (HINT_COLOURS, L.HINT_FACES)):
+        # the record's four fields follow each other in the table: colours, ranks, faces, slack
+        o_colours, o_ranks, o_faces, o_slack = (
+            offsets[first],
+            offsets[first + 1],
+            offsets[first + 2],
+            offsets[first + 3],
+        )
         for k in range(1, n):
             other = wrap_seat(seat + k, n)
             bits = state[record + other]
@@ -402,10 +429,21 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
             # beyond a full hand's worth, a count constrains nothing more (bounded for the space)
             slack = min(max(state[record + L.RECORD_SLACK + other], -L.MAX_CARDS), L.MAX_CARDS)
             out[o_slack + k - 1] = slack / HAND_SIZE_SCALE
-            row = o + (k - 1) * nf
-            while bits != 0:
-                out[row + lowest_bit(bits)] = 1.0
-                bits &= bits - 1
+            rest = bits
+            for c in range(L.NUM_COLOURS):
+                faces = spec[L.COLOUR_FACES + c]
+                if faces != 0 and (bits & faces) == faces:
+                    out[o_colours + (k - 1) * L.NUM_COLOURS + c] = 1.0
+                    rest &= ~faces
+            for r in range(L.NUM_RANKS):
+                faces = spec[L.RANK_FACES + r]
+                if faces != 0 and (bits & faces) == faces:
+                    out[o_ranks + (k - 1) * L.NUM_RANKS + r] = 1.0
+                    rest &= ~faces
+            row = o_faces + (k - 1) * nf
+            while rest != 0:
+                out[row + lowest_bit(rest)] = 1.0
+                rest &= rest - 1
 
 
 @njit(cache=True, internal=True)
@@ -491,20 +529,18 @@ def describe(obs: np.ndarray | dict[str, np.ndarray], deck: DeckFamily | None = 
             text = _one_hot_text(v, rel)
         elif f.name == "target_reason":
             text = _one_hot_text(v, ["swap", "give", "cube", "reason3"])
-        elif f.name == "revealed":
+        elif f.name in ("revealed", "void_faces", "hint_faces"):
             rows = v.reshape(OPPONENTS, lay.num_faces)
             text = "; ".join(
                 f"+{k + 1}: {_faces_text(rows[k], deck)}" for k in range(OPPONENTS) if rows[k].any()
             )
             text = text or "-"
-        elif f.name in ("void_faces", "hint_faces"):
-            rows = v.reshape(OPPONENTS, lay.num_faces)
-            slack = vec[lay.slice(f.name.replace("faces", "slack"))]
-            counts = [round(float(x) * HAND_SIZE_SCALE) for x in slack]
+        elif f.name in ("void_colours", "hint_colours", "void_ranks", "hint_ranks"):
+            names = list(cards.COLOUR_LETTERS[deck]) if "colours" in f.name else list(cards.RANK_TOKENS[deck])
+            names += [f"rank{i}" for i in range(len(names), L.NUM_RANKS)]
+            rows = v.reshape(OPPONENTS, -1)
             text = "; ".join(
-                f"+{k + 1}: no {_faces_text(rows[k], deck)} (slack {counts[k]})"
-                for k in range(OPPONENTS)
-                if rows[k].any()
+                f"+{k + 1}: {_one_hot_text(rows[k], names)}" for k in range(OPPONENTS) if rows[k].any()
             )
             text = text or "-"
         elif f.name in ("void_slack", "hint_slack"):

@@ -576,7 +576,8 @@ class Seating:
     ``random`` there, never asked; a guided search's ``P_NET``/``P_CRITIC`` hold bank rows);
     ``seat_nets``: per seat the bank row of its learned policy (-1: a compiled style);
     ``bank``/``table``: every network packed (:func:`uno_env.sim.learned.pack_layers`);
-    ``offsets``/``obs_size``: the observation layout.
+    ``offsets``: the observation layout; ``obs_size``: the values encoded, the most any of the
+    networks reads (a network of an older observation version reads a prefix of the layout).
     """
 
     codes: np.ndarray
@@ -648,9 +649,9 @@ def network_seating(names: list[str], rules: Any) -> Seating:
             raise ValueError(f"{name!r}: value=net needs a network file with a critic; {guide} has none")
     bank, table = pack_layers(entries)
     layout = obs_layout(ruleset.deck_family)
-    return Seating(
-        codes, params, seat_nets, bank, table, layout.offsets, layout.size, tuple(key for key, _ in rows)
-    )
+    # the networks read a prefix of the vector (an older observation version's): encode only it
+    width = max((weights[0].shape[1] for _, weights, _, _ in entries), default=layout.size)
+    return Seating(codes, params, seat_nets, bank, table, layout.offsets, width, tuple(key for key, _ in rows))
 
 
 class GuidedChooser:
