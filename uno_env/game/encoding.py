@@ -18,11 +18,12 @@ are the cards played since then.
 The observation also carries what opponents' plays showed about their hands, the public
 evidence a player who remembers the game has (obs-v3): a seat that drew with nothing to play
 (U-DRAW-3) or whose Wild Draw Four was found legal (U-WD4-2) is *proven* to have held no card
-of those faces (``void_faces``); one that drew by choice or laid a Wild Draw Four (U-WD4-1)
-*implies* it (``hint_faces``, wrong if it bluffed); each with the cards gained since, less
-those of the faces laid since (``void_slack``, ``hint_slack``). The engine keeps these
-records for the search (:mod:`uno_env.styles.search` samples hidden hands consistent with
-them); here they are encoded so a network can use them too.
+of those faces (the ``void_*`` fields); one that drew by choice or laid a Wild Draw Four
+(U-WD4-1) *implies* it (``hint_*``, wrong if it bluffed). A record's faces are written as
+the colours and the ranks it covers whole, then the faces left over, with its slack: the
+cards gained since, less those of its faces laid since. The engine keeps these records for
+the search (:mod:`uno_env.styles.search` samples hidden hands consistent with them); here
+they are encoded so a network can use them too.
 
 Versioning: fields are only ever *appended* to the table, and every change bumps
 :data:`OBS_VERSION` (:data:`FIELDS_OF_VERSION` says how many fields each version had).
@@ -184,46 +185,46 @@ CUBE = _field(
     "the Uno cube's roll awaiting its roller's choice (H-CUBE-1): one-hot action die "
     "(+2, +4, skip, discard, blank, blank), then one-hot target die",
 )  # fmt: skip
+
+
 # obs-v3: what opponents' plays showed about their hands (the search's evidence, public). A
 # record's faces are written as the colours and ranks it covers whole, then the faces left
 # over: a record is mostly "a colour, a number and the wilds", a few inputs instead of twenty.
-VOID_COLOURS = _field(
-    "void_colours", OPPONENTS * L.NUM_COLOURS, 0.0, 1.0,
-    "relative seats 1..9 x colours: 1 if the rules proved the seat held no card of the colour "
-    "(it drew with nothing to play, U-DRAW-3; its Wild Draw Four was found legal, U-WD4-2) "
-    "and it holds at most void_slack of the record's faces now",
-)  # fmt: skip
-VOID_RANKS = _field(
-    "void_ranks", OPPONENTS * L.NUM_RANKS, 0.0, 1.0,
-    "relative seats 1..9 x ranks (numbers, symbols, wilds): 1 if proven to have held no card of the rank",
-)  # fmt: skip
-VOID_FACES = _field(
-    "void_faces", OPPONENTS * FACES, 0.0, 1.0,
-    "relative seats 1..9 x faces: the record's other faces (not in a whole colour or rank above)",
-)  # fmt: skip
-VOID_SLACK = _field(
-    "void_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
-    "relative seats 1..9: cards gained since the proven record, less those of its faces laid "
-    "since / 10 (0 where the seat has no record)",
-)  # fmt: skip
-HINT_COLOURS = _field(
-    "hint_colours", OPPONENTS * L.NUM_COLOURS, 0.0, 1.0,
-    "relative seats 1..9 x colours: 1 if the seat's play implied it held no card of the colour "
-    "(it drew by choice, U-DRAW-3; it laid a Wild Draw Four, U-WD4-1) unless it bluffed",
-)  # fmt: skip
-HINT_RANKS = _field(
-    "hint_ranks", OPPONENTS * L.NUM_RANKS, 0.0, 1.0,
-    "relative seats 1..9 x ranks: 1 if implied to have held no card of the rank",
-)  # fmt: skip
-HINT_FACES = _field(
-    "hint_faces", OPPONENTS * FACES, 0.0, 1.0,
-    "relative seats 1..9 x faces: the implied record's other faces (not in a whole colour or rank)",
-)  # fmt: skip
-HINT_SLACK = _field(
-    "hint_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
-    "relative seats 1..9: cards gained since the implied record, less those of its faces laid "
-    "since / 10 (below 0: the hint was a bluff; 0 where the seat has no record)",
-)  # fmt: skip
+def _record_fields(kind: str, known: str, why: str, below_zero: str) -> int:
+    """Append the four fields of one kind of record (colours, ranks, faces, slack); return the
+    id of the first (the others follow it)."""
+    first = _field(
+        f"{kind}_colours", OPPONENTS * L.NUM_COLOURS, 0.0, 1.0,
+        f"relative seats 1..9 x colours: 1 if {known} the seat held no card of the colour ({why})",
+    )  # fmt: skip
+    _field(
+        f"{kind}_ranks", OPPONENTS * L.NUM_RANKS, 0.0, 1.0,
+        f"relative seats 1..9 x ranks (numbers, symbols, wilds): 1 if {known} it held none of the rank",
+    )  # fmt: skip
+    _field(
+        f"{kind}_faces", OPPONENTS * FACES, 0.0, 1.0,
+        "relative seats 1..9 x faces: the record's other faces (not in a whole colour or rank)",
+    )  # fmt: skip
+    _field(
+        f"{kind}_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
+        "relative seats 1..9: cards gained since the record, less those of its faces laid since / 10 "
+        f"(it holds at most that many of them; 0 where there is no record{below_zero})",
+    )  # fmt: skip
+    return first
+
+
+VOID_COLOURS = _record_fields(
+    "void",
+    "the rules proved",
+    "it drew with nothing to play, U-DRAW-3; its Wild Draw Four was found legal, U-WD4-2",
+    "",
+)
+HINT_COLOURS = _record_fields(
+    "hint",
+    "its play implied",
+    "it drew by choice, U-DRAW-3; it laid a Wild Draw Four, U-WD4-1; unless it bluffed",
+    "; below 0: a bluff came out",
+)
 NUM_FIELDS = len(_TABLE)
 FIELDS_OF_VERSION = {2: VOID_COLOURS, 3: NUM_FIELDS}
 """How many fields of the table each observation version has. Fields are only appended, so
