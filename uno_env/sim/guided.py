@@ -651,7 +651,9 @@ def network_seating(names: list[str], rules: Any) -> Seating:
     layout = obs_layout(ruleset.deck_family)
     # the networks read a prefix of the vector (an older observation version's): encode only it
     width = max((weights[0].shape[1] for _, weights, _, _ in entries), default=layout.size)
-    return Seating(codes, params, seat_nets, bank, table, layout.offsets, width, tuple(key for key, _ in rows))
+    return Seating(
+        codes, params, seat_nets, bank, table, layout.offsets, width, tuple(key for key, _ in rows)
+    )
 
 
 class GuidedChooser:
