@@ -64,9 +64,9 @@ def test_slices_are_contiguous_and_cover_the_vector(deck: str) -> None:
 def test_layout_depends_only_on_the_deck_family() -> None:
     uno, french = obs_layout("uno"), obs_layout("french")
     assert [f.name for f in uno.fields] == [f.name for f in french.fields]
-    # four fields have one slot per card face; "revealed", "void_faces" and "hint_faces" one
-    # per face and opponent: 56 vs 54 faces (the colour and rank fields are the same size)
-    assert uno.size - french.size == (4 + 3 * 9) * (56 - 54)
+    # four fields have one slot per card face, "revealed" one per face and opponent: 56 vs 54
+    # faces (the records' colour and rank fields are the same size in both)
+    assert uno.size - french.size == (4 + 9) * (56 - 54)
     assert uno.field("hand").size == 56 and french.field("hand").size == 54
     assert uno.field("phase").size == L.PHASE_SLOTS
     assert uno.field("hand_sizes").size == L.MAX_PLAYERS - 1
@@ -352,15 +352,14 @@ ON_B3 = "R3 Y3 G3 B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2 W WD4 SS WC"  # what g
 
 def record_of(obs: np.ndarray, name: str, relative_seat: int) -> tuple[str, float]:
     """The ``name`` record (``void`` or ``hint``) an Uno observation holds about a relative
-    seat, decoded: every face of its whole colours and whole ranks and its other faces; and
-    its slack."""
+    seat, decoded: every face of its whole colours and whole ranks; and its slack."""
     from uno_env.engine.rules import compile_spec
 
     spec = compile_spec(uno_env.preset("uno"))
     k = relative_seat - 1
     colours = field(obs, f"{name}_colours").reshape(L.MAX_PLAYERS - 1, L.NUM_COLOURS)[k]
     ranks = field(obs, f"{name}_ranks").reshape(L.MAX_PLAYERS - 1, L.NUM_RANKS)[k]
-    faces = set(np.flatnonzero(field(obs, f"{name}_faces").reshape(L.MAX_PLAYERS - 1, 56)[k]).tolist())
+    faces = set()
     for face in range(56):
         colour, rank = int(spec[L.F_COLOUR + face]), int(spec[L.F_RANK + face])
         if (colour >= 0 and colours[colour]) or ranks[rank]:
@@ -377,11 +376,10 @@ def test_a_draw_by_choice_hints_the_drawer_had_nothing_to_play() -> None:
     obs = obs_of(game, 0)
     assert record_of(obs, "hint", 1) == (ON_B3, 1.0)
     assert record_of(obs, "void", 1) == ("-", 0.0)
-    # written compactly: blue whole, the ranks 3, W, WD4 and SS whole, no face left over
+    # written compactly: blue whole, the ranks 3, W, WD4 and SS whole
     assert np.flatnonzero(field(obs, "hint_colours")).tolist() == [3]  # B (E-CARD order R Y G B)
     ranks = np.flatnonzero(field(obs, "hint_ranks")).tolist()
     assert [cards.RANK_TOKENS["uno"][r] for r in ranks] == ["3", "W", "WD4", "SS"]
-    assert not field(obs, "hint_faces").any()
     assert not field(obs_of(game, 1), "hint_ranks").any()  # a player's own record is not encoded
     assert "hint=-/" + ON_B3 + ":1" in game.position()
 
@@ -398,13 +396,13 @@ def test_a_forced_draw_proves_the_drawer_had_nothing_to_play() -> None:
 def test_laying_a_face_of_a_record_lowers_its_slack_below_zero_on_a_bluff() -> None:
     """A hint is only implied: seat 1 'lacked' B1 yet lays it, so the slack drops from 0 to -1
     (the bluff is now public); the faces stay recorded."""
-    text = DRAW_POSITION + "; hint=-/B0 B1:0"
+    text = DRAW_POSITION + "; hint=-/" + " ".join(f"B{x}" for x in [*range(10), "S", "R", "D2"]) + ":0"
     text = text.replace("G5 Y7", "B1 G5 Y7")  # three cards: no UNO call is due after the play
     game = Game.from_position("uno", text)
-    assert record_of(obs_of(game, 0), "hint", 1) == ("B0 B1", 0.0)
-    assert field(obs_of(game, 0), "hint_faces").sum() == 2  # no whole colour or rank: two faces
+    blue = "B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2"
+    assert record_of(obs_of(game, 0), "hint", 1) == (blue, 0.0)
     game.step("B1")
-    assert record_of(obs_of(game, 0), "hint", 1) == ("B0 B1", -1.0)
+    assert record_of(obs_of(game, 0), "hint", 1) == (blue, -1.0)
 
 
 @pytest.mark.parametrize(
@@ -435,8 +433,39 @@ def test_older_observation_versions_are_prefixes() -> None:
         assert old.fields == new.fields[: len(old.fields)]
         faces = old.num_faces
         assert old.size == {"uno": 884, "french": 858}[deck]
-        assert new.size == old.size + 2 * (L.MAX_PLAYERS - 1) * (L.NUM_COLOURS + L.NUM_RANKS + faces + 1)
+        assert new.size == old.size + 2 * (L.MAX_PLAYERS - 1) * (L.NUM_COLOURS + L.NUM_RANKS + 1)
+        assert faces == {"uno": 56, "french": 54}[deck]
     assert spec_version("obs-v2") == 2 and spec_version("obs-v3") == 3
     assert spec_version("obs-v1") is None and spec_version("obs-v") is None and spec_version(3) is None
     with pytest.raises(ValueError, match="unknown observation version 1; known: 2, 3"):
         obs_layout("uno", 1)
+
+
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_every_record_the_presets_make_is_whole_colours_and_ranks(name: str) -> None:
+    """The observation writes a record as the colours and ranks it covers whole; in every
+    preset each record of random games is exactly such a union (so nothing is left out)."""
+    from uno_env.engine.rules import compile_spec
+
+    rules = uno_env.preset(name)
+    spec = compile_spec(rules)
+    colours = [int(spec[L.COLOUR_FACES + c]) for c in range(L.NUM_COLOURS)]
+    ranks = [int(spec[L.RANK_FACES + r]) for r in range(L.NUM_RANKS)]
+    rng = random.Random(7)
+    seen = 0
+    for seed in range(6):
+        game = Game(name, max(rules.min_players, 3), seed=seed)
+        for _ in range(300):
+            if game.is_over():
+                break
+            for record in (L.VOID_FACES, L.HINT_FACES):
+                for seat in range(game.num_players):
+                    bits = int(game.state[record + seat])
+                    whole = 0
+                    for faces in colours + ranks:
+                        if faces and bits & faces == faces:
+                            whole |= faces
+                    assert whole == bits, f"seat {seat}'s record at {game.position()}"
+                    seen += bits != 0
+            game.step(rng.choice(game.legal_actions()))
+    assert seen > 0

@@ -182,12 +182,12 @@ def test_2_a_policy_for_another_observation_size_is_refused(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ('"inputs": 1e400', "architecture.inputs is inf; allowed: 2270"),
+        ('"inputs": 1e400', "architecture.inputs is inf; allowed: 1262"),
         ('"inputs": ' + "7" * 5000, "architecture.inputs is an integer of 5,000 digits"),
-        ('"inputs": "884"', "architecture.inputs is '884'; allowed: 2270"),
+        ('"inputs": "884"', "architecture.inputs is '884'; allowed: 1262"),
         ('"inputs": 884.0', "architecture.inputs is 884.0"),
         ('"inputs": true', "architecture.inputs is True"),
-        ('"inputs": NaN', "architecture.inputs is nan; allowed: 2270"),
+        ('"inputs": NaN', "architecture.inputs is nan; allowed: 1262"),
     ],
 )
 def test_3_sidecar_numbers_are_refused_by_field(tmp_path: Path, text: str, needle: str) -> None:

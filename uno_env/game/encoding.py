@@ -20,10 +20,10 @@ evidence a player who remembers the game has (obs-v3): a seat that drew with not
 (U-DRAW-3) or whose Wild Draw Four was found legal (U-WD4-2) is *proven* to have held no card
 of those faces (the ``void_*`` fields); one that drew by choice or laid a Wild Draw Four
 (U-WD4-1) *implies* it (``hint_*``, wrong if it bluffed). A record's faces are written as
-the colours and the ranks it covers whole, then the faces left over, with its slack: the
-cards gained since, less those of its faces laid since. The engine keeps these records for
-the search (:mod:`uno_env.styles.search` samples hidden hands consistent with them); here
-they are encoded so a network can use them too.
+the colours and the ranks it covers whole (every record of the presets' rules is such a
+union), with its slack: the cards gained since, less those of its faces laid since. The
+engine keeps these records for the search (:mod:`uno_env.styles.search` samples hidden
+hands consistent with them); here they are encoded so a network can use them too.
 
 Versioning: fields are only ever *appended* to the table, and every change bumps
 :data:`OBS_VERSION` (:data:`FIELDS_OF_VERSION` says how many fields each version had).
@@ -188,11 +188,14 @@ CUBE = _field(
 
 
 # obs-v3: what opponents' plays showed about their hands (the search's evidence, public). A
-# record's faces are written as the colours and ranks it covers whole, then the faces left
-# over: a record is mostly "a colour, a number and the wilds", a few inputs instead of twenty.
+# record's faces are written as the colours and the ranks it covers whole: a record is "a
+# colour, a number and the wilds", a few inputs instead of twenty. Every record the rules of
+# the presets make is such a union (checked over random games of every preset); a face outside
+# a whole colour or rank would need a per-opponent row of faces, which would double the vector
+# that every environment step writes, so it is left out (the position notation has it).
 def _record_fields(kind: str, known: str, why: str, below_zero: str) -> int:
-    """Append the four fields of one kind of record (colours, ranks, faces, slack); return the
-    id of the first (the others follow it)."""
+    """Append the three fields of one kind of record (colours, ranks, slack); return the id of
+    the first (the others follow it)."""
     first = _field(
         f"{kind}_colours", OPPONENTS * L.NUM_COLOURS, 0.0, 1.0,
         f"relative seats 1..9 x colours: 1 if {known} the seat held no card of the colour ({why})",
@@ -200,10 +203,6 @@ def _record_fields(kind: str, known: str, why: str, below_zero: str) -> int:
     _field(
         f"{kind}_ranks", OPPONENTS * L.NUM_RANKS, 0.0, 1.0,
         f"relative seats 1..9 x ranks (numbers, symbols, wilds): 1 if {known} it held none of the rank",
-    )  # fmt: skip
-    _field(
-        f"{kind}_faces", OPPONENTS * FACES, 0.0, 1.0,
-        "relative seats 1..9 x faces: the record's other faces (not in a whole colour or rank)",
     )  # fmt: skip
     _field(
         f"{kind}_slack", OPPONENTS, -L.MAX_CARDS / HAND_SIZE_SCALE, L.MAX_CARDS / HAND_SIZE_SCALE,
@@ -415,13 +414,8 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
     if out.shape[0] <= offsets[VOID_COLOURS]:
         return  # an obs-v2 prefix
     for first, record in ((VOID_COLOURS, L.VOID_FACES), (HINT_COLOURS, L.HINT_FACES)):
-        # the record's four fields follow each other in the table: colours, ranks, faces, slack
-        o_colours, o_ranks, o_faces, o_slack = (
-            offsets[first],
-            offsets[first + 1],
-            offsets[first + 2],
-            offsets[first + 3],
-        )
+        # the record's three fields follow each other in the table: colours, ranks, slack
+        o_colours, o_ranks, o_slack = offsets[first], offsets[first + 1], offsets[first + 2]
         for k in range(1, n):
             other = wrap_seat(seat + k, n)
             bits = state[record + other]
@@ -430,21 +424,14 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
             # beyond a full hand's worth, a count constrains nothing more (bounded for the space)
             slack = min(max(state[record + L.RECORD_SLACK + other], -L.MAX_CARDS), L.MAX_CARDS)
             out[o_slack + k - 1] = slack / HAND_SIZE_SCALE
-            rest = bits
             for c in range(L.NUM_COLOURS):
                 faces = spec[L.COLOUR_FACES + c]
                 if faces != 0 and (bits & faces) == faces:
                     out[o_colours + (k - 1) * L.NUM_COLOURS + c] = 1.0
-                    rest &= ~faces
             for r in range(L.NUM_RANKS):
                 faces = spec[L.RANK_FACES + r]
                 if faces != 0 and (bits & faces) == faces:
                     out[o_ranks + (k - 1) * L.NUM_RANKS + r] = 1.0
-                    rest &= ~faces
-            row = o_faces + (k - 1) * nf
-            while rest != 0:
-                out[row + lowest_bit(rest)] = 1.0
-                rest &= rest - 1
 
 
 @njit(cache=True, internal=True)
@@ -530,7 +517,7 @@ def describe(obs: np.ndarray | dict[str, np.ndarray], deck: DeckFamily | None = 
             text = _one_hot_text(v, rel)
         elif f.name == "target_reason":
             text = _one_hot_text(v, ["swap", "give", "cube", "reason3"])
-        elif f.name in ("revealed", "void_faces", "hint_faces"):
+        elif f.name == "revealed":
             rows = v.reshape(OPPONENTS, lay.num_faces)
             text = "; ".join(
                 f"+{k + 1}: {_faces_text(rows[k], deck)}" for k in range(OPPONENTS) if rows[k].any()
