@@ -153,3 +153,20 @@ def test_an_illegal_step_leaves_the_game_unchanged() -> None:
     assert game.position() == before and np.array_equal(game.legal_mask(), mask)
     assert game.history == []
     game.check_invariants()
+
+
+def test_a_false_proof_is_a_broken_invariant() -> None:
+    """U-DRAW-3, U-WD4-2: a proven record (``void``) is a fact about the hand; the check finds
+    a hand holding more cards of its faces than the record's count allows."""
+    from uno_env.engine import layout as L
+
+    game = Game("uno", 2, seed=3)
+    game.check_invariants()
+    seat = 0
+    held = int(np.flatnonzero(game.state[L.HANDS : L.HANDS + L.MAX_FACES])[0])  # a face seat 0 holds
+    game.state[L.VOID_FACES + seat] = 1 << held
+    game.state[L.VOID_SLACK + seat] = 0
+    with pytest.raises(AssertionError, match="proven to lack"):
+        game.check_invariants()
+    game.state[L.VOID_SLACK + seat] = int(game.state[L.HANDS + held])  # as many as it holds: true
+    game.check_invariants()

@@ -829,6 +829,67 @@ def test_U_WD4_1_U_WD4_2_what_the_wild_draw_four_showed_is_recorded() -> None:
     )
 
 
+def test_U_WD4_2_the_proof_counts_the_cards_gained_since_the_wild_draw_four() -> None:
+    """U-WD4-2 with U-UNO-1: seat 0 lays its second-last card, a Wild Draw Four on red, without
+    calling UNO and draws the 2-card penalty (R1 R2) before seat 1 challenges. The failed
+    challenge proves seat 0 held no red card *when it laid it*: the proof's count is the 2 cards
+    gained since, not 0 (which would claim R1 R2 are not there)."""
+    game = pos(
+        "hands=WD4 B5/G3 G4 G5/Y5 Y6 Y7; discard=R7; draw=R1 R2 Y1 Y2 Y3 B2 B3 B4; colour=R; seat=0; "
+        "dir=+; phase=play"
+    )
+    game.step("WD4")
+    game.step("colour B")
+    assert_position(
+        game,
+        "hands=R1 R2 B5/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=Y1 Y2 Y3 B2 B3 B4; colour=B; seat=1; "
+        f"dir=+; phase=challenge; pending=4; from=0; before=R; hint={RED}:2/-/-",
+    )
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=R1 R2 B5/G3 G4 G5 Y1 Y2 Y3 B2 B3 B4/Y5 Y6 Y7; discard=R7 WD4; draw=-; colour=B; seat=2; "
+        f"dir=+; phase=play; void={RED}:2/-/-; hint={RED}:2/-/-",
+    )
+    game.check_invariants()
+
+
+SPADES_BUT_JACK = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S QS KS"
+
+
+def test_U_WD4_1_U_WD4_2_a_wild_draw_four_of_the_colour_is_not_in_the_record() -> None:
+    """U-WD4-1: another Wild Draw Four never makes one illegal, even one that carries the colour
+    (a French Jack made a Wild Draw Four). Seat 0 lays JH on spades holding JS: legal, so the
+    hint and, after the failed challenge (U-WD4-2), the proof name every spade but JS. Laying JS
+    later leaves the proof's count at 0 (a record naming JS would go to -1: a false proof)."""
+    from uno_env import RuleSet
+
+    rules = RuleSet(
+        deck="french", card_effects=("J:wild_draw:4",), wd4_bluff="challenge", call="none",
+        dealer="random", start_card="official", max_players=4,
+    )  # fmt: skip
+    game = Game.from_position(
+        rules,
+        "hands=JS JH 5C 7D/3C 4C 5D/6D 7H 8H; discard=8S; draw=2C 3D 4D 5H 6H 7C 8C 9C 10C; colour=S; "
+        "seat=0; dir=+; phase=play",
+    )
+    game.step("JH")
+    game.step("suit C")
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=5C 7D JS/2C 3C 4C 7C 3D 4D 5D 5H 6H/6D 7H 8H; discard=8S JH; draw=8C 9C 10C; colour=C; "
+        f"seat=2; dir=+; phase=play; void={SPADES_BUT_JACK}:0/-/-; hint={SPADES_BUT_JACK}:0/-/-",
+    )
+    game.step("draw")  # 8C
+    game.step("8C")
+    game.step("JS")
+    game.check_invariants()
+    fields = position_fields(game.position())
+    assert fields["void"] == f"{SPADES_BUT_JACK}:0/-/-"
+    assert fields["hands"].split("/")[0] == "5C 7D"
+
+
 def test_U_WD4_1_a_refused_bluff_mode_proves_the_lack_when_laid() -> None:
     """U-WD4-1 (``wd4_bluff = "refused"``): a Wild Draw Four is only offered without a card of the
     colour, so laying one proves the lack at once."""

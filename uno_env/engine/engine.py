@@ -250,15 +250,16 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
 
 
 @njit(cache=True, internal=True)
-def record_lack(state: np.ndarray, record: int, seat: int, faces: int) -> None:
+def record_lack(state: np.ndarray, record: int, seat: int, faces: int, slack: int, join: bool) -> None:
     """Public record (``record``: ``L.VOID_FACES`` proven, ``L.HINT_FACES`` implied) that
-    ``seat`` holds no card of the faces in bitmask ``faces`` now. A record none of whose
-    cards has been gained since (slack 0) joins the new one; an older one is dropped."""
-    slack = record + L.RECORD_SLACK
-    if state[slack + seat] == 0:
+    ``seat`` holds at most ``slack`` cards of the faces in bitmask ``faces`` now (0: none).
+    With ``join``, a record none of whose cards has been gained since (slack 0) joins the new
+    one (it holds none of those, so at most ``slack`` of both); else the older one is dropped."""
+    at = record + L.RECORD_SLACK
+    if join and state[at + seat] == 0:
         faces |= state[record + seat]
     state[record + seat] = faces
-    state[slack + seat] = 0
+    state[at + seat] = slack
 
 
 @njit(cache=True)
@@ -522,6 +523,33 @@ def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
     if spec[L.SP_WD4_NO_PLAYABLE] == 1:
         return (others & matching_faces(state, spec)) == 0
     return (others & colour_faces(spec, state[L.S_COLOUR])) == 0
+
+
+@njit(cache=True, inline="always")
+def wild_draw_proof(state: np.ndarray, spec: np.ndarray) -> int:
+    """U-WD4-1: the faces a legal Wild Draw Four laid now shows its player holds none of: those
+    of the active colour (with ``wd4_legal_when = "no_playable_card"``, every card that matches),
+    never a Wild Draw Four, which does not count against it (:func:`wild_draw_legal`)."""
+    if spec[L.SP_WD4_NO_PLAYABLE] == 1:
+        return matching_faces(state, spec) & ~spec[L.WILD_DRAW_FACES]
+    return colour_faces(spec, state[L.S_COLOUR]) & ~spec[L.WILD_DRAW_FACES]
+
+
+@njit(cache=True, internal=True)
+def _wild_draw_proof_under(state: np.ndarray, spec: np.ndarray) -> int:
+    """:func:`wild_draw_proof` of the pending Wild Draw Four, read with the colour before it and
+    the card under it on top, as when it was laid (a later card of the same play, H-MULTI-1,
+    can only make the set smaller: still true)."""
+    colour = state[L.S_COLOUR]
+    state[L.S_COLOUR] = state[L.S_COLOUR_BEFORE]
+    under = state[L.S_NDISCARD] >= 2
+    if under:
+        state[L.S_NDISCARD] -= 1
+    faces = wild_draw_proof(state, spec)
+    if under:
+        state[L.S_NDISCARD] += 1
+    state[L.S_COLOUR] = colour
+    return faces
 
 
 @njit(cache=True, inline="always")
@@ -972,8 +1000,11 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     if wild_draw and 0 <= state[L.S_COLOUR_BEFORE] < L.NUM_COLOURS:
         # U-WD4-1: it had no card of the colour before: proven where bluffs are refused,
         # implied where a bluff is possible
-        record = L.VOID_FACES if spec[L.SP_WD4_MODE] == WD4_REFUSED else L.HINT_FACES
-        record_lack(state, record, seat, spec[L.COLOUR_FACES + state[L.S_COLOUR_BEFORE]])
+        # implied where a bluff is possible: that hint stands alone, so that a challenge that
+        # finds the card legal can make it the proof, with the cards gained since as its slack
+        refused = spec[L.SP_WD4_MODE] == WD4_REFUSED
+        record = L.VOID_FACES if refused else L.HINT_FACES
+        record_lack(state, record, seat, wild_draw_proof(state, spec), 0, refused)
     push_discard(state, face)
     state[L.S_DRAWN] = -1
     state[L.S_PLAY_COUNT] += 1
@@ -1631,9 +1662,18 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, stag
         state[L.S_TURNS] += 1
         state[L.S_DREW] = 0
     else:
-        before = state[L.S_COLOUR_BEFORE]
-        if 0 <= before < L.NUM_COLOURS:  # U-WD4-1: it held no card of the colour before
-            record_lack(state, L.VOID_FACES, state[L.S_PENDING_FROM], spec[L.COLOUR_FACES + before])
+        # U-WD4-1: it held no card of the colour before: the hint written when it was laid is
+        # now proven, cards gained since (a missed UNO call, H-CUBE-1) and all
+        sender = state[L.S_PENDING_FROM]
+        if 0 <= sender < state[L.S_NPLAYERS] and 0 <= state[L.S_COLOUR_BEFORE] < L.NUM_COLOURS:
+            proof = _wild_draw_proof_under(state, spec)
+            faces = state[L.HINT_FACES + sender]
+            slack = state[L.HINT_SLACK + sender]
+            if faces == 0:  # a position given without it: the card was just laid
+                faces = proof
+                slack = 0
+            if faces & proof != 0 and slack >= 0:
+                record_lack(state, L.VOID_FACES, sender, faces & proof, slack, True)
         _clear_pending(state)
         draw_cards(state, challenger, amount + spec[L.SP_CHALLENGE_PENALTY])  # M-CHAL-1
         end_turn(state, spec, challenger, staged)
@@ -1661,7 +1701,7 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
     rule = spec[L.SP_DRAW_RULE]
     if state[L.S_PHASE] == L.PH_PLAY:  # U-DRAW-3: proof of nothing to play, or a hint of it
         record = L.VOID_FACES if spec[L.SP_DRAW_WHEN_PLAYABLE] == 0 else L.HINT_FACES
-        record_lack(state, record, seat, playable_set(state, spec, seat))
+        record_lack(state, record, seat, playable_set(state, spec, seat), 0, True)
     state[L.S_DREW] = 1
     while True:
         face = draw_one(state, seat)
@@ -2130,6 +2170,7 @@ INV_FINISHED_HOLDS_CARDS = 8
 INV_HELD = 9
 INV_ENGINE_ERROR = 10
 INV_BAD_FACE = 11
+INV_VOID_RECORD = 12
 
 
 @njit(cache=True)
@@ -2175,6 +2216,14 @@ def check_invariants(state: np.ndarray, spec: np.ndarray, mask: np.ndarray, stag
             return INV_NEGATIVE
         if state[L.FINISHED + seat] != 0 and size != 0 and state[L.S_STATUS] == L.ST_RUNNING:
             return INV_FINISHED_HOLDS_CARDS
+        void = state[L.VOID_FACES + seat]
+        if void != 0:  # U-DRAW-3, U-WD4-2: a proven record holds (a hint may not: a bluff)
+            lacking = 0
+            for face in range(nf):
+                if (void >> face) & 1:
+                    lacking += count_in_hand(state, seat, face)
+            if lacking > state[L.VOID_SLACK + seat]:
+                return INV_VOID_RECORD
     for face in range(L.MAX_FACES):
         if counts[face] != state[L.DECK + face]:
             return INV_CONSERVATION
@@ -2202,4 +2251,7 @@ INVARIANT_MESSAGES = {
     INV_HELD: "a held-faces bitmask disagrees with the cards held",
     INV_ENGINE_ERROR: "the engine found an index out of range or no player to move, and ended the game",
     INV_BAD_FACE: "a pile holds a card that is not a face of the deck",
+    INV_VOID_RECORD: (
+        "U-DRAW-3/U-WD4-2: a hand holds more cards of the faces it was proven to lack than it gained since"
+    ),
 }
