@@ -264,7 +264,11 @@ def _mask_face_by_face(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) ->
                 if state[held + face] > 0 and engine.playable(state, spec, seat, face):
                     mask[face] = 1
                     count += 1
-        elif 0 <= state[L.S_DRAWN] < nf and state[held + state[L.S_DRAWN]] > 0:
+        elif (
+            0 <= state[L.S_DRAWN] < nf
+            and state[held + state[L.S_DRAWN]] > 0
+            and engine.playable(state, spec, seat, state[L.S_DRAWN])  # asked again (U-WD4-2)
+        ):
             mask[state[L.S_DRAWN]] = 1
             count += 1
         if count == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0 or spec[L.SP_DRAW_RULE] == engine.DRAW_ONE_THEN_ANY:

@@ -899,6 +899,26 @@ def test_U_WD4_1_a_refused_bluff_mode_proves_the_lack_when_laid() -> None:
     assert "hint" not in position_fields(game.position())
 
 
+def test_U_WD4_2_a_drawn_wild_draw_four_is_asked_again_after_a_false_call() -> None:
+    """U-WD4-2 (``wd4_bluff = "refused"``) with MM-CALL-1: seat 0 drew a Wild Draw Four it could
+    play (no red card), then called falsely (three cards) and drew the 2-card penalty, a red
+    one among them. The Wild Draw Four is now illegal: keeping it (pass) is all that is left,
+    besides another call."""
+    game = pos(
+        "hands=G1 G2 WD4/G3 G4 G5/Y5 Y6 Y7; discard=R7; draw=R1 B2 B3 R2; colour=R; seat=0; dir=+; "
+        "phase=drawn; drawn=WD4",
+        wd4_bluff="refused", call="mau_mau", false_call_penalty=2,
+    )  # fmt: skip
+    assert legal(game) == {"WD4", "pass", "call"}
+    game.step("call")
+    assert_position(
+        game,
+        "hands=R1 G1 G2 B2 WD4/G3 G4 G5/Y5 Y6 Y7; discard=R7; draw=B3 R2; colour=R; seat=0; dir=+; "
+        "phase=drawn; drawn=WD4",
+    )
+    assert legal(game) == {"pass", "call"}
+
+
 @pytest.mark.parametrize("penalty", [0, 1, 3])
 def test_U_WD4_2_challenge_penalty_parameter(penalty: int) -> None:
     """U-WD4-2: a failed challenger draws 4 + ``challenge_penalty`` cards."""

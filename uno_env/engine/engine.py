@@ -672,7 +672,9 @@ def legal_play_drawn(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[in
         drawn = state[L.S_DRAWN]
         faces = 0
         if 0 <= drawn < spec[L.SP_NUM_FACES] and count_in_hand(state, seat, drawn) > 0:
-            faces = 1 << drawn
+            # playable when drawn, but asked again: a call's penalty since (MM-CALL-1) may have
+            # brought a card of the colour that makes a Wild Draw Four illegal (U-WD4-2 refused)
+            faces = (1 << drawn) & playable_set(state, spec, seat)
     others = _call_bit(state, spec, seat, L.PH_PLAY_DRAWN)
     if faces == 0 or spec[L.SP_DRAWN_MUST_PLAY] == 0 or any_card:
         others |= 1 << L.A_PASS_OFFSET
