@@ -1001,9 +1001,8 @@ def _lay_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int) -> None
     remove_from_hand(state, seat, face)
     if wild_draw and 0 <= state[L.S_COLOUR_BEFORE] < L.NUM_COLOURS:
         # U-WD4-1: it had no card of the colour before: proven where bluffs are refused,
-        # implied where a bluff is possible
-        # implied where a bluff is possible: that hint stands alone, so that a challenge that
-        # finds the card legal can make it the proof, with the cards gained since as its slack
+        # implied where a bluff is possible. That hint stands alone (joins no older one), so a
+        # challenge that finds the card legal can make it the proof, slack and all (U-WD4-2)
         refused = spec[L.SP_WD4_MODE] == WD4_REFUSED
         record = L.VOID_FACES if refused else L.HINT_FACES
         record_lack(state, record, seat, wild_draw_proof(state, spec), 0, refused)
