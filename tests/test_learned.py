@@ -327,7 +327,15 @@ def test_the_shipped_policies_load_by_name_with_their_record() -> None:
         assert isinstance(agents.make(name, seed=1), agents.ExportedAgent)
 
 
-SHIPPED = {"distilled_uno_2p", "distilled_uno_4p", "expert_uno_2p", "expert_uno_4p", "ppo_uno_2p"}
+SHIPPED = {
+    "distilled_uno_2p",
+    "distilled_uno_4p",
+    "expert_uno_2p",
+    "expert_uno_4p",
+    "expert_ppo_uno_2p",
+    "expert_ppo_uno_4p",
+    "ppo_uno_2p",
+}
 """The pretrained policies in ``uno_env/pretrained/`` (the docs' shipped-policies tables list them)."""
 
 
@@ -346,7 +354,9 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
         assert f"`{name}`" in readme, f"{name} missing from the README"
 
 
-@pytest.mark.parametrize("name", ["ppo_uno_2p", "expert_uno_2p", "expert_uno_4p"])
+@pytest.mark.parametrize(
+    "name", ["ppo_uno_2p", "expert_uno_2p", "expert_uno_4p", "expert_ppo_uno_2p", "expert_ppo_uno_4p"]
+)
 def test_the_docs_quote_the_recorded_evaluation(name: str) -> None:
     """The figure the docs give for a shipped policy against ``blocker`` is its record's: the
     shipped-policies tables of docs/training.md and docs/agents.md and the README quote the
@@ -426,6 +436,30 @@ def test_a_network_of_an_older_observation_spec_reads_todays_prefix() -> None:
     assert full == policy.act(obs, mask)
     with pytest.raises(ValueError, match="takes observations of 884 values"):
         policy.logits(obs[:900])  # neither its own size nor today's: refused, not cut
+
+
+@pytest.mark.parametrize(("name", "players"), [("expert_ppo_uno_2p", 2), ("expert_ppo_uno_4p", 4)])
+def test_the_shipped_obs_v3_networks_play_alike_in_python_and_compiled(name: str, players: int) -> None:
+    """The fine-tuned networks read today's whole vector, the opponents' records included
+    (obs-v3): the batch simulator (compiled encoder and forward pass) and a ``Game`` driven by
+    ``agents.make`` (Python encoder, NumPy forward pass) play the same games, decision for
+    decision, with the network at every seat in turn, and the batch games keep the invariants."""
+    from uno_env.game.encoding import obs_layout
+    from uno_env.sim.learned import load_policy
+
+    policy = load_policy(name)
+    assert (policy.obs_version, policy.inputs) == (3, obs_layout("uno", 3).size)
+    assert policy.meta["num_players"] == players
+    deals = 12
+    for seat in range(players):
+        names = ["blocker"] * players
+        names[seat] = name
+        result = uno_env.simulate("uno", players, deals, seed=40, policies=names, check_invariants=True)
+        for g in range(deals):
+            table = [agents.make(n, seed=0) for n in names]
+            outcome = agents.play(uno_env.Game("uno", players, seed=40 + g), table)
+            assert outcome.decisions == result.length[g]
+            assert (outcome.winner if outcome.winner is not None else -1) == result.winner[g]
 
 
 def test_an_older_observation_policy_starts_a_learner_with_the_new_inputs_at_zero() -> None:
