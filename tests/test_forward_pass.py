@@ -3,11 +3,12 @@
 The batch simulator, the guided search and expert iteration all play through
 :func:`~uno_env.sim.learned.forward_rows` and :func:`~uno_env.sim.learned.best_legal`. Their
 docstrings promise sums in a fixed order (each unit adds its non-zero inputs in index order,
-each logit its terms in input order), so a move never depends on the batch or on how the
-loops are blocked. These tests hold them to it bit for bit against a plain float32
-reference that adds one term at a time, on random networks whose widths are not multiples of
-the blocking (four inputs or four actions at a time), tanh and ReLU, sparse and dense
-inputs, every count of legal actions, and ties.
+each logit its terms in input order), so a move never depends on the batch, on how the loops
+are blocked, or on whether a hidden layer's zero inputs are added (an exact zero) or skipped.
+These tests hold them to it bit for bit against a plain float32 reference that adds one term
+at a time, on random networks whose widths are not multiples of the blocking (four inputs or
+four actions at a time), tanh and ReLU, sparse and dense inputs, odd and even batches, every
+count of legal actions, and ties.
 """
 
 from __future__ import annotations
@@ -107,8 +108,14 @@ def test_hidden_layers_and_the_move_match_the_in_order_reference_bit_for_bit(
     width = widest_layer(table)
     h_a = np.zeros((rows, width), dtype=np.float32)
     h_b = np.zeros((rows, width), dtype=np.float32)
-    # a batch in scrambled order: rows are independent of their batch and position
+    # a batch in scrambled order: rows are independent of their batch and position; hidden
+    # layers go two rows at a time, so an odd batch first leaves its last row alone
     order = rng.permutation(rows).astype(np.int64)
+    forward_rows(bank, table, 0, obs, order, rows - 1, h_a, h_b)
+    alone = order[rows - 2]
+    np.testing.assert_array_equal(
+        h_a[alone, : hidden[-1]], hidden_reference(weights, biases, activation, obs[alone])
+    )
     forward_rows(bank, table, 0, obs, order, rows, h_a, h_b)
     for r in range(rows):
         expected = hidden_reference(weights, biases, activation, obs[r])

@@ -795,9 +795,11 @@ def forward_rows(
     layer over all rows; the last hidden activations end in ``h_a[rows]`` (``(B, width)``).
 
     Each unit adds its inputs in index order, so the result does not depend on the batch.
-    Only the non-zero inputs are added (listed first without a branch: the observation is
-    mostly zeros), each as one contiguous row of the stored weights, four rows per pass over
-    the units (:func:`add_rows`).
+    Only the non-zero inputs of the first layer are added (listed first without a branch: the
+    observation is mostly zeros), each as one contiguous row of the stored weights, four rows
+    per pass over the units (:func:`add_rows`). A hidden layer's input is dense, so there every
+    input is added, two batch rows at a time (:func:`add_dense_pair`): each weight is loaded
+    once for both, and a zero adds an exact zero, so every sum is the same.
     """
     layers = table[net, 0]
     relu = table[net, 1] == ACT_RELU
@@ -807,23 +809,78 @@ def forward_rows(
         n_out = table[net, 3 + 4 * j]
         w_at = table[net, 4 + 4 * j]
         bias = bank[table[net, 5 + 4 * j] : table[net, 5 + 4 * j] + n_out]
-        for r in range(count):
+        r = 0
+        while r < count:
             row = rows[r]
             out = h_b[row, :n_out]
             out[:] = bias
+            if j > 0 and r + 1 < count:
+                # a hidden layer's input is dense: two rows share each pass over the weights
+                other = rows[r + 1]
+                out_other = h_b[other, :n_out]
+                out_other[:] = bias
+                add_dense_pair(bank, w_at, n_in, n_out, h_a[row], h_a[other], out, out_other)
+                activate(out, h_a[row, :n_out], relu)
+                activate(out_other, h_a[other, :n_out], relu)
+                r += 2
+                continue
             inp = x[row] if j == 0 else h_a[row]
             listed = 0
             for i in range(n_in):
                 nonzero[listed] = i
                 listed += inp[i] != 0.0
             add_rows(bank, w_at, n_out, inp, nonzero, listed, out)
-            dest = h_a[row, :n_out]
-            if relu:
-                for u in range(n_out):
-                    dest[u] = max(out[u], np.float32(0.0))
-            else:
-                for u in range(n_out):
-                    dest[u] = tanh_unit(out[u])
+            activate(out, h_a[row, :n_out], relu)
+            r += 1
+
+
+@njit(cache=True, internal=True)
+def activate(out: np.ndarray, dest: np.ndarray, relu: bool) -> None:
+    """``dest[u]`` = the activation of ``out[u]`` (ReLU or the rational tanh)."""
+    if relu:
+        for u in range(out.shape[0]):
+            dest[u] = max(out[u], np.float32(0.0))
+    else:
+        for u in range(out.shape[0]):
+            dest[u] = tanh_unit(out[u])
+
+
+@njit(cache=True, internal=True)
+def add_dense_pair(
+    bank: np.ndarray,
+    w_at: int,
+    n_in: int,
+    n_out: int,
+    a: np.ndarray,
+    b: np.ndarray,
+    out_a: np.ndarray,
+    out_b: np.ndarray,
+) -> None:
+    """``out_a[u] += a[i] * W[i, u]`` and ``out_b[u] += b[i] * W[i, u]`` for every input ``i``
+    in order: two rows per pass, so each weight is loaded once for both.
+
+    Every input is added, zeros too: a zero input adds an exact zero (the weights are finite),
+    which leaves each sum as :func:`add_rows` makes it.
+    """
+    i = 0
+    while i + 4 <= n_in:
+        a0, a1, a2, a3 = a[i], a[i + 1], a[i + 2], a[i + 3]
+        b0, b1, b2, b3 = b[i], b[i + 1], b[i + 2], b[i + 3]
+        w0 = bank[w_at + i * n_out : w_at + (i + 1) * n_out]
+        w1 = bank[w_at + (i + 1) * n_out : w_at + (i + 2) * n_out]
+        w2 = bank[w_at + (i + 2) * n_out : w_at + (i + 3) * n_out]
+        w3 = bank[w_at + (i + 3) * n_out : w_at + (i + 4) * n_out]
+        for u in range(n_out):
+            out_a[u] = (((out_a[u] + a0 * w0[u]) + a1 * w1[u]) + a2 * w2[u]) + a3 * w3[u]
+            out_b[u] = (((out_b[u] + b0 * w0[u]) + b1 * w1[u]) + b2 * w2[u]) + b3 * w3[u]
+        i += 4
+    while i < n_in:
+        ai, bi = a[i], b[i]
+        weights = bank[w_at + i * n_out : w_at + (i + 1) * n_out]
+        for u in range(n_out):
+            out_a[u] += ai * weights[u]
+            out_b[u] += bi * weights[u]
+        i += 1
 
 
 @njit(cache=True)
