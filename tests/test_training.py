@@ -152,6 +152,13 @@ def test_same_seed_same_parameters(tmp_path: Path) -> None:
     assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
 
 
+def test_the_default_progress_bar_trains(tmp_path: Path) -> None:
+    """``uno-env train`` shows SB3's progress bar unless ``--no-progress``: the packages it needs
+    (tqdm, rich) come with the ``train`` extra, so the default run finishes."""
+    run = train(tiny_config(tmp_path, total_steps=512, eval_every=512, progress_bar=True))
+    assert [r["step"] for r in read_eval_rows(run / "eval.csv")] == [512]
+
+
 def test_every_preset_trains_with_the_same_command(tmp_path: Path) -> None:
     for preset in uno_env.PRESETS:
         cfg = tiny_config(tmp_path, rules=preset, players=4, total_steps=512, eval_every=512, eval_games=4)
