@@ -135,11 +135,128 @@ def test_window_and_epochs_change_on_resume_from_the_next_round(tmp_path: Path) 
         ({"changes": [{"round": 2, "lr": 3}]}, "changes window or epochs from a round on"),
         ({"changes": [{"round": 2, "window": 3}, {"round": 2, "epochs": 3}]}, "rounds must increase"),
         ({"changes": [{"round": 2, "window": 0}]}, "window must be an integer >= 1"),
+        ({"finetune_steps": -1}, r"--finetune-steps must be >= 0 \(0: no fine-tuning\), got -1"),
+        ({"finetune_steps": 1.5}, "--finetune-steps must be an integer >= 0, got 1.5"),
+        ({"finetune_lr": 0.0}, "--finetune-lr must be > 0, got 0.0"),
+        ({"finetune_ent_coef": -0.1}, "--finetune-ent-coef must be >= 0, got -0.1"),
+        ({"finetune_num_envs": 0}, "--finetune-num-envs must be an integer >= 1, got 0"),
+        ({"finetune_n_steps": 0}, "--finetune-n-steps must be an integer >= 1, got 0"),
+        ({"finetune_batch_size": 0}, "--finetune-batch-size must be an integer >= 1, got 0"),
+        ({"finetune_eval_every": 0}, "--finetune-eval-every must be an integer >= 1, got 0"),
+        ({"finetune_eval_games": 0}, "--finetune-eval-games must be an integer >= 1, got 0"),
+        ({"finetune_opponents": ["nobody"]}, "--finetune-opponents 'nobody'.*nobody"),
+        ({"finetune_opponents": ["blocker@x"]}, "--finetune-opponents 'blocker@x'.*weight"),
     ],
 )
 def test_bad_expert_configs_name_what_is_wrong(change: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ExpertConfig(**{**TINY, **change}).check()  # type: ignore[arg-type]
+
+
+FINETUNE = {
+    "finetune_steps": 256, "finetune_num_envs": 4, "finetune_n_steps": 32, "finetune_batch_size": 64,
+    "finetune_eval_every": 128, "finetune_eval_games": 8,
+}  # fmt: skip
+"""A fine-tuning stage of two PPO rollouts (4 games x 32 steps each), a checkpoint after each."""
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_finetuning_stage_trains_on_from_the_network_exports_its_player_and_resumes(
+    tmp_path: Path,
+) -> None:
+    """``finetune_steps``: MaskablePPO from ``final.npz``'s actor in ``OUT/finetune``; its player
+    ``finetuned.npz`` differs from the expert network and plays; a stage stopped at a checkpoint
+    continues from it to the budget; a finished stage is not redone; the budget cannot shrink."""
+    import uno_env
+    from training.expert import FINETUNED, finetune_step, player_path
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_search_deals": 0, **FINETUNE})  # type: ignore[arg-type]
+    out = tmp_path / "a"
+    final = run_expert(cfg, out, "test", executor="serial", progress=False)
+    assert final == out / "final.npz" and player_path(cfg, out) == out / FINETUNED
+    expert, tuned = load_exported(final), load_exported(out / FINETUNED)
+    assert expert.has_critic and not tuned.has_critic  # the expert network keeps its critic for searches
+    assert list(tuned.hidden) == [8] and tuned.activation == "tanh"
+    assert any(not np.array_equal(a, b) for a, b in zip(expert.weights, tuned.weights, strict=True))
+    record = tuned.meta["training"]
+    assert record["step"] == 256 and record["checkpoint"] == "step_0000000256.zip"
+    assert record["config"]["init_policy"] == str(final.resolve()) and record["config"]["net_arch"] == [8]
+    assert record["config"]["opponents"] == ["blocker"] and record["config"]["threads"] == 1
+    assert [r["opponents"] for r in record["evaluation"]] == ["blocker"]
+    config = json.loads((out / "finetune" / "config.json").read_text())
+    assert (config["total_steps"], config["learning_rate"], config["ent_coef"]) == (256, 1e-4, 0.005)
+    assert status_lines(out)[-1].startswith("fine-tuning: done       256/256 steps; ")
+    # the player plays, compiled, at either seat
+    result = uno_env.simulate("uno", 2, 6, seed=1, policies=[str(out / FINETUNED), "blocker"])
+    assert len(result.winner) == 6 and set(result.winner) <= {-1, 0, 1}
+    # finished: a resume rewrites nothing of the stage
+    before = _tree(out / "finetune") | {FINETUNED: (out / FINETUNED).read_bytes()}
+    run_expert(cfg, out, "test", executor="serial", resume=True, progress=False)
+    assert _tree(out / "finetune") | {FINETUNED: (out / FINETUNED).read_bytes()} == before
+    with pytest.raises(
+        ValueError, match="fine-tuning has trained 256 steps; --finetune-steps must be at least"
+    ):
+        run_expert(dataclasses.replace(cfg, finetune_steps=128), out, "test", executor="serial", resume=True)
+    # stopped after its first checkpoint (a budget of one rollout), then continued to 256
+    second = tmp_path / "b"
+    run_expert(
+        dataclasses.replace(cfg, finetune_steps=128), second, "test", executor="serial", progress=False
+    )
+    assert finetune_step(second) == 128 and load_exported(second / FINETUNED).meta["training"]["step"] == 128
+    assert status_lines(second)[-1].startswith("fine-tuning: done       128/128 steps")
+    chunks = _tree(second / "rounds")
+    run_expert(cfg, second, "test", executor="serial", resume=True, progress=False)
+    assert _tree(second / "rounds") == chunks  # the rounds are not touched again
+    assert finetune_step(second) == 256 and load_exported(second / FINETUNED).meta["training"]["step"] == 256
+    steps = [line.split(",")[0] for line in (second / "finetune" / "eval.csv").read_text().splitlines()[1:]]
+    assert steps == ["128", "256"]  # continued from step 128, not started again
+    # the player file lost after the stage finished: exported again, not trained again
+    (second / FINETUNED).unlink()
+    checkpoints = _tree(second / "finetune" / "checkpoints")
+    run_expert(cfg, second, "test", executor="serial", resume=True, progress=False)
+    assert load_exported(second / FINETUNED).meta["training"]["step"] == 256
+    assert _tree(second / "finetune" / "checkpoints") == checkpoints
+
+
+def test_a_run_recorded_before_the_finetuning_options_resumes_and_can_gain_the_stage(tmp_path: Path) -> None:
+    """The fine-tuning options at their defaults are not recorded: a run's config.json, its
+    final.npz sidecar and the sweep's digest are what they were before the options existed, a
+    config.json without them loads, and a resume may add the stage (``--finetune-steps``)."""
+    import hashlib
+
+    from training.expert import FINETUNED, _load_config
+    from training.sweep import SWEEP_FORMAT, run_key
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_search_deals": 0})  # type: ignore[arg-type]
+    out = tmp_path / "a"
+    run_expert(cfg, out, "test", executor="serial", progress=False)
+    recorded = json.loads((out / "config.json").read_text())
+    assert not [k for k in recorded if k.startswith("finetune")]
+    assert not [
+        k for k in load_exported(out / "final.npz").meta["training"]["config"] if k.startswith("finetune")
+    ]
+    assert _load_config(out) == cfg and not (out / "finetune").exists() and not (out / FINETUNED).exists()
+    # the sweep's digest of such a run: as computed before the options existed
+    spec = parse_sweep(
+        {"name": "x", "bases": ["uno"], "players": [2], "mode": "expert", "expert": {"games": 2}}
+    )
+    run = spec.runs()[0]
+    old_fields = {k: v for k, v in dataclasses.asdict(run.cfg).items() if not k.startswith("finetune")}
+    old_key = hashlib.sha256(
+        json.dumps([SWEEP_FORMAT, run.id, old_fields, str(run.variant.rules)], sort_keys=True).encode()
+    ).hexdigest()
+    assert run_key(run) == old_key
+    # the same run resumed with a fine-tuning stage: the rounds stay, the stage runs
+    tuned = dataclasses.replace(cfg, **FINETUNE)  # type: ignore[arg-type]
+    run_expert(tuned, out, "test", executor="serial", resume=True, progress=False)
+    assert load_exported(out / FINETUNED).meta["training"]["step"] == 256
+    assert json.loads((out / "config.json").read_text())["finetune_steps"] == 256
+    # once the stage started its options are fixed (its budget may still grow)
+    with pytest.raises(ValueError, match="was run with another config"):
+        run_expert(dataclasses.replace(tuned, finetune_lr=0.01), out, "test", executor="serial", resume=True)
 
 
 SWEEP = """
@@ -207,6 +324,74 @@ def test_the_sweep_trains_players_by_expert_iteration_and_compares_them(tmp_path
     assert (results[results["style"] == LEARNED]["seat_games"] > 0).all()
 
 
+def test_an_expert_sweep_with_finetuning_cross_evaluates_and_seats_the_finetuned_players(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``finetune_steps`` in ``[expert]``: every run fine-tunes its network, its summary carries
+    the stage, the status counts its steps apart from the labelled games, and the
+    cross-evaluation and a study naming the sweep seat ``finetuned.npz``, not ``final.npz``."""
+    import training.transfer as transfer
+    from training.study import parse_spec, plan
+    from training.sweep import StatusLine
+
+    text = textwrap.dedent(SWEEP).replace(
+        "eval_deals = 4\n",
+        "eval_deals = 4\nfinetune_steps = 128\nfinetune_num_envs = 4\nfinetune_n_steps = 32\n"
+        "finetune_batch_size = 64\nfinetune_eval_every = 128\nfinetune_eval_games = 4\n",
+    )
+    path = tmp_path / "sweep.toml"
+    path.write_text(text, encoding="utf-8")
+    spec = load_sweep(path)
+    assert spec.model_file == "finetuned.npz" and spec.budget() == 2 and spec.finetune_budget() == 128
+    out = tmp_path / "out"
+    assert "fine-tuning 0/256 steps" in StatusLine(spec, out, 1.0, False).line()
+    loaded: list[str] = []
+    where = transfer.model_path
+
+    def recorded(task: transfer.PolicyTask) -> Path:  # the file each policy task plays
+        loaded.append(task.model)
+        return where(task)
+
+    monkeypatch.setattr(transfer, "model_path", recorded)
+    run_sweep(spec, out, executor="serial", progress=False)
+    rows = status_rows(spec, out)
+    assert [(r["state"], r["finetune"], r["finetune_budget"]) for r in rows] == [("done", 128, 128)] * 2
+    assert "2/2 runs done, 4/4 labelled games (100%)" in StatusLine(spec, out, 1.0, False).line()
+    assert "fine-tuning 256/256 steps" in StatusLine(spec, out, 1.0, False).line()
+    for run in ("uno__2p", "uno+seven_swap__2p"):
+        result = json.loads((out / "results" / f"{run}.json").read_text())
+        assert result["step"] == 2 and result["finetune"]["step"] == 128 and result["finetune"]["seconds"] > 0
+        assert result["finetune"]["player"] == "finetuned.npz"
+        assert [r["games"] for r in result["finetune"]["evaluation"]] == [4]
+        tuned = load_exported(out / "runs" / run / "finetuned.npz")
+        assert (
+            tuned.meta["training"]["step"] == 128
+            and load_exported(out / "runs" / run / "final.npz").has_critic
+        )
+    assert loaded and {Path(m).name for m in loaded} == {"finetuned.npz"}
+    assert len(pd_rows(out / "transfer.csv")) >= 4
+    data = {
+        "name": "adapted", "seed": 3, "bases": ["uno"], "players": [2], "styles": ["greedy", "blocker"],
+        "games": 12, "sweep": str(out), "variations": {"seven_swap": {"seven_swap": True}},
+    }  # fmt: skip
+    assert {t.learned for t in plan(parse_spec(data))} == {
+        str(out / "runs" / "uno__2p" / "finetuned.npz"),
+        str(out / "runs" / "uno+seven_swap__2p" / "finetuned.npz"),
+    }
+    # the sweep resumed: the finished runs (and their stages) are kept as they are
+    before = {run: _tree(out / "runs" / run / "finetune") for run in ("uno__2p", "uno+seven_swap__2p")}
+    run_sweep(spec, out, executor="serial", resume=True, progress=False, transfer=False)
+    assert {run: _tree(out / "runs" / run / "finetune") for run in before} == before
+
+
+def pd_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file."""
+    import csv
+
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
 def test_expert_sweep_specs_are_checked(tmp_path: Path) -> None:
     base = {"name": "x", "bases": ["uno"], "players": [2], "variations": {}}
     with pytest.raises(SpecError, match="mode must be one of ppo, expert"):
@@ -217,6 +402,11 @@ def test_expert_sweep_specs_are_checked(tmp_path: Path) -> None:
         parse_sweep({**base, "mode": "expert", "expert": {"name": "x"}})
     with pytest.raises(SpecError, match="games must be a int"):
         parse_sweep({**base, "mode": "expert", "expert": {"games": "many"}})
+    with pytest.raises(SpecError, match=r"\[expert\]: --finetune-steps must be >= 0"):
+        parse_sweep({**base, "mode": "expert", "expert": {"finetune_steps": -5}})
+    with pytest.raises(SpecError, match="finetune_opponents must be a list of str"):
+        parse_sweep({**base, "mode": "expert", "expert": {"finetune_opponents": "blocker"}})
+    assert parse_sweep({**base, "mode": "expert", "expert": {"games": 2}}).model_file == "final.npz"
     with pytest.raises(SpecError, match="compare names 'oracle', which cheats"):
         parse_sweep({**base, "transfer": {"compare": ["oracle"]}})
     ppo = parse_sweep(base)

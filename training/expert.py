@@ -34,6 +34,16 @@ The next round's searcher is guided by that file. ``OUT/final.npz`` is the last 
 network; its sidecar's ``training`` holds the command, config, every round's data and
 evaluations.
 
+**Fine-tuning** (``--finetune-steps N``, default 0: none). After the last round the network is
+trained on with MaskablePPO on the game outcome (:func:`run_finetune`): a run directory of
+:mod:`training.train` in ``OUT/finetune/``, the actor loaded from ``OUT/final.npz``, the
+``--finetune-opponents`` (default: ``--eval-opponent``) at the other seats, evaluated and
+checkpointed every ``--finetune-eval-every`` steps against ``--eval-opponent``. Its last
+checkpoint's actor is the run's player, ``OUT/finetuned.npz`` (plain weights, no critic);
+``final.npz`` stays the expert-iteration network with its critic, for guided searches. An
+interrupted stage continues from its last checkpoint on ``--resume``, where
+``--finetune-steps`` may grow.
+
 **Resume and progress.** Every chunk is a task of :func:`training.runner.run_batches` (a
 process pool, ``--executor ray`` or in this process) that writes its data file atomically
 (``rounds/NN/chunks/chunk_KKKKK.npz``); a round's network, evaluation and record are written
@@ -61,11 +71,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import uno_env
+from agents.spec import parse_seats, parse_weighted
 from training.common import Subcommand, add_run_arguments, resolve_rules, set_torch_threads
 from training.runner import (
     Progress,
@@ -88,6 +99,9 @@ from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .extras import executor_needs, merge, require
 
+if TYPE_CHECKING:  # training.train loads the MaskablePPO stack: only the stage imports it
+    from training.train import TrainConfig
+
 EXPERT_FORMAT = "uno-env-expert/1"
 ROUND_SEEDS = 10_000_000
 """Deals of round ``r`` start at ``seed + r * ROUND_SEEDS``."""
@@ -101,6 +115,15 @@ SELECTIONS = ("agreement", "play")
 held-out chunks, or the one that wins most against ``eval_opponent`` on the selection deals."""
 SELF = "self"
 """The opponent entry that seats the searcher at every seat (self-play; every seat labelled)."""
+FINETUNE_FIELDS = (
+    "finetune_steps", "finetune_opponents", "finetune_lr", "finetune_ent_coef", "finetune_num_envs",
+    "finetune_n_steps", "finetune_batch_size", "finetune_eval_every", "finetune_eval_games",
+)  # fmt: skip
+"""The options of the fine-tuning stage (recorded only when not at their defaults)."""
+FINETUNE_DIR = "finetune"
+"""The stage's MaskablePPO run directory inside the run's folder."""
+FINETUNED = "finetuned.npz"
+"""The stage's player (plain weights, actor only) inside the run's folder."""
 CHANGEABLE = ("window", "epochs")
 """The training options a resumed run may change from its next round on (``--window``, ``--epochs``)."""
 
@@ -137,6 +160,21 @@ class ExpertConfig:
     select: str = "agreement"
     threads: int = 1
     name: str = ""
+    finetune_steps: int = 0
+    """Learner steps of the fine-tuning stage (MaskablePPO on the game outcome, started from
+    ``final.npz``; :func:`run_finetune`). 0: no stage."""
+    finetune_opponents: list[str] = field(default_factory=list)
+    """The stage's opponent pool (``uno-env train --opponents`` entries). Empty: ``eval_opponent``
+    at every other seat."""
+    finetune_lr: float = 1e-4
+    finetune_ent_coef: float = 0.005
+    finetune_num_envs: int = 128
+    finetune_n_steps: int = 128
+    finetune_batch_size: int = 4096
+    finetune_eval_every: int = 2_000_000
+    """Steps between the stage's evaluations and checkpoints (the unit of its resume)."""
+    finetune_eval_games: int = 500
+    """Games per evaluation of the stage against ``eval_opponent``."""
     changes: list[dict[str, int]] = field(default_factory=list)
     """Training options changed on resume, each from a round on: ``{"round": r, "window": w,
     "epochs": e}`` (either option may be left out). Kept in ``config.json``, so the config still
@@ -192,6 +230,31 @@ class ExpertConfig:
         if self.init_policy:
             _check_player(self.init_policy)
         self._check_changes()
+        self._check_finetune()
+
+    def _check_finetune(self) -> None:
+        if isinstance(self.finetune_steps, bool) or not isinstance(self.finetune_steps, int):
+            raise ValueError(f"--finetune-steps must be an integer >= 0, got {self.finetune_steps!r}")
+        if self.finetune_steps < 0:
+            raise ValueError(f"--finetune-steps must be >= 0 (0: no fine-tuning), got {self.finetune_steps}")
+        sizes = ("finetune_num_envs", "finetune_n_steps", "finetune_batch_size", "finetune_eval_every")
+        for key in (*sizes, "finetune_eval_games"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"--{key.replace('_', '-')} must be an integer >= 1, got {value!r}")
+        if not self.finetune_lr > 0:
+            raise ValueError(f"--finetune-lr must be > 0, got {self.finetune_lr}")
+        if not self.finetune_ent_coef >= 0:
+            raise ValueError(f"--finetune-ent-coef must be >= 0, got {self.finetune_ent_coef}")
+        for entry in self.finetune_opponents:
+            try:
+                text, _ = parse_weighted(entry, where="--finetune-opponents")
+                parse_seats(text, self.players - 1, where=f"--finetune-opponents {entry!r}")
+            except ValueError as exc:
+                raise ValueError(
+                    f"--finetune-opponents {entry!r}: {exc} (entries are agent specs or seat tables "
+                    "with an optional @weight, as uno-env train --opponents)"
+                ) from None
 
     def _check_changes(self) -> None:
         previous = -1
@@ -845,8 +908,19 @@ def _load_config(out: Path) -> ExpertConfig:
     return cfg
 
 
+def config_fields(cfg: ExpertConfig) -> dict[str, Any]:
+    """``cfg`` as recorded data: every field, except the fine-tuning options at their defaults.
+
+    The fine-tuning options came after runs were recorded: leaving them out at their defaults
+    keeps those runs' ``config.json``, ``final.npz`` sidecar and sweep digest what they were (a
+    config without them loads with the defaults, which is how those runs ran)."""
+    data = dataclasses.asdict(cfg)
+    defaults = dataclasses.asdict(ExpertConfig())
+    return {k: v for k, v in data.items() if k not in FINETUNE_FIELDS or v != defaults[k]}
+
+
 def _config_record(cfg: ExpertConfig) -> dict[str, Any]:
-    return {"format": EXPERT_FORMAT, "observation_spec": f"obs-v{OBS_VERSION}", **dataclasses.asdict(cfg)}
+    return {"format": EXPERT_FORMAT, "observation_spec": f"obs-v{OBS_VERSION}", **config_fields(cfg)}
 
 
 def run_expert(
@@ -869,9 +943,14 @@ def run_expert(
     rules.check_players(cfg.players)
     workers = workers_for(executor, workers)
 
-    def same_design(a: Any, b: Any) -> bool:
-        free = ("rounds", "changes")
-        return {k: v for k, v in a.items() if k not in free} == {k: v for k, v in b.items() if k not in free}
+    # the fine-tuning's budget may change on resume (it continues to the new total), and its
+    # other options too while the stage has not started
+    started = (out / FINETUNE_DIR).exists()
+    free = ("rounds", "changes", "finetune_steps", *(() if started else FINETUNE_FIELDS))
+
+    def same_design(a: ExpertConfig, b: ExpertConfig) -> bool:
+        x, y = dataclasses.asdict(a), dataclasses.asdict(b)
+        return {k: v for k, v in x.items() if k not in free} == {k: v for k, v in y.items() if k not in free}
 
     out.mkdir(parents=True, exist_ok=True)
     recorded = out / "config.json"
@@ -881,12 +960,19 @@ def run_expert(
                 f"{out} holds an expert-iteration run: continue it with --resume {out}, or choose --out"
             )
         before = _load_config(out)
-        if not same_design(_config_record(before), _config_record(cfg)):
+        if not same_design(before, cfg):
             raise ValueError(
                 f"{out} was run with another config; resume it unchanged (--rounds may grow, "
-                "--window and --epochs may change from the next round on)"
+                "--window and --epochs may change from the next round on, --finetune-steps may grow "
+                "and the other fine-tuning options change until the fine-tuning starts)"
             )
         _check_added_changes(before, cfg, out)
+        trained = finetune_step(out)
+        if cfg.finetune_steps < trained:
+            raise ValueError(
+                f"{out}: the fine-tuning has trained {trained:,} steps; --finetune-steps must be at "
+                f"least that, got {cfg.finetune_steps:,}"
+            )
     write_json_atomic(recorded, _config_record(cfg))
     log = out / "log.jsonl"
     with claim_run_folder_lock(out):
@@ -942,6 +1028,8 @@ def run_expert(
             if progress:
                 print(_round_line(record), file=sys.stderr, flush=True)
         final = _export_final(cfg, out, command)
+        if cfg.finetune_steps:
+            run_finetune(cfg, out, command, progress=progress)
     return final
 
 
@@ -1086,7 +1174,7 @@ def _export_final(cfg: ExpertConfig, out: Path, command: str) -> Path:
         "method": "expert iteration: the determinised search, guided by the previous round's network, labels "
         "positions; a policy network learns its moves and a privileged critic the outcomes",
         "command": command,
-        "config": dataclasses.asdict(cfg),
+        "config": config_fields(cfg),
         "rounds": rounds,
         "evaluation": rounds[-1].get("evaluation"),
     }
@@ -1098,6 +1186,149 @@ def _export_final(cfg: ExpertConfig, out: Path, command: str) -> Path:
         meta,
         critic=(list(last.critic_weights), list(last.critic_biases)),
     )
+
+
+# ================================================================ the fine-tuning stage
+def player_path(cfg: ExpertConfig, out: Path) -> Path:
+    """The run's player: ``OUT/finetuned.npz`` with a fine-tuning stage, else ``OUT/final.npz``."""
+    return out / (FINETUNED if cfg.finetune_steps else "final.npz")
+
+
+def finetune_config(cfg: ExpertConfig, out: Path) -> TrainConfig:
+    """The stage's MaskablePPO config: the run's rules, players and seed, the actor loaded from
+    ``OUT/final.npz`` (``net_arch`` its hidden widths), the fine-tuning options, one torch thread."""
+    from training.train import TrainConfig
+
+    return TrainConfig(
+        rules=cfg.rules,
+        overrides=list(cfg.overrides),
+        players=cfg.players,
+        exp="finetune",
+        seed=cfg.seed,
+        total_steps=cfg.finetune_steps,
+        num_envs=cfg.finetune_num_envs,
+        n_steps=cfg.finetune_n_steps,
+        batch_size=cfg.finetune_batch_size,
+        learning_rate=cfg.finetune_lr,
+        ent_coef=cfg.finetune_ent_coef,
+        net_arch=list(cfg.net_arch),
+        init_policy=str((out / "final.npz").resolve()),
+        opponents=list(cfg.finetune_opponents) or [cfg.eval_opponent],
+        eval_every=cfg.finetune_eval_every,
+        eval_games=cfg.finetune_eval_games,
+        eval_opponents=[cfg.eval_opponent],
+        threads=1,
+        runs_dir=str(out),
+        progress_bar=False,
+        tensorboard=False,
+    )
+
+
+def finetune_step(out: Path) -> int:
+    """Learner steps of the run's fine-tuning at its last checkpoint (0: none yet)."""
+    latest = out / FINETUNE_DIR / "checkpoints" / "latest.json"
+    if not latest.is_file():
+        return 0
+    step = files.read_json_object(latest, "checkpoint record").get("step", 0)
+    return step if isinstance(step, int) and not isinstance(step, bool) else 0
+
+
+def finetune_summary(out: Path) -> dict[str, Any]:
+    """The stage so far: steps and wall seconds at its last checkpoint, and the evaluation rows
+    of that step (empty before its first checkpoint)."""
+    from training.train import read_eval_rows
+
+    folder = out / FINETUNE_DIR
+    latest = folder / "checkpoints" / "latest.json"
+    if not latest.is_file():
+        return {"step": 0, "seconds": 0.0, "evaluation": []}
+    state = files.read_json_object(latest, "checkpoint record")
+    rows = [r for r in read_eval_rows(folder / "eval.csv") if r["step"] == state["step"]]
+    return {
+        "step": int(state["step"]),
+        "seconds": round(float(state["seconds"]), 1),
+        "evaluation": [{k: v for k, v in r.items() if k != "seconds"} for r in rows],
+    }
+
+
+def _finetuned_step(path: Path) -> int | None:
+    """The step the player file ``path`` was exported at (None: no such file)."""
+    if not path.is_file():
+        return None
+    step = load_exported(path).meta.get("training", {}).get("step")
+    return step if isinstance(step, int) else None
+
+
+def _model_step(folder: Path) -> int | None:
+    """The step of a training run's ``model.zip`` (its sidecar; None: no model yet)."""
+    from agents.policy_agent import load_policy_metadata
+
+    model = folder / "model.zip"
+    if not model.is_file():
+        return None
+    step = load_policy_metadata(model).extra.get("step")
+    return step if isinstance(step, int) else None
+
+
+def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: bool = True) -> Path:
+    """Run (or continue) the fine-tuning stage in ``OUT/finetune`` and export its player.
+
+    A MaskablePPO run (:func:`training.train.train`) from the expert-iteration network's actor,
+    trained on the game outcome against the fine-tuning opponents; an interrupted stage
+    continues from its last checkpoint (:func:`training.train.resume`, to ``finetune_steps``),
+    a finished one is not redone. The player, ``OUT/finetuned.npz``, is the last checkpoint's
+    actor (plain weights); its sidecar's ``training`` holds the stage's config, step, seconds
+    and last evaluation. Returns its path."""
+    from training.export import export_checkpoint
+    from training.train import resume, train
+
+    folder = out / FINETUNE_DIR
+    target = out / FINETUNED
+    step = finetune_step(out)
+    if step >= cfg.finetune_steps and _finetuned_step(target) == step:
+        return target  # finished and exported: nothing to redo
+    if step < cfg.finetune_steps or _model_step(folder) != step:
+        # model.zip is the run's last file: one of the last checkpoint's step means the run ended
+        # there and only the export is missing; otherwise it trains (on) to the budget
+        if progress:
+            print(f"fine-tuning: MaskablePPO to {cfg.finetune_steps:,} steps in {folder}", file=sys.stderr)
+        if (folder / "config.json").is_file():
+            resume(folder, total_steps=cfg.finetune_steps)
+        else:
+            train(finetune_config(cfg, out), run_dir=folder, rules=resolve_rules(cfg.rules, cfg.overrides))
+    summary = finetune_summary(out)
+    latest = files.read_json_object(folder / "checkpoints" / "latest.json", "checkpoint record")
+    recorded = files.read_json_object(folder / "config.json", "run config")
+    training = {
+        "method": "MaskablePPO on the game outcome, the actor started from the expert-iteration network "
+        "(final.npz); the last checkpoint's actor",
+        "command": command,
+        "config": recorded,
+        "expert_config": config_fields(cfg),
+        "checkpoint": latest["checkpoint"],
+        **summary,
+    }
+    name = f"{cfg.name or 'expert'}_finetuned"
+    export_checkpoint(folder / "checkpoints" / latest["checkpoint"], target, name=name, training=training)
+    log_event(out / "log.jsonl", "finetuned", step=summary["step"], time=time.time())
+    if progress:
+        print(_finetune_line(cfg, out), file=sys.stderr, flush=True)
+    return target
+
+
+def _finetune_line(cfg: ExpertConfig, out: Path) -> str:
+    summary = finetune_summary(out)
+    step = summary["step"]
+    state = "done" if _finetuned_step(out / FINETUNED) == step and step >= cfg.finetune_steps else "training"
+    if not (out / FINETUNE_DIR).exists():
+        state = "waiting"
+    line = f"fine-tuning: {state:<10} {step:,}/{cfg.finetune_steps:,} steps"
+    for row in summary["evaluation"]:
+        line += (
+            f"; {row['win_rate']:.1%} [{row['win_low']:.1%}, {row['win_high']:.1%}] against "
+            f"{row['opponents']} ({row['games']:,} games)"
+        )
+    return line
 
 
 def status_lines(out: Path) -> list[str]:
@@ -1113,6 +1344,8 @@ def status_lines(out: Path) -> list[str]:
         if record.is_file():
             line += " | " + _round_line(files.read_json_object(record, "round record"))
         lines.append(line)
+    if cfg.finetune_steps:
+        lines.append(_finetune_line(cfg, out))
     return lines
 
 
@@ -1184,6 +1417,41 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     a("--threads", type=int, default=d.threads, help="torch threads")
     a("--name", default=d.name, help="the final network's name")
+    a(
+        "--finetune-steps",
+        type=int,
+        default=None,
+        help="after the last round, train the network on with MaskablePPO for this many learner steps "
+        f"(OUT/finetune, the player OUT/{FINETUNED}; default 0: none; with --resume: the new total)",
+    )
+    a(
+        "--finetune-opponents",
+        nargs="+",
+        default=None,
+        help="the fine-tuning's opponent pool (uno-env train --opponents entries; default: --eval-opponent)",
+    )
+    a("--finetune-lr", type=float, default=None, help=f"the fine-tuning's learning rate ({d.finetune_lr:g})")
+    a(
+        "--finetune-ent-coef",
+        type=float,
+        default=None,
+        help=f"the fine-tuning's entropy bonus ({d.finetune_ent_coef:g})",
+    )
+    a("--finetune-num-envs", type=int, default=None, help=f"games at once ({d.finetune_num_envs})")
+    a("--finetune-n-steps", type=int, default=None, help=f"rollout length per game ({d.finetune_n_steps})")
+    a("--finetune-batch-size", type=int, default=None, help=f"PPO minibatch ({d.finetune_batch_size})")
+    a(
+        "--finetune-eval-every",
+        type=int,
+        default=None,
+        help=f"steps between the fine-tuning's evaluations and checkpoints ({d.finetune_eval_every:,})",
+    )
+    a(
+        "--finetune-eval-games",
+        type=int,
+        default=None,
+        help=f"games per evaluation against --eval-opponent ({d.finetune_eval_games})",
+    )
     add_run_arguments(
         parser, "expert-iteration run", "where chunks are labelled", "runs/expert__<rules>__<N>p__<seed>"
     )
@@ -1210,6 +1478,9 @@ def cmd_expert(args: argparse.Namespace) -> int:
         if args.rounds != ExpertConfig().rounds:
             cfg.rounds = args.rounds
         cfg = with_changes(cfg, args.resume, args.window, args.epochs)
+        # fine-tuning options given on resume: run_expert refuses what may no longer change
+        given = {k: getattr(args, k) for k in FINETUNE_FIELDS if getattr(args, k) is not None}
+        cfg = dataclasses.replace(cfg, **given)
         out = args.resume
     else:
         given = {k: v for k, v in vars(args).items() if k in names and v is not None}
@@ -1227,6 +1498,8 @@ def cmd_expert(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     print(f"final network: {final}")
+    if cfg.finetune_steps:
+        print(f"fine-tuned player: {player_path(cfg, out)}")
     return 0
 
 

@@ -51,14 +51,16 @@ attribute (or the class's or function's name); ``spec.toml`` keeps only that nam
 sweep resumes from Python with the same objects.
 
 **Runs.** Run ``<variant>__<n>p`` lives in ``OUT/runs/<variant>__<n>p/``, a normal run
-directory of :mod:`training.train` (with ``mode = "expert"``: of :mod:`training.expert`, its
-player ``final.npz``) (``config.json``, ``rules.txt``, ``checkpoints/``,
+directory of :mod:`training.train` (``config.json``, ``rules.txt``, ``checkpoints/``,
 ``eval.csv``, ``eval_curve.png``, ``progress.csv``, ``model.zip``; its own output goes to
-``train.log`` there). Runs are tasks of :func:`training.runner.run_batches`: a local process
-pool by default (``--workers``, default the cores, one torch thread each), or Ray tasks
-(``--executor ray``; ``--ray-address`` for a cluster whose workers see ``OUT`` at the same
-path). When a run finishes its summary is written atomically to ``OUT/results/<run>.json``
-with the digest of its config and rules (:func:`run_key`).
+``train.log`` there). With ``mode = "expert"`` it is a run directory of
+:mod:`training.expert`, its player ``final.npz``, or ``finetuned.npz`` when ``[expert]`` sets
+``finetune_steps`` (the fine-tuning stage's steps are counted apart from the labelled games).
+Runs are tasks of :func:`training.runner.run_batches`: a local process pool by default
+(``--workers``, default the cores, one torch thread each), or Ray tasks (``--executor ray``;
+``--ray-address`` for a cluster whose workers see ``OUT`` at the same path). When a run
+finishes its summary is written atomically to ``OUT/results/<run>.json`` with the digest of
+its config and rules (:func:`run_key`).
 
 **Resume.** ``--resume OUT`` reads ``OUT/spec.toml``. A run with a results file of the same
 digest (or whose ``config.json`` and rules match the spec's, when a later version added
@@ -99,7 +101,15 @@ from typing import Any
 from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
 from training.cluster import ship_folder, unpack_folder
 from training.common import Subcommand, add_run_arguments, plural, run_options
-from training.expert import EXPERT_FORMAT, ExpertConfig
+from training.expert import (
+    EXPERT_FORMAT,
+    FINETUNE_DIR,
+    FINETUNED,
+    ExpertConfig,
+    config_fields,
+    finetune_summary,
+    player_path,
+)
 from training.runner import (
     claim_run_folder,
     default_run_folder,
@@ -173,7 +183,11 @@ class SweepSpec:
     @property
     def model_file(self) -> str:
         """The file a finished run's player is in (inside its run directory)."""
-        return "final.npz" if self.mode == "expert" else "model.zip"
+        if self.mode != "expert":
+            return "model.zip"
+        # with a fine-tuning stage the player is the fine-tuned network (final.npz stays the
+        # expert-iteration network with its critic)
+        return FINETUNED if ExpertConfig(**self.expert_options()).finetune_steps else "final.npz"
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as TOML-ready data (what ``spec.toml`` holds)."""
@@ -262,6 +276,13 @@ class SweepSpec:
             cfg = ExpertConfig(**self.expert_options())
             return cfg.rounds * cfg.games
         return self.steps
+
+    def finetune_budget(self) -> int:
+        """Learner steps of every run's fine-tuning stage (expert mode; 0: none). Counted apart
+        from :meth:`budget`: labelled games and PPO steps do not add up."""
+        if self.mode == "expert":
+            return ExpertConfig(**self.expert_options()).finetune_steps
+        return 0
 
     def config(self, variant: Variant, players: int) -> TrainConfig:
         """The training config of ``variant`` at ``players`` (the ``[train]`` table on the defaults)."""
@@ -543,7 +564,10 @@ def write_spec(spec: SweepSpec, out: Path) -> None:
 # ================================================================ one run
 def run_key(run: SweepRun) -> str:
     """SHA-256 of everything that decides a run's training: its config and its rules."""
-    fields = [SWEEP_FORMAT, run.id, dataclasses.asdict(run.cfg), str(run.variant.rules)]
+    # an expert config leaves out the fine-tuning options at their defaults, so the digests of
+    # the runs from before those options existed stay what they were
+    cfg = config_fields(run.cfg) if isinstance(run.cfg, ExpertConfig) else dataclasses.asdict(run.cfg)
+    fields = [SWEEP_FORMAT, run.id, cfg, str(run.variant.rules)]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -564,7 +588,9 @@ def trained_as(run: SweepRun, run_dir: Path) -> bool:
     try:
         recorded = files.read_json_object(run_dir / "config.json", "run config")
         if isinstance(run.cfg, ExpertConfig):
-            return bool(recorded == {"format": EXPERT_FORMAT, **dataclasses.asdict(run.cfg)})
+            # runs record the observation spec they were labelled with (older ones did not)
+            recorded = {k: v for k, v in recorded.items() if k != "observation_spec"}
+            return bool(recorded == {"format": EXPERT_FORMAT, **config_fields(run.cfg)})
         rules = RuleSet.parse(recorded["rules_string"])
     except (ValueError, KeyError, TypeError, AttributeError):
         return False
@@ -655,7 +681,7 @@ def expert_run(task: RunTask) -> dict[str, Any]:
                 "win_high": evaluation["win_hi"],
             }
         )
-    return {
+    summary = {
         "format": SWEEP_FORMAT,
         "id": task.id,
         "key": task.key,
@@ -665,6 +691,9 @@ def expert_run(task: RunTask) -> dict[str, Any]:
         "resumed": resumed,
         "final_eval": final_eval,
     }
+    if cfg.finetune_steps:  # the stage's steps, wall seconds (all sessions) and last evaluation
+        summary["finetune"] = {**finetune_summary(run_dir), "player": player_path(cfg, run_dir).name}
+    return summary
 
 
 @dataclass(frozen=True)
@@ -690,9 +719,11 @@ def train_shipped(shipped: ShippedRun) -> dict[str, Any]:
             unpack_folder(shipped.folder, run_dir)
         stop = threading.Event()
 
-        def so_far() -> int:
-            if shipped.task.mode == "expert":
-                return expert_games(run_dir, ExpertConfig(**shipped.task.cfg))
+        def so_far() -> int | tuple[int, int]:
+            if shipped.task.mode == "expert":  # labelled games and fine-tuning steps
+                return expert_games(run_dir, ExpertConfig(**shipped.task.cfg)), run_steps(
+                    run_dir / FINETUNE_DIR
+                )
             return run_steps(run_dir)
 
         def watch() -> None:  # the driver's status line: this run's steps (or games) so far
@@ -724,30 +755,47 @@ def run_steps(run_dir: Path) -> int:
     return 0
 
 
-def status_rows(spec: SweepSpec, out: Path, remote: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+def status_rows(
+    spec: SweepSpec, out: Path, remote: Mapping[str, int | tuple[int, int]] | None = None
+) -> list[dict[str, Any]]:
     """Where every run stands: ``done``, ``training`` (steps so far) or ``waiting``.
 
-    ``remote``: steps of runs training on Ray nodes, as they reported them (their folders
-    come back to ``out`` when they finish).
+    ``steps`` / ``budget`` count the spec's :attr:`SweepSpec.unit`; ``finetune`` /
+    ``finetune_budget`` the learner steps of an expert run's fine-tuning stage (0 / 0 without one).
+    ``remote``: steps of runs training on Ray nodes, as they reported them (an expert run: its
+    labelled games and fine-tuning steps; their folders come back to ``out`` when they finish).
     """
     rows: list[dict[str, Any]] = []
-    budget = spec.budget()
+    budget, ft_budget = spec.budget(), spec.finetune_budget()
     remote = remote or {}
     for run in spec.runs():
         run_dir = out / "runs" / run.id
         result = out / "results" / f"{run.id}.json"
+        finetune = 0
         if result.is_file():
-            state, steps = "done", budget
+            state, steps, finetune = "done", budget, ft_budget
         elif run.id in remote:
-            state, steps = "training", remote[run.id]
+            reported = remote[run.id]
+            state = "training"
+            steps, finetune = reported if isinstance(reported, tuple) else (reported, 0)
         elif run_dir.exists():
             state = "training"
-            steps = (
-                expert_games(run_dir, run.cfg) if isinstance(run.cfg, ExpertConfig) else run_steps(run_dir)
-            )
+            if isinstance(run.cfg, ExpertConfig):
+                steps, finetune = expert_games(run_dir, run.cfg), run_steps(run_dir / FINETUNE_DIR)
+            else:
+                steps = run_steps(run_dir)
         else:
             state, steps = "waiting", 0
-        rows.append({"run": run.id, "state": state, "steps": min(steps, budget), "budget": budget})
+        rows.append(
+            {
+                "run": run.id,
+                "state": state,
+                "steps": min(steps, budget),
+                "budget": budget,
+                "finetune": min(finetune, ft_budget),
+                "finetune_budget": ft_budget,
+            }
+        )
     return rows
 
 
@@ -764,7 +812,7 @@ class StatusLine:
 
     def __init__(self, spec: SweepSpec, out: Path, every: float, enabled: bool) -> None:
         self.spec, self.out, self.every, self.enabled = spec, out, every, enabled
-        self.remote: dict[str, int] = {}  # steps of runs on Ray nodes (report_progress)
+        self.remote: dict[str, int | tuple[int, int]] = {}  # steps of runs on Ray nodes (report_progress)
         self.stop = threading.Event()
         self.start_steps = sum(r["steps"] for r in status_rows(spec, out))
         self.start = time.perf_counter()
@@ -778,14 +826,25 @@ class StatusLine:
         total = sum(r["budget"] for r in rows)
         elapsed = time.perf_counter() - self.start
         rate = (steps - self.start_steps) / elapsed if elapsed > 0 else 0.0
-        left = f", ~{(total - steps) / rate / 60:.0f} min of training left" if rate > 0 else ""
-        active = ", ".join(
-            f"{r['run']} {r['steps'] / r['budget']:.0%}" for r in rows if r["state"] == "training"
-        )
         unit = self.spec.unit
+        # the time left counts the budget's unit only (an expert run's fine-tuning stage is not in it)
+        left = (
+            f", ~{(total - steps) / rate / 60:.0f} min of {unit} left" if rate > 0 and steps < total else ""
+        )
+        ft_total = sum(r["finetune_budget"] for r in rows)
+        finetune = (
+            f", fine-tuning {sum(r['finetune'] for r in rows):,}/{ft_total:,} steps" if ft_total else ""
+        )
+        active = ", ".join(
+            f"{r['run']} {r['steps'] / r['budget']:.0%}"
+            + (f" (fine-tuning {r['finetune'] / r['finetune_budget']:.0%})" if r["finetune_budget"] else "")
+            for r in rows
+            if r["state"] == "training"
+        )
         return (
             f"sweep {self.spec.name!r}: {done}/{len(rows)} runs done, {steps:,}/{total:,} {unit} "
-            f"({steps / total:.0%}), {rate:,.1f} {unit}/s{left}" + (f" | {active}" if active else "")
+            f"({steps / total:.0%}), {rate:,.1f} {unit}/s{left}{finetune}"
+            + (f" | {active}" if active else "")
         )
 
     def _loop(self) -> None:
@@ -942,6 +1001,12 @@ def run_sweep(
                     f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
                     for r in result["final_eval"]
                 )
+                tuned = result.get("finetune")
+                if tuned:
+                    evals += "; fine-tuned at step {:,}: ".format(tuned["step"]) + ", ".join(
+                        f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
+                        for r in tuned["evaluation"]
+                    )
                 print(f"run {result['id']} done at step {result['step']:,}: {evals}", file=sys.stderr)
 
         results_folder(out / "results")
@@ -991,7 +1056,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.status is not None:
         spec = load_sweep(args.status / "spec.toml")
         for row in status_rows(spec, args.status):
-            print(f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} {spec.unit}")
+            line = f"{row['run']:<40} {row['state']:<9} {row['steps']:>12,} / {row['budget']:,} {spec.unit}"
+            if row["finetune_budget"]:
+                line += f", {row['finetune']:,} / {row['finetune_budget']:,} fine-tuning steps"
+            print(line)
         return 0
     if args.report is not None:
         require("sweep", {"study": REPORT})
