@@ -255,7 +255,7 @@ def test_a_run_recorded_before_the_finetuning_options_resumes_and_can_gain_the_s
     assert load_exported(out / FINETUNED).meta["training"]["step"] == 256
     assert json.loads((out / "config.json").read_text())["finetune_steps"] == 256
     # once the stage started its options are fixed (its budget may still grow)
-    with pytest.raises(ValueError, match="was run with another config"):
+    with pytest.raises(ValueError, match=r"was run with another config \(it differs in finetune_lr\)"):
         run_expert(dataclasses.replace(tuned, finetune_lr=0.01), out, "test", executor="serial", resume=True)
 
 
@@ -325,7 +325,7 @@ def test_the_sweep_trains_players_by_expert_iteration_and_compares_them(tmp_path
 
 
 def test_an_expert_sweep_with_finetuning_cross_evaluates_and_seats_the_finetuned_players(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``finetune_steps`` in ``[expert]``: every run fine-tunes its network, its summary carries
     the stage, the status counts its steps apart from the labelled games, and the
@@ -353,7 +353,8 @@ def test_an_expert_sweep_with_finetuning_cross_evaluates_and_seats_the_finetuned
         return where(task)
 
     monkeypatch.setattr(transfer, "model_path", recorded)
-    run_sweep(spec, out, executor="serial", progress=False)
+    run_sweep(spec, out, executor="serial", progress=True, status_every=3600.0)
+    assert "fine-tuned at step 128: vs blocker" in capsys.readouterr().err
     rows = status_rows(spec, out)
     assert [(r["state"], r["finetune"], r["finetune_budget"]) for r in rows] == [("done", 128, 128)] * 2
     assert "2/2 runs done, 4/4 labelled games (100%)" in StatusLine(spec, out, 1.0, False).line()
@@ -382,6 +383,48 @@ def test_an_expert_sweep_with_finetuning_cross_evaluates_and_seats_the_finetuned
     before = {run: _tree(out / "runs" / run / "finetune") for run in ("uno__2p", "uno+seven_swap__2p")}
     run_sweep(spec, out, executor="serial", resume=True, progress=False, transfer=False)
     assert {run: _tree(out / "runs" / run / "finetune") for run in before} == before
+
+
+def test_a_ray_node_finetunes_in_the_shipped_run_folder(tmp_path: Path) -> None:
+    """Under Ray a run's folder travels to the node and back whole: the stage (``finetune/``)
+    and its player come back, the same player the process in the driver trains."""
+    pytest.importorskip("ray")
+    text = textwrap.dedent(SWEEP).replace(
+        "eval_deals = 4\n",
+        "eval_deals = 4\nfinetune_steps = 128\nfinetune_num_envs = 4\nfinetune_n_steps = 32\n"
+        "finetune_batch_size = 64\nfinetune_eval_every = 128\nfinetune_eval_games = 4\n",
+    )
+    text = text.replace("seven_swap = { seven_swap = true }\n", "")  # one run
+    path = tmp_path / "sweep.toml"
+    path.write_text(text, encoding="utf-8")
+    spec = load_sweep(path)
+    players = {}
+    for executor in ("serial", "ray"):
+        out = run_sweep(
+            spec, tmp_path / executor, executor=executor, workers=1, progress=False, transfer=False
+        )
+        result = json.loads((out / "results" / "uno__2p.json").read_text())
+        assert result["finetune"]["step"] == 128
+        assert (out / "runs" / "uno__2p" / "finetune" / "checkpoints" / "step_0000000128.zip").is_file()
+        players[executor] = load_exported(out / "runs" / "uno__2p" / "finetuned.npz")
+    mine, theirs = players["serial"], players["ray"]
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(mine.weights + mine.biases, theirs.weights + theirs.biases, strict=True)
+    )
+
+
+def test_the_documented_finetuning_sweep_spec_parses() -> None:
+    """docs/sweep.md's example ``[expert]`` table with ``finetune_steps``: a valid spec whose
+    players are the fine-tuned files."""
+    import re
+    import tomllib
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "sweep.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- doc-test: file expert_finetune_sweep.toml -->\n```toml\n(.*?)```", page, re.S)
+    assert block is not None
+    spec = parse_sweep(tomllib.loads(block[1]))
+    assert spec.model_file == "finetuned.npz" and spec.finetune_budget() == 20_000_000
 
 
 def pd_rows(path: Path) -> list[dict[str, str]]:

@@ -948,9 +948,9 @@ def run_expert(
     started = (out / FINETUNE_DIR).exists()
     free = ("rounds", "changes", "finetune_steps", *(() if started else FINETUNE_FIELDS))
 
-    def same_design(a: ExpertConfig, b: ExpertConfig) -> bool:
+    def differences(a: ExpertConfig, b: ExpertConfig) -> list[str]:
         x, y = dataclasses.asdict(a), dataclasses.asdict(b)
-        return {k: v for k, v in x.items() if k not in free} == {k: v for k, v in y.items() if k not in free}
+        return sorted(k for k in x if k not in free and x[k] != y[k])
 
     out.mkdir(parents=True, exist_ok=True)
     recorded = out / "config.json"
@@ -960,9 +960,11 @@ def run_expert(
                 f"{out} holds an expert-iteration run: continue it with --resume {out}, or choose --out"
             )
         before = _load_config(out)
-        if not same_design(before, cfg):
+        changed = differences(before, cfg)
+        if changed:
             raise ValueError(
-                f"{out} was run with another config; resume it unchanged (--rounds may grow, "
+                f"{out} was run with another config (it differs in {', '.join(changed)}); resume it "
+                "unchanged (--rounds may grow, "
                 "--window and --epochs may change from the next round on, --finetune-steps may grow "
                 "and the other fine-tuning options change until the fine-tuning starts)"
             )
