@@ -172,6 +172,7 @@ def test_the_finetuning_stage_trains_on_from_the_network_exports_its_player_and_
     continues from it to the budget; a finished stage is not redone; the budget cannot shrink."""
     import uno_env
     from training.expert import FINETUNED, finetune_step, player_path
+    from uno_env.sim.learned import file_digest
 
     cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_search_deals": 0, **FINETUNE})  # type: ignore[arg-type]
     out = tmp_path / "a"
@@ -213,12 +214,35 @@ def test_the_finetuning_stage_trains_on_from_the_network_exports_its_player_and_
     assert finetune_step(second) == 256 and load_exported(second / FINETUNED).meta["training"]["step"] == 256
     steps = [line.split(",")[0] for line in (second / "finetune" / "eval.csv").read_text().splitlines()[1:]]
     assert steps == ["128", "256"]  # continued from step 128, not started again
+    assert load_exported(second / FINETUNED).meta["training"]["started_from_sha256"] == file_digest(
+        second / "final.npz"
+    )
+    with pytest.raises(ValueError, match="the fine-tuning started from round 0's network; --rounds cannot"):
+        run_expert(dataclasses.replace(cfg, rounds=2), second, "test", executor="serial", resume=True)
     # the player file lost after the stage finished: exported again, not trained again
     (second / FINETUNED).unlink()
     checkpoints = _tree(second / "finetune" / "checkpoints")
     run_expert(cfg, second, "test", executor="serial", resume=True, progress=False)
     assert load_exported(second / FINETUNED).meta["training"]["step"] == 256
     assert _tree(second / "finetune" / "checkpoints") == checkpoints
+    # killed between its checkpoints: the last one (step 128) is where it goes on from
+    third = tmp_path / "c"
+    run_expert(cfg, third, "test", executor="serial", progress=False)
+    ckpts = third / "finetune" / "checkpoints"
+    for part in ckpts.glob("step_0000000256.*"):
+        part.unlink()
+    (ckpts / "latest.json").write_bytes((ckpts / "step_0000000128.state.json").read_bytes())
+    for name in ("model.zip", "model.meta.json"):
+        (third / "finetune" / name).unlink()
+    (third / FINETUNED).unlink()
+    assert status_lines(third)[-1].startswith("fine-tuning: training   128/256 steps")
+    run_expert(cfg, third, "test", executor="serial", resume=True, progress=False)
+    assert load_exported(third / FINETUNED).meta["training"]["step"] == 256
+    assert (ckpts / "step_0000000256.zip").is_file() and finetune_step(third) == 256
+    superseded = (third / "finetune" / "eval.superseded.csv").read_text().splitlines()
+    assert [line.split(",")[0] for line in superseded[1:]] == ["256"]  # the row after the checkpoint
+    steps = [line.split(",")[0] for line in (third / "finetune" / "eval.csv").read_text().splitlines()[1:]]
+    assert steps == ["128", "256"]
 
 
 def test_a_run_recorded_before_the_finetuning_options_resumes_and_can_gain_the_stage(tmp_path: Path) -> None:

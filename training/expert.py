@@ -42,7 +42,8 @@ checkpointed every ``--finetune-eval-every`` steps against ``--eval-opponent``. 
 checkpoint's actor is the run's player, ``OUT/finetuned.npz`` (plain weights, no critic);
 ``final.npz`` stays the expert-iteration network with its critic, for guided searches. An
 interrupted stage continues from its last checkpoint on ``--resume``, where
-``--finetune-steps`` may grow.
+``--finetune-steps`` may grow (and ``--rounds`` no longer: the stage started from the last
+round's network).
 
 **Resume and progress.** Every chunk is a task of :func:`training.runner.run_batches` (a
 process pool, ``--executor ray`` or in this process) that writes its data file atomically
@@ -91,7 +92,7 @@ from uno_env import files
 from uno_env.engine.rules import RuleSet, compile_spec
 from uno_env.game.encoding import obs_layout
 from uno_env.sim.guided import label_games, network_seating
-from uno_env.sim.learned import is_learned_policy, load_exported, load_policy, save_exported
+from uno_env.sim.learned import file_digest, is_learned_policy, load_exported, load_policy, save_exported
 from uno_env.stats import grouped_ratio
 from uno_env.styles.params import P_NET
 from uno_env.styles.registry import parse_policy
@@ -969,6 +970,13 @@ def run_expert(
                 "and the other fine-tuning options change until the fine-tuning starts)"
             )
         _check_added_changes(before, cfg, out)
+        if started and cfg.rounds != before.rounds:
+            # the stage trains on from the last round's network: more rounds would leave the
+            # fine-tuned player behind the final network it claims to start from
+            raise ValueError(
+                f"{out}: the fine-tuning started from round {before.rounds - 1}'s network; --rounds cannot "
+                f"change any more (start a new run with --init-policy {out / 'final.npz'} to go on)"
+            )
         trained = finetune_step(out)
         if cfg.finetune_steps < trained:
             raise ValueError(
@@ -1307,6 +1315,7 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
         "command": command,
         "config": recorded,
         "expert_config": config_fields(cfg),
+        "started_from_sha256": file_digest(out / "final.npz"),
         "checkpoint": latest["checkpoint"],
         **summary,
     }

@@ -777,7 +777,9 @@ def status_rows(
         elif run.id in remote:
             reported = remote[run.id]
             state = "training"
-            steps, finetune = reported if isinstance(reported, tuple) else (reported, 0)
+            steps, finetune = (
+                (reported[0], reported[1]) if isinstance(reported, tuple | list) else (reported, 0)
+            )
         elif run_dir.exists():
             state = "training"
             if isinstance(run.cfg, ExpertConfig):
@@ -827,9 +829,10 @@ class StatusLine:
         elapsed = time.perf_counter() - self.start
         rate = (steps - self.start_steps) / elapsed if elapsed > 0 else 0.0
         unit = self.spec.unit
-        # the time left counts the budget's unit only (an expert run's fine-tuning stage is not in it)
+        # the time left is the budget's (an expert run's fine-tuning stage is not in it)
+        what = "labelling" if self.spec.mode == "expert" else "training"
         left = (
-            f", ~{(total - steps) / rate / 60:.0f} min of {unit} left" if rate > 0 and steps < total else ""
+            f", ~{(total - steps) / rate / 60:.0f} min of {what} left" if rate > 0 and steps < total else ""
         )
         ft_total = sum(r["finetune_budget"] for r in rows)
         finetune = (
@@ -1003,7 +1006,7 @@ def run_sweep(
                 )
                 tuned = result.get("finetune")
                 if tuned:
-                    evals += "; fine-tuned at step {:,}: ".format(tuned["step"]) + ", ".join(
+                    evals += f"; fine-tuned at step {tuned['step']:,}: " + ", ".join(
                         f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
                         for r in tuned["evaluation"]
                     )
