@@ -441,3 +441,36 @@ def test_a_finished_run_stays_finished_when_a_later_version_adds_a_training_opti
     config.write_text(json.dumps({**recorded, "learning_rate": 0.5}))
     with pytest.raises(SpecError, match="written for another config of run uno__2p"):
         scan_results(spec, out)
+
+
+# ---------------------------------------------------------------- the status of a fine-tuning stage
+def test_the_status_counts_an_expert_runs_finetuning_steps_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--status``: an expert sweep with ``finetune_steps`` shows each run's fine-tuning steps
+    beside its labelled games (read from the stage's checkpoint record); a PPO sweep's lines and
+    rows keep no fine-tuning count."""
+    from training.cli import main
+    from training.sweep import write_spec as store_spec
+
+    expert = parse_sweep(
+        {
+            "name": "ft", "bases": ["uno"], "players": [2], "mode": "expert",
+            "expert": {"rounds": 2, "games": 4, "chunk_games": 2, "finetune_steps": 1000},
+        }
+    )  # fmt: skip
+    out = tmp_path / "expert"
+    store_spec(expert, out)
+    stage = out / "runs" / "uno__2p" / "finetune" / "checkpoints"
+    stage.mkdir(parents=True)
+    (stage / "latest.json").write_text(json.dumps({"step": 384, "seconds": 2.0}), encoding="utf-8")
+    assert main(["sweep", "--status", str(out)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.split() == ["uno__2p", "training", "0", "/", "8", "labelled", "games,", "384", "/", "1,000",
+                            "fine-tuning", "steps"]  # fmt: skip
+    assert status_rows(expert, out)[0]["finetune"] == 384
+    ppo = load_sweep(write_spec(tmp_path))
+    store_spec(ppo, tmp_path / "ppo")
+    assert main(["sweep", "--status", str(tmp_path / "ppo")]) == 0
+    assert "fine-tuning" not in capsys.readouterr().out
+    assert {(r["finetune"], r["finetune_budget"]) for r in status_rows(ppo, tmp_path / "ppo")} == {(0, 0)}
