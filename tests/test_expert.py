@@ -526,6 +526,25 @@ def test_the_tuned_expert_sweep_spec_starts_every_variant_from_the_shipped_exper
     assert spec.deals * 2 * len(spec.field) >= 10_000
 
 
+def test_the_finetuned_expert_sweep_spec_adds_the_stage_to_the_tuned_one() -> None:
+    """training/specs/expert_sweep_finetuned.toml: the tuned spec's expert iteration unchanged,
+    then 20,000,000 MaskablePPO steps per variant against the field's seven styles; the players
+    the comparison seats are the runs' ``finetuned.npz``."""
+    from training.sweep import default_spec_path
+
+    tuned = load_sweep(default_spec_path().with_name("expert_sweep_tuned.toml"))
+    spec = load_sweep(default_spec_path().with_name("expert_sweep_finetuned.toml"))
+    assert spec.model_file == "finetuned.npz" and tuned.model_file == "final.npz"
+    assert spec.compare == tuned.compare and spec.field == tuned.field and spec.deals == tuned.deals
+    for run, tuned_run in zip(spec.runs(), tuned.runs(), strict=True):
+        cfg = run.cfg
+        assert isinstance(cfg, ExpertConfig) and isinstance(tuned_run.cfg, ExpertConfig)
+        cfg.check()
+        assert cfg.finetune_steps == 20_000_000 and cfg.finetune_opponents == list(spec.field)
+        labelling = dataclasses.replace(cfg, finetune_steps=0, finetune_opponents=[], name=tuned_run.cfg.name)
+        assert labelling == tuned_run.cfg  # the same rounds as the measured tuned sweep
+
+
 def test_a_run_labelled_with_older_observations_is_not_resumed(tmp_path: Path) -> None:
     """Rows of an older observation spec lack the fields added since: resuming such a run
     would train on them as if nothing were known, so it is refused with the way on."""
