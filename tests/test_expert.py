@@ -409,10 +409,13 @@ def test_an_expert_sweep_with_finetuning_cross_evaluates_and_seats_the_finetuned
     assert {run: _tree(out / "runs" / run / "finetune") for run in before} == before
 
 
-def test_a_ray_node_finetunes_in_the_shipped_run_folder(tmp_path: Path) -> None:
-    """Under Ray a run's folder travels to the node and back whole: the stage (``finetune/``)
-    and its player come back, the same player the process in the driver trains."""
-    pytest.importorskip("ray")
+def test_a_shipped_run_folder_finetunes_on_the_node_and_comes_back_whole(tmp_path: Path) -> None:
+    """Under Ray a run's folder travels to the node and back whole (:func:`train_shipped`, what
+    a Ray node runs; Ray itself is tested with the sweep): the stage (``finetune/``) and its
+    player come back, the same player the serial sweep trains."""
+    from training.cluster import unpack_folder
+    from training.sweep import RunTask, ShippedRun, run_key, train_shipped
+
     text = textwrap.dedent(SWEEP).replace(
         "eval_deals = 4\n",
         "eval_deals = 4\nfinetune_steps = 128\nfinetune_num_envs = 4\nfinetune_n_steps = 32\n"
@@ -422,16 +425,21 @@ def test_a_ray_node_finetunes_in_the_shipped_run_folder(tmp_path: Path) -> None:
     path = tmp_path / "sweep.toml"
     path.write_text(text, encoding="utf-8")
     spec = load_sweep(path)
-    players = {}
-    for executor in ("serial", "ray"):
-        out = run_sweep(
-            spec, tmp_path / executor, executor=executor, workers=1, progress=False, transfer=False
-        )
-        result = json.loads((out / "results" / "uno__2p.json").read_text())
-        assert result["finetune"]["step"] == 128
-        assert (out / "runs" / "uno__2p" / "finetune" / "checkpoints" / "step_0000000128.zip").is_file()
-        players[executor] = load_exported(out / "runs" / "uno__2p" / "finetuned.npz")
-    mine, theirs = players["serial"], players["ray"]
+    out = run_sweep(spec, tmp_path / "serial", executor="serial", workers=1, progress=False, transfer=False)
+    result = json.loads((out / "results" / "uno__2p.json").read_text())
+    assert result["finetune"]["step"] == 128
+    (run,) = spec.runs()
+    task = RunTask(
+        run.id, run_key(run), str(tmp_path / "driver" / run.id), dataclasses.asdict(run.cfg),
+        str(run.variant.rules), spec.mode,
+    )  # fmt: skip
+    shipped = train_shipped(ShippedRun(task, b""))
+    assert shipped["finetune"]["step"] == 128
+    back = tmp_path / "back" / run.id
+    unpack_folder(shipped.pop("folder"), back)
+    assert (back / "finetune" / "checkpoints" / "step_0000000128.zip").is_file()
+    mine = load_exported(out / "runs" / "uno__2p" / "finetuned.npz")
+    theirs = load_exported(back / "finetuned.npz")
     assert all(
         np.array_equal(a, b)
         for a, b in zip(mine.weights + mine.biases, theirs.weights + theirs.biases, strict=True)
