@@ -333,6 +333,7 @@ SHIPPED = {
     "expert_uno_2p",
     "expert_uno_4p",
     "expert_ppo_uno_2p",
+    "expert_ppo_long_uno_2p",
     "expert_ppo_uno_4p",
     "ppo_uno_2p",
 }
@@ -355,7 +356,15 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["ppo_uno_2p", "expert_uno_2p", "expert_uno_4p", "expert_ppo_uno_2p", "expert_ppo_uno_4p"]
+    "name",
+    [
+        "ppo_uno_2p",
+        "expert_uno_2p",
+        "expert_uno_4p",
+        "expert_ppo_uno_2p",
+        "expert_ppo_long_uno_2p",
+        "expert_ppo_uno_4p",
+    ],
 )
 def test_the_docs_quote_the_recorded_evaluation(name: str) -> None:
     """The figure the docs give for a shipped policy against ``blocker`` is its record's: the
@@ -438,7 +447,9 @@ def test_a_network_of_an_older_observation_spec_reads_todays_prefix() -> None:
         policy.logits(obs[:900])  # neither its own size nor today's: refused, not cut
 
 
-@pytest.mark.parametrize(("name", "players"), [("expert_ppo_uno_2p", 2), ("expert_ppo_uno_4p", 4)])
+@pytest.mark.parametrize(
+    ("name", "players"), [("expert_ppo_uno_2p", 2), ("expert_ppo_long_uno_2p", 2), ("expert_ppo_uno_4p", 4)]
+)
 def test_the_shipped_obs_v3_networks_play_alike_in_python_and_compiled(name: str, players: int) -> None:
     """The fine-tuned networks read today's whole vector, the opponents' records included
     (obs-v3): the batch simulator (compiled encoder and forward pass) and a ``Game`` driven by

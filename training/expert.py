@@ -72,13 +72,15 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 import uno_env
+from agents.policy_agent import load_policy_metadata
 from agents.spec import parse_seats, parse_weighted
 from training.common import Subcommand, add_run_arguments, resolve_rules, set_torch_threads
+from training.export import export_checkpoint
 from training.runner import (
     Progress,
     lock_folder,
@@ -88,6 +90,9 @@ from training.runner import (
     write_file_atomic,
     write_json_atomic,
 )
+from training.train import TrainConfig, read_eval_rows
+from training.train import resume as resume_training
+from training.train import train as start_training
 from uno_env import files
 from uno_env.engine.rules import RuleSet, compile_spec
 from uno_env.game.encoding import obs_layout
@@ -99,9 +104,6 @@ from uno_env.styles.registry import parse_policy
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .extras import executor_needs, merge, require
-
-if TYPE_CHECKING:  # training.train loads the MaskablePPO stack: only the stage imports it
-    from training.train import TrainConfig
 
 EXPERT_FORMAT = "uno-env-expert/1"
 ROUND_SEEDS = 10_000_000
@@ -1207,8 +1209,6 @@ def player_path(cfg: ExpertConfig, out: Path) -> Path:
 def finetune_config(cfg: ExpertConfig, out: Path) -> TrainConfig:
     """The stage's MaskablePPO config: the run's rules, players and seed, the actor loaded from
     ``OUT/final.npz`` (``net_arch`` its hidden widths), the fine-tuning options, one torch thread."""
-    from training.train import TrainConfig
-
     return TrainConfig(
         rules=cfg.rules,
         overrides=list(cfg.overrides),
@@ -1246,8 +1246,6 @@ def finetune_step(out: Path) -> int:
 def finetune_summary(out: Path) -> dict[str, Any]:
     """The stage so far: steps and wall seconds at its last checkpoint, and the evaluation rows
     of that step (empty before its first checkpoint)."""
-    from training.train import read_eval_rows
-
     folder = out / FINETUNE_DIR
     latest = folder / "checkpoints" / "latest.json"
     if not latest.is_file():
@@ -1271,8 +1269,6 @@ def _finetuned_step(path: Path) -> int | None:
 
 def _model_step(folder: Path) -> int | None:
     """The step of a training run's ``model.zip`` (its sidecar; None: no model yet)."""
-    from agents.policy_agent import load_policy_metadata
-
     model = folder / "model.zip"
     if not model.is_file():
         return None
@@ -1289,9 +1285,6 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
     a finished one is not redone. The player, ``OUT/finetuned.npz``, is the last checkpoint's
     actor (plain weights); its sidecar's ``training`` holds the stage's config, step, seconds
     and last evaluation. Returns its path."""
-    from training.export import export_checkpoint
-    from training.train import resume, train
-
     folder = out / FINETUNE_DIR
     target = out / FINETUNED
     step = finetune_step(out)
@@ -1303,9 +1296,11 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
         if progress:
             print(f"fine-tuning: MaskablePPO to {cfg.finetune_steps:,} steps in {folder}", file=sys.stderr)
         if (folder / "config.json").is_file():
-            resume(folder, total_steps=cfg.finetune_steps)
+            resume_training(folder, total_steps=cfg.finetune_steps)
         else:
-            train(finetune_config(cfg, out), run_dir=folder, rules=resolve_rules(cfg.rules, cfg.overrides))
+            start_training(
+                finetune_config(cfg, out), run_dir=folder, rules=resolve_rules(cfg.rules, cfg.overrides)
+            )
     summary = finetune_summary(out)
     latest = files.read_json_object(folder / "checkpoints" / "latest.json", "checkpoint record")
     recorded = files.read_json_object(folder / "config.json", "run config")
