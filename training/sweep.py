@@ -1000,16 +1000,11 @@ def run_sweep(
             write_json_atomic(out / "results" / f"{result['id']}.json", result)
             log_event(log, "run", id=result["id"], seconds=result["seconds"])
             if progress:
-                evals = ", ".join(
-                    f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
-                    for r in result["final_eval"]
-                )
+                evals = _evaluation_text(result["final_eval"])
                 tuned = result.get("finetune")
                 if tuned:
-                    evals += f"; fine-tuned at step {tuned['step']:,}: " + ", ".join(
-                        f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
-                        for r in tuned["evaluation"]
-                    )
+                    tuned_text = _evaluation_text(tuned["evaluation"])
+                    evals += f"; fine-tuned at step {tuned['step']:,}: {tuned_text}"
                 print(f"run {result['id']} done at step {result['step']:,}: {evals}", file=sys.stderr)
 
         results_folder(out / "results")
@@ -1052,6 +1047,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=int, default=None, help="override the spec's transfer deals")
     parser.add_argument("--status-every", type=float, default=30.0, help="seconds between status lines")
     parser.add_argument("--no-transfer", action="store_true", help="train only; no cross-evaluation")
+
+
+def _evaluation_text(rows: list[dict[str, Any]]) -> str:
+    """A run's evaluation rows as ``vs OPPONENTS 61.2% (57.0%-65.3%), ...``."""
+    return ", ".join(
+        f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})" for r in rows
+    )
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
