@@ -90,7 +90,7 @@ from training.runner import (
     write_file_atomic,
     write_json_atomic,
 )
-from training.train import TrainConfig, read_eval_rows
+from training.train import TrainConfig, last_checkpoint_summary
 from training.train import resume as resume_training
 from training.train import train as start_training
 from uno_env import files
@@ -1246,17 +1246,8 @@ def finetune_step(out: Path) -> int:
 def finetune_summary(out: Path) -> dict[str, Any]:
     """The stage so far: steps and wall seconds at its last checkpoint, and the evaluation rows
     of that step (empty before its first checkpoint)."""
-    folder = out / FINETUNE_DIR
-    latest = folder / "checkpoints" / "latest.json"
-    if not latest.is_file():
-        return {"step": 0, "seconds": 0.0, "evaluation": []}
-    state = files.read_json_object(latest, "checkpoint record")
-    rows = [r for r in read_eval_rows(folder / "eval.csv") if r["step"] == state["step"]]
-    return {
-        "step": int(state["step"]),
-        "seconds": round(float(state["seconds"]), 1),
-        "evaluation": [{k: v for k, v in r.items() if k != "seconds"} for r in rows],
-    }
+    last = last_checkpoint_summary(out / FINETUNE_DIR)
+    return {key: last[key] for key in ("step", "seconds", "evaluation")}
 
 
 def _finetuned_step(path: Path) -> int | None:
@@ -1301,8 +1292,8 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
             start_training(
                 finetune_config(cfg, out), run_dir=folder, rules=resolve_rules(cfg.rules, cfg.overrides)
             )
-    summary = finetune_summary(out)
-    latest = files.read_json_object(folder / "checkpoints" / "latest.json", "checkpoint record")
+    last = last_checkpoint_summary(folder)
+    summary = {key: last[key] for key in ("step", "seconds", "evaluation")}
     recorded = files.read_json_object(folder / "config.json", "run config")
     training = {
         "method": "MaskablePPO on the game outcome, the actor started from the expert-iteration network "
@@ -1311,11 +1302,11 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
         "config": recorded,
         "expert_config": config_fields(cfg),
         "started_from_sha256": file_digest(out / "final.npz"),
-        "checkpoint": latest["checkpoint"],
+        "checkpoint": last["checkpoint"],
         **summary,
     }
     name = f"{cfg.name or 'expert'}_finetuned"
-    export_checkpoint(folder / "checkpoints" / latest["checkpoint"], target, name=name, training=training)
+    export_checkpoint(folder / "checkpoints" / last["checkpoint"], target, name=name, training=training)
     log_event(out / "log.jsonl", "finetuned", step=summary["step"], time=time.time())
     if progress:
         print(_finetune_line(cfg, out), file=sys.stderr, flush=True)

@@ -133,7 +133,7 @@ from uno_env.styles.registry import parse_policy
 from . import transfer as transfer_matrix  # the module: transfer imports the study, which reads sweeps
 from .expert import chunk_path, run_expert
 from .extras import EXTRA_MODULES, REPORT, executor_needs, merge, require
-from .train import read_eval_rows, resume, train
+from .train import last_checkpoint_summary, resume, train
 
 SWEEP_FORMAT = "uno-env-sweep/1"
 SPEC_KEYS = (
@@ -635,16 +635,15 @@ def train_run(task: RunTask) -> dict[str, Any]:
         else:
             resumed = False
             train(TrainConfig(**task.cfg), run_dir=run_dir, rules=RuleSet.parse(task.rules))
-    state = files.read_json_object(run_dir / "checkpoints" / "latest.json", "checkpoint record")
-    rows = [r for r in read_eval_rows(run_dir / "eval.csv") if r["step"] == state["step"]]
+    last = last_checkpoint_summary(run_dir)
     return {
         "format": SWEEP_FORMAT,
         "id": task.id,
         "key": task.key,
-        "step": int(state["step"]),
-        "seconds": round(float(state["seconds"]), 1),
+        "step": last["step"],
+        "seconds": last["seconds"],
         "resumed": resumed,
-        "final_eval": [{k: v for k, v in r.items() if k != "seconds"} for r in rows],
+        "final_eval": last["evaluation"],
     }
 
 

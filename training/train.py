@@ -523,6 +523,23 @@ def read_eval_rows(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def last_checkpoint_summary(run_dir: Path) -> dict[str, Any]:
+    """Where a run directory's last checkpoint stands: its ``step``, the run's wall ``seconds``
+    then, its file name (``checkpoint``) and the ``evaluation`` rows of that step (without their
+    timing); step 0, no file and no rows before the first checkpoint."""
+    latest = run_dir / "checkpoints" / "latest.json"
+    if not latest.is_file():
+        return {"step": 0, "seconds": 0.0, "checkpoint": "", "evaluation": []}
+    state = files.read_json_object(latest, "checkpoint record")
+    rows = [r for r in read_eval_rows(run_dir / "eval.csv") if r["step"] == state["step"]]
+    return {
+        "step": int(state["step"]),
+        "seconds": round(float(state["seconds"]), 1),
+        "checkpoint": str(state["checkpoint"]),
+        "evaluation": [{k: v for k, v in r.items() if k != "seconds"} for r in rows],
+    }
+
+
 def write_eval_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
     """Rewrite ``eval.csv`` with ``rows`` (atomically)."""
     buffer = io.StringIO(newline="")
