@@ -138,6 +138,30 @@ def test_the_time_budget_starts_after_compiling(tmp_path: Path, monkeypatch: pyt
     assert events == ["compile vector", "clock starts"]
 
 
+def test_a_resume_may_raise_the_time_budget_and_keeps_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """uno-env train --resume DIR --max-minutes M: a run stopped by its wall-time budget
+    continues with the new budget, which its config.json then records; options a resumed run
+    would not use are refused by name, not dropped."""
+    import training.train as train_module
+
+    budget = {"max_minutes": 1e-9}
+    run_dir = train(tiny_config(tmp_path, total_steps=128, n_steps=8, batch_size=64, eval_every=64, **budget))
+    stopped = json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"]
+    assert stopped < 128  # the budget stopped it at its first check
+
+    assert train_module.main(["--resume", str(run_dir), "--lr", "0.1", "--num-envs", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "--lr" in err and "--num-envs" in err and "--max-minutes" in err
+    assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] == stopped  # not run
+
+    assert train_module.main(["--resume", str(run_dir), "--max-minutes", "0"]) == 0
+    assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] >= 128  # whole rollouts
+    config = json.loads((run_dir / "config.json").read_text())
+    assert config["max_minutes"] == 0 and config["learning_rate"] == TrainConfig().learning_rate
+
+
 def test_same_seed_same_parameters(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 

@@ -839,11 +839,16 @@ def _read_json(path: Path, what: str) -> dict[str, Any]:
     return files.read_json_object(path, what)
 
 
-def resume_config(run_path: Path, total_steps: int | None = None) -> tuple[TrainConfig, RuleSet]:
+def resume_config(
+    run_path: Path, total_steps: int | None = None, max_minutes: float | None = None
+) -> tuple[TrainConfig, RuleSet]:
     """The config and rules of the run in ``run_path``, read from its own files only.
 
     The rules come from ``rules.txt`` (never from the rule file ``config.json`` names, which
     may have changed or lie elsewhere) and must equal the config's ``rules_string``.
+    ``total_steps`` and ``max_minutes`` replace the run's own step total and wall-time budget
+    (the budget counts every session's wall time, so a run stopped by its budget continues
+    only with a larger one).
     """
     config_path = run_path / "config.json"
     if not config_path.is_file():
@@ -855,6 +860,8 @@ def resume_config(run_path: Path, total_steps: int | None = None) -> tuple[Train
         cfg = TrainConfig(**{k: v for k, v in data.items() if k in names})
         if total_steps is not None:
             cfg.total_steps = total_steps
+        if max_minutes is not None:
+            cfg.max_minutes = max_minutes
         cfg.check()
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{config_path}: {exc}") from None
@@ -912,17 +919,26 @@ def resume_checkpoint(run: Run, *, trust: bool = False) -> tuple[dict[str, Any],
     return state, ckpt
 
 
-def resume(run_dir: str | Path, *, total_steps: int | None = None, trust: bool = False) -> Path:
-    """Continue the run in ``run_dir`` from its last checkpoint (its config; ``total_steps`` may raise it).
+def resume(
+    run_dir: str | Path,
+    *,
+    total_steps: int | None = None,
+    max_minutes: float | None = None,
+    trust: bool = False,
+) -> Path:
+    """Continue the run in ``run_dir`` from its last checkpoint with its own config.
 
-    Everything is read from the run directory and checked first (:func:`resume_config`,
-    :func:`resume_checkpoint`); ``trust`` loads a checkpoint this installation did not sign.
-    Log rows up to the checkpoint stay; rows written after it move to ``*.superseded.csv``.
+    ``total_steps`` and ``max_minutes`` (0: no budget) replace the run's step total and
+    wall-time budget; the new values are written to its ``config.json``, so a later resume
+    keeps them. Everything is read from the run directory and checked first
+    (:func:`resume_config`, :func:`resume_checkpoint`); ``trust`` loads a checkpoint this
+    installation did not sign. Log rows up to the checkpoint stay; rows written after it move
+    to ``*.superseded.csv``.
     """
     from sb3_contrib import MaskablePPO
 
     run_path = Path(run_dir)
-    cfg, rules = resume_config(run_path, total_steps)
+    cfg, rules = resume_config(run_path, total_steps, max_minutes)
     set_torch_threads(cfg.threads)
     warm_up("vector")  # before the session's clock starts (as in train)
     run = Run(cfg, run_path, rules, trust=trust)
@@ -1063,13 +1079,42 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--eval-every", type=int, default=d.eval_every, help="steps between evaluations + checkpoints")
     a("--eval-games", type=int, default=d.eval_games, help="games per evaluation opponent")
     a("--eval-opponents", nargs="+", default=d.eval_opponents, help="evaluation opponent sets")
-    a("--max-minutes", type=float, default=d.max_minutes, help="wall-time budget in minutes (0: none)")
+    a(
+        "--max-minutes",
+        type=float,
+        default=None,
+        help="wall-time budget in minutes, every session of the run counted (0: none; default: none; "
+        "with --resume: the new budget)",
+    )
     a("--threads", type=int, default=d.threads, help="torch threads (default: 1)")
     a("--runs-dir", default=d.runs_dir, help="parent of run directories (default: runs)")
     a("--no-progress", dest="progress_bar", action="store_false", help="no progress bar")
     a("--no-tensorboard", dest="tensorboard", action="store_false", help="no TensorBoard logs")
-    a("--resume", metavar="RUN_DIR", help="continue this run from its last checkpoint (its own config)")
+    a(
+        "--resume",
+        metavar="RUN_DIR",
+        help="continue this run from its last checkpoint with its own config (only --steps, "
+        "--max-minutes and --trust-checkpoint may be given with it)",
+    )
     add_trust_argument(parser)
+
+
+RESUME_OPTIONS = ("resume", "total_steps", "max_minutes", "trust_checkpoint")
+"""The options ``uno-env train --resume`` takes: a run continues with its own config."""
+
+
+def options_ignored_on_resume(args: argparse.Namespace) -> list[str]:
+    """The command-line options of ``args`` set away from their defaults that a resumed run
+    would not use (every option but :data:`RESUME_OPTIONS`), as the user spelled them."""
+    parser = argparse.ArgumentParser(add_help=False)
+    _add_arguments(parser)
+    given = []
+    for action in parser._actions:
+        if action.dest in RESUME_OPTIONS or not action.option_strings:
+            continue
+        if getattr(args, action.dest, action.default) != action.default:
+            given.append(action.option_strings[-1])
+    return given
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -1089,7 +1134,14 @@ def run_cli(args: argparse.Namespace) -> int:
         "uno-env train --resume DIR continues from the last one",
     )
     if args.resume:
-        resume(args.resume, total_steps=args.total_steps, trust=args.trust_checkpoint)
+        ignored = options_ignored_on_resume(args)
+        if ignored:
+            raise ValueError(
+                f"--resume continues a run with its own config: it takes only --steps, --max-minutes and "
+                f"--trust-checkpoint, not {', '.join(ignored)} (a new run takes every option)"
+            )
+        steps, minutes = args.total_steps, args.max_minutes
+        resume(args.resume, total_steps=steps, max_minutes=minutes, trust=args.trust_checkpoint)
     else:
         check_player_count(resolve_rules(args.rules, args.overrides), args.players)
         cfg = config_from_args(args)
