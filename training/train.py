@@ -1083,7 +1083,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-minutes",
         type=float,
         default=None,
-        help="wall-time budget in minutes, every session of the run counted (0: none; default: none; "
+        help="wall-time budget in minutes, every session of the run counted (default: 0, no budget; "
         "with --resume: the new budget)",
     )
     a("--threads", type=int, default=d.threads, help="torch threads (default: 1)")
