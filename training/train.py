@@ -1105,7 +1105,7 @@ RESUME_OPTIONS = ("resume", "total_steps", "max_minutes", "trust_checkpoint")
 
 def options_ignored_on_resume(args: argparse.Namespace) -> list[str]:
     """The command-line options of ``args`` set away from their defaults that a resumed run
-    would not use (every option but :data:`RESUME_OPTIONS`), as the user spelled them."""
+    would not use (every option but :data:`RESUME_OPTIONS`), by their long names."""
     parser = argparse.ArgumentParser(add_help=False)
     _add_arguments(parser)
     given = []
