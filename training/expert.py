@@ -1293,7 +1293,6 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
                 finetune_config(cfg, out), run_dir=folder, rules=resolve_rules(cfg.rules, cfg.overrides)
             )
     last = last_checkpoint_summary(folder)
-    summary = {key: last[key] for key in ("step", "seconds", "evaluation")}
     recorded = files.read_json_object(folder / "config.json", "run config")
     training = {
         "method": "MaskablePPO on the game outcome, the actor started from the expert-iteration network "
@@ -1302,12 +1301,11 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
         "config": recorded,
         "expert_config": config_fields(cfg),
         "started_from_sha256": file_digest(out / "final.npz"),
-        "checkpoint": last["checkpoint"],
-        **summary,
+        **last,  # the last checkpoint: its file, step, seconds and evaluation rows
     }
     name = f"{cfg.name or 'expert'}_finetuned"
     export_checkpoint(folder / "checkpoints" / last["checkpoint"], target, name=name, training=training)
-    log_event(out / "log.jsonl", "finetuned", step=summary["step"], time=time.time())
+    log_event(out / "log.jsonl", "finetuned", step=last["step"], time=time.time())
     if progress:
         print(_finetune_line(cfg, out), file=sys.stderr, flush=True)
     return target
