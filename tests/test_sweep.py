@@ -261,6 +261,37 @@ def test_report_of_a_sweep_still_playing_shows_the_pairs_so_far(killed_sweep: di
     assert len(frame) == 3 * 4
 
 
+def test_report_of_a_sweep_still_training_lists_the_runs_and_no_games(killed_sweep: dict[str, Any]) -> None:
+    """`uno-env sweep --report` while the runs train (no cross-evaluation game yet), and while the
+    field's games are not in: a report of what there is, not a traceback."""
+    from training.cli import main
+
+    out = killed_sweep["out"]
+    held = {name: out / name for name in ("transfer", "field")}
+    try:
+        (out / "transfer").rename(out / "transfer.held")
+        assert main(["sweep", "--report", str(out)]) == 0
+        training = (out / "report.md").read_text()
+        drawn_while_training = (out / "transfer.png").exists()
+        (out / "transfer.held").rename(out / "transfer")
+        (out / "field").rename(out / "field.held")
+        assert main(["sweep", "--report", str(out)]) == 0
+        without_field = (out / "report.md").read_text()
+    finally:
+        for name, folder in held.items():
+            if folder.with_name(f"{name}.held").exists():
+                folder.with_name(f"{name}.held").rename(folder)
+        main(["sweep", "--report", str(out)])
+    assert "Partial: none of the 4 policy x variant pairs played yet" in training
+    assert "| `uno__2p` | 512 |" in training and "| `uno+seven_swap__2p` | 512 |" in training
+    assert "## Transfer matrix" not in training and not drawn_while_training
+    # the matrix is complete; the skill table has no row until the field's games are in
+    assert "## Transfer matrix, 2 players" in without_field and "Partial" not in without_field
+    skill_table = without_field.split("## Which rules reward skill, 2 players", 1)[1]
+    assert "`uno+seven_swap`" not in skill_table and "`uno`" not in skill_table
+    assert (out / "transfer.png").is_file()
+
+
 def test_a_study_naming_the_sweep_seats_each_cells_own_policy(
     killed_sweep: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -719,6 +719,14 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
         )
         lines.append(f"| `{run_id}` | {data['step']:,} | {data['seconds'] / 60:.1f} min | {evals} |")
     planned = len(plan(spec, out)[0])
+    if transfer.empty:  # the runs still training: the cross-evaluation starts once all are trained
+        lines += [
+            "",
+            f"**Partial: none of the {planned} policy x variant pairs played yet** (the cross-evaluation "
+            "starts once every run is trained: `uno-env sweep --status` shows where they stand).",
+            "",
+        ]
+        return "\n".join(lines)
     played = len(transfer.drop_duplicates(["trained_on", "played_on", "players"]))
     if played < planned:
         lines += ["", f"**Partial: {played} of {planned} policy x variant pairs played so far.**"]
@@ -751,7 +759,7 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
                     text = f"**{text}**"
                 cells.append(text)
             lines.append(f"| `{trained}` | " + " | ".join(cells) + " |")
-        rows = skill[skill["players"] == n].sort_values("rank")
+        rows = skill[skill["players"] == n].sort_values("rank") if not skill.empty else skill
         oracle = next((str(o) for o in rows.get("oracle", []) if isinstance(o, str) and o), "")
         lines += [
             "",
@@ -831,7 +839,10 @@ def assemble(spec: SweepSpec, out: Path) -> pd.DataFrame:
     skill = pd.DataFrame(skill_rows(spec, out))
     write_frame(transfer, out / "transfer")
     write_frame(skill, out / "skill")
-    plot_matrix(transfer, out / "transfer.png")
+    if transfer.empty:  # nothing to draw before the first cross-evaluation game
+        (out / "transfer.png").unlink(missing_ok=True)
+    else:
+        plot_matrix(transfer, out / "transfer.png")
     (out / "report.md").write_text(report_text(spec, out, transfer, skill), encoding="utf-8")
     return transfer
 
