@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from uno_env.sim.learned import PolicyFileError
 from uno_env.stats import grouped_ratio
 
 from .match import play_deals
@@ -49,8 +50,13 @@ def benchmark(
     *,
     trace: str | Path | None = None,
     trust: bool = False,
+    allow_rules_mismatch: bool = False,
 ) -> dict[str, Any]:
-    """Measure ``agent`` against ``opponent`` (see the module docstring); a JSON-ready dict."""
+    """Measure ``agent`` against ``opponent`` (see the module docstring); a JSON-ready dict.
+
+    Every exported network seated (the agent, an opponent, a search's guide) must have been
+    trained for these rules and player count unless ``allow_rules_mismatch`` (a transfer).
+    """
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
     if deals < 1:
@@ -61,6 +67,13 @@ def benchmark(
         if isinstance(opponent, str | list | tuple)
         else [as_spec(opponent, where="opponent")] * (players - 1)
     )
+    for seated in {spec.text: spec for spec in (me, *others)}.values():
+        try:
+            seated.check_networks(ruleset, players, allow_rules_mismatch=allow_rules_mismatch)
+        except PolicyFileError as exc:
+            if allow_rules_mismatch:  # what does not fit even as a transfer
+                raise
+            raise PolicyFileError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
     seeds = [seed + d for d in range(deals)]
     wins = np.zeros(deals, dtype=np.int64)
     truncated = 0

@@ -62,7 +62,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from uno_env import files
-from uno_env.sim.learned import shipped_policies, sidecar_path
+from uno_env.sim.guided import network_of
+from uno_env.sim.learned import PolicyFileError, load_policy, shipped_policies, sidecar_path
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES, parse_policy
 
@@ -154,16 +155,55 @@ class AgentSpec:
             raise AgentSpecError(f"agent {self.text!r} is not compiled (a {self.kind} agent)")
         if self.kind == "policy" and self.target not in shipped_policies():
             return local_file(self.target)
+        guide = network_of(self.target) if self.kind == "style" else None
+        if guide is not None and guide not in shipped_policies() and local_file(guide) != guide:
+            return _with_network(self.target, local_file(guide))  # the search reads this process's copy
         return self.target
+
+    @property
+    def networks(self) -> tuple[str, ...]:
+        """The exported networks this agent plays with, as the spec names them: an exported
+        policy's own file (or shipped name), a search's guide (``search:net=NAME``)."""
+        if self.kind == "policy":
+            return (self.target,)
+        guide = network_of(self.target) if self.kind == "style" else None
+        return () if guide is None else (guide,)
+
+    def check_networks(self, rules: Any, players: int | None, *, allow_rules_mismatch: bool = False) -> None:
+        """Raise :class:`~uno_env.sim.learned.PolicyFileError` unless every network this agent
+        plays with (:attr:`networks`) fits the game: its observation size, action table,
+        observation spec and env version, and unless ``allow_rules_mismatch`` (a transfer) the
+        rules and player count it was trained for (``players=None``: any count). A search's
+        guide is held to the rule an exported policy in the seat is: it was trained for a game."""
+        for network in self.networks:
+            policy = load_policy(network if network in shipped_policies() else local_file(network))
+            try:
+                policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
+            except PolicyFileError as exc:
+                if self.kind == "policy":
+                    raise
+                raise PolicyFileError(f"agent {self.text!r}, the search's network: {exc}") from None
+
+    def plays_a_transfer(self, rules: Any, players: int | None) -> bool:
+        """Whether a network this agent plays with was trained for other rules or another
+        player count than ``rules`` and ``players`` (it plays them as a transfer; reports flag it)."""
+        for network in self.networks:
+            policy = load_policy(network if network in shipped_policies() else local_file(network))
+            try:
+                policy.check_game(rules, players, allow_rules_mismatch=False)
+            except PolicyFileError:
+                return True
+        return False
 
     def files(self) -> tuple[str, ...]:
         """The files this agent reads, by the paths of the process that parsed the spec: an
-        exported policy's ``.npz`` and its ``.json`` sidecar, a checkpoint's ``.zip`` and its
-        sidecar, a Python file agent's ``.py`` (its own file; modules it imports are the
-        user's to install). What a runner sends to machines without the driver's folders
-        (:func:`local_file`)."""
-        if self.kind == "policy" and self.target not in shipped_policies():
-            return (self.target, str(sidecar_path(self.target)))  # read together, from one folder
+        exported policy's ``.npz`` and its ``.json`` sidecar (a search's guide too), a
+        checkpoint's ``.zip`` and its sidecar, a Python file agent's ``.py`` (its own file;
+        modules it imports are the user's to install). What a runner sends to machines
+        without the driver's folders (:func:`local_file`)."""
+        if self.kind in ("policy", "style"):  # read together, from one folder
+            on_disk = [n for n in self.networks if n not in shipped_policies()]
+            return tuple(path for n in on_disk for path in (n, str(sidecar_path(n))))
         if self.kind == "checkpoint":
             sidecar = metadata_path(self.target)
             return (str(checkpoint_path(self.target)), *([str(sidecar)] if sidecar.is_file() else []))
@@ -225,6 +265,16 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _with_network(text: str, path: str) -> str:
+    """A style text with its ``net=`` parameter set to ``path`` (every other item as written)."""
+    name, _, rest = text.partition(":")
+    items = [
+        f"net={path}" if item.partition("=")[1] and item.partition("=")[0].strip() == "net" else item
+        for item in rest.split(",")
+    ]
+    return f"{name}:{','.join(items)}"
 
 
 AgentLike = Any

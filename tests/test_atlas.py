@@ -350,3 +350,26 @@ def test_the_ladder_figure_gives_each_rung_one_colour_in_every_panel() -> None:
         "net_2p",
         "net_4p",
     ]
+
+
+def test_the_files_the_atlas_agents_read_travel_to_the_nodes(tmp_path: Path) -> None:
+    """A strong player guided by a network file and a learned player's file are among the files
+    sent with the batches (Ray nodes need not share the driver's folders); styles send none."""
+    import shutil
+
+    from training.atlas.planning import fit_tasks
+    from training.atlas.run import agent_files
+    from uno_env.sim.learned import shipped_policies
+
+    shipped = Path(shipped_policies()["expert_uno_2p"])
+    for name in ("guide", "player"):
+        shutil.copy(shipped, tmp_path / f"{name}.npz")
+        shutil.copy(shipped.with_suffix(".json"), tmp_path / f"{name}.json")
+    guide, player = tmp_path / "guide.npz", tmp_path / "player.npz"
+    spec = atlas.parse_spec({**TINY, "strong": f"search:sims=4,net={guide}", "learned": str(player)})
+    tasks = measure_tasks(spec, {})
+    assert agent_files(fit_tasks(spec)) == [str(guide.with_suffix(".json")), str(guide)]
+    assert agent_files(tasks) == sorted(
+        str(p) for p in (guide, guide.with_suffix(".json"), player, player.with_suffix(".json"))
+    )
+    assert agent_files(measure_tasks(atlas.parse_spec(TINY), {})) == []

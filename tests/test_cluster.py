@@ -265,6 +265,40 @@ def test_a_file_agent_plays_a_tournament_on_the_loopback_cluster(
     ).read_bytes()
 
 
+@pytest.mark.cluster
+def test_a_search_guided_by_a_network_file_plays_on_the_loopback_cluster(
+    doc_cluster: DocCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``search:net=./nets/mine.npz`` in a tournament on the cluster: the network file and its
+    sidecar travel with the job (the nodes run in another folder), and every game equals the
+    in-process run."""
+    import shutil
+
+    import pandas as pd
+
+    from training.tournament import run_tournament
+    from uno_env.sim.learned import shipped_policies
+
+    doc = doc_cluster
+    (doc.work / "nets").mkdir(exist_ok=True)
+    shipped = Path(shipped_policies()["expert_uno_2p"])
+    shutil.copy(shipped, doc.work / "nets" / "mine.npz")
+    shutil.copy(shipped.with_suffix(".json"), doc.work / "nets" / "mine.json")
+    agents = ["search:sims=30,net=./nets/mine.npz,top=2", "greedy"]
+    done = doc.uno_env(
+        "tournament", "--rules", "uno", "--players", "2", "--agents", ",".join(agents), "--games", "4",
+        "--seed", "5", "--executor", "ray", "--ray-address", doc.address, "--quiet", "--out", "runs/guided",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    monkeypatch.chdir(doc.work)
+    run_tournament(
+        "uno", 2, agents, games=4, seed=5, out=Path("runs/guided_here"), executor="serial", progress=False
+    )
+    games = pd.read_csv(doc.work / "runs" / "guided" / "games.csv")
+    assert len(games) == 8
+    pd.testing.assert_frame_equal(games, pd.read_csv(doc.work / "runs" / "guided_here" / "games.csv"))
+
+
 # ---------------------------------------------------------------- one line per failure kind
 def fails(doc: DocCluster, address: str, env: dict[str, str], out: str, python: str = "") -> str:
     """The study command's one error line (its exit code must be 2)."""

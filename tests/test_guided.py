@@ -111,7 +111,8 @@ def test_network_parameters_parse_print_and_need_a_network() -> None:
     assert "net=" not in canonical_policy("search")  # the plain search's text is unchanged
     assert guided.network_of(f"search:net={SHIPPED}") == SHIPPED and guided.network_of("search") is None
     for text, message in (
-        ("search:top=3", "need a network"),
+        ("search:top=3", "top of 'search' needs a network"),
+        ("search:top=3,rollout=net", "top, rollout=net of 'search' need a network"),
         ("search:rollout=net", "rollout=net"),
         ("search:value=net", "value=net"),
         ("search:net=no_such_policy", "must name an exported network"),
@@ -222,3 +223,61 @@ def test_labelled_games_record_the_search(with_critic: Path) -> None:
     revealed = lay.slice("revealed")
     values = data["crit_idx"][: data["crit_ptr"][crows]]
     assert ((values >= revealed.start) & (values < revealed.stop)).any()  # the other hand is in view
+
+
+def test_a_guide_for_another_game_is_refused_where_an_exported_policy_would_be() -> None:
+    """A search's network is held to the rule of an exported policy in the seat: trained for 4
+    players, it is refused at 2 by the tournament, evaluate, benchmark, a study spec and a
+    training opponent table, unless the rules mismatch is allowed; at 4 players it plays."""
+    from agents.benchmark import benchmark
+    from training import study
+    from training.evaluate import evaluate
+    from training.pool import vector_opponent
+    from training.tournament import check_agents
+
+    four = "search:sims=20,net=expert_ppo_uno_4p"
+    rules = load_rules("uno")
+    unfit = (
+        r"agent 'search:sims=20,net=expert_ppo_uno_4p', the search's network: policy expert_ppo_uno_4p "
+        r"does not fit this game: trained for 4 players, the game has 2"
+    )
+    with pytest.raises(ValueError, match=unfit + r" \(--allow-rules-mismatch plays it on other rules\)"):
+        check_agents([four, "greedy"], rules, 2)
+    check_agents([four, "greedy"], rules, 2, allow_rules_mismatch=True)
+    check_agents([four, "greedy", "blocker", "hoarder"], rules, 4)
+    with pytest.raises(PolicyFileError, match=unfit):
+        evaluate("greedy", rules, 2, [four], games=2, log=lambda _: None)
+    with pytest.raises(PolicyFileError, match=unfit):
+        evaluate(four, rules, 2, ["greedy"], games=2, log=lambda _: None)
+    assert evaluate(four, rules, 2, ["greedy"], games=2, allow_rules_mismatch=True, log=lambda _: None)
+    with pytest.raises(PolicyFileError, match=unfit):
+        benchmark("greedy", four, rules, 2, deals=1)
+    assert benchmark("greedy", four, rules, 2, deals=1, allow_rules_mismatch=True)["games"] == 2
+    with pytest.raises(PolicyFileError, match=unfit):
+        vector_opponent(four, rules, 2)
+    spec = {"name": "guided", "bases": ["uno"], "players": [2], "styles": ["greedy", four], "games": 10}
+    with pytest.raises(study.SpecError, match="allow_rules_mismatch = true allows other rules"):
+        study.parse_spec(spec)
+    assert study.parse_spec({**spec, "allow_rules_mismatch": True}).styles == ("greedy", four)
+    # a guide from another deck family does not fit even as a transfer
+    with pytest.raises(ValueError, match=r"74 actions, these rules have 72$"):
+        check_agents(["search:net=ppo_uno_2p", "greedy"], load_rules("macao"), 2, allow_rules_mismatch=True)
+
+
+def test_a_guide_file_travels_with_its_search(tmp_path: Path) -> None:
+    """A search guided by a network file lists the file and its sidecar among the files a
+    runner sends to other machines, and reads the copy the file resolver gives there."""
+    from agents.spec import parse_agent, set_file_resolver
+
+    agent = parse_agent("search:sims=100,net=./nets/mine.npz,top=3")
+    assert agent.networks == ("./nets/mine.npz",)
+    assert agent.files() == ("./nets/mine.npz", str(Path("nets/mine.json")))
+    assert agent.policy == agent.text  # where the spec was parsed: the path as written
+    set_file_resolver(lambda path: tmp_path / Path(path).name)
+    try:
+        assert agent.policy == f"search:sims=100,net={tmp_path / 'mine.npz'},top=3"
+        assert agent.text == "search:sims=100,net=./nets/mine.npz,top=3"  # its name does not change
+        assert parse_agent(f"search:net={SHIPPED}").policy == f"search:net={SHIPPED}"  # shipped: no file
+    finally:
+        set_file_resolver(None)
+    assert parse_agent(f"search:net={SHIPPED}").files() == () and parse_agent("search").networks == ()

@@ -353,3 +353,25 @@ def test_reports_name_a_guided_search_by_its_style_and_its_network_file() -> Non
     assert agent_label("runs/x/net.npz") == "net.npz"
     assert agent_label("random:x=1") == "random_legal:x=1"
     assert agent_label("search:net=ppo_uno_2p,sims=1500") == "search:net=ppo_uno_2p,sims=1500"
+
+
+def test_agents_playing_a_transfer_are_flagged_in_the_standings(tmp_path: Path) -> None:
+    """With --allow-rules-mismatch an exported policy, and a search guided by a network, trained
+    for other rules (official Uno, here the house rules) play and are marked as transfers."""
+    agents = ["distilled_uno_2p", "search:sims=10,net=expert_uno_2p", "greedy"]
+    with pytest.raises(ValueError, match="trained on other rules"):
+        tournament.run_tournament("uno_house", 2, agents, 2, out=tmp_path / "refused", field="blocker",
+                                  executor="serial", progress=False)  # fmt: skip
+    result = tournament.run_tournament(
+        "uno_house", 2, agents, 2, out=tmp_path / "t", field="blocker", executor="serial", progress=False,
+        allow_rules_mismatch=True,
+    )  # fmt: skip
+    flags = dict(zip(result.standings["agent"], result.standings["transfer"], strict=True))
+    assert flags == {**dict.fromkeys(agents[:2], True), "greedy": False, "blocker": False}
+    text = tournament.format_standings(result.standings)
+    assert "distilled_uno_2p (transfer)" in text and "net=expert_uno_2p (transfer)" in text
+    assert "greedy (transfer)" not in text
+    import pandas as pd
+
+    written = pd.read_csv(tmp_path / "t" / "standings.csv")
+    assert list(written["transfer"]) == list(result.standings["transfer"])

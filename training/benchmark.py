@@ -42,6 +42,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--trace", metavar="FILE.jsonl", help="write every decision and game (uno-env replay reads it)"
     )
     parser.add_argument("--out", metavar="FILE.json", help="write the report as JSON")
+    parser.add_argument(
+        "--allow-rules-mismatch",
+        action="store_true",
+        help="let exported policies (and searches' guide networks) play rules or player counts other than "
+        "those they were trained for (a transfer)",
+    )
     add_trust_argument(parser)
 
 
@@ -63,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         args.seed,
         trace=args.trace,
         trust=args.trust_checkpoint,
+        allow_rules_mismatch=args.allow_rules_mismatch,
     )
     print(format_report(report))
     if args.out:

@@ -43,9 +43,10 @@ Checkpoint safety: the sidecar is checked before the checkpoint is unpickled
 refused with a :class:`agents.PolicyMismatchError`. ``--allow-rules-mismatch`` (transfer
 evaluation) accepts other rules, and another player count, when the observation spec, env
 version and deck family agree (trained on ``uno``, evaluated on ``uno_house``: the house-rule
-transfer experiment), and says so. **SB3 checkpoints are pickles: loading one can run
-arbitrary code.** A checkpoint this installation did not sign (:mod:`agents.trust`) is
-refused unless ``--trust-checkpoint`` is given.
+transfer experiment), and says so. Exported networks are held to the same rule wherever they
+sit: the evaluated policy, an exported opponent, a search's guide (``search:net=NAME``).
+**SB3 checkpoints are pickles: loading one can run arbitrary code.** A checkpoint this
+installation did not sign (:mod:`agents.trust`) is refused unless ``--trust-checkpoint`` is given.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ from agents.match import make_seats, play_deals
 from agents.spec import AgentSpec, as_spec, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import load_policy
+from uno_env.sim.learned import PolicyFileError
 from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
@@ -443,6 +444,9 @@ def evaluate(
     simulator; a checkpoint (or ``actor``) plays on the vector env with batched inference;
     any other agent plays at :class:`uno_env.Game` tables. The same deals either way.
     ``games`` is 1..:data:`MAX_GAMES` (ValueError otherwise, before anything is allocated).
+    Every network seated (an exported model or opponent, a search's guide) must have been
+    trained for these rules and player count unless ``allow_rules_mismatch`` (a transfer:
+    then only its observation size, action table and versions must fit).
     """
 
     check_games(games)
@@ -454,8 +458,15 @@ def evaluate(
             spec.target, rules, num_players, deterministic=deterministic, seed=seed,
             allow_rules_mismatch=allow_rules_mismatch, trust=trust, log=log,
         )  # fmt: skip
-    elif spec is not None and spec.kind == "policy":
-        load_policy(spec.target).check_game(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+    measured = [] if spec is None else [spec]
+    opponents = [as_spec(seat) for _, seats in sets for seat in seats]
+    for agent in {a.text: a for a in [*measured, *opponents]}.values():  # exported policies, searches' guides
+        try:
+            agent.check_networks(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+        except PolicyFileError as exc:
+            if allow_rules_mismatch:  # what does not fit even as a transfer
+                raise
+            raise PolicyFileError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
     label = str(model) if spec is None else spec.text
     results = []
     for entry, seats in sets:
@@ -569,8 +580,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-rules-mismatch",
         action="store_true",
-        help="transfer evaluation: accept a checkpoint trained on other rules / player count of the same "
-        "deck family (observation spec and env version must still agree)",
+        help="transfer evaluation: accept a checkpoint or network (evaluated, opponent or a search's guide) "
+        "trained on other rules / player count of the same deck family (observation spec and env version "
+        "must still agree)",
     )
     add_trust_argument(parser)
 

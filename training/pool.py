@@ -35,7 +35,6 @@ from agents.spec import AgentLike, AgentSpec, as_spec, parse_weighted, split_sea
 from uno_env.engine.rules import RuleSet
 from uno_env.envs.sb3 import SB3VecEnv
 from uno_env.envs.vector import OpponentPool, VectorEnv
-from uno_env.sim.guided import network_of
 from uno_env.sim.learned import load_policy
 
 from .common import load_checkpoint_actor
@@ -68,14 +67,15 @@ def vector_opponent(
     policy (exported policies, checkpoints; each loaded once per process) or the agent object
     itself (Python, out-of-process and chat-model agents).
 
-    An exported policy is checked against the rules and player count; a checkpoint's sidecar
-    too, and it must be signed by this installation unless ``trust``.
+    An exported policy, or a search's guide network, is checked against the rules and player
+    count; a checkpoint's sidecar too, and it must be signed by this installation unless ``trust``.
     """
     if isinstance(spec, ExportedBatchPolicy):  # already loaded and checked by the caller
         return spec
     agent = as_spec(spec)
     if agent.kind == "style":
-        if network_of(agent.target) is not None:  # a network-guided search plays at a Game: asked in Python
+        if agent.networks:  # a network-guided search plays at a Game: asked in Python
+            agent.check_networks(rules, players)  # its guide held to the rule of an exported policy
             return agent.make(rules, players, seed, trust=trust)
         return agent.target
     key = (agent.kind, agent.target, players, trust)

@@ -117,7 +117,6 @@ from training.runner import (
 from uno_env import files
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
-from uno_env.sim.learned import load_policy
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference, plackett_luce
 from uno_env.styles.monte_carlo import MONTE_CARLO_STYLES
 from uno_env.styles.params import STYLE_ALIASES
@@ -188,7 +187,7 @@ def check_agents(
     field: Any = None,
 ) -> None:
     """Raise ValueError naming an unreadable agent spec, a missing checkpoint, an exported policy
-    for other rules (unless ``allow_rules_mismatch``), a cheating style (unless
+    or a search's guide network for other rules (unless ``allow_rules_mismatch``), a cheating style (unless
     ``allow_cheating``) or too few agents (one is enough against a ``field``).
 
     A checkpoint must also be one this installation signed, unless ``trust``
@@ -216,13 +215,14 @@ def check_agents(
                 source=f"checkpoint {spec.target}",
             )
             check_trusted(checkpoint_path(spec.target), metadata_path(spec.target), trust=trust)
-        elif spec.kind == "policy":
-            policy = load_policy(spec.target)
+        elif spec.networks:  # an exported policy, or a search guided by one
             try:
-                policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
+                spec.check_networks(rules, players, allow_rules_mismatch=allow_rules_mismatch)
             except ValueError as exc:
+                if allow_rules_mismatch:  # what does not fit even as a transfer
+                    raise
                 raise ValueError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
-        elif spec.cheats and not allow_cheating:
+        if spec.cheats and not allow_cheating:
             raise ValueError(
                 f"agent {spec.text!r} cheats (it sees the other hands): pass --allow-cheating to rank it as "
                 "an "
@@ -865,6 +865,8 @@ def run_tournament(
         )
         table = games_table(tasks, out)
         ranked = standings(names, table, players, field_name)
+        transfers = {agent.text for agent in everyone if agent.plays_a_transfer(ruleset, players)}
+        ranked["transfer"] = ranked["agent"].isin(transfers)  # trained for other rules or players
         write_frame(ranked, out / "standings")
         pairs = None
         if field_name is not None:  # same deals, same seatings, same field: differences pair by deal
@@ -944,7 +946,13 @@ def agent_label(agent: str) -> str:
 
 def format_standings(frame: pd.DataFrame) -> str:
     """The standings as a fixed-width table for the screen."""
-    frame = frame.assign(agent=[agent_label(a) for a in frame["agent"]])
+    transfer = frame["transfer"] if "transfer" in frame else [False] * len(frame)
+    frame = frame.assign(
+        agent=[
+            agent_label(a) + (" (transfer)" if t else "")
+            for a, t in zip(frame["agent"], transfer, strict=True)
+        ]
+    )
     width = max(5, *(len(a) for a in frame["agent"]))
     lines = [
         f"{'agent':<{width}}  {'games':>8}  {'win rate [95%]':<24}  {'mean rank':>9}  {'points/game':>11}  "
@@ -1015,7 +1023,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-rules-mismatch",
         action="store_true",
-        help="let exported policies play rules other than those they were trained on (a transfer)",
+        help="let exported policies (and searches' guide networks) play rules or player counts other than "
+        "those they were trained for (a transfer)",
     )
 
 

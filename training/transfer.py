@@ -78,7 +78,7 @@ from training.runner import (
 from training.study.spec import LEARNED, SpecError, check_agents_reach_workers
 from uno_env import files
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
+from uno_env.sim.learned import is_learned_policy, load_policy
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
 
 if TYPE_CHECKING:
@@ -273,11 +273,11 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
 
 
 def local_style(style: str) -> str:
-    """A field style as this process reads it: an exported policy file's node copy on a Ray
-    node (:func:`training.runner.node_file`; sent by :func:`style_files`), else the style."""
-    if is_learned_policy(style) and style not in shipped_policies():
-        return str(node_file(style))
-    return style
+    """A compiled field style as this process reads it: on a Ray node an exported policy file,
+    or a search's guide network, is the node's copy (:func:`training.runner.node_file`, the
+    file resolver there; sent by :func:`style_files`), elsewhere the style as written."""
+    agent = parse_agent(style)
+    return agent.policy if agent.compiled else style
 
 
 def style_files(styles: Sequence[str | AgentSpec]) -> list[str]:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agents.spec import parse_agent
 from training.common import plural
 from training.runner import (
     Progress,
@@ -40,6 +42,14 @@ from .spec import AtlasSpec, AtlasSpecError, load_spec
 def default_out_dir(spec: AtlasSpec, root: Path = Path("runs")) -> Path:
     """``runs/atlas__<name>__<seed>__<UTC time>``."""
     return default_run_folder("atlas", spec.name, spec.seed, root=root)
+
+
+def agent_files(tasks: Sequence[AtlasTask]) -> list[str]:
+    """The driver's files the agents of ``tasks`` read (exported policies such as a sweep's
+    players, a search's guide network, a Python agent's file; :meth:`agents.spec.AgentSpec.files`):
+    what Ray nodes without the driver's folders are sent."""
+    names = dict.fromkeys(agent for task in tasks for table in task.tables for agent in table)
+    return sorted({path for name in names for path in parse_agent(name).files()})
 
 
 def run_atlas(
@@ -108,12 +118,18 @@ def run_atlas(
         if todo:
             with compiling("batch", enabled=progress):
                 warm_up(spec)
-        run_batches(run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address)
+        run_batches(
+            run_task, todo, store, executor=executor, workers=workers, ray_address=ray_address,
+            files=agent_files(todo),
+        )  # fmt: skip
         traced = [t for t in measure_tasks(spec, models_of(spec, done)) if t.kind in TRACED]
         tasks.update({t.id: t for t in traced})
         todo_traced = scan_batches(traced, out)[1]
         bar.total = bar.done + len(todo_traced)
-        run_batches(run_task, todo_traced, store, executor=executor, workers=workers, ray_address=ray_address)
+        run_batches(
+            run_task, todo_traced, store, executor=executor, workers=workers, ray_address=ray_address,
+            files=agent_files(todo_traced),
+        )  # fmt: skip
         log_event(log, "done", seconds=round(time.perf_counter() - start, 3), games=bar.games)
         if report:
             assemble(out)

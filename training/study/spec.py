@@ -34,7 +34,7 @@ from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
 from training.tournament import is_checkpoint as named_checkpoint
 from training.tournament import is_python_agent as named_python_agent
 from uno_env.engine.rules import RuleError, RuleSet
-from uno_env.sim.learned import PolicyFileError, is_learned_policy, load_policy
+from uno_env.sim.learned import PolicyFileError, is_learned_policy
 from uno_env.styles.registry import parse_policy
 
 STUDY_FORMAT = "uno-env-study/2"
@@ -402,12 +402,16 @@ def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpe
                 ) from None
     for path in spec.learned():
         check_checkpoint(path, variants, spec.players, allow, source)
-    for name in spec.exported_styles():
+    named = (*spec.styles, spec.reference) if spec.reference else spec.styles
+    for name in dict.fromkeys(named):  # exported policies and searches' guides, in every cell
         try:
-            policy = load_policy(name)
+            agent = parse_agent(name)
+        except ValueError:
+            continue  # `learned`, an agent object's name: no network file of their own
+        try:
             for variant in variants:
                 for n in spec.players:
-                    policy.check_game(variant.rules, n, allow_rules_mismatch=allow)
+                    agent.check_networks(variant.rules, n, allow_rules_mismatch=allow)
         except PolicyFileError as exc:
             raise SpecError(
                 f"{source}: style {name!r}: {exc} (allow_rules_mismatch = true allows other rules)"

@@ -113,8 +113,8 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
             needs.append("value=net")
         if needs:
             raise ValueError(
-                f"{', '.join(needs)} of {name!r} need a network: add net=NAME (an exported .npz or a "
-                "shipped name)"
+                f"{', '.join(needs)} of {name!r} {'needs' if len(needs) == 1 else 'need'} a network: add "
+                "net=NAME (an exported .npz or a shipped name)"
             )
     return style, params
 
