@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
-from uno_env.sim.learned import PolicyFileError
+from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.stats import grouped_ratio
 
 from .match import play_deals
@@ -70,10 +70,10 @@ def benchmark(
     for seated in {spec.text: spec for spec in (me, *others)}.values():
         try:
             seated.check_networks(ruleset, players, allow_rules_mismatch=allow_rules_mismatch)
-        except PolicyFileError as exc:
+        except PolicyGameMismatchError as exc:
             if allow_rules_mismatch:  # what does not fit even as a transfer
                 raise
-            raise PolicyFileError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
+            raise PolicyGameMismatchError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
     seeds = [seed + d for d in range(deals)]
     wins = np.zeros(deals, dtype=np.int64)
     truncated = 0

@@ -171,18 +171,19 @@ class AgentSpec:
 
     def check_networks(self, rules: Any, players: int | None, *, allow_rules_mismatch: bool = False) -> None:
         """Raise :class:`~uno_env.sim.learned.PolicyFileError` unless every network this agent
-        plays with (:attr:`networks`) fits the game: its observation size, action table,
+        plays with (:attr:`networks`) can be read (``MissingPolicyError``, a malformed file) and
+        fits the game (``PolicyGameMismatchError``): its observation size, action table,
         observation spec and env version, and unless ``allow_rules_mismatch`` (a transfer) the
         rules and player count it was trained for (``players=None``: any count). A search's
         guide is held to the rule an exported policy in the seat is: it was trained for a game."""
         for network in self.networks:
-            policy = load_policy(network if network in shipped_policies() else local_file(network))
             try:
+                policy = load_policy(network if network in shipped_policies() else local_file(network))
                 policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
             except PolicyFileError as exc:
                 if self.kind == "policy":
                     raise
-                raise PolicyFileError(f"agent {self.text!r}, the search's network: {exc}") from None
+                raise type(exc)(f"agent {self.text!r}, the search's network: {exc}") from None
 
     def plays_a_transfer(self, rules: Any, players: int | None) -> bool:
         """Whether a network this agent plays with was trained for other rules or another

@@ -532,3 +532,19 @@ def test_disk_errors_are_one_clean_line(
     assert study.main([*args, "--out", str(blocker / "run")]) == 2  # a file where a folder must be
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Not a directory" in err
+
+
+def test_a_file_a_task_cannot_read_is_not_reported_as_the_folders(tmp_path: Path) -> None:
+    """A policy file missing where a batch runs (deleted after the spec was read, or absent on
+    a node) is named as that file, not as a full or read-only results folder."""
+    from training.runner import RunFolderError, folder_errors
+    from uno_env.sim.learned import MissingPolicyError
+
+    missing = r"^exported policy gone\.npz: the file does not exist$"
+    with pytest.raises(MissingPolicyError, match=missing), folder_errors(tmp_path):
+        raise MissingPolicyError("exported policy gone.npz: the file does not exist")
+    with (
+        pytest.raises(RunFolderError, match=f"cannot write the results in {tmp_path}: "),
+        folder_errors(tmp_path),
+    ):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "batch.json"))

@@ -69,7 +69,7 @@ from agents.match import make_seats, play_deals
 from agents.spec import AgentSpec, as_spec, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import PolicyFileError
+from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
@@ -463,10 +463,10 @@ def evaluate(
     for agent in {a.text: a for a in [*measured, *opponents]}.values():  # exported policies, searches' guides
         try:
             agent.check_networks(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
-        except PolicyFileError as exc:
+        except PolicyGameMismatchError as exc:
             if allow_rules_mismatch:  # what does not fit even as a transfer
                 raise
-            raise PolicyFileError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
+            raise PolicyGameMismatchError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
     label = str(model) if spec is None else spec.text
     results = []
     for entry, seats in sets:

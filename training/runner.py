@@ -136,10 +136,13 @@ class RunFolderError(ValueError):
 
 @contextlib.contextmanager
 def folder_errors(folder: Path) -> Iterator[None]:
-    """Turn a file-system error (full disk, read-only folder, ...) into one :class:`RunFolderError` line."""
+    """Turn a file-system error (full disk, read-only folder, ...) into one :class:`RunFolderError`
+    line; a user's file that cannot be read (:class:`uno_env.files.FileError`) keeps its own."""
     try:
         yield
     except ConnectionError:  # a network error (a Ray cluster lost) is not the folder's
+        raise
+    except files.FileError:  # nor is a file a task reads (a missing policy file: its own message)
         raise
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""

@@ -117,6 +117,7 @@ from training.runner import (
 from uno_env import files
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
+from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference, plackett_luce
 from uno_env.styles.monte_carlo import MONTE_CARLO_STYLES
 from uno_env.styles.params import STYLE_ALIASES
@@ -218,10 +219,12 @@ def check_agents(
         elif spec.networks:  # an exported policy, or a search guided by one
             try:
                 spec.check_networks(rules, players, allow_rules_mismatch=allow_rules_mismatch)
-            except ValueError as exc:
+            except PolicyGameMismatchError as exc:
                 if allow_rules_mismatch:  # what does not fit even as a transfer
                     raise
-                raise ValueError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
+                raise PolicyGameMismatchError(
+                    f"{exc} (--allow-rules-mismatch plays it on other rules)"
+                ) from None
         if spec.cheats and not allow_cheating:
             raise ValueError(
                 f"agent {spec.text!r} cheats (it sees the other hands): pass --allow-cheating to rank it as "

@@ -34,7 +34,7 @@ from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
 from training.tournament import is_checkpoint as named_checkpoint
 from training.tournament import is_python_agent as named_python_agent
 from uno_env.engine.rules import RuleError, RuleSet
-from uno_env.sim.learned import PolicyFileError, is_learned_policy
+from uno_env.sim.learned import PolicyFileError, PolicyGameMismatchError, is_learned_policy
 from uno_env.styles.registry import parse_policy
 
 STUDY_FORMAT = "uno-env-study/2"
@@ -413,9 +413,12 @@ def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpe
                 for n in spec.players:
                     agent.check_networks(variant.rules, n, allow_rules_mismatch=allow)
         except PolicyFileError as exc:
-            raise SpecError(
-                f"{source}: style {name!r}: {exc} (allow_rules_mismatch = true allows other rules)"
-            ) from None
+            hint = (
+                ""
+                if allow or not isinstance(exc, PolicyGameMismatchError)
+                else " (allow_rules_mismatch = true allows other rules)"
+            )
+            raise SpecError(f"{source}: style {name!r}: {exc}{hint}") from None
     for label, _ in spec.variations:
         if not any(v.variation == label for v in variants):
             print(f"note: variation {label!r} changes no base; it is skipped", file=sys.stderr)

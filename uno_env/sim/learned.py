@@ -100,6 +100,12 @@ class MissingPolicyError(PolicyFileError, FileNotFoundError):
     """An exported policy file that does not exist."""
 
 
+class PolicyGameMismatchError(PolicyFileError):
+    """A readable exported policy that does not fit the game it is seated in (another deck
+    family, observation spec or env version; or, unless a transfer is allowed, other rules or
+    another player count): :meth:`ExportedPolicy.check_game`."""
+
+
 # ================================================================ the files
 @dataclass(frozen=True)
 class ExportedPolicy:
@@ -235,7 +241,7 @@ class ExportedPolicy:
     def check_game(
         self, rules: Any, num_players: int | None = None, allow_rules_mismatch: bool = True
     ) -> None:
-        """Raise :class:`PolicyFileError` unless the policy can play ``rules``: the same
+        """Raise :class:`PolicyGameMismatchError` unless the policy can play ``rules``: the same
         observation size and action count (the deck family), observation spec and env
         version, and unless ``allow_rules_mismatch`` the same rules and player count."""
         ruleset = load_rules(rules)
@@ -264,7 +270,7 @@ class ExportedPolicy:
             if self.num_players is not None and num_players is not None and self.num_players != num_players:
                 problems.append(f"trained for {self.num_players} players, the game has {num_players}")
         if problems:
-            raise PolicyFileError(f"policy {self.name} does not fit this game: " + "; ".join(problems))
+            raise PolicyGameMismatchError(f"policy {self.name} does not fit this game: " + "; ".join(problems))
 
 
 def _check_layers(
