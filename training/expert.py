@@ -97,7 +97,14 @@ from uno_env import files
 from uno_env.engine.rules import RuleSet, compile_spec
 from uno_env.game.encoding import obs_layout
 from uno_env.sim.guided import label_games, network_seating
-from uno_env.sim.learned import file_digest, is_learned_policy, load_exported, load_policy, save_exported
+from uno_env.sim.learned import (
+    PolicyFileError,
+    file_digest,
+    is_learned_policy,
+    load_exported,
+    load_policy,
+    save_exported,
+)
 from uno_env.stats import grouped_ratio
 from uno_env.styles.params import P_NET
 from uno_env.styles.registry import parse_policy
@@ -228,10 +235,13 @@ class ExpertConfig:
             raise ValueError("--opponents needs one or more entries (styles, exported policies or 'self')")
         for entry in self.opponents:
             if entry != SELF:
-                _check_player(entry)
-        _check_player(self.eval_opponent)
+                _check_player(entry, "--opponents")
+        _check_player(self.eval_opponent, "--eval-opponent")
         if self.init_policy:
-            _check_player(self.init_policy)
+            try:
+                load_policy(self.init_policy)  # a network to start from, never a style
+            except PolicyFileError as exc:
+                raise ValueError(f"--init-policy {self.init_policy!r}: {exc}") from None
         self._check_changes()
         self._check_finetune()
 
@@ -281,11 +291,15 @@ class ExpertConfig:
                     )
 
 
-def _check_player(name: str) -> None:
-    if is_learned_policy(name):
-        load_policy(name)
-    else:
-        parse_policy(name)
+def _check_player(name: str, option: str) -> None:
+    """Raise ValueError naming ``option`` unless ``name`` is a style or a readable exported policy."""
+    try:
+        if is_learned_policy(name):
+            load_policy(name)
+        else:
+            parse_policy(name)
+    except ValueError as exc:
+        raise ValueError(f"{option} {name!r}: {exc}") from None
 
 
 # ================================================================ the run folder
