@@ -63,7 +63,14 @@ from typing import TYPE_CHECKING, Any
 
 from uno_env import files
 from uno_env.sim.guided import network_of
-from uno_env.sim.learned import PolicyFileError, load_policy, shipped_policies, sidecar_path
+from uno_env.sim.learned import (
+    ExportedPolicy,
+    PolicyFileError,
+    PolicyGameMismatchError,
+    load_policy,
+    shipped_policies,
+    sidecar_path,
+)
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES, parse_policy
 
@@ -178,8 +185,7 @@ class AgentSpec:
         guide is held to the rule an exported policy in the seat is: it was trained for a game."""
         for network in self.networks:
             try:
-                policy = load_policy(network if network in shipped_policies() else local_file(network))
-                policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
+                _load_network(network).check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
             except PolicyFileError as exc:
                 if self.kind == "policy":
                     raise
@@ -189,10 +195,9 @@ class AgentSpec:
         """Whether a network this agent plays with was trained for other rules or another
         player count than ``rules`` and ``players`` (it plays them as a transfer; reports flag it)."""
         for network in self.networks:
-            policy = load_policy(network if network in shipped_policies() else local_file(network))
             try:
-                policy.check_game(rules, players, allow_rules_mismatch=False)
-            except PolicyFileError:
+                _load_network(network).check_game(rules, players, allow_rules_mismatch=False)
+            except PolicyGameMismatchError:
                 return True
         return False
 
@@ -266,6 +271,12 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _load_network(network: str) -> ExportedPolicy:
+    """The exported network a spec names (a shipped name, or a file read where this process
+    finds it: :func:`local_file`)."""
+    return load_policy(network if network in shipped_policies() else local_file(network))
 
 
 def _with_network(text: str, path: str) -> str:

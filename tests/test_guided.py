@@ -255,6 +255,22 @@ def test_a_guide_for_another_game_is_refused_where_an_exported_policy_would_be()
     assert benchmark("greedy", four, rules, 2, deals=1, allow_rules_mismatch=True)["games"] == 2
     with pytest.raises(PolicyFileError, match=unfit):
         vector_opponent(four, rules, 2)
+    assert isinstance(vector_opponent(four, rules, 2, allow_rules_mismatch=True), agents.ScriptedAgent)
+    # the vector env's games (a checkpoint's, a trained policy's) take the same allowance
+    from training.evaluate import play_policy
+
+    def first_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.argmax(masks, axis=1)
+
+    with pytest.raises(PolicyFileError, match=unfit):
+        play_policy(first_legal, rules, 2, [four], games=2, seed=0)
+    assert play_policy(
+        first_legal, rules, 2, [four], games=2, seed=0, allow_rules_mismatch=True
+    ).won.shape == (2,)
+    # an exported opponent checked for one game is checked again for another
+    vector_opponent("distilled_uno_2p", rules, 2)
+    with pytest.raises(PolicyFileError, match="trained on other rules"):
+        vector_opponent("distilled_uno_2p", load_rules("uno_house"), 2)
     spec = {"name": "guided", "bases": ["uno"], "players": [2], "styles": ["greedy", four], "games": 10}
     with pytest.raises(study.SpecError, match="allow_rules_mismatch = true allows other rules"):
         study.parse_spec(spec)

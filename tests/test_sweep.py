@@ -390,13 +390,16 @@ def test_a_moved_sweep_folder_keeps_its_results(killed_sweep: dict[str, Any], tm
 
 
 def test_policy_plays_against_the_oracle_and_an_exported_policy(killed_sweep: dict[str, Any]) -> None:
+    """A trained policy (a checkpoint, on the vector env) against field entries the env's compiled
+    step does not run: an exported policy, and a search guided by a network (on the seven-swap
+    variant: a transfer of the official-Uno network, as a sweep's field plays every variant)."""
     from training.transfer import PolicyTask, play_policy_task
 
     out = killed_sweep["out"]
     spec = load_sweep(out / "spec.toml")
-    opponents = ("oracle:sims=8", "distilled_uno_2p")
+    opponents = ("oracle:sims=8", "distilled_uno_2p", "search:sims=8,net=expert_uno_2p")
     task = PolicyTask(
-        "t", "uno__2p", "uno", 2, "runs/uno__2p/model.zip", str(spec.variants()[0].rules), opponents, 3, 7,
+        "t", "uno__2p", "uno", 2, "runs/uno__2p/model.zip", str(spec.variants()[1].rules), opponents, 3, 7,
         str(out),
     )  # fmt: skip
     result = play_policy_task(task)["opponents"]

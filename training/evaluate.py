@@ -169,13 +169,15 @@ def play_policy(
     batch: int = 1024,
     learner_seat: int | None = None,
     trust: bool = False,
+    allow_rules_mismatch: bool = False,
 ) -> GameRecords:
     """Play ``games`` games (game ``j`` from seed ``seed + j``) with ``actor`` in the rotating seat
     (or always in ``learner_seat``: replaying the same deals once per seat balances the seats by deal).
 
     ``opponents``: one entry per opponent seat (clockwise from the actor): a style's text, an
     agent spec (:mod:`agents.spec`) or an agent object; ``trust`` loads checkpoints this
-    installation did not sign."""
+    installation did not sign; ``allow_rules_mismatch`` seats networks trained for other rules
+    or players (a transfer)."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     won = np.zeros(games, dtype=bool)
@@ -188,7 +190,7 @@ def play_policy(
     layout = uno_env.envs.obs_layout(rules.deck_family)
     score_slot = layout.field("scores").start  # relative seat 0: the learner
     target = float(rules.target) if rules.target else 1.0
-    table = _vector_table(opponents, rules, num_players, trust)
+    table = _vector_table(opponents, rules, num_players, trust, allow_rules_mismatch)
     for start in range(0, games, batch):
         rows = min(batch, games - start)
         venv = uno_env.VectorEnv(
@@ -221,11 +223,22 @@ def play_policy(
     return GameRecords(won, rank, points, truncated, seat, decisions, turns)
 
 
-def _vector_table(opponents: Sequence[Any], rules: RuleSet, num_players: int, trust: bool) -> list[Any]:
+def _vector_table(
+    opponents: Sequence[Any],
+    rules: RuleSet,
+    num_players: int,
+    trust: bool,
+    allow_rules_mismatch: bool = False,
+) -> list[Any]:
     """The vector env's entries for an opponent set (styles as texts, the others made ready)."""
     from .pool import vector_opponent
 
-    return [vector_opponent(o, rules, num_players, trust=trust, seed=k + 1) for k, o in enumerate(opponents)]
+    return [
+        vector_opponent(
+            o, rules, num_players, trust=trust, seed=k + 1, allow_rules_mismatch=allow_rules_mismatch
+        )
+        for k, o in enumerate(opponents)
+    ]
 
 
 def play_style(
@@ -474,7 +487,10 @@ def evaluate(
         if spec is not None and spec.compiled and all_compiled(seats):
             records = play_style(spec.policy, rules, num_players, compiled_names(seats), games, seed)
         elif actor is not None:
-            records = play_policy(actor, rules, num_players, seats, games, seed, batch=batch, trust=trust)
+            records = play_policy(
+                actor, rules, num_players, seats, games, seed, batch=batch, trust=trust,
+                allow_rules_mismatch=allow_rules_mismatch,
+            )  # fmt: skip
         else:
             records = play_agent(model, rules, num_players, seats, games, seed, trust=trust)
         seconds = time.perf_counter() - start

@@ -39,8 +39,8 @@ from uno_env.sim.learned import load_policy
 
 from .common import load_checkpoint_actor
 
-_LOADED: dict[tuple[str, str, int, bool], Any] = {}
-"""Batch policies of exported policies and checkpoints, loaded once per process."""
+_LOADED: dict[tuple[str, str, str, int, bool, bool], Any] = {}
+"""Batch policies of exported policies and checkpoints, loaded and checked once per process and game."""
 
 
 class ExportedBatchPolicy:
@@ -61,35 +61,46 @@ class ExportedBatchPolicy:
 
 
 def vector_opponent(
-    spec: AgentLike, rules: RuleSet, players: int, *, trust: bool = False, seed: int | None = None
+    spec: AgentLike,
+    rules: RuleSet,
+    players: int,
+    *,
+    trust: bool = False,
+    seed: int | None = None,
+    allow_rules_mismatch: bool = False,
 ) -> Any:
     """What a :class:`uno_env.VectorEnv` seats for one agent: a compiled style's text, a batch
     policy (exported policies, checkpoints; each loaded once per process) or the agent object
     itself (Python, out-of-process and chat-model agents).
 
     An exported policy, or a search's guide network, is checked against the rules and player
-    count; a checkpoint's sidecar too, and it must be signed by this installation unless ``trust``.
+    count (unless ``allow_rules_mismatch``: a transfer, the same deck family); a checkpoint's
+    sidecar too, and it must be signed by this installation unless ``trust``.
     """
     if isinstance(spec, ExportedBatchPolicy):  # already loaded and checked by the caller
         return spec
     agent = as_spec(spec)
     if agent.kind == "style":
         if agent.networks:  # a network-guided search plays at a Game: asked in Python
-            agent.check_networks(rules, players)  # its guide held to the rule of an exported policy
+            agent.check_networks(rules, players, allow_rules_mismatch=allow_rules_mismatch)
             return agent.make(rules, players, seed, trust=trust)
         return agent.target
-    key = (agent.kind, agent.target, players, trust)
+    # checked against these rules once: the cache is keyed by what the check read
+    key = (agent.kind, agent.target, str(rules), players, trust, allow_rules_mismatch)
     if agent.kind == "policy":
         loaded = _LOADED.get(key)
         if loaded is None:
             policy = load_policy(agent.target)
-            policy.check_game(rules, players, allow_rules_mismatch=False)
+            policy.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
             loaded = _LOADED[key] = ExportedBatchPolicy(policy)
         return loaded
     if agent.kind == "checkpoint":
         loaded = _LOADED.get(key)
         if loaded is None:
-            loaded = load_checkpoint_actor(agent.target, rules, players, trust=trust, log=lambda _: None)
+            loaded = load_checkpoint_actor(
+                agent.target, rules, players, trust=trust, log=lambda _: None,
+                allow_rules_mismatch=allow_rules_mismatch,
+            )  # fmt: skip
             _LOADED[key] = loaded
         return loaded
     return agent.make(rules, players, seed, trust=trust)

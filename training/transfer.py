@@ -247,7 +247,10 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for opponent in task.opponents:
         agent = task_agent(task, opponent)
-        seat_policy: Any = agent if agent.kind == "object" else batch_opponent(opponent, rules)
+        seat_policies: list[Any] = [  # one per seat: an agent object's state is its own
+            agent if agent.kind == "object" else batch_opponent(opponent, rules, task.players)
+            for _ in range(task.players - 1)
+        ]
         wins = np.zeros(task.deals, dtype=np.int64)
         truncated = np.zeros(task.deals, dtype=np.int64)
         decisions = np.zeros(task.deals, dtype=np.int64)
@@ -256,7 +259,7 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
                 actor,
                 rules,
                 task.players,
-                [seat_policy] * (task.players - 1),
+                seat_policies,
                 task.deals,
                 task.seed,
                 learner_seat=seat,
@@ -328,13 +331,19 @@ def play_compare_task(task: CompareTask) -> dict[str, Any]:
     return {"id": task.id, "opponents": compiled_player_games(task.player, task)}
 
 
-def batch_opponent(style: str, rules: Any) -> Any:
+def batch_opponent(style: str, rules: Any, players: int) -> Any:
     """What the vector env seats for a field entry: the style's name (compiled styles, the search
-    agent and the oracle run inside the env's compiled step), or for an exported learned policy
+    agent and the oracle run inside the env's compiled step); for an exported learned policy
     (:mod:`uno_env.sim.learned`) a batch policy over the opponents' own observations: its legal
-    action with the highest logit, as the compiled simulator plays it on the field's games."""
+    action with the highest logit, as the compiled simulator plays it on the field's games; for
+    a search guided by a network, the agent object (its compiled search asked game by game, as
+    at a ``Game``; the env takes no network inside its compiled step)."""
     from training.pool import ExportedBatchPolicy
 
+    agent = parse_agent(style)
+    if agent.kind == "style" and agent.networks:
+        agent.check_networks(rules, None, allow_rules_mismatch=True)  # a transfer, of the same deck family
+        return agent.make(rules, players, seed=0)
     if not is_learned_policy(style):
         return style
     policy = load_policy(local_style(style))
