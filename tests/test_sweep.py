@@ -508,3 +508,36 @@ def test_the_status_counts_an_expert_runs_finetuning_steps_apart(
     assert main(["sweep", "--status", str(tmp_path / "ppo")]) == 0
     assert "fine-tuning" not in capsys.readouterr().out
     assert {(r["finetune"], r["finetune_budget"]) for r in status_rows(ppo, tmp_path / "ppo")} == {(0, 0)}
+
+
+def test_the_status_line_rates_each_stage_over_the_last_ten_minutes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An expert sweep's labelling and fine-tuning advance in turns: the line's rates and times
+    left are each stage's own over the recent window, and a stage that stood still in it gets
+    no estimate (a rate averaged since the start put the labelling hours off)."""
+    from training import sweep as sweep_module
+    from training.sweep import StatusLine
+    from training.sweep import write_spec as store_spec
+
+    expert = parse_sweep(
+        {
+            "name": "ft", "bases": ["uno"], "players": [2], "mode": "expert",
+            "expert": {"rounds": 2, "games": 4, "chunk_games": 2, "finetune_steps": 100_000},
+        }
+    )  # fmt: skip
+    out = tmp_path / "expert"
+    store_spec(expert, out)
+    clock = [1000.0]
+    monkeypatch.setattr(sweep_module.time, "perf_counter", lambda: clock[0])
+    status = StatusLine(expert, out, every=60, enabled=False)
+    stage = out / "runs" / "uno__2p" / "finetune" / "checkpoints"
+    stage.mkdir(parents=True)
+    (stage / "latest.json").write_text(json.dumps({"step": 6000, "seconds": 2.0}), encoding="utf-8")
+    clock[0] = 1100.0
+    line = status.line()
+    assert "0.0 labelled games/s," in line and "labelling left" not in line
+    assert "fine-tuning 6,000/100,000 steps (60/s, ~26 min left at this rate)" in line
+    clock[0] = 2000.0  # fifteen minutes without a step: the window holds no progress
+    line = status.line()
+    assert "fine-tuning 6,000/100,000 steps |" in line and "left" not in line

@@ -809,34 +809,61 @@ def expert_games(run_dir: Path, cfg: ExpertConfig) -> int:
 
 
 class StatusLine:
-    """A status line on stderr every ``every`` seconds while the runs train (a daemon thread)."""
+    """A status line on stderr every ``every`` seconds while the runs train (a daemon thread).
+
+    Rates are measured over the last :attr:`WINDOW` seconds, each count on its own: an expert
+    sweep's labelled games and fine-tuning steps advance in turns (a run labels, then
+    fine-tunes), so a rate averaged since the start would understate the stage now running
+    and put its time left hours off. A stage that did not advance in the window gets no
+    estimate.
+    """
+
+    WINDOW = 600.0
 
     def __init__(self, spec: SweepSpec, out: Path, every: float, enabled: bool) -> None:
         self.spec, self.out, self.every, self.enabled = spec, out, every, enabled
         self.remote: dict[str, int | tuple[int, int]] = {}  # steps of runs on Ray nodes (report_progress)
         self.stop = threading.Event()
-        self.start_steps = sum(r["steps"] for r in status_rows(spec, out))
-        self.start = time.perf_counter()
+        rows = status_rows(spec, out)
+        self.samples: list[tuple[float, int, int]] = [  # (time, steps, fine-tuning steps)
+            (time.perf_counter(), sum(r["steps"] for r in rows), sum(r["finetune"] for r in rows))
+        ]
         self.thread = threading.Thread(target=self._loop, daemon=True, name="sweep-status")
 
+    def _rates(self, now: float, steps: int, finetune: int) -> tuple[float, float]:
+        """Steps and fine-tuning steps per second over the window (this sample kept)."""
+        self.samples.append((now, steps, finetune))
+        while len(self.samples) > 2 and now - self.samples[1][0] >= self.WINDOW:
+            self.samples.pop(0)  # the oldest kept sample is the window's start
+        then, steps0, finetune0 = self.samples[0]
+        span = now - then
+        if span <= 0:
+            return 0.0, 0.0
+        return (steps - steps0) / span, (finetune - finetune0) / span
+
     def line(self) -> str:
-        """The current status: runs done, steps over all runs, rate and time left."""
+        """The current status: runs done, steps over all runs, recent rates and time left."""
         rows = status_rows(self.spec, self.out, self.remote)
         done = sum(r["state"] == "done" for r in rows)
         steps = sum(r["steps"] for r in rows)
         total = sum(r["budget"] for r in rows)
-        elapsed = time.perf_counter() - self.start
-        rate = (steps - self.start_steps) / elapsed if elapsed > 0 else 0.0
+        ft_done = sum(r["finetune"] for r in rows)
+        ft_total = sum(r["finetune_budget"] for r in rows)
+        rate, ft_rate = self._rates(time.perf_counter(), steps, ft_done)
         unit = self.spec.unit
-        # the time left is the budget's (an expert run's fine-tuning stage is not in it)
         what = "labelling" if self.spec.mode == "expert" else "training"
         left = (
-            f", ~{(total - steps) / rate / 60:.0f} min of {what} left" if rate > 0 and steps < total else ""
+            f", ~{(total - steps) / rate / 60:.0f} min of {what} left at this rate"
+            if rate > 0 and steps < total
+            else ""
         )
-        ft_total = sum(r["finetune_budget"] for r in rows)
-        finetune = (
-            f", fine-tuning {sum(r['finetune'] for r in rows):,}/{ft_total:,} steps" if ft_total else ""
-        )
+        finetune = ""
+        if ft_total:
+            finetune = f", fine-tuning {ft_done:,}/{ft_total:,} steps"
+            if ft_rate > 0 and ft_done < ft_total:
+                finetune += (
+                    f" ({ft_rate:,.0f}/s, ~{(ft_total - ft_done) / ft_rate / 60:.0f} min left at this rate)"
+                )
         active = ", ".join(
             f"{r['run']} {r['steps'] / r['budget']:.0%}"
             + (f" (fine-tuning {r['finetune'] / r['finetune_budget']:.0%})" if r["finetune_budget"] else "")
