@@ -32,11 +32,10 @@ from typing import Any
 import numpy as np
 
 import uno_env
-from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.stats import grouped_ratio
 
 from .match import play_deals
-from .spec import AgentLike, as_spec, parse_seats
+from .spec import AgentLike, as_spec, check_seated_networks, parse_seats
 from .trace import TraceWriter
 
 
@@ -67,13 +66,7 @@ def benchmark(
         if isinstance(opponent, str | list | tuple)
         else [as_spec(opponent, where="opponent")] * (players - 1)
     )
-    for seated in {spec.text: spec for spec in (me, *others)}.values():
-        try:
-            seated.check_networks(ruleset, players, allow_rules_mismatch=allow_rules_mismatch)
-        except PolicyGameMismatchError as exc:
-            if allow_rules_mismatch:  # what does not fit even as a transfer
-                raise
-            raise PolicyGameMismatchError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
+    check_seated_networks([me, *others], ruleset, players, allow_rules_mismatch=allow_rules_mismatch)
     seeds = [seed + d for d in range(deals)]
     wins = np.zeros(deals, dtype=np.int64)
     truncated = 0

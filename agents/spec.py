@@ -56,7 +56,7 @@ import re
 import shlex
 import sys
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -271,6 +271,25 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+def check_seated_networks(
+    agents: Iterable[AgentSpec],
+    rules: Any,
+    players: int | None,
+    *,
+    allow_rules_mismatch: bool = False,
+    allow_with: str = "--allow-rules-mismatch plays it on other rules",
+) -> None:
+    """:meth:`AgentSpec.check_networks` for each agent of a table (each once); a rules mismatch
+    that could be allowed says how (``allow_with``: the option of the tool that seats them)."""
+    for agent in {a.text: a for a in agents}.values():
+        try:
+            agent.check_networks(rules, players, allow_rules_mismatch=allow_rules_mismatch)
+        except PolicyGameMismatchError as exc:
+            if allow_rules_mismatch:  # what does not fit even as a transfer
+                raise
+            raise PolicyGameMismatchError(f"{exc} ({allow_with})") from None
 
 
 def _load_network(network: str) -> ExportedPolicy:

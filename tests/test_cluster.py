@@ -233,6 +233,32 @@ def same_sweep(a: Path, b: Path) -> None:
     assert (a / "transfer.csv").read_bytes() == (b / "transfer.csv").read_bytes()
 
 
+def tournament_here_and_on_the_cluster(
+    doc: DocCluster, monkeypatch: pytest.MonkeyPatch, agents: list[str], games: int, seed: int, name: str
+) -> None:
+    """``uno-env tournament`` of ``agents`` on the cluster (``runs/NAME``), then in this process
+    from the driver's folder (``runs/NAME_here``): the same games and standings, byte for byte."""
+    import pandas as pd
+
+    from training.tournament import run_tournament
+
+    done = doc.uno_env(
+        "tournament", "--rules", "uno", "--players", "2", "--agents", ",".join(agents),
+        "--games", str(games), "--seed", str(seed), "--executor", "ray", "--ray-address", doc.address,
+        "--quiet", "--out", f"runs/{name}",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    monkeypatch.chdir(doc.work)  # the same spec texts, read from the driver's folder
+    here = Path("runs") / f"{name}_here"
+    run_tournament("uno", 2, agents, games=games, seed=seed, out=here, executor="serial", progress=False)
+    played = pd.read_csv(doc.work / "runs" / name / "games.csv")
+    assert len(played) == 2 * games
+    pd.testing.assert_frame_equal(played, pd.read_csv(doc.work / here / "games.csv"))
+    assert (doc.work / "runs" / name / "standings.csv").read_bytes() == (
+        doc.work / here / "standings.csv"
+    ).read_bytes()
+
+
 @pytest.mark.cluster
 def test_a_file_agent_plays_a_tournament_on_the_loopback_cluster(
     doc_cluster: DocCluster, monkeypatch: pytest.MonkeyPatch
@@ -241,28 +267,8 @@ def test_a_file_agent_plays_a_tournament_on_the_loopback_cluster(
     travels with the job, the nodes build it, and every game equals the in-process run."""
     import shutil
 
-    import pandas as pd
-
-    from training.tournament import run_tournament
-
-    doc = doc_cluster
-    shutil.copy(ROOT / "tests" / "user_agents" / "seeded_agent.py", doc.work / "mine.py")
-    agents = ["mine.py:Seeded", "greedy"]
-    done = doc.uno_env(
-        "tournament", "--rules", "uno", "--players", "2", "--agents", ",".join(agents), "--games", "6",
-        "--seed", "3", "--executor", "ray", "--ray-address", doc.address, "--quiet", "--out", "runs/mine",
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    monkeypatch.chdir(doc.work)  # the same spec text, read from the driver's folder
-    run_tournament(
-        "uno", 2, agents, games=6, seed=3, out=Path("runs/here"), executor="serial", progress=False
-    )
-    games = pd.read_csv(doc.work / "runs" / "mine" / "games.csv")
-    assert len(games) == 12
-    pd.testing.assert_frame_equal(games, pd.read_csv(doc.work / "runs" / "here" / "games.csv"))
-    assert (doc.work / "runs/mine/standings.csv").read_bytes() == (
-        doc.work / "runs/here/standings.csv"
-    ).read_bytes()
+    shutil.copy(ROOT / "tests" / "user_agents" / "seeded_agent.py", doc_cluster.work / "mine.py")
+    tournament_here_and_on_the_cluster(doc_cluster, monkeypatch, ["mine.py:Seeded", "greedy"], 6, 3, "mine")
 
 
 @pytest.mark.cluster
@@ -274,29 +280,15 @@ def test_a_search_guided_by_a_network_file_plays_on_the_loopback_cluster(
     in-process run."""
     import shutil
 
-    import pandas as pd
-
-    from training.tournament import run_tournament
     from uno_env.sim.learned import shipped_policies
 
-    doc = doc_cluster
-    (doc.work / "nets").mkdir(exist_ok=True)
+    nets = doc_cluster.work / "nets"
+    nets.mkdir(exist_ok=True)
     shipped = Path(shipped_policies()["expert_uno_2p"])
-    shutil.copy(shipped, doc.work / "nets" / "mine.npz")
-    shutil.copy(shipped.with_suffix(".json"), doc.work / "nets" / "mine.json")
+    shutil.copy(shipped, nets / "mine.npz")
+    shutil.copy(shipped.with_suffix(".json"), nets / "mine.json")
     agents = ["search:sims=30,net=./nets/mine.npz,top=2", "greedy"]
-    done = doc.uno_env(
-        "tournament", "--rules", "uno", "--players", "2", "--agents", ",".join(agents), "--games", "4",
-        "--seed", "5", "--executor", "ray", "--ray-address", doc.address, "--quiet", "--out", "runs/guided",
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    monkeypatch.chdir(doc.work)
-    run_tournament(
-        "uno", 2, agents, games=4, seed=5, out=Path("runs/guided_here"), executor="serial", progress=False
-    )
-    games = pd.read_csv(doc.work / "runs" / "guided" / "games.csv")
-    assert len(games) == 8
-    pd.testing.assert_frame_equal(games, pd.read_csv(doc.work / "runs" / "guided_here" / "games.csv"))
+    tournament_here_and_on_the_cluster(doc_cluster, monkeypatch, agents, 4, 5, "guided")
 
 
 # ---------------------------------------------------------------- one line per failure kind

@@ -478,6 +478,20 @@ def test_a_finished_run_stays_finished_when_a_later_version_adds_a_training_opti
 
 
 # ---------------------------------------------------------------- the status of a fine-tuning stage
+def finetune_sweep(tmp_path: Path, finetune_steps: int) -> tuple[Any, Path]:
+    """A one-run expert sweep with a fine-tuning stage, its spec stored in ``tmp_path/expert``."""
+    from training.sweep import write_spec as store_spec
+
+    expert = parse_sweep(
+        {
+            "name": "ft", "bases": ["uno"], "players": [2], "mode": "expert",
+            "expert": {"rounds": 2, "games": 4, "chunk_games": 2, "finetune_steps": finetune_steps},
+        }
+    )  # fmt: skip
+    store_spec(expert, tmp_path / "expert")
+    return expert, tmp_path / "expert"
+
+
 def test_the_status_counts_an_expert_runs_finetuning_steps_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -487,14 +501,7 @@ def test_the_status_counts_an_expert_runs_finetuning_steps_apart(
     from training.cli import main
     from training.sweep import write_spec as store_spec
 
-    expert = parse_sweep(
-        {
-            "name": "ft", "bases": ["uno"], "players": [2], "mode": "expert",
-            "expert": {"rounds": 2, "games": 4, "chunk_games": 2, "finetune_steps": 1000},
-        }
-    )  # fmt: skip
-    out = tmp_path / "expert"
-    store_spec(expert, out)
+    expert, out = finetune_sweep(tmp_path, 1000)
     stage = out / "runs" / "uno__2p" / "finetune" / "checkpoints"
     stage.mkdir(parents=True)
     (stage / "latest.json").write_text(json.dumps({"step": 384, "seconds": 2.0}), encoding="utf-8")
@@ -518,16 +525,8 @@ def test_the_status_line_rates_each_stage_over_the_last_ten_minutes(
     no estimate (a rate averaged since the start put the labelling hours off)."""
     from training import sweep as sweep_module
     from training.sweep import StatusLine
-    from training.sweep import write_spec as store_spec
 
-    expert = parse_sweep(
-        {
-            "name": "ft", "bases": ["uno"], "players": [2], "mode": "expert",
-            "expert": {"rounds": 2, "games": 4, "chunk_games": 2, "finetune_steps": 100_000},
-        }
-    )  # fmt: skip
-    out = tmp_path / "expert"
-    store_spec(expert, out)
+    expert, out = finetune_sweep(tmp_path, 100_000)
     clock = [1000.0]
     monkeypatch.setattr(sweep_module.time, "perf_counter", lambda: clock[0])
     status = StatusLine(expert, out, every=60, enabled=False)

@@ -66,10 +66,9 @@ import numpy as np
 
 import uno_env
 from agents.match import make_seats, play_deals
-from agents.spec import AgentSpec, as_spec, parse_agent, parse_seats
+from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.stats import mean_interval, wilson_interval
 
 from .common import (
@@ -473,13 +472,10 @@ def evaluate(
         )  # fmt: skip
     measured = [] if spec is None else [spec]
     opponents = [as_spec(seat) for _, seats in sets for seat in seats]
-    for agent in {a.text: a for a in [*measured, *opponents]}.values():  # exported policies, searches' guides
-        try:
-            agent.check_networks(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
-        except PolicyGameMismatchError as exc:
-            if allow_rules_mismatch:  # what does not fit even as a transfer
-                raise
-            raise PolicyGameMismatchError(f"{exc} (--allow-rules-mismatch plays it on other rules)") from None
+    # exported policies and searches' guides, measured or opposing
+    check_seated_networks(
+        [*measured, *opponents], rules, num_players, allow_rules_mismatch=allow_rules_mismatch
+    )
     label = str(model) if spec is None else spec.text
     results = []
     for entry, seats in sets:

@@ -91,7 +91,7 @@ import numpy as np
 import uno_env
 from agents.match import play_deals
 from agents.policy_agent import check_policy_metadata, checkpoint_path, load_policy_metadata, metadata_path
-from agents.spec import AgentSpec, as_spec, parse_agent
+from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent
 from agents.trust import check_trusted
 from training.common import (
     Subcommand,
@@ -117,7 +117,6 @@ from training.runner import (
 from uno_env import files
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
-from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference, plackett_luce
 from uno_env.styles.monte_carlo import MONTE_CARLO_STYLES
 from uno_env.styles.params import STYLE_ALIASES
@@ -217,14 +216,7 @@ def check_agents(
             )
             check_trusted(checkpoint_path(spec.target), metadata_path(spec.target), trust=trust)
         elif spec.networks:  # an exported policy, or a search guided by one
-            try:
-                spec.check_networks(rules, players, allow_rules_mismatch=allow_rules_mismatch)
-            except PolicyGameMismatchError as exc:
-                if allow_rules_mismatch:  # what does not fit even as a transfer
-                    raise
-                raise PolicyGameMismatchError(
-                    f"{exc} (--allow-rules-mismatch plays it on other rules)"
-                ) from None
+            check_seated_networks([spec], rules, players, allow_rules_mismatch=allow_rules_mismatch)
         if spec.cheats and not allow_cheating:
             raise ValueError(
                 f"agent {spec.text!r} cheats (it sees the other hands): pass --allow-cheating to rank it as "
