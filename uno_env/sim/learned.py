@@ -270,7 +270,9 @@ class ExportedPolicy:
             if self.num_players is not None and num_players is not None and self.num_players != num_players:
                 problems.append(f"trained for {self.num_players} players, the game has {num_players}")
         if problems:
-            raise PolicyGameMismatchError(f"policy {self.name} does not fit this game: " + "; ".join(problems))
+            raise PolicyGameMismatchError(
+                f"policy {self.name} does not fit this game: " + "; ".join(problems)
+            )
 
 
 def _check_layers(
