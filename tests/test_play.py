@@ -318,3 +318,30 @@ def test_a_random_legal_opponent_is_named_and_explained(
         monkeypatch, capsys, ["--players", "2", "--vs", "random_playable", "--seed", "4"], io.StringIO("q\n")
     )
     assert "random_legal picks" not in out
+
+
+def test_a_bot_of_another_game_is_refused_or_named_before_the_first_deal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exported policy (or a search's guide) of another deck family is refused before the
+    game, not at the bot's first turn; one trained for another player count plays, said so."""
+    code = play.main(["--rules", "macao", "--players", "2", "--vs", "expert_ppo_uno_2p", "--seed", "1"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-env: error: policy expert_ppo_uno_2p does not fit this game: observations of")
+    assert "74 actions, these rules have 72" in err
+    code = play.main(["--rules", "macao", "--players", "2", "--vs", "search:sims=10,net=expert_uno_2p"])
+    assert code == 2
+    assert "agent 'search:sims=10,net=expert_uno_2p', the search's network: policy expert_uno_2p" in (
+        capsys.readouterr().err
+    )
+    code, out = run_play(
+        monkeypatch,
+        capsys,
+        ["--players", "2", "--vs", "expert_ppo_uno_4p", "--seed", "4"],
+        io.StringIO("q\n"),
+    )
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "expert_ppo_uno_4p was trained for other rules or another player count: it plays here as a transfer."
+    )

@@ -113,7 +113,11 @@ def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int, *, trust
     """The agent an ``--vs`` entry names (any agent spec, :mod:`agents.spec`; a MaskablePPO
     checkpoint this installation did not sign needs ``trust``, :mod:`agents.trust`)."""
 
-    return parse_agent(entry, where=f"--vs entry {entry!r}").make(rules, num_players, seed, trust=trust)
+    agent = parse_agent(entry, where=f"--vs entry {entry!r}")
+    # a network of another deck family (or observation spec) cannot play here: said before the
+    # first deal, not at the bot's first turn; other rules or players play, as a transfer
+    agent.check_networks(rules, num_players, allow_rules_mismatch=True)
+    return agent.make(rules, num_players, seed, trust=trust)
 
 
 def build_opponents(
@@ -587,6 +591,15 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         f"uno-env play: {rules.preset_name() or args.rules}, {args.players} players, seed {seed}; "
         f"you are seat {args.seat}; {others}"
     )
+    transfers = [
+        e
+        for e in dict.fromkeys(split_opponents(args.vs))
+        if parse_agent(e).plays_a_transfer(rules, args.players)
+    ]
+    for entry in transfers:
+        session.say(
+            f"{entry} was trained for other rules or another player count: it plays here as a transfer."
+        )
     if any(a.name.split(":", 1)[0] == "random_legal" for a in opponents.values()):
         session.say(
             "random_legal picks uniformly among the legal actions and draws even when it could play: a "
