@@ -273,6 +273,17 @@ def test_every_rotation_on_every_deal_takes_any_number_of_deals() -> None:
         ({"deals": {"tables": 3}}, "unknown key"),
         ({"players": [2, 2]}, "twice"),
         (
+            {"presets": ["uno", "macao"], "strong": "search:sims=4,net=expert_uno_2p"},
+            r"strong 'search:sims=4,net=expert_uno_2p' cannot play cell macao at 2 players: .* 74 actions, "
+            r"these rules have 72",
+        ),
+        (
+            {"strong": "search:sims=4,net=./no_such.npz"},
+            "exported policy no_such.npz: the file does not exist",
+        ),
+        ({"learned": "./no_such.npz"}, r"learned: exported policy \./no_such\.npz does not exist"),
+        ({"sweep": "."}, r"sweep '\.' is not a sweep folder \(no spec.toml\)"),
+        (
             {
                 "batch_games": 1,
                 "deals": {"baseline": 10**6, "field": 10**6, "strong": 10**6, "scripted": 10**6},
@@ -373,3 +384,21 @@ def test_the_files_the_atlas_agents_read_travel_to_the_nodes(tmp_path: Path) -> 
         str(p) for p in (guide, guide.with_suffix(".json"), player, player.with_suffix(".json"))
     )
     assert agent_files(measure_tasks(atlas.parse_spec(TINY), {})) == []
+
+
+def test_a_named_learned_player_sits_in_the_cells_its_network_fits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Official Uno's network plays every Uno-deck cell (other rules as a transfer) and no
+    French-deck cell; the spec says where it is not seated. One that fits no cell is refused."""
+    spec = atlas.parse_spec({**TINY, "presets": ["uno", "macao"], "learned": "expert_uno_2p"})
+    assert "note: learned 'expert_uno_2p' is not seated where its network does not fit: macao at 2" in (
+        capsys.readouterr().err
+    )
+    seated = {v.id: spec.learned_players(v, n) for v, n in spec.cells()}
+    assert seated["macao"] == ()
+    assert seated["uno"] == seated["uno+until_playable"] == ("expert_uno_2p",)
+    with pytest.raises(atlas.AtlasSpecError, match="learned 'expert_uno_2p' fits no cell"):
+        atlas.parse_spec(
+            {**TINY, "presets": ["macao"], "base": "macao", "variations": {}, "learned": "expert_uno_2p"}
+        )

@@ -26,7 +26,7 @@ from agents.spec import parse_agent
 from training.study.spec import DEFAULT_FIELD, SpecError, Variant, _switch_text
 from training.sweep import sweep_models
 from uno_env.engine.rules import PRESETS, RuleError, RuleSet
-from uno_env.sim.learned import load_policy, shipped_policies
+from uno_env.sim.learned import PolicyFileError, PolicyGameMismatchError, load_policy, shipped_policies
 
 from .names import ATLAS_FORMAT
 from .planning import check_plan_size
@@ -189,15 +189,17 @@ class AtlasSpec:
 
     def learned_players(self, variant: AtlasVariant, players: int) -> tuple[str, ...]:
         """The learned rungs of a cell: with ``learned = "auto"`` every shipped exported policy
-        trained on exactly the cell's rules and player count, plus the sweep's player for the
-        cell when ``sweep`` names a finished sweep that trained one."""
+        trained on exactly the cell's rules and player count; a named learned player in every
+        cell its network fits (other rules and player counts as a transfer, not another deck
+        family); plus the sweep's player for the cell when ``sweep`` names a finished sweep that
+        trained one."""
         out: list[str] = []
         if self.learned == "auto" and not variant.coin_flip:
             for name in shipped_policies():
                 policy = load_policy(name)
                 if policy.num_players == players and RuleSet.parse(policy.rules) == variant.rules:
                     out.append(name)
-        elif self.learned not in ("", "auto"):
+        elif self.learned not in ("", "auto") and _fits(self.learned, variant.rules, players):
             out.append(self.learned)
         if self.sweep and not variant.coin_flip:
             model = _sweep_players(self, variant, players)
@@ -483,11 +485,65 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
                 "are skipped",
                 file=sys.stderr,
             )
+    _check_networks(spec, source)
+    if spec.sweep:  # a folder that is no finished sweep is refused, not read as "no player"
+        try:
+            sweep_models(Path(spec.sweep), [], [], source)
+        except SpecError as exc:
+            raise AtlasSpecError(str(exc)) from None
     try:
         check_plan_size(spec, source)
     except ValueError as exc:
         raise AtlasSpecError(str(exc)) from None
     return spec
+
+
+def _check_networks(spec: AtlasSpec, source: str) -> None:
+    """Refuse a ladder player whose network (an exported policy, a search's guide) cannot be
+    read, or cannot play a cell: it sits in every cell, where it plays other rules as a transfer
+    but needs the cell's deck family. An explicit ``learned`` player sits only in the cells it
+    fits (:meth:`AtlasSpec.learned_players`): one that fits none is refused, the others named."""
+    cells = spec.cells()
+    named = [("strong", spec.strong), ("oracle", spec.oracle), ("baseline", spec.baseline)]
+    named += [("field", a) for a in spec.field] + [("ladder", a) for a in spec.ladder]
+    for key, text in named:
+        if not text or not parse_agent(text).networks:
+            continue
+        agent = parse_agent(text)
+        for variant, n in cells:
+            try:
+                agent.check_networks(variant.rules, n, allow_rules_mismatch=True)
+            except PolicyFileError as exc:
+                raise AtlasSpecError(
+                    f"{source}: {key} {text!r} cannot play cell {variant.id} at {n} players: {exc}"
+                ) from None
+    if spec.learned in ("", "auto"):
+        return
+    try:
+        unfit = [f"{v.id} at {n}" for v, n in cells if not _fits(spec.learned, v.rules, n)]
+    except PolicyFileError as exc:
+        raise AtlasSpecError(f"{source}: learned {spec.learned!r}: {exc}") from None
+    if len(unfit) == len(cells):
+        raise AtlasSpecError(
+            f"{source}: learned {spec.learned!r} fits no cell (another deck family or observation "
+            'spec): name a learned player of these rules, or "auto"'
+        )
+    if unfit:
+        where = ", ".join(unfit)
+        print(
+            f"note: learned {spec.learned!r} is not seated where its network does not fit: {where}",
+            file=sys.stderr,
+        )
+
+
+def _fits(agent: str, rules: RuleSet, players: int) -> bool:
+    """Whether an agent's networks can play ``rules`` (its deck family; other rules and player
+    counts as a transfer); PolicyFileError when a network cannot be read."""
+    try:
+        parse_agent(agent).check_networks(rules, players, allow_rules_mismatch=True)
+    except PolicyGameMismatchError:
+        return False
+    return True
 
 
 def load_spec(path: str | Path | None = None) -> AtlasSpec:
