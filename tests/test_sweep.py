@@ -88,6 +88,14 @@ def tree(folder: Path) -> dict[str, bytes]:
         ("[transfer]\nfield = ['greedy', 'oracle']", "set [transfer] allow_cheating = true"),
         ("[transfer]\nfield = ['greedy', 'runs/x/model.zip']", "not SB3 checkpoints: runs/x/model.zip"),
         ("[variations]\nx = { no_such_switch = true }", "unknown switch(es) no_such_switch"),
+        (
+            "[transfer]\ncompare = ['search:net=./no_such.npz']",
+            "exported policy no_such.npz: the file does not",
+        ),
+        (
+            "bases = ['uno', 'macao']\n[transfer]\ncompare = ['search:net=expert_uno_2p']",
+            "[transfer] compare 'search:net=expert_uno_2p' cannot play macao: agent",
+        ),
     ],
 )
 def test_malformed_specs_name_what_is_wrong(tmp_path: Path, change: str, message: str) -> None:
@@ -540,3 +548,24 @@ def test_the_status_line_rates_each_stage_over_the_last_ten_minutes(
     clock[0] = 2000.0  # fifteen minutes without a step: the window holds no progress
     line = status.line()
     assert "fine-tuning 6,000/100,000 steps |" in line and "left" not in line
+
+
+def test_a_sweep_of_two_deck_families_plays_each_policy_on_its_own_family(tmp_path: Path) -> None:
+    """Official Uno and Macao in one sweep: a policy meets only the variants of its deck (another
+    action table cannot be played), and the report marks the other deck's cells as such."""
+    import pandas as pd
+
+    from training.transfer import plan, report_text
+
+    spec = parse_sweep({"name": "mixed", "bases": ["uno", "macao"], "players": [2]})
+    tasks, _ = plan(spec, tmp_path)
+    pairs = [(t.trained.rsplit("__", 1)[0], t.played) for t in tasks]
+    assert pairs == [("uno", "uno"), ("macao", "macao")]
+    cell = {"win_rate": 0.5, "win_lo": 0.4, "win_hi": 0.6, "delta_vs_adapted": 0.0, "delta_lo": 0.0}
+    rows = [
+        {"trained_on": a, "played_on": b, "players": 2, "opponents": "field", "adapted": True, **cell}
+        for a, b in pairs
+    ]
+    report = report_text(spec, tmp_path, pd.DataFrame(rows), pd.DataFrame())
+    assert "| `uno` | **50.0% [40.0, 60.0]** | other deck |" in report
+    assert "| `macao` | other deck | **50.0% [40.0, 60.0]** |" in report

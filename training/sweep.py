@@ -127,7 +127,7 @@ from training.train import TrainConfig
 from uno_env import files
 from uno_env.compiler.compiling import compile_all, is_warm
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import is_learned_policy, load_policy
+from uno_env.sim.learned import PolicyFileError, load_policy
 from uno_env.styles.registry import parse_policy
 
 from . import transfer as transfer_matrix  # the module: transfer imports the study, which reads sweeps
@@ -446,9 +446,9 @@ def _compare_players(
                     f"{source}: [transfer] compare names the SB3 checkpoint {name!r}; `uno-env export` "
                     "makes a policy file of it"
                 )
-            if is_learned_policy(name):
-                load_policy(name)
-            elif agent.cheats and not cheating:
+            for network in agent.networks:  # an exported policy or a search's guide: readable
+                load_policy(network)
+            if agent.cheats and not cheating:
                 raise SpecError(
                     f"{source}: [transfer] compare names {name!r}, which cheats; set allow_cheating"
                 )
@@ -541,6 +541,15 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
             run.cfg.check()
         except ValueError as exc:
             raise SpecError(f"{source}: run {run.id}: {exc}") from None
+    for name in spec.compare:  # a compared player plays every variant: its networks must fit each
+        agent = spec.agent(name)
+        for variant in spec.variants() if agent.networks else []:
+            try:
+                agent.check_networks(variant.rules, None, allow_rules_mismatch=True)
+            except PolicyFileError as exc:
+                raise SpecError(
+                    f"{source}: [transfer] compare {name!r} cannot play {variant.id}: {exc}"
+                ) from None
     return spec
 
 

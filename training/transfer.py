@@ -173,7 +173,8 @@ def model_path(task: PolicyTask) -> Path:
 
 
 def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]:
-    """Every cross-evaluation task of a sweep, in a fixed order."""
+    """Every cross-evaluation task of a sweep, in a fixed order: each policy on each variant
+    of its deck family (a policy cannot play another deck's action table), and the field."""
     variants = spec.variants()
     opponents = (*spec.field, spec.baseline)
     objects = tuple(a for a in spec.agents if a.text in spec.field)
@@ -182,6 +183,8 @@ def plan(spec: SweepSpec, out: Path) -> tuple[list[PolicyTask], list[FieldTask]]
     for n in spec.players:
         for played in variants:
             for trained in variants:
+                if trained.rules.deck_family != played.rules.deck_family:
+                    continue  # another deck, another action table: no transfer to measure
                 run = f"{trained.id}__{n}p"
                 policy_tasks.append(
                     PolicyTask(
@@ -753,12 +756,13 @@ def report_text(spec: SweepSpec, out: Path, transfer: pd.DataFrame, skill: pd.Da
             "| trained on \\ played on | " + " | ".join(f"`{v}`" for v in order) + " |",
             "| --- |" + " ---: |" * len(order),
         ]
+        family = {v.id: v.rules.deck_family for v in spec.variants()}
         for trained in order:
             cells = []
             for played in order:
                 match = part[(part["trained_on"] == trained) & (part["played_on"] == played)]
                 if match.empty:
-                    cells.append("not played yet")
+                    cells.append("other deck" if family[trained] != family[played] else "not played yet")
                     continue
                 r = match.iloc[0]
                 text = _pct(r["win_rate"], r["win_lo"], r["win_hi"])
