@@ -507,9 +507,9 @@ def _check_networks(spec: AtlasSpec, source: str) -> None:
     named = [("strong", spec.strong), ("oracle", spec.oracle), ("baseline", spec.baseline)]
     named += [("field", a) for a in spec.field] + [("ladder", a) for a in spec.ladder]
     for key, text in named:
-        if not text or not parse_agent(text).networks:
+        agent = parse_agent(text) if text else None
+        if agent is None or not agent.networks:
             continue
-        agent = parse_agent(text)
         for variant, n in cells:
             try:
                 agent.check_networks(variant.rules, n, allow_rules_mismatch=True)
