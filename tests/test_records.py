@@ -85,6 +85,29 @@ def test_cli_simulate_record_then_replay(tmp_path: Path, capsys: pytest.CaptureF
     assert f"seed {recs[-1].seed}" in out
 
 
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--record", "{tmp}/no/such/folder/g.jsonl"], "the folder {tmp}/no/such/folder does not exist"),
+        (["--record", "{tmp}"], "--record {tmp} is a folder"),
+        (["--record", "{tmp}/g.jsonl", "--record-games", "0"], "--record-games must be at least 1, got 0"),
+        (["--record", "{tmp}/g.jsonl", "--seed", "-1"], "seed must be an integer in 0..2**63-1, got -1"),
+    ],
+)
+def test_cli_simulate_refuses_a_bad_record_option_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str], message: str
+) -> None:
+    from training.cli import main
+
+    argv = [part.format(tmp=tmp_path) for part in option]
+    assert main(["simulate", "--games", "20", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("uno-env: error: ")
+    assert message.format(tmp=tmp_path) in captured.err
+    assert "rules:" not in captured.out, "nothing is played (or announced) before the options are checked"
+    assert not (tmp_path / "g.jsonl").exists(), "a refused run leaves no empty record file"
+
+
 def test_replay_prints_every_table_and_steps_on_enter(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -622,6 +622,28 @@ def test_unknown_preset_lists_the_available_ones() -> None:
     assert f"available: {', '.join(uno_env.PRESETS)}" in str(exc.value)
 
 
+def test_load_rules_reads_any_path_as_a_rule_file(tmp_path: Path) -> None:
+    """A rule file is a rule file whatever its name: without the .toml suffix (or with .TOML) it
+    loads; a file that is not TOML, or a path that names no file, is reported as the file it is,
+    not as an unknown preset."""
+    variant = dataclasses.replace(uno_env.preset("uno"), seven_swap=True)
+    for name in ("my_rules", "house.TOML"):
+        (tmp_path / name).write_text(variant.to_toml(), encoding="utf-8")
+        assert uno_env.load_rules(str(tmp_path / name)) == variant
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    with pytest.raises(RuleError, match=rf"rule file {re.escape(str(passwd))}") as exc:
+        uno_env.load_rules(str(passwd))
+    assert "unknown preset" not in str(exc.value)
+    missing = tmp_path / "nope" / "rules"
+    with pytest.raises(RuleError, match=re.escape(str(missing))) as exc:
+        uno_env.load_rules(str(missing))
+    assert "unknown preset" not in str(exc.value)
+    unusable = "nope\x00"
+    with pytest.raises(RuleError, match=re.escape(f"unknown preset {unusable!r}")):
+        uno_env.load_rules(unusable)  # no file system takes the name: still a (bad) preset name
+
+
 def test_load_rules_accepts_name_path_ruleset_and_overrides(tmp_path: Path) -> None:
     uno = uno_env.preset("uno")
     assert uno_env.load_rules() == uno

@@ -25,12 +25,14 @@ import sys
 import textwrap
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 import uno_env
 from agents.spec import split_seats
 from uno_env.compiler.compiling import PARTS, compiling
+from uno_env.engine.rng import check_seed
 from uno_env.engine.rules import rule_fields
 from uno_env.game import reference
 from uno_env.game.records import save_records
@@ -40,6 +42,7 @@ from .common import (
     PlainHelpFormatter,
     add_rule_arguments,
     check_player_count,
+    check_record_path,
     resolve_rules,
     run_parsed,
 )
@@ -69,14 +72,26 @@ def simulate_policies(text: str, players: int) -> str | list[str]:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    if args.record_games < 1:
+        raise ValueError(f"--record-games must be at least 1, got {args.record_games}")
+    check_seed(args.seed)
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
+    policies = simulate_policies(args.policy, args.players)
+    created = check_record_path(args.record) if args.record else False
+    try:
+        return _simulate(args, rules, policies)
+    finally:
+        if created and Path(args.record).is_file() and Path(args.record).stat().st_size == 0:
+            Path(args.record).unlink()  # stopped before the records were written: no empty file left
+
+
+def _simulate(args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | list[str]) -> int:
     print(
         f"rules: {args.rules}{''.join(' --set ' + o for o in args.overrides)} "
         f"({rules.preset_name() or 'custom'}); {args.players} players; "
         f"{args.games:,} games; policy: {args.policy}; seed {args.seed}"
     )
-    policies = simulate_policies(args.policy, args.players)
     with compiling("batch"):
         uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=policies)  # load the compiled loop
     start = time.perf_counter()

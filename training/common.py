@@ -371,3 +371,24 @@ def load_checkpoint_actor(
             f"{meta.env_version} agree. Differences: {exc}"
         )
     return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
+
+
+def check_record_path(path: str) -> bool:
+    """Refuse a ``--record`` path that cannot be written, before any game is played
+    (``uno-env play``, ``uno-env simulate``).
+
+    Returns whether the file was created by the check (an empty file to remove if no record
+    is written).
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"--record {path} is a folder; give a file such as {target / 'games.jsonl'}")
+    if not target.parent.is_dir():
+        raise ValueError(f"--record {path}: the folder {target.parent} does not exist")
+    existed = target.exists()
+    try:
+        with target.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--record {path} cannot be written: {exc.strerror or exc}") from None
+    return not existed

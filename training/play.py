@@ -28,7 +28,7 @@ leave the game (exit codes 0, 0 and 130). Colour is used on a terminal unless
 The agents' seeds derive from the game seed (:func:`agent_seed`), so the same seed and the
 same answers replay the same game; ``--record FILE`` appends the finished game to a JSON
 Lines file of :mod:`uno_env.game.records` (``uno-env replay FILE`` plays it back). The record path
-is checked before the game starts (:func:`check_record_path`). A terminal whose encoding
+is checked before the game starts (:func:`training.common.check_record_path`). A terminal whose encoding
 cannot print the table's marks gets ASCII (:class:`AsciiText`); an answer longer than
 :data:`MAX_ANSWER` characters is refused without being echoed.
 """
@@ -49,7 +49,7 @@ import numpy as np
 import uno_env
 from agents import Agent, PolicyAgent
 from agents.spec import parse_agent, seat_texts
-from training.common import add_rule_arguments, check_player_count, resolve_rules
+from training.common import add_rule_arguments, check_player_count, check_record_path, resolve_rules
 from uno_env import Game, Phase
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.actions import ActionKind, action_kind
@@ -538,26 +538,6 @@ def printable_stream(out: TextIO) -> TextIO:
     except (UnicodeEncodeError, LookupError):
         return AsciiText(out)  # type: ignore[return-value]
     return out
-
-
-def check_record_path(path: str) -> bool:
-    """Refuse a ``--record`` path that cannot be written, before the game starts.
-
-    Returns whether the file was created by the check (an empty file to remove if the game
-    ends without a record).
-    """
-    target = Path(path)
-    if target.is_dir():
-        raise ValueError(f"--record {path} is a folder; give a file such as {target / 'games.jsonl'}")
-    if not target.parent.is_dir():
-        raise ValueError(f"--record {path}: the folder {target.parent} does not exist")
-    existed = target.exists()
-    try:
-        with target.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise ValueError(f"--record {path} cannot be written: {exc.strerror or exc}") from None
-    return not existed
 
 
 def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> int:

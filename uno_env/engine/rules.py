@@ -20,6 +20,7 @@ U-SCORE-1..3, E-END-1.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -986,11 +987,24 @@ def preset(name: str) -> RuleSet:
         raise RuleError(f"unknown preset {name!r}; available: {', '.join(PRESETS)}") from None
 
 
+def _names_file(text: str) -> bool:
+    """Whether a ``rules`` string is a rule file's path rather than a preset name: it ends in
+    ``.toml`` (any case), holds a folder separator, or is an existing file (a rule file named
+    without the suffix is read as TOML, and a file that is not one says so, where "unknown
+    preset" would mislead)."""
+    if text.lower().endswith(".toml") or "/" in text or os.sep in text:
+        return True
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name no file system accepts (a NUL byte, too long)
+        return False
+
+
 def load_rules(rules: RuleSet | str | Path = "uno", **overrides: Any) -> RuleSet:
     """Resolve a preset name, a TOML path or a RuleSet, then apply keyword overrides."""
     if isinstance(rules, RuleSet):
         base = rules
-    elif isinstance(rules, Path) or (isinstance(rules, str) and rules.endswith(".toml")):
+    elif isinstance(rules, Path) or (isinstance(rules, str) and rules not in PRESETS and _names_file(rules)):
         base = RuleSet.from_toml(rules)
     elif isinstance(rules, str):
         base = preset(rules)
