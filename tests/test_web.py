@@ -28,7 +28,7 @@ import asyncio
 import io
 import json
 import random
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -648,8 +648,12 @@ def test_results_count_people_against_agents_with_intervals(tmp_path: Path) -> N
     assert "6 game(s) with people and agents among 7 record(s)" in text
     row = next(line for line in text.splitlines() if line.startswith("| greedy, 2 players"))
     assert f"| 6 | {wins} | {wins / 6:.1%} [" in row and "50.0%" in row
-    with redirect_stdout(io.StringIO()):
-        assert main(["results", str(tmp_path / "missing.jsonl")]) == 2
+    unreadable = ((tmp_path / "missing.jsonl", "the file does not exist"), (tmp_path, "is a directory"))
+    for given, problem in unreadable:
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            assert main(["results", str(path), str(given)]) == 2
+        assert f"record file {given}: " in err.getvalue() and problem in err.getvalue()
 
 
 def test_serve_names_the_install_line_when_the_web_extra_is_missing(
