@@ -25,7 +25,6 @@ import sys
 import textwrap
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -42,7 +41,7 @@ from .common import (
     PlainHelpFormatter,
     add_rule_arguments,
     check_player_count,
-    check_record_path,
+    record_target,
     resolve_rules,
     run_parsed,
 )
@@ -78,12 +77,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
     policies = simulate_policies(args.policy, args.players)
-    created = check_record_path(args.record) if args.record else False
-    try:
+    with record_target(args.record):
         return _simulate(args, rules, policies)
-    finally:
-        if created and Path(args.record).is_file() and Path(args.record).stat().st_size == 0:
-            Path(args.record).unlink()  # stopped before the records were written: no empty file left
 
 
 def _simulate(args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | list[str]) -> int:

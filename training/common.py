@@ -27,7 +27,8 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -373,13 +374,15 @@ def load_checkpoint_actor(
     return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
 
 
-def check_record_path(path: str) -> bool:
+@contextmanager
+def record_target(path: str | None) -> Iterator[None]:
     """Refuse a ``--record`` path that cannot be written, before any game is played
-    (``uno-env play``, ``uno-env simulate``).
-
-    Returns whether the file was created by the check (an empty file to remove if no record
-    is written).
-    """
+    (``uno-env play``, ``uno-env simulate``); run the block; then remove the file the check
+    created if nothing was written to it (a run stopped before its records: no empty file left).
+    ``None`` (no ``--record``) checks nothing."""
+    if path is None:
+        yield
+        return
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"--record {path} is a folder; give a file such as {target / 'games.jsonl'}")
@@ -391,4 +394,8 @@ def check_record_path(path: str) -> bool:
             pass
     except OSError as exc:
         raise ValueError(f"--record {path} cannot be written: {exc.strerror or exc}") from None
-    return not existed
+    try:
+        yield
+    finally:
+        if not existed and target.is_file() and target.stat().st_size == 0:
+            target.unlink()

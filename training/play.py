@@ -28,7 +28,7 @@ leave the game (exit codes 0, 0 and 130). Colour is used on a terminal unless
 The agents' seeds derive from the game seed (:func:`agent_seed`), so the same seed and the
 same answers replay the same game; ``--record FILE`` appends the finished game to a JSON
 Lines file of :mod:`uno_env.game.records` (``uno-env replay FILE`` plays it back). The record path
-is checked before the game starts (:func:`training.common.check_record_path`). A terminal whose encoding
+is checked before the game starts (:func:`training.common.record_target`). A terminal whose encoding
 cannot print the table's marks gets ASCII (:class:`AsciiText`); an answer longer than
 :data:`MAX_ANSWER` characters is refused without being echoed.
 """
@@ -41,7 +41,6 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -49,7 +48,7 @@ import numpy as np
 import uno_env
 from agents import Agent, PolicyAgent
 from agents.spec import parse_agent, seat_texts
-from training.common import add_rule_arguments, check_player_count, check_record_path, resolve_rules
+from training.common import add_rule_arguments, check_player_count, record_target, resolve_rules
 from uno_env import Game, Phase
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.actions import ActionKind, action_kind
@@ -546,13 +545,8 @@ def _run(args: argparse.Namespace, inp: TextIO | None, out: TextIO | None) -> in
         if isinstance(inp, io.TextIOWrapper):  # a keystroke the encoding cannot read is not a crash
             inp.reconfigure(errors="replace")
     out = printable_stream(sys.stdout if out is None else out)
-    created = check_record_path(args.record) if args.record else False
-    try:
+    with record_target(args.record):
         return _play(args, inp, out)
-    finally:
-        record = Path(args.record) if args.record else None
-        if created and record is not None and record.is_file() and record.stat().st_size == 0:
-            record.unlink()  # no game was recorded: leave no empty file behind
 
 
 def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
