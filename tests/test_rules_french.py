@@ -757,6 +757,28 @@ def test_MD_SEVEN_1_each_further_seven_doubles_3_6_12() -> None:
     )
 
 
+def test_MD_SEVEN_1_sevens_laid_together_double_as_in_sequence() -> None:
+    """MD-SEVEN-1 ("each further 7 doubles the penalty (3, 6, 12, ...)") with
+    ``multi_play="same_rank"``: three 7s laid in one play send 3, 6, 12, the same 12 as
+    one 7 answered by two (3 doubled twice), not 3 + 3 + 3."""
+    together = md("7C 7H 7S 9D/4D 4S 9S 7D/5D 5S 6H", "4C", multi_play="same_rank")
+    for card in ("7C", "7H", "7S"):
+        together.step(card)
+    assert (together.current_player, together.phase) == (1, Phase.ANSWER)
+    assert (field(together, "pending"), field(together, "from")) == ("12", "0")
+    answered = md("7C 9D/4D 4S 9S 7D 7S 7H/5D 5S 6H", "4C", multi_play="same_rank")
+    for card in ("7C", "7D", "7S", "pass"):
+        answered.step(card)
+    assert (answered.current_player, field(answered, "pending"), field(answered, "from")) == (2, "12", "1")
+    assert legal(together) == {"7D", "accept"}
+    together.step("accept")
+    assert_position(
+        together,
+        "hands=9D/2D 3D 6D 8D 10D QD KD 10H QH KH 2S 6S 4D 4S 9S 7D/5D 5S 6H; "
+        "discard=4C 7C 7H 7S; draw=QS 3C; colour=S; seat=2; dir=+; phase=play",
+    )
+
+
 # ================================================================ MD-NINE-1
 def test_MD_NINE_1_previous_player_draws_one() -> None:
     """MD-NINE-1: after a 9 the previous player draws 1; the next player plays."""

@@ -954,6 +954,17 @@ def random_seat(state: np.ndarray, exclude: int) -> int:
 
 # ================================================================ a play, card by card
 @njit(cache=True, inline="always")
+def _add_draw(state: np.ndarray, spec: np.ndarray, face: int) -> None:
+    """Add one laid draw card to the play's draw amount: its amount, or, with
+    ``stack_growth = "double"``, double the amount when a draw card of the play came before
+    (MD-SEVEN-1: 3, 6, 12 for 7s laid together as for 7s answered one by one)."""
+    if spec[L.SP_STACK_DOUBLE] == 1 and state[L.S_ACC_DRAW] > 0:
+        state[L.S_ACC_DRAW] = min(2 * state[L.S_ACC_DRAW], L.PENALTY_LIMIT)
+    else:
+        state[L.S_ACC_DRAW] += spec[L.F_AMOUNT + face]
+
+
+@njit(cache=True, inline="always")
 def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
     """Add one laid card's effect to the play being resolved."""
     effect = spec[L.F_EFFECT + face]
@@ -972,12 +983,12 @@ def _lay_effects(state: np.ndarray, spec: np.ndarray, face: int) -> None:
             state[L.S_DIRECTION] = -state[L.S_DIRECTION]
     elif effect == L.EF_DRAW or effect == L.EF_SIT_OUT:  # U-D2-1, MM-SEVEN-1, MC-DRAW-1, MC-FOUR-1
         if effect == L.EF_DRAW:
-            state[L.S_ACC_DRAW] += spec[L.F_AMOUNT + face]
+            _add_draw(state, spec, face)
         else:
             state[L.S_ACC_SIT] += spec[L.F_AMOUNT + face]
         state[L.S_ACC_PENALTY_CARDS] += 1
     elif effect == L.EF_WILD_DRAW:  # U-WD4-1
-        state[L.S_ACC_DRAW] += spec[L.F_AMOUNT + face]
+        _add_draw(state, spec, face)
         state[L.S_ACC_PENALTY_CARDS] += 1
         state[L.S_ACC_CHOOSE] = 1
     elif effect == L.EF_PREVIOUS_DRAWS:  # MM-NINE-1, MD-NINE-1, MC-OPT-1
