@@ -581,6 +581,23 @@ def test_MM_CALL_1_no_call_needed_after_drawing() -> None:
     )
 
 
+def test_MM_CALL_1_a_call_with_one_card_is_not_a_false_call() -> None:
+    """MM-CALL-1: a false call is one "with more than 2 cards, or 2 cards and none playable"
+    (the source: "tendo mais de 2 cartas na mão, ou se tiver 2 cartas porém nenhuma adequada");
+    a player who drew and laid down to one card (no call owed) and calls on a later turn
+    holding that one card makes neither: no penalty; the call stands while they hold it."""
+    game = mm("9D/4D 4S 9S/5D 5S 6H/6D 6S 8H", "5C", colour="C")
+    assert legal(game) == {"draw", "call"}
+    game.step("call")
+    assert_position(
+        game,
+        "hands=9D/4D 4S 9S/5D 5S 6H/6D 6S 8H; discard=5C; draw=2C 3C 4C 5C 6C 8C 10C KC; "
+        "colour=C; seat=0; dir=+; phase=play; called=0",
+    )
+    assert game.called() == [True, False, False, False]
+    assert legal(game) == {"draw"}
+
+
 # ================================================================ MM-SCORE-1
 SCORE_POSITION = "hands=5H/AH 10C JS/QD KD 7C 2S/9S 9D 3C AD"
 

@@ -1695,9 +1695,10 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, stag
 def call(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """Call "UNO" / "Mau-Mau" / "macao" (U-UNO-1, MM-CALL-1, MC-CALL-1)."""
     if staged is not None and spec[L.SP_CALL_RULE] == CALL_MAU_MAU:
-        # MM-CALL-1: two cards, one of them playable
-        valid = state[L.HAND_SIZE + seat] == 2 and playable_faces(state, spec, seat) != 0
-        if not valid:
+        # MM-CALL-1: a false call is one with more than two cards, or with two and none
+        # playable; a call with one card is neither
+        size = state[L.HAND_SIZE + seat]
+        if size > 2 or (size == 2 and playable_faces(state, spec, seat) == 0):
             draw_cards(state, seat, spec[L.SP_FALSE_CALL_PENALTY])
             return
     state[L.CALLED + seat] = 1
