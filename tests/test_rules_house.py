@@ -1682,6 +1682,20 @@ def test_H_CUBE_1_discard_on_yourself_at_uno_draws_two() -> None:
     assert not game.called()[0]
 
 
+def test_H_CUBE_1_discard_for_everyone_at_uno_discards_the_rollers_colour_too() -> None:
+    """H-CUBE-1: the +2 instead of the discard face is for a roller at UNO who hits only
+    itself (the source: "conseguiu só para ele"); with "everyone + choose colour" the roller
+    discards its cards of the colour like everyone else, keeping one card, and its call stands."""
+    game = _first_roll(L.CUBE_DISCARD, L.CUBE_ALL_COLOUR)
+    game.step("colour R")
+    assert_position(
+        game,
+        f"hands=G5/G2 G3/B4 B5; discard=R1 R4 R6 R9; {CUBE_FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; called=0",
+    )
+    assert game.called()[0]
+
+
 def test_H_CUBE_1_ten_cards_roll_once_at_the_start_of_the_turn() -> None:
     """H-CUBE-1: a player starting a turn with 10 cards rolls, once until the hand drops
     below 10 again."""
@@ -1704,6 +1718,27 @@ def test_H_CUBE_1_ten_cards_roll_once_at_the_start_of_the_turn() -> None:
     )
     again.step("R1")
     assert (again.phase, again.current_player, again.state[L.S_CUBE_ROLLER]) == (Phase.PLAY, 1, 0)
+
+
+def test_H_CUBE_1_a_successful_challenger_with_ten_cards_rolls_at_the_start_of_its_turn() -> None:
+    """H-CUBE-1 with U-WD4-2: the turn a successful challenger takes begins like any other, so
+    a challenger holding 10 cards rolls at its start (as it would after accepting, at its
+    next turn)."""
+    ten = "R2 R3 R4 R5 R6 R7 R8 Y5 Y6 Y7"
+    for seed in range(10):
+        game = at(
+            f"hands=WD4 R1 G5/{ten}/B4 B5 B6; discard=R9; {CUBE_FILL}; colour=R; seat=0; dir=+; phase=play",
+            seed=seed,
+            cube=True,
+        )
+        game.step("WD4")
+        game.step("colour B")
+        assert game.phase == Phase.CHALLENGE and game.current_player == 1
+        game.step("challenge")
+        assert hand(game, 0) == ["R1", "Y1", "Y2", "Y3", "Y4", "G5"]
+        assert position_fields(game.position())["cuberolled"] == "0 1 0"
+        assert game.state[L.S_CUBE_ROLLER] == 1
+        game.check_invariants()
 
 
 def test_H_CUBE_1_random_games_keep_the_invariants() -> None:

@@ -872,8 +872,8 @@ def cube_apply(state: np.ndarray, spec: np.ndarray) -> None:
             draw_cards(state, target, 4)
         elif action == L.CUBE_SKIP:
             state[L.SITOUT + target] += 1
-        elif state[L.S_CUBE_AT_UNO] == 1 and target == seat:
-            draw_cards(state, seat, 2)  # nobody goes out with the discard face: +2 instead
+        elif state[L.S_CUBE_AT_UNO] == 1 and (face == L.CUBE_YOU or face == L.CUBE_YOU_COLOUR):
+            draw_cards(state, seat, 2)  # the discard face "only for you" at UNO: +2 instead
         else:
             _cube_discard(state, spec, target, colour)
     _cube_return(state, spec)
@@ -1669,10 +1669,9 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, stag
         if spec[L.SP_CHALLENGE_COLOUR_STANDS] == 0:
             state[L.S_COLOUR] = state[L.S_COLOUR_BEFORE]
         _clear_pending(state)
-        state[L.S_CURRENT] = challenger  # the challenger takes a normal turn
-        state[L.S_PHASE] = L.PH_PLAY
-        state[L.S_TURNS] += 1
-        state[L.S_DREW] = 0
+        # the challenger takes a normal turn, begun as any other (H-CUBE-1: a roll at 10
+        # cards, a turn to sit out)
+        begin_turn(state, spec, challenger, staged)
     else:
         # U-WD4-1: it held no card of the colour before: the hint written when it was laid is
         # now proven, cards gained since (a missed UNO call, H-CUBE-1) and all
