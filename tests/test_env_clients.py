@@ -51,6 +51,36 @@ def test_parallel_env_plays_a_masked_game_to_the_end() -> None:
     assert steps > 10 and sorted(rewards.values())[-1] == 1.0 and abs(sum(rewards.values())) < 1e-9
 
 
+def test_parallel_step_after_the_game_ended_returns_five_empty_dicts() -> None:
+    """A parallel step once every agent left raised ``ValueError: not enough values to unpack
+    (expected 5, got 4)``: PettingZoo's conversion returns four dicts there; the API has five."""
+    env = uno_env.parallel_env("uno", 3)
+    observations, infos = env.reset(seed=1)
+    mover = next(a for a in env.agents if infos[a]["to_move"])
+    illegal = int(np.flatnonzero(observations[mover]["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step({a: illegal for a in env.agents})  # an illegal move ends the game
+    assert env.agents == []
+    assert env.step({}) == ({}, {}, {}, {}, {})
+
+
+def test_parallel_step_without_the_movers_action_names_the_mover() -> None:
+    """A step without the mover's action was a bare ``KeyError: 'player_2'``."""
+    env = uno_env.parallel_env("uno", 3)
+    _, infos = env.reset(seed=1)
+    mover = next(a for a in env.agents if infos[a]["to_move"])
+    with pytest.raises(KeyError, match=f"actions has no entry for '{mover}', the agent to move"):
+        env.step({a: 0 for a in env.agents if a != mover})
+
+
+def test_parallel_step_before_reset_says_so() -> None:
+    """``step`` and ``agents`` before ``reset`` were ``AttributeError: ... has no attribute 'agents'``."""
+    env = uno_env.parallel_env("uno", 3)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
+        env.step({})
+
+
 # ================================================================ Gymnasium and SB3
 def test_vector_env_has_gymnasium_autoreset_attribute() -> None:
     venv = gymnasium.make_vec(gymnasium_id("uno"), num_envs=2, num_players=2)

@@ -56,7 +56,18 @@ class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
         return self._idle(observations), self._mark(infos)
 
     def step(self, actions: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
-        """Apply the action of the agent to move (the others are ignored)."""
+        """Apply the action of the agent to move (the others are ignored); once the game has
+        ended (no agents left), five empty dicts."""
+        if "agents" not in self.__dict__:
+            raise AssertionError("reset() needs to be called before step.")
+        if not self.agents:  # PettingZoo's conversion returns four dicts here
+            return {}, {}, {}, {}, {}
+        mover = self.aec_env.agent_selection
+        if mover not in actions:  # PettingZoo's conversion: a bare KeyError naming the agent
+            raise KeyError(
+                f"actions has no entry for {mover!r}, the agent to move (infos[agent]['to_move']); "
+                f"step takes an action for every live agent: {', '.join(self.agents)}"
+            )
         observations, rewards, terminations, truncations, infos = super().step(actions)
         return self._idle(observations), rewards, terminations, truncations, self._mark(infos)
 
