@@ -491,3 +491,12 @@ def test_every_observation_stays_in_its_space_over_whole_games() -> None:
             env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
             steps += 1
         assert steps > 10 and env.agents == []
+
+
+def test_reset_options_that_are_not_a_dict_are_refused() -> None:
+    """``reset(options="position")`` was ``AttributeError: 'str' object has no attribute 'get'``.
+    (Unknown keys stay ignored: PettingZoo's api_test resets with ``options={"options": 1}``.)"""
+    env = uno_env.env("uno", 3)
+    with pytest.raises(ValueError, match=r"reset options are None or a dict \(the key 'position'"):
+        env.reset(seed=0, options="position")  # type: ignore[arg-type]
+    env.reset(seed=0, options={"options": 1})

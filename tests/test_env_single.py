@@ -277,3 +277,41 @@ def test_ansi_render_shows_only_the_learners_hand() -> None:
     assert isinstance(text, str) and "you are seat 1" in text
     rows = [line for line in text.splitlines() if line[:1] in (" ", ">") and line[1:2].isdigit()]
     assert [row.rstrip().endswith("?") for row in rows] == [True, False, True]
+
+
+def test_before_reset_step_render_and_public_view_say_reset_is_needed() -> None:
+    """Before the first reset, ``step`` said 'called after the episode ended', ``render`` drew a
+    table of an all-zero state ('0 players', 'last: seat 0 R0') and ``public_view`` returned a
+    view of it; the AEC and vector envs raise there."""
+    env = SingleAgentEnv("uno", 3, render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before step\(\)"):
+        env.step(0)
+    with pytest.raises(gym.error.ResetNeeded, match=r"reset\(\) needs to be called before render\(\)"):
+        env.render()
+    with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before public_view\(\)"):
+        env.public_view()
+    env.reset(seed=0)
+    assert "3 players" in str(env.render())
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_seeds_are_the_integers_of_the_other_envs() -> None:
+    """``reset(seed=np.int64(5))`` raised Gymnasium's 'Seed must be a python integer' (the AEC
+    and vector envs take numpy integers), and a negative seed had Gymnasium's own wording."""
+    env = SingleAgentEnv("uno", 3)
+    _, info = env.reset(seed=np.int64(5))
+    assert info["game_seed"] == 5 and type(env.game_seed) is int
+    for bad in (-1, 2**63, 5.0, True, "5"):
+        with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*63-1"):
+            env.reset(seed=bad)
+
+
+@pytest.mark.parametrize("options", [{"position": "hands=R1/G2/B3; discard=R5; draw=-"}, {"seed": 3}, "x"])
+def test_reset_options_it_does_not_take_are_refused(options: Any) -> None:
+    """``reset(options={"position": ...})`` (the AEC env's option) was silently ignored: a random
+    deal instead of the position asked for."""
+    env = SingleAgentEnv("uno", 3)
+    with pytest.raises(ValueError, match=r"SingleAgentEnv\.reset takes no options"):
+        env.reset(seed=0, options=options)
+    env.reset(seed=0, options={})  # SB3's vector envs pass an empty dict
+    env.reset(seed=0, options=None)

@@ -375,6 +375,16 @@ def test_bad_arguments_are_refused() -> None:
         venv.reset(seed=[1])
 
 
+@pytest.mark.parametrize("options", [{"reset_mask": np.array([True, False])}, {"position": "x"}, "x"])
+def test_reset_options_it_does_not_take_are_refused(options: Any) -> None:
+    """``reset(options={"reset_mask": ...})`` (Gymnasium's partial reset) redealt every game, and
+    any other option was silently ignored."""
+    venv = VectorEnv(2, "uno", 3)
+    with pytest.raises(ValueError, match=r"VectorEnv\.reset takes no options"):
+        venv.reset(seed=0, options=options)
+    venv.reset(seed=0, options={})
+
+
 # ================================================================ Stable-Baselines3
 def test_sb3_vecenv_adapter_and_maskableppo() -> None:
     pytest.importorskip("sb3_contrib")

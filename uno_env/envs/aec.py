@@ -218,8 +218,14 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game (see the module docstring for seeds and ``options["position"]``)."""
-        game_seed = self._seed = episode_seed(seed, self._seed)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(
+                "reset options are None or a dict (the key 'position': a position to start from), "
+                f"got {options!r}"
+            )
+        # other keys are ignored: PettingZoo's api_test resets with options={"options": 1}
         position = (options or {}).get("position")
+        game_seed = self._seed = episode_seed(seed, self._seed)
         if position is not None:
             game = Game.from_position(self.rules, position, seed=game_seed)
             if game.num_players != self.num_players:

@@ -24,6 +24,7 @@ __all__ = [
     "PublicLog",
     "check_choice",
     "check_learner_seat",
+    "check_options",
     "check_render_mode",
     "check_seed",
     "coerce_action",
@@ -204,6 +205,30 @@ class PublicLog:
                 (e & seat_bits, (e >> shift) & action_bits, e >> phase_shift) for e in packed.tolist()
             )
             self._read[row] = count
+
+
+def check_options(options: Any, env: str, keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``reset``'s ``options`` as a dict; ValueError unless it is None or a dict of ``keys`` only.
+
+    An option an env does not take (a misspelt key, the AEC env's ``position`` in another env,
+    Gymnasium's ``reset_mask``) would otherwise be ignored without a word. (The AEC env does
+    not use it: PettingZoo's ``api_test`` resets it with ``options={"options": 1}``.)
+    """
+    if options is None:
+        return {}
+    if isinstance(options, dict):
+        unknown = [key for key in options if key not in keys]
+        if not unknown:
+            return options
+        got = f"the key(s) {', '.join(map(repr, unknown))}"
+    else:
+        got = repr(options)
+    takes = (
+        f"{env}.reset options are None or a dict with the key(s) {', '.join(map(repr, keys))}"
+        if keys
+        else f"{env}.reset takes no options (None or {{}})"
+    )
+    raise ValueError(f"{takes}, got {got}")
 
 
 def check_render_mode(render_mode: str | None) -> None:

@@ -78,7 +78,9 @@ from .common import (
     CompiledEnv,
     PublicLog,
     check_learner_seat,
+    check_options,
     check_render_mode,
+    check_seed,
     coerce_action,
     episode_seed,
 )
@@ -201,6 +203,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self._seats = np.full(L.MAX_PLAYERS, core.EXTERNAL - 1, dtype=np.int64)
         self._params = np.full((L.MAX_PLAYERS, NUM_POLICY_PARAMS), -1, dtype=np.int64)
         self._seed: int | None = None
+        self._has_reset = False
         self._learner = 0
         self._over = True
         self._obs = np.zeros(self._layout.size, dtype=np.float32)
@@ -213,9 +216,15 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Deal a game and play the opponents until the learner decides; return its view."""
+        """Deal a game and play the opponents until the learner decides; return its view.
+
+        ``seed`` as the other envs take it (an integer in ``0..2**63-1``, numpy's too);
+        ``options`` must be None or empty: this env takes none (ValueError otherwise)."""
+        check_options(options, "SingleAgentEnv")
+        seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         game_seed = episode_seed(seed, self._seed)
+        self._has_reset = True  # from the deal below on (external opponents read public views)
         while True:
             game_seed = core.reset_game(
                 self._state,
@@ -298,6 +307,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     def step(self, action: int | np.integer[Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents until the learner decides or the game ends."""
         if self._over:
+            if not self._has_reset:
+                raise RuntimeError("reset() needs to be called before step()")
             raise RuntimeError("step() called after the episode ended: call reset() first")
         if type(action) is not int or not 0 <= action < self._num_actions:
             action = coerce_action(action, self._num_actions)  # ActionOutOfBoundsError if outside
@@ -388,6 +399,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         typed accessors (own hand, top card, decision...) and the public history of every
         decision of the game, the compiled opponents' included
         (:class:`~uno_env.styles.view.PublicView`)."""
+        if not self._has_reset:
+            raise RuntimeError("reset() needs to be called before public_view()")
         log = self._public_log.entries(0)
         return PublicView(self._state, self._spec, self.rules, log, len(log))
 
@@ -411,6 +424,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 "render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'"
             )
             return None
+        if not self._has_reset:  # the state is all zeros: no table to draw
+            raise gym.error.ResetNeeded("reset() needs to be called before render()")
         if self.render_mode == "rgb_array":
             return render_rgb(
                 self._state,

@@ -92,7 +92,14 @@ from ..styles.params import NUM_POLICY_PARAMS
 from ..styles.registry import policy_table
 from ..styles.view import PublicView
 from . import core
-from .common import ActionOutOfBoundsError, CompiledEnv, PublicLog, check_learner_seat, check_seed
+from .common import (
+    ActionOutOfBoundsError,
+    CompiledEnv,
+    PublicLog,
+    check_learner_seat,
+    check_options,
+    check_seed,
+)
 from .registration import ENV_VERSION
 
 BatchPolicy: TypeAlias = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -319,7 +326,10 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Deal every game (see the module docstring for seeds); return observations and infos."""
+        """Deal every game (see the module docstring for seeds); return observations and infos.
+
+        ``options`` must be None or empty: this env takes none (ValueError otherwise)."""
+        check_options(options, "VectorEnv")
         if seed is None:
             if self._has_reset:
                 seeds = [core.next_seed(int(s)) for s in self._seeds]
