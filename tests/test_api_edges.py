@@ -143,3 +143,41 @@ def test_action_notation_refuses_what_is_not_text_or_an_id() -> None:
     with pytest.raises(TypeError, match=r"an action id is an integer, got 1\.5"):
         uno_env.format_action(1.5)  # type: ignore[arg-type]
     assert uno_env.format_action(np.int64(7)) == "R7"
+
+
+@pytest.mark.parametrize("seat", [1.0, True, "1"])
+def test_seats_that_are_not_integers_are_refused(seat: Any) -> None:
+    """``SingleAgentEnv(seat=1.0)`` and ``env(render_seat=True)`` were taken (seat 1.0, seat 1)."""
+    with pytest.raises(ValueError, match=r"seat must be None \(rotating\) or a seat 0\.\.2"):
+        SingleAgentEnv("uno", 3, seat=seat)
+    with pytest.raises(ValueError, match=r"seat must be None \(rotating\) or a seat 0\.\.2"):
+        VectorEnv(2, "uno", 3, seat=seat)
+    with pytest.raises(ValueError, match=r"render_seat must be None or a seat 0\.\.2"):
+        uno_env.env("uno", 3, render_seat=seat)
+
+
+@pytest.mark.parametrize("reward", ["x", float("nan"), float("inf"), None, True])
+def test_an_illegal_reward_that_is_not_a_finite_number_is_refused(reward: Any) -> None:
+    """``illegal_reward="x"`` said only 'could not convert string to float', and nan was taken."""
+    for make in (uno_env.env, SingleAgentEnv, lambda *a, **k: VectorEnv(2, *a, **k)):
+        with pytest.raises(ValueError, match=r"illegal_reward must be a finite number, got"):
+            make("uno", 3, illegal_reward=reward)
+    assert SingleAgentEnv("uno", 3, illegal_reward=np.float32(-2)).illegal_reward == -2.0
+
+
+@pytest.mark.parametrize("opponents", [3, None, 2.5])
+def test_opponents_of_no_kind_name_the_kinds(opponents: Any) -> None:
+    """``opponents=3`` or ``None`` was ``TypeError: 'int' object is not iterable``."""
+    with pytest.raises(TypeError, match="neither a compiled policy name"):
+        SingleAgentEnv("uno", 3, opponents=opponents)
+    with pytest.raises(TypeError, match="neither a compiled policy name"):
+        VectorEnv(2, "uno", 3, opponents=opponents)
+
+
+def test_the_vector_env_says_it_does_not_render() -> None:
+    """``gymnasium.make_vec(id, render_mode="ansi")`` said 'unknown rule key(s) render_mode'."""
+    import gymnasium
+
+    with pytest.raises(ValueError, match="the vector env does not render: render_mode must be None"):
+        gymnasium.make_vec("uno_env/Uno-v1", num_envs=2, num_players=3, render_mode="ansi")
+    assert VectorEnv(2, "uno", 3, render_mode=None).render_mode is None

@@ -111,7 +111,7 @@ from ..game.encoding import observe_state
 from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message
 from ..styles.view import PublicView
 from . import core
-from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed
+from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed, is_seat
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table
 
@@ -165,7 +165,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         self._compile(rules, num_players, rule_overrides)
         ensure_compiled("env")
         check_render_mode(render_mode)
-        if render_seat is not None and not 0 <= render_seat < num_players:
+        if render_seat is not None and not is_seat(render_seat, num_players):
             raise ValueError(f"render_seat must be None or a seat 0..{num_players - 1}, got {render_seat!r}")
         self.render_mode = render_mode
         self.render_seat = render_seat

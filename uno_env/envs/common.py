@@ -112,6 +112,12 @@ class CompiledEnv:
         self.reward_mode = reward
         self.truncation_reward = truncation_reward
         self.illegal_action = illegal_action
+        if (
+            isinstance(illegal_reward, bool)
+            or not isinstance(illegal_reward, (int, float, np.integer, np.floating))
+            or not np.isfinite(illegal_reward)
+        ):
+            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self._reward_code = check_choice("reward", reward, core.REWARDS) | check_choice(
             "truncation_reward", truncation_reward, core.TRUNCATION_REWARDS
         )
@@ -239,5 +245,10 @@ def check_render_mode(render_mode: str | None) -> None:
 
 def check_learner_seat(seat: int | None, num_players: int) -> None:
     """Raise ValueError unless ``seat`` is None (rotating) or a seat of the table."""
-    if seat is not None and (isinstance(seat, bool) or not 0 <= seat < num_players):
+    if seat is not None and not is_seat(seat, num_players):
         raise ValueError(f"seat must be None (rotating) or a seat 0..{num_players - 1}, got {seat!r}")
+
+
+def is_seat(seat: object, num_players: int) -> bool:
+    """Whether ``seat`` is an integer (numpy's too, not a bool) in ``0..num_players-1``."""
+    return not isinstance(seat, bool) and isinstance(seat, (int, np.integer)) and 0 <= int(seat) < num_players

@@ -113,8 +113,10 @@ def opponent_table(
     """
     if isinstance(opponents, (str, Opponent)) or callable(opponents):
         entries: list[Any] = [opponents] * (num_players - 1)
-    else:
+    elif isinstance(opponents, (Sequence, np.ndarray)):
         entries = list(opponents)
+    else:  # not one opponent nor a list of them: the entry check below names the kinds
+        entries = [opponents] * (num_players - 1)
     if len(entries) != num_players - 1:
         raise ValueError(
             f"opponents lists {len(entries)} entries; {num_players} players need {num_players - 1} "

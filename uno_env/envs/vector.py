@@ -175,8 +175,14 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         copy: bool = True,
         dict_observation: bool = False,
         public_views: bool = False,
+        render_mode: str | None = None,
         **rule_overrides: Any,
     ) -> None:
+        if render_mode is not None:  # gymnasium.make_vec(..., render_mode=...) passes it
+            raise ValueError(
+                f"the vector env does not render: render_mode must be None, got {render_mode!r} "
+                "(SingleAgentEnv(..., render_mode=...) renders one game)"
+            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self._compile(rules, num_players, rule_overrides)
@@ -255,7 +261,12 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         externals = self._externals  # indices stay valid for the games in progress
         described: list[list[Any]] = []
         for p, table in enumerate(pool.tables):
-            single = isinstance(table, str) or callable(table) or callable(getattr(table, "act", None))
+            single = (
+                isinstance(table, str)
+                or callable(table)
+                or callable(getattr(table, "act", None))
+                or not isinstance(table, (Sequence, np.ndarray))  # the entry check names the kinds
+            )
             entries: list[Any] = [table] * (n - 1) if single else list(table)
             if len(entries) != n - 1:
                 raise ValueError(
