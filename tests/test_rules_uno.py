@@ -532,6 +532,34 @@ def test_U_DRAW_4_nothing_to_draw_skips_the_draw_and_ends_the_turn() -> None:
     assert_position(game, "hands=R1 B7 Y9/B3; discard=G2; draw=-; colour=G; seat=1; dir=+; phase=play")
 
 
+@pytest.mark.parametrize(
+    ("rules", "overrides", "text", "after"),
+    [
+        (
+            "uno",
+            {"draw": "one_then_any"},
+            "hands=R1 G7 Y9/B3; discard=G2; draw=-; colour=G; seat=0; dir=+; phase=play",
+            "hands=R1 G7 Y9/B3; discard=G2; draw=-; colour=G; seat=1; dir=+; phase=play",
+        ),
+        (
+            "mau_mau",
+            {"min_players": 2},
+            "hands=7C 8D 9S/3H; discard=2C; draw=-; colour=C; seat=0; dir=+; phase=play",
+            "hands=7C 8D 9S/3H; discard=2C; draw=-; colour=C; seat=1; dir=+; phase=play",
+        ),
+    ],
+)
+def test_U_DRAW_4_nothing_to_draw_ends_the_turn_under_draw_one_then_any(
+    rules: str, overrides: dict[str, Any], text: str, after: str
+) -> None:
+    """U-DRAW-4 with MM-DRAW-1 (``draw = "one_then_any"``): with nothing left to draw the
+    draw is skipped and the turn ends; the player is not asked again to play a card it
+    held (it stayed in phase ``drawn`` with G7 / 7C playable)."""
+    game = Game.from_position(rules, text, **overrides)
+    game.step("draw")
+    assert_position(game, after)
+
+
 def test_U_DRAW_4_reshuffle_in_the_middle_of_a_penalty() -> None:
     """U-DRAW-4 with U-D2-1: the pile runs out during a Draw Two; the discard pile under the
     Draw Two is reshuffled and the second card comes from it."""

@@ -1717,12 +1717,12 @@ def draw_for_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool |
     state[L.S_DREW] = 1
     while True:
         face = draw_one(state, seat)
+        if face < 0 or rule == DRAW_ONE_THEN_PASS:  # U-DRAW-4 (MM-DRAW-1 too) / MD-DRAW-1: the turn ends
+            end_turn(state, spec, seat, staged)
+            return
         if rule == DRAW_ONE_THEN_ANY:  # MM-DRAW-1: then play any playable card, or pass
             state[L.S_DRAWN] = face
             state[L.S_PHASE] = L.PH_PLAY_DRAWN
-            return
-        if face < 0 or rule == DRAW_ONE_THEN_PASS:  # U-DRAW-4 / MD-DRAW-1: the turn ends
-            end_turn(state, spec, seat, staged)
             return
         if (playable_set(state, spec, seat) >> face) & 1:
             state[L.S_DRAWN] = face
