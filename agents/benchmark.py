@@ -92,11 +92,13 @@ def benchmark(
                     counter["decisions"] += 1
                     counter["seconds"] += took
 
-            result = play_deals(ruleset, table, seeds, agents=made, on_decision=count, trace=writer)
-            for j, other in enumerate(made):
-                close = getattr(other, "close", None)
-                if j != k and callable(close):
-                    close()
+            try:
+                result = play_deals(ruleset, table, seeds, agents=made, on_decision=count, trace=writer)
+            finally:  # also when an agent failed: no opponent's program is left running
+                for j, other in enumerate(made):
+                    close = getattr(other, "close", None)
+                    if j != k and callable(close):
+                        close()
             wins += result["winner"] == k
             truncated += int((result["winner"] < 0).sum())
             decisions += int(counter["decisions"])

@@ -13,6 +13,7 @@ its public view (:class:`uno_env.styles.view.PublicView`, hidden cards wiped whe
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,6 +23,8 @@ import uno_env
 from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
+from .llm import ChatError
+from .process import ProtocolError
 from .spec import AgentLike, AgentSpec, as_spec
 from .trace import TraceWriter
 
@@ -32,6 +35,76 @@ SEAT_STREAMS = 16
 def seat_seed(game_seed: int, seat: int) -> int:
     """The seed of the agent at ``seat`` in the game dealt from ``game_seed``."""
     return (game_seed * SEAT_STREAMS + seat) % 2**63
+
+
+class AgentError(ValueError):
+    """An agent failed at a decision: its ``act`` raised, or answered something that is not one
+    of the legal action ids (an out-of-process or chat-model agent: broke its protocol). The
+    text, one line, names the agent and its seat, what went wrong and what an agent returns."""
+
+
+SHOWN_LEGAL = 16
+"""Legal actions listed in an :class:`AgentError` (the rest are counted)."""
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def decide(agent: Any, observation: Any, mask: np.ndarray, view: PublicView, *, name: str, seat: int) -> int:
+    """``agent``'s action id for the decision of ``view`` (the player at ``seat``), checked:
+    :class:`AgentError` names the agent ``name`` when ``act`` raises or answers anything but
+    a legal action id (an ``int`` or a NumPy integer; the game's own rule, ``Game.step``)."""
+    try:
+        answer = agent.act(observation, mask, view)
+    except Exception as exc:
+        raise failure(exc, name, seat, "act") from exc
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
+        if int(answer) in legal:
+            return int(answer)
+        why = ", which is not legal here"
+    else:
+        why = f" (a {type(answer).__name__}), not an action id"
+    shown = ", ".join(f"{a} ({view.describe_action(a)})" for a in legal[:SHOWN_LEGAL])
+    more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
+    raise AgentError(
+        f"agent {name!r} at seat {seat} answered {_one_line(repr(answer), 60)}{why}; act() returns "
+        f"one of the legal action ids (an int): {shown}{more}"
+    )
+
+
+def reset_agent(agent: Any, seed: int, *, name: str, seat: int) -> None:
+    """``agent.reset(seed)`` when it has one (a new game); :class:`AgentError` if it fails."""
+    reset = getattr(agent, "reset", None)
+    if callable(reset):
+        try:
+            reset(seed)
+        except Exception as exc:
+            raise failure(exc, name, seat, "reset") from exc
+
+
+def failure(exc: Exception, name: str, seat: int, method: str) -> AgentError:
+    """The :class:`AgentError` of an exception raised by ``name``'s ``method`` at ``seat``."""
+    if isinstance(exc, AgentError):
+        return exc
+    if isinstance(exc, (ProtocolError, ChatError)):  # these name the agent and what it did
+        return AgentError(f"seat {seat}: {_one_line(str(exc), 800)}")
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
+    return AgentError(
+        f"agent {name!r} at seat {seat}: its {method}() raised {type(exc).__name__}: "
+        f"{_one_line(str(exc))}{where}"
+    )
+
+
+def agent_name(seat_spec: AgentLike, agent: Any) -> str:
+    """What errors call the agent of a seat: its spec's text, else the agent's ``name``."""
+    try:
+        return as_spec(seat_spec).text
+    except ValueError:
+        return str(getattr(agent, "name", type(agent).__name__))
 
 
 def make_seats(
@@ -86,42 +159,44 @@ def play_deals(
     ranking = np.full((count, n), -1, dtype=np.int64)
     scores = np.zeros((count, n), dtype=np.int64)
     deck = ruleset.deck_family
-    for i, seed in enumerate(seeds):
-        for k, agent in enumerate(players):
-            reset = getattr(agent, "reset", None)
-            if callable(reset):
-                reset(seat_seed(int(seed), k))
-        game = uno_env.Game(ruleset, n, seed=int(seed))
-        spec = game.compiled.spec
-        first_mover[i] = game.current_player
-        while not game.is_over():
-            seat = game.current_player
-            if before_decision is not None:
-                before_decision(i, game)
-            obs = observe_state(game.state, spec, seat, deck)
-            view = PublicView.of(game)
-            start = time.perf_counter()
-            action = players[seat].act(obs, game.legal_mask(), view)
-            seconds = time.perf_counter() - start
-            if on_decision is not None:
-                on_decision(seat, int(action), seconds)
+    names = [agent_name(s, a) for s, a in zip(seats, players, strict=True)]
+    try:
+        for i, seed in enumerate(seeds):
+            for k, agent in enumerate(players):
+                reset_agent(agent, seat_seed(int(seed), k), name=names[k], seat=k)
+            game = uno_env.Game(ruleset, n, seed=int(seed))
+            spec = game.compiled.spec
+            first_mover[i] = game.current_player
+            while not game.is_over():
+                seat = game.current_player
+                if before_decision is not None:
+                    before_decision(i, game)
+                obs = observe_state(game.state, spec, seat, deck)
+                view = PublicView.of(game)
+                start = time.perf_counter()
+                action = decide(players[seat], obs, game.legal_mask(), view, name=names[seat], seat=seat)
+                seconds = time.perf_counter() - start
+                if on_decision is not None:
+                    on_decision(seat, action, seconds)
+                if trace is not None:
+                    trace.decision(game, view, players[seat], action, seconds)
+                game.step(action)
+            outcome = game.outcome()
+            assert outcome is not None
             if trace is not None:
-                trace.decision(game, view, players[seat], int(action), seconds)
-            game.step(int(action))
-        outcome = game.outcome()
-        assert outcome is not None
-        if trace is not None:
-            trace.game_over(game, [str(getattr(a, "name", type(a).__name__)) for a in players])
-        winner[i] = -1 if outcome.winner is None else outcome.winner
-        length[i] = outcome.decisions
-        turns[i] = outcome.turns
-        if outcome.ranking:
-            ranking[i] = outcome.ranking
-        scores[i] = outcome.scores
-    for agent in players:
-        close = getattr(agent, "close", None)
-        if callable(close) and agents is None:
-            close()
+                trace.game_over(game, [str(getattr(a, "name", type(a).__name__)) for a in players])
+            winner[i] = -1 if outcome.winner is None else outcome.winner
+            length[i] = outcome.decisions
+            turns[i] = outcome.turns
+            if outcome.ranking:
+                ranking[i] = outcome.ranking
+            scores[i] = outcome.scores
+    finally:  # also when an agent failed: the other seats' programs stop
+        if agents is None:
+            for agent in players:
+                close = getattr(agent, "close", None)
+                if callable(close):
+                    close()
     return {
         "winner": winner,
         "length": length,

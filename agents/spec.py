@@ -735,6 +735,10 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
         agent = obj(**kwargs)
     except TypeError as exc:
         raise AgentSpecError(f"agent {text!r}: calling {_qualname(obj)} failed: {exc}") from None
+    except Exception as exc:  # the user's constructor or factory failed: one line, as a load error
+        raise AgentSpecError(
+            f"agent {text!r}: calling {_qualname(obj)} failed: {type(exc).__name__}: {exc}"
+        ) from exc
     if not _is_agent(agent):
         raise AgentSpecError(
             f"agent {text!r}: {_qualname(obj)}(...) returned a {type(agent).__name__}, not an agent with "

@@ -6,10 +6,13 @@ seat them too."""
 from __future__ import annotations
 
 import random
+import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import psutil
 import pytest
 
 from agents.text import decision_json
@@ -726,3 +729,103 @@ def test_a_ray_node_task_builds_file_agents_from_the_nodes_copy(
         set_file_resolver(None)
         cluster.SHIPPED_FILES.clear()
     assert done["result"] == f"Seeded {node}"
+
+
+# ---------------------------------------------------------------- agents that break the contract
+FAULTY = Path(__file__).parent / "user_agents" / "faulty_agents.py"
+FAILURES = [
+    ("Illegal", r"answered 999, which is not legal here; act\(\) returns one of the legal action ids"),
+    ("Unmasked", r"answered \d+, which is not legal here; act\(\) returns one of the legal action ids"),
+    ("Nothing", r"answered None \(a NoneType\), not an action id"),
+    ("Fraction", r"answered \d+\.5 \(a float\), not an action id"),
+    ("Raises", r"its act\(\) raised RuntimeError: agent exploded \(at .*faulty_agents\.py:\d+, in act\)"),
+    ("broken_factory", r"calling broken_factory failed: RuntimeError: factory boom"),
+]
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str], code: int) -> str:
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("uno-env: error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize(("name", "message"), FAILURES)
+def test_an_agent_that_breaks_the_contract_ends_each_tool_with_one_line_naming_it(
+    name: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.cli import main
+
+    spec = f"{FAULTY}:{name}"
+    runs = {
+        "tournament": ["tournament", "--agents", f"{spec},greedy", "--games", "2", "--seed", "1",
+                       "--workers", "2", "--quiet", "--out", str(tmp_path / "t")],
+        "evaluate": ["evaluate", spec, "--vs", "greedy", "--games", "2", "--seed", "1"],
+        "benchmark": ["benchmark", spec, "--vs", "greedy", "--deals", "1", "--seed", "1"],
+    }  # fmt: skip
+    for tool, argv in runs.items():
+        line = _one_error_line(capsys, main(argv))
+        assert f"agent {spec!r}" in line and re.search(message, line), (tool, line)
+
+
+def test_an_out_of_process_agent_that_breaks_the_protocol_ends_a_tournament_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.cli import main
+
+    garbage = tmp_path / "garbage.py"
+    garbage.write_text("import sys\nfor line in sys.stdin:\n    print('hello, I am not JSON', flush=True)\n")
+    argv = ["tournament", "--agents", f"cmd:{sys.executable} {garbage},greedy", "--games", "2",
+            "--workers", "2", "--quiet", "--out", str(tmp_path / "t")]  # fmt: skip
+    line = _one_error_line(capsys, main(argv))
+    assert "answered the 'hello' message with a line that is not JSON" in line and str(garbage) in line
+
+
+def test_a_failing_agent_stops_the_other_seats_programs() -> None:
+    from agents.match import AgentError, play_deals
+
+    protocol_agent = Path(__file__).parent / "user_agents" / "protocol_agent.py"
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    with pytest.raises(AgentError, match="its act\\(\\) raised RuntimeError"):
+        play_deals("uno", [f"cmd:{sys.executable} {protocol_agent}", f"{FAULTY}:Raises"], [1, 2])
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
+    assert not [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE], left
+
+
+def test_numpy_integers_are_action_ids_and_an_agent_needs_no_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import io
+
+    from agents.match import play_deals
+    from training.cli import main
+    from uno_env.game.records import load_records
+
+    result = play_deals("uno", [f"{FAULTY}:NumpyFirst", "greedy"], [1, 2, 3])
+    assert (result["length"] > 0).all()
+    spec = f"{FAULTY}:NumpyFirst"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    record = tmp_path / "game.jsonl"
+    argv = ["play", "--players", "3", "--vs", f"{spec},greedy", "--seed", "1", "--record", str(record)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"seat 1: {spec}, seat 2: greedy" in out and f"seat 1 ({spec}) plays" in out
+    assert list(load_records(record)[0].agents or [])[:2] == ["human", spec]
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    line = _one_error_line(
+        capsys, main(["play", "--players", "2", "--vs", f"{FAULTY}:Raises", "--seed", "3"])
+    )
+    assert f"agent '{FAULTY}:Raises' at seat 1: its act() raised RuntimeError: agent exploded" in line
+
+
+def test_an_illegal_action_error_crosses_process_boundaries() -> None:
+    import pickle
+
+    from uno_env import IllegalActionError
+
+    game = Game("uno", 2, seed=1)
+    with pytest.raises(IllegalActionError) as raised:
+        game.step(999)
+    again = pickle.loads(pickle.dumps(raised.value))
+    assert str(again) == str(raised.value) and again.action == 999 and again.legal == raised.value.legal

@@ -28,6 +28,7 @@ import asyncio
 import io
 import json
 import random
+import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -746,3 +747,47 @@ def test_an_agents_let_go_answer_makes_no_pause(monkeypatch: pytest.MonkeyPatch)
         seen += lets_go
         pauses.clear()
     assert seen > 0
+
+
+def test_an_operators_agent_that_fails_stops_the_table_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An agent of ``--agent`` that raises, answers no legal move or breaks its protocol stops
+    the game: every connection is told which seat failed (not the agent's error, which may name
+    that seat's legal moves), the operator's log gets the error, moves are refused, no record
+    is written and a ``cmd:`` agent's program is stopped."""
+    from training.serve.seats import CatalogueEntry
+
+    faulty = Path(__file__).parent / "user_agents" / "faulty_agents.py"
+    garbage = tmp_path / "garbage.py"
+    garbage.write_text(
+        "import json, sys\nfor line in sys.stdin:\n"
+        "    print(json.dumps({'action': 999} if 'act' in line else {}), flush=True)\n"
+    )
+    cases = [
+        (f"{faulty}:Raises", "its act() raised RuntimeError: agent exploded"),
+        (f"{faulty}:Nothing", "answered None (a NoneType), not an action id"),
+        (f"cmd:{sys.executable} {garbage}", "chose action 999, which is not legal here"),
+    ]
+    for spec, logged in cases:
+        entry = CatalogueEntry("mine", spec, "the operator's agent")
+        saved: list[Any] = []
+        table = Table("t", load_rules("uno"), 2, 4, [None, entry], on_record=saved.append)
+        person, watcher = Recorder(), Recorder()
+        seat = Connection(person, 0)
+        asyncio.run(table.attach(seat))
+        asyncio.run(table.attach(Connection(watcher, None)))
+        if table.failed is None:  # the person moves first: the agent fails on its turn
+            asyncio.run(table.act(seat, table.game.legal_actions()[0], table.game.decisions))
+        stopped = "the game stopped: the agent at seat 1 (mine) failed"
+        for recorder in (person, watcher):
+            last = json.loads(recorder.sent[-1])
+            assert last["type"] == "error" and last["error"].startswith(stopped), last
+            assert "legal" not in last["error"] and "exploded" not in last["error"]
+        log = capsys.readouterr().err
+        assert logged in log and len(log.strip().splitlines()) == 1, log
+        with pytest.raises(TableError, match="the game stopped"):
+            asyncio.run(table.act(seat, table.game.legal_actions()[0], table.game.decisions))
+        assert not saved and not table.game.is_over()
+        process = getattr(table.agents[1], "_proc", "none")
+        assert process is None or process == "none"  # a cmd: agent's program was stopped

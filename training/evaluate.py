@@ -408,11 +408,13 @@ def play_agent(
     def play(k: int, rows: np.ndarray) -> SeatResults:
         table = seat_table(k, model, opponents, num_players, empty=None)
         players = make_seats(table, rules, trust=trust)
-        result = play_deals(rules, table, [seed + int(r) for r in rows], agents=players)
-        for agent in players:
-            close = getattr(agent, "close", None)
-            if callable(close):
-                close()
+        try:
+            result = play_deals(rules, table, [seed + int(r) for r in rows], agents=players)
+        finally:  # also when an agent failed: no program is left running
+            for agent in players:
+                close = getattr(agent, "close", None)
+                if callable(close):
+                    close()
         return SeatResults(
             result["winner"], result["winner"] < 0, result["ranking"], result["scores"][:, k],
             result["length"], result["turns"],

@@ -47,6 +47,7 @@ import numpy as np
 
 import uno_env
 from agents import Agent, PolicyAgent
+from agents.match import decide
 from agents.spec import parse_agent, seat_texts
 from training.common import add_rule_arguments, check_player_count, record_target, resolve_rules
 from uno_env import Game, Phase
@@ -119,10 +120,8 @@ def make_agent(entry: str, rules: RuleSet, num_players: int, seed: int, *, trust
     return agent.make(rules, num_players, seed, trust=trust)
 
 
-def build_opponents(
-    text: str, rules: RuleSet, num_players: int, seat: int, game_seed: int, *, trust: bool = False
-) -> dict[int, Agent]:
-    """The agent of every seat but ``seat``, from ``--vs`` text (one entry for all or one per seat)."""
+def opponent_entries(text: str, num_players: int, seat: int) -> dict[int, str]:
+    """The ``--vs`` entry of every seat but ``seat`` (one entry for all or one per seat)."""
     entries = split_opponents(text)
     others = [s for s in range(num_players) if s != seat]
     if len(entries) == 1:
@@ -132,10 +131,24 @@ def build_opponents(
             f"--vs lists {len(entries)} agents; with {num_players} players and you at seat {seat} "
             f"give one for all or {len(others)} (seats {', '.join(map(str, others))} in order)"
         )
+    return dict(zip(others, entries, strict=True))
+
+
+def build_opponents(
+    text: str, rules: RuleSet, num_players: int, seat: int, game_seed: int, *, trust: bool = False
+) -> dict[int, Agent]:
+    """The agent of every seat but ``seat``, from ``--vs`` text (one entry for all or one per seat)."""
     return {
         s: make_agent(entry, rules, num_players, agent_seed(game_seed, s), trust=trust)
-        for s, entry in zip(others, entries, strict=True)
+        for s, entry in opponent_entries(text, num_players, seat).items()
     }
+
+
+def agent_label(agent: Agent, entry: str) -> str:
+    """What the game calls the agent of ``--vs`` entry ``entry``: its ``name`` (a style's with
+    its parameters), else the entry (a Python agent need not have a name)."""
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) and name else entry
 
 
 # ------------------------------------------------------------------ the session
@@ -153,10 +166,13 @@ class Session:
         inp: TextIO,
         out: TextIO,
         colour: bool = False,
+        names: dict[int, str] | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
         self.opponents = opponents
+        self.names = {s: agent_label(a, (names or {}).get(s, type(a).__name__)) for s, a in opponents.items()}
+        """What the game calls each agent (its ``name``, else its ``--vs`` entry)."""
         self.inp = inp
         self.out = out
         self.colour = colour
@@ -180,7 +196,7 @@ class Session:
         """``you`` or ``seat 2 (greedy)``."""
         if seat == self.seat:
             return "you"
-        return f"seat {seat} ({self.opponents[seat].name})"
+        return f"seat {seat} ({self.names[seat]})"
 
     def show_table(self) -> None:
         """The table from the person's seat, with their hand."""
@@ -361,7 +377,8 @@ class Session:
         """The action of the agent at ``seat``, fed as :func:`agents.play` feeds agents."""
         agent = self.opponents[seat]
         observation = self.observation(seat) if isinstance(agent, PolicyAgent) else None
-        return int(agent.act(observation, self.game.legal_mask(), PublicView.of(self.game)))
+        view = PublicView.of(self.game)
+        return decide(agent, observation, self.game.legal_mask(), view, name=self.names[seat], seat=seat)
 
     def narrate(self, seat: int, phase: Phase, action: int) -> str:
         """One line saying what an agent did."""
@@ -559,8 +576,27 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     warm_up("game")
     game = Game(rules, args.players, seed=seed)
     opponents = build_opponents(args.vs, rules, args.players, args.seat, seed, trust=args.trust_checkpoint)
-    session = Session(game, args.seat, opponents, inp, out, use_colour(args, out))
-    others = ", ".join(f"seat {s}: {a.name}" for s, a in opponents.items())
+    try:
+        return _session(args, rules, game, seed, opponents, inp, out)
+    finally:  # out-of-process agents stop with the game, however it ends
+        for agent in opponents.values():
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+
+
+def _session(
+    args: argparse.Namespace,
+    rules: RuleSet,
+    game: Game,
+    seed: int,
+    opponents: dict[int, Agent],
+    inp: TextIO,
+    out: TextIO,
+) -> int:
+    names = opponent_entries(args.vs, args.players, args.seat)
+    session = Session(game, args.seat, opponents, inp, out, use_colour(args, out), names)
+    others = ", ".join(f"seat {s}: {name}" for s, name in session.names.items())
     session.say(
         f"uno-env play: {rules.preset_name() or args.rules}, {args.players} players, seed {seed}; "
         f"you are seat {args.seat}; {others}"
@@ -574,7 +610,7 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         session.say(
             f"{entry} was trained for other rules or another player count: it plays here as a transfer."
         )
-    if any(a.name.split(":", 1)[0] == "random_legal" for a in opponents.values()):
+    if any(name.split(":", 1)[0] == "random_legal" for name in session.names.values()):
         session.say(
             "random_legal picks uniformly among the legal actions and draws even when it could play: a "
             "weak opponent (--vs random_playable is the literature's random player: a random playable card)."
@@ -596,8 +632,8 @@ def _play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         return 0
     session.show_outcome()
     if args.record:
-        names = [HUMAN if s == args.seat else opponents[s].name for s in range(args.players)]
-        record = record_game(game, names, source="play")
+        seated = [HUMAN if s == args.seat else session.names[s] for s in range(args.players)]
+        record = record_game(game, seated, source="play")
         try:
             append_records(args.record, record)
         except OSError as exc:  # the disk filled up during the game: the record is printed instead

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from agents import Agent, ExportedAgent, PolicyAgent, RandomAgent, ScriptedAgent
+from agents.match import decide
 from uno_env import Game
 from uno_env.game.encoding import observe_state
 from uno_env.sim.learned import is_learned_policy, load_policy, observe_public
@@ -65,9 +66,11 @@ def _search_view(visits: np.ndarray, values: np.ndarray, legal: list[int]) -> di
     }
 
 
-def explained_act(agent: Agent, game: Game) -> tuple[int, dict[str, Any]]:
+def explained_act(agent: Agent, game: Game, name: str = "") -> tuple[int, dict[str, Any]]:
     """The action ``agent`` takes for the player to move in ``game`` and what it saw (see the
-    module docstring); the agent is asked once, so its generator advances as in ``act``."""
+    module docstring); the agent is asked once, so its generator advances as in ``act``. An
+    agent of the operator's (Python, ``cmd:``, ``llm:``, a checkpoint) is checked as every tool
+    checks it (:func:`agents.match.decide`; :class:`~agents.match.AgentError` names ``name``)."""
     legal = game.legal_actions()
     view = PublicView.of(game)
     if isinstance(agent, ScriptedAgent) and agent.style.name in SEARCH_STYLES:
@@ -81,7 +84,9 @@ def explained_act(agent: Agent, game: Game) -> tuple[int, dict[str, Any]]:
         logits = agent.policy.logits(observe_public(view.state, view.spec, view.seat))
         action = int(agent.act(None, game.legal_mask(), view))
         return action, _softmax_view(logits, legal)
-    action = int(agent.act(_observation_for(agent, game), game.legal_mask(), view))
+    observation = _observation_for(agent, game)
+    label = name or str(getattr(agent, "name", type(agent).__name__))
+    action = decide(agent, observation, game.legal_mask(), view, name=label, seat=game.current_player)
     if isinstance(agent, RandomAgent):
         return action, {
             "kind": "probabilities",

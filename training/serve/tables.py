@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import Agent
+from agents.match import AgentError
 from uno_env import Game
 from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.engine.rng import check_seed, fresh_seed
@@ -110,6 +112,8 @@ class Table:
         self.record: GameRecord | None = None
         self.touched = time.monotonic()
         self.moves = 0
+        self.failed: str | None = None
+        """Why the game stopped when an agent failed (the table then takes no more moves)."""
         self.waiting: dict[int, tuple[int, int]] = {}
         """Moves made while an out-of-turn window asked other seats: seat -> (action, the
         decision number it answered); made when that decision comes (see the module docstring)."""
@@ -153,6 +157,8 @@ class Table:
             view = self.view(connection)
             connection.last_view = view
             await _quiet(connection.send({"type": "welcome", "table": self.id, "view": view}))
+            if self.failed is not None:
+                await _quiet(connection.send({"type": "error", "error": self.failed}))
         await self.run_agents()
 
     def detach(self, connection: Connection) -> None:
@@ -173,6 +179,8 @@ class Table:
                 raise TableError("this seat was joined from elsewhere; reload to take it back")
             if game.is_over():
                 raise TableError("the game is over")
+            if self.failed is not None:
+                raise TableError(self.failed)
             seen = let_windows_go(game, seat)  # the game as this seat sees it
             current = visible_decisions(seen, seat)
             if decision != current:
@@ -211,7 +219,7 @@ class Table:
         while True:
             async with self.lock:
                 game = self.game
-                if game.is_over():
+                if game.is_over() or self.failed is not None:
                     return
                 seat = game.current_player
                 ahead = self._waiting_move(seat)
@@ -221,11 +229,38 @@ class Table:
                 if seat not in self.agents:
                     return
                 in_window = game.phase in WINDOW_PHASES
-                action, why = await asyncio.to_thread(explained_act, self.agents[seat], game)
+                try:
+                    action, why = await asyncio.to_thread(
+                        explained_act, self.agents[seat], game, self.names[seat]
+                    )
+                except AgentError as exc:
+                    await self._fail(seat, exc)
+                    return
                 await self._step(seat, action, why)
                 if in_window and action_kind(action, game.deck)[0] == ActionKind.PASS:
                     continue  # a let-go answer nobody else sees: no pause that would show it
             await asyncio.sleep(self.pace)
+
+    async def _fail(self, seat: int, exc: AgentError) -> None:
+        """Stop the game: the agent at ``seat`` failed (raised, answered no legal move, broke its
+        protocol). The operator's log gets the agent's error; the connections only that the
+        game stopped and which seat failed (the error may name that seat's legal moves)."""
+        print(f"uno-env serve: table {self.id}: {exc}", file=sys.stderr, flush=True)
+        self.failed = (
+            f"the game stopped: the agent at seat {seat} ({self.names[seat]}) failed; the server's "
+            "log says why. Start a new table"
+        )
+        self.close_agents()
+        for connection in list(self.connections):
+            await _quiet(connection.send({"type": "error", "error": self.failed}))
+
+    def close_agents(self) -> None:
+        """Stop the agents that hold a program or a connection (``cmd:``, ``llm:``)."""
+        for agent in self.agents.values():
+            close = getattr(agent, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):
+                    close()
 
     async def _step(self, seat: int, action: int, why: dict[str, Any] | None) -> None:
         """Apply ``seat``'s ``action`` and tell every connection what it may learn (under the lock)."""
@@ -244,6 +279,7 @@ class Table:
             )
             if self.on_record is not None:
                 self.on_record(self.record)
+            self.close_agents()
         for connection in list(self.connections):
             observer = self.observer(connection)
             event = public_event(before, seat, action, self.game, observer, self.names)
@@ -295,7 +331,9 @@ class Tables:
         now = time.monotonic()
         for key, table in list(self.tables.items()):
             idle = now - table.touched > self.idle_seconds
-            if idle or (table.game.is_over() and not table.connections):
+            ended = table.game.is_over() or table.failed is not None
+            if idle or (ended and not table.connections):
+                table.close_agents()
                 del self.tables[key]
         if len(self.tables) >= self.max_tables:
             raise TableError(

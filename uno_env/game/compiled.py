@@ -36,6 +36,10 @@ class IllegalActionError(ValueError):
         self.legal = legal
         self.position = position
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the error crosses process boundaries whole (a worker's game, a tournament's batch)
+        return (type(self), (str(self), self.action, self.legal, self.position))
+
 
 @dataclass(frozen=True, eq=False)
 class CompiledGame:

@@ -1,0 +1,55 @@
+"""Agents that break the agent contract, for the tests of what every tool says about them
+(``tests/test_own_agents.py``, ``tests/test_web.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class Illegal:
+    """Answers an id outside the action table."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        return 999
+
+
+class Unmasked:
+    """Answers an action id of the table that is not legal now."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        return int(np.flatnonzero(np.asarray(action_mask) == 0)[0])
+
+
+class Nothing:
+    """Answers None."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> None:
+        return None
+
+
+class Fraction:
+    """Answers a legal id plus one half (``int()`` would have played the legal id)."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> float:
+        return float(np.flatnonzero(action_mask)[0]) + 0.5
+
+
+class Raises:
+    """Raises from its ``act``."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        raise RuntimeError("agent exploded")
+
+
+class NumpyFirst:
+    """A well-behaved agent without a ``name``: the first legal id as a NumPy integer."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        return np.flatnonzero(action_mask)[0]
+
+
+def broken_factory(seed: int | None = None) -> NumpyFirst:
+    """A factory that fails."""
+    raise RuntimeError("factory boom")
