@@ -375,3 +375,33 @@ def test_agents_playing_a_transfer_are_flagged_in_the_standings(tmp_path: Path) 
 
     written = pd.read_csv(tmp_path / "t" / "standings.csv")
     assert list(written["transfer"]) == list(result.standings["transfer"])
+
+
+def test_an_agent_file_replaced_since_the_start_is_refused_on_resume(tmp_path: Path) -> None:
+    """A resume whose exported policy (or FILE.py agent) was replaced would play the missing
+    batches with another agent under the same name and mix both in one table: refused, naming
+    the file; the same files resume as before."""
+    shipped = Path(uno_env.__file__).parent / "pretrained"
+    policy = tmp_path / "p.npz"
+    for suffix in (".npz", ".json"):
+        (tmp_path / f"p{suffix}").write_bytes((shipped / f"distilled_uno_2p{suffix}").read_bytes())
+    out = tmp_path / "t"
+    agents = [str(policy), "greedy"]
+
+    def run(resume: bool) -> tournament.TournamentResult:
+        return tournament.run_tournament("uno", 2, agents, 4, seed=3, out=out, executor="serial",
+                                         batch_games=2, resume=resume, progress=False)  # fmt: skip
+
+    first = run(False)
+    recorded = json.loads((out / "agent_files.json").read_text())
+    assert recorded.keys() == {str(policy), str(policy.with_suffix(".json"))}
+    victim = sorted((out / "batches").glob("*.npz"))[-1]
+    victim.unlink()
+    pd.testing.assert_frame_equal(run(True).games, first.games)  # unchanged files: resumed as before
+    victim.unlink()
+    for suffix in (".npz", ".json"):  # another network, same name
+        (tmp_path / f"p{suffix}").write_bytes((shipped / f"expert_ppo_uno_2p{suffix}").read_bytes())
+    changed = rf"agent file\(s\) {policy.with_suffix('.json')}, {policy} changed since the tournament started"
+    with pytest.raises(ValueError, match=changed):
+        run(True)
+    assert not victim.exists()  # nothing was played with the new network

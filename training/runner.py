@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import importlib.util
 import json
 import multiprocessing
@@ -246,6 +247,45 @@ def claim_run_folder(
         elif resume:
             raise error(missing)
         yield
+
+
+AGENT_FILES = "agent_files.json"
+"""A run folder's record of the SHA-256 of every file its agents read (:func:`check_agent_files`)."""
+AGENT_FILE_LIMIT = 1 << 30
+"""The largest agent file hashed (a checkpoint's own bound, :data:`agents.trust.CHECKPOINT_LIMIT`)."""
+
+
+def check_agent_files(
+    folder: Path, paths: Sequence[str], what: str, *, error: type[ValueError] = ValueError
+) -> None:
+    """Record the SHA-256 of the files a run's agents read (exported policies and their
+    sidecars, checkpoints, ``FILE.py`` agents) in ``folder/agent_files.json``, or, when the
+    record exists (a resume), refuse a file changed since the run started: the batches
+    already played and those still to play would otherwise mix two agents under one name.
+    A run from before the record starts it on resume."""
+    if not paths:
+        return
+    digests = {}
+    for path in sorted(set(paths)):
+        digest = hashlib.sha256()
+        with files.open_regular(path, AGENT_FILE_LIMIT, "agent file", error=error) as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        digests[path] = digest.hexdigest()
+    target = folder / AGENT_FILES
+    if not target.exists():
+        write_json_atomic(target, digests)
+        return
+    recorded = files.read_json_object(target, "agent file digests", error=error)
+    changed = sorted(path for path in digests if recorded.get(path, digests[path]) != digests[path])
+    if changed:
+        raise error(
+            f"{folder}: agent file(s) {', '.join(changed)} changed since the {what} started (SHA-256 "
+            f"recorded in {target}); allowed: the files it started with: restore them, or start a new "
+            f"{what} in a new folder for the new agent"
+        )
+    if set(digests) - set(recorded):
+        write_json_atomic(target, {**recorded, **digests})
 
 
 def results_folder(folder: Path) -> Path:

@@ -105,6 +105,7 @@ from training.common import (
 )
 from training.runner import (
     Progress,
+    check_agent_files,
     check_size,
     claim_run_folder,
     default_run_folder,
@@ -816,7 +817,11 @@ def run_tournament(
     if field_name is not None:  # (absent otherwise: earlier tournaments resume unchanged)
         meta["field"] = field_name
     with claim_run_folder(out, "tournament", "tournament.json", meta, _read_meta, resume=resume):
-        (out / "tournament.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(meta, indent=1) + "\n"  # whole or not at all: a resume reads it
+        write_file_atomic(out / "tournament.json", lambda handle: handle.write(text.encode("utf-8")))
+        everyone = [*agents, *([field] if field else [])]
+        read = sorted({path for agent in everyone for path in agent.files()})  # sent to Ray nodes
+        check_agent_files(out, read, "tournament")  # a file replaced since the start: refused
         batches = results_folder(out / "batches")
         tasks = plan(ruleset, players, agents, games, seed, batch_games, field)
         by_id = {task.id: task for task in tasks}
@@ -846,8 +851,6 @@ def run_tournament(
             write_file_atomic(batches / f"{result['id']}.npz", lambda handle: np.savez(handle, **arrays))
             bar.update(len(arrays["winner"]))
 
-        everyone = [*agents, *([field] if field else [])]
-        files = sorted({path for agent in everyone for path in agent.files()})  # sent to Ray nodes
         run_batches(
             run_task,
             todo,
@@ -855,7 +858,7 @@ def run_tournament(
             executor=executor,
             workers=workers,
             ray_address=ray_address,
-            files=files,
+            files=read,
             progress=progress,
         )
         table = games_table(tasks, out)
