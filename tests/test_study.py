@@ -377,9 +377,45 @@ def test_resume_refuses_a_checkpoint_replaced_since_the_start(checkpoint: str, t
     recorded = (tmp_path / "checkpoints.json").read_text()
     study.check_checkpoints(spec, tmp_path)  # unchanged: fine
     path.write_bytes(path.read_bytes() + b"\0")
-    with pytest.raises(study.SpecError, match=re.escape(f"checkpoint(s) {path} changed since the study")):
+    with pytest.raises(
+        study.SpecError, match=re.escape(f"checkpoint(s) or agent file(s) {path} changed since the study")
+    ):
         study.check_checkpoints(spec, tmp_path)
     assert (tmp_path / "checkpoints.json").read_text() == recorded
+
+
+def test_resume_refuses_an_agent_file_replaced_since_the_start(tmp_path: Path) -> None:
+    """A FILE.py agent and the network of a guided search are files too: one edited since the
+    start would play the missing batches as another agent under the same name (the results
+    mixed both), so the resume is refused naming it; unchanged, it resumes."""
+    agent = tmp_path / "first.py"
+    agent.write_text(
+        "class First:\n    def act(self, observation, action_mask=None, view=None):\n"
+        "        return min(view.legal_actions())\n"
+    )
+    shipped = Path(uno_env.__file__).parent / "pretrained"
+    for suffix in (".npz", ".json"):
+        (tmp_path / f"net{suffix}").write_bytes((shipped / f"distilled_uno_2p{suffix}").read_bytes())
+    styles = ["greedy", f"{agent}:First", f"search:sims=4,net={tmp_path / 'net.npz'}"]
+    small = {"games": 2, "batch_games": 2, "replicate": False, "reference": "", "variations": {}}
+    spec = study.parse_spec({"name": "files", "bases": ["uno"], "players": [2], "styles": styles, **small})
+    out = tmp_path / "run"
+    study.run_study(spec, out, executor="serial", progress=False, report=False)
+    recorded = json.loads((out / "checkpoints.json").read_text())
+    assert set(recorded) == {str(agent), str(tmp_path / "net.npz"), str(tmp_path / "net.json")}
+    victim = sorted((out / "batches").glob("*.json"))[-1]
+    victim.unlink()
+    study.run_study(spec, out, executor="serial", progress=False, report=False, resume=True)  # unchanged
+    assert victim.exists()
+    victim.unlink()
+    agent.write_text(agent.read_text().replace("min(", "max("))
+    with pytest.raises(study.SpecError, match=re.escape(f"agent file(s) {agent} changed since the study")):
+        study.run_study(spec, out, executor="serial", progress=False, report=False, resume=True)
+    assert not victim.exists()
+    # a study recorded before agent files were: they are recorded on resume, not refused
+    (out / "checkpoints.json").write_text("{}")
+    study.run_study(spec, out, executor="serial", progress=False, report=False, resume=True)
+    assert json.loads((out / "checkpoints.json").read_text())[str(agent)] != recorded[str(agent)]
 
 
 # ---------------------------------------------------------------- hostile conditions

@@ -21,9 +21,10 @@ from uno_env.sim.learned import load_policy
 if TYPE_CHECKING:
     pass
 from agents.policy_agent import checkpoint_path, metadata_path
+from agents.spec import parse_agent
 from agents.trust import CHECKPOINT_LIMIT, check_trusted
 
-from .spec import SpecError, StudySpec
+from .spec import LEARNED, SpecError, StudySpec
 
 
 def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
@@ -40,6 +41,23 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
     for name in spec.exported():
         policy = load_policy(name)
         out[name] = str(policy.meta["weights_sha256"])
+    return {**agent_file_digests(spec, set(out)), **out}
+
+
+def agent_file_digests(spec: StudySpec, skip: set[str]) -> dict[str, str]:
+    """SHA-256 of the other files the named styles (and the reference) read, by path: a
+    ``FILE.py`` agent's file, the network of a search it guides (``search:net=p.npz``) and its
+    sidecar (:meth:`agents.spec.AgentSpec.files`); the styles in ``skip`` are hashed apart."""
+    objects = {agent.text for agent in spec.agents}
+    named = [s for s in dict.fromkeys((*spec.styles, spec.reference)) if s and s != LEARNED]
+    paths = {path for s in named if s not in objects and s not in skip for path in parse_agent(s).files()}
+    out = {}
+    for path in sorted(paths - skip):
+        digest = hashlib.sha256()
+        with files.open_regular(path, CHECKPOINT_LIMIT, "agent file", error=SpecError) as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        out[path] = digest.hexdigest()
     return out
 
 
@@ -59,17 +77,20 @@ def check_checkpoints(spec: StudySpec, out: Path) -> None:
     A checkpoint replaced since the study started would mix two policies in one results
     file: resuming then raises SpecError naming the checkpoint.
     """
-    if not spec.models() and not spec.exported():
-        return
     digests = checkpoint_digests(spec)
+    if not digests:
+        return
     target = out / "checkpoints.json"
     if target.exists():
         recorded = files.read_json_object(target, "checkpoint digests", error=SpecError)
-        changed = sorted(p for p in digests if recorded.get(p) != digests[p])
+        # a file recorded by none (a study from before agent files were recorded) starts now
+        changed = sorted(p for p in digests if recorded.get(p, digests[p]) != digests[p])
         if changed:
             raise SpecError(
-                f"{out}: checkpoint(s) {', '.join(changed)} changed since the study started "
-                f"(SHA-256 recorded in {target}); start a new study for the new policy"
+                f"{out}: checkpoint(s) or agent file(s) {', '.join(changed)} changed since the study "
+                f"started (SHA-256 recorded in {target}); start a new study for the new policy"
             )
+        if set(digests) - set(recorded):
+            write_json_atomic(target, {**recorded, **digests})
         return
     write_json_atomic(target, digests)
