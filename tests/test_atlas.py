@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -384,6 +385,34 @@ def test_the_files_the_atlas_agents_read_travel_to_the_nodes(tmp_path: Path) -> 
         str(p) for p in (guide, guide.with_suffix(".json"), player, player.with_suffix(".json"))
     )
     assert agent_files(measure_tasks(atlas.parse_spec(TINY), {})) == []
+
+
+def test_a_resume_refuses_an_agent_file_replaced_since_the_start(tmp_path: Path) -> None:
+    """The learned player's network replaced since the atlas started would play the missing
+    batches as another player under the same name: the resume is refused naming the file."""
+    from uno_env.sim.learned import shipped_policies
+
+    player = tmp_path / "player.npz"
+
+    def install(name: str) -> None:
+        shipped = Path(shipped_policies()[name])
+        for suffix in (".npz", ".json"):
+            player.with_suffix(suffix).write_bytes(shipped.with_suffix(suffix).read_bytes())
+
+    install("distilled_uno_2p")
+    small = {"baseline": 4, "field": 2, "strong": 2, "scripted": 4, "fit": 4}
+    spec = atlas.parse_spec({**TINY, "learned": str(player), "variations": {}, "deals": small})
+    out = tmp_path / "run"
+    atlas.run_atlas(spec, out, executor="serial", progress=False, report=False)
+    recorded = json.loads((out / "agent_files.json").read_text())
+    assert set(recorded) == {str(player), str(player.with_suffix(".json"))}
+    atlas.run_atlas(spec, out, executor="serial", resume=True, progress=False, report=False)  # unchanged
+    install("expert_uno_2p")
+    with pytest.raises(
+        atlas.AtlasSpecError,
+        match=re.escape(f"agent file(s) {player.with_suffix('.json')}, {player} changed"),
+    ):
+        atlas.run_atlas(spec, out, executor="serial", resume=True, progress=False, report=False)
 
 
 def test_a_named_learned_player_sits_in_the_cells_its_network_fits(

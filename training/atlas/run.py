@@ -21,6 +21,7 @@ from agents.spec import parse_agent
 from training.common import plural
 from training.runner import (
     Progress,
+    check_agent_files,
     claim_run_folder,
     default_run_folder,
     log_event,
@@ -78,6 +79,8 @@ def run_atlas(
     workers = workers_for(executor, workers)
     with claim_run_folder(out, "atlas", "spec.toml", spec, load_spec, resume=resume, error=AtlasSpecError):
         write_toml_atomic(out / "spec.toml", spec.to_dict())
+        every = [*fit_tasks(spec), *measure_tasks(spec, {})]  # every agent; a file replaced since: refused
+        check_agent_files(out, agent_files(every), "atlas", error=AtlasSpecError)
         batches = results_folder(out / "batches")
         log = out / "log.jsonl"
         untraced = [t for t in measure_tasks(spec) if t.kind not in TRACED]
