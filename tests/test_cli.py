@@ -275,3 +275,20 @@ def test_the_readme_lists_every_command() -> None:
     commands = next(a for a in parser._actions if a.dest == "command").choices
     assert int(found.group(1)) == len(listed) == len(commands)
     assert set(listed) == set(commands)
+
+
+def test_ctrl_c_ends_a_long_job_in_one_line_naming_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during a tournament (or any long job) is no traceback: one line that says the
+    finished work is kept and how to continue, exit code 130."""
+    from training import tournament
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tournament, "run_tournament", interrupted)
+    out = tmp_path / "t"
+    assert main(["tournament", "--agents", "greedy,aggressor", "--out", str(out)]) == 130
+    err = capsys.readouterr().err.strip()
+    assert err == f"uno-env: interrupted; the finished work is kept in {out}: continue with --resume"

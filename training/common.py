@@ -248,7 +248,8 @@ def run_parsed(args: argparse.Namespace) -> int:
     """Run a parsed command line's ``func``, as ``uno-env`` and every ``python -m training.*``
     do: bad input (unknown rules, malformed files, impossible settings) and a missing optional
     package end with ``uno-env: error: <what and what is allowed>`` and exit code 2; a reader
-    that went away (``uno-env rules --fields | head``) ends quietly."""
+    that went away (``uno-env rules --fields | head``) ends quietly; Ctrl-C ends with one line
+    (exit code 130), which for a long job says that its finished work is kept for ``--resume``."""
     try:
         return int(args.func(args))
     except (RuleError, ValueError, MissingPackageError) as exc:
@@ -257,6 +258,15 @@ def run_parsed(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         quiet_stdout()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (the long jobs keep their work)
+        keeps = (
+            f"; the finished work is kept in {args.resume or args.out or 'the run folder named above'}: "
+            "continue with --resume"
+            if hasattr(args, "resume") and hasattr(args, "out")
+            else ""
+        )
+        print(f"\nuno-env: interrupted{keeps}", file=sys.stderr)
+        return 130
 
 
 def quiet_stdout() -> None:
