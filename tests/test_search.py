@@ -29,12 +29,16 @@ from uno_env.engine.cards import COLOUR_LETTERS
 from uno_env.engine.rules import compile_spec, preset
 from uno_env.styles.baselines import POLICY_RANDOM_LEGAL
 from uno_env.styles.dispatch import choose_action
-from uno_env.styles.params import AUTO, P_ROLLOUT, P_SIMS, P_VALUE
+from uno_env.styles.params import AUTO, NUM_POLICY_PARAMS, P_ROLLOUT, P_SIMS, P_VALUE
 from uno_env.styles.registry import STYLES, canonical_policy, parse_policy, policy_table
+from uno_env.styles.scripted import POLICY_BLOCKER, POLICY_GREEDY
 from uno_env.styles.search import (
     VALUE_SIZES,
     VALUE_WILDS,
     evaluate,
+    inferred_avoid,
+    last_move_agrees,
+    sample_inferred_world,
     sample_world,
     search_value_default,
     wild_face_mask,
@@ -59,6 +63,13 @@ def test_the_budget_is_the_first_parameter() -> None:
     with pytest.raises(ValueError, match="is not key=value"):
         parse_policy("search:100,200")
     assert STYLES["oracle"].cheats and not STYLES["search"].cheats
+    # infer came later: written out only away from its default, so earlier names stay the same
+    assert canonical_policy("search:infer=0.5") == (
+        "search:sims=1000,depth=20,trust=0.9,infer=0.5,confidence=100,rollout=blocker,explore=0,value=auto"
+    )
+    assert canonical_policy("search:infer=0") == canonical_policy("search")
+    with pytest.raises(ValueError, match="has no parameter 'infer'"):
+        parse_policy("oracle:infer=1")  # the oracle sees the hands: nothing to infer
 
 
 def test_the_value_model_parses_and_auto_depends_on_the_player_count() -> None:
@@ -264,6 +275,86 @@ def test_samples_believe_the_hints_when_they_trust() -> None:
     assert max(trusting) <= 1  # at most the card drawn since
     doubting = hinted_cards(0)
     assert np.mean(doubting) > np.mean(trusting)
+
+
+def _inferred_hands(state: np.ndarray, infer: int, policy: int = POLICY_BLOCKER) -> list[np.ndarray]:
+    """Seat 1's hand in 200 samples of seat 0's search, ``infer`` of them checked against
+    seat 1's last move under ``policy``."""
+    spec = compile_spec(preset("uno"))
+    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    before = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
+    work = state.copy()
+    avoid = inferred_avoid(work, spec, world, pool, used, 0, 0, infer, policy, params, before)
+    hands = []
+    for _ in range(200):
+        sample_inferred_world(work, spec, world, pool, used, 0, 0, infer, policy, params, before, mask, avoid)
+        assert engine.check_invariants(world, spec, mask, True) == engine.INV_OK
+        hands.append(_hand(world, 1).copy())
+    return hands
+
+
+def _faces(game: Game, *names: str) -> list[int]:
+    deck = [game.describe_action(f) for f in range(game.num_actions)]
+    return [deck.index(name) for name in names]
+
+
+INFER_SPARE = "R1 R2 R3 R4 B1 B2 B3 B4 G4 G5 G6 G7 G8 G9 Y1 Y2 Y4 Y6 Y7 Y8 Y9 B5 R5 W WD4"
+
+
+def test_the_inferred_samples_agree_with_the_card_the_blocker_laid() -> None:
+    """U-MATCH-1: a blocker sheds its highest-scoring number first, so laying Y3 on Y5 shows
+    it held no playable number worth more (no Y4-Y9, no other 5); a wild would have been
+    kept. With ``infer`` 1 every sample agrees; without it most do not."""
+    text = f"hands=G1 G2 G3 G4/Y3 B6 B7; discard=Y5; draw={INFER_SPARE}; colour=Y; seat=1; dir=+; phase=play"
+    game = Game.from_position("uno", text, seed=0)
+    game.step("Y3")
+    assert game.current_player == 0
+    state = game.state.copy()
+    better = _faces(game, "Y4", "Y6", "Y7", "Y8", "Y9", "B5", "R5", "G5")
+    for hand in _inferred_hands(state, 1_000_000):
+        assert hand[better].sum() == 0
+    spec = compile_spec(game.rules)
+    params = np.full(NUM_POLICY_PARAMS, -1, dtype=np.int64)
+    before = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+    assert last_move_agrees(state, spec, 0, POLICY_BLOCKER, params, before, mask)  # the true hand
+    unchecked = _inferred_hands(state, 0)
+    assert sum(hand[better].sum() > 0 for hand in unchecked) > 100
+    # a random player shows nothing: the check is off for it
+    assert any(hand[better].sum() > 0 for hand in _inferred_hands(state, 1_000_000, POLICY_RANDOM_LEGAL))
+
+
+def test_the_inferred_samples_agree_with_the_colour_named_for_a_wild() -> None:
+    """U-WILD-1: a blocker lays a wild only with no other playable card, and names the colour
+    it holds most of: after W and red on Y5 every inferred sample gives it no yellow card, no
+    5 and no fewer reds than any other colour; the greedy style, which lays a wild first
+    (most points), shows only the colour."""
+    text = (
+        f"hands=G1 G2 G3 G4/W R7 R8 B9; discard=Y5; draw={INFER_SPARE}; colour=Y; seat=1; dir=+; phase=play"
+    )
+    game = Game.from_position("uno", text, seed=0)
+    game.step("W")
+    game.step("colour R")
+    assert game.current_player == 0
+    state = game.state.copy()
+    names = [game.describe_action(f) for f in range(game.num_actions)]
+    colours = [
+        [f for f, n in enumerate(names[: L.MAX_FACES]) if n.startswith(c) and not n.startswith("W")]
+        for c in "RYGB"
+    ]
+    playable = [f for f, n in enumerate(names[: L.MAX_FACES]) if n.startswith("Y") or n[1:] == "5"]
+    for hand in _inferred_hands(state, 1_000_000):
+        assert hand[playable].sum() == 0
+        assert hand[colours[0]].sum() >= max(hand[c].sum() for c in colours[1:])
+    unchecked = _inferred_hands(state, 0)
+    assert sum(hand[playable].sum() > 0 for hand in unchecked) > 100
+    greedy = _inferred_hands(state, 1_000_000, POLICY_GREEDY)
+    assert all(hand[colours[0]].sum() >= max(hand[c].sum() for c in colours[1:]) for hand in greedy)
+    assert any(hand[playable].sum() > 0 for hand in greedy)
 
 
 # ================================================================ the oracle

@@ -61,6 +61,7 @@ from ..styles.params import (
     P_DEFAULT,
     P_DEPTH,
     P_EXPLORE,
+    P_INFER,
     P_NET,
     P_OWN,
     P_PILE,
@@ -78,6 +79,7 @@ from ..styles.search import (
     CONFIDENCE_DEFAULT,
     DEFAULT_NET,
     EXPLORE_DEFAULT,
+    INFER_DEFAULT,
     OWN_NET,
     PILE_DEFAULT,
     POLICY_ORACLE,
@@ -90,7 +92,8 @@ from ..styles.search import (
     VALUE_NET,
     WIN,
     evaluate,
-    sample_world,
+    inferred_avoid,
+    sample_inferred_world,
     search_value_default,
     wild_face_mask,
 )
@@ -298,6 +301,7 @@ def guided_search(
     sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
     depth = param(params, P_DEPTH, SEARCH_DEPTH_DEFAULT)
     trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
+    infer = 0 if oracle else param(params, P_INFER, INFER_DEFAULT)
     confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
     policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
     explore = param(params, P_EXPLORE, EXPLORE_DEFAULT)
@@ -367,10 +371,13 @@ def guided_search(
     while (1 << rounds) < left:
         rounds += 1
     spent = 0
+    avoid = inferred_avoid(state, spec, world, pool, used, mode, trust, infer, policy, style_params, sim)
     for r in range(rounds):
         worlds = max(1, (sims - spent) // (rounds - r) // left)
         for _ in range(worlds):
-            sample_world(state, spec, world, pool, used, mode, trust)
+            sample_inferred_world(
+                state, spec, world, pool, used, mode, trust, infer, policy, style_params, sim, scratch, avoid
+            )
             for c in range(num):
                 if not alive[c]:
                     continue

@@ -50,6 +50,7 @@ P_CRITIC = 17  # search, oracle, compiled only: the bank row of the network's cr
 P_TOP = 18  # search, oracle: candidates searched, the network's most likely first (0: every one)
 P_DEFAULT = 19  # search, oracle: the move kept unless beaten: the rollout style's or the network's
 P_OWN = 20  # search, oracle: who plays the searcher's own seat in its rollouts
+P_INFER = 21  # search: share (millionths) of samples that must agree with the last move (rollout style)
 
 NETWORKS: list[str] = []
 """The networks named by parsed ``net=`` parameters in this process: ``params[P_NET]`` of a parsed
@@ -85,6 +86,7 @@ class StyleParam:
     auto: bool = False  # "auto" (stored as AUTO): the default for the game's player count
     network: bool = False  # the value names an exported network (stored: its index in NETWORKS)
     guided: bool = False  # only with a network (``net=``): left out of the text without one
+    quiet: bool = False  # left out of the text at its default (added later: earlier names stay)
 
     def encode(self, text: str, style: str) -> int:
         """The stored value of ``text``; raise ValueError naming the allowed range."""
@@ -147,12 +149,15 @@ class Style:
 
     def format(self, params: np.ndarray) -> str:
         """Canonical ``name:key=value,...`` text of this style with ``params`` (the parameters
-        of a network-guided search only when it has a network)."""
+        of a network-guided search only when it has a network, a ``quiet`` one only away from
+        its default)."""
         if not self.params:
             return self.name
         guided = params[P_NET] >= 0 if self.is_search else False
         values = ",".join(
-            f"{p.name}={p.decode(int(params[p.slot]))}" for p in self.params if guided or not p.guided
+            f"{p.name}={p.decode(int(params[p.slot]))}"
+            for p in self.params
+            if (guided or not p.guided) and not (p.quiet and int(params[p.slot]) in (p.default, -1))
         )
         return f"{self.name}:{values}"
 

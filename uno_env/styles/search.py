@@ -32,7 +32,10 @@ action is not searched.
   most people) play that way; ``trust=0`` keeps to the proofs. A record covers the cards
   held then: the cards gained since are free (its slack);
 - a pending Wild Draw Four is a bluff in a sample exactly when the sampled hand of its
-  player made it one (U-WD4-1).
+  player made it one (U-WD4-1);
+- with ``infer``, in that share of the samples, the last play of the player before: the
+  card it laid and the colour it named for a wild are what the rollout style would have
+  played with the sampled hand (:func:`sample_inferred_world`; U-MATCH-1, U-WILD-1).
 
 Nothing else of the true state reaches a sample: the other hands, the order of the draw
 pile, the chance generator and the engine's bluff flag are resampled or reseeded.
@@ -48,8 +51,9 @@ game's agent generator (``state[AGENT_RNG ...]``), never from the game's chance 
 same seed, same game.
 
 Rules used: U-DRAW-3 (what a draw shows), U-WD4-1, U-WD4-2 (bluffs and what a challenge
-shows), U-UNO-1, MC-CALL-1, MM-CALL-1 (true calls first), H-ZEROSEE-1 (seen hands), E-CONS-1
-(every sample conserves the cards).
+shows), U-MATCH-1, U-WILD-1 (what a card laid and a colour named show, with ``infer``),
+U-UNO-1, MC-CALL-1, MM-CALL-1 (true calls first), H-ZEROSEE-1 (seen hands), E-CONS-1 (every
+sample conserves the cards).
 """
 
 from __future__ import annotations
@@ -62,7 +66,7 @@ from ..engine import layout as L
 from ..engine.bits import lowest_bit
 from ..engine.rng import chance_ppm, next_u32, rand_below, seed_rng
 from .baselines import BASELINE_STYLES, POLICY_RANDOM_LEGAL
-from .facts import own_bluff_known, true_call, unseen_counts
+from .facts import colour_by_hand, hand_summary, own_bluff_known, true_call, unseen_counts
 from .monte_carlo import resample_bluff
 from .params import (
     AUTO,
@@ -72,6 +76,7 @@ from .params import (
     P_DEFAULT,
     P_DEPTH,
     P_EXPLORE,
+    P_INFER,
     P_NET,
     P_OWN,
     P_PILE,
@@ -85,7 +90,17 @@ from .params import (
     param,
 )
 from .rollout import ROLLOUT_LIMIT, rollout
-from .scripted import POLICY_BLOCKER, SCRIPTED_STYLES, scripted_action
+from .scripted import (
+    POLICY_BLOCKER,
+    POLICY_BLUFFER,
+    POLICY_CAUTIOUS,
+    POLICY_CONTROLLER,
+    POLICY_GREEDY,
+    SCRIPTED_STYLES,
+    best_card,
+    card_score,
+    scripted_action,
+)
 
 POLICY_SEARCH = 10
 POLICY_ORACLE = 11  # the search with the true hidden cards: cheats
@@ -103,6 +118,8 @@ CONFIDENCE_DEFAULT = 100
 ROLLOUT_DEFAULT = POLICY_BLOCKER
 EXPLORE_DEFAULT = 0
 PILE_DEFAULT = 0
+INFER_DEFAULT = 0
+INFER_TRIES = 32  # samples drawn at most for one world that must agree with the last move
 VALUE_SIZES = 0  # ``value=sizes``: the hand-size model alone; "auto" at 2 players
 VALUE_WILDS = 1  # ``value=wilds``: hand sizes and the wild cards held; "auto" from 3 players
 VALUE_NET = 2  # ``value=net``: the network's critic (a network file with one; uno_env.sim.guided)
@@ -136,11 +153,12 @@ def _deal_hand(
     void_slack: int,
     hint: int,
     hint_slack: int,
+    avoid: int,
 ) -> None:
     """Deal ``size`` cards of the shuffled ``pool`` (those not yet ``used``) to ``seat``, at
     most ``void_slack`` of the faces in bitmask ``void`` and ``hint_slack`` of those in
-    ``hint``; when the pool cannot honour that, the first unused cards (only a position
-    built by hand can be that inconsistent)."""
+    ``hint``, none of those in ``avoid``; when the pool cannot honour that, the first unused
+    cards (a position built by hand, or an inference the cards left cannot meet)."""
     for face in range(L.MAX_FACES):
         world[L.HANDS + seat * L.MAX_FACES + face] = 0
     dealt = 0
@@ -154,7 +172,7 @@ def _deal_hand(
         face = pool[i]
         a = (void >> face) & 1
         b = (hint >> face) & 1
-        if (a and in_void >= void_slack) or (b and in_hint >= hint_slack):
+        if (a and in_void >= void_slack) or (b and in_hint >= hint_slack) or (avoid >> face) & 1:
             continue
         in_void += a
         in_hint += b
@@ -191,6 +209,8 @@ def sample_world(
     used: np.ndarray,
     mode: int,
     trust_ppm: int,
+    avoid_seat: int = -1,
+    avoid: int = 0,
 ) -> None:
     """Write into ``world`` a full game consistent with what the mover of ``state`` knows.
 
@@ -199,7 +219,9 @@ def sample_world(
     other unknown hands (same sizes; hands with a record first, at most ``slack`` cards of
     the faces their ``VOID`` record names, and of their ``HINT`` record with chance
     ``trust``) and the draw pile; the bluff flag of a pending Wild Draw Four follows the
-    sampled hand. ``mode`` 1 (oracle): the hands stay, the draw pile is shuffled; ``mode``
+    sampled hand; seat ``avoid_seat`` is dealt none of the faces ``avoid`` (what its last
+    move suggests, :func:`sample_inferred_world`). ``mode`` 1 (oracle): the hands stay, the
+    draw pile is shuffled; ``mode``
     2: nothing changes. The world's chance and agent generators are seeded afresh from the
     agent generator of ``state``, which advances.
     """
@@ -231,11 +253,12 @@ def sample_world(
                     continue
                 void = state[L.VOID_FACES + other]
                 hint = state[L.HINT_FACES + other] if hints else 0
-                if (void != 0 or hint != 0) != constrained:
+                shun = avoid if other == avoid_seat else 0
+                if (void != 0 or hint != 0 or shun != 0) != constrained:
                     continue
                 _deal_hand(
                     world, pool, used, total, other, state[L.HAND_SIZE + other],
-                    void, state[L.VOID_SLACK + other], hint, state[L.HINT_SLACK + other],
+                    void, state[L.VOID_SLACK + other], hint, state[L.HINT_SLACK + other], shun,
                 )  # fmt: skip
         rest = 0
         for i in range(total):
@@ -250,6 +273,188 @@ def sample_world(
     seed_rng(world, L.AGENT_RNG, next_u32(state, L.AGENT_RNG), next_u32(state, L.AGENT_RNG))
     if mode == 0:
         resample_bluff(world, spec)
+
+
+@njit(cache=True)
+def position_before_last_move(world: np.ndarray, spec: np.ndarray, observer: int, before: np.ndarray) -> int:
+    """Write into ``before`` the position in which the player who moved before ``observer``
+    laid the card on top of the discard pile, with the hand ``world`` gives that player, and
+    return the seat (-1 when the last move shows nothing this rebuilds).
+
+    The move rebuilt is a card laid from the hand onto a coloured card (U-MATCH-1), or the
+    colour named for a wild just laid (U-WILD-1): ``before`` is ``world`` with the card back in
+    that hand, the card below it on top, its colour active and the player to lay. Anything
+    else (a draw, a pass, a challenge, a colour named earlier, a hand ``observer`` has seen,
+    rules whose plays take more than one card or a colour) returns -1."""
+    actor = world[L.S_LAST_ACTOR]
+    action = world[L.S_LAST_ACTION]
+    if actor < 0 or actor == observer or hand_known(world, observer, actor) or spec[L.SP_PLAIN_PLAYS] != 1:
+        return -1
+    nf = spec[L.SP_NUM_FACES]
+    ndiscard = world[L.S_NDISCARD]
+    if ndiscard < 2:
+        return -1
+    laid = world[L.DISCARD_PILE + ndiscard - 1]
+    wild = spec[L.F_ANYWHERE + laid] == 1
+    if action < nf:
+        if action != laid or wild:
+            return -1
+    elif not (nf + L.A_CHOOSE_OFFSET <= action < nf + L.A_CHOOSE_OFFSET + L.NUM_COLOURS and wild):
+        return -1
+    below = world[L.DISCARD_PILE + ndiscard - 2]
+    colour = spec[L.F_COLOUR + below]
+    if not 0 <= colour < L.NUM_COLOURS or spec[L.F_ANYWHERE + below] == 1:
+        return -1  # the colour then was named earlier: not kept in the state
+    for i in range(L.STATE_SIZE):
+        before[i] = world[i]
+    before[L.S_NDISCARD] = ndiscard - 1
+    engine.add_to_hand(before, actor, laid)
+    before[L.S_COLOUR] = colour
+    before[L.S_PHASE] = L.PH_PLAY
+    before[L.S_CURRENT] = actor
+    before[L.S_PENDING] = 0
+    before[L.S_PENDING_SKIP] = 0
+    before[L.S_CHALLENGEABLE] = 0
+    before[L.S_DRAWN] = -1
+    if spec[L.F_EFFECT + laid] == L.EF_REVERSE:
+        before[L.S_DIRECTION] = -world[L.S_DIRECTION]
+    return actor
+
+
+@njit(cache=True)
+def inferable(policy: int) -> bool:
+    """Whether the search can infer hands from moves with rollout style ``policy``: a
+    scripted style (random players and the network show nothing it can replay)."""
+    return policy != POLICY_RANDOM_LEGAL and policy < ROLLOUT_NET
+
+
+@njit(cache=True)
+def last_move_agrees(
+    world: np.ndarray,
+    spec: np.ndarray,
+    observer: int,
+    policy: int,
+    params: np.ndarray,
+    before: np.ndarray,
+    mask: np.ndarray,
+) -> bool:
+    """Whether the last move of the player who moved before ``observer`` is what the scripted
+    ``policy`` would have played with the hand ``world`` gives it
+    (:func:`position_before_last_move`): it scores the laid card as high as its best legal
+    card and, after a wild, names the same colour (U-WILD-1) from the hand it kept. Moves
+    that show nothing, and a ``policy`` that is not :func:`inferable`, agree.
+
+    This is the inference of a search that models the other players by its rollout style:
+    Buro et al. (2009) weigh the worlds of a Skat search by how likely the opponents' moves
+    are in them; under a deterministic style that likelihood is 1 or 0."""
+    if not inferable(policy):
+        return True
+    actor = position_before_last_move(world, spec, observer, before)
+    if actor < 0:
+        return True
+    nf = spec[L.SP_NUM_FACES]
+    action = world[L.S_LAST_ACTION]
+    if action >= nf and colour_by_hand(world, spec, actor) != action - nf - L.A_CHOOSE_OFFSET:
+        return False
+    laid = world[L.DISCARD_PILE + world[L.S_NDISCARD] - 1]
+    engine.fill_mask(before, spec, mask, None)
+    if mask[laid] == 0:
+        return True  # not rebuilt faithfully (a start card, a rule's own turn): no evidence
+    best, best_score = best_card(before, spec, mask, policy, params)
+    h = hand_summary(before, spec, actor)
+    return best < 0 or card_score(before, spec, laid, policy, params, h) >= best_score
+
+
+@njit(cache=True)
+def better_faces(
+    world: np.ndarray, spec: np.ndarray, observer: int, policy: int, params: np.ndarray, before: np.ndarray
+) -> int:
+    """The faces the player who moved before ``observer`` would have laid rather than its last
+    card under the scripted ``policy`` had it held them (a bitmask; 0 when the move shows
+    nothing): the faces legal in :func:`position_before_last_move` that score higher than
+    the laid card. ``world`` must be a sample (its hand of that player is not the true one:
+    the bitmask uses nothing hidden); for styles whose scores do not depend on the rest of
+    the hand (the blocker's) it is exact, otherwise :func:`last_move_agrees` still checks."""
+    if (
+        not inferable(policy)
+        or policy == POLICY_GREEDY
+        or policy == POLICY_CONTROLLER
+        or policy == POLICY_BLUFFER
+    ):
+        return 0
+    actor = position_before_last_move(world, spec, observer, before)
+    if actor < 0:
+        return 0
+    laid = world[L.DISCARD_PILE + world[L.S_NDISCARD] - 1]
+    h = hand_summary(before, spec, actor)
+    own = card_score(before, spec, laid, policy, params, h)
+    faces = 0
+    for face in range(spec[L.SP_NUM_FACES]):
+        if face == laid or not engine.playable(before, spec, actor, face):
+            continue
+        if spec[L.F_EFFECT + face] == L.EF_WILD_DRAW or (
+            policy == POLICY_CAUTIOUS and spec[L.F_ANYWHERE + face]
+        ):
+            continue  # scored by the rest of the hand (U-WD4-1 legality, the wilds kept back)
+        if card_score(before, spec, face, policy, params, h) > own:
+            faces |= 1 << face
+    return faces
+
+
+@njit(cache=True)
+def inferred_avoid(
+    state: np.ndarray,
+    spec: np.ndarray,
+    world: np.ndarray,
+    pool: np.ndarray,
+    used: np.ndarray,
+    mode: int,
+    trust_ppm: int,
+    infer_ppm: int,
+    policy: int,
+    params: np.ndarray,
+    before: np.ndarray,
+) -> int:
+    """The ``avoid`` of :func:`sample_inferred_world` for the mover of ``state``: the
+    :func:`better_faces` of one plain sample (0 when ``infer_ppm`` is 0 or the hands are
+    true: nothing is drawn then)."""
+    if mode != 0 or infer_ppm <= 0 or not inferable(policy):
+        return 0
+    sample_world(state, spec, world, pool, used, mode, trust_ppm)
+    return better_faces(world, spec, state[L.S_CURRENT], policy, params, before)
+
+
+@njit(cache=True)
+def sample_inferred_world(
+    state: np.ndarray,
+    spec: np.ndarray,
+    world: np.ndarray,
+    pool: np.ndarray,
+    used: np.ndarray,
+    mode: int,
+    trust_ppm: int,
+    infer_ppm: int,
+    policy: int,
+    params: np.ndarray,
+    before: np.ndarray,
+    mask: np.ndarray,
+    avoid: int,
+) -> None:
+    """:func:`sample_world`, and with chance ``infer_ppm`` (millionths) a world in which the
+    last move agrees with the rollout style ``policy`` (:func:`last_move_agrees`): the player
+    who moved last is dealt none of the faces ``avoid`` (:func:`better_faces`), and samples
+    are drawn until one agrees, at most :data:`INFER_TRIES` (the last one stays when none
+    does). ``before`` and ``mask`` are scratch space. Searches of the true hands (``mode``
+    1, 2) and ``infer_ppm`` 0 draw one sample, as :func:`sample_world` alone."""
+    if mode != 0 or infer_ppm <= 0 or not chance_ppm(state, L.AGENT_RNG, infer_ppm):
+        sample_world(state, spec, world, pool, used, mode, trust_ppm)
+        return
+    observer = state[L.S_CURRENT]
+    actor = state[L.S_LAST_ACTOR] if avoid != 0 else -1
+    for _ in range(INFER_TRIES):
+        sample_world(state, spec, world, pool, used, mode, trust_ppm, actor, avoid)
+        if last_move_agrees(world, spec, observer, policy, params, before, mask):
+            return
 
 
 # ================================================================ rollouts and their value
@@ -392,6 +597,7 @@ def search_decision(
     sims = max(1, param(params, P_SIMS, SIMS_DEFAULT))
     depth = param(params, P_DEPTH, SEARCH_DEPTH_DEFAULT)
     trust = 0 if oracle else param(params, P_TRUST, TRUST_DEFAULT)
+    infer = 0 if oracle else param(params, P_INFER, INFER_DEFAULT)
     confidence = param(params, P_CONFIDENCE, CONFIDENCE_DEFAULT) / 100.0
     policy = param(params, P_ROLLOUT, ROLLOUT_DEFAULT)
     explore = param(params, P_EXPLORE, EXPLORE_DEFAULT)
@@ -426,10 +632,13 @@ def search_decision(
     while (1 << rounds) < num:
         rounds += 1
     spent = 0
+    avoid = inferred_avoid(state, spec, world, pool, used, mode, trust, infer, policy, style_params, sim)
     for r in range(rounds):
         worlds = max(1, (sims - spent) // (rounds - r) // left)
         for _ in range(worlds):
-            sample_world(state, spec, world, pool, used, mode, trust)
+            sample_inferred_world(
+                state, spec, world, pool, used, mode, trust, infer, policy, style_params, sim, scratch, avoid
+            )
             for c in range(num):
                 if not alive[c]:
                     continue
@@ -585,6 +794,17 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
         "share of the samples that believe what plays suggest (a draw by choice: nothing to play; "
         "a Wild Draw Four: no card of the colour); 0 keeps to what the rules prove",
     )
+    infer = StyleParam(
+        "infer",
+        P_INFER,
+        INFER_DEFAULT,
+        0.0,
+        1.0,
+        True,
+        "share of the samples in which the last move of the player before agrees with the rollout "
+        "style played with the sampled hand (a card laid, the colour named for a wild)",
+        quiet=True,
+    )
     confidence = StyleParam(
         "confidence",
         P_CONFIDENCE,
@@ -668,7 +888,7 @@ def _search_params(oracle: bool) -> tuple[StyleParam, ...]:
     if oracle:
         pile = StyleParam("pile", P_PILE, PILE_DEFAULT, 0, 1, False, "1: also see the order of the draw pile")
         return (sims, depth, confidence, rollout, explore, pile, value, *guided)
-    return (sims, depth, trust, confidence, rollout, explore, value, *guided)
+    return (sims, depth, trust, infer, confidence, rollout, explore, value, *guided)
 
 
 SEARCH_STYLES = (
