@@ -354,7 +354,8 @@ def parse_seats(text: str | Sequence[str], opponents: int, *, where: str = "oppo
         entries = list(text)
         if not entries or not all(isinstance(e, str) for e in entries):
             raise AgentSpecError(f"{where}: a seat table is a list of agent specs, got {text!r}")
-        specs = [parse_agent(e, where=f"{where}, seat {k + 1}") for k, e in enumerate(entries)]
+        n = len(entries)
+        specs = [parse_agent(e, where=f"{where}, entry {k + 1} of {n}") for k, e in enumerate(entries)]
     else:
         specs = split_seats(text, where=where)
     if len(specs) == 1:
@@ -372,7 +373,8 @@ def split_seats(text: str, *, where: str = "seats") -> list[AgentSpec]:
     parts = seat_texts(text, where=where)
     if len(parts) == 1:
         return [parse_agent(parts[0], where=where)]
-    return [parse_agent(p, where=f"{where}, seat {k + 1}") for k, p in enumerate(parts)]
+    # "entry", not "seat": a table may list every seat (from 0) or the opponents (from 1 clockwise)
+    return [parse_agent(p, where=f"{where}, entry {k + 1} of {len(parts)}") for k, p in enumerate(parts)]
 
 
 def seat_texts(text: str, *, where: str = "seats") -> list[str]:

@@ -83,6 +83,12 @@ def test_seat_tables() -> None:
         parse_seats("greedy/blocker", 3)
     with pytest.raises(AgentSpecError, match="empty seat"):
         split_seats("greedy | | blocker")
+    # a bad entry is named by its place in the table, which may list every seat (from 0) or
+    # the opponents (from 1 clockwise): "seat 2" of a 2-player table was the wrong name
+    with pytest.raises(AgentSpecError, match=r"--policy, entry 2 of 2: Python file nofile\.py"):
+        split_seats("greedy | nofile.py:X", where="--policy")
+    with pytest.raises(AgentSpecError, match=r"--vs, entry 1 of 2: "):
+        parse_seats(["nofile.py:X", "greedy"], 2, where="--vs")
 
 
 def test_ambiguous_and_unknown_specs_say_how_to_write_them(

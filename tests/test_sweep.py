@@ -22,6 +22,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("pandas")
 
+from training.runner import check_agent_files
 from training.study import SpecError
 from training.sweep import load_sweep, parse_sweep, run_sweep, status_rows
 from training.train import read_eval_rows
@@ -340,6 +341,34 @@ def test_a_second_sweep_in_the_same_folder_is_refused(tmp_path: Path) -> None:
         run_sweep(spec, tmp_path / "out", progress=False)
     with pytest.raises(SpecError, match="no sweep to resume"):
         run_sweep(spec, tmp_path / "empty", resume=True, progress=False)
+
+
+def test_a_resume_refuses_a_field_file_replaced_since_the_start(tmp_path: Path) -> None:
+    """The field's exported policy is read again by a resumed sweep: one replaced since the
+    sweep started would put two players under one name, so the resume is refused by name."""
+    import shutil
+
+    import uno_env
+    from training.sweep import write_spec as write_normalised
+
+    shipped = Path(uno_env.__file__).parent / "pretrained"
+    for suffix in (".npz", ".json"):
+        shutil.copy(shipped / f"distilled_uno_2p{suffix}", tmp_path / f"mine{suffix}")
+    mine = str(tmp_path / "mine.npz")
+    spec = load_sweep(
+        write_spec(tmp_path, TINY.replace('field = ["greedy", "blocker"]', f'field = ["greedy", "{mine}"]'))
+    )
+    assert spec.read_files() == sorted([mine, str(tmp_path / "mine.json")])
+    out = tmp_path / "out"
+    out.mkdir()
+    write_normalised(spec, out)
+    check_agent_files(out, spec.read_files(), "sweep", error=SpecError)  # what the first start records
+    for suffix in (".npz", ".json"):
+        shutil.copy(shipped / f"expert_ppo_uno_2p{suffix}", tmp_path / f"mine{suffix}")
+    with pytest.raises(
+        SpecError, match=r"agent file\(s\) .*mine\.json, .*mine\.npz changed since the sweep started"
+    ):
+        run_sweep(spec, out, resume=True, progress=False)
 
 
 # ---------------------------------------------------------------- executors

@@ -111,6 +111,7 @@ from training.expert import (
     player_path,
 )
 from training.runner import (
+    check_agent_files,
     claim_run_folder,
     default_run_folder,
     log_event,
@@ -207,6 +208,20 @@ class SweepSpec:
             if agent.text == name:
                 return agent
         return parse_agent(name)
+
+    def read_files(self) -> list[str]:
+        """The files the sweep's agents and starting networks read (:meth:`agents.spec.AgentSpec.files`):
+        the field's, compare's and baseline's, the training opponents' and evaluation opponents',
+        a best response's target, ``init_policy`` and the expert search's guide. A resume refuses
+        any of them changed since the sweep started (:func:`training.runner.check_agent_files`)."""
+        train, expert = dict(self.train), self.expert_options()
+        names: list[str] = [*self.field, *self.compare, self.baseline]
+        for options, keys in ((train, ("opponents", "eval_opponents", "best_response", "init_policy")),
+                              (expert, ("search", "eval_opponent", "init_policy"))):  # fmt: skip
+            for key in keys:
+                value = options.get(key)
+                names += [value] if isinstance(value, str) else list(value or ())
+        return sorted({path for name in names if name for path in self.agent(name).files()})
 
     def missing_objects(self) -> tuple[str, ...]:
         """The object agents named by the spec (read from a file) without their object."""
@@ -1003,6 +1018,7 @@ def run_sweep(
     workers = workers_for(executor, workers)
     with claim_run_folder(out, "sweep", "spec.toml", spec, load_sweep, resume=resume, error=SpecError):
         write_spec(spec, out)
+        check_agent_files(out, spec.read_files(), "sweep", error=SpecError)  # a file replaced since: refused
         runs = {run.id: run for run in spec.runs()}
         done, todo = scan_results(spec, out)
         log = out / "log.jsonl"

@@ -72,8 +72,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=SPEC",
-        help="add an agent the page may seat: a style with parameters, an exported .npz policy or a "
-        ".zip checkpoint (repeatable)",
+        help="add an agent the page may seat: any agent spec (docs/agents.md#agent-specs): a style with "
+        "parameters, an exported .npz policy, a .zip checkpoint, your FILE.py:NAME or MODULE:ATTR agent, "
+        "a cmd:COMMAND or llm:... agent (repeatable)",
     )
     parser.add_argument(
         "--win-estimate",
