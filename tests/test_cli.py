@@ -217,6 +217,21 @@ def test_train_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> N
         assert re.search(re.escape(option) + r" (?:(?! --).)*" + re.escape(default), text), option
 
 
+def test_serve_help_names_every_agent_form_in_its_description_and_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``serve --agent`` takes any agent spec: the help's description said the page could seat
+    styles and policy files only ("it can name nothing else") after the option had grown."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    description, _, options = text.partition(" options: ")
+    agent_help = options.split("--agent NAME=SPEC", 1)[1].split(" --win-estimate", 1)[0]
+    for part in (description, agent_help):
+        for form in ("any agent spec", "FILE.py:NAME", "MODULE:ATTR", "cmd:COMMAND", "llm:..."):
+            assert form in part, (form, part)
+
+
 @pytest.mark.parametrize("module_name", SUBCOMMAND_MODULES)
 def test_python_m_help_is_the_subcommands_help(module_name: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m training.<module> --help`` prints ``uno-env <name> --help`` (a literal % in

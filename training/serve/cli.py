@@ -12,8 +12,10 @@ says otherwise (another machine's people can then join your tables: nothing else
 and nothing is encrypted). Every finished game is appended to ``--records`` (a JSON Lines
 record file that ``uno-env replay`` reads and ``uno-env results`` summarises). The page
 seats the play styles, the shipped policies and the agents given with ``--agent NAME=SPEC``
-(a style with parameters, an exported ``.npz`` policy or a MaskablePPO checkpoint, which
-needs ``--trust-checkpoint`` unless this installation wrote it); it can name nothing else.
+(any agent spec: a style with parameters, an exported ``.npz`` policy, a MaskablePPO
+checkpoint, which needs ``--trust-checkpoint`` unless this installation wrote it, your own
+``FILE.py:NAME`` or ``MODULE:ATTR`` agent, a ``cmd:COMMAND`` or ``llm:...`` agent); it can
+name nothing else.
 """
 
 from __future__ import annotations
