@@ -9,6 +9,8 @@ does not follow fails here. (The code examples of every page run in ``tests/test
 
 from __future__ import annotations
 
+import io
+import json
 import re
 import sys
 from pathlib import Path
@@ -18,6 +20,7 @@ import pettingzoo
 import pytest
 
 import uno_env
+from training.cli import main
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -127,3 +130,46 @@ def test_simple_tables_in_docstrings_become_markdown_tables() -> None:
     assert "====" not in text
     headerless = plain("a\n\n===  ===\nx    one | two\ny    three\n===  ===\n\nb")
     assert headerless == "a\n\n|  |  |\n| --- | --- |\n| x | one \\| two |\n| y | three |\n\nb"
+
+
+def test_the_record_shown_on_the_play_page_is_the_record_play_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/play.md shows the record of ``uno-env play --players 3 --vs greedy,bluffer --seed 7``
+    (answering 1 each time), elided with ``...``: its fields, in order, and every value it
+    shows are those of the record the command writes (it showed env version 0 and a rules
+    string the records no longer carry)."""
+    text = (DOCS / "play.md").read_text(encoding="utf-8")
+    shown_text = text.split("```json\n", 1)[1].split("```", 1)[0]
+    shown = json.loads(re.sub(r",\.\.\.([\]}])", r"\1", shown_text))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 500))
+    argv = ["play", "--rules", "uno", "--players", "3", "--vs", "greedy,bluffer", "--seed", "7"]
+    assert main([*argv, "--record", "games.jsonl", "--no-color"]) == 0
+    capsys.readouterr()
+    written = json.loads((tmp_path / "games.jsonl").read_text(encoding="utf-8"))
+    assert list(shown) == list(written)
+    for key, value in shown.items():
+        if isinstance(value, list):
+            assert written[key][: len(value)] == value, key
+        elif isinstance(value, dict):
+            assert {k: written[key][k] for k in value} == value, key
+        elif isinstance(value, str) and value.endswith("..."):
+            assert written[key].startswith(value[:-3]), key
+        else:
+            assert written[key] == value, key
+
+
+def test_the_table_shown_on_the_play_page_is_what_play_prints(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/play.md shows part of ``uno-env play --rules macao --players 3 --vs greedy --seed 1``
+    (answering 1 every time): a run of lines the command prints, with the answer typed after
+    each prompt (the page once showed a header and columns the table no longer prints)."""
+    text = (DOCS / "play.md").read_text(encoding="utf-8")
+    shown = next(b for b in text.split("```text\n")[1:] if b.startswith("macao · ")).split("```", 1)[0]
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 500))
+    argv = ["play", "--rules", "macao", "--players", "3", "--vs", "greedy", "--seed", "1"]
+    assert main([*argv, "--no-color"]) == 0
+    printed = re.sub(r"(choice \[1-\d+\]>) ", r"\1 1\n", capsys.readouterr().out)
+    assert shown in printed
