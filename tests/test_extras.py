@@ -173,3 +173,24 @@ def test_require_passes_when_installed_and_refuses_unknown_names() -> None:
     assert merge({"study": ("pandas",)}, {"study": ("pandas", "openskill")}) == {
         "study": ("pandas", "openskill")
     }
+
+
+def test_getting_started_names_the_extras_make_installs() -> None:
+    """docs/getting-started.md lists the extras ``make test`` installs, and names the one it
+    leaves out; the Makefile's lists are the truth (the page once left out web and browser)."""
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
+    makefile = (ROOT / "Makefile").read_text()
+
+    def installed(target: str) -> set[str]:
+        found = re.search(rf"\.installed-{target}:.*\n.*pip install --quiet -e '\.\[([\w,]+)\]'", makefile)
+        assert found, target
+        return set(found[1].split(","))
+
+    dev, bench = installed("dev"), installed("bench")
+    assert dev | bench == extras
+    page = " ".join((ROOT / "docs" / "getting-started.md").read_text().split())
+    listed = re.search(r"`make test` every extra but `(\w+)` \(([^)]*)\)", page)
+    assert listed, "getting-started.md no longer says which extras make test installs"
+    assert {listed[1]} == bench
+    named = set(re.findall(r"`(\w+)`", listed[2].split(";")[0]))
+    assert named == dev, (sorted(named ^ dev), "differ between the page and the Makefile")
