@@ -377,7 +377,7 @@ def test_a_draw_by_choice_hints_the_drawer_had_nothing_to_play() -> None:
     assert record_of(obs, "hint", 1) == (ON_B3, 1.0)
     assert record_of(obs, "void", 1) == ("-", 0.0)
     # written compactly: blue whole, the ranks 3, W, WD4 and SS whole
-    assert np.flatnonzero(field(obs, "hint_colours")).tolist() == [3]  # B (E-CARD order R Y G B)
+    assert np.flatnonzero(field(obs, "hint_colours")).tolist() == [3]  # B (U-DECK-1 colour order: R Y G B)
     ranks = np.flatnonzero(field(obs, "hint_ranks")).tolist()
     assert [cards.RANK_TOKENS["uno"][r] for r in ranks] == ["3", "W", "WD4", "SS"]
     assert not field(obs_of(game, 1), "hint_ranks").any()  # a player's own record is not encoded

@@ -10,6 +10,7 @@ presets that turn it on, and ``docs/rules.md`` is the current rendering.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,20 @@ def test_every_cited_rule_id_is_defined() -> None:
         for rule_id in reference.cited_ids(text) - defined
     }
     assert not undefined, f"rule IDs cited but not in uno_env/game/rule_reference.toml: {sorted(undefined)}"
+
+
+def test_no_rule_id_is_cited_without_its_number() -> None:
+    """A family prefix and a stem without the rule's number (``E-CARD``) reads as a rule ID that
+    the reference does not have (only ``MD-NOTE`` has no number)."""
+    prefixes = "|".join(sorted((f.prefix for f in reference.reference().families), key=len, reverse=True))
+    stem = re.compile(rf"(?<![\w-])(?:{prefixes})-[A-Z][A-Z0-9]*(?![\w-])")
+    cut = {
+        f"{path.relative_to(ROOT)}: {found}"
+        for path, text in repository_texts().items()
+        if path not in (THIS_FILE, RECIPES)
+        for found in set(stem.findall(text)) - {"MD-NOTE"}
+    }
+    assert not cut, f"rule IDs without their number: {sorted(cut)}"
 
 
 def test_every_defined_rule_id_is_cited_by_a_test() -> None:
