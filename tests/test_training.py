@@ -464,3 +464,27 @@ def test_resume_refuses_an_unsigned_checkpoint_without_the_flag(trained_run: Pat
     with pytest.raises(UntrustedCheckpointError, match="--trust-checkpoint"):
         resume(run_dir)
     assert resume(run_dir, trust=True) == run_dir
+
+
+def test_a_second_session_of_a_run_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two ``uno-env train --resume`` of one run at once logged and checkpointed over each
+    other (every progress.csv row twice): the folder is held (``.lock``) by its session, and a
+    second one stops in one line naming the holder, before it writes anything."""
+    import training.train as train_module
+    from training.runner import lock_folder
+
+    run_dir = train(tiny_config(tmp_path, total_steps=64, n_steps=8, batch_size=64, eval_every=64))
+    before = {p.name: p.read_bytes() for p in run_dir.rglob("*") if p.is_file() and p.name != ".lock"}
+    capsys.readouterr()
+    with lock_folder(run_dir, "training"):  # another session holds the folder
+        assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "in use by another training run" in err and f"pid {os.getpid()}" in err
+        with pytest.raises(ValueError, match="in use by another training run"):
+            train(tiny_config(tmp_path, total_steps=64, n_steps=8, batch_size=64), run_dir=run_dir)
+    after = {p.name: p.read_bytes() for p in run_dir.rglob("*") if p.is_file() and p.name != ".lock"}
+    assert after == before  # nothing written by the refused sessions
+    assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 0  # free again
+    assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] >= 128

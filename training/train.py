@@ -110,7 +110,7 @@ from .common import (
 from .evaluate import STALLING_SHARE, opponent_seats, play_policy, summarize
 from .export import load_actor
 from .extras import EXTRA_MODULES, require
-from .runner import write_file_atomic
+from .runner import lock_folder, write_file_atomic
 from .snapshots import SNAPSHOT_LIMIT, SNAPSHOT_ZIP, SnapshotFileError, SnapshotPool
 
 STRONGEST_STYLE = "blocker"
@@ -781,7 +781,15 @@ def train(
     rules.check_players(cfg.players)
     warm_up("vector")  # before the run's clock starts: --max-minutes budgets training, not compiling
     env = build_env(cfg, rules, trust=trust)  # every opponent checked before the run folder is made
-    run = Run(cfg, run_dir or new_run_dir(cfg, rules), rules, trust=trust)
+    folder = run_dir or new_run_dir(cfg, rules)
+    with storage_errors(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        with lock_folder(folder, "training"):
+            return _train(cfg, env, Run(cfg, folder, rules, trust=trust), restart=restart)
+
+
+def _train(cfg: TrainConfig, env: Any, run: Run, *, restart: bool) -> Path:
+    """:func:`train` in its run folder, held (:func:`training.runner.lock_folder`)."""
     with storage_errors(run.dir):
         if restart:
             run.supersede_eval_rows(0)
@@ -935,16 +943,26 @@ def resume(
     installation did not sign. Log rows up to the checkpoint stay; rows written after it move
     to ``*.superseded.csv``.
     """
-    from sb3_contrib import MaskablePPO
-
     run_path = Path(run_dir)
     cfg, rules = resume_config(run_path, total_steps, max_minutes)
     set_torch_threads(cfg.threads)
     warm_up("vector")  # before the session's clock starts (as in train)
-    run = Run(cfg, run_path, rules, trust=trust)
-    if not (run.ckpt_dir / "latest.json").exists():
-        print(f"{run_path} has no checkpoint yet: starting it again from step 0")
-        return train(cfg, run_dir=run_path, rules=rules, restart=True, trust=trust)
+    # one session at a time: two would log and checkpoint over each other
+    with storage_errors(run_path), lock_folder(run_path, "training"):
+        run = Run(cfg, run_path, rules, trust=trust)
+        if not (run.ckpt_dir / "latest.json").exists():
+            print(f"{run_path} has no checkpoint yet: starting it again from step 0")
+            cfg.check()
+            rules.check_players(cfg.players)
+            return _train(cfg, build_env(cfg, rules, trust=trust), run, restart=True)
+        return _resume(run, trust=trust)
+
+
+def _resume(run: Run, *, trust: bool) -> Path:
+    """:func:`resume` from the run's last checkpoint, its folder held."""
+    from sb3_contrib import MaskablePPO
+
+    cfg, rules = run.cfg, run.rules
     state, ckpt = resume_checkpoint(run, trust=trust)
     step = int(state["step"])
     with storage_errors(run.dir):
