@@ -588,3 +588,42 @@ def test_a_network_of_an_older_observation_spec_starts_a_run_with_the_new_inputs
     assert np.array_equal(weights[0][:, :884], old.weights[0]) and not weights[0][:, 884:].any()
     for mine, theirs in zip(weights[1:] + biases, old.weights[1:] + old.biases, strict=True):
         assert np.array_equal(mine, theirs)
+
+
+def test_a_resume_refused_by_the_running_session_records_nothing(tmp_path: Path) -> None:
+    """A resume of a folder another session holds is refused before it checks or records
+    anything: it used to write its config (here ``--rounds 3``) into the running run's
+    config.json before it met the lock, so the refused command still changed the run."""
+    from training.runner import lock_folder
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_deals": 0, "eval_search_deals": 0})  # type: ignore[arg-type]
+    out = tmp_path / "e"
+    run_expert(cfg, out, "test", executor="serial", progress=False)
+    before = (out / "config.json").read_bytes()
+    with lock_folder(out, "expert iteration"):  # the running session
+        with pytest.raises(ValueError, match="in use by another expert iteration run"):
+            run_expert(dataclasses.replace(cfg, rounds=3), out, "test", executor="serial", resume=True)
+    assert (out / "config.json").read_bytes() == before  # still one round, as the run holding it
+
+
+def test_resume_refuses_options_that_contradict_the_run_naming_both_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``uno-env expert --resume OUT --seed 5`` went on with the run's seed and dropped the
+    option without a word: options other than --rounds, --window, --epochs and the fine-tuning's
+    that differ from the recorded config are refused, the given and the recorded value named."""
+    from training import cli
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 1, "eval_deals": 0, "eval_search_deals": 0})  # type: ignore[arg-type]
+    out = tmp_path / "e"
+    run_expert(cfg, out, "test", executor="serial", progress=False)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
+    capsys.readouterr()
+    args = ["expert", "--resume", str(out), "--quiet", "--executor", "serial"]
+    assert cli.main([*args, "--seed", "5", "--players", "3", "--net-arch", "8"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "--seed 5 (the run's: 0)" in err and "--players 3 (the run's: 2)" in err
+    assert "--net-arch" not in err  # the run's own value may be repeated
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"} == before
+    assert cli.main([*args, "--net-arch", "8", "--games", "4"]) == 0  # the same values: resumed

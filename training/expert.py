@@ -960,6 +960,22 @@ def run_expert(
     rules.check_players(cfg.players)
     workers = workers_for(executor, workers)
 
+    out.mkdir(parents=True, exist_ok=True)
+    with claim_run_folder_lock(out):  # checked and recorded by the session that holds the folder
+        return _run_expert(cfg, out, command, resume, executor, workers, ray_address, progress)
+
+
+def _run_expert(
+    cfg: ExpertConfig,
+    out: Path,
+    command: str,
+    resume: bool,
+    executor: str,
+    workers: int,
+    ray_address: str | None,
+    progress: bool,
+) -> Path:
+    """:func:`run_expert` in its folder, held (:func:`claim_run_folder_lock`)."""
     # the fine-tuning's budget may change on resume (it continues to the new total), and its
     # other options too while the stage has not started
     started = (out / FINETUNE_DIR).exists()
@@ -969,7 +985,6 @@ def run_expert(
         x, y = dataclasses.asdict(a), dataclasses.asdict(b)
         return sorted(k for k in x if k not in free and x[k] != y[k])
 
-    out.mkdir(parents=True, exist_ok=True)
     recorded = out / "config.json"
     if recorded.is_file():
         if not resume:
@@ -1001,61 +1016,60 @@ def run_expert(
             )
     write_json_atomic(recorded, _config_record(cfg))
     log = out / "log.jsonl"
-    with claim_run_folder_lock(out):
-        for r in range(cfg.rounds):
-            state = round_state(cfg, out, r)
-            if state == "done":
-                continue
-            folder = round_dir(out, r)
-            tasks = chunk_tasks(cfg, out, r)
-            labelled = _labelling_summary(folder)
-            if tasks:
-                if progress:
-                    print(
-                        f"round {r}: labelling {len(tasks)} chunks with {searcher_of(cfg, out, r)}",
-                        file=sys.stderr,
-                    )
-                bar = Progress(len(tasks), label=f"round {r} chunks", enabled=progress)
-
-                def store(
-                    result: dict[str, Any],
-                    bar: Progress = bar,
-                    labelled: dict[str, Any] = labelled,
-                    folder: Path = folder,
-                ) -> None:
-                    name = Path(result["path"]).stem
-                    labelled[name] = {k: v for k, v in result.items() if k != "path"}
-                    write_json_atomic(folder / "labelling.json", labelled)
-                    bar.update(result["games"])
-
-                began = time.perf_counter()
-                run_batches(
-                    label_chunk, tasks, store, executor=executor, workers=workers, ray_address=ray_address
-                )
-                spent = time.perf_counter() - began
-                log_event(log, "labelled", round=r, chunks=len(tasks), seconds=spent, time=time.time())
-            if not network_path(out, r).is_file():
-                train_round(cfg, out, r, folder / "train.csv")
-                log_event(log, "trained", round=r, time=time.time())
-
-            record = load_exported(network_path(out, r)).meta["training"]
-            record["labelling"] = _labelling_totals(labelled) | {"wall": _labelling_wall(log, r)}
-            record["searcher"] = searcher_of(cfg, out, r)
-            if cfg.eval_deals:
-                record["evaluation"] = duplicate_win_rate(
-                    str(network_path(out, r)), cfg, cfg.eval_deals, cfg.eval_seed
-                )
-            if cfg.eval_search_deals:
-                record["search_evaluation"] = duplicate_win_rate(
-                    searcher_of(cfg, out, r + 1), cfg, cfg.eval_search_deals, cfg.eval_seed
-                )
-            write_json_atomic(folder / "record.json", record)
-            _append_progress(out, record)
+    for r in range(cfg.rounds):
+        state = round_state(cfg, out, r)
+        if state == "done":
+            continue
+        folder = round_dir(out, r)
+        tasks = chunk_tasks(cfg, out, r)
+        labelled = _labelling_summary(folder)
+        if tasks:
             if progress:
-                print(_round_line(record), file=sys.stderr, flush=True)
-        final = _export_final(cfg, out, command)
-        if cfg.finetune_steps:
-            run_finetune(cfg, out, command, progress=progress)
+                print(
+                    f"round {r}: labelling {len(tasks)} chunks with {searcher_of(cfg, out, r)}",
+                    file=sys.stderr,
+                )
+            bar = Progress(len(tasks), label=f"round {r} chunks", enabled=progress)
+
+            def store(
+                result: dict[str, Any],
+                bar: Progress = bar,
+                labelled: dict[str, Any] = labelled,
+                folder: Path = folder,
+            ) -> None:
+                name = Path(result["path"]).stem
+                labelled[name] = {k: v for k, v in result.items() if k != "path"}
+                write_json_atomic(folder / "labelling.json", labelled)
+                bar.update(result["games"])
+
+            began = time.perf_counter()
+            run_batches(
+                label_chunk, tasks, store, executor=executor, workers=workers, ray_address=ray_address
+            )
+            spent = time.perf_counter() - began
+            log_event(log, "labelled", round=r, chunks=len(tasks), seconds=spent, time=time.time())
+        if not network_path(out, r).is_file():
+            train_round(cfg, out, r, folder / "train.csv")
+            log_event(log, "trained", round=r, time=time.time())
+
+        record = load_exported(network_path(out, r)).meta["training"]
+        record["labelling"] = _labelling_totals(labelled) | {"wall": _labelling_wall(log, r)}
+        record["searcher"] = searcher_of(cfg, out, r)
+        if cfg.eval_deals:
+            record["evaluation"] = duplicate_win_rate(
+                str(network_path(out, r)), cfg, cfg.eval_deals, cfg.eval_seed
+            )
+        if cfg.eval_search_deals:
+            record["search_evaluation"] = duplicate_win_rate(
+                searcher_of(cfg, out, r + 1), cfg, cfg.eval_search_deals, cfg.eval_seed
+            )
+        write_json_atomic(folder / "record.json", record)
+        _append_progress(out, record)
+        if progress:
+            print(_round_line(record), file=sys.stderr, flush=True)
+    final = _export_final(cfg, out, command)
+    if cfg.finetune_steps:
+        run_finetune(cfg, out, command, progress=progress)
     return final
 
 
@@ -1467,6 +1481,34 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", type=Path, metavar="DIR", help="print where every round of DIR stands")
 
 
+RESUME_FREE = ("rounds", *CHANGEABLE, *FINETUNE_FIELDS)
+"""The config options ``--resume`` takes from the command line (:func:`run_expert` checks what
+they may change); every other one is the run's own."""
+
+
+def _refuse_other_design(args: argparse.Namespace, cfg: ExpertConfig, out: Path) -> None:
+    """Refuse options given with ``--resume`` (away from their defaults) that differ from the run's
+    recorded config, naming both values: a resumed run goes on with its own design and would
+    otherwise drop them without a word."""
+    parser = argparse.ArgumentParser(add_help=False)
+    _add_arguments(parser)
+    recorded = dataclasses.asdict(cfg)
+    differ = []
+    for action in parser._actions:
+        key = action.dest
+        if key not in recorded or key in RESUME_FREE or not action.option_strings:
+            continue
+        value = getattr(args, key, action.default)
+        if value != action.default and value != recorded[key]:
+            differ.append(f"{action.option_strings[-1]} {value!r} (the run's: {recorded[key]!r})")
+    if differ:
+        raise ValueError(
+            f"--resume continues {out} with its own config; {'; '.join(differ)} differ from it: drop them "
+            "(--rounds, --window, --epochs and the fine-tuning options may be given), or start a new run "
+            "with --out"
+        )
+
+
 def cmd_expert(args: argparse.Namespace) -> int:
     """Run ``uno-env expert`` from parsed arguments."""
     if args.status is not None:
@@ -1484,6 +1526,7 @@ def cmd_expert(args: argparse.Namespace) -> int:
     names = {f.name for f in dataclasses.fields(ExpertConfig)}
     if args.resume is not None:
         cfg = _load_config(args.resume)
+        _refuse_other_design(args, cfg, args.resume)
         if args.rounds != ExpertConfig().rounds:
             cfg.rounds = args.rounds
         cfg = with_changes(cfg, args.resume, args.window, args.epochs)
