@@ -600,9 +600,9 @@ def test_a_resume_refused_by_the_running_session_records_nothing(tmp_path: Path)
     out = tmp_path / "e"
     run_expert(cfg, out, "test", executor="serial", progress=False)
     before = (out / "config.json").read_bytes()
-    with lock_folder(out, "expert iteration"):  # the running session
-        with pytest.raises(ValueError, match="in use by another expert iteration run"):
-            run_expert(dataclasses.replace(cfg, rounds=3), out, "test", executor="serial", resume=True)
+    running = lock_folder(out, "expert iteration")  # the running session
+    with running, pytest.raises(ValueError, match="in use by another expert iteration run"):
+        run_expert(dataclasses.replace(cfg, rounds=3), out, "test", executor="serial", resume=True)
     assert (out / "config.json").read_bytes() == before  # still one round, as the run holding it
 
 

@@ -7,6 +7,7 @@ steps); the subprocess tests run them exactly as a user would (``python -m train
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import os
@@ -481,10 +482,42 @@ def test_a_second_session_of_a_run_folder_is_refused(
     with lock_folder(run_dir, "training"):  # another session holds the folder
         assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 2
         err = capsys.readouterr().err
-        assert "Traceback" not in err and "in use by another training run" in err and f"pid {os.getpid()}" in err
+        assert "Traceback" not in err and "in use by another training run" in err
+        assert f"pid {os.getpid()}" in err
         with pytest.raises(ValueError, match="in use by another training run"):
             train(tiny_config(tmp_path, total_steps=64, n_steps=8, batch_size=64), run_dir=run_dir)
     after = {p.name: p.read_bytes() for p in run_dir.rglob("*") if p.is_file() and p.name != ".lock"}
     assert after == before  # nothing written by the refused sessions
     assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 0  # free again
     assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] >= 128
+
+
+def test_resume_refuses_an_opponent_file_replaced_since_the_run_started(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exported policy among the opponents, replaced (policy and sidecar, consistent) after
+    the run started: the resumed run trained on against the new one under the old name. Its
+    SHA-256 is recorded in agent_files.json at the start and a resume refuses it in one line."""
+    import shutil
+
+    import training.train as train_module
+    from uno_env.sim.learned import shipped_policies
+
+    def place(name: str) -> None:
+        source = Path(shipped_policies()[name])
+        for suffix in (".npz", ".json"):
+            shutil.copyfile(source.with_suffix(suffix), (tmp_path / "opp").with_suffix(suffix))
+
+    place("distilled_uno_2p")
+    opponent = str(tmp_path / "opp.npz")
+    cfg = tiny_config(tmp_path / "runs", total_steps=64, n_steps=8, batch_size=64, eval_every=64)
+    run_dir = train(dataclasses.replace(cfg, opponents=[opponent]))
+    place("ppo_uno_2p")  # another network under the same file name
+    capsys.readouterr()
+    assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "agent file(s)" in err and opponent in err and "changed since" in err
+    assert opponent in json.loads((run_dir / "agent_files.json").read_text())
+    assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] == 64  # not trained on
+    place("distilled_uno_2p")  # restored: the run goes on
+    assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 0

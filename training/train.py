@@ -89,7 +89,7 @@ from agents.policy_agent import (
     metadata_path,
     save_policy_metadata,
 )
-from agents.spec import parse_weighted
+from agents.spec import parse_agent, parse_seats, parse_weighted
 from agents.trust import check_trusted
 from uno_env import files
 from uno_env.compiler.compiling import warm_up
@@ -110,7 +110,7 @@ from .common import (
 from .evaluate import STALLING_SHARE, opponent_seats, play_policy, summarize
 from .export import load_actor
 from .extras import EXTRA_MODULES, require
-from .runner import lock_folder, write_file_atomic
+from .runner import check_agent_files, lock_folder, write_file_atomic
 from .snapshots import SNAPSHOT_LIMIT, SNAPSHOT_ZIP, SnapshotFileError, SnapshotPool
 
 STRONGEST_STYLE = "blocker"
@@ -235,6 +235,21 @@ def parse_opponent(entry: str) -> tuple[str, float]:
 def resolved_opponents(cfg: TrainConfig) -> list[str]:
     """The opponent entries a run trains against: its best-response agent alone, or its pool."""
     return [cfg.best_response] if cfg.best_response else list(cfg.opponents)
+
+
+def agent_files(cfg: TrainConfig, *, start: bool) -> list[str]:
+    """The files the run's agents read (:meth:`agents.spec.AgentSpec.files`): its opponents' (a
+    best response's agent), its evaluation opponents', and at the ``start`` of training
+    ``init_policy``'s (read then only). Their SHA-256 are recorded when a run starts and a
+    resume refuses any of them changed since (:func:`training.runner.check_agent_files`): the
+    steps trained and those still to train would otherwise face two agents under one name."""
+    paths: list[str] = []
+    for entry in [*resolved_opponents(cfg), *cfg.eval_opponents]:
+        text, _ = parse_weighted(entry)
+        paths += [path for spec in parse_seats(text, cfg.players - 1) for path in spec.files()]
+    if start and cfg.init_policy:
+        paths += parse_agent(cfg.init_policy, where="init_policy").files()
+    return sorted(set(paths))
 
 
 # ---------------------------------------------------------------- logging
@@ -785,6 +800,7 @@ def train(
     with storage_errors(folder):
         folder.mkdir(parents=True, exist_ok=True)
         with lock_folder(folder, "training"):
+            check_agent_files(folder, agent_files(cfg, start=True), "training run")
             return _train(cfg, env, Run(cfg, folder, rules, trust=trust), restart=restart)
 
 
@@ -950,7 +966,10 @@ def resume(
     # one session at a time: two would log and checkpoint over each other
     with storage_errors(run_path), lock_folder(run_path, "training"):
         run = Run(cfg, run_path, rules, trust=trust)
-        if not (run.ckpt_dir / "latest.json").exists():
+        started = (run.ckpt_dir / "latest.json").exists()
+        # an agent file replaced since the run started: refused (a run from before the record starts it)
+        check_agent_files(run_path, agent_files(cfg, start=not started), "training run")
+        if not started:
             print(f"{run_path} has no checkpoint yet: starting it again from step 0")
             cfg.check()
             rules.check_players(cfg.players)
