@@ -521,3 +521,66 @@ def test_resume_refuses_an_opponent_file_replaced_since_the_run_started(
     assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] == 64  # not trained on
     place("distilled_uno_2p")  # restored: the run goes on
     assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 0
+
+
+def test_a_resume_with_the_spent_budget_trains_no_further(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run its wall-time budget stopped, resumed without a larger one: it used to take
+    another step, evaluation and checkpoint past the budget on every resume. Now it says the
+    budget is spent and leaves the run as it was."""
+    import training.train as train_module
+
+    run_dir = train(
+        tiny_config(tmp_path, total_steps=128, n_steps=8, batch_size=64, eval_every=64, max_minutes=1e-9)
+    )
+    latest = json.loads((run_dir / "checkpoints" / "latest.json").read_text())
+    rows = (run_dir / "eval.csv").read_text()
+    capsys.readouterr()
+    assert train_module.main(["--resume", str(run_dir)]) == 0
+    assert "budget of 1e-09 minutes was spent" in capsys.readouterr().out
+    assert json.loads((run_dir / "checkpoints" / "latest.json").read_text())["step"] == latest["step"]
+    assert (run_dir / "eval.csv").read_text() == rows  # no evaluation past the budget
+
+
+def test_a_failed_write_of_the_run_config_leaves_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A resume rewrites config.json (its new --steps): the write used to truncate the file
+    first, so a full disk or a kill there left a run no resume could read. It is now written
+    whole or not at all: the failed session stops in one line, the next resume continues."""
+    import errno
+
+    import training.runner as runner
+    import training.train as train_module
+
+    run_dir = train(tiny_config(tmp_path, total_steps=64, n_steps=8, batch_size=64, eval_every=64))
+    before = (run_dir / "config.json").read_bytes()
+    real = runner.write_file_atomic
+
+    def full_disk(path: Path, write: object) -> None:
+        if path.name == "config.json":
+
+            def half(handle: object) -> None:
+                handle.write(b'{"rules": ')  # type: ignore[attr-defined]
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+            real(path, half)
+        real(path, write)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_module, "write_file_atomic", full_disk)
+    write_text = Path.write_text
+
+    def truncate_then_full(self: Path, *args: object, **kwargs: object) -> int:
+        if self.name == "config.json":  # what a full disk does to a plain rewrite
+            self.open("w").close()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return write_text(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "write_text", truncate_then_full)
+    capsys.readouterr()
+    assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert (run_dir / "config.json").read_bytes() == before
+    monkeypatch.undo()
+    assert train_module.main(["--resume", str(run_dir), "--steps", "128"]) == 0

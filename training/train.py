@@ -644,8 +644,8 @@ class Run:
         self.ckpt_dir.mkdir(exist_ok=True)
         config = dataclasses.asdict(self.cfg)
         config["rules_string"] = str(self.rules)
-        (self.dir / "config.json").write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-        (self.dir / "rules.txt").write_text(str(self.rules) + "\n", encoding="utf-8")
+        self._write("config.json", json.dumps(config, indent=2) + "\n")  # whole or not at all:
+        self._write("rules.txt", str(self.rules) + "\n")  # a resume reads them
         layout = uno_env.envs.obs_layout(self.rules.deck_family)
         env_info = {
             "observation_spec": current_observation_spec(),
@@ -655,7 +655,12 @@ class Run:
             "deck_family": self.rules.deck_family,
             "uno_env_version": getattr(uno_env, "__version__", "unknown"),
         }
-        (self.dir / "env.json").write_text(json.dumps(env_info, indent=2) + "\n", encoding="utf-8")
+        self._write("env.json", json.dumps(env_info, indent=2) + "\n")
+
+    def _write(self, name: str, text: str) -> None:
+        """Write the run's file ``name`` atomically (:func:`training.runner.write_file_atomic`)."""
+        data = text.encode("utf-8")
+        write_file_atomic(self.dir / name, lambda handle: handle.write(data))
 
     def save_checkpoint(self, model: Any, step: int) -> Path:
         """Model zip + sidecar + progress state + snapshot pool for ``step``.
@@ -1012,6 +1017,15 @@ def _empty_policy(model: Any) -> Any:
 def _learn(run: Run, model: Any, start_step: int) -> Path:
     cfg = run.cfg
     remaining = cfg.total_steps - start_step
+    if remaining > 0 and cfg.max_minutes and run.seconds_before >= cfg.max_minutes * 60:
+        # a run its budget stopped: a resume with the same budget trains no further (it used to
+        # take another step and another evaluation past the budget on every resume)
+        print(
+            f"the wall-time budget of {cfg.max_minutes:g} minutes was spent at step {start_step:,} "
+            f"({run.seconds_before:.0f} s): nothing to train; give a larger --max-minutes "
+            "(or 0: none) to go on"
+        )
+        remaining = 0
     if remaining > 0:
         model.learn(
             remaining,
