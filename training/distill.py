@@ -16,7 +16,9 @@ evaluated against ``--eval-opponent`` in duplicate format (deal-grouped interval
 
 **Data**: games are played in chunks of ``--chunk-games`` (chunk ``k``: seeds ``seed +
 k * chunk_games ...``); each chunk is written to ``OUT/chunks/chunk_K.npz`` when done, so an
-interrupted run resumes with the missing chunks (``--resume OUT``). Game ``g`` seats the
+interrupted run resumes with the missing chunks (``--resume OUT``; a chunk file that cannot
+be read is collected again). One session at a time holds ``OUT`` (``OUT/.lock``,
+:func:`training.runner.lock_folder`). Game ``g`` seats the
 teacher at seat ``g mod N`` and opponent entry ``(g div N) mod len(opponents)`` at the
 others. The compiled teacher draws its randomness from each game's agent generator:
 the same seed gives the same data.
@@ -36,7 +38,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -51,7 +53,7 @@ from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .common import Subcommand, resolve_rules, set_torch_threads
 from .extras import require
-from .runner import Progress, write_json_atomic
+from .runner import Progress, lock_folder, results_folder, write_file_atomic, write_json_atomic
 
 
 @dataclass
@@ -124,18 +126,43 @@ def chunk_path(out: Path, index: int) -> Path:
     return out / "chunks" / f"chunk_{index:05d}.npz"
 
 
+def read_chunk(cfg: DistillConfig, out: Path, index: int) -> dict[str, np.ndarray]:
+    """Chunk ``index`` of ``out`` (:func:`uno_env.files.read_npz`: bounded, checked arrays of
+    one row count; a damaged file is refused in one line naming it)."""
+    path = chunk_path(out, index)
+    data = files.read_npz(path, "decision chunk", chunk_arrays(cfg), CHUNK_LIMIT)
+    rows = {len(value) for value in data.values()}
+    if len(rows) != 1:
+        raise files.refuse(
+            f"decision chunk {path}", "the archive", f"holds arrays of {sorted(rows)} rows",
+            "one row count for obs, masks, actions and won",
+        )  # fmt: skip
+    return data
+
+
 def collect(cfg: DistillConfig, out: Path, progress: bool = True) -> None:
-    """Write every missing chunk (resumable: finished chunks are kept)."""
+    """Write every missing chunk (resumable: finished chunks are kept); a chunk file that
+    cannot be read (cut short on disk) is named on stderr and collected again. Each chunk is
+    written whole or not at all (:func:`training.runner.write_file_atomic`)."""
     chunks = -(-cfg.games // cfg.chunk_games)
-    todo = [k for k in range(chunks) if not chunk_path(out, k).exists()]
+    results_folder(out / "chunks")  # the temporary files of writes a kill cut short go
+    todo = []
+    for k in range(chunks):
+        if chunk_path(out, k).exists():
+            try:
+                read_chunk(cfg, out, k)
+                continue
+            except ValueError as exc:
+                print(f"{exc}; collecting it again", file=sys.stderr)
+        todo.append(k)
     bar = Progress(len(todo), label="chunks", enabled=progress)
-    (out / "chunks").mkdir(parents=True, exist_ok=True)
     for k in todo:
         data = collect_chunk(cfg, k)
-        target = chunk_path(out, k)
-        tmp = target.with_name(f".{target.name}.tmp.npz")
-        np.savez_compressed(tmp, **data)  # type: ignore[arg-type]
-        tmp.replace(target)
+
+        def write(handle: IO[bytes], data: dict[str, np.ndarray] = data) -> None:
+            np.savez_compressed(handle, **data)  # type: ignore[arg-type]
+
+        write_file_atomic(chunk_path(out, k), write)
         bar.update(cfg.chunk_games)
 
 
@@ -144,15 +171,8 @@ def load_data(cfg: DistillConfig, out: Path) -> tuple[dict[str, np.ndarray], dic
     chunks = -(-cfg.games // cfg.chunk_games)
     held = max(1, round(chunks * cfg.holdout)) if chunks > 1 else 0
     parts: list[list[dict[str, np.ndarray]]] = [[], []]
-    arrays = chunk_arrays(cfg)
     for k in range(chunks):
-        data = files.read_npz(chunk_path(out, k), "decision chunk", arrays, CHUNK_LIMIT)
-        rows = {len(value) for value in data.values()}
-        if len(rows) != 1:
-            raise files.refuse(
-                f"decision chunk {chunk_path(out, k)}", "the archive", f"holds arrays of {sorted(rows)} rows",
-                "one row count for obs, masks, actions and won",
-            )  # fmt: skip
+        data = read_chunk(cfg, out, k)
         part = {"obs": data["obs"].astype(np.float16), "masks": data["masks"], "actions": data["actions"]}
         parts[1 if k >= chunks - held else 0].append(part)
 
@@ -270,6 +290,12 @@ def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> P
     rules.check_players(cfg.players)
     policy_table([cfg.teacher, *cfg.opponents, cfg.eval_opponent])  # names checked before any game
     out.mkdir(parents=True, exist_ok=True)
+    with lock_folder(out, "distillation"):  # one session per run folder, checked before it writes
+        return _run(cfg, out, rules, command, progress)
+
+
+def _run(cfg: DistillConfig, out: Path, rules: Any, command: str, progress: bool) -> Path:
+    """:func:`run` in its folder, held (:func:`training.runner.lock_folder`)."""
     config_file = out / "config.json"
     wanted = dataclasses.asdict(cfg)
     if config_file.exists() and files.read_json(config_file, "distill config") != wanted:

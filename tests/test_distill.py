@@ -1,0 +1,126 @@
+"""``uno-env distill --resume``: one session per run folder, a kill or a damaged chunk file.
+
+Tiny runs (a few greedy games in chunks of two, one epoch of a network of 8 units, a few
+evaluation deals): a second session of a run that is running is refused before it writes
+anything; a run killed (SIGKILL) while it wrote a chunk resumes to the run an uninterrupted
+one gives; a chunk file damaged on disk is collected again on resume, with a line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from training.distill import main
+
+TINY = ["--teacher", "greedy", "--opponents", "blocker", "--games", "10", "--chunk-games", "2",
+        "--epochs", "1", "--net-arch", "8", "--eval-games", "4", "--quiet"]  # fmt: skip
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_second_session_of_a_distill_run_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two ``uno-env distill --resume`` of one run at once collected, trained and exported over
+    each other: the folder is held (``OUT/.lock``) by its session, and a second one stops in
+    one line naming the holder, before it writes anything."""
+    from training.runner import lock_folder
+
+    out = tmp_path / "run"
+    assert main([*TINY, "--out", str(out)]) == 0
+    (out / "chunks" / "chunk_00004.npz").unlink()  # an interrupted run: one chunk to collect
+    before = contents(out)
+    capsys.readouterr()
+    with lock_folder(out, "distillation"):  # another session holds the folder
+        assert main(["--resume", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "in use by another distillation run" in err
+        assert f"pid {os.getpid()}" in err and len(err.strip().splitlines()) == 1
+        assert main([*TINY, "--out", str(out)]) == 2  # nor a new run in the same folder
+    assert {k: v for k, v in contents(out).items() if k != ".lock"} == {
+        k: v for k, v in before.items() if k != ".lock"
+    }  # nothing written by the refused sessions
+    assert main(["--resume", str(out), "--quiet"]) == 0  # free again
+    assert (out / "chunks" / "chunk_00004.npz").is_file()
+
+
+KILLED = textwrap.dedent(
+    """
+    import os, signal, sys
+    import numpy as np
+    import training.distill as distill
+
+    real = np.savez_compressed
+    count = [0]
+
+    def dying(file, **arrays):  # the third chunk: half its bytes, then SIGKILL
+        count[0] += 1
+        real(file, **arrays)
+        if count[0] == 3:
+            if hasattr(file, "flush"):  # a handle
+                file.flush()
+                file.truncate(file.tell() // 2)
+                file.flush()
+            else:
+                os.truncate(file, os.path.getsize(file) // 2)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    np.savez_compressed = dying
+    sys.exit(distill.main(sys.argv[1:]))
+    """
+)
+
+
+def test_a_run_killed_while_writing_a_chunk_resumes_to_the_uninterrupted_run(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a chunk's write: the chunks written before stay, the one cut
+    short is not taken for data, and the resumed run exports the network an uninterrupted run
+    exports (no temporary file left)."""
+    killed, whole = tmp_path / "killed", tmp_path / "whole"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED, *TINY, "--out", str(killed)], env=env, capture_output=True, timeout=300
+    )
+    assert done.returncode == -9, done.stderr.decode()
+    assert sorted(p.name for p in (killed / "chunks").glob("chunk_*.npz")) == [
+        "chunk_00000.npz",
+        "chunk_00001.npz",
+    ]
+    assert not (killed / "policy.npz").exists()
+    assert main(["--resume", str(killed), "--quiet"]) == 0
+    assert main([*TINY, "--out", str(whole)]) == 0
+    assert (killed / "policy.npz").read_bytes() == (whole / "policy.npz").read_bytes()
+    assert [p.name for p in (killed / "chunks").iterdir()] == [p.name for p in (whole / "chunks").iterdir()]
+    assert not [p for p in killed.rglob("*") if p.name.endswith(".tmp") or ".tmp." in p.name]
+
+
+def test_a_damaged_chunk_is_collected_again_on_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chunk file cut short on disk (a crash before the data reached it, a full disk): the
+    resume used to stop at it for good (``not a zip archive``) with no way on but deleting it
+    by hand. It now names the file on one line and collects that chunk again."""
+    out = tmp_path / "run"
+    assert main([*TINY, "--out", str(out)]) == 0
+    policy = (out / "policy.npz").read_bytes()
+    chunk = out / "chunks" / "chunk_00001.npz"
+    whole = chunk.read_bytes()
+    chunk.write_bytes(whole[: len(whole) // 2])
+    (out / "chunks" / "chunk_00003.npz").write_bytes(b"")
+    capsys.readouterr()
+    assert main(["--resume", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert f"decision chunk {chunk}" in err and "collecting it again" in err
+    assert "chunk_00003.npz" in err
+    assert chunk.read_bytes() == whole
+    assert (out / "policy.npz").read_bytes() == policy
