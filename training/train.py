@@ -1047,7 +1047,8 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
     run.save_checkpoint(model, step)
     if cfg.best_response:
         report = best_response_report(model.policy, cfg, run.rules, step, trust=run.trust)
-        (run.dir / BEST_RESPONSE_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        text = json.dumps(report, indent=2) + "\n"  # whole or not at all: exploitability reads it
+        write_file_atomic(run.dir / BEST_RESPONSE_FILE, lambda handle: handle.write(text.encode("utf-8")))
         print(best_response_summary(report))
 
     write_file_atomic(run.dir / "model.zip", model.save)
