@@ -627,3 +627,36 @@ def test_resume_refuses_options_that_contradict_the_run_naming_both_values(
     assert "--net-arch" not in err  # the run's own value may be repeated
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"} == before
     assert cli.main([*args, "--net-arch", "8", "--games", "4"]) == 0  # the same values: resumed
+
+
+def test_resume_refuses_fewer_rounds_than_the_run_naming_both_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``uno-env expert --resume OUT --rounds N`` with N below the run's rounds was accepted and
+    rewrote final.npz from round N - 1 (config.json saying N rounds of a run that trained more).
+    The docs let --rounds be raised on resume: a lower value is refused in one line naming the
+    given and the run's value, before anything is written; so is the default value (4) given
+    against a run of more rounds, which used to be dropped without a word."""
+    from training import cli
+
+    cfg = ExpertConfig(**{**TINY, "rounds": 2, "eval_deals": 0, "eval_search_deals": 0})  # type: ignore[arg-type]
+    out = tmp_path / "e"
+    run_expert(cfg, out, "test", executor="serial", progress=False)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
+    capsys.readouterr()
+    args = ["expert", "--resume", str(out), "--quiet", "--executor", "serial"]
+    assert cli.main([*args, "--rounds", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "--rounds 1 (the run's: 2)" in err, err
+    with pytest.raises(ValueError, match=r"--rounds 1 \(the run's: 2\)"):
+        run_expert(dataclasses.replace(cfg, rounds=1), out, "test", executor="serial", resume=True)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"} == before
+    assert cli.main([*args, "--rounds", "2"]) == 0  # the run's own value: nothing to train
+    assert (out / "final.npz").read_bytes() == before[out / "final.npz"]
+    # a run planned for more rounds than the default (here 5, two trained): --rounds 4 is lower too
+    config = json.loads((out / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps({**config, "rounds": 5}))
+    assert cli.main([*args, "--rounds", "4"]) == 2
+    assert "--rounds 4 (the run's: 5)" in capsys.readouterr().err
+    assert not (out / "rounds" / "02").exists()

@@ -49,7 +49,7 @@ round's network).
 process pool, ``--executor ray`` or in this process) that writes its data file atomically
 (``rounds/NN/chunks/chunk_KKKKK.npz``); a round's network, evaluation and record are written
 when done. ``--resume OUT`` continues with the missing chunks, networks and evaluations of the
-run's own config; ``--rounds`` may be raised on resume to train on, and ``--window`` and
+run's own config; ``--rounds`` may be raised on resume to train on (not lowered), and ``--window`` and
 ``--epochs`` changed from the next round to train on (kept in ``config.json`` as ``changes``,
 so the config still describes the whole run). ``progress.csv`` holds one
 row per round (rows; the labelling's wall seconds, its seconds summed over the chunks, which
@@ -1000,6 +1000,13 @@ def _run_expert(
                 "--window and --epochs may change from the next round on, --finetune-steps may grow "
                 "and the other fine-tuning options change until the fine-tuning starts)"
             )
+        if cfg.rounds < before.rounds:
+            # the rounds past the new count are trained or planned: final.npz would be rewritten
+            # from an earlier round, and config.json would describe less than the run holds
+            raise ValueError(
+                f"{out}: --rounds may be raised on resume, not lowered: --rounds {cfg.rounds} (the run's: "
+                f"{before.rounds}); resume without --rounds, or use rounds/NN/net.npz of an earlier round"
+            )
         _check_added_changes(before, cfg, out)
         if started and cfg.rounds != before.rounds:
             # the stage trains on from the last round's network: more rounds would leave the
@@ -1380,7 +1387,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     a("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help="rule override")
     a("--players", type=int, default=d.players)
     a("--seed", type=int, default=d.seed)
-    a("--rounds", type=int, default=d.rounds, help="rounds of labelling and learning")
+    a(
+        "--rounds",
+        type=int,
+        default=None,
+        help=f"rounds of labelling and learning (default: {d.rounds}; with --resume: the run's, which "
+        "may be raised)",
+    )
     a("--games", type=int, default=d.games, help="labelled games per round")
     a(
         "--chunk-games",
@@ -1527,7 +1540,7 @@ def cmd_expert(args: argparse.Namespace) -> int:
     if args.resume is not None:
         cfg = _load_config(args.resume)
         _refuse_other_design(args, cfg, args.resume)
-        if args.rounds != ExpertConfig().rounds:
+        if args.rounds is not None:  # run_expert refuses fewer rounds than the run's
             cfg.rounds = args.rounds
         cfg = with_changes(cfg, args.resume, args.window, args.epochs)
         # fine-tuning options given on resume: run_expert refuses what may no longer change
