@@ -158,7 +158,9 @@ def test_plackett_luce_stays_finite_and_refuses_bad_orders() -> None:
 def test_grouped_proportion_interval_at_the_ends() -> None:
     est = grouped_ratio(np.zeros(20), 4)
     assert est.value == 0 and est.proportion_interval()[0] == 0.0
-    assert 0 < est.proportion_interval()[1] < 0.1
+    # 20 deals of 4 games: the bound of 20 independent trials (80 gave 0.052, taking the games
+    # of a deal as independent)
+    assert est.proportion_interval()[1] == pytest.approx(wilson_interval(0, 20, critical_value(0.95, 19))[1])
 
 
 def test_paired_difference_of_identical_cells_is_zero_and_not_detected() -> None:
@@ -268,3 +270,34 @@ def test_rank_correlation() -> None:
     assert lo < rho < hi
     assert rank_correlation([1, 2, 3, 4], [4, 3, 2, 1])[0] == pytest.approx(-1.0)
     assert math.isnan(rank_correlation([1, 1, 1, 1], [1, 2, 3, 4])[0])
+
+
+def test_a_grouped_proportion_at_0_or_1_counts_deals_not_games() -> None:
+    """A rate that sits at 0% or 100% shows no variance to measure how the games of a deal hang
+    together, so its interval must not take the games as independent: 30 deals replayed at two
+    seatings, won every time, is evidence from 30 deals (the upper bound of a rate at 0 is the
+    Wilson bound at 30, not at 60). A single deal gives a finite interval holding the estimate."""
+    est = grouped_ratio(np.full(30, 2.0), 2)
+    lo, hi = est.proportion_interval()
+    z = critical_value(0.95, 29)
+    assert hi == 1.0 and lo == pytest.approx(wilson_interval(30, 30, z)[0])
+    none = grouped_ratio(np.zeros(30), 2).proportion_interval()
+    assert none == (0.0, pytest.approx(wilson_interval(0, 30, z)[1]))
+    for totals in ([3.0], [0.0], [6.0]):
+        single = grouped_ratio(totals, 6)
+        lo, hi = single.proportion_interval()
+        assert 0.0 <= lo <= single.value <= hi <= 1.0 and hi - lo >= 0.5
+
+
+def test_grouped_proportion_interval_covers_a_rare_deal_level_event() -> None:
+    """Coverage by simulation: an event the deal decides (every replay of a deal alike) with
+    probability 2% over 100 deals at 20 seatings; 2,000 replicated experiments. A third of them
+    see no event at all, and an interval that took those 2,000 games as independent missed 2%
+    in every one of them."""
+    rng = np.random.default_rng(7)
+    covered = 0
+    for _ in range(2000):
+        est = grouped_ratio(20.0 * (rng.random(100) < 0.02), 20)
+        lo, hi = est.proportion_interval()
+        covered += lo <= 0.02 <= hi
+    assert covered / 2000 >= 0.93

@@ -18,7 +18,8 @@ Every rate or mean the project reports comes from one of two designs:
 Intervals of grouped estimates are Student-t intervals with ``G - 1`` degrees of freedom; a
 grouped *proportion* gets the Wilson interval at its effective sample size
 ``p (1 - p) / se^2`` (the number of independent games that would give the same standard
-error), which keeps it inside [0, 1] and sensible near 0 and 1.
+error), which keeps it inside [0, 1] and sensible near 0 and 1; at 0 or 1, or from one deal, no
+variance is measured and the effective sample size is the number of deals.
 
 Rankings of agents (tournaments): :func:`plackett_luce` fits Plackett-Luce strengths to the
 finishing orders by maximum likelihood, with a cluster-robust (sandwich) covariance whose
@@ -237,14 +238,19 @@ class GroupedEstimate:
     def proportion_interval(self, level: float = LEVEL) -> tuple[float, float]:
         """For a proportion: the Wilson interval at the effective sample size ``p(1-p)/se^2``.
 
-        When the estimate sits at 0 or 1 (no variance to measure) the observation count is
-        used, as for independent games.
+        When the estimate sits at 0 or 1, or rests on one deal, there is no variance to measure
+        how the games of a deal hang together, so the effective sample size is the number of
+        deals (the worst case: every game of a deal alike; the design effect of ``m`` games per
+        deal is at most ``m``). Counting the games instead took them as independent: an event
+        the deal decides, never seen in 100 deals at 20 seatings, got an upper bound 20 times
+        too tight.
         """
         p = self.value
         if math.isnan(p):
             return (math.nan, math.nan)
         variance = p * (1 - p)
-        n_eff = variance / (self.se * self.se) if self.se > 0 and variance > 0 else self.observations
+        measured = self.se > 0 and variance > 0  # False for a NaN se (one deal)
+        n_eff = variance / (self.se * self.se) if measured else float(min(self.groups, self.observations))
         return wilson_interval(p * n_eff, n_eff, critical_value(level, self.df))
 
     def p_value(self) -> float:
