@@ -405,3 +405,16 @@ def test_an_agent_file_replaced_since_the_start_is_refused_on_resume(tmp_path: P
     with pytest.raises(ValueError, match=changed):
         run(True)
     assert not victim.exists()  # nothing was played with the new network
+
+
+def test_the_standings_print_every_mean_with_its_interval() -> None:
+    """The screen's mean rank and points per game carry the 95% intervals (grouped by deal) that
+    standings.csv holds; the table printed them bare."""
+    frame = pd.DataFrame([{
+        "agent": "greedy", "games": 1200, "win_rate": 0.542, "win_lo": 0.514, "win_hi": 0.569,
+        "mean_rank": 1.46, "rank_lo": 1.43, "rank_hi": 1.49, "points_per_game": 26.5, "points_lo": 24.25,
+        "points_hi": 28.75, "strength": 0.11, "strength_lo": 0.04, "strength_hi": 0.19, "rating_mu": 25.96,
+    }])  # fmt: skip
+    text = tournament.format_standings(frame)
+    assert "mean rank [95%]" in text and "points/game [95%]" in text
+    assert "1.46 [1.43, 1.49]" in text and "26.5 [24.2, 28.8]" in text

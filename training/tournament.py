@@ -953,14 +953,16 @@ def format_standings(frame: pd.DataFrame) -> str:
     )
     width = max(5, *(len(a) for a in frame["agent"]))
     lines = [
-        f"{'agent':<{width}}  {'games':>8}  {'win rate [95%]':<24}  {'mean rank':>9}  {'points/game':>11}  "
-        f"{'strength [95%]':<22}  {'rating mu':>9}"
+        f"{'agent':<{width}}  {'games':>8}  {'win rate [95%]':<24}  {'mean rank [95%]':<18}  "
+        f"{'points/game [95%]':<20}  {'strength [95%]':<22}  {'rating mu':>9}"
     ]
     for _, r in frame.iterrows():
+        rank = f"{r['mean_rank']:.2f} [{r['rank_lo']:.2f}, {r['rank_hi']:.2f}]"
+        points = f"{r['points_per_game']:.1f} [{r['points_lo']:.1f}, {r['points_hi']:.1f}]"
         lines.append(
             f"{r['agent']:<{width}}  {r['games']:>8,}  "
             f"{r['win_rate']:6.1%} [{r['win_lo']:5.1%}, {r['win_hi']:5.1%}]    "
-            f"{r['mean_rank']:9.2f}  {r['points_per_game']:11.1f}  "
+            f"{rank:<18}  {points:<20}  "
             f"{r['strength']:+6.2f} [{r['strength_lo']:+.2f}, {r['strength_hi']:+.2f}]  {r['rating_mu']:9.2f}"
         )
     return "\n".join(lines)
