@@ -431,3 +431,18 @@ def test_a_named_learned_player_sits_in_the_cells_its_network_fits(
         atlas.parse_spec(
             {**TINY, "presets": ["macao"], "base": "macao", "variations": {}, "learned": "expert_uno_2p"}
         )
+
+
+def test_the_answer_names_the_random_player_it_means() -> None:
+    """A skill finding against the baseline says which player the baseline is (it read "against the
+    random player", which does not say random_legal or random_playable)."""
+    from training.atlas.report import answer_lines
+
+    spec = atlas.parse_spec(TINY)
+    effect = {
+        "play": "strong", "kind": "rule", "measure": "skill_vs_baseline", "variant": "v", "players": 2,
+        "change": 0.05, "lo": 0.01, "hi": 0.09, "level": 0.99, "detected": True, "replicated": "yes",
+    }  # fmt: skip
+    text = "\n".join(answer_lines(spec, [effect], {"v": ("A rule", "x=1")}))
+    assert f"the strong player wins more against `{spec.baseline}` players" in text
+    assert "the random player" not in text

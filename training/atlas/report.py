@@ -178,8 +178,8 @@ QUESTIONS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
         (
             (
                 "skill_vs_baseline",
-                "the strong player wins more against the random player",
-                "the strong player wins less against the random player",
+                "the strong player wins more against `{baseline}` players",
+                "the strong player wins less against `{baseline}` players",
             ),
             (
                 "skill_vs_field",
@@ -263,10 +263,8 @@ def answer_lines(
                 words, fields = names.get(e["variant"], (e["variant"], ""))
                 ids = rule_ids(spec, e["variant"])
                 where = f"{ids}, `{fields}`" if ids else f"`{fields}`"
-                items.append(
-                    f"- {words} ({where}), {e['players']} players: {up if e['change'] > 0 else down}, "
-                    f"{fmt_change(e)}."
-                )
+                direction = (up if e["change"] > 0 else down).replace("{baseline}", spec.baseline)
+                items.append(f"- {words} ({where}), {e['players']} players: {direction}, {fmt_change(e)}.")
         lines += [f"**{title}?**", ""]
         lines += items or ["- No rule changes this detectably under strong play."]
         lines.append("")
