@@ -107,6 +107,34 @@ def agent_name(seat_spec: AgentLike, agent: Any) -> str:
         return str(getattr(agent, "name", type(agent).__name__))
 
 
+class DealResults:
+    """The per-game arrays of a run of deals, as :func:`uno_env.simulate` gives them:
+    ``winner`` (-1 when truncated), ``length`` (decisions), ``turns``, ``first_mover`` (the
+    seat of the first decision), ``ranking`` (seats best first; -1 when truncated) and
+    ``scores``; :meth:`record` fills game ``i`` from its finished ``Game``."""
+
+    def __init__(self, count: int, players: int) -> None:
+        self.arrays = {
+            "winner": np.full(count, -1, dtype=np.int64),
+            "length": np.zeros(count, dtype=np.int64),
+            "turns": np.zeros(count, dtype=np.int64),
+            "first_mover": np.zeros(count, dtype=np.int64),
+            "ranking": np.full((count, players), -1, dtype=np.int64),
+            "scores": np.zeros((count, players), dtype=np.int64),
+        }
+
+    def record(self, i: int, game: uno_env.Game) -> None:
+        """Write the outcome of finished ``game`` as game ``i``."""
+        outcome = game.outcome()
+        assert outcome is not None
+        self.arrays["winner"][i] = -1 if outcome.winner is None else outcome.winner
+        self.arrays["length"][i] = outcome.decisions
+        self.arrays["turns"][i] = outcome.turns
+        if outcome.ranking:
+            self.arrays["ranking"][i] = outcome.ranking
+        self.arrays["scores"][i] = outcome.scores
+
+
 def make_seats(
     seats: Sequence[AgentLike], rules: Any, *, trust: bool = False, first_seed: int = 0
 ) -> list[Any]:
@@ -151,13 +179,7 @@ def play_deals(
     ruleset = uno_env.load_rules(rules)
     n = len(seats)
     players = make_seats(seats, ruleset, trust=trust) if agents is None else list(agents)
-    count = len(seeds)
-    winner = np.full(count, -1, dtype=np.int64)
-    length = np.zeros(count, dtype=np.int64)
-    turns = np.zeros(count, dtype=np.int64)
-    first_mover = np.zeros(count, dtype=np.int64)
-    ranking = np.full((count, n), -1, dtype=np.int64)
-    scores = np.zeros((count, n), dtype=np.int64)
+    results = DealResults(len(seeds), n)
     deck = ruleset.deck_family
     names = [agent_name(s, a) for s, a in zip(seats, players, strict=True)]
     try:
@@ -166,7 +188,7 @@ def play_deals(
                 reset_agent(agent, seat_seed(int(seed), k), name=names[k], seat=k)
             game = uno_env.Game(ruleset, n, seed=int(seed))
             spec = game.compiled.spec
-            first_mover[i] = game.current_player
+            results.arrays["first_mover"][i] = game.current_player
             while not game.is_over():
                 seat = game.current_player
                 if before_decision is not None:
@@ -181,30 +203,16 @@ def play_deals(
                 if trace is not None:
                     trace.decision(game, view, players[seat], action, seconds)
                 game.step(action)
-            outcome = game.outcome()
-            assert outcome is not None
             if trace is not None:
                 trace.game_over(game, [str(getattr(a, "name", type(a).__name__)) for a in players])
-            winner[i] = -1 if outcome.winner is None else outcome.winner
-            length[i] = outcome.decisions
-            turns[i] = outcome.turns
-            if outcome.ranking:
-                ranking[i] = outcome.ranking
-            scores[i] = outcome.scores
+            results.record(i, game)
     finally:  # also when an agent failed: the other seats' programs stop
         if agents is None:
             for agent in players:
                 close = getattr(agent, "close", None)
                 if callable(close):
                     close()
-    return {
-        "winner": winner,
-        "length": length,
-        "turns": turns,
-        "first_mover": first_mover,
-        "ranking": ranking,
-        "scores": scores,
-    }
+    return results.arrays
 
 
 def is_compiled(seats: Sequence[AgentLike]) -> bool:

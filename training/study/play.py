@@ -15,7 +15,7 @@ import numpy as np
 
 import agents
 import uno_env
-from agents.match import play_deals
+from agents.match import DealResults, play_deals
 from agents.policy_agent import checkpoint_path
 from agents.spec import parse_agent
 from training.common import set_torch_threads
@@ -179,16 +179,11 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
         for seat, style in enumerate(table)
         if is_checkpoint(style) or (style == LEARNED and task.learned)
     }
-    winner = np.full(task.count, -1, dtype=np.int64)
-    length = np.zeros(task.count, dtype=np.int64)
-    turns = np.zeros(task.count, dtype=np.int64)
-    first_mover = np.zeros(task.count, dtype=np.int64)
-    ranking = np.full((task.count, n), -1, dtype=np.int64)
-    scores = np.zeros((task.count, n), dtype=np.int64)
+    results = DealResults(task.count, n)
     for start in range(0, task.count, LEARNED_CHUNK):
         stop = min(task.count, start + LEARNED_CHUNK)
         games = [uno_env.Game(rules, n, seed=task.seed + task.first + i) for i in range(start, stop)]
-        first_mover[start:stop] = [game.current_player for game in games]
+        results.arrays["first_mover"][start:stop] = [game.current_player for game in games]
         scripted = [
             {
                 seat: agents.make(_compiled_text(style), seed=(task.seed + task.first + i) * 16 + seat)
@@ -214,23 +209,8 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
                     games[g].step(int(action))
             live = [g for g in live if not games[g].is_over()]
         for g, game in enumerate(games):
-            outcome = game.outcome()
-            assert outcome is not None
-            i = start + g
-            winner[i] = -1 if outcome.winner is None else outcome.winner
-            length[i] = outcome.decisions
-            turns[i] = outcome.turns
-            if outcome.ranking:
-                ranking[i] = outcome.ranking
-            scores[i] = outcome.scores
-    return {
-        "winner": winner,
-        "length": length,
-        "turns": turns,
-        "first_mover": first_mover,
-        "ranking": ranking,
-        "scores": scores,
-    }
+            results.record(start + g, game)
+    return results.arrays
 
 
 def play_python(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]:
