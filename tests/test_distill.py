@@ -124,3 +124,32 @@ def test_a_damaged_chunk_is_collected_again_on_resume(
     assert "chunk_00003.npz" in err
     assert chunk.read_bytes() == whole
     assert (out / "policy.npz").read_bytes() == policy
+
+
+def test_resume_refuses_a_rule_file_edited_since_the_run_started(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rules FILE``: a resume read the rule file again, so a file edited between sessions
+    mixed two rule sets in one run's data. The run keeps its rules in ``OUT/rules.txt`` (as
+    ``uno-env train`` does) and a resume whose rules differ stops in one line naming the run's
+    and the given rules, before it collects anything."""
+    rule_file = tmp_path / "house.toml"
+    rule_file.write_text('preset = "uno"\nhand_size = 7\n')
+    out = tmp_path / "run"
+    assert main([*TINY, "--rules", str(rule_file), "--out", str(out)]) == 0
+    assert (out / "rules.txt").read_text().strip() == "preset=uno"
+    (out / "chunks" / "chunk_00004.npz").unlink()  # an interrupted run: one chunk to collect
+    rule_file.write_text('preset = "uno"\nhand_size = 5\n')  # edited between sessions
+    before = contents(out)
+    capsys.readouterr()
+    assert main(["--resume", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "preset=uno (" in err and "preset=uno hand_size=5" in err and "hand_size=" in err, err
+    assert str(rule_file) in err and str(out / "rules.txt") in err, err
+    assert {k: v for k, v in contents(out).items() if k != ".lock"} == {
+        k: v for k, v in before.items() if k != ".lock"
+    }  # nothing collected with the other rules
+    rule_file.write_text('preset = "uno"\nhand_size = 7\n')  # restored: the run goes on
+    assert main(["--resume", str(out), "--quiet"]) == 0
+    assert (out / "chunks" / "chunk_00004.npz").is_file()

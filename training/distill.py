@@ -17,7 +17,8 @@ evaluated against ``--eval-opponent`` in duplicate format (deal-grouped interval
 **Data**: games are played in chunks of ``--chunk-games`` (chunk ``k``: seeds ``seed +
 k * chunk_games ...``); each chunk is written to ``OUT/chunks/chunk_K.npz`` when done, so an
 interrupted run resumes with the missing chunks (``--resume OUT``; a chunk file that cannot
-be read is collected again). One session at a time holds ``OUT`` (``OUT/.lock``,
+be read is collected again; the run's rules are kept in ``OUT/rules.txt`` and a resume whose
+``--rules`` file now gives other rules is refused). One session at a time holds ``OUT`` (``OUT/.lock``,
 :func:`training.runner.lock_folder`). Game ``g`` seats the
 teacher at seat ``g mod N`` and opponent entry ``(g div N) mod len(opponents)`` at the
 others. The compiled teacher draws its randomness from each game's agent generator:
@@ -44,7 +45,7 @@ import numpy as np
 
 import uno_env
 from uno_env import files
-from uno_env.engine.rules import compile_spec
+from uno_env.engine.rules import RuleSet, compile_spec
 from uno_env.game.encoding import obs_layout
 from uno_env.sim.learned import collect_decisions, save_exported
 from uno_env.stats import grouped_ratio
@@ -302,6 +303,7 @@ def _run(cfg: DistillConfig, out: Path, rules: Any, command: str, progress: bool
         raise ValueError(
             f"{out} holds a run with another config; resume it unchanged or choose another --out"
         )
+    check_run_rules(out, cfg, rules)
     write_json_atomic(config_file, wanted)
     collect(cfg, out, progress)
     data, held = load_data(cfg, out)
@@ -336,6 +338,28 @@ def _run(cfg: DistillConfig, out: Path, rules: Any, command: str, progress: bool
         f"-> {target}"
     )
     return target
+
+
+def check_run_rules(out: Path, cfg: DistillConfig, rules: RuleSet) -> None:
+    """Record the run's rules in ``OUT/rules.txt`` at its start (as ``uno-env train`` does) and
+    refuse a later session whose rules differ: ``config.json`` names a rule file, which may be
+    edited between sessions, and one run's chunks must come from one rule set. A run from
+    before the record has none to compare with: its rules are recorded now."""
+    path = out / "rules.txt"
+    if not (path.exists() or path.is_symlink()):
+        write_file_atomic(path, lambda handle: handle.write(f"{rules}\n".encode()))
+        return
+    try:
+        recorded = RuleSet.parse(files.read_text(path, "run rules").strip())
+    except ValueError as exc:
+        raise ValueError(f"cannot read the run's rules {path}: {exc}") from None
+    if recorded != rules:
+        given = f"--rules {cfg.rules}" + "".join(f" --set {item}" for item in cfg.overrides)
+        raise ValueError(
+            f"{out} was started with the rules {recorded} ({path}); its {given} now gives {rules} "
+            f"(given, other: the run's: {'; '.join(rules.differences(recorded))}): one run keeps one rule "
+            "set, so restore the rule file, or start another run with --out"
+        )
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
