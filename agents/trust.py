@@ -100,11 +100,7 @@ def signing_key(*, create: bool) -> bytes | None:
 
 
 def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with files.open_regular(path, CHECKPOINT_LIMIT, "checkpoint") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return files.file_sha256(path, CHECKPOINT_LIMIT, "checkpoint")
 
 
 def check_checkpoint_file(zip_path: str | Path) -> None:

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import hashlib
 import importlib.util
 import json
 import multiprocessing
@@ -265,27 +264,35 @@ def check_agent_files(
     A run from before the record starts it on resume."""
     if not paths:
         return
-    digests = {}
-    for path in sorted(set(paths)):
-        digest = hashlib.sha256()
-        with files.open_regular(path, AGENT_FILE_LIMIT, "agent file", error=error) as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        digests[path] = digest.hexdigest()
+    digests = {
+        path: files.file_sha256(path, AGENT_FILE_LIMIT, "agent file", error=error)
+        for path in sorted(set(paths))
+    }
     target = folder / AGENT_FILES
-    if not target.exists():
-        write_json_atomic(target, digests)
-        return
-    recorded = files.read_json_object(target, "agent file digests", error=error)
-    changed = sorted(path for path in digests if recorded.get(path, digests[path]) != digests[path])
+    changed = hold_digests(target, digests, "agent file digests", error=error)
     if changed:
         raise error(
             f"{folder}: agent file(s) {', '.join(changed)} changed since the {what} started (SHA-256 "
             f"recorded in {target}); allowed: the files it started with: restore them, or start a new "
             f"{what} in a new folder for the new agent"
         )
-    if set(digests) - set(recorded):
+
+
+def hold_digests(
+    target: Path, digests: Mapping[str, str], what: str, *, error: type[ValueError] = ValueError
+) -> list[str]:
+    """Keep a run's record of file digests (path -> SHA-256) in JSON file ``target``: write it
+    when there is none (the run's start), else return the paths whose digest differs from the
+    record, sorted (the caller refuses the resume). Paths the record lacks (a run from before
+    they were recorded) join it when nothing changed."""
+    if not target.exists():
+        write_json_atomic(target, dict(digests))
+        return []
+    recorded = files.read_json_object(target, what, error=error)
+    changed = sorted(path for path in digests if recorded.get(path, digests[path]) != digests[path])
+    if not changed and set(digests) - set(recorded):
         write_json_atomic(target, {**recorded, **digests})
+    return changed
 
 
 def results_folder(folder: Path) -> Path:

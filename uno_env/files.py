@@ -38,6 +38,7 @@ every layer may use it.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
@@ -169,6 +170,20 @@ def open_regular(
     except BaseException:
         os.close(fd)
         raise
+
+
+def sha256_update(digest: Any, handle: IO[bytes]) -> None:
+    """Feed the rest of ``handle`` into ``digest`` (a :mod:`hashlib` object), 1 MiB at a time."""
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+
+
+def file_sha256(path: str | Path, limit: int, what: str, *, error: type[ValueError] = FileError) -> str:
+    """SHA-256 (hex) of a regular file of at most ``limit`` bytes, read through :func:`open_regular`."""
+    digest = hashlib.sha256()
+    with open_regular(path, limit, what, error=error) as handle:
+        sha256_update(digest, handle)
+    return digest.hexdigest()
 
 
 def read_bytes(path: str | Path, limit: int, what: str, *, error: type[ValueError] = FileError) -> bytes:

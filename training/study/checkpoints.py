@@ -12,9 +12,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from training.runner import (
-    write_json_atomic,
-)
+from training.runner import hold_digests
 from uno_env import files
 from uno_env.sim.learned import load_policy
 
@@ -35,8 +33,7 @@ def checkpoint_digests(spec: StudySpec) -> dict[str, str]:
         digest = hashlib.sha256()
         for part in (checkpoint_path(path), metadata_path(path)):
             with files.open_regular(part, CHECKPOINT_LIMIT, "checkpoint", error=SpecError) as handle:
-                for block in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(block)
+                files.sha256_update(digest, handle)
         out[path] = digest.hexdigest()
     for name in spec.exported():
         policy = load_policy(name)
@@ -51,14 +48,10 @@ def agent_file_digests(spec: StudySpec, skip: set[str]) -> dict[str, str]:
     objects = {agent.text for agent in spec.agents}
     named = [s for s in dict.fromkeys((*spec.styles, spec.reference)) if s and s != LEARNED]
     paths = {path for s in named if s not in objects and s not in skip for path in parse_agent(s).files()}
-    out = {}
-    for path in sorted(paths - skip):
-        digest = hashlib.sha256()
-        with files.open_regular(path, CHECKPOINT_LIMIT, "agent file", error=SpecError) as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        out[path] = digest.hexdigest()
-    return out
+    return {
+        path: files.file_sha256(path, CHECKPOINT_LIMIT, "agent file", error=SpecError)
+        for path in sorted(paths - skip)
+    }
 
 
 def check_trust(spec: StudySpec, trust: bool) -> None:
@@ -81,16 +74,10 @@ def check_checkpoints(spec: StudySpec, out: Path) -> None:
     if not digests:
         return
     target = out / "checkpoints.json"
-    if target.exists():
-        recorded = files.read_json_object(target, "checkpoint digests", error=SpecError)
-        # a file recorded by none (a study from before agent files were recorded) starts now
-        changed = sorted(p for p in digests if recorded.get(p, digests[p]) != digests[p])
-        if changed:
-            raise SpecError(
-                f"{out}: checkpoint(s) or agent file(s) {', '.join(changed)} changed since the study "
-                f"started (SHA-256 recorded in {target}); start a new study for the new policy"
-            )
-        if set(digests) - set(recorded):
-            write_json_atomic(target, {**recorded, **digests})
-        return
-    write_json_atomic(target, digests)
+    # a file recorded by none (a study from before agent files were recorded) starts now
+    changed = hold_digests(target, digests, "checkpoint digests", error=SpecError)
+    if changed:
+        raise SpecError(
+            f"{out}: checkpoint(s) or agent file(s) {', '.join(changed)} changed since the study "
+            f"started (SHA-256 recorded in {target}); start a new study for the new policy"
+        )

@@ -297,15 +297,7 @@ def sidecar_path(path: str | Path) -> Path:
 
 def file_digest(path: Path, limit: int = 1 << 62, what: str = "file") -> str:
     """SHA-256 of a regular file's bytes (hex), read in blocks (:func:`uno_env.files.open_regular`)."""
-    with files.open_regular(path, limit, what, error=PolicyFileError) as handle:
-        return _digest(handle)
-
-
-def _digest(handle: Any) -> str:
-    digest = hashlib.sha256()
-    for block in iter(lambda: handle.read(1 << 20), b""):
-        digest.update(block)
-    return digest.hexdigest()
+    return files.file_sha256(path, limit, what, error=PolicyFileError)
 
 
 def save_exported(
@@ -587,7 +579,9 @@ def load_exported(path: str | Path) -> ExportedPolicy:
         with files.open_regular(
             source, POLICY_FILE_LIMIT, "exported policy", error=PolicyFileError
         ) as handle:
-            if _digest(handle) != meta["weights_sha256"]:
+            digest = hashlib.sha256()
+            files.sha256_update(digest, handle)
+            if digest.hexdigest() != meta["weights_sha256"]:
                 found = "has another SHA-256 than its sidecar records (a replaced or damaged file)"
                 allowed = f"the weights_sha256 of {meta_file.name}"
                 raise files.refuse(where, "the file", found, allowed, PolicyFileError)
