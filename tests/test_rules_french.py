@@ -1411,6 +1411,19 @@ def test_MC_END_1_ranking_is_the_leaving_order_not_the_seat_order() -> None:
     assert field(game, "finished") == "2 3 1"
 
 
+def test_MC_END_1_the_round_winner_is_the_first_to_leave_not_the_last() -> None:
+    """MC-END-1: the round's recorded winner (``S_ROUND_WINNER``, which the search styles read
+    to value a finished rollout) is the first player to leave (seat 2), the game's winner, not
+    the last one to leave (seat 0, second in the ranking)."""
+    game = mc("5H 6H/9C 8C 7C/5S", "5D", seat=2, draw="draw=KC QC")
+    for action in ("5S", "call", "5H", "draw", "6H"):
+        game.step(action)
+    outcome = game.outcome()
+    assert outcome is not None and (outcome.winner, outcome.ranking) == (2, (2, 0, 1))
+    assert int(game.state[L.S_ROUND_WINNER]) == 2
+    assert int(game.state[L.S_WINNER]) == 2
+
+
 @pytest.mark.parametrize("round_score", ["winner_takes", "own_points"])
 def test_MC_END_1_the_round_is_scored_when_one_player_is_left(round_score: str) -> None:
     """MC-END-1 with U-SCORE-1 (the ``macao`` default): the first to leave scores the points

@@ -1941,12 +1941,13 @@ def end_round(state: np.ndarray, spec: np.ndarray, winner: int, staged: bool | N
         state[L.ROUND_POINTS + seat] = points
         won += points
     state[L.S_ROUND] += 1
-    state[L.S_ROUND_WINNER] = winner
     match = spec[L.SP_MATCH]
-    if spec[L.SP_END_RULE] == 1:  # MC-END-1: the first to leave won
+    if spec[L.SP_END_RULE] == 1:  # MC-END-1: the first to leave won, not the last to leave
         for seat in range(n):
             if state[L.FINISHED + seat] == 1:
                 winner = seat
+    state[L.S_ROUND_WINNER] = winner
+    if spec[L.SP_END_RULE] == 1:
         # a single round, scored as any other: only the loser still holds points
         if spec[L.SP_ROUND_SCORE] == 1:  # MM-SCORE-1: everyone scores their own hand
             for seat in range(n):
