@@ -47,6 +47,7 @@ SKIPPED_FIELDS = ("deck",)
 COMPANIONS: Mapping[str, Mapping[str, Any]] = {
     "wild_not_on_when": {"wild_not_on": "D2", "stacking": ("D2/D2",)},
     "stack_growth": {"stacking": ("D2/D2", "WD4/WD4", "WD4/D2")},
+    "must_answer": {"stacking": ("D2/D2", "WD4/WD4", "WD4/D2")},
     "multi_leave_one": {"multi_play": "identical"},
     "zero_rule_rank": {"zero_rule": "swap"},
 }

@@ -280,11 +280,14 @@ def _mask_face_by_face(state: np.ndarray, spec: np.ndarray, mask: np.ndarray) ->
     elif phase == L.PH_CHALLENGE or phase == L.PH_ANSWER:
         if phase == L.PH_CHALLENGE:
             mask[nf + L.A_CHALLENGE_OFFSET] = 1
-        mask[nf + L.A_ACCEPT_OFFSET] = 1
+        answers = 0
         for face in range(nf):
             if state[held + face] > 0 and engine.answer_kind(state, spec, seat, face) >= 0:
                 mask[face] = 1
                 may_call = True
+                answers += 1
+        if answers == 0 or spec[L.SP_MUST_ANSWER] == 0:  # MD-SEVEN-1: a held answer must be laid
+            mask[nf + L.A_ACCEPT_OFFSET] = 1
     elif phase == L.PH_CONTINUE:
         for face in range(nf):
             if engine.continues(state, spec, seat, face):

@@ -759,10 +759,10 @@ def test_MD_SEVEN_1_each_further_seven_doubles_3_6_12() -> None:
     game = md("7C 7H 3S 8S/7S 4S 10S 9H", "4C")
     game.step("7C")
     assert (game.current_player, field(game, "pending")) == (1, "3")
-    assert legal(game) == {"7S", "accept"}
+    assert legal(game) == {"7S"}  # the 7 is compulsory (must_answer)
     game.step("7S")
     assert (game.current_player, field(game, "pending"), field(game, "from")) == (0, "6", "1")
-    assert legal(game) == {"7H", "accept"}
+    assert legal(game) == {"7H"}
     game.step("7H")
     assert (game.current_player, field(game, "pending"), field(game, "from")) == (1, "12", "0")
     assert legal(game) == {"accept"}
@@ -774,11 +774,34 @@ def test_MD_SEVEN_1_each_further_seven_doubles_3_6_12() -> None:
     )
 
 
+def test_MD_SEVEN_1_a_player_holding_a_7_must_lay_it() -> None:
+    """MD-SEVEN-1 ("Força o próximo jogador a descartar também um 7. Caso o próximo jogador não
+    tenha, fica forçado a comprar 3 cartas"): the next player holding a 7 must lay one, accept
+    is not offered; a player without a 7 draws 3. With ``must_answer=False`` the player may take
+    the 3 cards while holding a 7."""
+    game = md("7C 3S 8S/7S 4S 10S/5H 5S 6H", "4C")
+    game.step("7C")
+    assert (game.current_player, game.phase, field(game, "pending")) == (1, Phase.ANSWER, "3")
+    assert legal(game) == {"7S"}
+    game.step("7S")
+    assert (game.current_player, field(game, "pending"), field(game, "from")) == (2, "6", "1")
+    assert legal(game) == {"accept"}
+    optional = md("7C 3S 8S/7S 4S 10S/5H 5S 6H", "4C", must_answer=False)
+    optional.step("7C")
+    assert legal(optional) == {"7S", "accept"}
+    optional.step("accept")
+    assert_position(
+        optional,
+        "hands=3S 8S/2D 3D 6D 7S 4S 10S/5H 5S 6H; discard=4C 7C; "
+        "draw=8D 10D QD KD 10H QH KH 2S 6S QS 3C; colour=C; seat=2; dir=+; phase=play",
+    )
+
+
 def test_MD_SEVEN_1_sevens_laid_together_double_as_in_sequence() -> None:
     """MD-SEVEN-1 ("each further 7 doubles the penalty (3, 6, 12, ...)") with
     ``multi_play="same_rank"``: three 7s laid in one play send 3, 6, 12, the same 12 as
     one 7 answered by two (3 doubled twice), not 3 + 3 + 3."""
-    together = md("7C 7H 7S 9D/4D 4S 9S 7D/5D 5S 6H", "4C", multi_play="same_rank")
+    together = md("7C 7H 7S 9D/4D 4S 9S 5C/5D 5S 6H", "4C", multi_play="same_rank")
     for card in ("7C", "7H", "7S"):
         together.step(card)
     assert (together.current_player, together.phase) == (1, Phase.ANSWER)
@@ -787,11 +810,11 @@ def test_MD_SEVEN_1_sevens_laid_together_double_as_in_sequence() -> None:
     for card in ("7C", "7D", "7S", "pass"):
         answered.step(card)
     assert (answered.current_player, field(answered, "pending"), field(answered, "from")) == (2, "12", "1")
-    assert legal(together) == {"7D", "accept"}
+    assert legal(together) == {"accept"}
     together.step("accept")
     assert_position(
         together,
-        "hands=9D/2D 3D 6D 8D 10D QD KD 10H QH KH 2S 6S 4D 4S 9S 7D/5D 5S 6H; "
+        "hands=9D/2D 3D 6D 8D 10D QD KD 10H QH KH 2S 6S 4D 4S 9S 5C/5D 5S 6H; "
         "discard=4C 7C 7H 7S; draw=QS 3C; colour=S; seat=2; dir=+; phase=play",
     )
 
@@ -826,13 +849,20 @@ def test_MD_JACK_1_jack_is_wild_even_on_a_seven() -> None:
 
 
 def test_MD_JACK_1_jack_does_not_answer_a_pending_seven() -> None:
-    """MD-JACK-1 + MD-SEVEN-1: a pending 7 is answered only by a 7."""
+    """MD-JACK-1 + MD-SEVEN-1: a pending 7 is answered only by a 7 (and must be, the player
+    holding one); a Jack alone does not save the player from drawing."""
     game = pos(
         "mau_mau_doubling",
         "hands=3H 8H/JS JC 7D 4S/5H 5S 6H; discard=4C 7C; draw=2D 3D 6D; colour=C; seat=1; "
         "dir=+; phase=answer; pending=3; from=0",
     )
-    assert legal(game) == {"7D", "accept"}
+    assert legal(game) == {"7D"}
+    jacks = pos(
+        "mau_mau_doubling",
+        "hands=3H 8H/JS JC 4S/5H 5S 6H; discard=4C 7C; draw=2D 3D 6D; colour=C; seat=1; "
+        "dir=+; phase=answer; pending=3; from=0",
+    )
+    assert legal(jacks) == {"accept"}
 
 
 # ================================================================ MD-NOTE

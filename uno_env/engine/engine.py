@@ -690,9 +690,11 @@ def legal_choose_colour(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple
 @njit(cache=True, inline="always")
 def legal_answer(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
     """PH_ANSWER: accept the pending penalty, or answer it with a card (:func:`answer_faces`);
-    call along with an answer."""
+    call along with an answer. MD-SEVEN-1 (``must_answer``): accept only without an answer."""
     faces = answer_faces(state, spec, seat)
-    others = 1 << L.A_ACCEPT_OFFSET
+    others = 0
+    if faces == 0 or spec[L.SP_MUST_ANSWER] == 0:
+        others = 1 << L.A_ACCEPT_OFFSET
     if faces != 0:
         others |= _call_bit(state, spec, seat, L.PH_ANSWER)
     return faces, others
@@ -702,7 +704,9 @@ def legal_answer(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, i
 def legal_challenge(state: np.ndarray, spec: np.ndarray, seat: int) -> tuple[int, int]:
     """PH_CHALLENGE: challenge the Wild Draw Four (U-WD4-2), or as :func:`legal_answer`."""
     faces = answer_faces(state, spec, seat)
-    others = (1 << L.A_ACCEPT_OFFSET) | (1 << L.A_CHALLENGE_OFFSET)
+    others = 1 << L.A_CHALLENGE_OFFSET
+    if faces == 0 or spec[L.SP_MUST_ANSWER] == 0:
+        others |= 1 << L.A_ACCEPT_OFFSET
     if faces != 0:
         others |= _call_bit(state, spec, seat, L.PH_CHALLENGE)
     return faces, others

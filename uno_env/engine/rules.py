@@ -261,6 +261,13 @@ class RuleSet:
         codes=O.STACK_GROWTH,
         slot=L.SP_STACK_DOUBLE,
     )
+    must_answer: bool = _rule(
+        False,
+        "MD-SEVEN-1",
+        "a player holding a card that answers the pending penalty must lay one; only a player "
+        "without one takes the penalty",
+        slot=L.declare_spec_slot("SP_MUST_ANSWER", 49),
+    )
     reverse_reflects: bool = _rule(
         False,
         "H-REFLECT-1",
@@ -952,6 +959,7 @@ def _make_presets() -> dict[str, RuleSet]:
             card_effects=("A:skip", "7:draw:3", "9:previous_draws:1", "J:wild"),
             stacking=("7/7",),
             stack_growth="double",
+            must_answer=True,
             call="none",
             last_card_draw=False,
             round_score="own_points",
