@@ -31,7 +31,7 @@ from tests.scenarios import all_cards, assert_position, discard, draw_pile, hand
 from tests.scenarios import position_fields as fields
 from uno_env import Game, Phase, RuleError, preset
 from uno_env.engine import layout as L
-from uno_env.engine.cards import FRENCH_RANKS, FRENCH_SUITS
+from uno_env.engine.cards import FRENCH_RANKS, FRENCH_SUITS, parse_face
 from uno_env.engine.rules import MACAO_EFFECTS, MACAO_KINGS, RuleSet
 
 PLAIN_RANKS = {
@@ -795,6 +795,22 @@ def test_MD_SEVEN_1_a_player_holding_a_7_must_lay_it() -> None:
         "hands=3S 8S/2D 3D 6D 7S 4S 10S/5H 5S 6H; discard=4C 7C; "
         "draw=8D 10D QD KD 10H QH KH 2S 6S QS 3C; colour=C; seat=2; dir=+; phase=play",
     )
+
+
+def test_MD_SEVEN_1_taking_the_penalty_proves_no_seven_is_held() -> None:
+    """MD-SEVEN-1 with ``must_answer``: a player who takes the pending 7's cards held no 7, so
+    the public record (``L.VOID_FACES``, what the search's samplers keep) says so, with the 6
+    cards drawn as slack; where the 7 is optional, taking the cards proves nothing."""
+    sevens = sum(1 << parse_face(f"7{suit}", "french") for suit in "CDHS")
+    game = md("7C 3S 8S/7S 4S 10S/5H 5S 6H", "4C")
+    game.step("7C")
+    game.step("7S")
+    game.step("accept")
+    assert (game.state[L.VOID_FACES + 2], game.state[L.VOID_SLACK + 2]) == (sevens, 6)
+    optional = md("7C 3S 8S/7S 4S 10S/5H 5S 6H", "4C", must_answer=False)
+    optional.step("7C")
+    optional.step("accept")
+    assert optional.state[L.VOID_FACES + 1] == 0
 
 
 def test_MD_SEVEN_1_sevens_laid_together_double_as_in_sequence() -> None:

@@ -594,9 +594,15 @@ def playable_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
 
 @njit(cache=True, inline="always")
 def answer_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
-    """The faces ``seat`` holds that answer the pending penalty (:func:`answer_kind` >= 0):
-    penalty cards the stack table allows on it that match (H-STACK-1, MM-SEVEN-1, MD-SEVEN-1,
-    MC-FOUR-1, MC-DRAW-1), a matching Reverse (H-REFLECT-1), a Super Star (M-STAR-1)."""
+    """The faces ``seat`` holds that answer the pending penalty (:func:`answering_faces`)."""
+    return answering_faces(state, spec, seat) & state[L.HELD + seat]
+
+
+@njit(cache=True, inline="always")
+def answering_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
+    """The faces that would answer the pending penalty for ``seat`` (:func:`answer_kind` >= 0),
+    held or not: penalty cards the stack table allows on it that match (H-STACK-1, MM-SEVEN-1,
+    MD-SEVEN-1, MC-FOUR-1, MC-DRAW-1), a matching Reverse (H-REFLECT-1), a Super Star (M-STAR-1)."""
     match = matching_faces(state, spec)
     pending_class = state[L.S_PENDING_CLASS]
     faces = 0
@@ -606,7 +612,7 @@ def answer_faces(state: np.ndarray, spec: np.ndarray, seat: int) -> int:
         faces |= spec[L.STAR_FACES]
         if spec[L.SP_REVERSE_REFLECTS] == 1:
             faces |= spec[L.REVERSE_FACES] & match
-    return faces & state[L.HELD + seat] & lay_allowed(state, spec, seat)
+    return faces & lay_allowed(state, spec, seat)
 
 
 @njit(cache=True, inline="always")
@@ -1776,6 +1782,8 @@ def apply_answer(state: np.ndarray, spec: np.ndarray, seat: int, action: int, st
     elif action == nf + L.A_CHALLENGE_OFFSET:
         resolve_challenge(state, spec, seat, staged)
     else:
+        if spec[L.SP_MUST_ANSWER] == 1:  # MD-SEVEN-1: taking the penalty proves no answer held
+            record_lack(state, L.VOID_FACES, seat, answering_faces(state, spec, seat), 0, True)
         accept_penalty(state, spec, seat, staged)
 
 
