@@ -207,3 +207,43 @@ def test_torchrl_gym_wrapper_on_the_single_agent_id_with_its_one_switch() -> Non
     assert rollout["next", "done"].any()
     chosen = rollout["action_mask"].bool().gather(-1, rollout["action"].unsqueeze(-1))
     assert chosen.all()
+
+
+# ================================================================ unknown keyword arguments
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **kw: uno_env.env("uno", 2, **kw),
+        lambda **kw: uno_env.parallel_env("uno", 2, **kw),
+        lambda **kw: uno_env.SingleAgentEnv("uno", 2, **kw),
+        lambda **kw: uno_env.VectorEnv(2, "uno", 2, **kw),
+    ],
+    ids=["aec", "parallel", "single", "vector"],
+)
+def test_an_unknown_keyword_is_a_type_error_naming_the_options_and_the_rule_fields(make: Any) -> None:
+    """``frameskip=4`` (TorchRL's ``GymEnv`` passes it and drops it on Python's TypeError) was
+    ``RuleError: rules: unknown rule key(s) frameskip``, which named neither the env's options
+    nor said that it was the keyword that was unknown; TorchRL's GymEnv then failed."""
+    with pytest.raises(TypeError, match=r"got an unexpected keyword argument 'frameskip'") as caught:
+        make(frameskip=4)
+    message = str(caught.value)
+    assert "illegal_action" in message and "render_mode" in message  # the env's options
+    assert "max_decisions" in message and "seven_swap" in message  # the rule fields
+    assert isinstance(caught.value, uno_env.RuleError)  # what it was before, still caught as such
+    with pytest.raises(TypeError, match=r"'rewards'.*also unknown: 'sevens'"):
+        make(rewards="score", sevens=True)
+
+
+def test_torchrl_gym_env_makes_the_registered_id() -> None:
+    """``torchrl.envs.GymEnv("uno_env/Uno-v1", ...)`` passes ``frameskip``, and drops it only on
+    Python's 'unexpected keyword argument' TypeError; it raised RuleError instead."""
+    pytest.importorskip("torchrl")
+    from torchrl.envs import GymEnv, TransformedEnv
+    from torchrl.envs.transforms import ActionMask
+
+    env = TransformedEnv(
+        GymEnv(gymnasium_id("uno"), num_players=2, opponents="greedy", dict_observation=True), ActionMask()
+    )
+    env.set_seed(0)
+    rollout = env.rollout(100, break_when_any_done=False)
+    assert rollout["action_mask"].bool().gather(-1, rollout["action"].argmax(-1, keepdim=True)).all()

@@ -23,7 +23,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ..game.encoding import OBS_VERSION, describe, layout_table, obs_layout
-from .common import ActionOutOfBoundsError
+from .common import ActionOutOfBoundsError, UnknownKeywordError
 from .registration import ENV_VERSION
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ __all__ = [
     "OBS_VERSION",
     "ActionOutOfBoundsError",
     "SingleAgentEnv",
+    "UnknownKeywordError",
     "UnoEnv",
     "VectorEnv",
     "describe",

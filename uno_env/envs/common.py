@@ -3,6 +3,8 @@ checks and errors (no PettingZoo or Gymnasium here)."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ import numpy as np
 from ..engine import cards
 from ..engine.engine import staged_argument
 from ..engine.rng import check_seed, fresh_seed
-from ..engine.rules import RuleSet
+from ..engine.rules import RuleError, RuleSet
 from ..game.compiled import CompiledGame, compile_game
 from ..game.encoding import ObsLayout, obs_layout
 from . import core
@@ -22,6 +24,7 @@ __all__ = [
     "ActionOutOfBoundsError",
     "CompiledEnv",
     "PublicLog",
+    "UnknownKeywordError",
     "check_choice",
     "check_learner_seat",
     "check_options",
@@ -36,6 +39,18 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 
 class ActionOutOfBoundsError(ValueError, AssertionError):
     """An action outside the action space (not an integer id of the action table)."""
+
+
+class UnknownKeywordError(RuleError, TypeError):
+    """A keyword argument of an env constructor that is neither an env option nor a rule field.
+
+    A ``TypeError`` as Python raises for an unexpected keyword argument (clients such as
+    TorchRL's ``GymEnv`` try a keyword and drop it on that error), and a
+    :class:`~uno_env.RuleError`, as the env raised for it before.
+    """
+
+
+_RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
 
 
 def check_choice(name: str, value: str, allowed: dict[str, int]) -> int:
@@ -94,6 +109,9 @@ class CompiledEnv:
     _illegal_code: int
 
     def _compile(self, rules: RuleSet | str | Path, num_players: int, overrides: dict[str, Any]) -> None:
+        unknown = [key for key in overrides if key not in _RULE_FIELDS]
+        if unknown:
+            raise self._unknown_keywords(unknown)
         self.compiled = compile_game(rules, num_players, **overrides)
         self.rules = self.compiled.rules
         self.num_players = self.compiled.num_players
@@ -104,6 +122,20 @@ class CompiledEnv:
         self._layout = obs_layout(self.deck)
         self._offsets = self._layout.offsets
         self._num_actions = self.compiled.num_actions
+
+    def _unknown_keywords(self, unknown: list[str]) -> UnknownKeywordError:
+        """The error for constructor keywords that are neither env options nor rule fields."""
+        skip = {"self", "rules", "num_players"}
+        options = [
+            name
+            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+            if name not in skip and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+        ]
+        also = f"; also unknown: {', '.join(repr(k) for k in unknown[1:])}" if len(unknown) > 1 else ""
+        return UnknownKeywordError(
+            f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}{also}: "
+            f"neither an env option ({', '.join(options)}) nor a rule field ({', '.join(_RULE_FIELDS)})"
+        )
 
     def _set_payoffs(
         self, reward: str, truncation_reward: str, illegal_action: str, illegal_reward: float
