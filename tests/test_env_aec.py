@@ -145,6 +145,28 @@ def test_registration_happens_when_pettingzoo_is_imported_after_uno_env() -> Non
     assert out.stdout.split() == ["3", "SingleAgentEnv"]
 
 
+def test_registration_survives_a_find_spec_probe_before_the_import() -> None:
+    """Libraries probe for Gymnasium before importing it (TorchRL's ``importlib.util.find_spec
+    ("gymnasium")``, at its import): the probe used up the one-shot import hook without loading
+    the module, so after ``import uno_env, torchrl`` no id was registered
+    (``NamespaceNotFound: Namespace uno_env not found``)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib.util, sys, uno_env\n"
+        "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
+        "assert importlib.util.find_spec('gymnasium') and importlib.util.find_spec('pettingzoo')\n"
+        "import pettingzoo, gymnasium\n"
+        "print('uno_env/uno-v1' in pettingzoo.aec_registry, 'uno_env/Uno-v1' in gymnasium.registry)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]
+
+
 # ================================================================ agents, spaces, seeds
 def test_agents_spaces_and_masks() -> None:
     env = uno_env.env("uno", 5)

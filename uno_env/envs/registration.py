@@ -97,23 +97,36 @@ class _ThenRegister(importlib.abc.Loader):
 
 
 class _RegisterOnImport(importlib.abc.MetaPathFinder):
-    """A one-shot finder: when ``name`` is imported, register our ids after it loads."""
+    """When ``name`` is loaded, register our ids after it and leave ``sys.meta_path``.
+
+    The finder stays in place until the module is executed, not merely found: libraries
+    probe with ``importlib.util.find_spec(name)`` before importing (TorchRL does for
+    Gymnasium), and a probe loads nothing.
+    """
 
     def __init__(self, name: str, callback: Callable[[], None]) -> None:
         self.name = name
         self.callback = callback
+        self._searching = False
 
     def find_spec(
         self, fullname: str, path: Any = None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname != self.name:
+        if fullname != self.name or self._searching:
             return None
+        self._searching = True  # the search below asks the finders again, this one included
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            self._searching = False
+        if spec is not None and spec.loader is not None and not isinstance(spec.loader, _ThenRegister):
+            spec.loader = _ThenRegister(spec.loader, self._loaded)
+        return spec
+
+    def _loaded(self) -> None:
         if self in sys.meta_path:
             sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _ThenRegister(spec.loader, self.callback)
-        return spec
+        self.callback()
 
 
 def install() -> None:
