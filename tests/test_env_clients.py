@@ -247,3 +247,24 @@ def test_torchrl_gym_env_makes_the_registered_id() -> None:
     env.set_seed(0)
     rollout = env.rollout(100, break_when_any_done=False)
     assert rollout["action_mask"].bool().gather(-1, rollout["action"].argmax(-1, keepdim=True)).all()
+
+
+def test_gymnasium_vector_wrappers_over_make_vec() -> None:
+    """What docs/environments/vector.md says of Gymnasium's vector wrappers: the reward and
+    statistics wrappers run; the observation wrappers refuse same-step auto-reset."""
+    from gymnasium.wrappers import vector as wrappers
+
+    venv = gymnasium.make_vec(gymnasium_id("uno"), num_envs=3, num_players=2, max_decisions=60)
+    wrapped = wrappers.DictInfoToList(
+        wrappers.NormalizeReward(wrappers.ClipReward(wrappers.RecordEpisodeStatistics(venv), -1, 1))
+    )
+    wrapped.reset(seed=0)
+    episodes = 0
+    for _ in range(100):
+        actions = venv.unwrapped.action_masks().argmax(axis=1)
+        _, _, terminated, truncated, infos = wrapped.step(actions)
+        episodes += sum("episode" in info for info in infos)
+        assert sum("episode" in info for info in infos) == (terminated | truncated).sum()
+    assert episodes > 0
+    with pytest.raises(ValueError, match="Expected autoreset_mode to be NEXT_STEP or DISABLED"):
+        wrappers.NormalizeObservation(gymnasium.make_vec(gymnasium_id("uno"), num_envs=2, num_players=2))
