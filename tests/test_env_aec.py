@@ -458,6 +458,23 @@ def test_agent_iter_needs_a_step_between_agents() -> None:
         next(agents)
 
 
+def test_last_once_every_agent_left_and_unknown_agents_name_what_is_allowed() -> None:
+    """``last()`` after the game (every agent stepped out) was a bare ``KeyError: 'player_1'``,
+    as were ``observation_space`` and ``action_space`` of a name that is no agent."""
+    env = uno_env.env("uno", 3)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0]))  # illegal: the game ends
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in env.agent_iter():
+            env.step(None)
+    with pytest.raises(KeyError, match=r"every agent has left the finished game; call reset\(\)"):
+        env.last()
+    for space in (env.observation_space, env.action_space):
+        with pytest.raises(KeyError, match="unknown agent 'player_3'; agents: player_0, player_1, player_2"):
+            space("player_3")
+
+
 # ================================================================ rendering
 def test_render_test_passes_for_both_modes(capsys: pytest.CaptureFixture[str]) -> None:
     render_test(

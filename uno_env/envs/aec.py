@@ -203,11 +203,20 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object on every call)."""
-        return self.observation_spaces[agent]
+        space = self.observation_spaces.get(agent)
+        if space is None:
+            raise self._unknown_agent(agent)
+        return space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent`` (the same object on every call)."""
-        return self.action_spaces[agent]
+        space = self.action_spaces.get(agent)
+        if space is None:
+            raise self._unknown_agent(agent)
+        return space
+
+    def _unknown_agent(self, agent: Any) -> KeyError:
+        return KeyError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
 
     def __getattr__(self, name: str) -> Any:
         # only reached when normal lookup fails: the per-game attributes before reset()
@@ -367,7 +376,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             raise AssertionError("reset() needs to be called before observe.")
         seat = self._seat_of.get(agent)
         if seat is None:
-            raise KeyError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
+            raise self._unknown_agent(agent)
         if seat == self._cur_seat and not self._over:
             return self._cur_obs
         return {
@@ -380,6 +389,12 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, reward since its last step, termination, truncation, info of ``agent_selection``."""
         agent = self.agent_selection
+        if not self.agents:  # every agent stepped out (before reset, ``agents`` itself raises)
+            raise KeyError(
+                f"last(): every agent has left the finished game; call reset() to deal the next "
+                f"(the rewards of {agent!r} and the others were given by last() before each "
+                "stepped out with None)"
+            )
         if observe:
             obs: dict[str, np.ndarray] | None = (
                 self._cur_obs if agent is self._cur_agent and not self._over else self.observe(agent)
