@@ -97,6 +97,18 @@ def test_bare_vector_env_in_sb3_names_to_sb3() -> None:
     MaskablePPO("MlpPolicy", venv.to_sb3(), n_steps=8, batch_size=8)  # the adapter is accepted
 
 
+def test_sb3_adapter_refuses_reset_options_it_cannot_apply() -> None:
+    """``set_options`` then ``reset`` on the SB3 adapter dropped the options without a word
+    (SB3's DummyVecEnv over SingleAgentEnv refuses them, as the vector env itself does)."""
+    pytest.importorskip("stable_baselines3")
+    sb3_venv = uno_env.VectorEnv(2, "uno", 2).to_sb3()
+    sb3_venv.set_options({"reset_mask": [True, False]})
+    with pytest.raises(ValueError, match=r"VectorEnv.reset takes no options.*'reset_mask'"):
+        sb3_venv.reset()
+    sb3_venv.set_options({})  # empty options are no options
+    assert sb3_venv.reset().shape == (2, sb3_venv.observation_space.shape[0])
+
+
 def _check_dict(obs: dict[str, np.ndarray], space: Any, mask: np.ndarray) -> None:
     assert list(obs) == ["observation", "action_mask"] and space.contains(obs)
     assert np.array_equal(obs["action_mask"].astype(bool), mask)

@@ -34,12 +34,15 @@ class SB3VecEnv(VecEnv):
         self._actions = np.zeros(venv.num_envs, dtype=np.int64)
 
     def reset(self) -> np.ndarray:
-        """Deal every game (from the seed given to :meth:`seed`, if any)."""
+        """Deal every game (from the seed given to :meth:`seed`, if any). Options given to
+        ``set_options`` are passed on to the vector env's ``reset``, which takes none (a
+        ``ValueError`` names them)."""
+        options = next((o for o in self._options if o), None)
         seeds = [s for s in self._seeds if s is not None]
         if len(seeds) == self.num_envs:  # VecEnv.seed(s) gave game i the seed s + i
-            obs, _ = self.venv.reset(seed=[int(s) for s in seeds])
+            obs, _ = self.venv.reset(seed=[int(s) for s in seeds], options=options)
         else:
-            obs, _ = self.venv.reset()
+            obs, _ = self.venv.reset(options=options)
         self._reset_seeds()
         self._reset_options()
         return obs
