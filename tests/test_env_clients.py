@@ -97,6 +97,28 @@ def test_bare_vector_env_in_sb3_names_to_sb3() -> None:
     MaskablePPO("MlpPolicy", venv.to_sb3(), n_steps=8, batch_size=8)  # the adapter is accepted
 
 
+def test_sb3_adapter_answers_per_game_calls_as_dummy_vec_env_over_single_envs() -> None:
+    """A callback written for ``DummyVecEnv([SingleAgentEnv...])`` asks ``env_method("position")``,
+    ``get_attr("game_seed")``, ``get_attr("learner_seat")``, ``env_method("describe_action", a)``;
+    over the adapter these raised (``position() missing 1 required positional argument: 'i'``,
+    ``'VectorEnv' object has no attribute 'learner_seat'``)."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    sb3_venv = uno_env.VectorEnv(3, "uno", 3, seat=None).to_sb3()
+    dummy = DummyVecEnv([functools.partial(uno_env.SingleAgentEnv, "uno", 3, seat=None) for _ in range(3)])
+    sb3_venv.seed(11)
+    dummy.seed(11)
+    sb3_venv.reset()
+    dummy.reset()
+    for venv in (sb3_venv, dummy):
+        assert venv.env_method("position", indices=[2]) == dummy.env_method("position", indices=[2])
+        for name in ("game_seed", "learner_seat"):
+            assert venv.get_attr(name) == dummy.get_attr(name)
+            assert venv.get_attr(name, indices=[1]) == dummy.get_attr(name, indices=[1])
+        assert venv.env_method("describe_action", 69, indices=[0, 1]) == ["draw", "draw"]
+
+
 def test_sb3_adapter_refuses_reset_options_it_cannot_apply() -> None:
     """``set_options`` then ``reset`` on the SB3 adapter dropped the options without a word
     (SB3's DummyVecEnv over SingleAgentEnv refuses them, as the vector env itself does)."""

@@ -7,6 +7,8 @@ one step SB3 keeps an observation): ``reset() -> obs``, ``step_async``/``step_wa
 ``infos[i]["TimeLimit.truncated"]`` for finished games, and ``env_method("action_masks")``
 for sb3-contrib's MaskablePPO. With ``VectorEnv(..., public_views=True)`` each game's public
 view is ``public_view(i)`` or ``env_method("public_view", indices=...)`` (one view per index).
+``env_method("position")``, ``get_attr("game_seed")`` and ``get_attr("learner_seat")`` are per
+game too, as SB3's ``DummyVecEnv`` over :class:`~uno_env.envs.single.SingleAgentEnv` gives them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ from stable_baselines3.common.vec_env import VecEnv
 if TYPE_CHECKING:
     from ..styles.view import PublicView
     from .vector import VectorEnv
+
+
+_PER_GAME_METHODS = ("public_view", "position")
+"""Methods of the vector env that take a game's index, called once per index."""
+
+_PER_GAME_ATTRIBUTES = {"game_seed": "game_seeds", "learner_seat": "learner_seats"}
+"""SingleAgentEnv's per-game attribute names and the vector env's arrays that hold them."""
 
 
 class SB3VecEnv(VecEnv):
@@ -81,9 +90,16 @@ class SB3VecEnv(VecEnv):
         return list(self._get_indices(indices))
 
     def get_attr(self, attr_name: str, indices: int | Iterable[int] | None = None) -> list[Any]:
-        """An attribute of the games (shared by all of them) once per index."""
+        """An attribute once per index: ``game_seed`` and ``learner_seat`` (the names of
+        :class:`~uno_env.envs.single.SingleAgentEnv`) are each game's own; any other attribute
+        of the vector env is shared by all of them."""
+        idx = self._indices(indices)
+        per_game = _PER_GAME_ATTRIBUTES.get(attr_name)
+        if per_game is not None:
+            values = getattr(self.venv, per_game)
+            return [int(values[i]) for i in idx]
         value = getattr(self.venv, attr_name)
-        return [value for _ in self._indices(indices)]
+        return [value for _ in idx]
 
     def set_attr(self, attr_name: str, value: Any, indices: int | Iterable[int] | None = None) -> None:
         """Set an attribute of the vector env (shared by every game)."""
@@ -96,16 +112,20 @@ class SB3VecEnv(VecEnv):
         indices: int | Iterable[int] | None = None,
         **method_kwargs: Any,
     ) -> list[Any]:
-        """``action_masks`` and ``public_view`` per game (the first is what MaskablePPO asks
-        for); other methods of the vector env are called once, their result given per index."""
+        """``action_masks``, ``public_view`` and ``position`` per game (the first is what
+        MaskablePPO asks for); other methods of the vector env (``describe_action``) are called
+        once, their result given per index."""
         idx = self._indices(indices)
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[i] for i in idx]
-        if method_name == "public_view":
+        if method_name in _PER_GAME_METHODS:
             if method_args or method_kwargs:
-                raise TypeError("env_method('public_view') takes the games as indices=, no other arguments")
-            return [self.venv.public_view(i) for i in idx]
+                raise TypeError(
+                    f"env_method({method_name!r}) takes the games as indices=, no other arguments"
+                )
+            method = getattr(self.venv, method_name)
+            return [method(i) for i in idx]
         result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
         return [result for _ in idx]
 

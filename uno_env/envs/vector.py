@@ -83,6 +83,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from ..compiler.compiling import ensure_compiled
+from ..engine import actions
 from ..engine import layout as L
 from ..engine.rng import fresh_seed
 from ..engine.rules import RuleSet
@@ -604,6 +605,10 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
     def position(self, i: int) -> str:
         """Game ``i`` in position notation (see :mod:`uno_env.game.position`)."""
         return self.compiled.position(self._states[i])
+
+    def describe_action(self, action: int) -> str:
+        """Notation of an action id (``R7``, ``colour G``, ``draw``...)."""
+        return actions.format_action(int(action), self.deck)
 
     def to_sb3(self) -> Any:
         """These games as a Stable-Baselines3 ``VecEnv`` (needs stable-baselines3)."""
