@@ -302,3 +302,42 @@ def test_gymnasium_vector_wrappers_over_make_vec() -> None:
     assert episodes > 0
     with pytest.raises(ValueError, match="Expected autoreset_mode to be NEXT_STEP or DISABLED"):
         wrappers.NormalizeObservation(gymnasium.make_vec(gymnasium_id("uno"), num_envs=2, num_players=2))
+
+
+def test_single_env_info_has_the_same_keys_and_numpy_values_at_reset_and_every_step() -> None:
+    """TorchRL's info reader (``GymWrapper(env).auto_register_info_dict()``) builds its specs
+    from the reset's info and reads each value's dtype: it failed on ``'int' object has no
+    attribute 'dtype'`` (``seat``, ``game_seed`` were Python ints), and a step's info lacked
+    the reset's keys (``seat``, ``game_seed``; ``illegal_action`` / ``decision_limit`` came and
+    went)."""
+    keys = {"action_mask", "seat", "game_seed", "illegal_action", "decision_limit"}
+    for illegal_action in ("terminate", "draw_penalty"):
+        env = uno_env.SingleAgentEnv("uno", 2, illegal_action=illegal_action, max_decisions=40)
+        rng = np.random.default_rng(0)
+        for game in range(6):
+            _, info = env.reset(seed=game)
+            assert set(info) == keys and info["seat"] == env.learner_seat and info["game_seed"] == game
+            assert all(isinstance(value, (np.ndarray, np.generic)) for value in info.values())
+            done = False
+            while not done:
+                action = int(rng.integers(env.action_space.n))  # legal or not
+                _, _, terminated, truncated, info = env.step(action)
+                assert set(info) == keys and info["seat"] == env.learner_seat
+                assert all(isinstance(value, (np.ndarray, np.generic)) for value in info.values())
+                assert info["decision_limit"] == truncated  # only the decision limit truncates
+                done = terminated or truncated
+
+
+def test_torchrl_info_reader_over_the_flat_single_env_plays_legally() -> None:
+    """The flat observation with the mask read from ``info`` by TorchRL's own info reader."""
+    pytest.importorskip("torchrl")
+    from torchrl.envs import GymWrapper, TransformedEnv
+    from torchrl.envs.transforms import ActionMask
+
+    env = GymWrapper(uno_env.SingleAgentEnv("uno", 2, opponents="greedy"), categorical_action_encoding=True)
+    env.auto_register_info_dict()
+    env = TransformedEnv(env, ActionMask())
+    env.set_seed(0)
+    rollout = env.rollout(200, break_when_any_done=False)
+    assert rollout["next", "done"].any()
+    assert rollout["action_mask"].bool().gather(-1, rollout["action"].unsqueeze(-1)).all()

@@ -254,8 +254,19 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         obs, mask = self._view()
         if self.render_mode == "human":
             self.render()
-        info = {"action_mask": mask.copy(), "seat": self._learner, "game_seed": game_seed}
-        return self._shaped(obs, mask), info
+        return self._shaped(obs, mask), self._info(mask.copy())
+
+    def _info(self, mask: np.ndarray, *, illegal: bool = False) -> dict[str, Any]:
+        """The info of a reset or a step: the same keys every time and NumPy values (TorchRL's
+        info reader builds its specs from the reset's and reads each value's dtype);
+        ``decision_limit`` is set by :meth:`_end_game`."""
+        return {
+            "action_mask": mask,
+            "seat": np.int64(self._learner),
+            "game_seed": np.int64(self._seed if self._seed is not None else -1),
+            "illegal_action": np.bool_(illegal),
+            "decision_limit": np.bool_(False),
+        }
 
     def _shaped(self, obs: np.ndarray, mask: np.ndarray) -> Any:
         """The observation as returned: the vector, or with ``dict_observation`` the vector and mask."""
@@ -332,14 +343,13 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             self._planning,
             self._scripted,
         )
-        info: dict[str, Any] = {"action_mask": mask}
         if seat == core.ILLEGAL:
             return self._illegal(action)
         self._public_log.keep_up()
         if seat != self._learner and seat != core.OVER:
             seat = self._ask_external(seat)
             obs, mask = self._view()
-            info = {"action_mask": mask}
+        info = self._info(mask)
         self._obs = obs
         self._out_mask = mask
         reward = 0.0
@@ -357,8 +367,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             raise EngineError(engine_error_message(self._state, self.position()))
         core.final_rewards(self._state, self._spec, self._reward_code, self._scratch)
         terminated = bool(self._state[L.S_STATUS] == L.ST_WON)
-        if not terminated:
-            info["decision_limit"] = True
+        info["decision_limit"] = np.bool_(not terminated)
         return float(self._scratch[self._learner]), terminated, not terminated
 
     def _illegal(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -370,7 +379,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         if self._illegal_code == core.ILLEGAL_DRAW_PENALTY:  # U-WRONG-1
             core.wrong_move(self._state, self._spec, self._mask, self._staged)
             obs, mask = self._view()
-            info = {"action_mask": mask.copy(), "illegal_action": True}
+            info = self._info(mask.copy(), illegal=True)
             reward, truncated = 0.0, False
             if self._state[L.S_STATUS] == L.ST_TRUNCATED:  # the wrong move reached the limit
                 reward, _, truncated = self._end_game(info)
@@ -380,7 +389,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         mask = np.zeros(self._num_actions, dtype=np.int8)
         self._obs = obs
         self._out_mask = mask
-        info = {"action_mask": mask.copy(), "illegal_action": True}
+        info = self._info(mask.copy(), illegal=True)
         return self._shaped(obs, mask), self.illegal_reward, True, False, info
 
     # ------------------------------------------------------------ masks and people
