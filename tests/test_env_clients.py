@@ -341,3 +341,24 @@ def test_torchrl_info_reader_over_the_flat_single_env_plays_legally() -> None:
     rollout = env.rollout(200, break_when_any_done=False)
     assert rollout["next", "done"].any()
     assert rollout["action_mask"].bool().gather(-1, rollout["action"].unsqueeze(-1)).all()
+
+
+def test_masks_under_gymnasium_next_step_autoreset_and_the_native_same_step() -> None:
+    """What docs/environments/single-agent.md says: over Gymnasium's own (next-step) vector a
+    finished game's row keeps its all-zero mask for one ignored step; the native vector env
+    never returns an all-zero mask."""
+    gym_venv = gymnasium.make_vec(
+        gymnasium_id("uno"), num_envs=2, num_players=2, max_decisions=30, vectorization_mode="sync"
+    )
+    native = uno_env.VectorEnv(2, "uno", 2, max_decisions=30)
+    _, gym_info = gym_venv.reset(seed=0)
+    native.reset(seed=0)
+    zero_rows = 0
+    for _ in range(80):
+        masks = gym_info["action_mask"].astype(bool)
+        zero_rows += int((~masks.any(axis=1)).sum())
+        actions = np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks])
+        *_, gym_info = gym_venv.step(actions)
+        native.step(native.action_masks().argmax(axis=1))
+        assert native.action_masks().any(axis=1).all()
+    assert zero_rows > 0
