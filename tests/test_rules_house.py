@@ -1820,6 +1820,62 @@ def test_M_STAR_1_super_star_is_a_wild_without_a_penalty() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("rules", "overrides"),
+    [
+        ("uno_mario", {"super_stars": 0, "card_effects": ("WC:star",)}),  # the customizable card
+        ("uno", {"card_effects": ("W:star",)}),
+        ("uno", {"card_effects": ("W:star",), "stacking": ("WD4/WD4",)}),  # another answer rule
+    ],
+)
+def test_M_STAR_1_a_card_given_the_star_effect_sends_a_draw_two_back(
+    rules: str, overrides: dict[str, Any]
+) -> None:
+    """M-STAR-1 through ``card_effects``: a card given the star effect is a Super Star, whether
+    or not the deck holds printed Super Stars (``super_stars``) and whatever else can answer a
+    penalty: its holder is asked to answer a Draw Two and sends it back to the sender, who
+    draws it."""
+    star = str(overrides["card_effects"][0]).split(":")[0]
+    game = at(
+        f"hands=RD2 R5 R6/{star} G3 G4/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        rules,
+        **overrides,
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 1
+    assert_legal(game, star, "accept")
+    play(game, star, "colour B")
+    assert_position(
+        game,
+        f"hands=R5 R6/G3 G4/B4 B5 B6/G7 G8 G9; discard=R9 RD2 {star}; {FILL}; colour=B; seat=0; dir=+; "
+        "phase=answer; pending=2; from=1; class=D2",
+    )
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=Y1 Y2 R5 R6/G3 G4/B4 B5 B6/G7 G8 G9; discard=R9 RD2 " + star + "; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=B; seat=1; dir=+; phase=play",
+    )
+
+
+def test_M_STAR_1_a_super_star_given_another_effect_answers_nothing() -> None:
+    """M-STAR-1 through ``card_effects``: Super Stars made plain wilds (``SS:wild``) do not
+    answer a penalty, so a Draw Two is drawn at once, as in official Uno."""
+    game = at(
+        f"hands=RD2 R5 R6/SS G3 G4/B4 B5 B6/G7 G8 G9; discard=R9; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        "uno_mario",
+        card_effects=("SS:wild",),
+    )
+    play(game, "RD2")
+    assert_position(
+        game,
+        "hands=R5 R6/Y1 Y2 G3 G4 SS/B4 B5 B6/G7 G8 G9; discard=R9 RD2; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=2; dir=+; phase=play",
+    )
+
+
 # ================================================================ M-CHAL-1
 def test_M_CHAL_1_failed_challenge_costs_six() -> None:
     """M-CHAL-1 (``uno_mario``): a failed challenge costs the challenger 6 cards and the turn."""

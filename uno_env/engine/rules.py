@@ -603,6 +603,17 @@ class RuleSet:
                 table[face] = (code, amount)
         return table
 
+    @property
+    def has_star_cards(self) -> bool:
+        """Whether the deck holds a card with the Super Star effect (M-STAR-1): the printed Super
+        Stars (``super_stars``) unless ``card_effects`` gave them another effect, and any card
+        ``card_effects`` made a star (the customizable card, say). Such a card may answer a
+        pending draw penalty, so every one is offered to its victim."""
+        counts = self.deck_counts(self.min_players)
+        return any(
+            effect == L.EF_STAR and counts[face] > 0 for face, (effect, _) in enumerate(self.effect_table())
+        )
+
     def stack_pairs(self) -> list[tuple[int, int]]:
         """(answering rank, answered rank) pairs of :attr:`stacking` (H-STACK-1)."""
         pairs = []
@@ -1039,7 +1050,7 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
     spec[L.SP_WILD_NOT_ON] = rules._rank_index(rules.wild_not_on, "wild_not_on") if rules.wild_not_on else -1
     # the fast-path flags, from the fields' declared features
     spec[L.SP_NUMBER_EFFECTS] = bool(rules.rules_with(O.NUMBER_EFFECT))
-    spec[L.SP_HAS_STAR] = rules.super_stars > 0
+    spec[L.SP_HAS_STAR] = rules.has_star_cards
     spec[L.SP_PLAIN_PLAYS] = plain_plays(rules)
     spec[L.SP_PLAIN_MATCHING] = not rules.rules_with(O.RESTRICTS_PLAY)
     _face_tables(spec, rules)
@@ -1059,8 +1070,10 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
 def plain_plays(rules: RuleSet) -> bool:
     """Whether a one-card play can resolve without the staged machinery (engine fast path):
     no rule field marked :data:`uno_env.engine.options.STAGED` is on (answerable penalties, multi-card
-    plays, house-rule number effects, jump-in, extra turns, Mau-Mau calls, players leaving)."""
-    return not rules.rules_with(O.STAGED)
+    plays, house-rule number effects, jump-in, extra turns, Mau-Mau calls, players leaving), and
+    no card of the deck has the star effect (M-STAR-1: ``card_effects`` can give it to any card,
+    and its holder answers a penalty)."""
+    return not rules.rules_with(O.STAGED) and not rules.has_star_cards
 
 
 def _face_tables(spec: np.ndarray, rules: RuleSet) -> None:
