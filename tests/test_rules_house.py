@@ -862,6 +862,47 @@ def test_H_JUMP_1_victim_cannot_jump_with_a_copy_drawn_as_the_penalty() -> None:
     assert_round_trip(game)
 
 
+def test_H_JUMP_1_no_jump_with_a_copy_drawn_as_the_reflex_penalty() -> None:
+    """H-JUMP-1 with H-REACT-1: "a card drawn as a penalty cannot be used to jump in on the card
+    that caused it" holds for the reflex penalty too. Seat 0 lays R9; the slowest hand (seat 2
+    with seed 1) draws two, the other R9 among them: seat 2 is not asked to jump in with it,
+    and seat 1 plays."""
+    game = at(
+        "hands=R9 G1 G2/Y1 Y2 Y3/B1 B2 B3; discard=R4; draw=R9 Y4 Y5; colour=R; seat=0; dir=+; phase=play",
+        seed=1,
+        jump_in=True,
+        react_nine=True,
+    )
+    play(game, "R9")
+    assert_position(
+        game,
+        "hands=G1 G2/Y1 Y2 Y3/B1 B2 B3 R9 Y4; discard=R4 R9; draw=Y5; colour=R; seat=1; dir=+; "
+        "phase=play; jumpblock=2:1",
+    )
+    assert_round_trip(game)
+
+
+def test_H_JUMP_1_no_jump_with_a_copy_drawn_as_the_previous_players_penalty() -> None:
+    """H-JUMP-1 with a "previous player draws" card (``card_effects``, as MM-NINE-1): two decks;
+    seat 0 lays R5 and the previous player, seat 2, draws two, an R5 among them. Seat 1, who
+    held an R5 before, is asked to jump in and lets it go; seat 2 is not asked."""
+    game = at(
+        "hands=R5 G1 G2/R5 Y2 Y3/B1 B2 B3; discard=R4; draw=R5 Y4 Y5; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+        decks=2,
+        card_effects=("R5:previous_draws:2",),
+    )
+    play(game, "R5")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 1
+    assert_legal(game, "R5", "pass")
+    play(game, "pass")
+    assert_position(
+        game,
+        "hands=G1 G2/R5 Y2 Y3/B1 B2 B3 R5 Y4; discard=R4 R5; draw=Y5; colour=R; seat=1; dir=+; "
+        "phase=play; jumpblock=2:1",
+    )
+
+
 def test_H_JUMP_1_victim_may_jump_with_a_copy_held_before() -> None:
     """H-JUMP-1: a copy the target held before the penalty may jump in."""
     game = at(

@@ -1150,7 +1150,7 @@ def play_plain(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged
         state[L.SITOUT + victim] += spec[L.F_AMOUNT + face] - 1
         begin_turn(state, spec, next_seat(state, victim, 1), staged)
     else:  # EF_PREVIOUS_DRAWS
-        draw_cards(state, previous_seat(state, seat), spec[L.F_AMOUNT + face])
+        draw_penalty(state, spec, previous_seat(state, seat), spec[L.F_AMOUNT + face], staged)
         begin_turn(state, spec, next_seat(state, seat, 1), staged)
 
 
@@ -1296,7 +1296,7 @@ def resolve(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
                 return
         elif stage == L.STAGE_REACT:
             state[L.S_STAGE] = L.STAGE_REVEAL
-            _reflex_penalty(state, spec)
+            _reflex_penalty(state, spec, staged)
         else:
             state[L.S_STAGE] = L.STAGE_PASS
             if _open_block_window(state, spec, seat):
@@ -1423,11 +1423,11 @@ def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def _reflex_penalty(state: np.ndarray, spec: np.ndarray) -> None:
+def _reflex_penalty(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """H-REACT-1: a 9 (slowest hand) or a 7 (broken silence) costs a random player cards."""
     number = _played_number(state, spec, state[L.S_ACTOR])
     if (number == 9 and spec[L.SP_REACT_NINE] == 1) or (number == 7 and spec[L.SP_REACT_SEVEN] == 1):
-        draw_cards(state, random_seat(state, -1), spec[L.SP_REACT_PENALTY])
+        draw_penalty(state, spec, random_seat(state, -1), spec[L.SP_REACT_PENALTY], staged)
 
 
 @njit(cache=True, inline="always")
@@ -1491,7 +1491,7 @@ def reveal_hands(state: np.ndarray, observer: int) -> None:
 def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """The last stage of a play: the penalties it sends, then the next turn (or a window)."""
     if state[L.S_ACC_PREVIOUS] > 0:  # MM-NINE-1, MD-NINE-1, MC-OPT-1 king of spades
-        draw_cards(state, previous_seat(state, seat), state[L.S_ACC_PREVIOUS])
+        draw_penalty(state, spec, previous_seat(state, seat), state[L.S_ACC_PREVIOUS], staged)
     draw, sit, target = _penalty_sent(state, spec)
     kind = state[L.S_PLAY_KIND]
     if draw > 0 or sit > 0:
@@ -1541,18 +1541,26 @@ def offer_penalty(state: np.ndarray, spec: np.ndarray, target: int, staged: bool
 
 
 @njit(cache=True, internal=True)
-def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int, staged: bool | None) -> None:
-    """The victim draws the pending cards / sits the turns out, and loses the turn."""
+def draw_penalty(state: np.ndarray, spec: np.ndarray, victim: int, count: int, staged: bool | None) -> None:
+    """``victim`` draws ``count`` cards as a penalty the top card set off (its draw penalty, a
+    "previous player draws" card, the reflex of H-REACT-1). H-JUMP-1: the copies of the top
+    card among them cannot be used to jump in on it."""
     top = top_face(state)
     before = count_in_hand(state, victim, top)
-    draw_cards(state, victim, state[L.S_PENDING])
+    draw_cards(state, victim, count)
+    if staged is not None and spec[L.SP_JUMP_IN] == 1:
+        state[L.S_JUMP_BLOCK_SEAT] = victim
+        state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
+
+
+@njit(cache=True, internal=True)
+def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int, staged: bool | None) -> None:
+    """The victim draws the pending cards / sits the turns out, and loses the turn."""
+    draw_penalty(state, spec, victim, state[L.S_PENDING], staged)
     if state[L.S_PENDING_SKIP] > 0:  # MC-FOUR-1: this turn is the first one sat out
         state[L.SITOUT + victim] += state[L.S_PENDING_SKIP] - 1
     sender = state[L.S_PENDING_FROM]
     _clear_pending(state)
-    if staged is not None and spec[L.SP_JUMP_IN] == 1:
-        state[L.S_JUMP_BLOCK_SEAT] = victim
-        state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
     open_jump_window(state, spec, sender if sender >= 0 else victim, next_seat(state, victim, 1), staged)
 
 
