@@ -1511,6 +1511,25 @@ def test_H_ZEROSEE_1_holders_of_a_zero_are_asked_in_turn_order_and_may_block() -
     )
 
 
+def test_H_ZEROSEE_1_H_JUMP_1_the_blocker_is_not_asked_to_jump_in_on_its_own_zero() -> None:
+    """H-ZEROSEE-1 with H-JUMP-1 (two decks): seat 1 blocks the look with one of its two Y0s.
+    It laid the top card, so it is not asked to jump in on it with the other (H-JUMP-1: the
+    players "other than the one who laid it" are asked); play goes on to seat 1's turn."""
+    game = at(
+        f"hands=R0 G2 B5/Y0 Y0 Y3/B1 B2 B3; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_reveals=True,
+        jump_in=True,
+        decks=2,
+    )
+    play(game, "R0")
+    assert game.phase == Phase.BLOCK and game.current_player == 1
+    play(game, "Y0")
+    assert_position(
+        game,
+        f"hands=G2 B5/Y0 Y3/B1 B2 B3; discard=R4 R0 Y0; {FILL}; colour=Y; seat=1; dir=+; phase=play",
+    )
+
+
 def test_H_ZEROSEE_1_all_pass_then_the_player_looks() -> None:
     """H-ZEROSEE-1: when every asked player passes, the player sees the other hands."""
     game = at(

@@ -1288,7 +1288,7 @@ def resolve(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
                 state[L.S_AFTER_CHOICE] = L.AC_END_TURN
                 return
         elif stage == L.STAGE_PASS or staged is None or spec[L.SP_NUMBER_EFFECTS] == 0:
-            pass_turn(state, spec, seat, staged)
+            pass_turn(state, spec, seat, seat, staged)
             return
         elif stage == L.STAGE_HOUSE:
             state[L.S_STAGE] = L.STAGE_REACT
@@ -1488,8 +1488,10 @@ def reveal_hands(state: np.ndarray, observer: int) -> None:
 
 
 @njit(cache=True, internal=True)
-def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
-    """The last stage of a play: the penalties it sends, then the next turn (or a window)."""
+def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int, opener: int, staged: bool | None) -> None:
+    """The last stage of ``seat``'s play: the penalties it sends, then the next turn (or a
+    jump-in window, which asks the players after ``opener``, who laid the top card: ``seat``,
+    or the player who blocked the look with a 0, H-ZEROSEE-1)."""
     if state[L.S_ACC_PREVIOUS] > 0:  # MM-NINE-1, MD-NINE-1, MC-OPT-1 king of spades
         draw_penalty(state, spec, previous_seat(state, seat), state[L.S_ACC_PREVIOUS], staged)
     draw, sit, target = _penalty_sent(state, spec)
@@ -1518,7 +1520,7 @@ def pass_turn(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | Non
         resume = seat  # H-EIGHT-1: another turn
     else:
         resume = next_seat(state, seat, 1 + state[L.S_ACC_SKIP])
-    open_jump_window(state, spec, seat, resume, staged)
+    open_jump_window(state, spec, opener, resume, staged)
 
 
 @njit(cache=True, inline="always")
@@ -1618,14 +1620,18 @@ def _pass_window(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> No
 
 @njit(cache=True, inline="always")
 def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> None:
-    """H-ZEROSEE-1: ``seat`` lays a 0 out of turn and nobody looks at the hands."""
+    """H-ZEROSEE-1: ``seat`` lays a 0 out of turn and nobody looks at the hands; the play of
+    the 0 ends (the block is its last stage), and a jump-in window on the blocker's 0 asks the
+    players after the blocker (H-JUMP-1: not the one who laid it)."""
     remove_from_hand(state, seat, face)
     push_discard(state, face)
     state[L.S_COLOUR] = spec[L.F_COLOUR + face]
     _check_call(state, spec, seat)
     if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat, staged):
         return
-    resolve(state, spec, staged)
+    actor = state[L.S_ACTOR]
+    if seat_ok(state, actor):
+        pass_turn(state, spec, actor, seat, staged)
 
 
 # ================================================================ applying a decision
@@ -2138,7 +2144,7 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
             state[L.S_PHASE] = L.PH_CHOOSE_COLOUR
             state[L.S_AFTER_CHOICE] = L.AC_END_TURN
         else:  # no house-rule effects on a starting card (H-SCOPE-1): straight to the pass
-            pass_turn(state, spec, first, staged)
+            pass_turn(state, spec, first, first, staged)
     elif effect == L.EF_SKIP or effect == L.EF_SIT_OUT:  # the first player is skipped
         state[L.S_CURRENT] = next_seat(state, first, 1)
     elif effect == L.EF_REVERSE:  # the dealer plays first, then the dealer's right
