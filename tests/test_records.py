@@ -108,6 +108,53 @@ def test_cli_simulate_refuses_a_bad_record_option_before_playing(
     assert not (tmp_path / "g.jsonl").exists(), "a refused run leaves no empty record file"
 
 
+def test_cli_simulate_record_replaces_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --record writes a new file: an existing one (a rule file given by mistake, the
+    records of another run) is refused and left as it was, not overwritten."""
+    from training.cli import main
+
+    for name, content in (("rules.toml", b"hand_size = 5\n"), ("games.jsonl", b'{"format": 1}\n')):
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert main(["simulate", "--games", "2", "--record", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"uno-env: error: --record {path} already exists") and err.count("\n") == 1
+        assert path.read_bytes() == content
+    assert main(["simulate", "--games", "2", "--record", str(tmp_path / "empty.jsonl")]) == 0
+
+
+def test_record_target_appends_only_to_a_record_file(tmp_path: Path) -> None:
+    """play and serve append games to --record / --records: a file that is not a record file,
+    or whose last line was cut short, is refused before the game (the appended game would
+    join a line that load_records refuses, and the file could no longer be read)."""
+    from training.common import check_record_file, record_target
+
+    game = records.record_game(Game("uno", 2, seed=1))
+    good = tmp_path / "good.jsonl"
+    records.append_records(good, game)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(good.read_bytes()[:-1])
+    rules = tmp_path / "rules.toml"
+    rules.write_text("hand_size = 5\n")
+    binary = tmp_path / "weights.npz"
+    binary.write_bytes(b"PK\x03\x04\xff\xfe" + bytes(range(256)))
+    for path, message in (
+        (rules, "line 1: not JSON"),
+        (binary, "not UTF-8"),
+        (cut, "its last line does not end"),
+    ):
+        before = path.read_bytes()
+        refused = pytest.raises(ValueError, match=f"--record {path} is not a record file to append to")
+        with refused as info, record_target(str(path)):
+            pytest.fail("the block ran")
+        assert message in str(info.value) and "\n" not in str(info.value)
+        assert path.read_bytes() == before
+    with record_target(str(good)):
+        pass
+    check_record_file(tmp_path / "new.jsonl", "--records", append=True)
+    assert not (tmp_path / "new.jsonl").exists()
+
+
 def test_replay_prints_every_table_and_steps_on_enter(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -77,7 +77,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
     policies = simulate_policies(args.policy, args.players)
-    with record_target(args.record):
+    with record_target(args.record, append=False):
         return _simulate(args, rules, policies)
 
 
@@ -228,7 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
         + ", ".join(sorted(uno_env.styles.registry.POLICIES))
         + ")",
     )
-    sim.add_argument("--record", metavar="FILE.jsonl", help="write the first games as replayable records")
+    sim.add_argument(
+        "--record", metavar="FILE.jsonl", help="write the first games as replayable records to this new file"
+    )
     sim.add_argument(
         "--record-games",
         type=int,

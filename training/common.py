@@ -41,6 +41,7 @@ from agents.trust import check_checkpoint_file
 from training.extras import MissingPackageError
 from training.runner import EXECUTORS
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
+from uno_env.game.records import RecordError, load_records
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, str]:
@@ -384,20 +385,52 @@ def load_checkpoint_actor(
     return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
 
 
+def check_record_file(path: Path, option: str, *, append: bool) -> None:
+    """Refuse a record file a command could not use: a folder, a missing folder, a file that
+    cannot be written; with ``append`` an existing file that is not a record file (its games
+    would be appended to something :func:`uno_env.game.records.load_records` refuses, and an
+    unreadable line left before them); without it (the command writes a new file) any existing
+    file that is not empty, so nothing is replaced. Creates no file."""
+    if path.is_dir():
+        raise ValueError(f"{option} {path} is a folder; give a file such as {path / 'games.jsonl'}")
+    if not path.parent.is_dir():
+        raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")
+    if not path.exists() or path.stat().st_size == 0:
+        if not os.access(path.parent if not path.exists() else path, os.W_OK):
+            raise ValueError(f"{option} {path} cannot be written: permission denied")
+        return
+    if not append:
+        raise ValueError(
+            f"{option} {path} already exists ({path.stat().st_size:,} bytes); this command writes "
+            "a new record file: name another file or remove that one"
+        )
+    try:
+        load_records(path)
+    except (RecordError, OSError) as exc:
+        raise ValueError(
+            f"{option} {path} is not a record file to append to ({exc}); allowed: a new file or "
+            "a record file (uno-env play --record, simulate --record, serve --records)"
+        ) from None
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        if handle.read(1) != b"\n":
+            raise ValueError(
+                f"{option} {path} is not a record file to append to: its last line does not end "
+                "(a file cut short?); allowed: a new file or a record file whose lines all end"
+            )
+
+
 @contextmanager
-def record_target(path: str | None) -> Iterator[None]:
-    """Refuse a ``--record`` path that cannot be written, before any game is played
-    (``uno-env play``, ``uno-env simulate``); run the block; then remove the file the check
-    created if nothing was written to it (a run stopped before its records: no empty file left).
-    ``None`` (no ``--record``) checks nothing."""
+def record_target(path: str | None, *, append: bool = True) -> Iterator[None]:
+    """Refuse a ``--record`` path that cannot be used (:func:`check_record_file`: ``append``
+    for ``uno-env play``, a new file for ``uno-env simulate``) before any game is played; run
+    the block; then remove the file the check created if nothing was written to it (a run
+    stopped before its records: no empty file left). ``None`` (no ``--record``) checks nothing."""
     if path is None:
         yield
         return
     target = Path(path)
-    if target.is_dir():
-        raise ValueError(f"--record {path} is a folder; give a file such as {target / 'games.jsonl'}")
-    if not target.parent.is_dir():
-        raise ValueError(f"--record {path}: the folder {target.parent} does not exist")
+    check_record_file(target, "--record", append=append)
     existed = target.exists()
     try:
         with target.open("a", encoding="utf-8"):

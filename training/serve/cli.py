@@ -26,7 +26,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from training.common import Subcommand, add_trust_argument
+from training.common import Subcommand, add_trust_argument, check_record_file
 from training.extras import checkpoint_needs, merge, require
 from uno_env.compiler.compiling import warm_up
 
@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if records.is_dir():
         raise ValueError(f"--records {records} is a folder; give a file such as {records / 'games.jsonl'}")
     records.parent.mkdir(parents=True, exist_ok=True)
+    check_record_file(records, "--records", append=True)
 
     from .app import make_app
 
