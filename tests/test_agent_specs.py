@@ -198,3 +198,22 @@ def test_seat_tables_read_alike_by_every_tool() -> None:
     assert [str(s) for s in opponent_seats(table, 4)] == [str(SHIPPED_2P), "blocker", "greedy"]
     assert split_opponents(table) == [str(SHIPPED_2P), "blocker", "greedy"]
     assert os.sep == "/"
+
+
+def test_simulate_refuses_a_network_trained_for_another_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate holds exported policies (and a search's guide network) to the rules and player
+    count they were trained for, as a tournament does: a 2-player policy at a 4-player table
+    played without a word; --allow-rules-mismatch seats it on purpose."""
+    from training.cli import main
+
+    argv = ["simulate", "--games", "2", "--players", "4"]
+    for policy in ("ppo_uno_2p | greedy", "search:sims=5,net=ppo_uno_2p"):
+        assert main([*argv, "--policy", policy]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("uno-env: error: ") and err.count("\n") == 1
+        assert "trained for 2 players, the game has 4" in err and "--allow-rules-mismatch" in err
+    assert main([*argv, "--policy", "ppo_uno_2p", "--allow-rules-mismatch"]) == 0
+    capsys.readouterr()
+    other_rules = ["--players", "2", "--set", "hand_size=5", "--policy", "ppo_uno_2p"]
+    assert main(["simulate", "--games", "2", *other_rules]) == 2
+    assert "trained on other rules (hand_size=5 (trained: 7)" in capsys.readouterr().err

@@ -22,7 +22,14 @@ from pathlib import Path
 from agents.benchmark import benchmark, format_report
 from agents.spec import parse_agent, parse_seats
 
-from .common import Subcommand, add_rule_arguments, add_trust_argument, check_player_count, resolve_rules
+from .common import (
+    Subcommand,
+    add_rule_arguments,
+    add_rules_mismatch_argument,
+    add_trust_argument,
+    check_player_count,
+    resolve_rules,
+)
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,12 +49,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--trace", metavar="FILE.jsonl", help="write every decision and game (uno-env replay reads it)"
     )
     parser.add_argument("--out", metavar="FILE.json", help="write the report as JSON")
-    parser.add_argument(
-        "--allow-rules-mismatch",
-        action="store_true",
-        help="let exported policies (and searches' guide networks) play rules or player counts other than "
-        "those they were trained for (a transfer)",
-    )
+    add_rules_mismatch_argument(parser)
     add_trust_argument(parser)
 
 

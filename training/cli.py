@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 import uno_env
-from agents.spec import split_seats
+from agents.spec import check_seated_networks, split_seats
 from uno_env.compiler.compiling import PARTS, compiling
 from uno_env.engine.rng import check_seed
 from uno_env.engine.rules import rule_fields
@@ -40,6 +40,7 @@ from uno_env.sim.records import record_simulated
 from .common import (
     PlainHelpFormatter,
     add_rule_arguments,
+    add_rules_mismatch_argument,
     check_player_count,
     record_target,
     resolve_rules,
@@ -47,10 +48,13 @@ from .common import (
 )
 
 
-def simulate_policies(text: str, players: int) -> str | list[str]:
+def simulate_policies(
+    text: str, players: int, rules: uno_env.RuleSet | None = None, *, allow_rules_mismatch: bool = False
+) -> str | list[str]:
     """``--policy``: one compiled agent for every seat, or a seat table with one per seat
     (:mod:`agents.spec`; a path is always a path). The batch simulator runs compiled agents
-    only: styles and exported policies."""
+    only: styles and exported policies. Given ``rules``, a network trained for other rules or
+    another player count is refused unless ``allow_rules_mismatch`` (as in a tournament)."""
 
     specs = split_seats(text, where="--policy")
     for spec in specs:
@@ -59,6 +63,8 @@ def simulate_policies(text: str, players: int) -> str | list[str]:
                 f"--policy {spec.text!r}: simulate runs compiled agents only (styles, shipped or exported "
                 f"policies); a {spec.kind} agent plays in uno-env tournament or evaluate"
             )
+    if rules is not None:
+        check_seated_networks(specs, rules, players, allow_rules_mismatch=allow_rules_mismatch)
     if len(specs) == 1:
         return specs[0].policy
     if len(specs) != players:
@@ -76,7 +82,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     rules = resolve_rules(args.rules, args.overrides)
     check_player_count(rules, args.players)
-    policies = simulate_policies(args.policy, args.players)
+    policies = simulate_policies(
+        args.policy, args.players, rules, allow_rules_mismatch=args.allow_rules_mismatch
+    )
     with record_target(args.record, append=False):
         return _simulate(args, rules, policies)
 
@@ -238,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="games to record with --record (default: 10)",
     )
+    add_rules_mismatch_argument(sim)
     sim.set_defaults(func=_cmd_simulate)
 
     rules = sub.add_parser("rules", help="list presets, print a rule set, explain a rule ID")

@@ -321,6 +321,17 @@ def add_trust_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_rules_mismatch_argument(parser: argparse.ArgumentParser) -> None:
+    """``--allow-rules-mismatch``: seat exported policies (and searches' guide networks) on rules
+    or player counts other than their training's (:func:`agents.spec.check_seated_networks`)."""
+    parser.add_argument(
+        "--allow-rules-mismatch",
+        action="store_true",
+        help="let exported policies (and searches' guide networks) play rules or player counts other than "
+        "those they were trained for (a transfer)",
+    )
+
+
 def load_model(path: str | Path, device: str = "cpu") -> Any:
     """Load a MaskablePPO checkpoint *without* the metadata or signature checks (callers check first).
 

@@ -96,6 +96,7 @@ from agents.trust import check_trusted
 from training.common import (
     Subcommand,
     add_rule_arguments,
+    add_rules_mismatch_argument,
     add_run_arguments,
     add_trust_argument,
     check_player_count,
@@ -1020,12 +1021,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="admit agents that see the hidden cards (the oracle), ranked as an upper bound",
     )
-    parser.add_argument(
-        "--allow-rules-mismatch",
-        action="store_true",
-        help="let exported policies (and searches' guide networks) play rules or player counts other than "
-        "those they were trained for (a transfer)",
-    )
+    add_rules_mismatch_argument(parser)
 
 
 def recorded_design(folder: Path) -> dict[str, Any]:
