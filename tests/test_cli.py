@@ -307,3 +307,29 @@ def test_ctrl_c_ends_a_long_job_in_one_line_naming_its_folder(
     assert main(["tournament", "--agents", "greedy,aggressor", "--out", str(out)]) == 130
     err = capsys.readouterr().err.strip()
     assert err == f"uno-env: interrupted; the finished work is kept in {out}: continue with --resume"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--players", "2", "--agents", "greedy,random", "--games", "2", "--executor", "serial"],
+        ["distill", "--games", "2", "--epochs", "1"],
+        ["expert", "--rounds", "1"],
+        ["exploitability", "--agents", "greedy", "--steps", "100"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_an_output_folder_that_is_a_file_is_refused_in_one_line(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--out naming a file, or a path below one: one line naming the file before anything
+    runs (distill and expert ended in a FileExistsError traceback; the others offered a
+    --resume of a run that never started)."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine\n")
+    for out, reason in ((blocker, "is a file, not a folder"), (blocker / "run", "is a file;")):
+        assert main([*argv, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("uno-env: error: cannot create the ") and err.count("\n") == 1, err
+        assert f"folder {out}: {blocker} {reason}" in err and "--resume" not in err
+    assert blocker.read_text() == "mine\n"

@@ -54,7 +54,14 @@ from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .common import Subcommand, resolve_rules, set_torch_threads
 from .extras import require
-from .runner import Progress, lock_folder, results_folder, write_file_atomic, write_json_atomic
+from .runner import (
+    Progress,
+    lock_folder,
+    make_run_folder,
+    results_folder,
+    write_file_atomic,
+    write_json_atomic,
+)
 
 
 @dataclass
@@ -290,7 +297,7 @@ def run(cfg: DistillConfig, out: Path, command: str, progress: bool = True) -> P
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
     policy_table([cfg.teacher, *cfg.opponents, cfg.eval_opponent])  # names checked before any game
-    out.mkdir(parents=True, exist_ok=True)
+    make_run_folder(out, "distillation")
     with lock_folder(out, "distillation"):  # one session per run folder, checked before it writes
         return _run(cfg, out, rules, command, progress)
 

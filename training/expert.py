@@ -85,6 +85,7 @@ from training.runner import (
     Progress,
     lock_folder,
     log_event,
+    make_run_folder,
     run_batches,
     workers_for,
     write_file_atomic,
@@ -960,7 +961,7 @@ def run_expert(
     rules.check_players(cfg.players)
     workers = workers_for(executor, workers)
 
-    out.mkdir(parents=True, exist_ok=True)
+    make_run_folder(out, "expert iteration")
     with claim_run_folder_lock(out):  # checked and recorded by the session that holds the folder
         return _run_expert(cfg, out, command, resume, executor, workers, ray_address, progress)
 

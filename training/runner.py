@@ -197,13 +197,33 @@ def lock_folder(folder: Path, what: str) -> Iterator[None]:
         handle.close()
 
 
+def make_run_folder(folder: Path, what: str) -> None:
+    """Create the folder of a ``what`` run (and its parents) before anything runs; a path that
+    cannot be one (a file there or above it, a folder that cannot be written) is one
+    :class:`RunFolderError` line naming it, not a traceback nor a ``--resume`` of a run that
+    never started."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        for path in (folder, *folder.parents):
+            with contextlib.suppress(OSError):
+                if path.exists() and not path.is_dir():
+                    reason = f"{path} is a file, not a folder" if path == folder else f"{path} is a file"
+                    break
+        raise RunFolderError(
+            f"cannot create the {what} folder {folder}: {reason}; allowed: a folder that can be created "
+            "and written (nothing was run)"
+        ) from None
+
+
 @contextlib.contextmanager
 def using_folder(folder: Path, what: str) -> Iterator[None]:
-    """Create ``folder`` and hold it for one ``what`` run (:func:`lock_folder`, :func:`folder_errors`)."""
-    with folder_errors(folder):
-        folder.mkdir(parents=True, exist_ok=True)
-        with lock_folder(folder, what):
-            yield
+    """Create ``folder`` (:func:`make_run_folder`) and hold it for one ``what`` run
+    (:func:`lock_folder`, :func:`folder_errors`)."""
+    make_run_folder(folder, what)
+    with folder_errors(folder), lock_folder(folder, what):
+        yield
 
 
 def default_run_folder(kind: str, *parts: object, root: Path = Path("runs")) -> Path:

@@ -110,7 +110,7 @@ from .common import (
 from .evaluate import STALLING_SHARE, opponent_seats, play_policy, summarize
 from .export import load_actor
 from .extras import EXTRA_MODULES, require
-from .runner import check_agent_files, lock_folder, write_file_atomic
+from .runner import check_agent_files, lock_folder, make_run_folder, write_file_atomic
 from .snapshots import SNAPSHOT_LIMIT, SNAPSHOT_ZIP, SnapshotFileError, SnapshotPool
 
 STRONGEST_STYLE = "blocker"
@@ -803,7 +803,7 @@ def train(
     env = build_env(cfg, rules, trust=trust)  # every opponent checked before the run folder is made
     folder = run_dir or new_run_dir(cfg, rules)
     with storage_errors(folder):
-        folder.mkdir(parents=True, exist_ok=True)
+        make_run_folder(folder, "training")
         with lock_folder(folder, "training"):
             check_agent_files(folder, agent_files(cfg, start=True), "training run")
             return _train(cfg, env, Run(cfg, folder, rules, trust=trust), restart=restart)
