@@ -245,7 +245,7 @@ def test_a_bad_record_path_is_refused_before_the_game(
     blocker.write_text("")
     for target, message in (
         (tmp_path, "is a folder; give a file such as"),
-        (blocker / "games.jsonl", f"the folder {blocker} does not exist"),
+        (blocker / "games.jsonl", f"{blocker} is a file, not a folder"),
         (tmp_path / "missing" / "games.jsonl", "does not exist"),
     ):
         monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))

@@ -192,6 +192,41 @@ def test_replay_writes_a_gif(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "unknown video type '.avi'" in capsys.readouterr().err
 
 
+def test_a_video_or_benchmark_output_that_cannot_be_written_is_refused_before_the_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """replay --video, benchmark --out and --trace: a folder, a path below a file or a missing
+    folder is one line before the game is replayed or the deals played (an IsADirectoryError
+    or FileNotFoundError traceback after the work); a --trace that is not a record file is
+    refused as play's --record is (the trace was appended to it, and the file no longer loaded)."""
+    from training.benchmark import main as benchmark_main
+
+    game, _ = played_game("uno", 2, seed=8)
+    path = tmp_path / "g.jsonl"
+    records.save_records(path, [records.record_game(game)])
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine\n")
+    for video, message in (
+        (tmp_path, f"--video {tmp_path} is a folder; give a file such as {tmp_path / 'game.gif'}"),
+        (tmp_path / "no" / "g.gif", f"the folder {tmp_path / 'no'} does not exist"),
+        (blocker / "g.gif", f"{blocker} is a file, not a folder"),
+    ):
+        assert replay_cli.main([str(path), "--video", str(video)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
+    argv = ["greedy", "--deals", "1", "--players", "2"]
+    for option, target, message in (
+        ("--out", tmp_path, "is a folder; give a file such as"),
+        ("--out", blocker / "r.json", f"{blocker} is a file, not a folder"),
+        ("--trace", tmp_path, "is a folder; give a file such as"),
+        ("--trace", blocker, "is not a record file to append to"),
+    ):
+        assert benchmark_main([*argv, option, str(target)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
+    assert blocker.read_text() == "mine\n"
+
+
 def test_mp4_needs_imageio_ffmpeg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 

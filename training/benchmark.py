@@ -27,7 +27,9 @@ from .common import (
     add_rule_arguments,
     add_rules_mismatch_argument,
     add_trust_argument,
+    check_output_file,
     check_player_count,
+    check_record_file,
     resolve_rules,
 )
 
@@ -62,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     check_player_count(rules, args.players)
     parse_agent(args.agent, where="AGENT")
     parse_seats(args.vs, args.players - 1, where="--vs")
+    if args.out:
+        check_output_file(Path(args.out), "--out", "report.json", make_folder=True)
+    if args.trace:
+        check_record_file(Path(args.trace), "--trace", append=True, make_folder=True)
     report = benchmark(
         args.agent,
         args.vs,

@@ -396,18 +396,29 @@ def load_checkpoint_actor(
     return BatchActor(agent.model.policy, deterministic=deterministic, seed=seed)
 
 
-def check_record_file(path: Path, option: str, *, append: bool) -> None:
-    """Refuse a record file a command could not use: a folder, a missing folder, a file that
-    cannot be written; with ``append`` an existing file that is not a record file (its games
-    would be appended to something :func:`uno_env.game.records.load_records` refuses, and an
-    unreadable line left before them); without it (the command writes a new file) any existing
-    file that is not empty, so nothing is replaced. Creates no file."""
+def check_output_file(path: Path, option: str, example: str, *, make_folder: bool = False) -> None:
+    """Refuse, before any work, an output file path (``option``'s) that cannot be written: a
+    folder (``example`` names a file to give in it), a path below a file, and unless
+    ``make_folder`` (the command creates it) a folder that does not exist."""
     if path.is_dir():
-        raise ValueError(f"{option} {path} is a folder; give a file such as {path / 'games.jsonl'}")
-    if not path.parent.is_dir():
+        raise ValueError(f"{option} {path} is a folder; give a file such as {path / example}")
+    for parent in path.parents:
+        if parent.exists() and not parent.is_dir():
+            raise ValueError(f"{option} {path}: {parent} is a file, not a folder")
+    if not make_folder and not path.parent.is_dir():
         raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")
+
+
+def check_record_file(path: Path, option: str, *, append: bool, make_folder: bool = False) -> None:
+    """Refuse a record file a command could not use (:func:`check_output_file`: a folder, a
+    path below a file, a missing folder unless ``make_folder``; a file that cannot be written);
+    with ``append`` an existing file that is not a record file (its games would be appended to
+    something :func:`uno_env.game.records.load_records` refuses, and an unreadable line left
+    before them); without it (the command writes a new file) any existing file that is not
+    empty, so nothing is replaced. Creates no file."""
+    check_output_file(path, option, "games.jsonl", make_folder=make_folder)
     if not path.exists() or path.stat().st_size == 0:
-        if not os.access(path.parent if not path.exists() else path, os.W_OK):
+        if path.parent.is_dir() and not os.access(path if path.exists() else path.parent, os.W_OK):
             raise ValueError(f"{option} {path} cannot be written: permission denied")
         return
     if not append:
@@ -420,7 +431,7 @@ def check_record_file(path: Path, option: str, *, append: bool) -> None:
     except (RecordError, OSError) as exc:
         raise ValueError(
             f"{option} {path} is not a record file to append to ({exc}); allowed: a new file or "
-            "a record file (uno-env play --record, simulate --record, serve --records)"
+            "a record file (as uno-env play, simulate, serve and benchmark --trace write)"
         ) from None
     with path.open("rb") as handle:
         handle.seek(-1, os.SEEK_END)

@@ -32,7 +32,7 @@ from typing import TextIO
 
 import numpy as np
 
-from training.common import Subcommand, quiet_stdout
+from training.common import Subcommand, check_output_file, quiet_stdout
 from training.extras import require
 from uno_env import Game
 from uno_env.compiler.compiling import warm_up
@@ -72,7 +72,7 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> N
     (a RuntimeError) naming the package to install when the MP4 encoder is missing.
     """
     path = Path(path)
-    suffix = path.suffix.lower()
+    suffix = video_type(path)
     if not frames:
         raise ValueError("no frames to write")
     if suffix == ".gif":
@@ -93,8 +93,18 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float) -> N
         import imageio.v2 as imageio
 
         imageio.mimsave(path, list(frames), fps=fps, macro_block_size=8)
-        return
-    raise ValueError(f"--video {path}: unknown video type {suffix!r}; use .gif or .mp4")
+
+
+def video_type(path: str | Path) -> str:
+    """The suffix of a video file :func:`write_video` writes (``.gif`` or one of
+    :data:`VIDEO_SUFFIXES`), lower case; another is refused, naming the allowed ones."""
+    suffix = Path(path).suffix.lower()
+    if suffix != ".gif" and suffix not in VIDEO_SUFFIXES:
+        raise ValueError(
+            f"--video {path}: unknown video type {suffix!r}; use .gif or .mp4 "
+            f"(also {', '.join(VIDEO_SUFFIXES[1:])})"
+        )
+    return suffix
 
 
 def _describe(game: Game, seat: int, action: int) -> str:
@@ -218,6 +228,9 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         raise ValueError(f"--fps must be positive, got {args.fps}")
     if not Path(args.file).exists():
         raise ValueError(f"record file {args.file} does not exist")
+    if args.video:
+        check_output_file(Path(args.video), "--video", "game.gif")
+        video_type(args.video)
     if args.video and Path(args.video).suffix.lower() in VIDEO_SUFFIXES:
         require("replay", {"video": ("imageio", "imageio_ffmpeg")}, hint=GIF_HINT)
     record = pick_record(load_records(args.file), args.game, args.file)
