@@ -333,3 +333,31 @@ def test_an_output_folder_that_is_a_file_is_refused_in_one_line(
         assert err.startswith("uno-env: error: cannot create the ") and err.count("\n") == 1, err
         assert f"folder {out}: {blocker} {reason}" in err and "--resume" not in err
     assert blocker.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "suffixes"),
+    [
+        (["evaluate", "greedy", "--players", "2", "--games", "2"], (".json", ".csv")),
+        (["export", "model.zip"], (".npz", ".json")),
+    ],
+    ids=lambda value: value[0] if isinstance(value, list) else "",
+)
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_work(
+    argv: list[str], suffixes: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evaluate --out OUT (OUT.json, OUT.csv) and export --out P.npz (and its P.json): a folder
+    in the place of either file, or a path below a file, is one line before any game or load
+    (an IsADirectoryError or FileExistsError traceback after the games)."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine\n")
+    for suffix in suffixes:
+        (tmp_path / f"taken{suffix}").mkdir()
+        out = tmp_path / ("taken.npz" if argv[0] == "export" else "taken")
+        assert main([*argv, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert f"--out {tmp_path / f'taken{suffix}'} is a folder" in err and err.count("\n") == 1, err
+        (tmp_path / f"taken{suffix}").rmdir()
+    assert main([*argv, "--out", str(blocker / "p.npz")]) == 2
+    err = capsys.readouterr().err
+    assert f"{blocker} is a file, not a folder" in err and err.count("\n") == 1

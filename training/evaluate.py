@@ -75,6 +75,7 @@ from .common import (
     Subcommand,
     add_rule_arguments,
     add_trust_argument,
+    check_output_file,
     check_player_count,
     load_checkpoint_actor,
     resolve_rules,
@@ -550,18 +551,24 @@ def format_table(results: Sequence[EvalResult]) -> str:
     return "\n".join(lines)
 
 
+def result_paths(out: str | Path) -> tuple[Path, Path]:
+    """The files ``--out OUT`` names: ``OUT.json`` and ``OUT.csv`` (a ``.json`` or ``.csv``
+    suffix of ``OUT`` is dropped first)."""
+    base = Path(out)
+    if base.suffix in (".json", ".csv"):
+        base = base.with_suffix("")
+    return base.with_name(base.name + ".json"), base.with_name(base.name + ".csv")
+
+
 def write_results(
     results: Sequence[EvalResult], out: str | Path, extra: dict[str, Any] | None = None
 ) -> Path:
     """Write ``OUT.json`` (results plus ``extra``) and ``OUT.csv``; return the JSON path."""
-    base = Path(out)
-    if base.suffix in (".json", ".csv"):
-        base = base.with_suffix("")
-    base.parent.mkdir(parents=True, exist_ok=True)
+    json_path, csv_path = result_paths(out)
+    json_path.parent.mkdir(parents=True, exist_ok=True)
     rows = [dataclasses.asdict(r) for r in results]
-    json_path = base.with_name(base.name + ".json")
     json_path.write_text(json.dumps({**(extra or {}), "results": rows}, indent=2) + "\n", encoding="utf-8")
-    with base.with_name(base.name + ".csv").open("w", newline="", encoding="utf-8") as fh:
+    with csv_path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=[f.name for f in dataclasses.fields(EvalResult)])
         writer.writeheader()
         writer.writerows(rows)
@@ -613,6 +620,9 @@ def run(args: argparse.Namespace) -> int:
     model = parse_agent(args.model, where="MODEL")
     for entry in args.vs:
         opponent_seats(entry, args.players)  # every spec checked before any game
+    if args.out:
+        for path in result_paths(args.out):
+            check_output_file(path, "--out", f"results{path.suffix}", make_folder=True)
     style = model.compiled
     if model.kind == "checkpoint":  # a compiled agent plays in the compiled batch loop: no torch
         set_torch_threads(args.threads)

@@ -37,10 +37,10 @@ import numpy as np
 
 from agents.policy_agent import checkpoint_path, load_policy_metadata, metadata_path
 from agents.trust import check_trusted
-from training.common import Subcommand, add_trust_argument
+from training.common import Subcommand, add_trust_argument, check_output_file
 from uno_env import files
 from uno_env.engine.rules import RuleSet
-from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported
+from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported, sidecar_path
 from uno_env.versions import OBS_VERSION
 
 from .common import load_model, set_torch_threads
@@ -224,6 +224,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     require("export", {"train": TRAIN})
     if not str(args.out).endswith(".npz"):
         raise ValueError(f"--out must name a .npz file, got {args.out!r}")
+    for path in (Path(args.out), sidecar_path(args.out)):
+        check_output_file(path, "--out", f"policy{path.suffix}", make_folder=True)
     training = None
     if args.training_json:
         training = files.read_json_object(args.training_json, "training record")
