@@ -667,3 +667,28 @@ def test_load_rules_refuses_other_types_and_bad_overrides() -> None:
     assert ", ".join(uno_env.PRESETS) in str(exc.value)
     with pytest.raises(RuleError, match=r"hand_size.*between 1 and 20, got 99"):
         uno_env.load_rules("uno", hand_size=99)
+
+
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        (("R:skip", "R:wild"), r"'R:wild' gives R an effect again \(after 'R:skip'\)"),
+        (("r:skip", "R:wild"), r"'R:wild' gives R an effect again \(after 'r:skip'\)"),
+        (("7:draw:2", "7:draw:2"), r"'7:draw:2' gives 7 an effect again"),
+        (("R7:none", "R7:skip"), r"'R7:skip' gives R7 an effect again"),
+        (("R7:none", "7:draw:2"), r"'7:draw:2' would replace 'R7:none' given before it"),
+    ],
+)
+def test_card_effects_give_each_rank_or_card_one_effect(entries: tuple[str, ...], message: str) -> None:
+    """U-DECK-1: an entry naming a rank or card again, or a rank's entry after one of its
+    cards' entries, is refused: the later one replaced the earlier without a word, so the
+    rule set played otherwise than the file read. A card's entry after its rank's overrides it."""
+    with pytest.raises(RuleError, match=message):
+        RuleSet(card_effects=entries)
+    override = RuleSet(card_effects=("7:draw:2", "R7:none"))
+    table = override.effect_table()
+    red7, green7 = uno_env.parse_face("R7", "uno"), uno_env.parse_face("G7", "uno")
+    assert table[red7] != table[green7] and table[green7][1] == 2
+    french = uno_env.load_rules("macao", card_effects=(*uno_env.preset("macao").card_effects, "KH:draw:5"))
+    with pytest.raises(RuleError, match="would replace 'KH:draw:5'"):
+        french.with_overrides({"card_effects": (*french.card_effects, "K:skip")})

@@ -111,7 +111,8 @@ class RuleSet:
         (),
         "U-DECK-1",
         "'RANK:effect[:n]' or 'CARD:effect[:n]' entries replacing the deck's default effects "
-        f"(Uno: the official ones; French: none); effects: {', '.join(EFFECT_WORDS)}",
+        "(Uno: the official ones; French: none), one per rank or card, a card's after its rank's "
+        f"(it overrides it); effects: {', '.join(EFFECT_WORDS)}",
     )
     min_players: int = _rule(2, "U-DECK-1", "fewest players the variant allows", bounds=(2, 10))
     max_players: int = _rule(10, "U-DECK-1", "most players the variant allows", bounds=(2, 10))
@@ -569,6 +570,7 @@ class RuleSet:
         nf = self.num_faces
         table = _default_effects(self.deck_family)
         ranks = [_face_rank(f, self.deck_family) for f in range(nf)]
+        given: dict[tuple[str, int], str] = {}  # ("rank" | "card", index) -> the entry that set it
         for entry in self.card_effects:
             parts = entry.split(":")
             if len(parts) not in (2, 3):
@@ -596,9 +598,24 @@ class RuleSet:
                 amount = int(parts[2])
             try:
                 faces = [cards.parse_face(key, self.deck_family)]
+                target = ("card", faces[0])
             except cards.CardNotationError:
                 rank = self._rank_index(key, "card_effects", entry)
                 faces = [f for f in range(nf) if ranks[f] == rank]
+                target = ("rank", rank)
+            if target in given:
+                raise RuleError(
+                    f"rule card_effects: {files.describe(entry)} gives {key} an effect again (after "
+                    f"{files.describe(given[target])}); allowed: one entry per rank or card"
+                )
+            replaced = [given[("card", f)] for f in faces if ("card", f) in given]
+            if replaced:
+                raise RuleError(
+                    f"rule card_effects: {files.describe(entry)} would replace {files.describe(replaced[0])} "
+                    "given before it; allowed: a rank's entry before the entries of its cards (which "
+                    "then override it)"
+                )
+            given[target] = entry
             for face in faces:
                 table[face] = (code, amount)
         return table
