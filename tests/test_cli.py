@@ -361,3 +361,25 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_the_work(
     assert main([*argv, "--out", str(blocker / "p.npz")]) == 2
     err = capsys.readouterr().err
     assert f"{blocker} is a file, not a folder" in err and err.count("\n") == 1
+
+
+def test_a_huge_value_is_not_echoed_whole_in_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value of 100,000 characters in a rule file, a --set or an agent spec, or a rule file
+    of 20,000 unknown keys: the error is one line of at most a few thousand characters that
+    still names the field and what is allowed (it echoed the whole value back)."""
+    long = tmp_path / "long.toml"
+    long.write_text(f'wild_not_on = "{"a" * 100_000}"\n')
+    many = tmp_path / "many.toml"
+    many.write_text("".join(f"k{i} = 1\n" for i in range(20_000)))
+    for argv, names in (
+        (["rules", str(long)], ["rule wild_not_on:", "(100,002 characters)", "ranks: 0, 1"]),
+        (["simulate", "--set", f"card_effects={'7' * 5000}:skip"], ["rule card_effects:", "characters)"]),
+        (["simulate", "--policy", "b" * 5000], ["unknown play style", "characters)"]),
+        (["rules", str(many)], ["unknown rule key(s) k0, k1,", "valid keys: deck,", "max_decisions"]),
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("uno-env: error: ") and err.count("\n") == 1 and len(err) < 2100, err[:300]
+        assert all(name in err for name in names), err

@@ -245,6 +245,29 @@ class Subcommand:
         return run_parsed(parser.parse_args(sys.argv[1:] if argv is None else argv))
 
 
+ERROR_WORD_LIMIT = 300
+"""Longest run of non-blank characters an error message prints whole (a value echoed back)."""
+ERROR_LIMIT = 2000
+"""Longest error message printed whole; a longer one keeps its start and its end."""
+
+
+def error_text(message: str) -> str:
+    """``message`` as ``uno-env: error:`` prints it: a word longer than :data:`ERROR_WORD_LIMIT`
+    (a huge value the user gave, echoed back) is cut to its start and its length, and a
+    message still longer than :data:`ERROR_LIMIT` (thousands of unknown keys) keeps its start
+    and its end, where the allowed values are said."""
+
+    def cut(match: re.Match[str]) -> str:
+        word = match.group()
+        return f"{word[: ERROR_WORD_LIMIT // 2]}...({len(word):,} characters)"
+
+    text = re.sub(rf"\S{{{ERROR_WORD_LIMIT + 1},}}", cut, message)
+    if len(text) <= ERROR_LIMIT:
+        return text
+    keep = ERROR_LIMIT // 2
+    return f"{text[:keep]} ...({len(text) - 2 * keep:,} characters)... {text[-keep:]}"
+
+
 def run_parsed(args: argparse.Namespace) -> int:
     """Run a parsed command line's ``func``, as ``uno-env`` and every ``python -m training.*``
     do: bad input (unknown rules, malformed files, impossible settings) and a missing optional
@@ -254,7 +277,7 @@ def run_parsed(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except (RuleError, ValueError, MissingPackageError) as exc:
-        print(f"uno-env: error: {exc}", file=sys.stderr)
+        print(f"uno-env: error: {error_text(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         quiet_stdout()
