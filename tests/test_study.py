@@ -86,6 +86,14 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ({"reference": "sneaky"}, "reference 'sneaky': unknown play style 'sneaky'"),
         ({"reference": 3}, "reference must be a style name"),
         ({"reference": "oracle"}, "reference 'oracle' cheats (it sees the other hands); set allow_cheating"),
+        (
+            {"variations": {"swap": {"seven_swap": True}, "seven": {"seven_swap": True}}},
+            "variation 'seven' gives uno the same rules as variation 'swap' (preset=uno seven_swap=true)",
+        ),
+        (
+            {"variations": {"a": {"stacking": ["D2/D2"]}, "b": {"stacking": ["D2/D2"], "jump_in": False}}},
+            "variation 'b' gives uno the same rules as variation 'a'",
+        ),
     ],
 )
 def test_bad_specs_are_refused_with_a_clear_message(change: dict[str, Any], message: str) -> None:

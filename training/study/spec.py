@@ -392,6 +392,15 @@ def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpe
         variants = spec.variants()
     except RuleError as exc:
         raise SpecError(f"{source}: {exc}") from None
+    seen: dict[tuple[str, RuleSet], Variant] = {}
+    for variant in variants:  # one rule set twice would be measured (and corrected for) twice
+        twin = seen.setdefault((variant.base, variant.rules), variant)
+        if twin is not variant:
+            raise SpecError(
+                f"{source}: variation {variant.variation!r} gives {variant.base} the same rules as "
+                f"variation {twin.variation!r} ({variant.rules}); allowed: variations that each give a "
+                "base other rules"
+            )
     for variant in variants:
         for n in spec.players:
             try:
