@@ -72,7 +72,7 @@ from uno_env.sim.learned import (
     sidecar_path,
 )
 from uno_env.styles.params import STYLE_ALIASES
-from uno_env.styles.registry import STYLES, parse_policy
+from uno_env.styles.registry import STYLES, canonical_policy, parse_policy
 
 from .llm import ChatAgent, check_options
 from .policy_agent import PolicyAgent, checkpoint_path, metadata_path
@@ -152,6 +152,12 @@ class AgentSpec:
     def compiled(self) -> bool:
         """Whether the compiled simulator and vector env run this agent inside their loops."""
         return self.kind in COMPILED_KINDS
+
+    @property
+    def plays_as(self) -> str:
+        """What decides how this agent plays: a style's canonical text (an alias and its style,
+        a parameter written at its default and left out, play alike), else :attr:`text`."""
+        return canonical_policy(self.target) if self.kind == "style" else self.text
 
     @property
     def policy(self) -> str:
@@ -271,6 +277,18 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+def same_agent_twice(agents: Iterable[AgentSpec]) -> tuple[str, str] | None:
+    """The texts of the first two ``agents`` that play alike (:attr:`AgentSpec.plays_as`:
+    ``random`` and ``random_legal``, ``bluffer`` and ``bluffer:bluff=0.5``), or None: a table
+    that lists one agent twice under two names compares it with itself."""
+    seen: dict[str, str] = {}
+    for agent in agents:
+        if agent.plays_as in seen:
+            return seen[agent.plays_as], agent.text
+        seen[agent.plays_as] = agent.text
+    return None
 
 
 def check_seated_networks(

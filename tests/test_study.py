@@ -86,6 +86,7 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ({"reference": "sneaky"}, "reference 'sneaky': unknown play style 'sneaky'"),
         ({"reference": 3}, "reference must be a style name"),
         ({"reference": "oracle"}, "reference 'oracle' cheats (it sees the other hands); set allow_cheating"),
+        ({"styles": ["greedy", "random", "random_legal"]}, "styles 'random' and 'random_legal' play alike"),
         (
             {"variations": {"swap": {"seven_swap": True}, "seven": {"seven_swap": True}}},
             "variation 'seven' gives uno the same rules as variation 'swap' (preset=uno seven_swap=true)",

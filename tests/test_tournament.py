@@ -187,6 +187,12 @@ def test_searching_agents_play_in_small_batches_that_never_change_the_games(
         (["greedy", "sneaky"], 2, "unknown play style 'sneaky'"),
         (["greedy"], 2, "need at least 2 agents"),
         (["greedy", "greedy"], 2, "listed twice"),
+        (["greedy", "random_legal", "random"], 2, "agents 'random_legal' and 'random' play alike"),
+        (
+            ["bluffer", "bluffer:challenge=0.5,bluff=0.5"],
+            2,
+            "'bluffer' and 'bluffer:challenge=0.5,bluff=0.5' play",
+        ),
         (["greedy", "nowhere/model.zip"], 2, "does not exist"),
     ],
 )

@@ -91,7 +91,7 @@ import numpy as np
 import uno_env
 from agents.match import play_deals
 from agents.policy_agent import check_policy_metadata, checkpoint_path, load_policy_metadata, metadata_path
-from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent
+from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, same_agent_twice
 from agents.trust import check_trusted
 from training.common import (
     Subcommand,
@@ -208,6 +208,12 @@ def check_agents(
         raise ValueError(f"{players} players need at least {players} agents, got {len(specs)}: {names}")
     if len(set(names)) != len(names):
         raise ValueError(f"an agent is listed twice: {names}")
+    twice = same_agent_twice(specs)
+    if twice is not None:
+        raise ValueError(
+            f"agents {twice[0]!r} and {twice[1]!r} play alike (one style, its defaults written out or an "
+            f"alias): a tournament would rank an agent against itself; list it once: {names}"
+        )
     for spec in specs:
         if spec.kind == "checkpoint":
             check_policy_metadata(

@@ -30,7 +30,7 @@ from agents.policy_agent import (
     checkpoint_path,
     load_policy_metadata,
 )
-from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent
+from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent, same_agent_twice
 from training.tournament import is_checkpoint as named_checkpoint
 from training.tournament import is_python_agent as named_python_agent
 from uno_env.engine.rules import RuleError, RuleSet
@@ -347,6 +347,12 @@ def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpe
             )
     if len(set(styles)) != len(styles):
         raise SpecError(f"{source}: styles lists a style twice: {styles}")
+    twice = same_agent_twice(parse_agent(s) for s in styles if not ((s == LEARNED and sweep) or s in objects))
+    if twice is not None:
+        raise SpecError(
+            f"{source}: styles {twice[0]!r} and {twice[1]!r} play alike (one style, its defaults written out "
+            f"or an alias); list it once: {styles}"
+        )
 
     raw_variations = data.get("variations", {})
     if not isinstance(raw_variations, dict):
