@@ -791,3 +791,28 @@ def test_an_operators_agent_that_fails_stops_the_table_with_one_line(
         assert not saved and not table.game.is_over()
         process = getattr(table.agents[1], "_proc", "none")
         assert process is None or process == "none"  # a cmd: agent's program was stopped
+
+
+def test_serve_refuses_files_it_could_not_use(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--replay a file that is not a record file, or a folder without any, and --records a file
+    that is not one (each finished game would be appended to it): one line before the server
+    starts. The page left such a --replay file out without a word; the games were appended to
+    any --records file, which then no longer loaded."""
+    from training.cli import main
+
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("my notes\n")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for argv, message in (
+        (
+            ["--replay", str(notes)],
+            f"--replay {notes} is not a record file the page can replay: {notes}, line 1",
+        ),
+        (["--replay", str(empty)], f"--replay {empty} is a folder without record files"),
+        (["--records", str(notes)], f"--records {notes} is not a record file to append to"),
+    ):
+        assert main(["serve", "--port", "0", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("uno-env: error: ") and message in err and err.count("\n") == 1, err
+    assert notes.read_text() == "my notes\n"

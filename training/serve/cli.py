@@ -29,6 +29,7 @@ from typing import Any
 from training.common import Subcommand, add_trust_argument, check_record_file
 from training.extras import checkpoint_needs, merge, require
 from uno_env.compiler.compiling import warm_up
+from uno_env.game.records import RecordError, load_records
 
 from .explain import make_estimator
 from .explain import warm_up as warm_web
@@ -95,6 +96,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_trust_argument(parser)
 
 
+def check_replay_path(path: Path) -> None:
+    """Refuse a ``--replay`` path the page could not offer: missing, a folder without
+    ``*.jsonl`` files, or a record file (one of the folder's) that
+    :func:`uno_env.game.records.load_records` refuses (the page left it out without a word)."""
+    if not path.exists():
+        raise ValueError(f"--replay {path} does not exist")
+    found = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    if not found:
+        raise ValueError(
+            f"--replay {path} is a folder without record files; allowed: a record file or a folder of *.jsonl"
+        )
+    for file in found:
+        try:
+            load_records(file)
+        except (RecordError, OSError) as exc:
+            raise ValueError(f"--replay {file} is not a record file the page can replay: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server (blocks until Ctrl-C)."""
     check_web_packages(list(args.agent))
@@ -103,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.max_tables <= 10_000:
         raise ValueError(f"--max-tables must be 1..10000, got {args.max_tables}")
     for path in args.replay:
-        if not path.exists():
-            raise ValueError(f"--replay {path} does not exist")
+        check_replay_path(path)
     records: Path = args.records
     if records.is_dir():
         raise ValueError(f"--records {records} is a folder; give a file such as {records / 'games.jsonl'}")

@@ -228,7 +228,8 @@ def checked_view(item: Any) -> dict[str, Any] | None:
 
 def records_in(paths: list[Path]) -> list[tuple[Path, int, GameRecord]]:
     """Every record of the files ``paths`` (folders: their ``*.jsonl`` files) as ``(file,
-    index, record)``; a file that cannot be read is skipped (the listing says so)."""
+    index, record)``; a file that cannot be read is skipped (``uno-env serve`` refuses such a
+    ``--replay`` file at the start, so only one damaged since is left out)."""
     out: list[tuple[Path, int, GameRecord]] = []
     for path in paths:
         files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
