@@ -10,6 +10,7 @@ import pytest
 
 from uno_env.stats import (
     benjamini_hochberg,
+    bounded_mean_interval,
     critical_value,
     fcr_level,
     grouped_function,
@@ -301,3 +302,26 @@ def test_grouped_proportion_interval_covers_a_rare_deal_level_event() -> None:
         lo, hi = est.proportion_interval()
         covered += lo <= 0.02 <= hi
     assert covered / 2000 >= 0.93
+
+
+def test_a_bounded_mean_that_never_varies_keeps_an_interval() -> None:
+    """A mean rank (values in 1..4) from 30 deals all won, or all lost: the standard error is 0,
+    which measures nothing, so the interval is the Wilson interval of the rescaled mean at the
+    number of deals; it was [1, 1]. With variation: the t interval, kept inside the range."""
+    won = grouped_ratio(np.full(30, 4.0), 4)  # four seat-games per deal, each ranked first
+    low, high = won.bounded_interval(1, 4)
+    assert (won.value, low) == (1.0, 1.0)
+    t29 = critical_value(0.95, 29)  # the deals' degrees of freedom, as proportion_interval
+    assert high == pytest.approx(1 + 3 * wilson_interval(0, 30, t29)[1]) and high > 1.3
+    lost = grouped_ratio(np.full(30, 16.0), 4)
+    assert lost.bounded_interval(1, 4) == (pytest.approx(1 + 3 * wilson_interval(30, 30, t29)[0]), 4.0)
+    one_deal = grouped_ratio([4.0], [4])
+    assert one_deal.bounded_interval(1, 4)[1] == pytest.approx(1 + 3 * wilson_interval(0, 1)[1])
+    varied = grouped_ratio([4.0, 5.0, 4.0, 8.0, 4.0, 4.0], 4)
+    low, high = varied.bounded_interval(1, 4)
+    assert low == 1.0 and high == pytest.approx(varied.interval()[1])  # the t interval, clipped at 1
+    mean, low, high = bounded_mean_interval(np.ones(10), 1, 2)
+    assert (mean, low) == (1.0, 1.0) and high == pytest.approx(1 + wilson_interval(0, 10)[1])
+    assert bounded_mean_interval([1.0, 2.0, 2.0], 1, 2)[1:] == pytest.approx(
+        (max(1.0, mean_interval([1.0, 2.0, 2.0])[1]), min(2.0, mean_interval([1.0, 2.0, 2.0])[2]))
+    )

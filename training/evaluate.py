@@ -69,7 +69,7 @@ from agents.match import make_seats, play_deals
 from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
-from uno_env.stats import mean_interval, wilson_interval
+from uno_env.stats import bounded_mean_interval, mean_interval, wilson_interval
 
 from .common import (
     Subcommand,
@@ -315,7 +315,7 @@ def summarize(
     wins = int(records.won.sum())
     lo, hi = wilson_interval(wins, games)
     ranks = records.rank[~np.isnan(records.rank)]
-    rank_mean, rank_lo, rank_hi = mean_interval(ranks)
+    rank_mean, rank_lo, rank_hi = bounded_mean_interval(ranks, 1, players)  # a rank lies in 1..players
     pts, pts_lo, pts_hi = mean_interval(records.points)
     turns, turns_lo, turns_hi = mean_interval(records.turns)
     decisions, decisions_lo, decisions_hi = mean_interval(records.decisions)

@@ -40,7 +40,9 @@ deal share its cards and are not independent. Each rate or mean is the ratio of 
 per-deal totals, with a cluster-robust standard error over the deals and a Student-t
 interval on ``deals - 1`` degrees of freedom (:mod:`uno_env.stats`); the win rate's interval
 is the Wilson interval at the matching effective sample size. Reported: win rate; mean rank
-(1 = best, games that ended); points per game; the Plackett-Luce *strength*: each agent's
+(1 = best, games that ended; its interval kept within 1..players, and where it does not vary
+between deals the Wilson interval of the rescaled mean at the number of deals, so 30 deals
+all won do not read ``[1.00, 1.00]``); points per game; the Plackett-Luce *strength*: each agent's
 log-strength fitted by maximum likelihood to the full finishing order of every game
 (:func:`uno_env.stats.plackett_luce`; centred so the agents average 0; in a two-agent game
 ``a`` finishes ahead of ``b`` with probability ``1 / (1 + exp(s_b - s_a))``) with a
@@ -596,6 +598,7 @@ def standings(
         win = grouped_ratio(part["wins"].to_numpy(), part["seat_games"].to_numpy())
         lo, hi = win.proportion_interval()
         rank = grouped_ratio(part["rank_sum"].to_numpy(), part["ranked"].to_numpy())
+        rank_lo, rank_hi = rank.bounded_interval(1, players)  # a rank lies in 1..players
         pts = grouped_ratio(part["points"].to_numpy(), part["seat_games"].to_numpy())
         r = ratings[agent]
         s_lo, s_hi = strength[agent].interval()
@@ -609,8 +612,8 @@ def standings(
                 "win_lo": lo,
                 "win_hi": hi,
                 "mean_rank": rank.value,
-                "rank_lo": rank.interval()[0],
-                "rank_hi": rank.interval()[1],
+                "rank_lo": rank_lo,
+                "rank_hi": rank_hi,
                 "points_per_game": pts.value,
                 "points_lo": pts.interval()[0],
                 "points_hi": pts.interval()[1],

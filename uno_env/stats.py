@@ -64,6 +64,7 @@ __all__ = [
     "PlackettLuceFit",
     "VarianceSplit",
     "benjamini_hochberg",
+    "bounded_mean_interval",
     "fcr_level",
     "grouped_function",
     "grouped_ratio",
@@ -208,6 +209,36 @@ def mean_interval(values: np.ndarray | Sequence[float], level: float = LEVEL) ->
     return (mean, mean - half, mean + half)
 
 
+def bounded_mean_interval(
+    values: np.ndarray | Sequence[float], lower: float, upper: float, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """:func:`mean_interval` of independent ``values`` that lie in ``[lower, upper]`` (a rank
+    in 1..n): the Student-t interval kept inside the range, and where nothing varies (every
+    value alike, or a single one) the Wilson interval of the rescaled mean, which holds for any
+    variable in the range (none varies more than one at its two ends): ten first places in ten
+    games give a mean rank of 1 with an upper end above 1, not ``[1, 1]``."""
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = float(arr.mean())
+    spread = float(arr.std(ddof=1)) if arr.size > 1 else 0.0
+    if spread > 0:
+        _, low, high = mean_interval(arr, level)
+        return (mean, max(lower, low), min(upper, high))
+    low, high = _bounded_wilson(mean, lower, upper, float(arr.size), critical_value(level, math.inf))
+    return (mean, low, high)
+
+
+def _bounded_wilson(mean: float, lower: float, upper: float, n: float, z: float) -> tuple[float, float]:
+    """The Wilson interval of ``mean`` rescaled from ``[lower, upper]`` to [0, 1], at ``n``."""
+    width = upper - lower
+    if width <= 0:
+        return (mean, mean)
+    p = min(1.0, max(0.0, (mean - lower) / width))
+    low, high = wilson_interval(p * n, n, z)
+    return (lower + low * width, lower + high * width)
+
+
 # ================================================================ grouped by deal
 @dataclass(frozen=True)
 class GroupedEstimate:
@@ -252,6 +283,21 @@ class GroupedEstimate:
         measured = self.se > 0 and variance > 0  # False for a NaN se (one deal)
         n_eff = variance / (self.se * self.se) if measured else float(min(self.groups, self.observations))
         return wilson_interval(p * n_eff, n_eff, critical_value(level, self.df))
+
+    def bounded_interval(self, lower: float, upper: float, level: float = LEVEL) -> tuple[float, float]:
+        """For a mean of values that lie in ``[lower, upper]`` (a rank in 1..n): the Student-t
+        interval kept inside the range. When nothing varies between deals, or there is one deal,
+        the standard error measures nothing, so the interval is the Wilson interval of the
+        rescaled mean at the number of deals (as :meth:`proportion_interval` does; it holds for
+        any variable in the range): 30 deals all won give a mean rank of 1 with an upper end
+        above 1, not ``[1, 1]``."""
+        if math.isnan(self.value):
+            return (math.nan, math.nan)
+        if self.se > 0:  # False for a NaN se (one deal)
+            low, high = self.interval(level)
+            return (max(lower, low), min(upper, high))
+        n = float(min(self.groups, self.observations))
+        return _bounded_wilson(self.value, lower, upper, n, critical_value(level, self.df))
 
     def p_value(self) -> float:
         """Two-sided p-value of ``value = 0`` (1 when nothing varies: identical results)."""

@@ -140,8 +140,10 @@ def _interval(est: GroupedEstimate, proportion: bool = False) -> tuple[float, fl
     return est.proportion_interval() if proportion else est.interval()
 
 
-def _level(prefix: str, est: GroupedEstimate, proportion: bool = False) -> dict[str, float]:
-    lo, hi = _interval(est, proportion)
+def _level(
+    prefix: str, est: GroupedEstimate, proportion: bool = False, bounds: tuple[float, float] | None = None
+) -> dict[str, float]:
+    lo, hi = est.bounded_interval(*bounds) if bounds is not None else _interval(est, proportion)
     return {prefix: est.value, f"{prefix}_lo": lo, f"{prefix}_hi": hi}
 
 
@@ -249,7 +251,7 @@ def cell_rows(spec: StudySpec, batches: Sequence[Mapping[str, Any]]) -> list[dic
                         **_change("delta_win_rate", delta),
                         "ref_style": spec.reference,
                         **_reference_columns(ref, ref_base, style),
-                        **_level("mean_rank", mine["rank"]),
+                        **_level("mean_rank", mine["rank"], bounds=(1, n)),  # a rank lies in 1..n
                         **_level("points_per_game", mine["points"]),
                     }
                     rows.append(row)
