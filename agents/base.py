@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from uno_env import Game, Outcome
+from uno_env.sim.learned import check_fits, check_switch
 from uno_env.styles.view import PublicView
 
 View = PublicView | Game
@@ -73,14 +74,28 @@ def as_view(view: View | None, who: str, observation: Any = None) -> PublicView:
     )
 
 
-def play(game: Game, agents: Sequence[Agent]) -> Outcome:
+def play(game: Game, agents: Sequence[Agent], *, allow_rules_mismatch: bool = False) -> Outcome:
     """Let ``agents[seat]`` decide for every seat until ``game`` ends; return its outcome.
 
     Each agent gets ``act(None, game.legal_mask(), PublicView.of(game))``; an illegal choice
-    raises :class:`~uno_env.IllegalActionError` from :meth:`Game.step`.
+    raises :class:`~uno_env.IllegalActionError` from :meth:`Game.step`. An agent that plays
+    with a network (:class:`~agents.ExportedAgent`, a ``search:net=NAME`` agent) trained for
+    other rules or another player count is refused before the first move
+    (:class:`~uno_env.sim.learned.PolicyGameMismatchError`) unless ``allow_rules_mismatch=True``
+    (a transfer); an object without ``act`` is refused by seat.
     """
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise TypeError(f"agents must be a list of one agent per seat, got {type(agents).__name__}")
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
+    allow = check_switch("allow_rules_mismatch", allow_rules_mismatch)
+    for seat, agent in enumerate(agents):
+        if not callable(getattr(agent, "act", None)):
+            raise TypeError(
+                f"agents[{seat}] is a {type(agent).__name__}, not an agent (an object with "
+                "act(observation, action_mask, view) -> int; agents.make('greedy') makes one from a name)"
+            )
+        check_fits(agent, game.rules, game.num_players, allow_rules_mismatch=allow, where=f"agents[{seat}]: ")
     while not game.is_over():
         seat = game.current_player
         game.step(agents[seat].act(None, game.legal_mask(), PublicView.of(game)))

@@ -43,6 +43,15 @@ class ExportedAgent:
         obs = observation["observation"] if isinstance(observation, Mapping) else observation
         return self.policy.act(np.asarray(obs), mask)
 
+    def check_game(
+        self, rules: Any, num_players: int | None = None, allow_rules_mismatch: bool = False
+    ) -> None:
+        """Raise :class:`~uno_env.sim.learned.PolicyGameMismatchError` unless the policy can play
+        ``rules`` with ``num_players`` (:meth:`~uno_env.sim.learned.ExportedPolicy.check_game`;
+        ``allow_rules_mismatch``: other rules and player counts of its deck family, a transfer).
+        The tables that seat agents call it (:func:`uno_env.sim.learned.check_fits`)."""
+        self.policy.check_game(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+
     def __repr__(self) -> str:
         return f"ExportedAgent({self.name!r})"
 

@@ -60,5 +60,16 @@ class ScriptedAgent:
             self.style.code, self.params, mask, self._generator, full=self.style.cheats, chooser=self._chooser
         )
 
+    def check_game(
+        self, rules: Any, num_players: int | None = None, allow_rules_mismatch: bool = False
+    ) -> None:
+        """A search guided by a network: raise :class:`~uno_env.sim.learned.PolicyGameMismatchError`
+        unless its network can play ``rules`` with ``num_players``
+        (:meth:`~uno_env.sim.learned.ExportedPolicy.check_game`; ``allow_rules_mismatch``: a
+        transfer). Other styles play any game. The tables that seat agents call it
+        (:func:`uno_env.sim.learned.check_fits`)."""
+        if self._chooser is not None:
+            self._chooser.policy.check_game(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+
     def __repr__(self) -> str:
         return f"ScriptedAgent({self.name!r}, seed={self.seed})"

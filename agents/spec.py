@@ -188,7 +188,14 @@ class AgentSpec:
         fits the game (``PolicyGameMismatchError``): its observation size, action table,
         observation spec and env version, and unless ``allow_rules_mismatch`` (a transfer) the
         rules and player count it was trained for (``players=None``: any count). A search's
-        guide is held to the rule an exported policy in the seat is: it was trained for a game."""
+        guide is held to the rule an exported policy in the seat is: it was trained for a game.
+        An agent object that plays with a network (:class:`~agents.ExportedAgent`, a guided
+        :class:`~agents.ScriptedAgent`: its ``check_game``) is held to it too."""
+        if self.kind == "object" and _is_agent(self.obj) and callable(getattr(self.obj, "check_game", None)):
+            try:
+                self.obj.check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)
+            except PolicyFileError as exc:
+                raise type(exc)(f"agent {self.text!r}: {exc}") from None
         for network in self.networks:
             try:
                 _load_network(network).check_game(rules, players, allow_rules_mismatch=allow_rules_mismatch)

@@ -21,6 +21,7 @@ from uno_env import Game, IllegalActionError
 from uno_env.envs import ActionOutOfBoundsError
 from uno_env.envs.single import SingleAgentEnv
 from uno_env.envs.vector import VectorEnv
+from uno_env.sim.learned import PolicyGameMismatchError
 
 NOT_ACTIONS: list[Any] = [1.9, 1.0, 10**30, 2**63, -(2**70), -1, 74, None, [0], (0,), True, False, b"R1"]
 
@@ -76,7 +77,7 @@ def test_simulate_games_are_games_of_the_following_seeds() -> None:
     assert result.num_games == 2
     with pytest.raises(ValueError, match=r"seed \+ num_games must stay within 2\*\*63"):
         uno_env.simulate("uno", 2, 2, seed=top)
-    with pytest.raises(ValueError, match="num_games must be an integer >= 0"):
+    with pytest.raises(ValueError, match="num_games must be an integer >= 1"):
         uno_env.simulate("uno", 2, True)
     with pytest.raises(ValueError, match=r"num_games=1000000000000000: the per-game results alone need"):
         uno_env.simulate("uno", 2, 10**15, seed=0)  # a MemoryError naming no argument before
@@ -181,3 +182,154 @@ def test_the_vector_env_says_it_does_not_render() -> None:
     with pytest.raises(ValueError, match="the vector env does not render: render_mode must be None"):
         gymnasium.make_vec("uno_env/Uno-v1", num_envs=2, num_players=3, render_mode="ansi")
     assert VectorEnv(2, "uno", 3, render_mode=None).render_mode is None
+
+
+@pytest.mark.parametrize("games", [0, -1, 2.0, "3", None])
+def test_simulate_refuses_a_game_count_that_is_not_positive(games: Any) -> None:
+    """``simulate(..., 0)`` returned a result of no games whose win rates were NaN and whose
+    ``summary()`` raised ZeroDivisionError."""
+    with pytest.raises(ValueError, match=rf"num_games must be an integer >= 1, got {games!r}"):
+        uno_env.simulate("uno", 2, games)
+    assert uno_env.simulate("uno", 2, np.int64(2), seed=np.uint32(5)).num_games == 2
+
+
+@pytest.mark.parametrize(
+    ("policies", "where"),
+    [(3, "policies must be"), (None, "policies must be"), ({"greedy": 1, "random": 2}, "policies must be"),
+     (b"greedy", "policies must be"), ([object(), "random"], r"policies\[0\] must be a text"),
+     (["greedy", 7], r"policies\[1\] must be a text")],
+    ids=["int", "None", "dict", "bytes", "object", "int seat"],
+)  # fmt: skip
+def test_simulate_refuses_policies_that_are_not_texts(policies: Any, where: str) -> None:
+    """An int or None raised "'int' object is not iterable", an agent object "'object' has no
+    attribute 'strip'", and a dict played its keys as the seats' styles."""
+    with pytest.raises(
+        TypeError, match=rf"{where}.*style names such as 'greedy'.*agent objects play at a Game"
+    ):
+        uno_env.simulate("uno", 2, 1, policies=policies)
+
+
+def test_simulate_refuses_an_agent_object_naming_where_it_plays() -> None:
+    import agents
+
+    with pytest.raises(TypeError, match=r"policies\[0\] must be a text.*got ScriptedAgent"):
+        uno_env.simulate("uno", 2, 1, policies=[agents.make("greedy"), "random"])
+
+
+def test_simulate_takes_a_tuple_an_array_or_a_path_of_policies() -> None:
+    from pathlib import Path
+
+    expected = uno_env.simulate("uno", 2, 3, policies=["greedy", "random"]).winner
+    for policies in (("greedy", "random"), np.array(["greedy", "random"])):
+        assert list(uno_env.simulate("uno", 2, 3, policies=policies).winner) == list(expected)
+    assert uno_env.simulate("uno", 2, 1, policies=Path("greedy")).num_games == 1
+    with pytest.raises(ValueError, match="policies lists 3 names for 2 players"):
+        uno_env.simulate("uno", 2, 1, policies=["greedy"] * 3)
+
+
+@pytest.mark.parametrize("switch", ["check_invariants", "full_engine", "allow_rules_mismatch"])
+def test_simulate_switches_are_booleans(switch: str) -> None:
+    """``check_invariants="no"`` checked the invariants (a true string)."""
+    with pytest.raises(TypeError, match=rf"{switch} must be True or False, got 'no'"):
+        uno_env.simulate("uno", 2, 1, **{switch: "no"})
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "policy", "difference"),
+    [
+        ("uno", 4, "ppo_uno_2p", "trained for 2 players, the game has 4"),
+        ("uno_house", 2, "ppo_uno_2p", r"trained on other rules \(stacking="),
+        ("uno", 2, "distilled_uno_4p", "trained for 4 players, the game has 2"),
+        ("uno", 4, "search:sims=2,net=ppo_uno_2p",
+         r"seat 0 'search:sims=2,net=ppo_uno_2p', the search's network: .*trained for 2 players"),
+    ],
+)  # fmt: skip
+def test_simulate_refuses_a_network_trained_for_another_game(
+    rules: str, players: int, policy: str, difference: str
+) -> None:
+    """``simulate("uno", 4, ..., policies=["ppo_uno_2p", ...])`` seated the 2-player network at
+    a 4-player table without a word (the CLI refused it); now the same check, with its opt-in."""
+    seats = [policy] + ["random"] * (players - 1)
+    with pytest.raises(PolicyGameMismatchError, match=difference) as exc:
+        uno_env.simulate(rules, players, 1, policies=seats)
+    assert "pass allow_rules_mismatch=True" in str(exc.value)
+    assert uno_env.simulate(rules, players, 1, policies=seats, allow_rules_mismatch=True).num_games == 1
+
+
+def test_simulate_refuses_a_network_for_rule_overrides_it_was_not_trained_for() -> None:
+    with pytest.raises(PolicyGameMismatchError, match=r"hand_size=5 \(trained: 7\)"):
+        uno_env.simulate("uno", 2, 1, policies=["ppo_uno_2p", "random"], hand_size=5)
+    assert uno_env.simulate("uno", 2, 1, policies=["ppo_uno_2p", "random"]).num_games == 1
+
+
+def _two_player_network() -> Any:
+    import agents
+
+    return agents.make("ppo_uno_2p")
+
+
+@pytest.mark.parametrize(
+    "make_env",
+    [
+        lambda rules, players, opponents, **kw: SingleAgentEnv(rules, players, opponents=opponents, **kw),
+        lambda rules, players, opponents, **kw: VectorEnv(2, rules, players, opponents=opponents, **kw),
+    ],
+    ids=["single", "vector"],
+)
+def test_env_opponents_trained_for_another_game_are_refused(make_env: Any) -> None:
+    """``SingleAgentEnv("uno", 4, opponents=[agents.make("ppo_uno_2p"), ...])`` seated the 2-player
+    network at a 4-player table without a word; a guided search's network likewise."""
+    import agents
+
+    net = _two_player_network()
+    with pytest.raises(
+        PolicyGameMismatchError, match=r"opponents\[0\]: .*trained for 2 players, the game has 4"
+    ):
+        make_env("uno", 4, [net, "random", "random"])
+    guided = agents.make("search:sims=2,net=ppo_uno_2p", seed=1)
+    with pytest.raises(
+        PolicyGameMismatchError, match=r"opponents\[2\]: .*trained for 2 players.*allow_rules_mismatch"
+    ):
+        make_env("uno", 4, ["random", "random", guided])
+    with pytest.raises(PolicyGameMismatchError, match=r"hand_size=5 \(trained: 7\)"):
+        make_env("uno", 2, net, hand_size=5)
+    make_env("uno", 2, net)
+    make_env("uno", 4, [net, "random", guided], allow_rules_mismatch=True)
+
+
+def test_vector_env_set_opponents_holds_new_opponents_to_the_rules() -> None:
+    env = VectorEnv(2, "uno", 4, opponents="random")
+    with pytest.raises(PolicyGameMismatchError, match=r"opponent table 1, entry 0: .*trained for 2 players"):
+        env.set_opponents(
+            uno_env.envs.vector.OpponentPool(["random", [_two_player_network(), "random", "random"]])
+        )
+    with pytest.raises(TypeError, match="allow_rules_mismatch must be True or False, got 'yes'"):
+        VectorEnv(2, "uno", 4, allow_rules_mismatch="yes")
+
+
+def test_agents_play_refuses_a_network_trained_for_another_game() -> None:
+    """``agents.play(Game("uno", 4), [agents.make("ppo_uno_2p"), ...])`` played the 2-player
+    network at 4 players; a name in place of an agent raised "'str' object has no attribute 'act'"."""
+    import agents
+
+    net = _two_player_network()
+    others = [agents.make("random", seed=s) for s in range(3)]
+    with pytest.raises(
+        PolicyGameMismatchError, match=r"agents\[0\]: .*trained for 2 players, the game has 4"
+    ):
+        agents.play(Game("uno", 4, seed=1), [net, *others])
+    assert agents.play(Game("uno", 4, seed=1), [net, *others], allow_rules_mismatch=True) is not None
+    assert agents.play(Game("uno", 2, seed=1), [net, others[0]]) is not None
+    with pytest.raises(TypeError, match=r"agents\[0\] is a str, not an agent .*agents.make\('greedy'\)"):
+        agents.play(Game("uno", 2, seed=1), ["greedy", others[0]])
+
+
+def test_a_tournament_holds_agent_objects_to_the_rules() -> None:
+    """An ExportedAgent object in an agent list was not checked (only names were)."""
+    from agents.spec import as_spec, check_seated_networks
+
+    with pytest.raises(PolicyGameMismatchError, match=r"trained for 2 players, the game has 4"):
+        check_seated_networks([as_spec(_two_player_network())], uno_env.preset("uno"), 4)
+    check_seated_networks(
+        [as_spec(_two_player_network())], uno_env.preset("uno"), 4, allow_rules_mismatch=True
+    )

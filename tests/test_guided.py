@@ -50,7 +50,7 @@ def _label(
 ) -> dict[str, np.ndarray]:
     rules = load_rules("uno")
     n = len(names)
-    seating = guided.network_seating(names, rules)
+    seating = guided.network_seating(names, rules, allow_rules_mismatch=False)
     rows, crows = games * 200, games * 400
     buffers: dict[str, np.ndarray] = {
         "obs_ptr": np.zeros(rows + 1, np.int64), "obs_idx": np.zeros(rows * 96, np.int16),

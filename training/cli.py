@@ -96,9 +96,15 @@ def _simulate(args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | 
         f"{args.games:,} games; policy: {args.policy}; seed {args.seed}"
     )
     with compiling("batch"):
-        uno_env.simulate(rules, args.players, 1, seed=args.seed, policies=policies)  # load the compiled loop
+        uno_env.simulate(  # load the compiled loop
+            rules, args.players, 1, seed=args.seed, policies=policies,
+            allow_rules_mismatch=args.allow_rules_mismatch,
+        )  # fmt: skip
     start = time.perf_counter()
-    result = uno_env.simulate(rules, args.players, args.games, seed=args.seed, policies=policies)
+    result = uno_env.simulate(
+        rules, args.players, args.games, seed=args.seed, policies=policies,
+        allow_rules_mismatch=args.allow_rules_mismatch,
+    )  # fmt: skip
     seconds = time.perf_counter() - start
     lengths = result.length
     summary = result.summary()

@@ -276,7 +276,9 @@ def evaluate_duplicate(policy: str, cfg: DistillConfig) -> dict[str, Any]:
     for seat in range(n):
         names = [cfg.eval_opponent] * n
         names[seat] = policy
-        result = uno_env.simulate(rules, n, cfg.eval_games, seed=cfg.eval_seed, policies=names)
+        result = uno_env.simulate(
+            rules, n, cfg.eval_games, seed=cfg.eval_seed, policies=names, allow_rules_mismatch=True
+        )
         wins += result.winner == seat
     est = grouped_ratio(wins, np.full(cfg.eval_games, n))
     lo, hi = est.proportion_interval()

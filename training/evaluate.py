@@ -195,7 +195,7 @@ def play_policy(
         rows = min(batch, games - start)
         venv = uno_env.VectorEnv(
             num_envs=rows, rules=rules, num_players=num_players, opponents=table, seat=learner_seat,
-            reward="rank", copy=False,
+            reward="rank", copy=False, allow_rules_mismatch=allow_rules_mismatch,
         )  # fmt: skip
         obs, _ = venv.reset(seed=seed + start)
         seat[start : start + rows] = venv.learner_seats
@@ -242,13 +242,22 @@ def _vector_table(
 
 
 def play_style(
-    style: str, rules: RuleSet, num_players: int, opponents: Sequence[str], games: int, seed: int
+    style: str,
+    rules: RuleSet,
+    num_players: int,
+    opponents: Sequence[str],
+    games: int,
+    seed: int,
+    allow_rules_mismatch: bool = False,
 ) -> GameRecords:
-    """The same games as :func:`play_policy` with a compiled style in the rotating seat."""
+    """The same games as :func:`play_policy` with a compiled style in the rotating seat;
+    ``allow_rules_mismatch`` seats networks trained for other rules or players (a transfer)."""
 
     def play(k: int, rows: np.ndarray) -> SeatResults:
         names = seat_table(k, style, opponents, num_players, empty="")
-        result = uno_env.simulate(rules, num_players, games, seed=seed, policies=names)
+        result = uno_env.simulate(
+            rules, num_players, games, seed=seed, policies=names, allow_rules_mismatch=allow_rules_mismatch
+        )
         return SeatResults(
             result.winner[rows], result.truncated[rows], result.ranking[rows], result.scores[rows, k],
             result.length[rows], result.turns[rows],
@@ -484,7 +493,9 @@ def evaluate(
     for entry, seats in sets:
         start = time.perf_counter()
         if spec is not None and spec.compiled and all_compiled(seats):
-            records = play_style(spec.policy, rules, num_players, compiled_names(seats), games, seed)
+            records = play_style(
+                spec.policy, rules, num_players, compiled_names(seats), games, seed, allow_rules_mismatch
+            )
         elif actor is not None:
             records = play_policy(
                 actor, rules, num_players, seats, games, seed, batch=batch, trust=trust,

@@ -396,7 +396,7 @@ def label_chunk(task: ChunkTask) -> dict[str, Any]:
         names = [task.searcher] + [task.opponent] * (n - 1)
         labelled = np.zeros(n, dtype=np.bool_)
         labelled[0] = True
-    seating = network_seating(names, rules)
+    seating = network_seating(names, rules, allow_rules_mismatch=True)  # as before: not checked here
     spec = compile_spec(rules)
     deck = rules.deck_counts(n)
     actions = rules.num_actions
@@ -870,7 +870,7 @@ def duplicate_win_rate(
     for seat in range(n):
         names = [opponent] * n
         names[seat] = player
-        result = uno_env.simulate(rules, n, deals, seed=seed, policies=names)
+        result = uno_env.simulate(rules, n, deals, seed=seed, policies=names, allow_rules_mismatch=True)
         wins += result.winner == seat
     est = grouped_ratio(wins, np.full(deals, n))
     lo, hi = est.proportion_interval()

@@ -56,6 +56,12 @@ class ExportedBatchPolicy:
         logits = np.where(np.asarray(masks, dtype=bool), self.policy.logits(obs), -np.inf)
         return np.argmax(logits, axis=1).astype(np.int64)
 
+    def check_game(
+        self, rules: Any, num_players: int | None = None, allow_rules_mismatch: bool = False
+    ) -> None:
+        """The policy's :meth:`~uno_env.sim.learned.ExportedPolicy.check_game` (envs seating it call it)."""
+        self.policy.check_game(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+
     def __repr__(self) -> str:
         return f"exported policy {self.policy.name!r}"
 

@@ -475,6 +475,7 @@ def run_task(task: TournamentTask) -> dict[str, Any]:
             task.count,
             seed=task.seed + task.first,
             policies=[agent.policy for agent in task.seat_agents()],
+            allow_rules_mismatch=True,  # run_tournament checked every network before any batch
         )
         arrays = {
             "winner": result.winner,
@@ -848,8 +849,9 @@ def run_tournament(
         if todo and tasks[0].compiled:  # compile (or load) the engine first: progress counts games only
             with compiling("batch", enabled=progress):
                 uno_env.simulate(
-                    ruleset, players, 1, seed=0, policies=[a.policy for a in tasks[0].seat_agents()]
-                )
+                    ruleset, players, 1, seed=0, policies=[a.policy for a in tasks[0].seat_agents()],
+                    allow_rules_mismatch=True,  # checked above, with the tournament's own allowance
+                )  # fmt: skip
         elif todo:
             warm_up("game", enabled=progress)
         bar = Progress(len(todo), enabled=progress)

@@ -266,6 +266,7 @@ def play_policy_task(task: PolicyTask) -> dict[str, Any]:
                 task.deals,
                 task.seed,
                 learner_seat=seat,
+                allow_rules_mismatch=True,  # a transfer by design
             )
             wins += records.won
             truncated += records.truncated
@@ -313,7 +314,9 @@ def compiled_player_games(player: str, task: PolicyTask | CompareTask) -> dict[s
             if all(agent.compiled for agent in seated):
                 names = [local_style(opponent)] * n
                 names[seat] = local_style(player)
-                sim = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=names)
+                sim = uno_env.simulate(
+                    rules, n, task.deals, seed=task.seed, policies=names, allow_rules_mismatch=True
+                )  # a transfer by design
                 winner, length = sim.winner, sim.length
             else:
                 played = play_deals(rules, seated, seeds)
@@ -372,7 +375,9 @@ def play_field_task(task: FieldTask) -> dict[str, Any]:
                 seated = [task_agent(task, p) for p in policies]
                 if all(agent.compiled for agent in seated):
                     local = [local_style(p) for p in policies]
-                    winner = uno_env.simulate(rules, n, task.deals, seed=task.seed, policies=local).winner
+                    winner = uno_env.simulate(
+                        rules, n, task.deals, seed=task.seed, policies=local, allow_rules_mismatch=True
+                    ).winner  # a transfer by design
                 else:  # a user's agent: game by game at Game tables, the same deals
                     winner = play_deals(rules, seated, seeds)["winner"]
                 wins += winner == seat

@@ -73,7 +73,10 @@ def play_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> di
     breaks = np.flatnonzero(np.diff(values) != 1) + 1
     parts = []
     for run in np.split(values, breaks) if values.size else []:
-        sim = uno_env.simulate(rules, n, len(run), seed=int(run[0]), policies=policies, full_engine=True)
+        sim = uno_env.simulate(
+            rules, n, len(run), seed=int(run[0]), policies=policies, full_engine=True,
+            allow_rules_mismatch=True,  # an atlas seats networks on every cell's rules, a transfer
+        )  # fmt: skip
         parts.append((sim.winner, sim.turns, sim.length, sim.first_mover))
     names = ("winner", "turns", "length", "first_mover")
     if not parts:
@@ -270,6 +273,7 @@ def warm_up(spec: AtlasSpec) -> None:
         networks = [a for a in spec.learned_players(cell, players) if parse_agent(a).kind == "policy"]
         if networks:
             uno_env.simulate(
-                cell.rules, players, 1, seed=0, policies=[networks[0]] + ["greedy"] * (players - 1)
-            )
+                cell.rules, players, 1, seed=0, policies=[networks[0]] + ["greedy"] * (players - 1),
+                allow_rules_mismatch=True,
+            )  # fmt: skip
             break

@@ -61,8 +61,9 @@ def run_batch(task: BatchTask) -> dict[str, Any]:
             result = play_learned(task, table)
         else:
             sim = uno_env.simulate(  # full_engine: one compiled loop for every variant (as warm_up)
-                task.rules, n, count, seed=task.seed + task.first, policies=compiled, full_engine=True
-            )
+                task.rules, n, count, seed=task.seed + task.first, policies=compiled, full_engine=True,
+                allow_rules_mismatch=task.allow_rules_mismatch,  # the spec's networks were checked with it
+            )  # fmt: skip
             result = {
                 "winner": sim.winner,
                 "length": sim.length,

@@ -271,7 +271,9 @@ def _play_batch(every_path: bool) -> None:
         batch.simulate("uno", 2, 1, seed=0, policies=["greedy", "random"], full_engine=True)
         shipped = _module("sim.learned").shipped_policies()
         if shipped:  # the lockstep loop of exported policies (studies and tournaments with one)
-            batch.simulate("uno", 2, 1, seed=0, policies=[next(iter(shipped)), "random"])
+            batch.simulate(
+                "uno", 2, 1, seed=0, policies=[next(iter(shipped)), "random"], allow_rules_mismatch=True
+            )  # whichever player count the first shipped policy was trained for
         _search_from_python()
 
 

@@ -33,7 +33,11 @@ Opponents
       :meth:`SingleAgentEnv.public_view` gives the learner's view the same way.
 
     An opponent's illegal action raises :class:`~uno_env.IllegalActionError` (a bug in the
-    opponent, whatever ``illegal_action`` says about the learner).
+    opponent, whatever ``illegal_action`` says about the learner). An opponent that plays
+    with a network (:class:`agents.ExportedAgent`, a ``search:net=NAME`` agent: any object with
+    ``check_game``) is refused with :class:`~uno_env.sim.learned.PolicyGameMismatchError` when its
+    network was trained for other rules or another player count, unless
+    ``allow_rules_mismatch=True`` (a transfer; :func:`uno_env.sim.learned.check_fits`).
 
 Episodes
     One episode is one game (a whole match when the rules play a match). The learner's
@@ -68,6 +72,7 @@ from ..engine import layout as L
 from ..engine.rules import RuleSet
 from ..game.encoding import observe_state
 from ..game.facade import EngineError, IllegalActionError, engine_error_message
+from ..sim.learned import check_fits, check_switch
 from ..styles.dispatch import planning_needed, scripted_needed
 from ..styles.params import NUM_POLICY_PARAMS
 from ..styles.registry import POLICIES, policy_table
@@ -103,13 +108,19 @@ OpponentFn = Callable[..., int]
 
 
 def opponent_table(
-    opponents: OpponentSpec | Sequence[OpponentSpec], num_players: int
+    opponents: OpponentSpec | Sequence[OpponentSpec],
+    num_players: int,
+    rules: Any = None,
+    *,
+    allow_rules_mismatch: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn, bool] | None]]:
     """Seat codes and policy parameters (relative seats 1..n-1) and the external callables.
 
     Code ``>= 0``: a compiled policy of :data:`uno_env.styles.registry.POLICIES` (parameters in the
     same row of the second array); ``EXTERNAL``: a Python opponent, whose callable (and
-    whether it takes a ``view`` keyword) is in the list at the same index.
+    whether it takes a ``view`` keyword) is in the list at the same index. Given ``rules``, a
+    Python opponent that plays with a network must fit them and ``num_players``
+    (:func:`uno_env.sim.learned.check_fits`) unless ``allow_rules_mismatch``.
     """
     if isinstance(opponents, (str, Opponent)) or callable(opponents):
         entries: list[Any] = [opponents] * (num_players - 1)
@@ -131,10 +142,18 @@ def opponent_table(
             codes[k] = entry_codes[0]
             params[k] = entry_params[0]
             callables.append(None)
-        elif isinstance(entry, Opponent):
-            callables.append((entry.act, _takes_view(entry.act)))
-        elif callable(entry):
-            callables.append((entry, False))
+        elif isinstance(entry, Opponent) or callable(entry):
+            if rules is not None:
+                check_fits(
+                    entry,
+                    rules,
+                    num_players,
+                    allow_rules_mismatch=allow_rules_mismatch,
+                    where=f"opponents[{k}]: ",
+                )
+            callables.append(
+                (entry.act, _takes_view(entry.act)) if isinstance(entry, Opponent) else (entry, False)
+            )
         else:
             raise TypeError(
                 f"opponent {entry!r} is neither a compiled policy name ({', '.join(POLICIES)}), an object "
@@ -172,6 +191,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         dict_observation: bool = False,
+        allow_rules_mismatch: bool = False,
         **rule_overrides: Any,
     ) -> None:
         self._compile(rules, num_players, rule_overrides)
@@ -181,7 +201,12 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self.render_mode = render_mode
         self.seat = seat
         self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
-        self._template, self._template_params, self._external = opponent_table(opponents, num_players)
+        self._template, self._template_params, self._external = opponent_table(
+            opponents,
+            num_players,
+            self.rules,
+            allow_rules_mismatch=check_switch("allow_rules_mismatch", allow_rules_mismatch),
+        )
         # None compiles the steps without the planning styles, and with random opponents only
         # without the scripted ones too: a shorter cold start for loops that never seat them
         self._planning = True if planning_needed(self._template) else None

@@ -27,6 +27,11 @@ log costs one int64 written per decision in the compiled loop, no extra call, an
 :class:`OpponentPool` seats each game at one of several
 tables, picked with the given weights from the game's seed, and :meth:`VectorEnv.set_opponents`
 changes the tables for games dealt afterwards (fictitious self-play adds snapshots this way).
+An opponent that plays with a network (:class:`agents.ExportedAgent`, a ``search:net=NAME``
+agent, any entry with ``check_game``) is refused with
+:class:`~uno_env.sim.learned.PolicyGameMismatchError` when its network was trained for other
+rules or another player count, unless ``allow_rules_mismatch=True`` (a transfer;
+:func:`uno_env.sim.learned.check_fits`).
 :meth:`VectorEnv.action_masks` gives the legal actions of every game;
 :meth:`VectorEnv.to_sb3` wraps the same games as a Stable-Baselines3 ``VecEnv`` for
 sb3-contrib's MaskablePPO.
@@ -88,6 +93,7 @@ from ..engine import layout as L
 from ..engine.rng import fresh_seed
 from ..engine.rules import RuleSet
 from ..game.facade import EngineError, IllegalActionError, engine_error_message
+from ..sim.learned import check_fits, check_switch
 from ..styles.dispatch import planning_needed, scripted_needed
 from ..styles.params import NUM_POLICY_PARAMS
 from ..styles.registry import policy_table
@@ -177,6 +183,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         dict_observation: bool = False,
         public_views: bool = False,
         render_mode: str | None = None,
+        allow_rules_mismatch: bool = False,
         **rule_overrides: Any,
     ) -> None:
         if render_mode is not None:  # gymnasium.make_vec(..., render_mode=...) passes it
@@ -197,6 +204,9 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self.render_mode = None
         self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
         self._seat_mode = -1 if seat is None else int(seat)
+        self.allow_rules_mismatch = check_switch("allow_rules_mismatch", allow_rules_mismatch)
+        """Whether opponents that play with a network may have been trained for other rules or
+        another player count (:meth:`set_opponents` holds the new ones to it too)."""
         size = self._layout.size
         n = self.num_envs
         single_vector = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
@@ -280,6 +290,12 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                     templates[p, k] = codes[0]
                     template_params[p, k] = params[0]
                 elif callable(entry) or callable(getattr(entry, "act", None)):
+                    where = (
+                        f"opponents[{k}]: " if len(pool.tables) == 1 else f"opponent table {p}, entry {k}: "
+                    )
+                    check_fits(
+                        entry, self.rules, n, allow_rules_mismatch=self.allow_rules_mismatch, where=where
+                    )
                     index = next(
                         (
                             j

@@ -13,6 +13,7 @@ entry point.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from ..stats import mean_interval, wilson_interval
 from ..styles.baselines import POLICY_RANDOM_LEGAL, quick_action, random_action
 from ..styles.dispatch import choose_action, planning_needed
 from . import guided
+from .learned import check_switch
 from .results import ILLEGAL_ACTION, GameResults, record_result
 
 # the play-style registry (POLICIES, policy_table) is uno_env.styles.registry: this
@@ -222,6 +224,8 @@ def simulate(
     policies: str | list[str] = "random",
     check_invariants: bool = False,
     full_engine: bool = False,
+    *,
+    allow_rules_mismatch: bool = False,
     **overrides: Any,
 ) -> BatchResult:
     """Play ``num_games`` complete games in compiled code and return their results.
@@ -229,9 +233,14 @@ def simulate(
     ``policies`` names a compiled policy for every seat, or one per seat, each optionally
     with parameters (``"bluffer:bluff=0.3,challenge=0.8"``, ``"search:400"``; see
     :data:`uno_env.styles.registry.STYLES`), or an exported learned policy: a shipped name
-    (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.sim.learned`; it must fit the deck
-    family, observation spec and env version; other rules are allowed, a transfer), or a
-    search guided by one (``"search:net=distilled_uno_2p"``, :mod:`uno_env.sim.guided`). With
+    (``"distilled_uno_2p"``) or a ``.npz`` path (:mod:`uno_env.sim.learned`), or a
+    search guided by one (``"search:net=distilled_uno_2p"``, :mod:`uno_env.sim.guided`). A
+    network must fit the deck family, observation spec and env version, and is refused
+    (:class:`~uno_env.sim.learned.PolicyGameMismatchError`, naming every difference) when it was
+    trained for other rules (``overrides`` included) or another player count, unless
+    ``allow_rules_mismatch=True`` (a transfer: ``ppo_uno_2p`` at a 4-player table). Agent objects
+    (:func:`agents.make`) play at a :class:`~uno_env.Game` (:func:`agents.play`), in the envs
+    and in tournaments, not here. With
     ``check_invariants`` the engine invariants are checked after every decision, and every
     policy action against the legal mask; the first failure raises AssertionError naming the
     game's seed.
@@ -248,11 +257,12 @@ def simulate(
     """
     game = compile_game(rules, num_players, **overrides)
     ruleset = game.rules
-    names = [policies] * num_players if isinstance(policies, str) else list(policies)
-    if len(names) != num_players:
-        raise ValueError(f"policies lists {len(names)} names for {num_players} players")
-    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 0:
-        raise ValueError(f"num_games must be an integer >= 0, got {num_games!r}")
+    names = _policy_names(policies, num_players)
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
+    check_invariants = check_switch("check_invariants", check_invariants)
+    full_engine = check_switch("full_engine", full_engine)
+    allow_rules_mismatch = check_switch("allow_rules_mismatch", allow_rules_mismatch)
     if seed is None:  # as Game: one drawn from the operating system (kept in the result)
         seed = fresh_seed(num_games)
     seed = check_seed(seed)  # the seeds Game takes: game i is Game(rules, n, seed + i)
@@ -262,7 +272,7 @@ def simulate(
             f"and {num_games} games"
         )
 
-    seating = guided.network_seating(names, ruleset)
+    seating = guided.network_seating(names, ruleset, allow_rules_mismatch=allow_rules_mismatch)
     policy_codes, policy_params = seating.codes, seating.params
     ensure_compiled("batch")
     try:
@@ -298,6 +308,33 @@ def simulate(
             f"{ruleset}, policies {names}): {_failure_message(code)}"
         )
     return BatchResult(str(ruleset), num_players, seed, *results)
+
+
+def _policy_names(policies: Any, num_players: int) -> list[str]:
+    """The policy text of every seat: ``policies`` is one text for all, or one per seat."""
+    if isinstance(policies, (str, Path)):
+        return [str(policies)] * num_players
+    allowed = (
+        "a policy text for every seat or a list of one per seat: style names such as 'greedy' or "
+        "'bluffer:bluff=0.3', shipped policy names such as 'ppo_uno_2p', .npz paths; agent objects play "
+        "at a Game (agents.play), in the envs and in tournaments"
+    )
+    if isinstance(policies, (bytes, Mapping)) or not isinstance(policies, (Sequence, np.ndarray)):
+        raise TypeError(f"policies must be {allowed}; got {_short(policies)}")
+    names = [str(name) if isinstance(name, Path) else name for name in policies]
+    for seat, name in enumerate(names):
+        if not isinstance(name, str):
+            raise TypeError(f"policies[{seat}] must be a text: {allowed}; got {_short(name)}")
+    if len(names) != num_players:
+        raise ValueError(
+            f"policies lists {len(names)} names for {num_players} players (one per seat, or one text)"
+        )
+    return names
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 80 else text[:77] + '...'}"
 
 
 def _failure_message(code: int) -> str:

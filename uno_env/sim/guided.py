@@ -98,8 +98,10 @@ from ..styles.search import (
     wild_face_mask,
 )
 from .learned import (
+    TRANSFER_ARGUMENT,
     ExportedPolicy,
     best_legal,
+    check_fits,
     forward_rows,
     is_learned_policy,
     load_policy,
@@ -612,12 +614,16 @@ def network_of(text: str) -> str | None:
     return NETWORKS[int(params[P_NET])]
 
 
-def network_seating(names: list[str], rules: Any) -> Seating:
+def network_seating(
+    names: list[str], rules: Any, *, allow_rules_mismatch: bool, allow_with: str = TRANSFER_ARGUMENT
+) -> Seating:
     """The compiled arguments for seats named ``names`` (styles, exported policies and guided
-    searches): each network file is loaded once (:func:`uno_env.sim.learned.load_policy`, the one
-    validation path) and checked against ``rules`` (deck family, observation spec, env
-    version; other rules are allowed, a transfer); a search that asks for the critic
-    (``value=net``) of a file without one is refused."""
+    searches; one per seat): each network file is loaded once (:func:`uno_env.sim.learned.load_policy`,
+    the one validation path) and checked against ``rules`` and ``len(names)`` players
+    (:func:`uno_env.sim.learned.check_fits`: deck family, observation spec, env version, and
+    unless ``allow_rules_mismatch`` the rules and player count it was trained for; a refusal that
+    could be allowed names ``allow_with``); a search that asks for the critic (``value=net``) of
+    a file without one is refused."""
     ruleset = load_rules(rules)
     entries: list[tuple[str, tuple[np.ndarray, ...], tuple[np.ndarray, ...], str]] = []
     rows: dict[tuple[str, str], int] = {}
@@ -633,9 +639,13 @@ def network_seating(names: list[str], rules: Any) -> Seating:
             rows[(key, part)] = len(entries) - 1
         return rows[(key, part)]
 
-    def loaded(key: str) -> ExportedPolicy:
+    def loaded(key: str, seat: int, name: str) -> ExportedPolicy:
         policy = load_policy(key)
-        policy.check_game(ruleset)
+        where = "" if key == name.strip() else f"seat {seat} {name!r}, the search's network: "
+        check_fits(
+            policy, ruleset, len(names), allow_rules_mismatch=allow_rules_mismatch, allow_with=allow_with,
+            where=where,
+        )  # fmt: skip
         return policy
 
     styles = ["random" if is_learned_policy(name) else name for name in names]
@@ -644,12 +654,12 @@ def network_seating(names: list[str], rules: Any) -> Seating:
     for seat, name in enumerate(names):
         if is_learned_policy(name):
             key = name.strip()
-            seat_nets[seat] = row(loaded(key), key, "actor")
+            seat_nets[seat] = row(loaded(key, seat, name), key, "actor")
             continue
         guide = network_of(name)
         if guide is None:
             continue
-        policy = loaded(guide)
+        policy = loaded(guide, seat, name)
         params[seat, P_NET] = row(policy, guide, "actor")
         params[seat, P_CRITIC] = row(policy, guide, "critic") if policy.has_critic else -1
         if params[seat, P_VALUE] == VALUE_NET and not policy.has_critic:

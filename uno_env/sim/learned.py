@@ -275,6 +275,53 @@ class ExportedPolicy:
             )
 
 
+TRANSFER_ARGUMENT = (
+    "pass allow_rules_mismatch=True to play it on rules or a player count it was not trained for, a transfer"
+)
+"""How a Python caller allows a network trained for other rules or another player count."""
+
+
+def check_switch(name: str, value: object) -> bool:
+    """An on/off argument (``allow_rules_mismatch=``, the simulator's switches) as bool; anything
+    but True or False (a NumPy bool too) raises TypeError naming it: a text such as ``"no"``
+    would otherwise switch it on."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_fits(
+    player: Any,
+    rules: Any,
+    num_players: int | None,
+    *,
+    allow_rules_mismatch: bool,
+    allow_with: str = TRANSFER_ARGUMENT,
+    where: str = "",
+) -> None:
+    """The one check of every table that seats a network (the simulator, the envs' opponents,
+    :func:`agents.play`, the tools): ``player`` is an :class:`ExportedPolicy` or an agent that
+    plays with one (:class:`agents.ExportedAgent`, a guided :class:`agents.ScriptedAgent`; any
+    object with ``check_game(rules, num_players, allow_rules_mismatch=...)``), checked with
+    :meth:`ExportedPolicy.check_game`; a player without ``check_game`` fits any game. A difference
+    in rules or player count that could be allowed says how (``allow_with``: the argument or
+    option of the caller); ``where`` leads the message (which seat, which search)."""
+    check = getattr(player, "check_game", None)
+    if not callable(check):
+        return
+    try:
+        check(rules, num_players, allow_rules_mismatch=allow_rules_mismatch)
+    except PolicyGameMismatchError as exc:
+        hint = ""
+        if not allow_rules_mismatch:
+            try:
+                check(rules, num_players, allow_rules_mismatch=True)
+                hint = f" ({allow_with})"
+            except PolicyGameMismatchError:
+                pass  # does not fit even as a transfer: no allowance helps
+        raise PolicyGameMismatchError(f"{where}{exc}{hint}") from None
+
+
 def _check_layers(
     name: str, what: str, weights: tuple[np.ndarray, ...], biases: tuple[np.ndarray, ...], inputs: int
 ) -> None:

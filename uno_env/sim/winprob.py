@@ -242,7 +242,7 @@ def trace(
     game = compile_game(rules, num_players)
     if len(seats) != num_players:
         raise ValueError(f"seats lists {len(seats)} players for {num_players} seats")
-    seating = network_seating(list(seats), game.rules)
+    seating = network_seating(list(seats), game.rules, allow_rules_mismatch=True)
     seeds = np.asarray(seeds, dtype=np.int64)
     results = GameResults.allocate(len(seeds), num_players)
     room = max(64, 120 * len(seeds))
