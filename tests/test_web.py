@@ -29,6 +29,7 @@ import io
 import json
 import random
 import sys
+import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -616,6 +617,22 @@ def test_stored_agent_views_are_checked_and_uploads_bounded(tmp_path: Path) -> N
         parse_uploaded("x" * 2_000_000)
     record = _web_record()
     assert parse_uploaded(record.to_json()).actions == record.actions
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("{nope", r"the uploaded record, line 1: not JSON"),
+     ('{"a": 1}', r"the uploaded record, line 1: "),
+     ("\n\n", r"the uploaded record: no records in it"),
+     ("\ud800", r"the uploaded record, line 1: not UTF-8")],
+    ids=["not JSON", "not a record", "empty", "lone surrogate"],
+)  # fmt: skip
+def test_a_bad_upload_names_the_uploaded_record_not_a_server_path(text: str, problem: str) -> None:
+    """The page showed '/tmp/tmpXXXX/uploaded.jsonl, line 1: ...' (the server's temporary
+    copy), e.g. '/tmp/tmpyi0_r744/uploaded.jsonl, line 1: not JSON'."""
+    with pytest.raises(RecordError, match=problem) as exc:
+        parse_uploaded(text)
+    assert tempfile.gettempdir() not in str(exc.value) and "uploaded.jsonl" not in str(exc.value)
 
 
 def test_browser_games_are_records_that_uno_env_replay_reads(tmp_path: Path) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import secrets
-import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -39,6 +38,7 @@ from uno_env.game.records import (
     check_replay,
     load_records,
     missing_checks,
+    parse_records,
 )
 
 from .explain import WinEstimator, analyse
@@ -242,16 +242,17 @@ def records_in(paths: list[Path]) -> list[tuple[Path, int, GameRecord]]:
     return out
 
 
+UPLOADED = "the uploaded record"
+"""What errors call record text the page sent (never a path of the server's)."""
+
+
 def parse_uploaded(text: str) -> GameRecord:
-    """The first record of record text the page sent (bounded; read by :func:`load_records`)."""
-    data = text.encode("utf-8")
+    """The first record of record text the page sent (bounded; read line by line as
+    :func:`uno_env.game.records.load_records` reads a file, errors naming :data:`UPLOADED`)."""
+    data = text.encode("utf-8", errors="surrogatepass")
     if len(data) > MAX_UPLOAD:
         raise RecordError(f"the record text has {len(data):,} bytes; at most {MAX_UPLOAD:,} are read")
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "uploaded.jsonl"
-        path.write_bytes(data)
-        records = load_records(path)
-    return records[0]
+    return parse_records(enumerate(data.splitlines(keepends=True), 1), UPLOADED)[0]
 
 
 class Replays:

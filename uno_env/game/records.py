@@ -360,10 +360,18 @@ def load_records(path: str | Path) -> list[GameRecord]:
     :class:`uno_env.files.MissingFileError` (a FileNotFoundError) for a missing file.
     """
     path = Path(path)
+    return parse_records(files.read_lines(path, "record file", error=RecordError), f"{path}")
+
+
+def parse_records(lines: Iterable[tuple[int, bytes]], source: str) -> list[GameRecord]:
+    """Every record of numbered JSON lines (``(1, b'{...}')``, blank lines skipped), as
+    :func:`load_records` reads a file; errors name ``source`` and the line (``source`` is what
+    the reader knows the text as: a file's path, or ``"the uploaded record"`` for text a page
+    sent, whose server-side copy is nobody's business)."""
     records = []
     decisions: list[dict[str, Any]] = []  # a trace's decision lines, until their game's record
-    for number, raw in files.read_lines(path, "record file", error=RecordError):
-        where = f"{path}, line {number}"
+    for number, raw in lines:
+        where = f"{source}, line {number}"
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -390,7 +398,7 @@ def load_records(path: str | Path) -> list[GameRecord]:
         except (TypeError, OverflowError, RecursionError) as exc:  # defence in depth
             raise RecordError(one_line(f"{where}: not a record ({exc})")) from None
     if not records:
-        raise RecordError(f"{path}: no records in the file")
+        raise RecordError(f"{source}: no records in it")
     return records
 
 
