@@ -495,3 +495,32 @@ def test_an_older_observation_policy_starts_a_learner_with_the_new_inputs_at_zer
     masks = np.stack(venv.env_method("action_masks"))
     actions = BatchActor(learner.policy)(obs, masks)
     assert [policy.act(o, m) for o, m in zip(obs, masks, strict=True)] == actions.tolist()
+
+
+def test_export_refuses_an_existing_policy_unless_forced(
+    exported: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``uno-env export --out p.npz`` replaced an existing p.npz (or its p.json) without a word;
+    now it is one line before anything is read, and ``--force`` (``force=True``) replaces it."""
+    from training.cli import main
+    from training.export import export_checkpoint
+
+    path, _ = exported
+    checkpoint = str(path.parent / "model.zip")
+    for existing in ("taken.npz", "taken.json"):
+        (tmp_path / existing).write_text("someone's file\n")
+        out = tmp_path / "taken.npz"
+        assert main(["export", checkpoint, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert f"--out {tmp_path / existing} already exists (15 bytes); --force replaces it" in err, err
+        assert err.count("\n") == 1 and (tmp_path / existing).read_text() == "someone's file\n"
+        with pytest.raises(ValueError, match=r"already exists \(15 bytes\); force=True replaces it"):
+            export_checkpoint("no-such-model.zip", out)  # refused before the checkpoint is looked for
+        assert main(["export", checkpoint, "--out", str(out), "--force"]) == 0
+        assert (
+            uno_env.sim.learned.load_policy(str(out)).inputs
+            == uno_env.sim.learned.load_policy(str(path)).inputs
+        )
+        out.unlink()
+        out.with_suffix(".json").unlink()
+    assert main(["export", checkpoint, "--out", str(tmp_path / "new.npz")]) == 0

@@ -432,6 +432,14 @@ def check_output_file(path: Path, option: str, example: str, *, make_folder: boo
         raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")
 
 
+def refuse_existing(path: Path, option: str, how: str) -> None:
+    """Refuse an existing file (a link too) a command would replace: one line naming it, its
+    size and ``how`` to go on (``--force`` replaces it; another name)."""
+    if path.exists() or path.is_symlink():
+        size = f" ({path.stat().st_size:,} bytes)" if path.is_file() else ""
+        raise ValueError(f"{option} {path} already exists{size}; {how}")
+
+
 def check_record_file(path: Path, option: str, *, append: bool, make_folder: bool = False) -> None:
     """Refuse a record file a command could not use (:func:`check_output_file`: a folder, a
     path below a file, a missing folder unless ``make_folder``; a file that cannot be written);
@@ -445,9 +453,8 @@ def check_record_file(path: Path, option: str, *, append: bool, make_folder: boo
             raise ValueError(f"{option} {path} cannot be written: permission denied")
         return
     if not append:
-        raise ValueError(
-            f"{option} {path} already exists ({path.stat().st_size:,} bytes); this command writes "
-            "a new record file: name another file or remove that one"
+        refuse_existing(
+            path, option, "this command writes a new record file: name another file or remove that one"
         )
     try:
         load_records(path)

@@ -1340,7 +1340,9 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
         **last,  # the last checkpoint: its file, step, seconds and evaluation rows
     }
     name = f"{cfg.name or 'expert'}_finetuned"
-    export_checkpoint(folder / "checkpoints" / last["checkpoint"], target, name=name, training=training)
+    export_checkpoint(  # this stage's own file: a resumed stage exports it again
+        folder / "checkpoints" / last["checkpoint"], target, name=name, training=training, force=True
+    )
     log_event(out / "log.jsonl", "finetuned", step=last["step"], time=time.time())
     if progress:
         print(_finetune_line(cfg, out), file=sys.stderr, flush=True)

@@ -37,7 +37,7 @@ import numpy as np
 
 from agents.policy_agent import checkpoint_path, load_policy_metadata, metadata_path
 from agents.trust import check_trusted
-from training.common import Subcommand, add_trust_argument, check_output_file
+from training.common import Subcommand, add_trust_argument, check_output_file, refuse_existing
 from uno_env import files
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import ExportedPolicy, file_digest, load_exported, save_exported, sidecar_path
@@ -154,6 +154,7 @@ def export_checkpoint(
     name: str | None = None,
     training: Mapping[str, Any] | None = None,
     trust: bool = False,
+    force: bool = False,
 ) -> ExportedPolicy:
     """Export ``checkpoint`` (an SB3 MaskablePPO ``.zip`` with its metadata sidecar) to ``out``;
     given several checkpoints, export the weight average of their actors.
@@ -161,9 +162,11 @@ def export_checkpoint(
     The sidecar's rules, observation spec, env version and player count are carried over (they
     must be the same for every checkpoint); ``training`` (command, config, evaluation) is
     stored as given. Every checkpoint must be one this installation signed, unless ``trust``
-    (:class:`agents.trust.UntrustedCheckpointError` before any zip is opened). Returns the
-    exported policy as loaded back from disk.
+    (:class:`agents.trust.UntrustedCheckpointError` before any zip is opened). An existing
+    ``out`` or sidecar (``.json`` beside it) is refused before anything is read, unless
+    ``force`` (it is replaced). Returns the exported policy as loaded back from disk.
     """
+    check_export_target(Path(out), "out", force=force, how="force=True replaces it")
 
     given = [checkpoint] if isinstance(checkpoint, (str, Path)) else list(checkpoint)
     if not given:
@@ -209,6 +212,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", required=True, help="the exported policy file to write (.npz; a .json beside it)"
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing exported policy (the .npz and its .json); without it one is refused",
+    )
     parser.add_argument("--name", help="the policy's name (default: the file stem)")
     parser.add_argument(
         "--training-json",
@@ -218,20 +226,30 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_trust_argument(parser)
 
 
+def check_export_target(out: Path, option: str, *, force: bool, how: str) -> None:
+    """Refuse an export target before any work: not a ``.npz`` path; the ``.npz`` or its
+    sidecar a folder, below a file (:func:`~training.common.check_output_file`); either an
+    existing file, unless ``force`` (``how`` says how to replace it)."""
+    if not str(out).endswith(".npz"):
+        raise ValueError(f"{option} must name a .npz file, got {str(out)!r}")
+    for path in (out, sidecar_path(out)):
+        check_output_file(path, option, f"policy{path.suffix}", make_folder=True)
+        if not force:
+            refuse_existing(path, option, f"{how}, or name another file")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """Run ``uno-env export`` from parsed arguments."""
 
     require("export", {"train": TRAIN})
-    if not str(args.out).endswith(".npz"):
-        raise ValueError(f"--out must name a .npz file, got {args.out!r}")
-    for path in (Path(args.out), sidecar_path(args.out)):
-        check_output_file(path, "--out", f"policy{path.suffix}", make_folder=True)
+    check_export_target(Path(args.out), "--out", force=args.force, how="--force replaces it")
     training = None
     if args.training_json:
         training = files.read_json_object(args.training_json, "training record")
     policy = export_checkpoint(
-        args.checkpoint, args.out, name=args.name, training=training, trust=args.trust_checkpoint
-    )
+        args.checkpoint, args.out, name=args.name, training=training, trust=args.trust_checkpoint,
+        force=args.force,
+    )  # fmt: skip
     hidden = "x".join(str(h) for h in policy.hidden)
     sources = " + ".join(str(c) for c in args.checkpoint)
     averaged = f" (weight average of {len(args.checkpoint)})" if len(args.checkpoint) > 1 else ""
