@@ -333,3 +333,16 @@ def test_a_tournament_holds_agent_objects_to_the_rules() -> None:
     check_seated_networks(
         [as_spec(_two_player_network())], uno_env.preset("uno"), 4, allow_rules_mismatch=True
     )
+
+
+def test_run_tournament_checks_agent_objects_against_the_rules() -> None:
+    """``run_tournament("uno", 4, [agents.make("ppo_uno_2p"), ...])`` checked networks named by
+    text only: the object's 2-player network played 4-player tables without a word."""
+    from training.tournament import check_agents
+
+    rules = uno_env.preset("uno")
+    seats = [_two_player_network(), "greedy", "blocker", "random"]
+    with pytest.raises(PolicyGameMismatchError, match=r"trained for 2 players.*--allow-rules-mismatch"):
+        check_agents(seats, rules, 4)
+    check_agents(seats, rules, 4, allow_rules_mismatch=True)
+    check_agents([_two_player_network(), "greedy"], rules, 2)

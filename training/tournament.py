@@ -225,7 +225,7 @@ def check_agents(
                 source=f"checkpoint {spec.target}",
             )
             check_trusted(checkpoint_path(spec.target), metadata_path(spec.target), trust=trust)
-        elif spec.networks:  # an exported policy, or a search guided by one
+        elif spec.networks or spec.kind == "object":  # an exported policy, a search guided by one, an object
             check_seated_networks([spec], rules, players, allow_rules_mismatch=allow_rules_mismatch)
         if spec.cheats and not allow_cheating:
             raise ValueError(
