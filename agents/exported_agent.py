@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.engine.rng import check_seed
 from uno_env.sim.learned import ExportedPolicy, load_policy, observe_public
 from uno_env.styles.view import PublicView
 
@@ -29,9 +30,14 @@ class ExportedAgent:
     """
 
     def __init__(self, policy: str | ExportedPolicy, seed: int | None = None) -> None:
+        if not isinstance(policy, (str, ExportedPolicy)):
+            raise TypeError(
+                f"ExportedAgent takes a shipped policy name ('ppo_uno_2p'), a .npz path, an ExportedPolicy; "
+                f"got {type(policy).__name__} {policy!r:.80}"
+            )
         self.policy = load_policy(policy) if isinstance(policy, str) else policy
         self.name = self.policy.name
-        self.seed = seed
+        self.seed = None if seed is None else check_seed(seed)
 
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """The policy's legal action."""

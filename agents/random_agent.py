@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.engine.rng import check_seed
+
 from .base import View, resolve_mask
 
 
@@ -24,7 +26,7 @@ class RandomAgent:
 
     def reset(self, seed: int | None = None) -> None:
         """Re-seed the agent's generator (``None``: from the operating system)."""
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(None if seed is None else check_seed(seed))
 
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """A uniformly random legal action id of the mask."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from uno_env.engine.rng import check_seed
 from uno_env.sim.learned import is_learned_policy, load_policy, shipped_policies
 from uno_env.styles.registry import STYLES, available_styles, parse_policy
 
@@ -11,7 +14,7 @@ from .random_agent import RandomAgent
 from .scripted import ScriptedAgent
 
 
-def make(spec: str, seed: int | None = None) -> Agent:
+def make(spec: str | Path, seed: int | None = None) -> Agent:
     """The agent named by ``spec``: a style name, optionally with ``:key=value,...``, or an
     exported learned policy (a shipped name such as ``distilled_uno_2p``, or a ``.npz`` path).
 
@@ -19,8 +22,18 @@ def make(spec: str, seed: int | None = None) -> Agent:
     :class:`ExportedAgent`; every other name of :func:`available` (``"random_playable"``, the
     literature's random player, included) is a :class:`ScriptedAgent` running the compiled
     style. Unknown names or parameters raise ValueError listing the valid ones. SB3
-    checkpoints load with :class:`PolicyAgent`.
+    checkpoints load with :class:`PolicyAgent`. A ``spec`` that is not text raises TypeError and a
+    ``seed`` that is not an integer in ``0..2**63-1`` ValueError, whatever the kind of agent.
     """
+    if isinstance(spec, Path):  # an exported policy's file
+        spec = str(spec)
+    if not isinstance(spec, str):
+        raise TypeError(
+            f"agents.make takes an agent name: a style ('greedy', 'bluffer:bluff=0.3'), a shipped policy "
+            f"('ppo_uno_2p') or a .npz path; got {type(spec).__name__} {spec!r:.80}"
+        )
+    if seed is not None:
+        seed = check_seed(seed)
     if is_learned_policy(spec):
         return ExportedAgent(spec, seed)
     style, _ = parse_policy(spec)  # validates name and parameters

@@ -346,3 +346,47 @@ def test_run_tournament_checks_agent_objects_against_the_rules() -> None:
         check_agents(seats, rules, 4)
     check_agents(seats, rules, 4, allow_rules_mismatch=True)
     check_agents([_two_player_network(), "greedy"], rules, 2)
+
+
+@pytest.mark.parametrize("spec", [3, None, ["greedy"], b"greedy"], ids=repr)
+def test_agents_make_refuses_what_is_not_an_agent_name(spec: Any) -> None:
+    """``agents.make(3)`` and ``agents.make(None)`` raised "'int' object has no attribute 'strip'"."""
+    import agents
+
+    with pytest.raises(TypeError, match=r"agents.make takes an agent name: a style \('greedy'"):
+        agents.make(spec)
+    with pytest.raises(TypeError, match=r"ExportedAgent takes a shipped policy name"):
+        agents.ExportedAgent(spec)
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "ppo_uno_2p"])
+@pytest.mark.parametrize("seed", [1.5, -1, 2**63, "3", True])
+def test_agents_make_refuses_the_seeds_game_refuses(name: str, seed: Any) -> None:
+    """``make("random", seed=1.5)`` raised NumPy's "SeedSequence expects int" TypeError and
+    ``make("ppo_uno_2p", seed=1.5)`` took it without a word; every kind now refuses as Game does."""
+    import agents
+
+    with pytest.raises(ValueError, match=r"seed must be an integer in 0\.\.2\*\*63-1"):
+        agents.make(name, seed=seed)
+    agents.make(name, seed=np.int64(3))
+
+
+def test_agents_make_takes_a_path_of_an_exported_policy() -> None:
+    from pathlib import Path
+
+    import agents
+    from uno_env.sim.learned import shipped_policies
+
+    assert agents.make(Path(shipped_policies()["ppo_uno_2p"])).name == "ppo_uno_2p"
+
+
+@pytest.mark.parametrize(
+    "env", [SingleAgentEnv, lambda *a, **k: VectorEnv(2, *a, **k)], ids=["single", "vector"]
+)
+def test_an_env_opponent_named_as_an_exported_policy_is_told_how_to_seat_it(env: Any) -> None:
+    """``opponents="ppo_uno_2p"`` said "unknown play style 'ppo_uno_2p'", though it is a name
+    every other entry point takes."""
+    with pytest.raises(ValueError, match=r"'ppo_uno_2p' is an exported policy.*agents.make\('ppo_uno_2p'\)"):
+        env("uno", 2, opponents="ppo_uno_2p")
+    with pytest.raises(ValueError, match="unknown play style 'gredy'"):
+        env("uno", 2, opponents="gredy")

@@ -16,6 +16,8 @@ from ..engine.rng import check_seed, fresh_seed
 from ..engine.rules import RuleError, RuleSet
 from ..game.compiled import CompiledGame, compile_game
 from ..game.encoding import ObsLayout, obs_layout
+from ..sim.learned import is_learned_policy
+from ..styles.registry import policy_table
 from . import core
 from .core import next_seed
 
@@ -273,6 +275,19 @@ def check_render_mode(render_mode: str | None) -> None:
     """Raise ValueError unless ``render_mode`` is None or one of :data:`RENDER_MODES`."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
+
+
+def compiled_opponent(entry: str) -> tuple[int, np.ndarray]:
+    """The compiled style code and parameters of an opponent named by text. An exported policy's
+    name or path is refused naming the agent object that seats it (the compiled step runs styles
+    without networks); an unknown name lists the styles."""
+    if is_learned_policy(entry):
+        raise ValueError(
+            f"opponent {entry!r} is an exported policy: the env's compiled step runs play styles only; "
+            f"seat it as an agent object, agents.make({entry.strip()!r})"
+        )
+    codes, params = policy_table([entry])  # ValueError names the valid styles
+    return int(codes[0]), params[0]
 
 
 def check_learner_seat(seat: int | None, num_players: int) -> None:

@@ -75,7 +75,7 @@ from ..game.facade import EngineError, IllegalActionError, engine_error_message
 from ..sim.learned import check_fits, check_switch
 from ..styles.dispatch import planning_needed, scripted_needed
 from ..styles.params import NUM_POLICY_PARAMS
-from ..styles.registry import POLICIES, policy_table
+from ..styles.registry import POLICIES
 from ..styles.view import PublicView
 from . import core
 from .common import (
@@ -87,6 +87,7 @@ from .common import (
     check_render_mode,
     check_seed,
     coerce_action,
+    compiled_opponent,
     episode_seed,
 )
 from .registration import ENV_VERSION
@@ -138,9 +139,7 @@ def opponent_table(
     callables: list[tuple[OpponentFn, bool] | None] = []
     for k, entry in enumerate(entries):
         if isinstance(entry, str):
-            entry_codes, entry_params = policy_table([entry])  # ValueError names the valid styles
-            codes[k] = entry_codes[0]
-            params[k] = entry_params[0]
+            codes[k], params[k] = compiled_opponent(entry)
             callables.append(None)
         elif isinstance(entry, Opponent) or callable(entry):
             if rules is not None:

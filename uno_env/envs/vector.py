@@ -96,7 +96,6 @@ from ..game.facade import EngineError, IllegalActionError, engine_error_message
 from ..sim.learned import check_fits, check_switch
 from ..styles.dispatch import planning_needed, scripted_needed
 from ..styles.params import NUM_POLICY_PARAMS
-from ..styles.registry import policy_table
 from ..styles.view import PublicView
 from . import core
 from .common import (
@@ -106,6 +105,7 @@ from .common import (
     check_learner_seat,
     check_options,
     check_seed,
+    compiled_opponent,
 )
 from .registration import ENV_VERSION
 
@@ -286,9 +286,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 )
             for k, entry in enumerate(entries):
                 if isinstance(entry, str):
-                    codes, params = policy_table([entry])  # ValueError names the valid styles
-                    templates[p, k] = codes[0]
-                    template_params[p, k] = params[0]
+                    templates[p, k], template_params[p, k] = compiled_opponent(entry)
                 elif callable(entry) or callable(getattr(entry, "act", None)):
                     where = (
                         f"opponents[{k}]: " if len(pool.tables) == 1 else f"opponent table {p}, entry {k}: "
