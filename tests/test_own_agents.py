@@ -465,7 +465,7 @@ def test_the_single_agent_envs_views_carry_the_whole_public_history(overrides: d
         log = list(final.log[: final.log_length])
         assert aec_histories(rules, 3, info["game_seed"], log)[-1][2] == env.position()  # the whole game
         decisions += len(reader.seen)
-        hidden += check_against_aec(rules, 3, info["game_seed"], reader.seen, log)
+        hidden += check_against_aec(rules, 3, int(info["game_seed"]), reader.seen, log)
         reader.seen.clear()
     assert decisions > 40 and (hidden > 0 or "two_gives" not in overrides)
 
