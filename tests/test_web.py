@@ -833,3 +833,23 @@ def test_serve_refuses_files_it_could_not_use(capsys: pytest.CaptureFixture[str]
         err = capsys.readouterr().err
         assert err.startswith("uno-env: error: ") and message in err and err.count("\n") == 1, err
     assert notes.read_text() == "my notes\n"
+
+
+def test_a_table_refuses_a_network_trained_for_another_game_unless_the_server_allows_it() -> None:
+    """The page seated ``ppo_uno_2p`` at a 4-player table, or at house rules, without a word
+    (build_agent checked the deck family only); ``serve --allow-rules-mismatch`` seats it."""
+    rules = load_rules("uno")
+    for spec in ("ppo_uno_2p", "search:sims=2,net=ppo_uno_2p"):
+        with pytest.raises(
+            ValueError, match=r"trained for 2 players, the game has 4.*serve --allow-rules-mismatch"
+        ):
+            build_agent(spec, rules, 4, 1)
+        assert build_agent(spec, rules, 4, 1, allow_rules_mismatch=True) is not None
+    with pytest.raises(ValueError, match=r"trained on other rules \(stacking="):
+        build_agent("ppo_uno_2p", load_rules("uno_house"), 2, 1)
+    app, _ = make_app(records=None)
+    body = {"preset": "uno", "rules": {}, "players": 4, "seats": ["human", "ppo_uno_2p", "greedy", "greedy"]}
+    answer = TestClient(app).post("/api/tables", json=body)
+    assert answer.status_code == 400 and "trained for 2 players" in answer.json()["error"]
+    app, _ = make_app(records=None, allow_rules_mismatch=True)
+    assert TestClient(app).post("/api/tables", json=body).status_code == 200

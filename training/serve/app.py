@@ -280,14 +280,16 @@ def make_app(
     pace: float = 0.0,
     fixed_seeds: bool = False,
     trust: bool = False,
+    allow_rules_mismatch: bool = False,
 ) -> tuple[Starlette, Tables]:
     """The app with its tables: records of finished games appended to ``records``; the page
     may replay those and ``replay_files``; ``agents`` adds ``NAME=SPEC`` catalogue entries."""
 
     catalogue = default_catalogue(agents or [])
     tables = Tables(
-        catalogue, records, max_tables=max_tables, pace=pace, fixed_seeds=fixed_seeds, trust=trust
-    )
+        catalogue, records, max_tables=max_tables, pace=pace, fixed_seeds=fixed_seeds, trust=trust,
+        allow_rules_mismatch=allow_rules_mismatch,
+    )  # fmt: skip
     replays = Replays(estimator or SearchValue())
     paths = ([records] if records is not None else []) + list(replay_files or [])
     return build_app(tables, replays, paths), tables

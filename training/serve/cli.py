@@ -26,7 +26,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from training.common import Subcommand, add_trust_argument, check_record_file
+from training.common import Subcommand, add_rules_mismatch_argument, add_trust_argument, check_record_file
 from training.extras import checkpoint_needs, merge, require
 from uno_env.compiler.compiling import warm_up
 from uno_env.game.records import RecordError, load_records
@@ -94,6 +94,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "knows the deal)",
     )
     add_trust_argument(parser)
+    add_rules_mismatch_argument(parser)
 
 
 def check_replay_path(path: Path) -> None:
@@ -143,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         max_tables=args.max_tables,
         fixed_seeds=args.fixed_seeds,
         trust=args.trust_checkpoint,
+        allow_rules_mismatch=args.allow_rules_mismatch,
     )
     server, sock = make_server(app, args.host, args.port)
     port = sock.getsockname()[1]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents import Agent, ExportedAgent
-from agents.spec import parse_agent
+from agents.spec import check_seated_networks, parse_agent
 from training.play import agent_seed as play_agent_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import load_policy, shipped_policies
@@ -45,20 +45,32 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return play_agent_seed(game_seed, seat)
 
 
-def build_agent(spec: str, rules: RuleSet, num_players: int, seed: int, *, trust: bool = False) -> Agent:
+def build_agent(
+    spec: str,
+    rules: RuleSet,
+    num_players: int,
+    seed: int,
+    *,
+    trust: bool = False,
+    allow_rules_mismatch: bool = False,
+) -> Agent:
     """The agent of ``spec`` for a game of ``rules`` and ``num_players``, seeded with ``seed``.
 
     ``spec`` is any agent spec (:mod:`agents.spec`): a play style (``greedy``,
-    ``search:sims=400``), an exported policy (a shipped name or a ``.npz`` path, checked
-    against the rules), a MaskablePPO checkpoint (``.zip``: a pickle, loaded only when this
-    installation signed it or ``trust``), a Python, out-of-process or chat-model agent.
-    ValueError says what is wrong.
+    ``search:sims=400``), an exported policy (a shipped name or a ``.npz`` path), a MaskablePPO
+    checkpoint (``.zip``: a pickle, loaded only when this installation signed it or ``trust``),
+    a Python, out-of-process or chat-model agent. An exported policy, or a search's guide
+    network, must have been trained for these rules and this player count unless
+    ``allow_rules_mismatch`` (``serve --allow-rules-mismatch``: a transfer;
+    :meth:`agents.spec.AgentSpec.check_networks`). ValueError says what is wrong.
     """
     agent = parse_agent(spec, where=f"agent {spec!r}")
+    check_seated_networks(
+        [agent], rules, num_players, allow_rules_mismatch=allow_rules_mismatch,
+        allow_with="uno-env serve --allow-rules-mismatch seats it on other rules",
+    )  # fmt: skip
     if agent.kind == "policy":
-        policy = load_policy(agent.target)
-        policy.check_game(rules, num_players)
-        return ExportedAgent(policy, seed)
+        return ExportedAgent(load_policy(agent.target), seed)
     return agent.make(rules, num_players, seed, trust=trust)
 
 

@@ -79,6 +79,7 @@ class Table:
         seats: Sequence[CatalogueEntry | None],
         *,
         trust: bool = False,
+        allow_rules_mismatch: bool = False,
         pace: float = 0.0,
         on_record: Callable[[GameRecord], None] | None = None,
     ) -> None:
@@ -97,8 +98,9 @@ class Table:
                 continue
             try:
                 self.agents[seat] = build_agent(
-                    entry.spec, rules, num_players, agent_seed(seed, seat), trust=trust
-                )
+                    entry.spec, rules, num_players, agent_seed(seed, seat), trust=trust,
+                    allow_rules_mismatch=allow_rules_mismatch,
+                )  # fmt: skip
             except ValueError as exc:
                 raise TableError(f"seat {seat}: agent {entry.id!r} cannot play these rules: {exc}") from None
             self.names.append(entry.id)
@@ -307,10 +309,12 @@ class Tables:
         max_tables: int = 64,
         idle_seconds: float = 3600.0,
         trust: bool = False,
+        allow_rules_mismatch: bool = False,
         pace: float = 0.0,
         fixed_seeds: bool = False,
     ) -> None:
         self.catalogue = catalogue
+        self.allow_rules_mismatch = allow_rules_mismatch
         self.records = records
         self.max_tables = max_tables
         self.idle_seconds = idle_seconds
@@ -371,6 +375,7 @@ class Tables:
             fresh_seed() if seed is None else check_seed(seed),
             entries,
             trust=self.trust,
+            allow_rules_mismatch=self.allow_rules_mismatch,
             pace=self.pace,
             on_record=self.save,
         )
