@@ -43,6 +43,7 @@ import numpy as np
 from uno_env import files
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 from uno_env.game.encoding import spec_version
+from uno_env.sim.learned import PolicyGameMismatchError
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
 from .base import View, resolve_mask
@@ -287,6 +288,33 @@ class PolicyAgent:
         self.deterministic = deterministic
         self._rng = np.random.default_rng(seed)
         self.name = f"policy:{self.path.name}"
+
+    def check_game(
+        self, rules: Any, num_players: int | None = None, allow_rules_mismatch: bool = False
+    ) -> None:
+        """Raise :class:`~uno_env.sim.learned.PolicyGameMismatchError` unless the checkpoint fits a
+        table of ``rules`` and ``num_players`` (its sidecar, :func:`check_policy_metadata`); with
+        ``allow_rules_mismatch`` (a transfer) other rules and player counts of its deck family fit.
+        The tables that seat agents call it (:func:`uno_env.sim.learned.check_fits`)."""
+        trained = RuleSet.parse(self.metadata.rules)
+        ruleset = load_rules(rules)
+        try:
+            if allow_rules_mismatch:
+                if trained.deck_family != ruleset.deck_family:
+                    raise PolicyMismatchError(
+                        f"checkpoint {self.path} plays the {trained.deck_family} deck family; these rules "
+                        f"use the {ruleset.deck_family} family"
+                    )
+                check_policy_metadata(
+                    self.metadata, trained, source=f"checkpoint {self.path}", older_observations=True
+                )
+            else:
+                check_policy_metadata(
+                    self.metadata, ruleset, num_players=num_players, source=f"checkpoint {self.path}",
+                    older_observations=True,
+                )  # fmt: skip
+        except PolicyMismatchError as exc:
+            raise PolicyGameMismatchError(str(exc)) from None
 
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """The policy's legal action for ``observation``."""

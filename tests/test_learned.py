@@ -524,3 +524,22 @@ def test_export_refuses_an_existing_policy_unless_forced(
         out.unlink()
         out.with_suffix(".json").unlink()
     assert main(["export", checkpoint, "--out", str(tmp_path / "new.npz")]) == 0
+
+
+def test_a_checkpoint_agent_is_held_to_the_table_it_sits_at(exported: tuple[Path, Any]) -> None:
+    """A PolicyAgent loaded for 2-player Uno, seated as an env opponent at 4 players or at
+    house rules, played without a word; it now answers check_game like an exported policy."""
+    from uno_env.sim.learned import PolicyGameMismatchError
+
+    path, _ = exported
+    agent = agents.PolicyAgent(path.parent / "model.zip", "uno", num_players=2)
+    with pytest.raises(
+        PolicyGameMismatchError, match=r"opponents\[0\]: .*players: trained for 2, game has 4"
+    ):
+        uno_env.SingleAgentEnv("uno", 4, opponents=[agent, "random", "random"])
+    with pytest.raises(PolicyGameMismatchError, match=r"rules differ"):
+        uno_env.VectorEnv(2, "uno_house", 2, opponents=agent)
+    uno_env.SingleAgentEnv("uno", 4, opponents=[agent, "random", "random"], allow_rules_mismatch=True)
+    uno_env.SingleAgentEnv("uno", 2, opponents=agent)
+    with pytest.raises(PolicyGameMismatchError, match="deck family"):
+        agent.check_game("mau_mau", 4, allow_rules_mismatch=True)
