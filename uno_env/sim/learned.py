@@ -264,9 +264,7 @@ class ExportedPolicy:
                 problems.append(f"its rules string is not a rule set of this version: {self.rules!r}")
             elif trained != ruleset:
                 changed = "; ".join(ruleset.differences(trained)).replace("(other:", "(trained:")
-                problems.append(
-                    f"trained on other rules ({changed}; allow the rules mismatch to transfer it)"
-                )
+                problems.append(f"trained on other rules ({changed})")  # the caller says how to allow it
             if self.num_players is not None and num_players is not None and self.num_players != num_players:
                 problems.append(f"trained for {self.num_players} players, the game has {num_players}")
         if problems:
