@@ -347,7 +347,7 @@ def test_malformed_lines_are_named(tmp_path: Path, change: object, message: str)
 def test_empty_and_missing_files(tmp_path: Path) -> None:
     path = tmp_path / "empty.jsonl"
     path.write_text("\n\n", encoding="utf-8")
-    with pytest.raises(RecordError, match="empty.jsonl: no records in it"):
+    with pytest.raises(RecordError, match=r"empty\.jsonl: no records in it"):
         records.load_records(path)
     with pytest.raises(FileNotFoundError):
         records.load_records(tmp_path / "missing.jsonl")
