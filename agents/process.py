@@ -143,7 +143,16 @@ class ProcessAgent:
                     continue
                 chunk = proc.stdout.read(65536)
                 if not chunk:
-                    proc.wait(timeout=5)
+                    try:
+                        proc.wait(timeout=min(5.0, self.timeout))
+                    except subprocess.TimeoutExpired:
+                        # its standard output closed, the program still running: it can never answer
+                        proc.kill()
+                        proc.wait()
+                        raise ProtocolError(
+                            f"agent {self.name} closed its standard output before answering the {what!r} "
+                            "message (stopped)"
+                        ) from None
                     raise ProtocolError(
                         f"agent {self.name} exited (code {proc.returncode}) before answering the {what!r} "
                         "message"

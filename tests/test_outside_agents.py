@@ -226,6 +226,13 @@ def test_protocol_errors_are_one_line_and_name_the_agent() -> None:
     with pytest.raises(ProtocolError, match=r"did not answer the 'hello' message within 0\.5 s"):
         silent.act(None, game.legal_mask(), PublicView.of(game))
     silent.close()
+    # its standard output closed, the program still running: a ProtocolError, not subprocess's TimeoutExpired
+    closed = ProcessAgent([sys.executable, "-c", "import os, time; os.close(1); time.sleep(30)"], timeout=0.5)
+    with pytest.raises(
+        ProtocolError, match=r"closed its standard output before answering the 'hello' message"
+    ):
+        closed.act(None, game.legal_mask(), PublicView.of(game))
+    closed.close()
     with pytest.raises(AgentSpecError, match="names nothing after 'cmd:'"):
         parse_agent("cmd:   ")
 
