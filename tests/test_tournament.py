@@ -359,6 +359,11 @@ def test_reports_name_a_guided_search_by_its_style_and_its_network_file() -> Non
     assert agent_label("runs/x/net.npz") == "net.npz"
     assert agent_label("random:x=1") == "random_legal:x=1"
     assert agent_label("search:net=ppo_uno_2p,sims=1500") == "search:net=ppo_uno_2p,sims=1500"
+    # a program and a language model keep their prefix; a URL is not cut to its last segment
+    assert agent_label("cmd:./proto.sh") == "cmd:proto.sh"
+    assert agent_label("cmd:python3 /tmp/own/agent.py --model runs/m") == "cmd:python3 agent.py --model m"
+    url = "llm:model=a,base_url=http://127.0.0.1:8000/v1"
+    assert agent_label(url) == url
 
 
 def test_agents_playing_a_transfer_are_flagged_in_the_standings(tmp_path: Path) -> None:

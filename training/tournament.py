@@ -940,8 +940,14 @@ def agent_label(agent: str) -> str:
     """An agent as reports name it: an alias spelled out (``random`` reads ``random_legal``, so
     every table says which random player it means); a file by its name, without its folder; a
     style's parameter naming a file (``search:net=runs/x/net.npz,top=3``) the same, keeping the
-    style and its other parameters (``search:net=net.npz,top=3``)."""
+    style and its other parameters (``search:net=net.npz,top=3``); a ``cmd:`` program keeps its
+    prefix, its words that name files by their names (``cmd:python3 agent.py``); an ``llm:``
+    agent is named by its whole spec (a URL is no file path)."""
     name, sep, params = agent.partition(":")
+    if name == "llm":
+        return agent
+    if name == "cmd":
+        return "cmd:" + " ".join(Path(word).name if "/" in word else word for word in params.split(" "))
     if name in STYLE_ALIASES:
         return STYLE_ALIASES[name] + sep + params
     if name in STYLES and sep:
