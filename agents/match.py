@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
+from uno_env.envs.common import seat_seed
 from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
@@ -27,14 +28,6 @@ from .llm import ChatError
 from .process import ProtocolError
 from .spec import AgentLike, AgentSpec, as_spec
 from .trace import TraceWriter
-
-SEAT_STREAMS = 16
-"""Seat ``s`` of the game dealt from seed ``d`` is seeded ``d * 16 + s`` (the tournament's rule)."""
-
-
-def seat_seed(game_seed: int, seat: int) -> int:
-    """The seed of the agent at ``seat`` in the game dealt from ``game_seed``."""
-    return (game_seed * SEAT_STREAMS + seat) % 2**63
 
 
 class AgentError(ValueError):

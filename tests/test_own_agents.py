@@ -244,6 +244,61 @@ def test_every_agent_plays_in_every_env_without_extra_arguments() -> None:
         agents.make("greedy").act(np.zeros(3), np.ones(3))
 
 
+class OneGameMemory:
+    """A user's agent that keeps state across one game and must be reset between games: it
+    fails when it sees the public history shrink or the seat change (two games or two seats
+    through one instance), and records the seeds its resets got."""
+
+    name = "one_game_memory"
+
+    def __init__(self) -> None:
+        self.seeds: list[int] = []
+        self.seen = -1
+        self.seat = -1
+
+    def reset(self, seed: int) -> None:
+        self.seeds.append(seed)
+        self.seen, self.seat = -1, -1
+
+    def act(self, observation: object, action_mask: object = None, view: PublicView | None = None) -> int:
+        assert view is not None
+        if self.seeds == []:
+            raise AssertionError("act() before any reset()")
+        history = len(view.public_history())
+        if history < self.seen or self.seat not in (-1, view.current_player):
+            raise AssertionError(f"not reset: history {self.seen} -> {history}, seat {self.seat}")
+        self.seen, self.seat = history, view.current_player
+        return view.legal_actions()[0]
+
+
+def test_an_agent_that_keeps_state_gets_an_instance_per_game_and_seat_reset_before_each_game() -> None:
+    """The envs (and so train --opponents, --best-response, exploitability) shared one agent
+    object between all the games of a vector env and all its seats and never reset it."""
+    import uno_env
+    from uno_env.envs.common import seat_seed
+
+    mine = OneGameMemory()
+    vector = uno_env.VectorEnv(3, "uno", 3, opponents=mine)
+    vector.reset(seed=5)
+    for _ in range(300):
+        vector.step(vector.action_masks().argmax(axis=1))
+    assert mine.seeds[0] in {seat_seed(5 + i, s) for i in range(3) for s in range(3)}
+    again = uno_env.VectorEnv(3, "uno", 3, opponents=OneGameMemory())
+    again.reset(seed=5)
+    again.reset(seed=5)  # the same deals anew: every instance is reset again
+    for _ in range(20):
+        again.step(again.action_masks().argmax(axis=1))
+    single_agent = OneGameMemory()
+    single = uno_env.SingleAgentEnv("uno", 4, opponents=single_agent)
+    for seed in (1, 2, 2):
+        single.reset(seed=seed)
+        done = False
+        while not done:
+            _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
+            done = terminated or truncated
+    assert single_agent.seeds[0] in {seat_seed(1, s) for s in range(4)}
+
+
 def test_the_file_resolver_reads_a_specs_files_where_this_process_has_them(tmp_path: Path) -> None:
     """As on a Ray node: the spec names the driver's paths; the agent is built from the copies
     the resolver points at, and the spec's text (its name in tables) is the driver's."""
@@ -382,7 +437,7 @@ def check_against_aec(rules: object, n: int, seed: int, seen: list, log: list[En
     """Each of a reader's decisions in one game: the same seat, history and position as the
     AEC env of that deal after as many decisions; the number of hidden entries seen."""
     aec = aec_histories(rules, n, seed, log)
-    rng = random.Random(seed)
+    rng = random.Random(int(seed))  # info["game_seed"] is a NumPy integer
     hidden = 0
     for k, (seat, _, length, history, position) in enumerate(seen):
         assert aec[length] == (seat, history, position)

@@ -3,6 +3,7 @@ checks and errors (no PettingZoo or Gymnasium here)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 from pathlib import Path
@@ -26,6 +27,7 @@ __all__ = [
     "ActionOutOfBoundsError",
     "CompiledEnv",
     "PublicLog",
+    "SeatedAgent",
     "UnknownKeywordError",
     "check_choice",
     "check_learner_seat",
@@ -34,6 +36,7 @@ __all__ = [
     "check_seed",
     "coerce_action",
     "episode_seed",
+    "seat_seed",
 ]
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -245,6 +248,63 @@ class PublicLog:
                 (e & seat_bits, (e >> shift) & action_bits, e >> phase_shift) for e in packed.tolist()
             )
             self._read[row] = count
+
+
+SEAT_STREAMS = 16
+"""Seat ``s`` of the game dealt from seed ``d`` is seeded ``d * 16 + s`` (every tool's rule)."""
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` in the game dealt from ``game_seed``."""
+    return (int(game_seed) * SEAT_STREAMS + int(seat)) % 2**63
+
+
+class SeatedAgent:
+    """An agent object seated as an opponent in an env, for every game and seat it plays.
+
+    An agent with ``reset(seed)`` keeps state across a game, so it needs one instance per
+    game and seat, reset before each game: :meth:`at` gives the instance for a game row and
+    seat (the agent itself for the first, a copy for the others, kept while the rows deal on)
+    and calls its ``reset(seat_seed(game_seed, seat))`` when the row holds a new game, as the
+    tournament and evaluation do. An agent without ``reset`` is shared as it is.
+    """
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.stateful = callable(getattr(agent, "reset", None))
+        self._held: dict[tuple[int, int], tuple[int | None, Any]] = {}
+
+    def __repr__(self) -> str:
+        return f"agent {getattr(self.agent, 'name', type(self.agent).__name__)!r}"
+
+    def at(self, row: int, seat: int, game_seed: int) -> Any:
+        """The instance that plays ``seat`` of the game in ``row``, dealt from ``game_seed``."""
+        if not self.stateful:
+            return self.agent
+        key = (int(row), int(seat))
+        held = self._held.get(key)
+        if held is not None and held[0] == int(game_seed):
+            return held[1]
+        if held is not None:
+            agent = held[1]
+        elif not self._held:
+            agent = self.agent
+        else:
+            try:
+                agent = copy.deepcopy(self.agent)
+            except Exception as exc:
+                raise TypeError(
+                    f"{self!r} has reset() (it keeps state across a game), so each game and seat "
+                    f"gets its own copy, and copying it failed: {type(exc).__name__}: {exc}"
+                ) from exc
+        agent.reset(seat_seed(game_seed, seat))
+        self._held[key] = (int(game_seed), agent)
+        return agent
+
+    def new_deals(self) -> None:
+        """Every row is dealt anew (an explicit reset, even from the same seeds): reset each
+        instance before its next decision."""
+        self._held = {key: (None, agent) for key, (_, agent) in self._held.items()}
 
 
 def check_options(options: Any, env: str, keys: tuple[str, ...] = ()) -> dict[str, Any]:

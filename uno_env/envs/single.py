@@ -82,6 +82,7 @@ from .common import (
     RENDER_MODES,
     CompiledEnv,
     PublicLog,
+    SeatedAgent,
     check_learner_seat,
     check_options,
     check_render_mode,
@@ -114,14 +115,15 @@ def opponent_table(
     rules: Any = None,
     *,
     allow_rules_mismatch: bool = False,
-) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn, bool] | None]]:
+) -> tuple[np.ndarray, np.ndarray, list[tuple[OpponentFn | SeatedAgent, bool] | None]]:
     """Seat codes and policy parameters (relative seats 1..n-1) and the external callables.
 
     Code ``>= 0``: a compiled policy of :data:`uno_env.styles.registry.POLICIES` (parameters in the
     same row of the second array); ``EXTERNAL``: a Python opponent, whose callable (and
-    whether it takes a ``view`` keyword) is in the list at the same index. Given ``rules``, a
-    Python opponent that plays with a network must fit them and ``num_players``
-    (:func:`uno_env.sim.learned.check_fits`) unless ``allow_rules_mismatch``.
+    whether it takes a ``view`` keyword) is in the list at the same index; an agent object
+    as a :class:`~uno_env.envs.common.SeatedAgent` (one instance per seat when it keeps state).
+    Given ``rules``, a Python opponent that plays with a network must fit them and
+    ``num_players`` (:func:`uno_env.sim.learned.check_fits`) unless ``allow_rules_mismatch``.
     """
     if isinstance(opponents, (str, Opponent)) or callable(opponents):
         entries: list[Any] = [opponents] * (num_players - 1)
@@ -136,7 +138,8 @@ def opponent_table(
         )
     codes = np.full(L.MAX_PLAYERS - 1, core.EXTERNAL, dtype=np.int64)
     params = np.full((L.MAX_PLAYERS - 1, NUM_POLICY_PARAMS), -1, dtype=np.int64)
-    callables: list[tuple[OpponentFn, bool] | None] = []
+    callables: list[tuple[OpponentFn | SeatedAgent, bool] | None] = []
+    seated: dict[int, SeatedAgent] = {}  # one object at several seats: one record of its instances
     for k, entry in enumerate(entries):
         if isinstance(entry, str):
             codes[k], params[k] = compiled_opponent(entry)
@@ -150,9 +153,10 @@ def opponent_table(
                     allow_rules_mismatch=allow_rules_mismatch,
                     where=f"opponents[{k}]: ",
                 )
-            callables.append(
-                (entry.act, _takes_view(entry.act)) if isinstance(entry, Opponent) else (entry, False)
-            )
+            if isinstance(entry, Opponent):
+                callables.append((seated.setdefault(id(entry), SeatedAgent(entry)), _takes_view(entry.act)))
+            else:
+                callables.append((entry, False))
         else:
             raise TypeError(
                 f"opponent {entry!r} is neither a compiled policy name ({', '.join(POLICIES)}), an object "
@@ -250,6 +254,9 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         game_seed = episode_seed(seed, self._seed)
+        for external in self._external:
+            if external is not None and isinstance(external[0], SeatedAgent):
+                external[0].new_deals()
         self._has_reset = True  # from the deal below on (external opponents read public views)
         while True:
             game_seed = core.reset_game(
@@ -270,6 +277,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._scripted,
             )
             self._learner = core.seat_for_seed(game_seed, self.num_players, self._seat_mode)
+            self._seed = game_seed  # the opponents' instances are reset from it
             if self._ask_external(int(self._state[L.S_CURRENT])) != core.OVER:
                 break
             game_seed = core.next_seed(game_seed)
@@ -313,6 +321,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             external = self._external[k - 1]
             assert external is not None, "a compiled opponent is played inside the compiled step"
             policy, takes_view = external
+            if isinstance(policy, SeatedAgent):
+                policy = policy.at(0, seat, self._seed if self._seed is not None else 0).act
             obs = observe_state(self._state, self._spec, seat, self.deck)
             mask = self._mask[: self._num_actions].copy()
             chosen = policy(obs, mask, view=self.public_view()) if takes_view else policy(obs, mask)

@@ -102,6 +102,7 @@ from .common import (
     ActionOutOfBoundsError,
     CompiledEnv,
     PublicLog,
+    SeatedAgent,
     check_learner_seat,
     check_options,
     check_seed,
@@ -119,14 +120,9 @@ An entry is a compiled style's name, a :data:`BatchPolicy`, or an agent: an obje
 game with the view of the seat it plays (:class:`uno_env.styles.view.PublicView`)."""
 
 
-class AgentOpponent:
-    """An agent object seated as an opponent: asked one game at a time, with its view."""
-
-    def __init__(self, agent: Any) -> None:
-        self.agent = agent
-
-    def __repr__(self) -> str:
-        return f"agent {getattr(self.agent, 'name', type(self.agent).__name__)!r}"
+class AgentOpponent(SeatedAgent):
+    """An agent object seated as an opponent: asked one game at a time, with its view; one
+    instance per game and seat when it keeps state (:class:`~uno_env.envs.common.SeatedAgent`)."""
 
 
 @dataclass(frozen=True)
@@ -374,6 +370,9 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} games")
         self._seeds[:] = seeds
+        for policy in self._externals:
+            if isinstance(policy, AgentOpponent):
+                policy.new_deals()
         self._next_buffer()
         core.vector_run(self._batches[self._turn], self._actions, self.illegal_reward, core.RUN_RESET)
         self._public_log.keep_up()
@@ -470,7 +469,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 if isinstance(policy, AgentOpponent):
                     answer = np.array(
                         [
-                            policy.agent.act(
+                            policy.at(int(g), int(self._waiting[g]), int(self._seeds[g])).act(
                                 self._external_obs[g], self._external_masks[g], view=self._view(int(g))
                             )
                             for g in chosen
