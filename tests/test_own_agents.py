@@ -299,6 +299,50 @@ def test_an_agent_that_keeps_state_gets_an_instance_per_game_and_seat_reset_befo
     assert single_agent.seeds[0] in {seat_seed(1, s) for s in range(4)}
 
 
+class AnswersNone:
+    name = "answers_none"
+
+    def act(self, observation: object, action_mask: object = None, view: object = None) -> None:
+        return None
+
+
+class Raises:
+    name = "raises"
+
+    def act(self, observation: object, action_mask: object = None, view: object = None) -> int:
+        raise KeyError("no such card")
+
+
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        (AnswersNone(), r"agent 'answers_none' at seat \d answered None \(a NoneType\), not an action id"),
+        (
+            Raises(),
+            r"agent 'raises' at seat \d raised KeyError: 'no such card' \(at .*test_own_agents.py:\d+, in",
+        ),
+    ],
+)
+def test_an_opponent_that_misbehaves_in_an_env_is_one_value_error_naming_it(
+    agent: object, message: str
+) -> None:
+    """train --opponents FILE.py:NAME ended in a TypeError traceback from inside the vector env."""
+    import uno_env
+    from uno_env.envs.common import OpponentError
+
+    vector = uno_env.VectorEnv(2, "uno", 2, opponents=agent)
+    with pytest.raises(OpponentError, match=message):
+        vector.reset(seed=1)
+        for _ in range(5):
+            vector.step(vector.action_masks().argmax(axis=1))
+    single = uno_env.SingleAgentEnv("uno", 2, opponents=agent)
+    with pytest.raises(OpponentError, match=message):
+        single.reset(seed=1)
+        for _ in range(5):
+            single.step(int(np.flatnonzero(single.action_masks())[0]))
+    assert issubclass(OpponentError, ValueError)  # the command line prints it in one line
+
+
 def test_the_file_resolver_reads_a_specs_files_where_this_process_has_them(tmp_path: Path) -> None:
     """As on a Ray node: the spec names the driver's paths; the agent is built from the copies
     the resolver points at, and the spec's text (its name in tables) is the driver's."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import inspect
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "RENDER_MODES",
     "ActionOutOfBoundsError",
     "CompiledEnv",
+    "OpponentError",
     "PublicLog",
     "SeatedAgent",
     "UnknownKeywordError",
@@ -259,6 +261,11 @@ def seat_seed(game_seed: int, seat: int) -> int:
     return (int(game_seed) * SEAT_STREAMS + int(seat)) % 2**63
 
 
+class OpponentError(ValueError):
+    """An agent seated as an opponent failed: its ``act`` or ``reset`` raised, or it answered
+    something that is not an action id. One line naming the agent, its seat and what happened."""
+
+
 class SeatedAgent:
     """An agent object seated as an opponent in an env, for every game and seat it plays.
 
@@ -300,6 +307,30 @@ class SeatedAgent:
         agent.reset(seat_seed(game_seed, seat))
         self._held[key] = (int(game_seed), agent)
         return agent
+
+    def ask(
+        self, row: int, seat: int, game_seed: int, observation: Any, mask: np.ndarray, view: Any = None
+    ) -> int:
+        """The action id the instance at ``seat`` of ``row``'s game answers (``view`` passed
+        when given); :class:`OpponentError` when it raises or answers anything but an integer
+        (whether the id is legal, the step that plays it checks)."""
+        try:
+            agent = self.at(row, seat, game_seed)
+            answer = agent.act(observation, mask) if view is None else agent.act(observation, mask, view=view)
+        except Exception as exc:
+            frames = traceback.extract_tb(exc.__traceback__)
+            where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
+            text = " ".join(str(exc).split())[:300]
+            raise OpponentError(
+                f"{self!r} at seat {seat} raised {type(exc).__name__}: {text}{where}"
+            ) from exc
+        if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
+            return int(answer)
+        shown = " ".join(repr(answer).split())[:60]
+        raise OpponentError(
+            f"{self!r} at seat {seat} answered {shown} (a {type(answer).__name__}), not an action id; "
+            "act() returns one of the legal action ids (an int)"
+        )
 
     def new_deals(self) -> None:
         """Every row is dealt anew (an explicit reset, even from the same seeds): reset each

@@ -321,11 +321,14 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             external = self._external[k - 1]
             assert external is not None, "a compiled opponent is played inside the compiled step"
             policy, takes_view = external
-            if isinstance(policy, SeatedAgent):
-                policy = policy.at(0, seat, self._seed if self._seed is not None else 0).act
             obs = observe_state(self._state, self._spec, seat, self.deck)
             mask = self._mask[: self._num_actions].copy()
-            chosen = policy(obs, mask, view=self.public_view()) if takes_view else policy(obs, mask)
+            view = self.public_view() if takes_view else None
+            if isinstance(policy, SeatedAgent):
+                game_seed = self._seed if self._seed is not None else 0
+                chosen: Any = policy.ask(0, seat, game_seed, obs, mask, view)
+            else:
+                chosen = policy(obs, mask, view=view) if takes_view else policy(obs, mask)
             try:
                 action = coerce_action(chosen, self._num_actions)
             except ValueError as exc:

@@ -469,8 +469,13 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 if isinstance(policy, AgentOpponent):
                     answer = np.array(
                         [
-                            policy.at(int(g), int(self._waiting[g]), int(self._seeds[g])).act(
-                                self._external_obs[g], self._external_masks[g], view=self._view(int(g))
+                            policy.ask(
+                                int(g),
+                                int(self._waiting[g]),
+                                int(self._seeds[g]),
+                                self._external_obs[g],
+                                self._external_masks[g],
+                                self._view(int(g)),
                             )
                             for g in chosen
                         ],
