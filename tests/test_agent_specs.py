@@ -154,6 +154,20 @@ FORMS = [
 ]
 
 
+def test_play_vs_keeps_every_parameter_with_its_agent() -> None:
+    """A parameter whose value holds a ':' (an llm: agent's base_url) was split off as a seat."""
+    from training.play import split_opponents
+
+    llm = "llm:model=m,base_url=http://127.0.0.1:8000/v1"
+    assert split_opponents(llm) == [llm]
+    assert split_opponents(f"{llm},greedy") == [llm, "greedy"]
+    assert split_opponents("bluffer:bluff=0.3,challenge=0.8,greedy") == [
+        "bluffer:bluff=0.3,challenge=0.8",
+        "greedy",
+    ]
+    assert split_opponents("a.py:A:path=/x/y,k=1,cmd:./b.sh") == ["a.py:A:path=/x/y,k=1", "cmd:./b.sh"]
+
+
 @pytest.mark.parametrize(("text", "expected"), FORMS)
 def test_every_tool_parses_each_form_the_same(text: str, expected: list[str], tmp_path: Path) -> None:
     import uno_env

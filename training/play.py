@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -86,13 +87,15 @@ class QuitGameError(Exception):
 # ------------------------------------------------------------------ opponents
 def split_opponents(text: str) -> list[str]:
     """The entries of ``--vs``, split on ``,`` keeping ``key=value`` parameters with the agent
-    before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries); a single entry
+    before them (``"bluffer:bluff=0.3,challenge=0.8,greedy"`` is two entries, and
+    ``"llm:model=m,base_url=http://127.0.0.1:8000/v1"`` one); a single entry
     is read as a seat table when it is one (``"greedy | random"``, ``"greedy/random"`` of
     names; :mod:`agents.spec`: a path is always a path)."""
 
     parts: list[str] = []
     for piece in text.split(","):
-        if parts and "=" in piece and ":" not in piece:
+        # a parameter continues the agent before it, whatever its value holds (a URL's ':')
+        if parts and re.match(r"\s*[A-Za-z_]\w*=", piece):
             parts[-1] += "," + piece
         else:
             parts.append(piece)
@@ -496,7 +499,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="greedy",
         help="agents of the other seats in seat order: one for all or one per seat, separated by ',' or "
         "'/'; a play style (" + ", ".join(sorted(uno_env.styles.registry.POLICIES)) + ", with parameters as "
-        "name:key=value) or a MaskablePPO checkpoint .zip (default: greedy)",
+        "name:key=value), or any agent spec: a shipped or exported policy, a MaskablePPO checkpoint .zip, "
+        "FILE.py:NAME, MODULE:ATTR, cmd:COMMAND or llm:... (docs/agents.md#agent-specs) (default: greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")
     parser.add_argument("--record", metavar="FILE.jsonl", help="append the finished game to this record file")
