@@ -286,6 +286,25 @@ class AgentSpec:
         return self.text
 
 
+_PARAMETER = re.compile(r"\s*[A-Za-z_]\w*=")
+
+
+def split_agent_list(text: str) -> list[str]:
+    """The agents of a comma-separated list (``tournament --agents``, ``play --vs``): a piece
+    that starts ``key=`` continues the agent before it, whatever its value holds
+    (``bluffer:bluff=0.3,challenge=0.8`` and ``llm:model=m,base_url=http://host:8000/v1`` are
+    one agent each); a file named ``key=....zip`` or ``.npz`` is a file. Pieces are stripped;
+    empty ones are kept for the caller to refuse or skip."""
+    out: list[str] = []
+    for piece in text.split(","):
+        token = piece.strip()
+        if out and _PARAMETER.match(token) and not token.lower().endswith((".zip", ".npz")):
+            out[-1] += f",{token}"
+        else:
+            out.append(token)
+    return out
+
+
 def same_agent_twice(agents: Iterable[AgentSpec]) -> tuple[str, str] | None:
     """The texts of the first two ``agents`` that play alike (:attr:`AgentSpec.plays_as`:
     ``random`` and ``random_legal``, ``bluffer`` and ``bluffer:bluff=0.5``), or None: a table

@@ -38,6 +38,9 @@ def test_agents_split_on_commas_but_keep_style_parameters() -> None:
         "random",
         "hoarder:threat=3",
     ]
+    # a parameter whose value holds a ':' (a URL) stays with its agent too
+    llm = "llm:model=m,base_url=http://127.0.0.1:8000/v1"
+    assert tournament.split_agents(f"{llm},greedy") == [llm, "greedy"]
 
 
 def test_every_deal_is_played_at_every_table_in_every_seating(

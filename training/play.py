@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -49,7 +48,7 @@ import numpy as np
 import uno_env
 from agents import Agent, PolicyAgent
 from agents.match import decide
-from agents.spec import parse_agent, seat_texts
+from agents.spec import parse_agent, seat_texts, split_agent_list
 from training.common import add_rule_arguments, check_player_count, record_target, resolve_rules
 from uno_env import Game, Phase
 from uno_env.compiler.compiling import warm_up
@@ -92,14 +91,7 @@ def split_opponents(text: str) -> list[str]:
     is read as a seat table when it is one (``"greedy | random"``, ``"greedy/random"`` of
     names; :mod:`agents.spec`: a path is always a path)."""
 
-    parts: list[str] = []
-    for piece in text.split(","):
-        # a parameter continues the agent before it, whatever its value holds (a URL's ':')
-        if parts and re.match(r"\s*[A-Za-z_]\w*=", piece):
-            parts[-1] += "," + piece
-        else:
-            parts.append(piece)
-    entries = [p.strip() for p in parts]
+    entries = split_agent_list(text)
     if not entries or any(not e for e in entries):
         raise ValueError(f"--vs {text!r} has an empty entry; name an agent per seat")
     if len(entries) == 1:

@@ -93,7 +93,14 @@ import numpy as np
 import uno_env
 from agents.match import play_deals
 from agents.policy_agent import check_policy_metadata, checkpoint_path, load_policy_metadata, metadata_path
-from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, same_agent_twice
+from agents.spec import (
+    AgentSpec,
+    as_spec,
+    check_seated_networks,
+    parse_agent,
+    same_agent_twice,
+    split_agent_list,
+)
 from agents.trust import check_trusted
 from training.common import (
     Subcommand,
@@ -141,16 +148,9 @@ ALL_SEATINGS_UP_TO = 4
 
 # ================================================================ agents and the plan
 def split_agents(text: str) -> list[str]:
-    """Split ``--agents``: commas separate agents; ``,key=value`` continues an agent's parameters."""
-    out: list[str] = []
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            continue
-        if "=" in token and ":" not in token and out and not is_checkpoint(token):
-            out[-1] += f",{token}"
-        else:
-            out.append(token)
-    return out
+    """Split ``--agents``: commas separate agents; ``,key=value`` continues an agent's parameters
+    (:func:`agents.spec.split_agent_list`)."""
+    return [token for token in split_agent_list(text) if token]
 
 
 def agent_specs(agents: Sequence[Any], field: Any = None) -> tuple[list[AgentSpec], AgentSpec | None]:
