@@ -298,3 +298,19 @@ def test_the_tournament_standings_plot_keeps_its_labels_inside() -> None:
     fig = standings_figure(frame, "uno, 3 players")
     assert labels_outside(fig) == []
     plt.close(fig)
+
+
+def test_the_report_names_what_each_agent_is() -> None:
+    """A user's agents in a study's styles read 'compiled play style (parameters Memory)'."""
+    from training.study.report import style_line
+
+    assert style_line("greedy").startswith("`greedy`: greedy")
+    assert "parameters bluff=0.3" in style_line("bluffer:bluff=0.3")
+    assert style_line("tests/user_agents/seeded_agent.py:Seeded").endswith(
+        "a Python agent (a file's or a module's)"
+    )
+    assert "out-of-process agent" in style_line("cmd:python3 agent.py")
+    assert "language model" in style_line("llm:model=m,base_url=http://127.0.0.1:8000/v1")
+    assert "exported policy" in style_line("ppo_uno_2p")
+    assert "not found here" in style_line("/nowhere/agent.py:Mine")
+    assert not any("compiled play style" in style_line(s) for s in ("cmd:x", "/nowhere/a.py:A"))

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agents.spec import parse_agent
 from training import transfer as transfer_matrix  # the module: the transfer matrix reads the study's spec
 from training.runner import write_frame
 from uno_env.game.reference import SettingWords, setting_words
@@ -220,6 +221,15 @@ def answer_lines(spec: StudySpec, effects: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+OWN_AGENTS = {
+    "policy": "an exported policy (plain weights)",
+    "python": "a Python agent (a file's or a module's)",
+    "process": "an out-of-process agent (a program speaking the agent protocol)",
+    "llm": "a language model (a chat endpoint)",
+}
+"""How the report describes an agent that is not a compiled style, by its spec's kind."""
+
+
 def style_line(style: str) -> str:
     """One line naming a style: its description, or what a checkpoint is."""
 
@@ -227,9 +237,17 @@ def style_line(style: str) -> str:
         return f"`{style}`: a learned policy (MaskablePPO checkpoint)"
     if style == LEARNED:
         return f"`{style}`: the policy the sweep trained for the cell's own rules and player count"
+    try:
+        kind = parse_agent(style).kind
+    except ValueError:
+        kind = "style"
+    if kind in OWN_AGENTS:
+        return f"`{style}`: {OWN_AGENTS[kind]}"
     name, _, params = style.partition(":")
+    if name not in POLICY_DOCS:
+        return f"`{style}`: an agent whose file or module is not found here"
     extra = f" (parameters {params})" if params else ""
-    return f"`{style}`: {POLICY_DOCS.get(name, 'compiled play style')}{extra}"
+    return f"`{style}`: {POLICY_DOCS[name]}{extra}"
 
 
 def report_text(spec: StudySpec, frame: pd.DataFrame, effects: pd.DataFrame) -> str:
