@@ -325,3 +325,14 @@ def test_a_bounded_mean_that_never_varies_keeps_an_interval() -> None:
     assert bounded_mean_interval([1.0, 2.0, 2.0], 1, 2)[1:] == pytest.approx(
         (max(1.0, mean_interval([1.0, 2.0, 2.0])[1]), min(2.0, mean_interval([1.0, 2.0, 2.0])[2]))
     )
+
+
+def test_points_intervals_stay_at_or_above_zero() -> None:
+    """Points per game are never negative: a t interval reaching below 0 (few deals, one big
+    win) is cut at 0, its upper end kept; without an upper bound nothing is rescaled."""
+    few = grouped_ratio([0.0, 0.0, 0.0, 90.0], 2)
+    assert few.interval()[0] < 0
+    assert few.bounded_interval(0, math.inf) == (0.0, few.interval()[1])
+    assert grouped_ratio([0.0, 0.0], 2).bounded_interval(0, math.inf) == (0.0, 0.0)
+    values = [0.0, 0.0, 0.0, 120.0]
+    assert bounded_mean_interval(values, 0, math.inf) == (30.0, 0.0, mean_interval(values)[2])

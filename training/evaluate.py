@@ -55,6 +55,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -325,7 +326,7 @@ def summarize(
     lo, hi = wilson_interval(wins, games)
     ranks = records.rank[~np.isnan(records.rank)]
     rank_mean, rank_lo, rank_hi = bounded_mean_interval(ranks, 1, players)  # a rank lies in 1..players
-    pts, pts_lo, pts_hi = mean_interval(records.points)
+    pts, pts_lo, pts_hi = bounded_mean_interval(records.points, 0, math.inf)  # never negative
     turns, turns_lo, turns_hi = mean_interval(records.turns)
     decisions, decisions_lo, decisions_hi = mean_interval(records.decisions)
     return EvalResult(

@@ -601,6 +601,7 @@ def standings(
         rank = grouped_ratio(part["rank_sum"].to_numpy(), part["ranked"].to_numpy())
         rank_lo, rank_hi = rank.bounded_interval(1, players)  # a rank lies in 1..players
         pts = grouped_ratio(part["points"].to_numpy(), part["seat_games"].to_numpy())
+        points_lo, points_hi = pts.bounded_interval(0, math.inf)  # points are never negative
         r = ratings[agent]
         s_lo, s_hi = strength[agent].interval()
         rows.append(
@@ -616,8 +617,8 @@ def standings(
                 "rank_lo": rank_lo,
                 "rank_hi": rank_hi,
                 "points_per_game": pts.value,
-                "points_lo": pts.interval()[0],
-                "points_hi": pts.interval()[1],
+                "points_lo": points_lo,
+                "points_hi": points_hi,
                 "strength": strength[agent].value,
                 "strength_lo": s_lo,
                 "strength_hi": s_hi,

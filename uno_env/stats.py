@@ -232,8 +232,8 @@ def bounded_mean_interval(
 def _bounded_wilson(mean: float, lower: float, upper: float, n: float, z: float) -> tuple[float, float]:
     """The Wilson interval of ``mean`` rescaled from ``[lower, upper]`` to [0, 1], at ``n``."""
     width = upper - lower
-    if width <= 0:
-        return (mean, mean)
+    if width <= 0 or not math.isfinite(width):
+        return (mean, mean)  # no range to rescale (points per game: at least 0, no upper end)
     p = min(1.0, max(0.0, (mean - lower) / width))
     low, high = wilson_interval(p * n, n, z)
     return (lower + low * width, lower + high * width)

@@ -252,7 +252,7 @@ def cell_rows(spec: StudySpec, batches: Sequence[Mapping[str, Any]]) -> list[dic
                         "ref_style": spec.reference,
                         **_reference_columns(ref, ref_base, style),
                         **_level("mean_rank", mine["rank"], bounds=(1, n)),  # a rank lies in 1..n
-                        **_level("points_per_game", mine["points"]),
+                        **_level("points_per_game", mine["points"], bounds=(0, math.inf)),
                     }
                     rows.append(row)
     return [{key: row.get(key, math.nan) for key in COLUMNS} for row in _rename(rows)]
