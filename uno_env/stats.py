@@ -220,10 +220,8 @@ def bounded_mean_interval(
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
         return (math.nan, math.nan, math.nan)
-    mean = float(arr.mean())
-    spread = float(arr.std(ddof=1)) if arr.size > 1 else 0.0
-    if spread > 0:
-        _, low, high = mean_interval(arr, level)
+    mean, low, high = mean_interval(arr, level)
+    if high > low:  # something varies: the t interval, kept inside the range
         return (mean, max(lower, low), min(upper, high))
     low, high = _bounded_wilson(mean, lower, upper, float(arr.size), critical_value(level, math.inf))
     return (mean, low, high)
