@@ -365,6 +365,35 @@ def test_MM_JACK_1_option_pending_allows_a_jack_on_a_taken_seven() -> None:
     assert legal(pending) == {"7S", "accept", "call"}
 
 
+def test_MM_JACK_1_jack_on_a_jack_names_a_new_suit() -> None:
+    """MM-JACK-1: a Jack goes on a Jack whatever suit was named, and its player names the
+    suit anew; the next player follows the new suit (or lays a Jack)."""
+    game = mm("JS 5S 9S/JD 6D 8S/QH KH 10H/2C 3C 4C", "5H")
+    game.step("JS")
+    game.step("suit D")
+    assert legal(game) == {"6D", "JD", "draw", "call"}
+    game.step("JD")
+    game.step("suit H")
+    assert_position(
+        game,
+        "hands=5S 9S/6D 8S/QH KH 10H/2C 3C 4C; discard=5H JS JD; "
+        "draw=2C 3C 4C 5C 6C 8C 10C KC; colour=H; seat=2; dir=+; phase=play",
+    )
+    assert legal(game) == {"QH", "KH", "10H", "draw", "call"}
+
+
+def test_MM_JACK_1_the_named_suit_holds_after_a_draw_and_pass() -> None:
+    """MM-JACK-1 + MM-DRAW-1: a player who draws and passes leaves the named suit in force
+    for the next player."""
+    game = mm("JS 5S 9S/6D 8S 2H/QH KH 10D/4C 3C 4D", "5H")
+    game.step("JS")
+    game.step("suit D")
+    game.step("draw")
+    game.step("pass")
+    assert (game.current_player, game.active_colour) == (2, FRENCH_SUITS.index("D"))
+    assert legal(game) == {"10D", "draw", "call"}
+
+
 # ================================================================ MM-SEVEN-1
 def _seven_chain() -> Game:
     return mm("7H 3C 8S/7S 2D 3D KD/7C 5S 6S 8S/4D 5D 6D 8D", "4H")
@@ -407,6 +436,28 @@ def test_MM_SEVEN_1_each_seven_adds_two() -> None:
         game,
         "hands=3C 8S/2D 3D KD/5S 6S 8S/2C 3C 4C 5C 6C 8C 4D 5D 6D 8D; discard=4H 7H 7S 7C; "
         "draw=10C KC; colour=C; seat=0; dir=+; phase=play",
+    )
+
+
+def test_MM_SEVEN_1_counter_clockwise_the_seven_hits_the_seat_before() -> None:
+    """MM-SEVEN-1 with the direction reversed (MM-QUEEN-1): the 7 hits the next player
+    counter-clockwise, who may answer; the last one draws 4 and the turn passes on
+    counter-clockwise."""
+    game = mm("7H 3C 8S/4D 5D 6D/7C 5S 6S/9D 9S KD", "4H", direction="-")
+    game.step("7H")
+    assert (game.current_player, game.phase, field(game, "pending")) == (3, Phase.ANSWER, "2")
+    assert legal(game) == {"accept"}
+    game = mm("7H 3C 8S/4D 5D 6D/7C 5S 6S/7D 9S KD", "4H", direction="-")
+    game.step("7H")
+    game.step("7D")
+    assert (game.current_player, field(game, "pending"), field(game, "from")) == (2, "4", "3")
+    game.step("7C")
+    assert (game.current_player, field(game, "pending"), field(game, "from")) == (1, "6", "2")
+    game.step("accept")
+    assert_position(
+        game,
+        "hands=3C 8S/2C 3C 4C 5C 6C 8C 4D 5D 6D/5S 6S/9S KD; discard=4H 7H 7D 7C; "
+        "draw=10C KC; colour=C; seat=0; dir=-; phase=play",
     )
 
 
@@ -640,6 +691,19 @@ def test_MM_SCORE_1_ties_rank_clockwise_from_the_winner() -> None:
     assert outcome.ranking == (2, 3, 0, 1)
 
 
+def test_MM_SCORE_1_going_out_on_a_seven_ends_the_round_without_the_draw() -> None:
+    """MM-SCORE-1 (the round ends when a player has no cards): a last card 7 ends the round at
+    once; the next player does not draw its 2 (``last_card_draw=false``) and everyone
+    scores their own hand."""
+    game = mm("7H/4D 5D 6D/7C 5S KS/9D JS QD", "4H")
+    game.step("7H")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert game.hand_sizes() == [0, 3, 3, 3]
+    assert outcome.round_points == (0, 15, 22, 49)
+    assert (outcome.winner, outcome.ranking) == (0, (0, 1, 2, 3))
+
+
 # ================================================================ MD-DECK-1
 def test_MD_DECK_1_one_deck_up_to_four_players_two_above() -> None:
     """MD-DECK-1: ``RuleSet.deck_counts``: one French 52-card deck for 2-4 players, two for
@@ -833,6 +897,21 @@ def test_MD_SEVEN_1_sevens_laid_together_double_as_in_sequence() -> None:
         "hands=9D/2D 3D 6D 8D 10D QD KD 10H QH KH 2S 6S 4D 4S 9S 5C/5D 5S 6H; "
         "discard=4C 7C 7H 7S; draw=QS 3C; colour=S; seat=2; dir=+; phase=play",
     )
+
+
+def test_MD_SEVEN_1_three_players_the_doubled_penalty_goes_round_the_table() -> None:
+    """MD-SEVEN-1 with three players: 3, 6, 12 passes round the table back to the first
+    player, who must lay their second 7 (24) since they hold one."""
+    game = md("7C 7H 3S/7S 4S 10S/7D 5H 6H", "4C")
+    game.step("7C")
+    game.step("7S")
+    assert (game.current_player, field(game, "pending")) == (2, "6")
+    game.step("7D")
+    assert (game.current_player, field(game, "pending"), field(game, "from")) == (0, "12", "2")
+    assert legal(game) == {"7H"}
+    game.step("7H")
+    assert (game.current_player, field(game, "pending"), field(game, "from")) == (1, "24", "0")
+    assert legal(game) == {"accept"}
 
 
 # ================================================================ MD-NINE-1
@@ -1100,6 +1179,17 @@ def test_MC_RESHUFFLE_1_a_penalty_draws_across_the_reshuffle() -> None:
     assert game.current_player == 2
 
 
+def test_MC_RESHUFFLE_1_nothing_to_draw_the_turn_passes() -> None:
+    """MC-RESHUFFLE-1 / U-DRAW-4: with the draw pile empty and only the top card on the
+    discard pile, a player who cannot lay draws nothing and the turn passes."""
+    game = mc("5S 9S 10S/7S 6D 8S/QH KH JH", "4C", draw="draw=-")
+    assert legal(game) == {"draw"}
+    game.step("draw")
+    assert_position(
+        game, "hands=5S 9S 10S/7S 6D 8S/QH KH JH; discard=4C; draw=-; colour=C; seat=1; dir=+; phase=play"
+    )
+
+
 # ================================================================ MC-CALL-1
 def test_MC_CALL_1_call_then_lay_no_penalty() -> None:
     """MC-CALL-1: with two cards the player may call "macao" and lay one: no penalty."""
@@ -1212,6 +1302,77 @@ def test_MC_FOUR_1_only_a_four_answers_a_four() -> None:
     assert legal(game) == {"4S", "accept"}
 
 
+def test_MC_FOUR_1_answering_with_the_last_four_leaves_and_the_next_sits_out_two() -> None:
+    """MC-FOUR-1 + MC-END-1: a player who answers a 4 with their last card leaves; the next
+    player in play cannot answer and sits out two turns: this one and their next."""
+    game = pos(
+        "macao",
+        f"hands=5S 9S 10S/4S/QH KH JH; discard=4D; {MC_DRAW}; colour=D; seat=1; dir=+; "
+        "phase=answer; skip=1; from=0; called=1",
+    )
+    game.step("4S")
+    assert (game.current_player, game.phase, field(game, "skip"), field(game, "from")) == (
+        2,
+        Phase.ANSWER,
+        "2",
+        "1",
+    )
+    assert legal(game) == {"accept"}
+    game.step("accept")
+    assert_position(
+        game,
+        f"hands=5S 9S 10S//QH KH JH; discard=4D 4S; {MC_DRAW}; colour=S; seat=0; dir=+; phase=play; "
+        "sitout=0 0 1; finished=0 1 0",
+    )
+    game.step("5S")  # seat 2 sits out its next turn too: seat 0 plays again
+    assert_position(
+        game,
+        f"hands=9S 10S//QH KH JH; discard=4D 4S 5S; {MC_DRAW}; colour=S; seat=0; dir=+; phase=play; "
+        "finished=0 1 0",
+    )
+
+
+def test_MC_FOUR_1_two_players_the_player_of_the_four_plays_again() -> None:
+    """MC-FOUR-1 with two players: the other player sits out, so the player of the 4 plays
+    again; two turns to sit out give them two turns in a row."""
+    game = mc("4H 5H 6H 9S/7S 6D 8S", "4C")
+    game.step("4H")
+    assert legal(game) == {"accept"}
+    game.step("accept")
+    assert (game.current_player, game.phase, field(game, "sitout")) == (0, Phase.PLAY, None)
+    game = mc("4H 5H 6H 9S/4S 8S 6S 2D", "4C")
+    game.step("4H")
+    game.step("4S")
+    assert (game.current_player, field(game, "skip")) == (0, "2")
+    game.step("accept")
+    assert (game.current_player, game.phase, field(game, "sitout")) == (1, Phase.PLAY, "1 0")
+    game.step("8S")
+    assert (game.current_player, field(game, "sitout")) == (1, None)
+    game.step("6S")
+    assert game.current_player == 0
+
+
+def test_MC_FOUR_1_a_player_sitting_out_who_takes_a_draw_penalty_still_sits_out() -> None:
+    """MC-FOUR-1 (docs/rules.md): a player with a turn to sit out is still the next player for
+    a 2: they draw its cards, and the turn to sit out is still owed."""
+    game = pos(
+        "macao",
+        f"hands=2H 5S 6S/9D 8S 7D/QH KH JS; discard=6H; {MC_DRAW}; colour=H; seat=0; dir=+; phase=play; "
+        "sitout=0 1 0",
+    )
+    game.step("2H")
+    assert (game.current_player, game.phase, field(game, "pending")) == (1, Phase.ANSWER, "2")
+    game.step("accept")
+    assert_position(
+        game,
+        "hands=5S 6S/KC QC 9D 8S 7D/QH KH JS; discard=6H 2H; draw=JC 10C 9C 8C 7C 6C 5C; colour=H; "
+        "seat=2; dir=+; phase=play; sitout=0 1 0",
+    )
+    game.step("QH")
+    game.step("draw")  # seat 0 has no heart and no Queen
+    assert (game.current_player, field(game, "sitout")) == (2, None)  # seat 1 sat out
+
+
 # ================================================================ MC-DRAW-1
 def test_MC_DRAW_1_twos_and_threes_add_up_answers_match_suit_or_rank() -> None:
     """MC-DRAW-1: a 2 or 3 makes the next player draw 2 or 3 unless they answer with a draw
@@ -1250,6 +1411,47 @@ def test_MC_DRAW_1_a_two_alone_draws_two() -> None:
     )
 
 
+def test_MC_DRAW_1_answering_with_the_last_card_leaves_and_passes_the_total_on() -> None:
+    """MC-DRAW-1 + MC-END-1: a player who answers a pending 2 with their last card leaves;
+    the total (4) goes on to the next player in play, who may answer it in turn (2H matches
+    the 2S by rank)."""
+    game = pos(
+        "macao",
+        f"hands=5S 9S 10S/2S/QH KH JH 2H; discard=2D; {MC_DRAW}; colour=D; seat=1; dir=+; "
+        "phase=answer; pending=2; from=0; called=1",
+    )
+    game.step("2S")
+    assert_position(
+        game,
+        f"hands=5S 9S 10S//QH KH JH 2H; discard=2D 2S; {MC_DRAW}; colour=S; seat=2; dir=+; "
+        "phase=answer; pending=4; from=1; finished=0 1 0",
+    )
+    assert legal(game) == {"2H", "accept"}
+    game.step("accept")
+    assert_position(
+        game,
+        "hands=5S 9S 10S//KC QC JC 10C QH KH JH 2H; discard=2D 2S; draw=9C 8C 7C 6C 5C; colour=S; "
+        "seat=0; dir=+; phase=play; finished=0 1 0",
+    )
+
+
+def test_MC_DRAW_1_a_three_of_another_suit_does_not_answer_a_two() -> None:
+    """MC-DRAW-1: the answer is a draw card laid as any card, matching the pile: a 2 of any
+    suit (rank) or a 3 of the active suit; a 3 of another suit, a 4 or an Ace does not."""
+    game = pos(
+        "macao",
+        f"hands=5S 9S 10S/3S 3D 2C 4H AH 5H/QH KH JH; discard=2H; {MC_DRAW}; colour=H; seat=1; dir=+; "
+        "phase=answer; pending=2; from=0",
+    )
+    assert legal(game) == {"2C", "accept"}
+    game = pos(
+        "macao",
+        f"hands=5S 9S 10S/3S 3H 2C 4H AH 5H/QH KH JD; discard=2H; {MC_DRAW}; colour=H; seat=1; dir=+; "
+        "phase=answer; pending=2; from=0",
+    )
+    assert legal(game) == {"3H", "2C", "accept"}
+
+
 # ================================================================ MC-ACE-1
 def test_MC_ACE_1_ace_names_the_suit_but_is_not_wild() -> None:
     """MC-ACE-1: an Ace goes only where it matches (suit or rank); its player names a suit
@@ -1280,6 +1482,24 @@ def test_MC_ACE_1_two_aces_in_one_play_name_one_suit() -> None:
     game.step("suit D")
     assert (game.phase, game.current_player, game.active_colour) == (Phase.PLAY, 1, 1)
     assert discard(game) == ["8H", "AH", "AS"]
+
+
+def test_MC_ACE_1_the_named_suit_holds_until_a_card_is_laid() -> None:
+    """MC-ACE-1: a player who cannot follow the named suit draws (the turn passes, MC-TURN-1);
+    the named suit still holds for the next player."""
+    game = mc("AH 5S 6S/9D 8S 7D/QH KH JS", "6H")
+    game.step("AH")
+    game.step("suit C")
+    assert legal(game) == {"draw"}
+    game.step("draw")
+    assert (game.current_player, game.active_colour) == (2, FRENCH_SUITS.index("C"))
+    assert legal(game) == {"draw"}  # no club, no Ace
+    game.step("draw")
+    assert_position(
+        game,
+        "hands=5S 6S/KC 9D 8S 7D/QC QH KH JS; discard=6H AH; draw=JC 10C 9C 8C 7C 6C 5C; colour=C; "
+        "seat=0; dir=+; phase=play",
+    )
 
 
 # ================================================================ MC-OPT-1
