@@ -478,6 +478,24 @@ def test_MM_NINE_1_previous_player_draws_one(direction: str, previous: int, foll
     assert field(game, "pending") is None
 
 
+def test_MM_NINE_1_a_last_card_nine_is_still_drawn_with_last_card_draw() -> None:
+    """MM-NINE-1 + U-END-1 (``last_card_draw=true``): a draw penalty sent by the last card is
+    still drawn, the 9's by the previous player as the 7's by the next; with the preset's
+    ``last_card_draw=false`` neither is."""
+    text = "hands=3S 8S/9H/5D 5S/6D 6S; discard=4H; " + MM4.format(c="H", s=1, d="+")
+    game = pos("mau_mau", text, last_card_draw=True)
+    game.step("9H")
+    assert game.outcome() is not None
+    assert game.hand_sizes() == [3, 0, 2, 2]
+    assert sorted(hand(game, 0)) == sorted(["2C", "3S", "8S"])
+    seven = pos("mau_mau", text.replace("9H", "7H"), last_card_draw=True)
+    seven.step("7H")
+    assert seven.hand_sizes() == [2, 0, 4, 2]
+    preset_rules = pos("mau_mau", text)
+    preset_rules.step("9H")
+    assert preset_rules.outcome() is not None and preset_rules.hand_sizes() == [2, 0, 2, 2]
+
+
 # ================================================================ MM-CALL-1
 def test_MM_CALL_1_valid_call_then_the_card_no_penalty() -> None:
     """MM-CALL-1: two cards, one playable: the call is valid and stands; laying the card

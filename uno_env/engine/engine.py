@@ -1254,6 +1254,12 @@ def went_out(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None
             draw, _, target = _penalty_sent(state, spec)
             if draw > 0 and target != seat:
                 draw_cards(state, target, draw)
+            # so is the draw of a "previous player draws" card (MM-NINE-1, MD-NINE-1, MC-OPT-1),
+            # which pass_turn would have dealt had the round gone on
+            if state[L.S_ACC_PREVIOUS] > 0:
+                victim = previous_seat(state, state[L.S_ACTOR])
+                if victim != seat:
+                    draw_cards(state, victim, state[L.S_ACC_PREVIOUS])
         end_round(state, spec, seat, staged)
         return True
     state[L.S_NFINISHED] += 1  # MC-END-1: the player leaves; play goes on

@@ -245,7 +245,11 @@ class RuleSet:
         scale=1_000_000,
     )
     last_card_draw: bool = _rule(
-        True, "U-END-1", "a draw penalty sent by the last card is still drawn", slot=L.SP_LAST_CARD_DRAW
+        True,
+        "U-END-1",
+        "a draw penalty sent by the last card is still drawn (by the next player, or by the previous "
+        "one for a 'previous player draws' card such as MM-NINE-1's 9)",
+        slot=L.SP_LAST_CARD_DRAW,
     )
     # ---- house rules (H-*)
     stacking: tuple[str, ...] = _rule(
