@@ -1588,14 +1588,46 @@ KINGS = (*MACAO_EFFECTS, *MACAO_KINGS)
 
 def test_MC_OPT_1_king_of_hearts_next_player_draws_five() -> None:
     """MC-OPT-1 (``card_effects`` + ``KH:draw:5``): after the King of hearts the next player
-    draws 5 and loses the turn (the preset's stack table has no king: no answer)."""
+    owes 5 and may answer it (MC-DRAW-1: the preset's stack table pairs the kings with the
+    draw cards); with no answer, accepting draws the 5 and loses the turn."""
     game = mc("KH 5S 9D/7D 6D 8H/8D 5D 9S", "4H", card_effects=KINGS)
     game.step("KH")
+    assert_position(
+        game,
+        "hands=5S 9D/7D 6D 8H/8D 5D 9S; discard=4H KH; draw=KC QC JC 10C 9C 8C 7C 6C 5C; "
+        "colour=H; seat=1; dir=+; phase=answer; pending=5; from=0",
+    )
+    assert legal(game) == {"accept"}
+    game.step("accept")
     assert_position(
         game,
         "hands=5S 9D/KC QC JC 10C 9C 7D 6D 8H/8D 5D 9S; discard=4H KH; draw=8C 7C 6C 5C; "
         "colour=H; seat=2; dir=+; phase=play",
     )
+
+
+def test_MC_OPT_1_MC_DRAW_1_enabled_king_of_hearts_answers_and_is_answered_by_default() -> None:
+    """MC-DRAW-1 ("2, 3, or an enabled joker or king") with MC-OPT-1's King of hearts and the
+    preset's own stack table: a 2 of hearts answers the King (5 + 2 = 7 passes on), the King
+    answers a pending 2 of hearts (2 + 5 = 7), and a King without a draw effect (diamonds)
+    never answers, even on its own rank's pile."""
+    game = mc("KH 5S 9D/2H 6D 10S/8D 5D 9S", "4H", card_effects=KINGS)
+    game.step("KH")
+    assert legal(game) == {"2H", "accept"}
+    game.step("2H")
+    assert_position(
+        game,
+        "hands=5S 9D/6D 10S/8D 5D 9S; discard=4H KH 2H; draw=KC QC JC 10C 9C 8C 7C 6C 5C; "
+        "colour=H; seat=2; dir=+; phase=answer; pending=7; from=1",
+    )
+    game = mc("2H 5S 9D/KH QD 10S/8D 5D 9S", "4H", card_effects=KINGS)
+    game.step("2H")
+    assert legal(game) == {"KH", "accept"}
+    game.step("KH")
+    assert (game.current_player, field(game, "pending"), field(game, "from")) == (2, "7", "1")
+    plain = mc("KH 5S 9D/KD 6D 10S/8D 5D 9S", "4H", card_effects=KINGS)
+    plain.step("KH")
+    assert legal(plain) == {"accept"}  # the King of diamonds matches by rank but draws nothing
 
 
 def test_MC_OPT_1_king_of_spades_previous_player_draws_five() -> None:
@@ -1613,17 +1645,15 @@ def test_MC_OPT_1_king_of_spades_previous_player_draws_five() -> None:
     assert plain.hand_sizes() == [3, 2, 3] and plain.current_player == 2
 
 
-def test_MC_OPT_1_king_of_hearts_answers_and_is_answered_with_kings_in_the_stack_table() -> None:
-    """MC-OPT-1 + MC-DRAW-1 ("2, 3, or an enabled joker or king"): with the king added to
-    the stack table the King of hearts answers a pending 3 of hearts, and a 2 of hearts
-    answers it; a King that matches neither suit nor rank does not answer."""
-    stacking = (*preset("macao").stacking, "K/2", "K/3", "2/K", "3/K", "K/K")
+def test_MC_OPT_1_king_of_hearts_answers_a_pending_three_and_needs_to_match_the_pile() -> None:
+    """MC-OPT-1 + MC-DRAW-1 ("2, 3, or an enabled joker or king"), the preset's stack table:
+    the King of hearts answers a pending 3 of hearts, and a 2 of hearts answers it; a King of
+    hearts that matches neither suit nor rank of the pile (a 2 of diamonds) does not answer."""
     game = pos(
         "macao",
         "hands=5S 9S 10S/KH 9D 8C/2H QH JH; discard=2D; draw=KD 8D; colour=D; seat=1; dir=+; "
         "phase=answer; pending=2; from=0",
         card_effects=KINGS,
-        stacking=stacking,
     )
     assert legal(game) == {"accept"}
     game = pos(
@@ -1631,7 +1661,6 @@ def test_MC_OPT_1_king_of_hearts_answers_and_is_answered_with_kings_in_the_stack
         "hands=5S 9S 10S/KH 9D 8C/2H QH JH; discard=2S 2C 3H; draw=KD 8D 6C 5C 4C 7C 10C; "
         "colour=H; seat=1; dir=+; phase=answer; pending=3; from=0",
         card_effects=KINGS,
-        stacking=stacking,
     )
     assert legal(game) == {"KH", "accept"}
     game.step("KH")

@@ -945,7 +945,9 @@ def _default_effects(deck: cards.DeckFamily) -> list[tuple[int, int]]:
 
 # ---------------------------------------------------------------- presets
 HOUSE_STACKING = ("D2/D2", "WD4/WD4", "WD4/D2")  # H-STACK-1 default table
-MACAO_DRAW_RANKS = ("2", "3", "JKB", "JKR")
+# MC-DRAW-1: "2, 3, or an enabled joker or king" answer one another. The jokers' and kings'
+# pairs are inert until MC-OPT-1 gives those cards a draw effect (only penalty cards stack).
+MACAO_DRAW_RANKS = ("2", "3", "K", "JKB", "JKR")
 MACAO_EFFECTS = ("A:choose_suit", "2:draw:2", "3:draw:3", "4:sit_out:1", "JKB:draw:5", "JKR:draw:10")
 MACAO_KINGS = ("KH:draw:5", "KS:previous_draws:5")  # MC-OPT-1 kings
 
