@@ -353,6 +353,102 @@ def test_U_START_1_never_a_wild_draw_four_on_top_at_the_start() -> None:
             assert len(game.discard_pile()) == 1
 
 
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_U_START_1_skip_at_two_and_three_players(num_players: int) -> None:
+    """U-START-1 with U-SKIP-1: a starting Skip skips the player left of the dealer and nobody
+    draws: at 2 players the dealer plays first, at 3 the player after the skipped one."""
+    game = first_seed(lambda g: str(g.top_card)[1:] == "S", num_players)
+    dealer, deck = predeal(num_players, game.seed)
+    dealt = 7 * num_players
+    assert [hand(game, seat) for seat in range(num_players)] == dealt_hands(dealer, deck, num_players)
+    assert draw_pile(game) == deck[dealt + 1 :]
+    assert game.current_player == (dealer + 2) % num_players
+    if num_players == 2:
+        assert game.current_player == dealer
+    assert game.direction == 1
+    assert game.phase == Phase.PLAY
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_U_START_1_draw_two_at_two_and_three_players(num_players: int) -> None:
+    """U-START-1 with U-D2-1: a starting Draw Two: the player left of the dealer takes the next
+    two cards of the pile and loses the turn (at 2 players the dealer plays first)."""
+    game = first_seed(lambda g: str(g.top_card)[1:] == "D2", num_players)
+    dealer, deck = predeal(num_players, game.seed)
+    dealt = 7 * num_players
+    first = (dealer + 1) % num_players
+    expected = dealt_hands(dealer, deck, num_players)
+    expected[first] = sorted([*expected[first], deck[dealt + 1], deck[dealt + 2]], key=parse_face)
+    assert [hand(game, seat) for seat in range(num_players)] == expected
+    assert draw_pile(game) == deck[dealt + 3 :]
+    assert game.current_player == (first + 1) % num_players
+    assert game.direction == 1
+    assert game.phase == Phase.PLAY
+    assert game.pending_penalty == 0
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_U_START_1_reverse_at_two_and_three_players(num_players: int) -> None:
+    """U-START-1 with U-REV-1: a starting Reverse: the dealer plays first and play goes on to
+    the dealer's right (at 2 players: the other player); nobody draws."""
+    game = first_seed(lambda g: str(g.top_card)[1:] == "R", num_players)
+    dealer, deck = predeal(num_players, game.seed)
+    assert [hand(game, seat) for seat in range(num_players)] == dealt_hands(dealer, deck, num_players)
+    assert game.current_player == dealer
+    assert game.direction == -1
+    game.step("draw")
+    if game.phase == Phase.PLAY_DRAWN:
+        game.step("pass")
+    assert game.current_player == (dealer - 1) % num_players
+    assert game.phase == Phase.PLAY
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_U_START_1_wild_at_two_and_three_players(num_players: int) -> None:
+    """U-START-1 with U-WILD-1: a starting Wild: the player left of the dealer names the colour,
+    then takes the first turn in it; nobody draws, the Wild stays the only discard."""
+    game = first_seed(lambda g: str(g.top_card) == "W", num_players)
+    dealer, deck = predeal(num_players, game.seed)
+    first = (dealer + 1) % num_players
+    assert [hand(game, seat) for seat in range(num_players)] == dealt_hands(dealer, deck, num_players)
+    assert game.current_player == first
+    assert game.phase == Phase.CHOOSE_COLOUR
+    game.step("colour Y")
+    assert game.current_player == first
+    assert game.phase == Phase.PLAY
+    assert game.active_colour == COLOURS.index("Y")
+    assert [str(c) for c in game.discard_pile()] == ["W"]
+    assert game.hand_sizes() == [7] * num_players
+    yellow_or_wild = {c for c in hand(game, first) if c[0] == "Y" or c in ("W", "WD4")}
+    assert legal(game) - {"draw"} == yellow_or_wild
+
+
+def test_U_START_1_wild_draw_four_returned_at_two_players() -> None:
+    """U-START-1 at 2 players: a turned Wild Draw Four goes back into the pile, which is
+    shuffled, and another card starts; the dealt hands are untouched (but for a Draw Two
+    turned instead) and no card is lost."""
+    found = None
+    for seed in range(300):
+        dealer, deck = predeal(2, seed)
+        if deck[14] == "WD4":
+            found = (seed, dealer, deck)
+            break
+    assert found is not None, "no seed below 300 turns a Wild Draw Four at 2 players"
+    seed, dealer, deck = found
+    game = Game("uno", 2, seed=seed)
+    top = str(game.top_card)
+    first = (dealer + 1) % 2
+    assert top != "WD4"
+    assert [str(c) for c in game.discard_pile()] == [top]
+    dealt = dealt_hands(dealer, deck, 2)
+    assert hand(game, dealer) == dealt[dealer]
+    extra = Counter(hand(game, first)) - Counter(dealt[first])
+    assert sum(extra.values()) == (2 if top.endswith("D2") else 0)
+    assert Counter(draw_pile(game)) + Counter([top]) + extra == Counter(deck[14:])
+    assert "WD4" in draw_pile(game)
+    assert all_cards(game) == official_deck()
+
+
 # ================================================================ U-START-2
 def test_U_START_2_number_only_start_card() -> None:
     """U-START-2 (``start_card="number_only"``): over 200 seeds the starting card is always
@@ -439,6 +535,46 @@ def test_U_DRAW_1_only_the_drawn_card_may_be_played_after_drawing() -> None:
     assert legal(game) == {"Y1", "pass"}
     with pytest.raises(IllegalActionError):
         game.step("Y7")
+
+
+def test_U_DRAW_1_a_drawn_wild_may_be_played_and_names_the_colour() -> None:
+    """U-DRAW-1 with U-WILD-1: a drawn Wild is playable; played at once, its player names the
+    colour and the turn passes."""
+    game = pos("hands=R2 G9/B3 B4; discard=Y5; draw=W B9; colour=Y; seat=0; dir=+; phase=play")
+    game.step("draw")
+    assert_position(
+        game, "hands=R2 G9 W/B3 B4; discard=Y5; draw=B9; colour=Y; seat=0; dir=+; phase=drawn; drawn=W"
+    )
+    assert legal(game) == {"W", "pass"}
+    game.step("W")
+    assert game.phase == Phase.CHOOSE_COLOUR
+    game.step("colour B")
+    assert_position(game, "hands=R2 G9/B3 B4; discard=Y5 W; draw=B9; colour=B; seat=1; dir=+; phase=play")
+
+
+def test_U_DRAW_1_U_WD4_2_a_drawn_wild_draw_four_bluff_is_caught() -> None:
+    """U-DRAW-1 with U-WD4-2: a drawn Wild Draw Four may be played at once even while the hand
+    holds the active colour (Y2): a bluff. The challenge makes its player draw the 4, yellow
+    holds again, and the challenger plays."""
+    game = pos(
+        "hands=Y2 G9/B3 B4 B5/R1 R2; discard=Y5; draw=WD4 B9 B1 B2 B6 B7; colour=Y; seat=0; dir=+; phase=play"
+    )
+    game.step("draw")
+    assert legal(game) == {"WD4", "pass"}
+    game.step("WD4")
+    game.step("colour B")
+    assert_position(
+        game,
+        "hands=Y2 G9/B3 B4 B5/R1 R2; discard=Y5 WD4; draw=B9 B1 B2 B6 B7; colour=B; seat=1; dir=+; "
+        "phase=challenge; pending=4; from=0; bluff=1; before=Y",
+    )
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=Y2 G9 B9 B1 B2 B6/B3 B4 B5/R1 R2; discard=Y5 WD4; draw=B7; colour=Y; seat=1; dir=+; "
+        "phase=play",
+    )
+    assert legal(game) == {"draw"}  # blue no longer holds
 
 
 # ================================================================ U-DRAW-2
@@ -583,6 +719,48 @@ def test_U_DRAW_4_penalty_draws_only_what_exists() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("under", "after"),
+    [
+        # the reshuffled card does not match the named green: kept, turn over
+        ("B5", "hands=R1 Y9 B7 B5/B3; discard=W; draw=-; colour=G; seat=1; dir=+; phase=play"),
+        # it matches the named green: play-or-keep (U-DRAW-1)
+        ("G5", "hands=R1 Y9 B7 G5/B3; discard=W; draw=-; colour=G; seat=0; dir=+; phase=drawn; drawn=G5"),
+    ],
+)
+def test_U_DRAW_4_reshuffle_under_a_wild_keeps_its_named_colour(under: str, after: str) -> None:
+    """U-DRAW-4 with U-WILD-1: the draw pile is empty and a Wild named green is on top; the
+    card under it becomes the draw pile and is drawn, the Wild stays alone on the pile and
+    green still holds."""
+    game = pos(f"hands=R1 B7 Y9/B3; discard={under} W; draw=-; colour=G; seat=0; dir=+; phase=play")
+    game.step("draw")
+    assert_position(game, after)
+
+
+def test_U_DRAW_4_missed_uno_penalty_draws_what_the_reshuffle_gives() -> None:
+    """U-DRAW-4 with U-UNO-1: the caught player draws the 2-card penalty from an empty pile: the
+    discard pile under the card just laid (R7) is reshuffled and drawn, then nothing is left."""
+    game = pos("hands=R3 R4/B3 B4 B5; discard=R7; draw=-; colour=R; seat=0; dir=+; phase=play")
+    game.step("R3")
+    assert_position(game, "hands=R4 R7/B3 B4 B5; discard=R3; draw=-; colour=R; seat=1; dir=+; phase=play")
+
+
+def test_U_DRAW_4_failed_challenge_draws_only_what_exists() -> None:
+    """U-DRAW-4 with U-WD4-2: a failed challenger owes 6 cards but the pile holds 2 and the
+    discard pile 1 under the Wild Draw Four: 3 are drawn, the turn is still lost, the colour
+    named stands."""
+    game = pos(
+        "hands=WD4 G1 B5/G3 G4 G5/Y5 Y6 Y7; discard=R7; draw=Y1 Y2; colour=R; seat=0; dir=+; phase=play"
+    )
+    game.step("WD4")
+    game.step("colour B")
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=G1 B5/R7 Y1 Y2 G3 G4 G5/Y5 Y6 Y7; discard=WD4; draw=-; colour=B; seat=2; dir=+; phase=play",
+    )
+
+
 # ================================================================ U-SKIP-1
 def test_U_SKIP_1_skip_passes_over_the_next_player() -> None:
     """U-SKIP-1: seat 3 plays a Skip: seat 0 loses the turn, seat 1 plays."""
@@ -678,6 +856,16 @@ def test_U_D2_1_draw_two_matches_draw_two_and_changes_colour() -> None:
     game.step("GD2")
     assert_position(
         game, "hands=R1 R2/B3 B4 G9 Y1/G4 G5; discard=RD2 GD2; draw=-; colour=G; seat=2; dir=+; phase=play"
+    )
+
+
+def test_U_D2_1_two_players_the_player_moves_again() -> None:
+    """U-D2-1 at 2 players: the other player draws 2 and loses the turn: the player of the
+    Draw Two moves again."""
+    game = pos("hands=RD2 R1 R2/B3 B4; discard=R7; draw=G9 Y1 B2; colour=R; seat=0; dir=+; phase=play")
+    game.step("RD2")
+    assert_position(
+        game, "hands=R1 R2/B3 B4 G9 Y1; discard=R7 RD2; draw=B2; colour=R; seat=0; dir=+; phase=play"
     )
 
 
@@ -1002,6 +1190,91 @@ def test_U_WD4_2_refused_option_removes_the_bluff() -> None:
     assert game.position() == before
 
 
+WD4_TWO = (
+    "hands=WD4 {card} B5/G3 G4; discard=R7; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=R; seat=0; dir=+; phase=play"
+)
+
+
+def test_U_WD4_2_two_players_failed_challenge_gives_the_turn_back() -> None:
+    """U-WD4-2 at 2 players: a failed challenge of a legal Wild Draw Four costs 6 cards and the
+    turn, so its player moves again, in the colour named."""
+    game = pos(WD4_TWO.format(card="G1"))
+    game.step("WD4")
+    game.step("colour B")
+    assert game.current_player == 1
+    assert game.phase == Phase.CHALLENGE
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=G1 B5/G3 G4 G9 Y1 Y2 Y3 B2 B3; discard=R7 WD4; draw=B4; colour=B; seat=0; dir=+; phase=play",
+    )
+    assert legal(game) == {"B5", "call", "draw"}
+
+
+def test_U_WD4_2_two_players_successful_challenge() -> None:
+    """U-WD4-2 at 2 players: the bluffer (holding R1 on red) draws the 4, red holds again and
+    the challenger takes a normal turn."""
+    game = pos(WD4_TWO.format(card="R1"))
+    game.step("WD4")
+    game.step("colour B")
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=R1 B5 G9 Y1 Y2 Y3/G3 G4; discard=R7 WD4; draw=B2 B3 B4; colour=R; seat=1; dir=+; phase=play",
+    )
+    assert legal(game) == {"call", "draw"}
+
+
+def test_U_WD4_2_two_players_accept_draws_four_and_the_turn_comes_back() -> None:
+    """U-WD4-2 / U-WD4-1 at 2 players: accepting draws 4 and loses the turn: its player moves
+    again in the colour named."""
+    game = pos(WD4_TWO.format(card="R1"))
+    game.step("WD4")
+    game.step("colour G")
+    game.step("accept")
+    assert_position(
+        game,
+        "hands=R1 B5/G3 G4 G9 Y1 Y2 Y3; discard=R7 WD4; draw=B2 B3 B4; colour=G; seat=0; dir=+; phase=play",
+    )
+
+
+def test_U_WD4_2_successful_challenge_restores_the_colour_named_for_a_wild() -> None:
+    """U-WD4-2 with U-WILD-1: under the Wild Draw Four lies a Wild named green; the bluffer held
+    G2, so the challenge succeeds and green (not the Wild's printed nothing, nor blue) holds."""
+    game = pos(
+        "hands=WD4 G2 B1/B3 B4 B5/R1 R2; discard=R5 W; draw=Y1 Y2 Y3 Y4 Y6 Y7; colour=G; seat=0; dir=+; "
+        "phase=play"
+    )
+    game.step("WD4")
+    game.step("colour B")
+    assert position_fields(game.position())["before"] == "G"
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=G2 B1 Y1 Y2 Y3 Y4/B3 B4 B5/R1 R2; discard=R5 W WD4; draw=Y6 Y7; colour=G; seat=1; dir=+; "
+        "phase=play",
+    )
+
+
+def test_U_WD4_2_challenger_with_two_cards_plays_in_the_restored_colour() -> None:
+    """U-WD4-2 with U-UNO-1: after a successful challenge the challenger's normal turn is a
+    full one: it may lay a card of the colour before the Wild Draw Four, and call at 2 cards."""
+    game = pos(
+        "hands=WD4 R2 G1/R3 B4/Y5 Y6; discard=R7; draw=G9 Y1 Y2 Y3 B2; colour=R; seat=0; dir=+; phase=play"
+    )
+    game.step("WD4")
+    game.step("colour B")
+    game.step("challenge")
+    assert legal(game) == {"R3", "call", "draw"}
+    game.step("call")
+    game.step("R3")
+    assert_position(
+        game,
+        "hands=R2 G1 G9 Y1 Y2 Y3/B4/Y5 Y6; discard=R7 WD4 R3; draw=B2; colour=R; seat=2; dir=+; phase=play; "
+        "called=1",
+    )
+
+
 # ================================================================ U-UNO-1
 UNO_TABLE = "hands={hand}/B3 B4 B5; discard=R7; draw=G1 G2 G3 G4 G5 G6; colour=R; seat=0; dir=+; phase=play"
 
@@ -1102,6 +1375,54 @@ def test_U_UNO_1_call_after_drawing_to_two_cards() -> None:
     )
 
 
+def test_U_UNO_1_missed_call_on_a_wild_is_caught_before_the_colour_is_named() -> None:
+    """U-UNO-1 with U-WILD-1: laying a Wild as the second-to-last card without calling is caught
+    at once (2 cards drawn), before the player names the colour; the turn then passes as usual."""
+    game = pos("hands=W R1/G3 G4/Y1 Y2; discard=R7; draw=G9 Y9 B2 B3; colour=R; seat=0; dir=+; phase=play")
+    game.step("W")
+    assert_position(
+        game, "hands=R1 G9 Y9/G3 G4/Y1 Y2; discard=R7 W; draw=B2 B3; colour=R; seat=0; dir=+; phase=colour"
+    )
+    assert legal(game) == {"colour R", "colour Y", "colour G", "colour B"}
+    game.step("colour G")
+    assert_position(
+        game, "hands=R1 G9 Y9/G3 G4/Y1 Y2; discard=R7 W; draw=B2 B3; colour=G; seat=1; dir=+; phase=play"
+    )
+
+
+def test_U_UNO_1_missed_call_on_a_draw_two_penalty_then_the_draw_two() -> None:
+    """U-UNO-1 with U-D2-1: the caught player draws its 2 before the Draw Two's victim draws
+    its 2 (the penalty comes as the card is laid); the victim still loses the turn."""
+    game = pos("hands=RD2 R1/G3 G4/Y1 Y2; discard=R7; draw=G9 Y9 B2 B3; colour=R; seat=0; dir=+; phase=play")
+    game.step("RD2")
+    assert_position(
+        game, "hands=R1 G9 Y9/G3 G4 B2 B3/Y1 Y2; discard=R7 RD2; draw=-; colour=R; seat=2; dir=+; phase=play"
+    )
+
+
+def test_U_UNO_1_missed_call_on_a_skip_at_two_players() -> None:
+    """U-UNO-1 with U-SKIP-1 at 2 players: the player is caught on the Skip that left it one
+    card, draws 2 and moves again holding 3 (no call is offered at 3 cards)."""
+    game = pos("hands=RS R1/G3 G4; discard=R7; draw=G9 Y9 B2 B3; colour=R; seat=0; dir=+; phase=play")
+    game.step("RS")
+    assert_position(
+        game, "hands=R1 G9 Y9/G3 G4; discard=R7 RS; draw=B2 B3; colour=R; seat=0; dir=+; phase=play"
+    )
+    assert legal(game) == {"R1", "draw"}
+
+
+def test_U_UNO_1_call_with_one_card_or_while_naming_a_colour_is_not_offered() -> None:
+    """U-UNO-1: the call belongs to the second-to-last card: it is not offered with one card in
+    hand, nor while naming the colour of a Wild that left two."""
+    assert legal(pos("hands=R3/B3 B4 B5; discard=R7; draw=G1; colour=R; seat=0; dir=+; phase=play")) == {
+        "R3",
+        "draw",
+    }
+    game = pos("hands=W R3 B9/B3 B4 B5; discard=R7; draw=G1; colour=R; seat=0; dir=+; phase=play")
+    game.step("W")
+    assert "call" not in legal(game)
+
+
 # ================================================================ U-WRONG-1
 def test_U_WRONG_1_wrong_card_raises_and_leaves_the_game_unchanged() -> None:
     """U-WRONG-1: the engine never accepts a wrong card: IllegalActionError names the position
@@ -1174,6 +1495,58 @@ def test_U_END_1_option_last_card_not_drawn() -> None:
     assert outcome is not None
     assert outcome.round_points == (0, 8, 13)
     assert outcome.scores == (21, 0, 0)
+
+
+@pytest.mark.parametrize("card", ["RS", "RR", "W"])
+def test_U_END_1_going_out_on_skip_reverse_or_wild_ends_the_round_at_once(card: str) -> None:
+    """U-END-1: going out on a Skip, Reverse or Wild ends the round at once: no colour is named,
+    nobody draws and nobody else moves; the winner scores the other hands (U-SCORE-1)."""
+    game = pos(END_TABLE.format(card=card, dir="+"))
+    game.step(card)
+    fields = position_fields(game.position())
+    assert fields["hands"] == "/Y3 G5/Y4 B9"
+    assert fields["discard"] == f"R7 {card}"
+    assert fields["draw"] == "B7 W G1 G2 B8"
+    assert fields["colour"] == "R"
+    assert fields["phase"] == "over"
+    assert game.is_over()
+    assert legal(game) == set()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winner == 0
+    assert outcome.round_points == (0, 8, 13)
+    assert outcome.scores == (21, 0, 0)
+
+
+def test_U_END_1_two_players_last_draw_two_is_drawn_and_scored() -> None:
+    """U-END-1 at 2 players: going out on a Draw Two: the other player draws its 2 (B7, W),
+    which count: 5 + 3 + 7 + 50."""
+    game = pos("hands=RD2/G5 Y3; discard=R7; draw=B7 W G1; colour=R; seat=0; dir=+; phase=play")
+    game.step("RD2")
+    assert_position(
+        game,
+        "hands=/Y3 G5 B7 W; discard=R7 RD2; draw=G1; colour=R; seat=-1; dir=+; phase=over; scores=65 0; "
+        "round=1; status=won; winner=0",
+    )
+
+
+def test_U_END_1_U_SCORE_2_last_draw_two_counts_in_a_match_round() -> None:
+    """U-END-1 with U-SCORE-2: in a match the cards drawn for a last Draw Two count in the
+    round's points, then the next round is dealt."""
+    game = pos(
+        "hands=RD2/G9 Y1/B2 B3; discard=R7; draw=Y9 G8 " + NUMBER_PILE + "; colour=R; seat=0; dir=+; "
+        "phase=play; scores=10 0 0; dealer=2; round=3",
+        match="first_to_target",
+        target=100,
+    )
+    universe = all_cards(game)
+    game.step("RD2")
+    assert not game.is_over()
+    assert [int(p) for p in game.state[L.ROUND_POINTS : L.ROUND_POINTS + 3]] == [0, 9 + 1 + 9 + 8, 5]
+    assert game.scores() == [10 + 27 + 5, 0, 0]
+    assert int(game.state[L.S_ROUND]) == 4
+    assert int(game.state[L.S_DEALER]) == 0
+    assert all_cards(game) == universe
 
 
 # ================================================================ U-SCORE-1
@@ -1264,6 +1637,48 @@ def test_U_SCORE_2_whole_matches_from_a_deal() -> None:
         assert all(s < 150 for seat, s in enumerate(scores) if seat != winner)
         assert result.round_points[g, winner] == 0  # the match winner went out last round
         assert result.ranking[g].tolist() == sorted(range(3), key=lambda s: (-scores[s], (s - winner) % 3))
+
+
+def test_U_SCORE_1_every_card_kind_including_the_mario_wilds() -> None:
+    """U-SCORE-1 (``uno_mario``): every kind left in a hand scores: a 0 nothing, numbers their
+    face, Skip / Reverse / Draw Two 20, Wild, Wild Draw Four, customizable wild (WC) and Super
+    Star (SS) 50; the winner takes all."""
+    game = Game.from_position(
+        "uno_mario",
+        "hands=R5/R0 Y9 GS BR RD2/W WD4 WC SS; discard=R7; draw=G1; colour=R; seat=0; dir=+; phase=play",
+    )
+    game.step("R5")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.round_points == (0, 0 + 9 + 20 + 20 + 20, 4 * 50)
+    assert outcome.scores == (269, 0, 0)
+
+
+def test_U_SCORE_2_exactly_the_target_wins_the_match() -> None:
+    """U-SCORE-2: winnings that reach the target exactly (85 + 15 = 100) win the match."""
+    game = pos(MATCH_TABLE.format(scores="85 0 0"), match="first_to_target", target=100)
+    game.step("R5")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.scores == (100, 0, 0)
+    assert outcome.winner == 0
+    assert outcome.reason == "match"
+
+
+def test_U_SCORE_2_one_below_the_target_plays_on_and_the_deal_wraps() -> None:
+    """U-SCORE-2: 99 of 100 plays another round: the deal passes left (seat 1 to seat 2) and
+    the player left of the new dealer, seat 0, starts clockwise (U-SETUP-2)."""
+    game = pos(
+        MATCH_TABLE.format(scores="84 0 0").replace("dealer=2", "dealer=1"),
+        match="first_to_target",
+        target=100,
+    )
+    game.step("R5")
+    assert not game.is_over()
+    assert game.scores() == [99, 0, 0]
+    assert int(game.state[L.S_DEALER]) == 2
+    assert game.current_player == 0
+    assert game.direction == 1
 
 
 # ================================================================ U-SCORE-3
@@ -1413,3 +1828,21 @@ def test_E_END_1_limit_reached_from_a_position() -> None:
     assert outcome is not None
     assert outcome.truncated and outcome.winner is None and outcome.reason == "turn_limit"
     assert hand(game, 0) == ["R1", "R2"]
+
+
+def test_E_END_1_U_DRAW_4_a_table_that_cannot_move_is_truncated() -> None:
+    """E-END-1 with U-DRAW-4: nobody can play and nothing is left to draw, so every turn is an
+    empty draw; the decision limit ends the game as truncated, hands untouched."""
+    game = pos(
+        "hands=R1 Y3 B7/R9 Y4 B3; discard=G2; draw=-; colour=G; seat=0; dir=+; phase=play", max_decisions=10
+    )
+    for turn in range(10):
+        assert game.current_player == turn % 2
+        assert legal(game) == {"draw"}
+        game.step("draw")
+    assert game.is_over()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.truncated and outcome.winner is None and outcome.reason == "turn_limit"
+    assert hand(game, 0) == ["R1", "Y3", "B7"]
+    assert hand(game, 1) == ["R9", "Y4", "B3"]
