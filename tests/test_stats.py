@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from uno_env.stats import (
+    GAME_LENGTH_RANGE,
+    POINTS_RANGE,
     benjamini_hochberg,
     bounded_mean_interval,
     critical_value,
@@ -329,10 +331,43 @@ def test_a_bounded_mean_that_never_varies_keeps_an_interval() -> None:
 
 def test_points_intervals_stay_at_or_above_zero() -> None:
     """Points per game are never negative: a t interval reaching below 0 (few deals, one big
-    win) is cut at 0, its upper end kept; without an upper bound nothing is rescaled."""
+    win) is cut at 0, its upper end kept."""
     few = grouped_ratio([0.0, 0.0, 0.0, 90.0], 2)
     assert few.interval()[0] < 0
-    assert few.bounded_interval(0, math.inf) == (0.0, few.interval()[1])
-    assert grouped_ratio([0.0, 0.0], 2).bounded_interval(0, math.inf) == (0.0, 0.0)
+    assert few.bounded_interval(*POINTS_RANGE) == (0.0, few.interval()[1])
     values = [0.0, 0.0, 0.0, 120.0]
-    assert bounded_mean_interval(values, 0, math.inf) == (30.0, 0.0, mean_interval(values)[2])
+    assert bounded_mean_interval(values, *POINTS_RANGE) == (30.0, 0.0, mean_interval(values)[2])
+
+
+def test_game_length_intervals_stay_at_or_above_one() -> None:
+    """A game lasts at least one decision and one turn: a t interval of the mean length that
+    reaches below 1 (two deals, one of them long) is cut at 1, its upper end kept; it reached
+    below 0 before."""
+    assert (1.0, math.inf) == GAME_LENGTH_RANGE
+    two_deals = grouped_ratio([2.0, 120.0], 2)  # deal 0: two one-turn games; deal 1: 60 turns each
+    assert two_deals.interval()[0] < 0
+    assert two_deals.bounded_interval(*GAME_LENGTH_RANGE) == (1.0, two_deals.interval()[1])
+    lengths = [1.0, 1.0, 1.0, 90.0]
+    mean, low, high = bounded_mean_interval(lengths, *GAME_LENGTH_RANGE)
+    assert mean_interval(lengths)[1] < 1
+    assert (mean, low, high) == (23.25, 1.0, mean_interval(lengths)[2])
+
+
+def test_an_unbounded_mean_that_never_varies_spans_its_range() -> None:
+    """Points and game lengths have no upper end, so where nothing varies (every game scoring
+    0 points, every game of the same length, or a single deal or game) no interval can be
+    measured: it is the whole range [lower, inf], the Wilson interval's limit as the upper end
+    grows. It was the zero-width [x, x], a false certainty (or NaN for lengths of one deal)."""
+    assert grouped_ratio([0.0, 0.0], 2).bounded_interval(*POINTS_RANGE) == (0.0, math.inf)
+    assert grouped_ratio([40.0, 40.0, 40.0], 2).bounded_interval(*POINTS_RANGE) == (0.0, math.inf)
+    one_deal = grouped_ratio([77.0], [3])  # three games of one deal: the deals' spread is unknown
+    assert one_deal.bounded_interval(*GAME_LENGTH_RANGE) == (1.0, math.inf)
+    assert one_deal.bounded_interval(*POINTS_RANGE) == (0.0, math.inf)
+    assert bounded_mean_interval(np.zeros(50), *POINTS_RANGE) == (0.0, 0.0, math.inf)
+    assert bounded_mean_interval([31.0], *GAME_LENGTH_RANGE) == (31.0, 1.0, math.inf)
+    assert bounded_mean_interval(np.full(8, 12.0), *GAME_LENGTH_RANGE) == (12.0, 1.0, math.inf)
+    # the limit: a large finite upper end gives nearly the same interval
+    big = grouped_ratio([0.0, 0.0], 2).bounded_interval(0.0, 1e9)
+    assert big[0] == 0.0 and big[1] > 1e8
+    # a range of one value cannot vary: its mean is known exactly
+    assert grouped_ratio([2.0, 2.0], 2).bounded_interval(1.0, 1.0) == (1.0, 1.0)

@@ -135,3 +135,20 @@ def test_replication_needs_the_same_sign_and_a_detection_again() -> None:
     assert np.isclose(effects[0]["change"], 0.05)
     alone = study.effect_rows(study.parse_spec({**AA, "replicate": False}), _rows(0.05, 0.04))
     assert all(e["replicated"] == "" for e in alone)
+
+
+def test_a_single_deal_gives_lengths_and_points_their_whole_range() -> None:
+    """One deal: the spread between deals is unknown, so the mean game length (at least 1 turn,
+    1 decision) and points per game (at least 0) get the whole range [lower, inf]; the lengths
+    were NaN and the points a zero-width [x, x]. A mean rank keeps its Wilson interval."""
+    spec = study.parse_spec(
+        {"name": "one", "seed": 3, "bases": ["uno"], "players": [2], "styles": ["greedy", "hoarder"],
+         "games": 2, "batch_games": 2, "replicate": False, "reference": "", "variations": {}}
+    )  # fmt: skip
+    rows = study.cell_rows(spec, [study.run_batch(task) for task in study.plan(spec)])
+    assert len(rows) == 2 and all(row["deals"] == 1 for row in rows)
+    for row in rows:
+        assert row["turns_mean"] >= 1 and (row["turns_lo"], row["turns_hi"]) == (1.0, np.inf)
+        assert (row["length_lo"], row["length_hi"]) == (1.0, np.inf)
+        assert (row["points_lo"], row["points_hi"]) == (0.0, np.inf)
+        assert 1.0 <= row["rank_lo"] < row["rank_hi"] <= 2.0

@@ -432,3 +432,19 @@ def test_the_standings_print_every_mean_with_its_interval() -> None:
     text = tournament.format_standings(frame)
     assert "mean rank [95%]" in text and "points/game [95%]" in text
     assert "1.46 [1.43, 1.49]" in text and "26.5 [24.2, 28.8]" in text
+
+
+def test_game_length_intervals_stay_in_the_possible_range() -> None:
+    """A game lasts at least one turn and one decision. Two deals, one ending at the first turn
+    and one long: the t interval grouped by deal reaches below 0 and is cut at 1. One deal: the
+    deals' spread is unknown and the interval is the whole range [1, inf] (it was NaN)."""
+    games = pd.DataFrame({"deal": [0, 0, 1, 1], "turns": [1, 1, 60, 60], "length": [1, 1, 80, 80]})
+    length = tournament.game_length(games)
+    turns = grouped_ratio(np.array([2.0, 120.0]), np.array([2, 2]))
+    assert turns.interval()[0] < 0
+    assert (length["turns"], length["turns_lo"]) == (30.5, 1.0)
+    assert length["turns_hi"] == pytest.approx(turns.interval()[1])
+    assert length["decisions_lo"] == 1.0 and length["decisions_hi"] > 40.5
+    one_deal = tournament.game_length(games[games["deal"] == 1])
+    assert (one_deal["turns"], one_deal["turns_lo"], one_deal["turns_hi"]) == (60.0, 1.0, np.inf)
+    assert (one_deal["decisions_lo"], one_deal["decisions_hi"]) == (1.0, np.inf)

@@ -310,6 +310,26 @@ def test_interval_math() -> None:
     assert (res.turns, res.decisions) == (24.5, 29.5) and res.turns_low < 24.5 < res.turns_high
 
 
+def test_evaluation_intervals_stay_in_the_possible_range() -> None:
+    """Lengths are at least 1 and points at least 0: three games, one short and two long, give
+    a t interval of the mean length below 1, cut at 1; games that all score 0 points or all
+    last as long give [0, inf] and [1, inf] (nothing measured the spread), not [x, x]."""
+    rules = uno_env.load_rules("uno")
+    won = np.array([False, False, False])
+    lengths = np.array([1, 70, 70])
+    seat = np.zeros(3, dtype=np.int64)
+    records = GameRecords(won, np.full(3, 2.0), np.zeros(3), np.zeros(3, dtype=bool), seat, lengths, lengths)
+    res = summarize(records, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
+    assert mean_interval(lengths)[1] < 1
+    assert (res.turns_low, res.decisions_low) == (1.0, 1.0)
+    assert res.turns_high == pytest.approx(mean_interval(lengths)[2])
+    assert (res.points, res.points_low, res.points_high) == (0.0, 0.0, math.inf)
+    same = dataclasses.replace(records, turns=np.full(3, 9), decisions=np.full(3, 12))
+    res = summarize(same, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
+    assert (res.turns, res.turns_low, res.turns_high) == (9.0, 1.0, math.inf)
+    assert (res.decisions, res.decisions_low, res.decisions_high) == (12.0, 1.0, math.inf)
+
+
 def test_seats_rotate_in_style_evaluation() -> None:
     rules = uno_env.load_rules("uno")
     records = play_style("greedy", rules, 4, opponent_seats("random", 4), 40, seed=5)

@@ -55,7 +55,6 @@ import argparse
 import csv
 import dataclasses
 import json
-import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -70,7 +69,7 @@ from agents.match import make_seats, play_deals
 from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
-from uno_env.stats import bounded_mean_interval, mean_interval, wilson_interval
+from uno_env.stats import GAME_LENGTH_RANGE, POINTS_RANGE, bounded_mean_interval, wilson_interval
 
 from .common import (
     Subcommand,
@@ -326,9 +325,9 @@ def summarize(
     lo, hi = wilson_interval(wins, games)
     ranks = records.rank[~np.isnan(records.rank)]
     rank_mean, rank_lo, rank_hi = bounded_mean_interval(ranks, 1, players)  # a rank lies in 1..players
-    pts, pts_lo, pts_hi = bounded_mean_interval(records.points, 0, math.inf)  # never negative
-    turns, turns_lo, turns_hi = mean_interval(records.turns)
-    decisions, decisions_lo, decisions_hi = mean_interval(records.decisions)
+    pts, pts_lo, pts_hi = bounded_mean_interval(records.points, *POINTS_RANGE)  # never negative
+    turns, turns_lo, turns_hi = bounded_mean_interval(records.turns, *GAME_LENGTH_RANGE)
+    decisions, decisions_lo, decisions_hi = bounded_mean_interval(records.decisions, *GAME_LENGTH_RANGE)
     return EvalResult(
         model=model,
         opponents=opponents,

@@ -128,7 +128,14 @@ from training.runner import (
 from uno_env import files
 from uno_env.compiler.compiling import compiling, warm_up
 from uno_env.engine.rules import RuleError, RuleSet
-from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference, plackett_luce
+from uno_env.stats import (
+    GAME_LENGTH_RANGE,
+    POINTS_RANGE,
+    benjamini_hochberg,
+    grouped_ratio,
+    paired_difference,
+    plackett_luce,
+)
 from uno_env.styles.monte_carlo import MONTE_CARLO_STYLES
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES
@@ -601,7 +608,7 @@ def standings(
         rank = grouped_ratio(part["rank_sum"].to_numpy(), part["ranked"].to_numpy())
         rank_lo, rank_hi = rank.bounded_interval(1, players)  # a rank lies in 1..players
         pts = grouped_ratio(part["points"].to_numpy(), part["seat_games"].to_numpy())
-        points_lo, points_hi = pts.bounded_interval(0, math.inf)  # points are never negative
+        points_lo, points_hi = pts.bounded_interval(*POINTS_RANGE)  # points are never negative
         r = ratings[agent]
         s_lo, s_hi = strength[agent].interval()
         rows.append(
@@ -759,7 +766,11 @@ def game_length(games: pd.DataFrame) -> dict[str, float]:
             continue
         per_deal = values.groupby(games["deal"], sort=True).agg(["sum", "size"])
         est = grouped_ratio(per_deal["sum"].to_numpy(), per_deal["size"].to_numpy())
-        out[name], (out[f"{name}_lo"], out[f"{name}_hi"]) = est.value, est.interval()
+        # a game lasts at least one decision and one turn: the interval stays in that range
+        out[name], (out[f"{name}_lo"], out[f"{name}_hi"]) = (
+            est.value,
+            est.bounded_interval(*GAME_LENGTH_RANGE),
+        )
     return out
 
 

@@ -56,9 +56,17 @@ Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 LEVEL = 0.95
 """The confidence level of every interval unless a caller asks for another."""
+POINTS_RANGE = (0.0, math.inf)
+"""The range of points per game: never negative, no upper end."""
+GAME_LENGTH_RANGE = (1.0, math.inf)
+"""The range of a game's length in decisions or in turns: every game has a first turn (a game
+ends when a player lays a last card, or is truncated after at least 10 decisions, E-END-1);
+there is no upper end."""
 
 __all__ = [
+    "GAME_LENGTH_RANGE",
     "LEVEL",
+    "POINTS_RANGE",
     "Z95",
     "GroupedEstimate",
     "PlackettLuceFit",
@@ -216,7 +224,10 @@ def bounded_mean_interval(
     in 1..n): the Student-t interval kept inside the range, and where nothing varies (every
     value alike, or a single one) the Wilson interval of the rescaled mean, which holds for any
     variable in the range (none varies more than one at its two ends): ten first places in ten
-    games give a mean rank of 1 with an upper end above 1, not ``[1, 1]``."""
+    games give a mean rank of 1 with an upper end above 1, not ``[1, 1]``. A range with no
+    upper end (points, game lengths) has no such interval: where nothing varies the interval
+    is the whole range ``[lower, inf]`` (the limit of the Wilson interval as the upper end
+    grows), never ``[x, x]``."""
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
         return (math.nan, math.nan, math.nan)
@@ -228,10 +239,16 @@ def bounded_mean_interval(
 
 
 def _bounded_wilson(mean: float, lower: float, upper: float, n: float, z: float) -> tuple[float, float]:
-    """The Wilson interval of ``mean`` rescaled from ``[lower, upper]`` to [0, 1], at ``n``."""
+    """The Wilson interval of ``mean`` rescaled from ``[lower, upper]`` to [0, 1], at ``n``.
+
+    A range with no upper (or lower) end gives the whole range: nothing varied, so nothing in
+    the data bounds how far the mean may lie (the Wilson interval's limit as the range grows).
+    """
     width = upper - lower
-    if width <= 0 or not math.isfinite(width):
-        return (mean, mean)  # no range to rescale (points per game: at least 0, no upper end)
+    if width <= 0:
+        return (mean, mean)  # a variable that cannot vary
+    if not math.isfinite(width):
+        return (lower, upper)
     p = min(1.0, max(0.0, (mean - lower) / width))
     low, high = wilson_interval(p * n, n, z)
     return (lower + low * width, lower + high * width)
@@ -288,7 +305,10 @@ class GroupedEstimate:
         the standard error measures nothing, so the interval is the Wilson interval of the
         rescaled mean at the number of deals (as :meth:`proportion_interval` does; it holds for
         any variable in the range): 30 deals all won give a mean rank of 1 with an upper end
-        above 1, not ``[1, 1]``."""
+        above 1, not ``[1, 1]``. A range with no upper end (points per game, game lengths:
+        :data:`POINTS_RANGE`, :data:`GAME_LENGTH_RANGE`) has no such interval: where nothing
+        varies, or from one deal, the interval is the whole range ``[lower, inf]``, which says
+        the data do not bound the mean, rather than the false certainty of ``[x, x]``."""
         if math.isnan(self.value):
             return (math.nan, math.nan)
         if self.se > 0:  # False for a NaN se (one deal)

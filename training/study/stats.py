@@ -43,7 +43,9 @@ from typing import Any
 import numpy as np
 
 from uno_env.stats import (
+    GAME_LENGTH_RANGE,
     LEVEL,
+    POINTS_RANGE,
     GroupedEstimate,
     benjamini_hochberg,
     critical_value,
@@ -213,13 +215,13 @@ def cell_rows(spec: StudySpec, batches: Sequence[Mapping[str, Any]]) -> list[dic
                     "seatings": len(seatings(spec.styles, n)),
                     "deals": field.deals,
                     "games": games,
-                    **_level("turns_mean", whole["turns"]),
+                    **_level("turns_mean", whole["turns"], bounds=GAME_LENGTH_RANGE),
                     **{
                         f"turns_p{round(q * 100)}": _quantile(field.hist["turns"], games, q)
                         for q in QUANTILES
                     },
                     **_change("turns_delta", changes["turns"]),
-                    **_level("length_mean", whole["decisions"]),
+                    **_level("length_mean", whole["decisions"], bounds=GAME_LENGTH_RANGE),
                     **{
                         f"length_p{round(q * 100)}": _quantile(field.hist["decisions"], games, q)
                         for q in QUANTILES
@@ -252,7 +254,7 @@ def cell_rows(spec: StudySpec, batches: Sequence[Mapping[str, Any]]) -> list[dic
                         "ref_style": spec.reference,
                         **_reference_columns(ref, ref_base, style),
                         **_level("mean_rank", mine["rank"], bounds=(1, n)),  # a rank lies in 1..n
-                        **_level("points_per_game", mine["points"], bounds=(0, math.inf)),
+                        **_level("points_per_game", mine["points"], bounds=POINTS_RANGE),
                     }
                     rows.append(row)
     return [{key: row.get(key, math.nan) for key in COLUMNS} for row in _rename(rows)]

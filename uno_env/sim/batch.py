@@ -28,7 +28,7 @@ from ..engine import layout as L
 from ..engine.rng import SEED_LIMIT, check_seed, fresh_seed
 from ..engine.rules import RuleSet
 from ..game.compiled import compile_game
-from ..stats import mean_interval, wilson_interval
+from ..stats import GAME_LENGTH_RANGE, bounded_mean_interval, wilson_interval
 from ..styles.baselines import POLICY_RANDOM_LEGAL, quick_action, random_action
 from ..styles.dispatch import choose_action, planning_needed
 from . import guided
@@ -209,8 +209,8 @@ class BatchResult:
             truncated=int(self.truncated.sum()),
             seat_win_rates=tuple((w / games, *wilson_interval(int(w), games)) for w in wins),
             first_mover_win_rate=(first / games, *wilson_interval(first, games)),
-            turns=mean_interval(self.turns),
-            decisions=mean_interval(self.length),
+            turns=bounded_mean_interval(self.turns, *GAME_LENGTH_RANGE),
+            decisions=bounded_mean_interval(self.length, *GAME_LENGTH_RANGE),
             turns_median=float(np.median(self.turns)),
             decisions_median=float(np.median(self.length)),
         )
