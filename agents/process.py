@@ -23,7 +23,11 @@ the rules, own hand, top card, colour, hand sizes, pending penalty, legal moves 
 and notation, the public history); ``legal`` the legal action ids. Whatever the program
 writes to standard error is its own (shown when it fails). An answer that is not JSON, names
 no legal move, or does not come within ``timeout`` seconds ends the match with
-:class:`ProtocolError` naming the agent, the message and what was wrong.
+:class:`ProtocolError` naming the agent, the message and what was wrong. So does a program
+that exits before it is sent ``close`` (between two messages, in or between games): it is not
+started again behind the tools' back, which would hide a crash and hand the next decision of a
+game to a fresh program that never saw its beginning. The program starts again only after
+:meth:`ProcessAgent.close` (the tools close it when a match ends).
 """
 
 from __future__ import annotations
@@ -77,11 +81,21 @@ class ProcessAgent:
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self.last_answer: str | None = None
+        self._last_message: str | None = None  # the type of the last message answered
 
     # ------------------------------------------------------------ the process
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._proc is not None and self._proc.poll() is None:
-            return self._proc
+    def _start(self, what: str) -> subprocess.Popen[bytes]:
+        """The running program, started on first use (and after :meth:`close`) for the
+        ``what`` message; :class:`ProtocolError` when it has exited since its last answer."""
+        proc = self._proc
+        if proc is not None:
+            if proc.poll() is None:
+                return proc
+            raise ProtocolError(
+                f"agent {self.name} exited (code {proc.returncode}) after answering the "
+                f"{self._last_message!r} message, before the {what!r} message (a program runs until "
+                f"it is sent 'close'){self._stderr()}"
+            )
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -94,6 +108,7 @@ class ProcessAgent:
             raise ProtocolError(f"agent {self.name}: cannot start {self.argv[0]!r}: {exc}") from None
         os.set_blocking(self._proc.stdout.fileno(), False)  # type: ignore[union-attr]
         self._buffer = b""
+        self._last_message = None
         hello = self._request({"type": "hello", "protocol": PROTOCOL, "name": self.name, "seed": self.seed})
         self.wants_observation = bool(hello.get("observation", False))
         if isinstance(hello.get("name"), str) and hello["name"]:
@@ -112,6 +127,7 @@ class ProcessAgent:
             ) from None
         line = self._read_line(str(message["type"]))
         self.last_answer = line
+        self._last_message = str(message["type"])
         try:
             data = json.loads(line)
         except ValueError:
@@ -173,7 +189,7 @@ class ProcessAgent:
     def reset(self, seed: int | None = None) -> None:
         """A new game: the program gets ``{"type": "reset", "seed": seed}``."""
         self.seed = seed
-        self._start()
+        self._start("reset")
         self._request({"type": "reset", "seed": seed})
 
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
@@ -181,7 +197,7 @@ class ProcessAgent:
 
         mask = resolve_mask(observation, action_mask)
         public: PublicView = as_view(view, f"agent {self.name}", observation)
-        self._start()
+        self._start("act")
         legal = [int(a) for a in np.flatnonzero(mask)]
         message: dict[str, Any] = {"type": "act", "view": decision_json(public), "legal": legal}
         if self.wants_observation and observation is not None:

@@ -237,6 +237,63 @@ def test_protocol_errors_are_one_line_and_name_the_agent() -> None:
         parse_agent("cmd:   ")
 
 
+CRASHES = (
+    r"exited \(code 4\) (after answering the 'act' message, )?before (answering )?the 'act' message"
+    r".*crashed after 2 moves"
+)
+"""The error of ``protocol_agent.py --exit-after 2``: it exits after its answer, and a tool notices
+before its next message, or while waiting for the answer to it (when the exit comes later)."""
+
+
+def test_a_program_that_exits_mid_game_is_a_protocol_error_not_a_silent_restart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program that exits between two messages was started again without a word, and the
+    fresh copy got the game's next decision; now every tool stops with a ProtocolError naming
+    the program, its exit code and the end of its standard error. After close() (the end of a
+    match) the program starts again on purpose."""
+    import io
+
+    from training.cli import main
+    from uno_env.envs.common import OpponentError
+
+    command = f"{PROTOCOL_AGENT} --exit-after 2"
+    agent = ProcessAgent(command)
+    game = Game("uno", 2, seed=1)
+    agent.reset(7)
+    for _ in range(2):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    assert agent._proc is not None and agent._proc.wait(timeout=10) == 4
+    between = r"exited \(code 4\) after answering the 'act' message, before the 'act' message"
+    with pytest.raises(ProtocolError, match=rf"agent cmd:.*protocol_agent\.py --exit-after 2 {between}"):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    with pytest.raises(ProtocolError, match=r"exited \(code 4\).*before the 'reset' message"):
+        agent.reset(8)  # still an error: nothing restarts it behind the tool's back
+    agent.close()
+    agent.reset(9)  # closed on purpose: a new program, a new match
+    assert agent.act(None, game.legal_mask(), PublicView.of(game)) in np.flatnonzero(game.legal_mask())
+    agent.close()
+    # the tools: a tournament, a game against the program, the env's opponents
+    spec = f"cmd:{command}"
+    argv = ["tournament", "--agents", f"{spec},greedy", "--games", "2", "--workers", "1", "--quiet",
+            "--out", str(tmp_path / "t")]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and re.search(CRASHES, err[0]), err
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    assert main(["play", "--players", "2", "--vs", spec, "--seed", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and re.search(CRASHES, err[0]), err
+    env = uno_env.SingleAgentEnv("uno", 2, opponents=ProcessAgent(command))
+    with pytest.raises(OpponentError, match=rf"ProtocolError: .*{CRASHES}"):
+        env.reset(seed=1)
+        for _ in range(400):
+            _, _, done, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            if done or truncated:
+                env.reset()
+    env.close()
+
+
 # ---------------------------------------------------------------- language models
 class ScriptedModel(BaseHTTPRequestHandler):
     """A chat-completion endpoint with a script instead of a model: the first answer of a

@@ -2,7 +2,8 @@
 speaking the JSON-lines protocol of :mod:`agents.process` over stdin/stdout.
 
 Run as ``python protocol_agent.py [--bias B] [--move]`` (``--move``: answer with the move's
-notation instead of its id; ``--bad``: answer with an illegal move).
+notation instead of its id; ``--bad``: answer with an illegal move; ``--exit-after N``: exit
+with code 4 after answering N ``act`` messages, as a program that crashes mid-game).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from seeded_agent import Seeded
 def main() -> int:
     bias = float(sys.argv[sys.argv.index("--bias") + 1]) if "--bias" in sys.argv else 0.9
     agent = Seeded(0, bias)
+    exit_after = int(sys.argv[sys.argv.index("--exit-after") + 1]) if "--exit-after" in sys.argv else -1
+    acts = 0
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
@@ -43,6 +46,10 @@ def main() -> int:
                 reply = {"action": action}
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
+        acts += kind == "act"
+        if acts == exit_after:
+            sys.stderr.write(f"crashed after {acts} moves\n")
+            return 4
     return 0
 
 
