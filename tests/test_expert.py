@@ -660,3 +660,20 @@ def test_resume_refuses_fewer_rounds_than_the_run_naming_both_values(
     assert cli.main([*args, "--rounds", "4"]) == 2
     assert "--rounds 4 (the run's: 5)" in capsys.readouterr().err
     assert not (out / "rounds" / "02").exists()
+
+
+@pytest.mark.parametrize("option", ["opponents", "eval_opponent"])
+def test_an_opponent_network_of_other_rules_is_refused_before_any_game(option: str, tmp_path: Path) -> None:
+    """The opponents were seated with the rules mismatch allowed, so a network trained for
+    other rules labelled and judged the run without a word; now it is refused before the run
+    folder is made, as every tool refuses it (check_fits), naming the option and the difference."""
+    from uno_env.sim.learned import PolicyGameMismatchError
+
+    value: object = ["distilled_uno_2p"] if option == "opponents" else "distilled_uno_2p"
+    cfg = ExpertConfig(**{**TINY, "overrides": ["seven_swap=true"], option: value})  # type: ignore[arg-type]
+    out = tmp_path / "run"
+    flag = option.replace("_", "-")
+    message = rf"^--{flag} 'distilled_uno_2p': .*seven_swap.*has no transfer option"
+    with pytest.raises(PolicyGameMismatchError, match=message):
+        run_expert(cfg, out, executor="serial", progress=False)
+    assert not out.exists()

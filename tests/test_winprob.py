@@ -165,3 +165,22 @@ def test_the_shipped_models_cover_every_player_count_and_publish_refits_them(tmp
     path = tmp_path / "models.json"
     winprob.save_models(path, fitted)
     assert winprob.ModelBook.load(path).model_for("macao", 4)[1] == f"{winprob.POOLED}|4"
+
+
+def test_a_network_of_other_rules_is_refused_unless_a_transfer_is_allowed() -> None:
+    """trace (and fit_pooled) seated any network as a transfer without a word; now a network
+    trained for other rules is refused as in uno_env.simulate (check_fits), naming the
+    difference and the keyword that allows it."""
+    from uno_env.engine.rules import load_rules
+    from uno_env.sim.learned import PolicyGameMismatchError
+
+    swapped = load_rules("uno", seven_swap=True)
+    seats = ["distilled_uno_2p", "greedy"]
+    with pytest.raises(PolicyGameMismatchError, match=r"seven_swap.*allow_rules_mismatch=True"):
+        winprob.trace(swapped, 2, np.arange(3), seats)
+    with pytest.raises(PolicyGameMismatchError, match=r"seven_swap.*allow_rules_mismatch=True"):
+        winprob.fit_pooled([swapped], 2, 4, seats)
+    allowed = winprob.trace(swapped, 2, np.arange(3), seats, allow_rules_mismatch=True)
+    batch = simulate(swapped, 2, 3, seed=0, policies=seats, allow_rules_mismatch=True, full_engine=True)
+    assert np.array_equal(allowed.winner, batch.winner)
+    assert winprob.trace("uno", 2, np.arange(3), seats).winner.shape == (3,)  # its own rules: no refusal

@@ -100,6 +100,7 @@ from uno_env.game.encoding import obs_layout
 from uno_env.sim.guided import label_games, network_seating
 from uno_env.sim.learned import (
     PolicyFileError,
+    PolicyGameMismatchError,
     file_digest,
     is_learned_policy,
     load_exported,
@@ -303,6 +304,26 @@ def _check_player(name: str, option: str) -> None:
         raise ValueError(f"{option} {name!r}: {exc}") from None
 
 
+NO_TRANSFER = "uno-env expert has no transfer option: name one trained for these rules and player count"
+"""What a refusal of an opponent's network says instead of an opt-in: expert iteration offers none."""
+
+
+def check_opponent_networks(cfg: ExpertConfig, rules: RuleSet) -> None:
+    """Refuse an opponent that plays with a network (an exported policy, a search's guide)
+    trained for other rules or another player count than the run's, before any game: the
+    ``--opponents`` (``self`` is the run's own searcher) and the ``--eval-opponent``, each seated
+    as every tool seats a network (:func:`uno_env.sim.guided.network_seating`, through
+    :func:`uno_env.sim.learned.check_fits`). They were seated unchecked, so a network trained
+    for 4 players or other rules labelled and judged a run without a word. ``--init-policy``
+    is not held to this: a start from another variant's network is a transfer by design."""
+    named = [("--opponents", name) for name in cfg.opponents if name != SELF]
+    for option, name in [*named, ("--eval-opponent", cfg.eval_opponent)]:
+        try:
+            network_seating([name] * cfg.players, rules, allow_rules_mismatch=False, allow_with=NO_TRANSFER)
+        except PolicyGameMismatchError as exc:
+            raise PolicyGameMismatchError(f"{option} {name!r}: {exc}") from None
+
+
 # ================================================================ the run folder
 def round_dir(out: Path, r: int) -> Path:
     """``OUT/rounds/03``."""
@@ -396,7 +417,9 @@ def label_chunk(task: ChunkTask) -> dict[str, Any]:
         names = [task.searcher] + [task.opponent] * (n - 1)
         labelled = np.zeros(n, dtype=np.bool_)
         labelled[0] = True
-    seating = network_seating(names, rules, allow_rules_mismatch=True)  # as before: not checked here
+    # the opponents were checked before the run (check_opponent_networks); the searcher's network
+    # is the run's own, or --init-policy, which may start from another variant (a transfer)
+    seating = network_seating(names, rules, allow_rules_mismatch=True)
     spec = compile_spec(rules)
     deck = rules.deck_counts(n)
     actions = rules.num_actions
@@ -870,6 +893,8 @@ def duplicate_win_rate(
     for seat in range(n):
         names = [opponent] * n
         names[seat] = player
+        # the opponent was checked before the run (check_opponent_networks); the player is the
+        # run's own network, or the search it guides
         result = uno_env.simulate(rules, n, deals, seed=seed, policies=names, allow_rules_mismatch=True)
         wins += result.winner == seat
     est = grouped_ratio(wins, np.full(deals, n))
@@ -959,6 +984,7 @@ def run_expert(
     cfg.check()
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
+    check_opponent_networks(cfg, rules)
     workers = workers_for(executor, workers)
 
     make_run_folder(out, "expert iteration")

@@ -89,7 +89,9 @@ def trace_table(rules: RuleSet, table: Sequence[str], seeds: Sequence[int]) -> w
     the Python loop for agents outside the compiled engine)."""
     n = len(table)
     if _compiled(table):
-        return winprob.trace(rules, n, seeds, [parse_agent(a).policy for a in table])
+        policies = [parse_agent(a).policy for a in table]
+        # an atlas seats networks on every cell's rules, a transfer (checked in its spec)
+        return winprob.trace(rules, n, seeds, policies, allow_rules_mismatch=True)
 
     rows: list[np.ndarray] = []
     games: list[int] = []

@@ -41,6 +41,7 @@ from ..styles.baselines import quick_action
 from ..styles.dispatch import choose_action
 from ..styles.search import VALUE_EXPONENT, VALUE_MOVER, VALUE_SHIFT, VALUE_WILD
 from .guided import guided_choose, network_action, network_seating
+from .learned import check_switch
 from .results import GameResults, record_result
 
 FEATURES = (
@@ -234,15 +235,28 @@ class Trace:
 
 
 def trace(
-    rules: RuleSet | str, num_players: int, seeds: Sequence[int] | np.ndarray, seats: Sequence[str]
+    rules: RuleSet | str,
+    num_players: int,
+    seeds: Sequence[int] | np.ndarray,
+    seats: Sequence[str],
+    *,
+    allow_rules_mismatch: bool = False,
 ) -> Trace:
     """Play one game per deal seed with the players ``seats`` (one policy text per seat, as
     :func:`uno_env.simulate` takes them) and record every seat's features at each decision
-    (see :func:`trace_games`)."""
+    (see :func:`trace_games`).
+
+    A network a seat plays with (an exported policy, a search's guide) trained for other rules
+    or another player count is refused (:func:`uno_env.sim.learned.check_fits`) unless
+    ``allow_rules_mismatch`` (a transfer), as in :func:`uno_env.simulate`."""
     game = compile_game(rules, num_players)
     if len(seats) != num_players:
         raise ValueError(f"seats lists {len(seats)} players for {num_players} seats")
-    seating = network_seating(list(seats), game.rules, allow_rules_mismatch=True)
+    seating = network_seating(
+        list(seats),
+        game.rules,
+        allow_rules_mismatch=check_switch("allow_rules_mismatch", allow_rules_mismatch),
+    )
     seeds = np.asarray(seeds, dtype=np.int64)
     results = GameResults.allocate(len(seeds), num_players)
     room = max(64, 120 * len(seeds))
@@ -552,17 +566,24 @@ def shipped_models() -> ModelBook:
 
 
 def fit_pooled(
-    rules: Sequence[RuleSet | str], players: int, games: int, seats: Sequence[str], seed: int = 0
+    rules: Sequence[RuleSet | str],
+    players: int,
+    games: int,
+    seats: Sequence[str],
+    seed: int = 0,
+    *,
+    allow_rules_mismatch: bool = False,
 ) -> tuple[WinModel, int]:
     """A model fitted on ``games`` traced games of each rule set at ``players`` players, with
     the players ``seats`` cycling round the table (deal ``d`` seats them from offset ``d``);
-    returns the model and the positions it was fitted on."""
+    returns the model and the positions it was fitted on. ``allow_rules_mismatch`` as in
+    :func:`trace`."""
     features, winners = [], []
     for r in rules:
         for shift in range(len(seats)):
             deals = np.arange(seed + shift, seed + games, len(seats), dtype=np.int64)
             table = [seats[(shift + j) % len(seats)] for j in range(players)]
-            t = trace(r, players, deals, table)
+            t = trace(r, players, deals, table, allow_rules_mismatch=allow_rules_mismatch)
             won = t.winner[t.position_game]
             keep = won >= 0
             features.append(t.features[keep])
