@@ -342,7 +342,7 @@ def test_run_tournament_checks_agent_objects_against_the_rules() -> None:
 
     rules = uno_env.preset("uno")
     seats = [_two_player_network(), "greedy", "blocker", "random"]
-    with pytest.raises(PolicyGameMismatchError, match=r"trained for 2 players.*--allow-rules-mismatch"):
+    with pytest.raises(PolicyGameMismatchError, match=r"trained for 2 players.*allow_rules_mismatch=True"):
         check_agents(seats, rules, 4)
     check_agents(seats, rules, 4, allow_rules_mismatch=True)
     check_agents([_two_player_network(), "greedy"], rules, 2)

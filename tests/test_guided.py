@@ -241,7 +241,7 @@ def test_a_guide_for_another_game_is_refused_where_an_exported_policy_would_be()
         r"agent 'search:sims=20,net=expert_ppo_uno_4p', the search's network: policy expert_ppo_uno_4p "
         r"does not fit this game: trained for 4 players, the game has 2"
     )
-    with pytest.raises(ValueError, match=unfit + r" \(--allow-rules-mismatch plays it on other rules\)"):
+    with pytest.raises(ValueError, match=unfit + r" \(pass allow_rules_mismatch=True to play it on other"):
         check_agents([four, "greedy"], rules, 2)
     check_agents([four, "greedy"], rules, 2, allow_rules_mismatch=True)
     check_agents([four, "greedy", "blocker", "hoarder"], rules, 4)

@@ -348,7 +348,7 @@ def test_a_gauntlet_compares_every_pair_of_agents_deal_by_deal(
 
 
 def test_the_oracle_plays_only_when_cheating_is_allowed(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="--allow-cheating"):
+    with pytest.raises(ValueError, match=r"cheats .*: pass allow_cheating=True to rank it"):
         tournament.run_tournament("uno", 2, ["oracle:8", "greedy"], 1, out=tmp_path / "a", progress=False)
     result = tournament.run_tournament("uno", 2, ["oracle:sims=8,depth=4", "greedy"], 2, out=tmp_path / "b",
                                        executor="serial", progress=False, allow_cheating=True)  # fmt: skip
@@ -448,3 +448,35 @@ def test_game_length_intervals_stay_in_the_possible_range() -> None:
     one_deal = tournament.game_length(games[games["deal"] == 1])
     assert (one_deal["turns"], one_deal["turns_lo"], one_deal["turns_hi"]) == (60.0, 1.0, np.inf)
     assert (one_deal["decisions_lo"], one_deal["decisions_hi"]) == (1.0, np.inf)
+
+
+def test_a_refusal_names_the_allowance_as_each_entry_point_takes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """run_tournament from Python named the command-line option --allow-rules-mismatch (and
+    --allow-cheating) in its refusals; it names its keyword argument now, and uno-env tournament
+    its option."""
+    from training.cli import main
+
+    mismatch = ["distilled_uno_2p", "greedy"]
+    with pytest.raises(
+        ValueError, match=r"trained on other rules.*\(pass allow_rules_mismatch=True to play"
+    ) as err:
+        tournament.run_tournament("uno_house", 2, mismatch, 2, out=tmp_path / "a", progress=False)
+    assert "--allow" not in str(err.value)
+    with pytest.raises(ValueError, match=r"pass allow_cheating=True to rank it") as err:
+        tournament.run_tournament("uno", 2, ["oracle:8", "greedy"], 1, out=tmp_path / "b", progress=False)
+    assert "--allow" not in str(err.value)
+    base = ["tournament", "--games", "2", "--quiet", "--workers", "1"]
+    assert (
+        main([*base, "--rules", "uno_house", "--agents", ",".join(mismatch), "--out", str(tmp_path / "c")])
+        == 2
+    )
+    err_text = capsys.readouterr().err
+    assert (
+        "(--allow-rules-mismatch plays it on other rules)" in err_text
+        and "allow_rules_mismatch=" not in err_text
+    )
+    assert main([*base, "--agents", "oracle:8,greedy", "--out", str(tmp_path / "d")]) == 2
+    err_text = capsys.readouterr().err
+    assert "pass --allow-cheating to rank it" in err_text and "allow_cheating=" not in err_text

@@ -187,6 +187,18 @@ def is_python_agent(agent: Any) -> bool:
         return False
 
 
+PYTHON_HINTS = {
+    "rules": "pass allow_rules_mismatch=True to play it on other rules, a transfer",
+    "cheating": "pass allow_cheating=True",
+}
+"""How a Python caller of :func:`run_tournament` (or :func:`check_agents`) lifts a refusal."""
+CLI_HINTS = {
+    "rules": "--allow-rules-mismatch plays it on other rules",
+    "cheating": "pass --allow-cheating",
+}
+"""How ``uno-env tournament`` lifts a refusal: its command-line options."""
+
+
 def check_agents(
     agents: Sequence[Any],
     rules: RuleSet,
@@ -196,14 +208,19 @@ def check_agents(
     allow_cheating: bool = False,
     allow_rules_mismatch: bool = False,
     field: Any = None,
+    cli: bool = False,
 ) -> None:
     """Raise ValueError naming an unreadable agent spec, a missing checkpoint, an exported policy
     or a search's guide network for other rules (unless ``allow_rules_mismatch``), a cheating style (unless
     ``allow_cheating``) or too few agents (one is enough against a ``field``).
 
     A checkpoint must also be one this installation signed, unless ``trust``
-    (:class:`agents.trust.UntrustedCheckpointError`, :mod:`agents.trust`).
+    (:class:`agents.trust.UntrustedCheckpointError`, :mod:`agents.trust`). A refusal that an
+    allowance lifts names it as the caller gives it: the keyword argument
+    (``allow_rules_mismatch=True``, ``allow_cheating=True``), or with ``cli`` (``uno-env
+    tournament``) the command-line option (``--allow-rules-mismatch``, ``--allow-cheating``).
     """
+    hints = CLI_HINTS if cli else PYTHON_HINTS
     specs, field_spec = agent_specs(agents, field)
     names = [s.text for s in specs]
     if field_spec is not None:
@@ -233,11 +250,12 @@ def check_agents(
             )
             check_trusted(checkpoint_path(spec.target), metadata_path(spec.target), trust=trust)
         elif spec.networks or spec.kind == "object":  # an exported policy, a search guided by one, an object
-            check_seated_networks([spec], rules, players, allow_rules_mismatch=allow_rules_mismatch)
+            check_seated_networks(
+                [spec], rules, players, allow_rules_mismatch=allow_rules_mismatch, allow_with=hints["rules"]
+            )
         if spec.cheats and not allow_cheating:
             raise ValueError(
-                f"agent {spec.text!r} cheats (it sees the other hands): pass --allow-cheating to rank it as "
-                "an "
+                f"agent {spec.text!r} cheats (it sees the other hands): {hints['cheating']} to rank it as an "
                 "upper bound"
             )
 
@@ -1135,6 +1153,20 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         resume_dir=args.resume,
         keeps="a tournament writes each finished batch into its run folder as it goes; after an "
         "interruption uno-env tournament --resume DIR plays only the missing ones",
+    )
+    # checked here first so that a refusal names the command-line option that lifts it
+    # (run_tournament names its keyword argument)
+    ruleset = uno_env.load_rules(design["rules"])
+    ruleset.check_players(design["players"])
+    check_agents(
+        design["agents"],
+        ruleset,
+        design["players"],
+        trust=args.trust_checkpoint,
+        allow_cheating=args.allow_cheating,
+        allow_rules_mismatch=args.allow_rules_mismatch,
+        field=design["field"],
+        cli=True,
     )
     result = run_tournament(
         design["rules"],
