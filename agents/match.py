@@ -12,6 +12,7 @@ its public view (:class:`uno_env.styles.view.PublicView`, hidden cards wiped whe
 
 from __future__ import annotations
 
+import math
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -157,6 +158,7 @@ def play_deals(
     on_decision: Callable[[int, int, float], None] | None = None,
     trace: TraceWriter | None = None,
     before_decision: Callable[[int, uno_env.Game], None] | None = None,
+    decision_seconds: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one game per seed with ``seats[k]`` at seat ``k``; per-game arrays.
 
@@ -167,11 +169,22 @@ def play_deals(
     decision (accounting); ``trace`` records every decision and game (:mod:`agents.trace`);
     ``before_decision(i, game)`` is called with game ``i`` before each decision is asked for
     (the atlas reads every seat's position there).
+
+    ``decision_seconds``: a time budget per decision for the agents that run in this process
+    (``FILE.py:NAME``, ``MODULE:ATTR``, agent objects and factories): a decision that took
+    longer raises :class:`AgentError` naming the agent once it has returned. Nothing interrupts
+    code running in this process (a thread cannot be stopped, a signal is not portable), so an
+    agent that never returns still stalls the match; an out-of-process agent (``cmd:``) has its
+    protocol's own timeout, which stops the program.
     """
 
     ruleset = uno_env.load_rules(rules)
     n = len(seats)
+    if decision_seconds is not None and not (math.isfinite(decision_seconds) and decision_seconds > 0):
+        raise ValueError(f"decision_seconds must be a number of seconds > 0, got {decision_seconds!r}")
     players = make_seats(seats, ruleset, trust=trust) if agents is None else list(agents)
+    budget = math.inf if decision_seconds is None else float(decision_seconds)
+    timed = [decision_seconds is not None and _in_process(s) for s in seats]
     results = DealResults(len(seeds), n)
     deck = ruleset.deck_family
     names = [agent_name(s, a) for s, a in zip(seats, players, strict=True)]
@@ -191,6 +204,12 @@ def play_deals(
                 start = time.perf_counter()
                 action = decide(players[seat], obs, game.legal_mask(), view, name=names[seat], seat=seat)
                 seconds = time.perf_counter() - start
+                if timed[seat] and seconds > budget:
+                    raise AgentError(
+                        f"agent {names[seat]!r} at seat {seat} took {seconds:.3g} s for one decision, over "
+                        f"the budget of {budget:g} s a decision (measured when it returned: an "
+                        "agent in this process is never interrupted)"
+                    )
                 if on_decision is not None:
                     on_decision(seat, action, seconds)
                 if trace is not None:
@@ -206,6 +225,14 @@ def play_deals(
                 if callable(close):
                     close()
     return results.arrays
+
+
+def _in_process(seat: AgentLike) -> bool:
+    """Whether a seat's agent runs Python code in this process (a user's file, module or object)."""
+    try:
+        return as_spec(seat).kind in ("python", "object")
+    except ValueError:
+        return True  # an object no spec describes: it acts in this process
 
 
 def is_compiled(seats: Sequence[AgentLike]) -> bool:

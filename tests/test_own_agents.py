@@ -928,3 +928,44 @@ def test_an_illegal_action_error_crosses_process_boundaries() -> None:
         game.step(999)
     again = pickle.loads(pickle.dumps(raised.value))
     assert str(again) == str(raised.value) and again.action == 999 and again.legal == raised.value.legal
+
+
+SLOW_AGENT = """
+import time
+
+import numpy as np
+
+
+class Slow:
+    def act(self, observation, action_mask=None, view=None):
+        time.sleep(0.25)
+        return int(np.flatnonzero(action_mask)[0])
+"""
+
+
+def test_a_python_agent_over_the_decision_budget_ends_a_tournament_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Python agent runs in the tournament's own process and had no time limit at all; with
+    decision_seconds (--decision-seconds) a decision that took longer ends the tournament with
+    one AgentError naming the agent, once the decision has returned (nothing interrupts it)."""
+    from agents.match import AgentError
+    from training.cli import main
+
+    slow = tmp_path / "slow.py"
+    slow.write_text(SLOW_AGENT)
+    spec = f"{slow}:Slow"
+    over = r"took [\d.]+ s for one decision, over the budget of 0\.05 s a decision \(measured when"
+    with pytest.raises(AgentError, match=rf"agent '{re.escape(spec)}' at seat \d {over}"):
+        run_tournament("uno", 2, [spec, "greedy"], 1, out=tmp_path / "a", executor="serial", progress=False,
+                       decision_seconds=0.05)  # fmt: skip
+    # a budget the agent keeps: the tournament plays; compiled styles are not timed
+    fast = run_tournament("uno", 2, [f"{FAULTY}:NumpyFirst", "greedy"], 1, out=tmp_path / "b",
+                          executor="serial", progress=False, decision_seconds=5.0)  # fmt: skip
+    assert (fast.standings["games"] == 2).all()
+    with pytest.raises(ValueError, match=r"decision_seconds must be a number of seconds > 0, got 0"):
+        run_tournament("uno", 2, [spec, "greedy"], 1, out=tmp_path / "c", progress=False, decision_seconds=0)
+    argv = ["tournament", "--agents", f"{spec},greedy", "--games", "1", "--workers", "1", "--quiet",
+            "--decision-seconds", "0.05", "--out", str(tmp_path / "d")]  # fmt: skip
+    line = _one_error_line(capsys, main(argv))
+    assert f"agent {spec!r} at seat" in line and "over the budget of 0.05 s a decision" in line

@@ -283,6 +283,9 @@ class TournamentTask:
     compiled: bool
     agents: tuple[AgentSpec, ...] = ()
     """The seats' agents (their names are ``seating``); empty: read from the names."""
+    decision_seconds: float | None = None
+    """The time budget of one decision of an agent in the worker's process (Python agents;
+    :func:`agents.match.play_deals`); None: none. It never changes the games played."""
 
     def seat_agents(self) -> tuple[AgentSpec, ...]:
         """The agent spec of every seat."""
@@ -324,6 +327,7 @@ def plan(
     seed: int,
     batch_games: int = 50_000,
     field: Any = None,
+    decision_seconds: float | None = None,
 ) -> list[TournamentTask]:
     """Every batch of a tournament, in a fixed order (table, seating, deal chunk)."""
     specs, field_spec = agent_specs(agents, field)
@@ -349,6 +353,7 @@ def plan(
                         min(chunk, games - first),
                         compiled,
                         tuple(by_name[name] for name in seating),
+                        decision_seconds,
                     )
                 )
     return out
@@ -486,7 +491,9 @@ def _play_python(task: TournamentTask) -> dict[str, np.ndarray]:
 
     # run_tournament checked every checkpoint's signature (or the user's trust) before any batch ran
     seeds = [task.seed + task.first + i for i in range(task.count)]
-    result = play_deals(task.rules, list(task.seat_agents()), seeds, trust=True)
+    result = play_deals(
+        task.rules, list(task.seat_agents()), seeds, trust=True, decision_seconds=task.decision_seconds
+    )
     return {key: result[key] for key in ("winner", "length", "turns", "ranking", "scores")}
 
 
@@ -810,6 +817,7 @@ def run_tournament(
     allow_cheating: bool = False,
     allow_rules_mismatch: bool = False,
     field: Any = None,
+    decision_seconds: float | None = None,
 ) -> TournamentResult:
     """Play a duplicate-format tournament and write its outputs (see the module docstring).
 
@@ -821,6 +829,13 @@ def run_tournament(
     ``trust_checkpoints`` loads learned policies this installation did not sign
     (``--trust-checkpoint``; :mod:`agents.trust`). ``batch_games``: deals of a batch (one
     seating each; ``None``: :func:`default_batch_games`); recorded, so a resume keeps it.
+
+    ``decision_seconds`` (``--decision-seconds``): a time budget for one decision of a Python
+    agent (``FILE.py:NAME``, ``MODULE:ATTR``, an object or factory), which runs in the worker's
+    own process: a decision over it ends the tournament with :class:`agents.match.AgentError`
+    naming the agent, once the decision has returned (nothing interrupts Python code; an agent
+    that never returns still stalls its batch). A ``cmd:`` agent has its protocol's timeout
+    instead. The budget never changes the games, so it is not recorded: give it again on resume.
     """
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
@@ -838,6 +853,10 @@ def run_tournament(
     )
     if games < 1:
         raise ValueError(f"games (deals per seating) must be at least 1, got {games}")
+    if decision_seconds is not None and (
+        isinstance(decision_seconds, bool) or not (math.isfinite(decision_seconds) and decision_seconds > 0)
+    ):
+        raise ValueError(f"decision_seconds must be a number of seconds > 0, got {decision_seconds!r}")
     if batch_games is None:
         batch_games = default_batch_games([*agents, *([field] if field is not None else [])])
     check_tournament_size(agents, players, games, seed, batch_games, field)
@@ -864,7 +883,7 @@ def run_tournament(
         read = sorted({path for agent in everyone for path in agent.files()})  # sent to Ray nodes
         check_agent_files(out, read, "tournament")  # a file replaced since the start: refused
         batches = results_folder(out / "batches")
-        tasks = plan(ruleset, players, agents, games, seed, batch_games, field)
+        tasks = plan(ruleset, players, agents, games, seed, batch_games, field, decision_seconds)
         by_id = {task.id: task for task in tasks}
         todo = scan_batches(tasks, out)
         if progress:
@@ -1069,6 +1088,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="admit agents that see the hidden cards (the oracle), ranked as an upper bound",
     )
     add_rules_mismatch_argument(parser)
+    parser.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="time budget of one decision of a Python agent (FILE.py:NAME, MODULE:ATTR): one over it "
+        "ends the tournament naming the agent, once the decision returns (it is never interrupted; "
+        "cmd: agents have their own 60 s timeout). Default: none",
+    )
 
 
 def recorded_design(folder: Path) -> dict[str, Any]:
@@ -1181,6 +1209,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         allow_cheating=args.allow_cheating,
         allow_rules_mismatch=args.allow_rules_mismatch,
         field=design["field"],
+        decision_seconds=args.decision_seconds,
     )
     size = size_line(design["agents"], design["players"], design["games"], design["field"])
     print(
