@@ -22,7 +22,7 @@ pytest.importorskip("sb3_contrib")
 
 import uno_env
 from training.common import resolve_rules
-from training.evaluate import GameRecords, opponent_seats, play_style, summarize
+from training.evaluate import GameRecords, opponent_seats, play_style, summarize, write_results
 from training.pool import pool_tables
 from training.train import TrainConfig, namespaced_key, parse_opponent, read_eval_rows, train
 from uno_env.stats import mean_interval, t_quantile, wilson_interval
@@ -328,6 +328,28 @@ def test_evaluation_intervals_stay_in_the_possible_range() -> None:
     res = summarize(same, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
     assert (res.turns, res.turns_low, res.turns_high) == (9.0, 1.0, math.inf)
     assert (res.decisions, res.decisions_low, res.decisions_high) == (12.0, 1.0, math.inf)
+
+
+def test_evaluation_files_are_strict_json_where_an_interval_has_no_end(tmp_path: Path) -> None:
+    """An interval the games do not bound (points all 0: ``[0, inf]``) is ``null`` in
+    ``OUT.json``, which strict JSON readers load (Python's default writer would put
+    ``Infinity``, which JavaScript and :func:`uno_env.files.parse_json` refuse); the CSV
+    keeps ``inf``."""
+    rules = uno_env.load_rules("uno")
+    lengths = np.array([30, 70, 50])
+    records = GameRecords(
+        np.zeros(3, dtype=bool), np.full(3, 2.0), np.zeros(3), np.zeros(3, dtype=bool),
+        np.zeros(3, dtype=np.int64), lengths, lengths,
+    )  # fmt: skip
+    res = summarize(records, model="m", opponents="o", rules=rules, players=2, seconds=1.0)
+    assert res.points_high == math.inf
+    json_path = write_results([res], tmp_path / "eval")
+    text = json_path.read_text(encoding="utf-8")
+    row = json.loads(text, parse_constant=lambda name: pytest.fail(f"non-standard JSON {name}"))["results"][0]
+    assert (row["points"], row["points_low"], row["points_high"]) == (0.0, 0.0, None)
+    assert uno_env.files.parse_json(text, "eval.json", finite=True)["results"][0]["points_high"] is None
+    with (tmp_path / "eval.csv").open(encoding="utf-8") as handle:
+        assert next(csv.DictReader(handle))["points_high"] == "inf"
 
 
 def test_seats_rotate_in_style_evaluation() -> None:

@@ -15,12 +15,12 @@ writes the report as JSON; ``--trace`` every decision and game (``uno-env replay
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from agents.benchmark import benchmark, format_report
 from agents.spec import parse_agent, parse_seats
+from uno_env.files import json_text
 
 from .common import (
     Subcommand,
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     print(format_report(report))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        Path(args.out).write_text(json_text(report, indent=2) + "\n", encoding="utf-8")
         print(f"report: {args.out}")
     if args.trace:
         print(f"trace: {args.trace} (uno-env replay {args.trace})")

@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import json
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -69,6 +68,7 @@ from agents.match import make_seats, play_deals
 from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rules import RuleSet
+from uno_env.files import json_text
 from uno_env.stats import GAME_LENGTH_RANGE, POINTS_RANGE, bounded_mean_interval, wilson_interval
 
 from .common import (
@@ -578,7 +578,7 @@ def write_results(
     json_path, csv_path = result_paths(out)
     json_path.parent.mkdir(parents=True, exist_ok=True)
     rows = [dataclasses.asdict(r) for r in results]
-    json_path.write_text(json.dumps({**(extra or {}), "results": rows}, indent=2) + "\n", encoding="utf-8")
+    json_path.write_text(json_text({**(extra or {}), "results": rows}, indent=2) + "\n", encoding="utf-8")
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=[f.name for f in dataclasses.fields(EvalResult)])
         writer.writeheader()

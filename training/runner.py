@@ -105,7 +105,7 @@ def write_json_atomic(path: Path, data: Any, *, compact: bool = False) -> None:
     (:func:`write_file_atomic`): one value per line, or with ``compact`` on one line (for
     result files of many thousand numbers: Python's JSON writer indents in Python code, five
     times slower than its compact writer in C)."""
-    text = json.dumps(data, sort_keys=True, indent=None if compact else 1) + "\n"
+    text = files.json_text(data, sort_keys=True, indent=None if compact else 1) + "\n"
     write_file_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
 
 

@@ -1047,7 +1047,7 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
     run.save_checkpoint(model, step)
     if cfg.best_response:
         report = best_response_report(model.policy, cfg, run.rules, step, trust=run.trust)
-        text = json.dumps(report, indent=2) + "\n"  # whole or not at all: exploitability reads it
+        text = files.json_text(report, indent=2) + "\n"  # whole or not at all: exploitability reads it
         write_file_atomic(run.dir / BEST_RESPONSE_FILE, lambda handle: handle.write(text.encode("utf-8")))
         print(best_response_summary(report))
 

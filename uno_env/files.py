@@ -436,6 +436,26 @@ def parse_json(
     return data
 
 
+def finite_json(value: Any) -> Any:
+    """``value`` with every float that is not finite (an interval's ``inf`` end where the games
+    bound nothing, a ``NaN`` of an empty cell) replaced by ``None``, recursively through dicts,
+    lists and tuples: strict JSON has no ``Infinity`` or ``NaN`` (JavaScript's ``JSON.parse``
+    and :func:`parse_json` refuse them), so result files write ``null`` there."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(item) for item in value]
+    return value
+
+
+def json_text(value: Any, *, indent: int | None = None, sort_keys: bool = False) -> str:
+    """``value`` as strict JSON text (:func:`finite_json`: ``null`` for a float that is not
+    finite), the writer of every result file a user or another program reads."""
+    return json.dumps(finite_json(value), indent=indent, sort_keys=sort_keys, allow_nan=False)
+
+
 def read_json(
     path: str | Path,
     what: str,
