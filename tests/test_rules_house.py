@@ -770,9 +770,8 @@ def test_H_JUMP_1_jumped_in_skip_has_no_effect() -> None:
     )
 
 
-def test_H_JUMP_1_jumped_in_reverse_and_seven_have_no_effect() -> None:
-    """H-JUMP-1: a jumped-in Reverse does not flip the direction; a jumped-in 7 swaps
-    nothing (H-SEVEN-1 on)."""
+def test_H_JUMP_1_jumped_in_reverse_has_no_effect() -> None:
+    """H-JUMP-1: a jumped-in Reverse (an action card) does not flip the direction."""
     game = at(
         f"hands=RR G1 G2/Y1 Y2 Y3/RR B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
         jump_in=True,
@@ -784,6 +783,12 @@ def test_H_JUMP_1_jumped_in_reverse_and_seven_have_no_effect() -> None:
         game,
         f"hands=G1 G2/Y1 Y2 Y3/B1 B2/G4 G5 G6; discard=R4 RR RR; {FILL}; colour=R; seat=1; dir=-; phase=play",
     )
+
+
+def test_H_JUMP_1_H_SEVEN_1_a_jumped_in_seven_swaps_for_the_jumper() -> None:
+    """H-JUMP-1 + H-SEVEN-1: only action and wild cards lose their effect when jumped in; a
+    7 is a number card, so the jumper swaps hands with a player of its choice, then play
+    continues after the jumper."""
     seven = at(
         f"hands=R7 G1 G2/Y1 Y2 Y3/R7 B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
         jump_in=True,
@@ -792,9 +797,76 @@ def test_H_JUMP_1_jumped_in_reverse_and_seven_have_no_effect() -> None:
     play(seven, "R7", "target +1")
     assert seven.phase == Phase.JUMP_IN and seven.current_player == 2
     play(seven, "R7")
+    assert seven.phase == Phase.CHOOSE_TARGET and seven.current_player == 2
+    assert_legal(seven, "target +1", "target +2", "target +3")
+    play(seven, "target +1")
     assert_position(
         seven,
-        f"hands=Y1 Y2 Y3/G1 G2/B1 B2/G4 G5 G6; discard=R4 R7 R7; {FILL}; colour=R; seat=3; dir=+; phase=play",
+        f"hands=Y1 Y2 Y3/G1 G2/G4 G5 G6/B1 B2; discard=R4 R7 R7; {FILL}; colour=R; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_H_ZERO_1_intercepting_a_one_discards_its_colour() -> None:
+    """H-JUMP-1 + H-ZERO-1 (``discard_colour`` on the 1, the Uno wiki's rule of the 1): the
+    player who intercepts a 1 with the identical 1 discards every card of its colour, under
+    the top card ("se cortar(interceptar), com outra carta 1 e descartar todas as cartas da
+    cor"); play continues after the jumper."""
+    game = at(
+        f"hands=R1 G1 G2/Y1 Y2 Y3/R1 R5 RS B2/G4 G5 G6; discard=R4;"
+        f" {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+        zero_rule="discard_colour",
+        zero_rule_rank=1,
+    )
+    play(game, "R1")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    play(game, "R1")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B2/G4 G5 G6; discard=R4 R1 R5 RS R1;"
+        f" {FILL}; colour=R; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_H_ZERO_1_a_jumped_in_zero_rotates_the_hands_again() -> None:
+    """H-JUMP-1 + H-ZERO-1 (``uno_house``, two decks): the 0 rotates the hands; the player who
+    then holds the other red 0 jumps in with it, and the hands rotate once more, from the
+    jumper in the direction of play; play continues after the jumper."""
+    game = at(
+        f"hands=R0 G1 G2/Y1 Y2 Y3/R0 B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+        decks=2,
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=G4 G5 G6/G1 G2/Y1 Y2 Y3/R0 B1 B2; discard=R4 R0; {FILL}; colour=R; seat=3; dir=+; phase=jump",
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=B1 B2/G4 G5 G6/G1 G2/Y1 Y2 Y3; discard=R4 R0 R0; {FILL}; colour=R; seat=0; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_H_TWO_1_the_jumper_of_a_two_gives_two_cards() -> None:
+    """H-JUMP-1 + H-TWO-1: a jumped-in 2 is a number card; its jumper gives two cards to a
+    player of its choice, then play continues after the jumper."""
+    game = at(
+        f"hands=R2 G1 G2 G3/Y1 Y2 Y3/R2 B1 B2 B3/G4 G5 G6; discard=R4;"
+        f" {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+        two_gives=True,
+    )
+    play(game, "R2", "target +1", "G1", "G2")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    play(game, "R2")
+    assert game.phase == Phase.CHOOSE_TARGET and game.current_player == 2
+    play(game, "target +2", "B1", "B2")
+    assert_position(
+        game,
+        f"hands=G3 B1 B2/Y1 Y2 Y3 G1 G2/B3/G4 G5 G6; discard=R4 R2 R2;"
+        f" {FILL}; colour=R; seat=3; dir=+; phase=play",
     )
 
 

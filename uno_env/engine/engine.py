@@ -1586,9 +1586,19 @@ def open_jump_window(
 
 @njit(cache=True, inline="always")
 def jump_in(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
-    """H-JUMP-1: ``seat`` lays the identical card out of turn; it has no effect, and play
-    continues from ``seat`` (H-EIGHT-1: a jumped-in 8 takes the extra turn)."""
+    """H-JUMP-1: ``seat`` lays the identical card out of turn, and play continues from ``seat``.
+
+    A jumped-in action card has no effect (the rule names action and wild cards only). A
+    jumped-in number card is laid as ``seat``'s own play of it, so its house-rule effects
+    hold for the jumper: the 7 swap and the 0 (or 1) rule (H-SEVEN-1, H-ZERO-1: the Uno wiki
+    has the player who intercepts a 1 discard its colour), the 2 (H-TWO-1), the reflex
+    (H-REACT-1), the look (H-ZEROSEE-1) and the extra turn of an 8 (H-EIGHT-1)."""
     face = top_face(state)
+    if spec[L.F_IS_NUMBER + face] == 1:
+        _reset_play(state, seat, L.PK_NORMAL)
+        _lay_card(state, spec, seat, face)
+        finish_play(state, spec, staged)  # one card: a jump-in is never a multi-card play
+        return
     remove_from_hand(state, seat, face)
     push_discard(state, face)
     state[L.S_JUMP_BLOCK_SEAT] = -1
@@ -1596,16 +1606,7 @@ def jump_in(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None)
     _check_call(state, spec, seat)
     if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat, staged):
         return
-    if (
-        spec[L.SP_EIGHT_AGAIN] == 1
-        and spec[L.F_IS_NUMBER + face] == 1
-        and spec[L.F_RANK + face] == 8
-        and state[L.FINISHED + seat] == 0
-    ):
-        resume = seat
-    else:
-        resume = next_seat(state, seat, 1)
-    open_jump_window(state, spec, seat, resume, staged)
+    open_jump_window(state, spec, seat, next_seat(state, seat, 1), staged)
 
 
 @njit(cache=True, inline="always")
