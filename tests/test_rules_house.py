@@ -26,7 +26,7 @@ import pytest
 
 import uno_env
 from tests.scenarios import all_cards as cards_of
-from tests.scenarios import assert_position, discard, hand, position_fields
+from tests.scenarios import assert_position, discard, draw_pile, hand, position_fields
 from uno_env import Game, Phase, PositionError, RuleSet
 from uno_env.engine import layout as L
 from uno_env.engine.cards import parse_face
@@ -511,6 +511,21 @@ def test_H_ZERO_1_rotate_counter_clockwise() -> None:
         f"hands=Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8/G1 G2; discard=R5 R0; {FILL}; colour=R; seat=3; dir=-; "
         "phase=play",
     )
+
+
+def test_H_ZERO_1_rotate_at_two_players_exchanges_the_hands() -> None:
+    """H-ZERO-1 ``rotate`` (``uno_house``) at two players: passing every hand on is an
+    exchange; the other player, now holding the two cards of the 0's player, plays next
+    and may call."""
+    game = at(
+        f"hands=R0 R5 R6/G3 G4 G5 G6; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play", "uno_house"
+    )
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=G3 G4 G5 G6/R5 R6; discard=R9 R0; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+    assert_legal(game, "R5", "R6", "call", "draw")
 
 
 def test_H_ZERO_1_rotation_voids_every_call() -> None:
@@ -2168,6 +2183,51 @@ def test_H_STACK_1_last_card_stacked_penalty_is_still_drawn() -> None:
     outcome = game.outcome()
     assert outcome is not None and outcome.winner == 1
     assert hand(game, 2) == ["Y1", "Y2", "Y3", "Y4", "B5", "B6", "BD2"]
+
+
+def test_H_STACK_1_U_SCORE_1_going_out_on_a_stacked_wild_draw_four_scores_the_drawn_stack() -> None:
+    """H-STACK-1 + U-END-1 + U-SCORE-1 (``uno_house``): a Wild Draw Four laid as the last card
+    on a Draw Two ends the round without a colour or a challenge; the next player draws the
+    whole stack (6), and the winner scores it with the rest of the hands."""
+    game = at(
+        f"hands=RD2 R5 R6/WD4/B4 B5 Y1/G7 G8 G9; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play; "
+        "called=0 1 0 0",
+        "uno_house",
+    )
+    play(game, "RD2")
+    assert_legal(game, "WD4", "accept")
+    play(game, "WD4")
+    assert game.phase == Phase.OVER
+    assert hand(game, 2) == ["Y1", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "B4", "B5"]
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 1
+    assert outcome.round_points == (11, 0, 31, 24)
+    assert outcome.scores == (0, 66, 0, 0)
+
+
+def test_H_STACK_1_U_DRAW_2_drawing_until_playable_reshuffles_then_stops_when_nothing_is_left() -> None:
+    """U-DRAW-2 ``until_playable`` under ``uno_house``: the draw pile runs out, the discard pile
+    under its top is shuffled in and the drawing goes on until a card fits; with nothing left
+    to draw, the turn ends with the cards drawn (U-DRAW-4)."""
+    game = at(
+        "hands=R5 R6/G3 G4/B4 B5; discard=Y1 Y2 Y9; draw=G1; colour=Y; seat=0; dir=+; phase=play",
+        "uno_house",
+        draw="until_playable",
+    )
+    play(game, "draw")
+    assert game.phase == Phase.PLAY_DRAWN and game.current_player == 0
+    assert hand(game, 0) in (["R5", "R6", "Y1", "G1"], ["R5", "R6", "Y2", "G1"])  # G1, then a yellow
+    assert discard(game) == ["Y9"] and len(draw_pile(game)) == 1
+    empty = at(
+        "hands=R5 R6/G3 G4/B4 B5; discard=Y9; draw=G1; colour=Y; seat=0; dir=+; phase=play",
+        "uno_house",
+        draw="until_playable",
+    )
+    play(empty, "draw")
+    assert_position(
+        empty,
+        "hands=R5 R6 G1/G3 G4/B4 B5; discard=Y9; draw=-; colour=Y; seat=1; dir=+; phase=play",
+    )
 
 
 def test_H_REFLECT_1_last_card_reflect_sends_the_penalty_back() -> None:
