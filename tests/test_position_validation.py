@@ -152,7 +152,7 @@ def test_integers_are_ascii_digits(seat: str) -> None:
      "resume=0", "phase=jump needs the rule jump_in"),
     (dataclasses.replace(uno_env.preset("uno"), jump_in=True),
      "hands=R1 R2/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=jump; window=1; scan=1; resume=0",
-     "seat 0 must hold another copy of the (coloured) top card"),
+     "seat 0 must hold another copy of the top card"),
     (dataclasses.replace(uno_env.preset("uno"), jump_in=True),
      "hands=R5 R2/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=jump; window=1; scan=1",
      "phase=jump needs window=<seat that opened it>, scan=<k> and resume=<seat that plays next>"),

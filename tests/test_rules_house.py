@@ -885,11 +885,54 @@ def test_H_JUMP_1_H_TWO_1_the_jumper_of_a_two_gives_two_cards() -> None:
     )
 
 
-def test_H_JUMP_1_wild_cards_cannot_be_jumped() -> None:
-    """H-JUMP-1: only coloured cards are identical: no window after a Wild."""
+def test_H_JUMP_1_a_jumped_in_wild_names_no_colour() -> None:
+    """H-JUMP-1: a Wild is identical to a Wild: its holder may jump in, and the jumped-in
+    wild card has no effect: no colour is named, the colour named before stands, and play
+    continues after the jumper."""
     game = at(
-        f"hands=W G1 G2/W Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        f"hands=W G1 G2/Y1 Y2 Y3/W B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
         jump_in=True,
+    )
+    play(game, "W", "colour B")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 2
+    assert_legal(game, "W", "pass")
+    play(game, "W")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B2 B3/G4 G5 G6; discard=R4 W W; {FILL}; colour=B; seat=3; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_a_wild_draw_four_jumped_in_after_the_draw_sends_nothing() -> None:
+    """H-JUMP-1 + U-WD4-1: once the victim of a Wild Draw Four drew the four cards, a holder
+    of another Wild Draw Four may jump in with it: no penalty, no colour, no challenge; play
+    continues after the jumper. The victim's own copy, drawn as the penalty, is no jump-in on
+    the card that caused it, but may jump in on the jumper's copy, a card of its own."""
+    game = at(
+        "hands=G1 G2 G3/Y1 Y2 Y3/B4 B5 B6/WD4 G8 G9; discard=R9 WD4; "
+        "draw=WD4 Y4 Y5 Y6 Y7 Y8; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; before=R",
+        jump_in=True,
+    )
+    play(game, "accept")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 3
+    assert_legal(game, "WD4", "pass")
+    play(game, "WD4")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 1
+    assert_legal(game, "WD4", "pass")
+    play(game, "pass")
+    assert_position(
+        game,
+        "hands=G1 G2 G3/Y1 Y2 Y3 Y4 Y5 Y6 WD4/B4 B5 B6/G8 G9; discard=R9 WD4 WD4; draw=Y7 Y8; "
+        "colour=G; seat=0; dir=+; phase=play",
+    )
+
+
+def test_H_JUMP_1_H_NOFINISH_1_no_jump_in_with_a_last_wild() -> None:
+    """H-JUMP-1 + H-NOFINISH-1: a last card that is a wild may not be laid, out of turn either."""
+    game = at(
+        f"hands=W G1 G2/Y1 Y2 Y3/W/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        jump_in=True,
+        no_finish_on_action=True,
     )
     play(game, "W", "colour B")
     assert game.phase == Phase.PLAY and game.current_player == 1

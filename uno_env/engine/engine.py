@@ -1576,8 +1576,11 @@ def accept_penalty(state: np.ndarray, spec: np.ndarray, victim: int, staged: boo
 def open_jump_window(
     state: np.ndarray, spec: np.ndarray, opener: int, resume: int, staged: bool | None
 ) -> None:
-    """H-JUMP-1: holders of a card identical to the top may jump in; else ``resume`` plays."""
-    if staged is not None and spec[L.SP_JUMP_IN] == 1 and spec[L.F_COLOUR + top_face(state)] >= 0:
+    """H-JUMP-1: holders of a card identical to the top may jump in; else ``resume`` plays.
+
+    Wild cards too: a Wild is identical to a Wild, a Wild Draw Four to a Wild Draw Four (the
+    rule gives a jumped-in wild card no effect, so the colour named before stands)."""
+    if staged is not None and spec[L.SP_JUMP_IN] == 1:
         state[L.S_RESUME] = resume
         if _open_window(state, spec, opener, L.PH_JUMP_IN):
             return
@@ -1588,7 +1591,8 @@ def open_jump_window(
 def jump_in(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> None:
     """H-JUMP-1: ``seat`` lays the identical card out of turn, and play continues from ``seat``.
 
-    A jumped-in action card has no effect (the rule names action and wild cards only). A
+    A jumped-in action or wild card has no effect (a wild names no colour: the colour named
+    before stands); the rule names action and wild cards only. A
     jumped-in number card is laid as ``seat``'s own play of it, so its house-rule effects
     hold for the jumper: the 7 swap and the 0 (or 1) rule (H-SEVEN-1, H-ZERO-1: the Uno wiki
     has the player who intercepts a 1 discard its colour), the 2 (H-TWO-1), the reflex

@@ -957,8 +957,8 @@ def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         copies = int(engine.count_in_hand(state, seat, top))
         if seat == state[L.S_JUMP_BLOCK_SEAT]:
             copies -= int(state[L.S_JUMP_BLOCK_COUNT])
-        if copies < 1 or spec[L.F_COLOUR + top] < 0:
-            raise PositionError(f"phase=jump: seat {seat} must hold another copy of the (coloured) top card")
+        if copies < 1:
+            raise PositionError(f"phase=jump: seat {seat} must hold another copy of the top card")
         return
     actor = int(state[L.S_ACTOR])
     if actor == seat or state[L.FINISHED + actor]:
