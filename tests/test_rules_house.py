@@ -927,6 +927,38 @@ def test_H_JUMP_1_a_wild_draw_four_jumped_in_after_the_draw_sends_nothing() -> N
     )
 
 
+def test_H_JUMP_1_U_WD4_2_window_after_a_challenge_not_with_the_copies_drawn() -> None:
+    """H-JUMP-1 + U-WD4-2: a challenge ends with a penalty drawn, so the holders of another
+    Wild Draw Four are asked as after an accepted one; a copy the loser of the challenge drew
+    is no jump-in on it. Failed challenge: the window asks after the Wild Draw Four's player,
+    and play goes on after the challenger. Caught bluff: the challenger, who then plays, is
+    asked too (with a copy held before)."""
+    failed = at(
+        "hands=G1 G2 G3/Y1 Y2 Y3/B4 B5 B6/WD4 G8 G9; discard=R9 WD4; "
+        "draw=WD4 Y4 Y5 Y6 Y7 Y8 Y9; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; before=R",
+        jump_in=True,
+    )
+    play(failed, "challenge")
+    assert failed.phase == Phase.JUMP_IN and failed.current_player == 3
+    assert hand(failed, 1) == ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "WD4"]
+    play(failed, "pass")
+    assert failed.phase == Phase.PLAY and failed.current_player == 2
+    caught = at(
+        "hands=G1 R2 WD4/WD4 Y2 Y3/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        f"{FILL}; colour=G; seat=1; dir=+; phase=challenge; pending=4; from=0; bluff=1; before=R",
+        jump_in=True,
+    )
+    play(caught, "challenge")
+    assert caught.phase == Phase.JUMP_IN and caught.current_player == 1
+    assert hand(caught, 0) == ["R2", "Y1", "Y2", "Y3", "Y4", "G1", "WD4"]
+    play(caught, "pass")
+    assert_position(
+        caught,
+        "hands=Y1 Y2 Y3 Y4 G1 R2 WD4/WD4 Y2 Y3/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
+        "draw=Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
 def test_H_JUMP_1_H_NOFINISH_1_no_jump_in_with_a_last_wild() -> None:
     """H-JUMP-1 + H-NOFINISH-1: a last card that is a wild may not be laid, out of turn either."""
     game = at(

@@ -1697,20 +1697,24 @@ def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged:
 
 @njit(cache=True, inline="always")
 def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, staged: bool | None) -> None:
-    """U-WD4-2: a caught bluffer draws the penalty; a wrong challenger draws it + extra."""
+    """U-WD4-2: a caught bluffer draws the penalty; a wrong challenger draws it + extra.
+
+    Either way a penalty was drawn, so the holders of the identical card may jump in before
+    the next turn, as after a penalty accepted (H-JUMP-1: not with a copy just drawn)."""
     amount = state[L.S_PENDING]
+    sender = state[L.S_PENDING_FROM]
+    opener = sender if sender >= 0 else challenger
     if state[L.S_BLUFF] == 1:
-        draw_cards(state, state[L.S_PENDING_FROM], amount)
+        draw_penalty(state, spec, sender, amount, staged)
         if spec[L.SP_CHALLENGE_COLOUR_STANDS] == 0:
             state[L.S_COLOUR] = state[L.S_COLOUR_BEFORE]
         _clear_pending(state)
         # the challenger takes a normal turn, begun as any other (H-CUBE-1: a roll at 10
         # cards, a turn to sit out)
-        begin_turn(state, spec, challenger, staged)
+        open_jump_window(state, spec, opener, challenger, staged)
     else:
         # U-WD4-1: it held no card of the colour before: the hint written when it was laid is
         # now proven, cards gained since (a missed UNO call, H-CUBE-1) and all
-        sender = state[L.S_PENDING_FROM]
         if 0 <= sender < state[L.S_NPLAYERS] and 0 <= state[L.S_COLOUR_BEFORE] < L.NUM_COLOURS:
             proof = _wild_draw_proof_under(state, spec)
             faces = state[L.HINT_FACES + sender]
@@ -1721,8 +1725,8 @@ def resolve_challenge(state: np.ndarray, spec: np.ndarray, challenger: int, stag
             if faces & proof != 0 and slack >= 0:
                 record_lack(state, L.VOID_FACES, sender, faces & proof, slack, True)
         _clear_pending(state)
-        draw_cards(state, challenger, amount + spec[L.SP_CHALLENGE_PENALTY])  # M-CHAL-1
-        end_turn(state, spec, challenger, staged)
+        draw_penalty(state, spec, challenger, amount + spec[L.SP_CHALLENGE_PENALTY], staged)  # M-CHAL-1
+        open_jump_window(state, spec, opener, next_seat(state, challenger, 1), staged)
 
 
 @njit(cache=True, inline="always")
