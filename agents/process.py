@@ -21,7 +21,8 @@ the tools send                                 the agent answers
 ``view`` is :func:`agents.text.decision_json` of the decision (schema ``uno-env-decision/1``:
 the rules, own hand, top card, colour, hand sizes, pending penalty, legal moves with their ids
 and notation, the public history); ``legal`` the legal action ids. Whatever the program
-writes to standard error is its own (shown when it fails). An answer that is not JSON, names
+writes to standard error is its own: read as it comes, so it never fills the pipe, and its
+last part shown when the program exits. An answer that is not JSON, names
 no legal move, or does not come within ``timeout`` seconds ends the match with
 :class:`ProtocolError` naming the agent, the message and what was wrong. So does a program
 that exits before it is sent ``close`` (between two messages, in or between games): it is not
@@ -51,6 +52,9 @@ from .text import AnswerError, decision_json, parse_answer
 PROTOCOL = "uno-env-agent/1"
 LINE_LIMIT = 1 << 20
 """Longest answer line read (bytes): a longer one is refused, never read whole into memory."""
+STDERR_TAIL = 4096
+"""Bytes of the program's standard error kept (the end, shown when it fails); the rest is read
+and dropped, so a program that writes much there never fills the pipe and stalls."""
 
 
 class ProtocolError(RuntimeError):
@@ -80,6 +84,7 @@ class ProcessAgent:
         self.wants_observation = False
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self._stderr_tail = b""
         self.last_answer: str | None = None
         self._last_message: str | None = None  # the type of the last message answered
 
@@ -107,8 +112,10 @@ class ProcessAgent:
         except OSError as exc:
             raise ProtocolError(f"agent {self.name}: cannot start {self.argv[0]!r}: {exc}") from None
         os.set_blocking(self._proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        os.set_blocking(self._proc.stderr.fileno(), False)  # type: ignore[union-attr]
         self._buffer = b""
         self._last_message = None
+        self._stderr_tail = b""
         hello = self._request({"type": "hello", "protocol": PROTOCOL, "name": self.name, "seed": self.seed})
         self.wants_observation = bool(hello.get("observation", False))
         if isinstance(hello.get("name"), str) and hello["name"]:
@@ -147,6 +154,9 @@ class ProcessAgent:
         deadline = time.monotonic() + self.timeout
         with selectors.DefaultSelector() as selector:
             selector.register(proc.stdout, selectors.EVENT_READ)
+            if proc.stderr is not None and not proc.stderr.closed:
+                # drained while waiting: a pipe nobody reads fills (64 KiB) and blocks the program
+                selector.register(proc.stderr, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
                 if len(self._buffer) > LINE_LIMIT:
                     raise ProtocolError(f"agent {self.name}: an answer line longer than {LINE_LIMIT} bytes")
@@ -155,7 +165,11 @@ class ProcessAgent:
                     raise ProtocolError(
                         f"agent {self.name} did not answer the {what!r} message within {self.timeout:g} s"
                     )
-                if not selector.select(left):
+                ready = {key.fileobj for key, _ in selector.select(left)}
+                if proc.stderr in ready:
+                    if not self._drain_stderr():
+                        selector.unregister(proc.stderr)
+                if proc.stdout not in ready:
                     continue
                 chunk = proc.stdout.read(65536)
                 if not chunk:
@@ -178,11 +192,30 @@ class ProcessAgent:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", errors="replace").strip()
 
+    def _drain_stderr(self) -> bool:
+        """Read what the program wrote to standard error, keeping the last :data:`STDERR_TAIL`
+        bytes; False once it is closed (the program exited or closed it)."""
+        proc = self._proc
+        if proc is None or proc.stderr is None or proc.stderr.closed:
+            return False
+        for _ in range(16):  # bounded: a program that never stops writing still gets its answer read
+            try:
+                chunk = proc.stderr.read(65536)
+            except (BlockingIOError, ValueError):
+                return True
+            if chunk is None:  # nothing more for now
+                return True
+            if not chunk:
+                return False
+            self._stderr_tail = (self._stderr_tail + chunk)[-STDERR_TAIL:]
+        return True
+
     def _stderr(self) -> str:
         proc = self._proc
         if proc is None or proc.stderr is None or proc.poll() is None:
             return ""
-        tail = proc.stderr.read()[-600:].decode("utf-8", errors="replace").strip()
+        self._drain_stderr()
+        tail = self._stderr_tail[-600:].decode("utf-8", errors="replace").strip()
         return f"; its standard error ends: {tail}" if tail else ""
 
     # ------------------------------------------------------------ the agent interface

@@ -213,6 +213,37 @@ def test_an_out_of_process_agent_plays_like_the_same_logic_in_process(tmp_path: 
         assert other.games[columns].equals(inside.games[columns])
 
 
+CHATTY_AGENT = """
+import json, sys
+acts = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    acts += message["type"] == "act"
+    if acts == 4:  # the fourth decision: leaves with a last word on standard error
+        sys.stderr.write("the end of my log")
+        sys.exit(5)
+    sys.stderr.write("thinking " * 20000 + "\\n")  # 180 kB a message: more than a pipe holds
+    sys.stderr.flush()
+    print(json.dumps({"action": message["legal"][0]} if message["type"] == "act" else {}), flush=True)
+"""
+
+
+def test_a_program_writing_much_to_standard_error_still_answers() -> None:
+    """Its standard error is read while the tools wait for its answer, so a full pipe never
+    blocks it; the end of it still names what went wrong when it exits."""
+    game = Game("uno", 2, seed=3)
+    agent = ProcessAgent([sys.executable, "-c", CHATTY_AGENT], timeout=10)
+    for _ in range(3):
+        action = agent.act(None, game.legal_mask(), PublicView.of(game))
+        assert action == game.legal_actions()[0]
+        game.step(action)
+    with pytest.raises(
+        ProtocolError, match=r"(?s)exited .code 5. .*its standard error ends: .*the end of my log$"
+    ):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    agent.close()
+
+
 def test_protocol_errors_are_one_line_and_name_the_agent() -> None:
     agent = ProcessAgent(f"{PROTOCOL_AGENT} --bad")
     game = Game("uno", 2, seed=1)
