@@ -8,12 +8,15 @@ give the same choices. :func:`play` seats agents at a :class:`~uno_env.Game` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from uno_env import Game, Outcome
+from uno_env.game.encoding import observe_state
 from uno_env.sim.learned import check_fits, check_switch
 from uno_env.styles.view import PublicView
 
@@ -37,6 +40,54 @@ class Agent(Protocol):
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """A legal action id."""
         ...
+
+
+VIEW_POSITIONAL, VIEW_KEYWORD, VIEW_NONE = 0, 1, 2
+"""How :func:`call_act` hands an ``act`` the view: third positional argument, ``view=`` keyword
+(a keyword-only parameter), or not at all (an ``act(observation, action_mask)``)."""
+
+
+def _view_passing(act: Callable[..., Any], leading: int = 0) -> int:
+    """How ``act`` takes the view; ``leading`` arguments come first (1: ``self`` of a function
+    read from its class)."""
+    try:
+        signature = inspect.signature(act)
+    except (TypeError, ValueError):  # no signature to read (a builtin): the documented call
+        return VIEW_POSITIONAL
+    first = (0,) * leading
+    for args, kwargs, how in (
+        ((*first, 0, 0, 0), {}, VIEW_POSITIONAL),
+        ((*first, 0, 0), {"view": 0}, VIEW_KEYWORD),
+        ((*first, 0, 0), {}, VIEW_NONE),
+    ):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError:
+            continue
+        return how
+    return VIEW_POSITIONAL  # takes none of these: the call raises its own TypeError, named by the caller
+
+
+@functools.lru_cache(maxsize=1024)
+def _view_passing_of_method(function: Callable[..., Any]) -> int:
+    return _view_passing(function, leading=1)
+
+
+def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: PublicView) -> Any:
+    """``agent.act(observation, action_mask, view)``, the view handed over the way that ``act``
+    takes it: by position, as the keyword ``view=`` (keyword-only), or not at all when ``act``
+    takes only ``(observation, action_mask)``, as the environments call an opponent's ``act``."""
+    act = agent.act
+    function = getattr(act, "__func__", None)
+    if inspect.isfunction(function) and getattr(act, "__self__", None) is agent:
+        how = _view_passing_of_method(function)  # a method of the agent's class: read once
+    else:
+        how = _view_passing(act)
+    if how == VIEW_KEYWORD:
+        return act(observation, action_mask, view=view)
+    if how == VIEW_NONE:
+        return act(observation, action_mask)
+    return act(observation, action_mask, view)
 
 
 def resolve_mask(observation: Any, action_mask: np.ndarray | None) -> np.ndarray:
@@ -77,7 +128,9 @@ def as_view(view: View | None, who: str, observation: Any = None) -> PublicView:
 def play(game: Game, agents: Sequence[Agent], *, allow_rules_mismatch: bool = False) -> Outcome:
     """Let ``agents[seat]`` decide for every seat until ``game`` ends; return its outcome.
 
-    Each agent gets ``act(None, game.legal_mask(), PublicView.of(game))``; an illegal choice
+    Each agent gets ``act(observation, game.legal_mask(), PublicView.of(game))``, the observation
+    vector of the seat to move as the envs and tournaments give it (the view by keyword, or not
+    at all, when ``act`` takes it so: :func:`call_act`); an illegal choice
     raises :class:`~uno_env.IllegalActionError` from :meth:`Game.step`. An agent that plays
     with a network (:class:`~agents.ExportedAgent`, a ``search:net=NAME`` agent) trained for
     other rules or another player count is refused before the first move
@@ -96,9 +149,11 @@ def play(game: Game, agents: Sequence[Agent], *, allow_rules_mismatch: bool = Fa
                 "act(observation, action_mask, view) -> int; agents.make('greedy') makes one from a name)"
             )
         check_fits(agent, game.rules, game.num_players, allow_rules_mismatch=allow, where=f"agents[{seat}]: ")
+    spec, deck = game.compiled.spec, game.rules.deck_family
     while not game.is_over():
         seat = game.current_player
-        game.step(agents[seat].act(None, game.legal_mask(), PublicView.of(game)))
+        observation = observe_state(game.state, spec, seat, deck)  # as tournaments give it
+        game.step(call_act(agents[seat], observation, game.legal_mask(), PublicView.of(game)))
     outcome = game.outcome()
     assert outcome is not None
     return outcome

@@ -25,6 +25,7 @@ from uno_env.envs.common import seat_seed
 from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
+from .base import call_act
 from .llm import ChatError
 from .process import ProtocolError
 from .spec import AgentLike, AgentSpec, as_spec
@@ -51,7 +52,7 @@ def decide(agent: Any, observation: Any, mask: np.ndarray, view: PublicView, *, 
     :class:`AgentError` names the agent ``name`` when ``act`` raises or answers anything but
     a legal action id (an ``int`` or a NumPy integer; the game's own rule, ``Game.step``)."""
     try:
-        answer = agent.act(observation, mask, view)
+        answer = call_act(agent, observation, mask, view)
     except Exception as exc:
         raise failure(exc, name, seat, "act") from exc
     legal = [int(a) for a in np.flatnonzero(mask)]

@@ -918,6 +918,44 @@ def test_numpy_integers_are_action_ids_and_an_agent_needs_no_name(
     assert f"agent '{FAULTY}:Raises' at seat 1: its act() raised RuntimeError: agent exploded" in line
 
 
+class MaskReader:
+    """A user's agent in the envs' opponent form, ``act(observation, action_mask)``: no view."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        assert isinstance(observation, np.ndarray) and observation.shape == (1262,)
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+class KeywordView:
+    """Takes the view as a keyword-only argument, as the envs hand it (``view=``)."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, *, view: PublicView) -> int:
+        assert isinstance(observation, np.ndarray) and observation.shape == (1262,)
+        return view.legal_actions()[0]
+
+
+def test_every_tool_takes_an_act_with_or_without_the_view_and_gives_the_observation() -> None:
+    """The tools hand ``act`` the view the way it takes it (by position, by keyword, or not at
+    all, as the envs do) and always the observation vector: ``agents.play`` and the match loop
+    of tournaments and evaluation alike."""
+    import agents
+    import uno_env
+    from agents.match import play_deals
+
+    result = play_deals("uno", [MaskReader(), KeywordView(), "greedy"], [1, 2])
+    assert (result["length"] > 0).all()
+    seats = [MaskReader(), KeywordView(), agents.make("greedy")]
+    outcome = agents.play(uno_env.Game("uno", 3, seed=4), seats)
+    assert outcome.decisions > 0
+    # the same agents as env opponents: the same call
+    single = uno_env.SingleAgentEnv("uno", 3, opponents=[MaskReader(), KeywordView()])
+    single.reset(seed=4)
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
+        done = terminated or truncated
+
+
 def test_an_illegal_action_error_crosses_process_boundaries() -> None:
     import pickle
 
