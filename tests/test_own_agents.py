@@ -956,6 +956,26 @@ def test_every_tool_takes_an_act_with_or_without_the_view_and_gives_the_observat
         done = terminated or truncated
 
 
+@pytest.mark.parametrize(
+    "text",
+    [f"{USER_FILE}:Seeded", "tests.user_agents.seeded_agent:Seeded", "cmd:python3 agent.py", "./model.zip"],
+)
+def test_an_agent_spec_where_only_compiled_styles_run_says_so(text: str) -> None:
+    """The envs' opponent names and ``uno_env.simulate`` run compiled styles only: a Python
+    agent's, a program's or a checkpoint's spec text is refused with what to pass instead (it
+    read as an unknown play style named after the file: 'seeded_agent.py')."""
+    import uno_env
+
+    message = re.escape(f"{text!r} is not a compiled play style: it reads as an agent spec of another kind")
+    make = "make the agent"
+    with pytest.raises(ValueError, match=f"{message}.*{make}"):
+        uno_env.simulate("uno", 2, 2, policies=text)
+    with pytest.raises(ValueError, match=message):
+        uno_env.SingleAgentEnv("uno", 2, opponents=text)
+    with pytest.raises(ValueError, match="unknown play style 'greedyy'"):
+        uno_env.simulate("uno", 2, 2, policies="greedyy")
+
+
 def test_an_illegal_action_error_crosses_process_boundaries() -> None:
     import pickle
 

@@ -69,6 +69,22 @@ def available_styles() -> dict[str, str]:
     return {name: style.summary for name, style in STYLES.items()}
 
 
+OTHER_AGENT_PREFIXES = ("cmd", "llm", "py", "file")
+"""Agent-spec prefixes (:mod:`agents.spec`) of agents that are not compiled styles."""
+
+
+def _names_another_kind_of_agent(text: str, name: str) -> bool:
+    """Whether ``text`` reads as an agent spec that is no compiled style: ``FILE.py:NAME``,
+    ``MODULE:ATTR`` (a dotted module), ``cmd:``/``llm:``/``py:``/``file:``, a path or a checkpoint."""
+    return (
+        name in OTHER_AGENT_PREFIXES
+        or name.endswith(".py")
+        or "." in name
+        or text.startswith(("/", "./", "../", "~"))
+        or text.endswith(".zip")
+    )
+
+
 def parse_policy(text: str) -> tuple[Style, np.ndarray]:
     """Read ``"name"`` or ``"name:key=value,..."``; return the style and its parameter array.
 
@@ -80,6 +96,14 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
     name = name.strip()
     style = STYLES.get(STYLE_ALIASES.get(name, name))
     if style is None:
+        if _names_another_kind_of_agent(text.strip(), name):
+            raise ValueError(
+                f"{text.strip()!r} is not a compiled play style: it reads as an agent spec of another kind "
+                "(a Python file or module, a program, a chat model or a checkpoint), and only compiled "
+                "styles and exported policies (.npz, shipped names) run here; make the agent "
+                f"(agents.spec.parse_agent({text.strip()!r}).make()) and pass the object, which the envs' "
+                "opponents, agents.play and run_tournament take (uno_env.simulate takes compiled ones only)"
+            )
         aliases = ", ".join(f"{a} (= {b})" for a, b in STYLE_ALIASES.items())
         raise ValueError(f"unknown play style {name!r}; available: {', '.join(STYLES)}; also {aliases}")
     params = style.default_params()
