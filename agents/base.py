@@ -8,14 +8,13 @@ give the same choices. :func:`play` seats agents at a :class:`~uno_env.Game` and
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from uno_env import Game, Outcome
+from uno_env.envs.common import call_act
 from uno_env.game.encoding import observe_state
 from uno_env.sim.learned import check_fits, check_switch
 from uno_env.styles.view import PublicView
@@ -40,54 +39,6 @@ class Agent(Protocol):
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:
         """A legal action id."""
         ...
-
-
-VIEW_POSITIONAL, VIEW_KEYWORD, VIEW_NONE = 0, 1, 2
-"""How :func:`call_act` hands an ``act`` the view: third positional argument, ``view=`` keyword
-(a keyword-only parameter), or not at all (an ``act(observation, action_mask)``)."""
-
-
-def _view_passing(act: Callable[..., Any], leading: int = 0) -> int:
-    """How ``act`` takes the view; ``leading`` arguments come first (1: ``self`` of a function
-    read from its class)."""
-    try:
-        signature = inspect.signature(act)
-    except (TypeError, ValueError):  # no signature to read (a builtin): the documented call
-        return VIEW_POSITIONAL
-    first = (0,) * leading
-    for args, kwargs, how in (
-        ((*first, 0, 0, 0), {}, VIEW_POSITIONAL),
-        ((*first, 0, 0), {"view": 0}, VIEW_KEYWORD),
-        ((*first, 0, 0), {}, VIEW_NONE),
-    ):
-        try:
-            signature.bind(*args, **kwargs)
-        except TypeError:
-            continue
-        return how
-    return VIEW_POSITIONAL  # takes none of these: the call raises its own TypeError, named by the caller
-
-
-@functools.lru_cache(maxsize=1024)
-def _view_passing_of_method(function: Callable[..., Any]) -> int:
-    return _view_passing(function, leading=1)
-
-
-def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: PublicView) -> Any:
-    """``agent.act(observation, action_mask, view)``, the view handed over the way that ``act``
-    takes it: by position, as the keyword ``view=`` (keyword-only), or not at all when ``act``
-    takes only ``(observation, action_mask)``, as the environments call an opponent's ``act``."""
-    act = agent.act
-    function = getattr(act, "__func__", None)
-    if inspect.isfunction(function) and getattr(act, "__self__", None) is agent:
-        how = _view_passing_of_method(function)  # a method of the agent's class: read once
-    else:
-        how = _view_passing(act)
-    if how == VIEW_KEYWORD:
-        return act(observation, action_mask, view=view)
-    if how == VIEW_NONE:
-        return act(observation, action_mask)
-    return act(observation, action_mask, view)
 
 
 def resolve_mask(observation: Any, action_mask: np.ndarray | None) -> np.ndarray:

@@ -954,6 +954,10 @@ def test_every_tool_takes_an_act_with_or_without_the_view_and_gives_the_observat
     while not done:
         _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
         done = terminated or truncated
+    vector = uno_env.VectorEnv(3, "uno", 3, opponents=[MaskReader(), KeywordView()])  # train --opponents
+    vector.reset(seed=5)
+    for _ in range(60):
+        vector.step(vector.action_masks().argmax(axis=1))
 
 
 @pytest.mark.parametrize(

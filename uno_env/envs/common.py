@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import inspect
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ __all__ = [
     "PublicLog",
     "SeatedAgent",
     "UnknownKeywordError",
+    "call_act",
     "check_choice",
     "check_learner_seat",
     "check_options",
@@ -261,6 +264,54 @@ def seat_seed(game_seed: int, seat: int) -> int:
     return (int(game_seed) * SEAT_STREAMS + int(seat)) % 2**63
 
 
+VIEW_POSITIONAL, VIEW_KEYWORD, VIEW_NONE = 0, 1, 2
+"""How :func:`call_act` hands an ``act`` the view: third positional argument, ``view=`` keyword
+(a keyword-only parameter), or not at all (an ``act(observation, action_mask)``)."""
+
+
+def _view_passing(act: Callable[..., Any], leading: int = 0) -> int:
+    """How ``act`` takes the view; ``leading`` arguments come first (1: ``self`` of a function
+    read from its class)."""
+    try:
+        signature = inspect.signature(act)
+    except (TypeError, ValueError):  # no signature to read (a builtin): the documented call
+        return VIEW_POSITIONAL
+    first = (0,) * leading
+    for args, kwargs, how in (
+        ((*first, 0, 0, 0), {}, VIEW_POSITIONAL),
+        ((*first, 0, 0), {"view": 0}, VIEW_KEYWORD),
+        ((*first, 0, 0), {}, VIEW_NONE),
+    ):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError:
+            continue
+        return how
+    return VIEW_POSITIONAL  # takes none of these: the call raises its own TypeError, named by the caller
+
+
+@functools.lru_cache(maxsize=1024)
+def _view_passing_of_method(function: Callable[..., Any]) -> int:
+    return _view_passing(function, leading=1)
+
+
+def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: Any) -> Any:
+    """``agent.act(observation, action_mask, view)``, the view handed over the way that ``act``
+    takes it: by position, as the keyword ``view=`` (keyword-only), or not at all when ``act``
+    takes only ``(observation, action_mask)``, as the environments call an opponent's ``act``."""
+    act = agent.act
+    function = getattr(act, "__func__", None)
+    if inspect.isfunction(function) and getattr(act, "__self__", None) is agent:
+        how = _view_passing_of_method(function)  # a method of the agent's class: read once
+    else:
+        how = _view_passing(act)
+    if how == VIEW_KEYWORD:
+        return act(observation, action_mask, view=view)
+    if how == VIEW_NONE:
+        return act(observation, action_mask)
+    return act(observation, action_mask, view)
+
+
 class OpponentError(ValueError):
     """An agent seated as an opponent failed: its ``act`` or ``reset`` raised, or it answered
     something that is not an action id. One line naming the agent, its seat and what happened."""
@@ -316,7 +367,10 @@ class SeatedAgent:
         (whether the id is legal, the step that plays it checks)."""
         try:
             agent = self.at(row, seat, game_seed)
-            answer = agent.act(observation, mask) if view is None else agent.act(observation, mask, view=view)
+            if view is None:
+                answer = agent.act(observation, mask)
+            else:  # the view handed over the way act takes it: act(observation, action_mask) works
+                answer = call_act(agent, observation, mask, view)
         except Exception as exc:
             frames = traceback.extract_tb(exc.__traceback__)
             where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
