@@ -57,6 +57,19 @@ STDERR_TAIL = 4096
 and dropped, so a program that writes much there never fills the pipe and stalls."""
 
 
+def _json_type(value: Any) -> str:
+    """What JSON calls the type of a decoded ``value`` (for the messages)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
 class ProtocolError(RuntimeError):
     """An out-of-process agent broke the protocol (no answer, not JSON, an illegal move, exited)."""
 
@@ -239,7 +252,13 @@ class ProcessAgent:
         answer = self._request(message)
         if "action" in answer:
             action = answer["action"]
-            if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise ProtocolError(
+                    f"agent {self.name} answered action {action!r} (a JSON {_json_type(action)}), not an "
+                    f"action id: an integer, one of {legal} "
+                    f'({", ".join(public.describe_action(a) for a in legal)}), or "move" in notation'
+                )
+            if action not in legal:
                 raise ProtocolError(
                     f"agent {self.name} chose action {action!r}, which is not legal here; legal: {legal} "
                     f"({', '.join(public.describe_action(a) for a in legal)})"

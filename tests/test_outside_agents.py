@@ -244,6 +244,31 @@ def test_a_program_writing_much_to_standard_error_still_answers() -> None:
     agent.close()
 
 
+STRING_ID_AGENT = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "close":
+        break
+    reply = {"action": str(message["legal"][0])} if message["type"] == "act" else {}
+    print(json.dumps(reply), flush=True)
+"""
+
+
+def test_an_action_id_that_is_not_a_json_integer_is_named_as_such() -> None:
+    """``{"action": "26"}`` said "chose action '26', which is not legal here; legal: [26, ...]":
+    the id was legal, its type was wrong; the message now says so."""
+    game = Game("uno", 2, seed=1)
+    legal = game.legal_actions()
+    agent = ProcessAgent([sys.executable, "-c", STRING_ID_AGENT], timeout=10)
+    expected = re.escape(
+        f"answered action '{legal[0]}' (a JSON string), not an action id: an integer, one of"
+    )
+    with pytest.raises(ProtocolError, match=expected):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    agent.close()
+
+
 def test_protocol_errors_are_one_line_and_name_the_agent() -> None:
     agent = ProcessAgent(f"{PROTOCOL_AGENT} --bad")
     game = Game("uno", 2, seed=1)
