@@ -86,7 +86,10 @@ def play(game: Game, agents: Sequence[Agent], *, allow_rules_mismatch: bool = Fa
     with a network (:class:`~agents.ExportedAgent`, a ``search:net=NAME`` agent) trained for
     other rules or another player count is refused before the first move
     (:class:`~uno_env.sim.learned.PolicyGameMismatchError`) unless ``allow_rules_mismatch=True``
-    (a transfer); an object without ``act`` is refused by seat.
+    (a transfer); an object without ``act`` is refused by seat. The agents are used as given:
+    none is reset, so their own seeds hold (``agents.make(..., seed=1)``) and an agent that
+    keeps state between games needs its ``reset(seed)`` called before the next one (tournaments
+    and the envs call it for every game).
     """
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError(f"agents must be a list of one agent per seat, got {type(agents).__name__}")

@@ -100,12 +100,19 @@ def write_file_atomic(path: Path, write: Callable[[IO[bytes]], object]) -> None:
         raise
 
 
+def json_file_text(data: Any, *, compact: bool = False) -> str:
+    """The text :func:`write_json_atomic` writes for ``data``: strict JSON
+    (:func:`uno_env.files.json_text`), sorted keys, one value per line or with ``compact`` on
+    one line, ending in a newline (what a file's recorded digest is taken of)."""
+    return files.json_text(data, sort_keys=True, indent=None if compact else 1) + "\n"
+
+
 def write_json_atomic(path: Path, data: Any, *, compact: bool = False) -> None:
-    """Write ``data`` as JSON (sorted keys, fixed layout) to ``path`` atomically
+    """Write ``data`` as JSON (:func:`json_file_text`) to ``path`` atomically
     (:func:`write_file_atomic`): one value per line, or with ``compact`` on one line (for
     result files of many thousand numbers: Python's JSON writer indents in Python code, five
     times slower than its compact writer in C)."""
-    text = files.json_text(data, sort_keys=True, indent=None if compact else 1) + "\n"
+    text = json_file_text(data, compact=compact)
     write_file_atomic(path, lambda handle: handle.write(text.encode("utf-8")))
 
 

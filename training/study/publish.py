@@ -20,10 +20,11 @@ the current spec and engine give their stored digests (:func:`replay_digest`).
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 import sys
 from pathlib import Path
+
+from training.runner import json_file_text
 
 from .load import load_spec
 from .planning import plan, task_key
@@ -70,7 +71,9 @@ def replay_digest(batch_id: str) -> str:
 
     task = next(t for t in plan(load_spec(None)) if t.id == batch_id)
     result = {**run_batch(task), "seed": task.seed, "key": task_key(task)}
-    text = json.dumps(result, sort_keys=True, indent=1) + "\n"
+    # exactly the text the study's store writes (one line): a digest of any other layout
+    # could never match a published run
+    text = json_file_text(result, compact=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
