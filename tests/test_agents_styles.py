@@ -341,7 +341,7 @@ def test_monte_carlo_finds_the_skip_that_wins_in_two_moves() -> None:
 
 
 def test_monte_carlo_with_one_legal_action_draws_nothing_from_its_generator() -> None:
-    game = position(play_position("Y2/G1 G2 G3", phase="challenge", pending="4", before="B"))
+    game = position(play_position("Y2/G1 G2 G3", top="R5 WD4", phase="challenge", pending="4", before="B"))
     assert game.legal_actions() == [game.parse_action("challenge"), game.parse_action("accept")]
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     mask[game.parse_action("accept")] = 1

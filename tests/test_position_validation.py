@@ -193,6 +193,134 @@ def test_accepted_positions_print_back_to_the_same_state() -> None:
         np.testing.assert_array_equal(again.state, game.state)
 
 
+# ---------------------------------------------------------------- positions the rules cannot reach
+HOUSE_3 = "hands=R7 Y5/G3 G4/B1 B2; draw=B8 G9; colour=R; dir=+"
+MARIO_4 = "hands=R7 Y5/G3 G4/B1 B2/Y7; discard=R5 RD2 SS; draw=B8 G9; colour=R; seat=0; dir=+; phase=answer"
+
+
+@pytest.mark.parametrize("top", ["W", "G5", "GD2", "SS"])
+def test_a_challenge_needs_a_wild_draw_four_on_top(top: str) -> None:
+    """U-WD4-2: only a Wild Draw Four just played is challenged; with any other top card the
+    challenge judged a card that is not there (a 'bluff' with a Draw Two or a number)."""
+    rules = "uno_mario" if top == "SS" else "uno"
+    text = CHALLENGE.replace("discard=R9 WD4", f"discard=R9 {top}") + "; from=0"
+    assert f"phase=challenge: the top card is {top}; a challenge answers a Wild Draw Four" in _error(
+        rules, text
+    )
+
+
+@pytest.mark.parametrize(
+    ("direction", "sender", "allowed"), [("+", "0", "1"), ("+", "2", "1"), ("-", "1", "0")]
+)
+def test_the_challenge_comes_from_the_player_before_the_challenger(
+    direction: str, sender: str, allowed: str
+) -> None:
+    """U-WD4-2: the challenger is the player after the one who laid the Wild Draw Four, so
+    ``from`` is the seat before it in the direction of play (a caught bluffer elsewhere at the
+    table drew the four in the wrong hand)."""
+    text = (
+        f"{HOUSE_3.replace('dir=+', f'dir={direction}')}; discard=R9 WD4; seat=2; phase=challenge; "
+        f"pending=4; bluff=1; before=R; from={sender}"
+    ).replace("colour=R", "colour=G")
+    message = _error("uno", text)
+    assert f"from={sender}: the penalty's sender is the player before seat=2" in message
+    assert message.endswith(f"allowed: {allowed}")
+
+
+def test_a_challenge_from_the_player_before_is_resolved() -> None:
+    """U-WD4-2, 3 players, direction -: seat 0 laid the bluff, seat 2 challenges; seat 0 draws 4."""
+    text = (
+        "hands=R7 Y5/G3 G4/B1 B2; discard=R9 WD4; draw=B8 G9 Y1 Y2 Y3; colour=G; seat=2; dir=-; "
+        "phase=challenge; pending=4; from=0; bluff=1; before=R"
+    )
+    game = Game.from_position("uno", text)
+    game.step("challenge")
+    assert game.hand_sizes() == [2 + 4, 2, 2]
+    assert game.current_player == 2 and game.state[L.S_COLOUR] == 0  # R restored, seat 2 plays
+    game.check_invariants()
+
+
+@pytest.mark.parametrize(("rules", "text", "expected"), [
+    # H-STACK-1: a number on top raised no penalty
+    ("uno_house", f"{HOUSE_3}; discard=R5 R6; seat=1; phase=answer; pending=2; from=0",
+     "phase=answer: the top card R6 sends no penalty to answer; the top must be a penalty card (D2, WD4)"),
+    # official Uno stacks nothing: a Draw Two is drawn at once, never offered for an answer
+    ("uno", f"{HOUSE_3}; discard=R5 RD2; seat=1; phase=answer; pending=2; from=0",
+     "phase=answer: this rule set allows no answer to a D2 penalty"),
+    # the class is the rank of the penalty card on top
+    ("uno_house", f"{HOUSE_3}; discard=R5 RD2; seat=1; phase=answer; pending=2; from=0; class=WD4",
+     "class=WD4: the penalty was raised by the top card RD2, so its class is D2"),
+    ("uno_house", f"{HOUSE_3}; discard=R5 RD2; seat=1; phase=answer; pending=1; from=0",
+     "pending=1: the top card RD2 alone sends 2; allowed: 2..1048576"),
+    # the Draw Two's player is the one before the victim
+    ("uno_house", f"{HOUSE_3}; discard=R5 RD2; seat=1; phase=answer; pending=2; from=2",
+     "from=2: the penalty's sender is the player before seat=1 in the direction of play; allowed: 0"),
+    # MC-FOUR-1: a 4 on top sends turns to sit out, not cards
+    ("macao", MACAO.replace("5H", "4H").replace("phase=play", "phase=answer; pending=2; from=2"),
+     "skip=0: the top card 4H alone sends 1"),
+    # M-STAR-1: a Super Star sends a draw penalty back to a neighbour, not across the table
+    ("uno_mario", f"{MARIO_4}; pending=2; from=2; class=D2",
+     "from=2: the penalty's sender is the player before or after seat=0 in the direction of play; "
+     "allowed: 1, 3"),
+    ("uno_mario", f"{MARIO_4}; pending=2; from=1; class=S",
+     "class=S: the top card SS sent back a draw penalty; allowed classes: D2, WD4"),
+    ("uno_mario", f"{MARIO_4}; skip=1; from=1; class=D2", "skip=1: turns to sit out are sent by a card"),
+])  # fmt: skip
+def test_a_penalty_answered_was_raised_by_the_top_card(
+    rules: uno_env.RuleSet | str, text: str, expected: str
+) -> None:
+    """H-STACK-1, MC-FOUR-1, M-STAR-1: a penalty offered for an answer was raised by the top
+    card (or sent back by it) from a neighbour of the victim; a penalty no card raised was
+    stacked on by the engine's table as if it were one."""
+    assert expected in _error(rules, text)
+
+
+@pytest.mark.parametrize("sender", ["1", "3"])
+def test_a_penalty_sent_back_by_a_star_is_answered(sender: str) -> None:
+    """M-STAR-1: seat 0's Draw Two came back from seat 1 (a Super Star, sent back to its
+    sender) or from seat 3 (a Draw Two passed on); seat 0 accepts: it draws 2, seat 1 plays."""
+    game = Game.from_position("uno_mario", f"{MARIO_4}; pending=2; from={sender}; class=D2")
+    game.step("accept")
+    assert game.hand_sizes() == [4, 2, 2, 1] and game.current_player == 1
+    game.check_invariants()
+
+
+@pytest.mark.parametrize(("rules", "extra", "expected"), [
+    ("uno", "; sitout=1 0", "sitout: turns to sit out come from a card that makes the next player sit out"),
+    ("uno", "; before=G", "before=G: the colour before a Wild Draw Four is kept only while it is the top"),
+])  # fmt: skip
+def test_records_of_cards_the_rules_do_not_have(rules: str, extra: str, expected: str) -> None:
+    """MC-FOUR-1: only a 4 (or the cube's skip, H-CUBE-1) makes a player sit out; U-WD4-2:
+    the colour before a Wild Draw Four belongs with it on top."""
+    base = "hands=R7 Y5/G3 G4; discard=R5; draw=B2; colour=R; seat=0; dir=+; phase=play"
+    assert expected in _error(rules, base + extra)
+    cube = dataclasses.replace(uno_env.preset("uno"), cube=True)
+    if "sitout" in extra:  # the cube's skip: a turn to sit out
+        assert Game.from_position(cube, base + extra).position() == base + extra
+
+
+@pytest.mark.parametrize("direction", ["+1", "-1", "1", "0", "cw", "++"])
+def test_the_direction_is_plus_or_minus(direction: str) -> None:
+    """E-DIR-1: ``+`` or ``-``, the printer's words; ``+1`` was taken and printed back as ``+``."""
+    text = f"hands=R7 Y5/G3 G4; discard=R5; draw=B2; colour=R; seat=0; dir={direction}; phase=play"
+    assert f"dir={direction!r} must be + or -" in _error("uno", text)
+
+
+@pytest.mark.parametrize(("rules", "text", "expected"), [
+    ("uno", "hands=7H/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=play",
+     "'7H' is not an Uno card"),
+    ("macao", "hands=R7/3S; discard=5H; draw=-; colour=H; seat=0; dir=+; phase=play", "'R7'"),
+    ("uno", "hands=SS/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=play",
+     "holds 1 x SS but the deck has 0"),
+    ("macao", "hands=JKR/3S; discard=5H; draw=-; colour=H; seat=0; dir=+; phase=play",
+     "holds 1 x JKR but the deck has 0"),
+])  # fmt: skip
+def test_cards_outside_the_rule_sets_deck(rules: str, text: str, expected: str) -> None:
+    """U-DECK-1, MC-DECK-1: cards of the other deck family, or of the family but not in this
+    deck (Super Stars outside Uno Super Mario, jokers without MC-OPT-1)."""
+    assert expected in _error(rules, text)
+
+
 # ---------------------------------------------------------------- past the parser: the engine's checks
 def _broken(rules: uno_env.RuleSet | str, text: str, index: int, value: int) -> Game:
     game = Game.from_position(rules, text)

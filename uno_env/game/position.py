@@ -56,7 +56,12 @@ below ``max_decisions``), fields a phase needs are required (``target`` in phase
 ``window``/``scan``/``resume`` in ``jump``, ``pending`` in ``challenge``), fields that mean
 nothing in the phase or under the rule set are refused (a phase or field of a rule the set
 does not use), players who left (MC-END-1) are numbered 1, 2, ... and hold no cards, no
-face has more copies than the deck, and the engine invariants must hold. Anything else is a
+face has more copies than the deck, and the engine invariants must hold. A penalty being
+answered must be one play can leave: a challenge (U-WD4-2) has a Wild Draw Four on top laid
+by the player before the challenger; an answered penalty (H-STACK-1, MC-FOUR-1, M-STAR-1,
+H-REFLECT-1) was raised by the top card or sent back by it, from a neighbour of the victim,
+and the rules allow an answer to it; turns to sit out need a card (or the cube) that sends
+them; ``before`` needs the Wild Draw Four on top. Anything else is a
 :class:`PositionError` naming the field and what is allowed; an accepted position prints
 back to a line that parses to the same state.
 """
@@ -293,10 +298,13 @@ def _in_cube(state: np.ndarray) -> bool:
 _INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
 COUNT_LIMIT = 1 << 48  # counters that only grow by small steps (scores, sit-outs, rounds)
 
+# cards that raise a penalty to answer (H-STACK-1, MC-FOUR-1, MC-DRAW-1)
+_PENALTY_EFFECTS = (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_SIT_OUT)
+
 # the word-valued fields: each word and the code it stands for (the printer writes the same words)
 PHASE_CODES = {name: phase for phase, name in PHASE_NAMES.items()}
 STATUS_CODES = {name: status for status, name in STATUS_NAMES.items()}
-DIRECTIONS = {"+": 1, "-": -1, "+1": 1, "-1": -1}
+DIRECTIONS = {"+": 1, "-": -1}  # E-DIR-1: the printer's two words, nothing else
 AFTER_CHOICE = {"start": L.AC_SAME_PLAYER, "play": L.AC_END_TURN}  # phase=colour, not a cube roll
 CUBE_RETURN = {"play": L.PH_PLAY, "drawn": L.PH_PLAY_DRAWN}  # H-CUBE-1: the phase after the roll
 
@@ -323,6 +331,8 @@ class _Fields:
                 "(every card of the largest game fits in far fewer)"
             )
         self.deck = deck
+        # copies of each face in the rule set's deck for this player count (set with the hands)
+        self.deck_counts = np.zeros(L.MAX_FACES, dtype=np.int64)
         self.raw: dict[str, str] = {}
         for part in text.split(";"):
             if not part.strip():
@@ -447,6 +457,10 @@ class _Fields:
             return ranks.index(text.upper())
         raise PositionError(f"position field {key}={text!r}; allowed ranks: {', '.join(ranks)}")
 
+    def deck_faces(self, spec: np.ndarray) -> list[int]:
+        """The faces the rule set's deck holds (after the hands are read)."""
+        return [face for face in range(int(spec[L.SP_NUM_FACES])) if self.deck_counts[face] > 0]
+
     def _notation(self, parse: Callable[[str, DeckFamily], _T], text: str) -> _T:
         try:
             return parse(text, self.deck)
@@ -547,6 +561,7 @@ def _read_cards(f: _Fields, rules: RuleSet, spec: np.ndarray, state: np.ndarray)
     for face in [face for hand in hands for face in hand] + discard + draw:
         counts[face] += 1
     allowed = rules.deck_counts(n)
+    f.deck_counts[: len(allowed)] = allowed
     for face in range(int(spec[L.SP_NUM_FACES])):
         if counts[face] > allowed[face]:
             raise PositionError(
@@ -595,7 +610,9 @@ def _read_turn(f: _Fields, spec: np.ndarray, state: np.ndarray) -> None:
         seat = f.seat("seat", 0, n)
     state[L.S_CURRENT] = seat
     if f.raw["dir"] not in DIRECTIONS:
-        raise PositionError(f"position field dir={f.raw['dir']!r} must be + or -")
+        raise PositionError(
+            f"position field dir={f.raw['dir']!r} must be + or - (clockwise or counter-clockwise, E-DIR-1)"
+        )
     state[L.S_DIRECTION] = DIRECTIONS[f.raw["dir"]]
     state[L.S_COLOUR] = f.colour("colour")
     if not over and not state[L.S_NDISCARD]:
@@ -727,6 +744,11 @@ def _read_pending(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     phase = int(state[L.S_PHASE])
     state[L.S_PENDING] = f.integer("pending", 0, 0, L.PENALTY_LIMIT)
     state[L.S_PENDING_SKIP] = f.integer("skip", 0, 0, L.PENALTY_LIMIT)
+    if state[L.S_PENDING_SKIP] and not _sit_out_faces(f, spec):
+        raise PositionError(
+            f"position field skip={int(state[L.S_PENDING_SKIP])}: turns to sit out are sent by a card "
+            "that makes the next player sit out (MC-FOUR-1); this rule set's deck has none, so skip=0"
+        )
     pending = bool(state[L.S_PENDING] or state[L.S_PENDING_SKIP])
     name = PHASE_NAMES[phase]
     if phase in (L.PH_CHALLENGE, L.PH_ANSWER) and not pending:
@@ -750,12 +772,114 @@ def _read_pending(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         if challengeable and spec[L.SP_WD4_MODE] != engine.WD4_CHALLENGE:
             raise PositionError("challengeable=1 needs wd4_bluff='challenge' (U-WD4-2)")
         state[L.S_CHALLENGEABLE] = challengeable
+        if phase in (L.PH_CHALLENGE, L.PH_ANSWER):
+            _check_penalty_source(f, state, spec)
     else:
         f.refuse(("from", "class", "challengeable"), "belong with a pending penalty (pending, skip)")
     state[L.S_BLUFF] = f.integer("bluff", 0, 0, 1)
     state[L.S_COLOUR_BEFORE] = f.colour("before")
     if state[L.S_BLUFF] and state[L.S_COLOUR_BEFORE] < 0:  # a caught bluff restores that colour
         raise PositionError("bluff=1 needs before=<the active colour before the Wild Draw Four> (U-WD4-2)")
+    top = _top(state)
+    if state[L.S_COLOUR_BEFORE] >= 0 and spec[L.F_EFFECT + top] != L.EF_WILD_DRAW:
+        # laying a Wild Draw Four records it; the next play or the penalty's end clears it
+        raise PositionError(
+            f"position field before={f.raw['before']}: the colour before a Wild Draw Four is kept only "
+            f"while it is the top card (U-WD4-2), and the top card is {cards.format_face(top, f.deck)}"
+        )
+
+
+def _sit_out_faces(f: _Fields, spec: np.ndarray) -> list[int]:
+    """The faces of the deck that make the next player sit out turns (MC-FOUR-1)."""
+    return [face for face in f.deck_faces(spec) if spec[L.F_EFFECT + face] == L.EF_SIT_OUT]
+
+
+def _seats_text(seats: list[int]) -> str:
+    return ", ".join(map(str, seats)) if seats else "none"
+
+
+def _check_penalty_source(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """A penalty being answered (phases ``challenge`` and ``answer``) was raised by the top card
+    and sent by the player next to the seat to move, as play can leave it.
+
+    U-WD4-2: only a Wild Draw Four just played is challenged, by the player after its player.
+    H-STACK-1, MM-SEVEN-1, MD-SEVEN-1, MC-FOUR-1, MC-DRAW-1: a penalty card on top raised a
+    penalty of its own rank, sent by the player before the victim; H-REFLECT-1 (a Reverse) and
+    M-STAR-1 (a Super Star) on top sent a draw penalty back to its sender, a neighbour of the
+    seat to move either side. The penalty is offered for an answer only when the rules allow
+    one (else the victim takes it at once, and no position asks).
+    """
+    n = int(state[L.S_NPLAYERS])
+    seat = int(state[L.S_CURRENT])
+    name = PHASE_NAMES[int(state[L.S_PHASE])]
+    deck = f.deck
+    top = _top(state)
+    top_text = cards.format_face(top, deck)
+    effect = int(spec[L.F_EFFECT + top])
+    pending_class = int(state[L.S_PENDING_CLASS])
+    ranks = cards.RANK_TOKENS[deck]
+    allowed = f.deck_faces(spec)
+    penalty_ranks = sorted(
+        {int(spec[L.F_RANK + face]) for face in allowed if spec[L.F_EFFECT + face] in _PENALTY_EFFECTS}
+    )
+    draw_ranks = sorted(
+        {
+            int(spec[L.F_RANK + face])
+            for face in allowed
+            if spec[L.F_EFFECT + face] in (L.EF_DRAW, L.EF_WILD_DRAW)
+        }
+    )
+    reflects = effect == L.EF_REVERSE and spec[L.SP_REVERSE_REFLECTS] == 1
+    sent_back = state[L.S_PENDING] > 0 and (reflects or effect == L.EF_STAR)
+    if name == "challenge" and effect != L.EF_WILD_DRAW:
+        raise PositionError(
+            f"phase=challenge: the top card is {top_text}; a challenge answers a Wild Draw Four just "
+            "played, so the top card must be WD4 (U-WD4-2)"
+        )
+    if effect in _PENALTY_EFFECTS:
+        if pending_class != spec[L.F_RANK + top]:
+            raise PositionError(
+                f"position field class={ranks[pending_class]}: the penalty was raised by the top card "
+                f"{top_text}, so its class is {ranks[int(spec[L.F_RANK + top])]}"
+            )
+        # the top card's own penalty is in the total (stacking only adds to it)
+        key, index = ("skip", L.S_PENDING_SKIP) if effect == L.EF_SIT_OUT else ("pending", L.S_PENDING)
+        amount = int(spec[L.F_AMOUNT + top])
+        if state[index] < min(amount, L.PENALTY_LIMIT):
+            raise PositionError(
+                f"position field {key}={int(state[index])}: the top card {top_text} alone sends {amount}; "
+                f"allowed: {amount}..{L.PENALTY_LIMIT}"
+            )
+    elif sent_back:
+        if pending_class not in draw_ranks:
+            raise PositionError(
+                f"position field class={ranks[pending_class]}: the top card {top_text} sent back a draw "
+                f"penalty; allowed classes: {', '.join(ranks[r] for r in draw_ranks) or 'none'}"
+            )
+    else:
+        why = "a draw penalty (pending=<cards>)" if effect in (L.EF_REVERSE, L.EF_STAR) else "a penalty"
+        raise PositionError(
+            f"phase={name}: the top card {top_text} sends no penalty to answer; the top must be a "
+            f"penalty card ({', '.join(ranks[r] for r in penalty_ranks) or 'none in this deck'})"
+            + (f", or a card that sent back {why}" if effect in (L.EF_REVERSE, L.EF_STAR) else "")
+        )
+    answerable = spec[L.STACKABLE + pending_class] == 1 or (
+        state[L.S_PENDING] > 0 and (spec[L.SP_REVERSE_REFLECTS] == 1 or spec[L.SP_HAS_STAR] == 1)
+    )
+    if name == "answer" and not answerable:
+        raise PositionError(
+            f"phase=answer: this rule set allows no answer to a {ranks[pending_class]} penalty (no card "
+            "stacks on it, H-STACK-1); its victim takes it at once, so no position asks"
+        )
+    sender = int(state[L.S_PENDING_FROM])
+    before = [s for s in range(n) if s != seat and engine.next_seat(state, s, 1) == seat]
+    after = [int(engine.next_seat(state, seat, 1))] if sent_back else []
+    if sender not in before + after:
+        who = "the player before" + (" or after" if after else "")
+        raise PositionError(
+            f"position field from={sender}: the penalty's sender is {who} seat={seat} in the direction "
+            f"of play; allowed: {_seats_text(sorted(set(before + after)))}"
+        )
 
 
 def _read_after(f: _Fields, state: np.ndarray) -> None:
@@ -839,6 +963,11 @@ def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
             )
         state[L.SCORE : L.SCORE + n] = scores
     sitout = f.per_seat("sitout", n, 0, COUNT_LIMIT)
+    if sitout is not None and any(sitout) and not (_sit_out_faces(f, spec) or spec[L.SP_CUBE]):
+        raise PositionError(
+            "position field sitout: turns to sit out come from a card that makes the next player sit "
+            "out (MC-FOUR-1) or the cube's skip (H-CUBE-1); this rule set has neither, so all are 0"
+        )
     if sitout is not None:
         for s in range(n):
             if sitout[s] and state[L.FINISHED + s]:
