@@ -217,14 +217,23 @@ def test_a_pending_sit_out_penalty() -> None:
 def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
     """The same position with the observer's hidden cards redealt: opponents keep their hand
     sizes, the draw pile its size, but which cards sit where (and the draw order) changes.
-    An opponent's drawn card stays in their hand (the position names it); hands the observer
+    What the position shows of an opponent's hand stays in it: its drawn card (the position
+    names it), the copies of the top card of a player asked to jump in (H-JUMP-1 asks only
+    holders) and a 0 of a player asked to block the look (H-ZEROSEE-1); hands the observer
     has seen and that did not change since (H-ZEROSEE-1) are not hidden, so they stay."""
     fields = fields_of(text)
     hands = [h.split() for h in fields["hands"].split("/")]
     draw = fields["draw"].split() if fields["draw"] not in ("", "-") else []
-    keep: dict[int, str] = {}
-    if fields.get("phase") == "drawn" and "drawn" in fields and int(fields["seat"]) != observer:
-        keep[int(fields["seat"])] = fields["drawn"]
+    kept: dict[int, list[str]] = {}
+    mover, phase = int(fields["seat"]), fields.get("phase")
+    if mover != observer:
+        if phase == "drawn" and "drawn" in fields:
+            kept[mover] = [fields["drawn"]]
+        elif phase == "jump":
+            top = fields["discard"].split()[-1]
+            kept[mover] = [card for card in hands[mover] if card == top]
+        elif phase == "block":
+            kept[mover] = [next(card for card in hands[mover] if card[1:] == "0")]
     seen = {
         int(pair.split(">")[1]) for pair in fields.get("seen", "").split() if pair.startswith(f"{observer}>")
     }
@@ -233,9 +242,9 @@ def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
     for seat, hand in enumerate(hands):
         if seat not in fixed:
             hidden[seat] = list(hand)
-            if seat in keep:
-                hidden[seat].remove(keep[seat])
-    kept = {seat: [card] for seat, card in keep.items()}
+            for card in kept.get(seat, []):
+                hidden[seat].remove(card)
+    kept = {seat: cards for seat, cards in kept.items() if seat not in fixed}
     dealt, pool = deal_hidden(hidden, draw, fields, rng.shuffle, kept)  # proven records are public
     for seat, new in dealt.items():
         hands[seat] = new + kept.get(seat, [])

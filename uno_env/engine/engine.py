@@ -1583,6 +1583,9 @@ def open_jump_window(
     if staged is not None and spec[L.SP_JUMP_IN] == 1:
         state[L.S_RESUME] = resume
         if _open_window(state, spec, opener, L.PH_JUMP_IN):
+            # the window's actor is its opener (the observation shows it, a position rebuilds
+            # it from window=), not whatever play was resolved last
+            state[L.S_ACTOR] = opener
             return
     begin_turn(state, spec, resume, staged)
 

@@ -161,8 +161,10 @@ def _midplay_defaults(state: np.ndarray, spec: np.ndarray) -> dict[str, int]:
         L.PH_BLOCK: L.STAGE_PASS,
     }.get(phase, L.STAGE_COLOUR)
     penalty = effect in (L.EF_DRAW, L.EF_WILD_DRAW, L.EF_SIT_OUT)
+    window = int(state[L.S_WINDOW_FROM])
     return {
-        "actor": seat,
+        # a jump-in window's actor is the player who opened it (H-JUMP-1)
+        "actor": window if phase == L.PH_JUMP_IN and window >= 0 else seat,
         "stage": stage,
         "kind": L.PK_NORMAL,
         "count": 1,
