@@ -1553,6 +1553,8 @@ def draw_penalty(state: np.ndarray, spec: np.ndarray, victim: int, count: int, s
     """``victim`` draws ``count`` cards as a penalty the top card set off (its draw penalty, a
     "previous player draws" card, the reflex of H-REACT-1). H-JUMP-1: the copies of the top
     card among them cannot be used to jump in on it."""
+    if not seat_ok(state, victim):  # a seat read from a corrupted state: an engine error, no read
+        return
     top = top_face(state)
     before = count_in_hand(state, victim, top)
     draw_cards(state, victim, count)
