@@ -149,6 +149,9 @@ def decision_json(view: PublicView, *, history: int | None = None) -> dict[str, 
         if colour < 0
         else {"letter": cards.COLOUR_LETTERS[deck][colour], "name": cards.COLOUR_NAMES[deck][colour]},
         "hand_sizes": view.hand_sizes(),
+        "seen_hands": [
+            {"seat": seat, "hand": [card_text(c) for c in hand]} for seat, hand in view.seen_hands().items()
+        ],
         "draw_pile": view.draw_pile_size,
         "discard_pile": len(view.discard_pile()),
         "pending": {
@@ -201,6 +204,10 @@ def decision_prompt(view: PublicView, *, history: int = 12) -> str:
         f"seat {s}{' (you)' if s == data['seat'] else ''}: {n}" for s, n in enumerate(data["hand_sizes"])
     )
     lines.append(f"- Cards held: {sizes}; draw pile: {data['draw_pile']}; play goes {data['direction']}")
+    for seen in data["seen_hands"]:
+        lines.append(
+            f"- You have seen seat {seen['seat']}'s hand: {' '.join(c['card'] for c in seen['hand'])}"
+        )
     pending = data["pending"]
     if pending["from"] is not None:
         lines.append(

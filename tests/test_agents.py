@@ -16,7 +16,7 @@ import uno_env.sim.learned
 from agents import Agent, PublicView, RandomAgent, ScriptedAgent, make
 from uno_env import PRESETS, Game
 from uno_env.engine import layout as L
-from uno_env.engine.rules import compile_spec, preset
+from uno_env.engine.rules import compile_spec, load_rules, preset
 from uno_env.sim import batch
 from uno_env.styles.dispatch import choose_action
 from uno_env.styles.params import P_BLUFF, P_CHALLENGE
@@ -188,6 +188,40 @@ def test_python_agents_only_pick_legal_actions(name: str, num_players: int, styl
         return
     wanted = 300 if style in FAST else 2000
     assert _play_checked(name, num_players, FAST.get(style, style), wanted) >= wanted
+
+
+@pytest.mark.parametrize("style", ["search:sims=100", "monte_carlo:samples=8"])
+def test_a_hand_the_mover_has_looked_at_is_in_its_view_and_the_samplers_use_it(style: str) -> None:
+    """H-ZEROSEE-1: a 0 shows a hand to the player on the left of its owner. The view keeps that
+    hand while it has not changed, and the sampling styles deal it as known: at every decision
+    where the mover has seen a hand, a style at a Python table decides as the compiled kernel
+    on the whole state (the view used to wipe the seen hand, and the search then dealt that
+    player no cards)."""
+    rules = load_rules("uno", zero_reveals=True)
+    spec = compile_spec(rules)
+    checked = 0
+    for seed in range(40):
+        game = Game(rules, 3, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_over():
+            view = PublicView.of(game).public()
+            seen = view.seen_hands()
+            for seat, hand in seen.items():
+                start = L.HANDS + seat * L.MAX_FACES
+                assert sorted(c.face for c in hand) == [
+                    f for f in range(L.MAX_FACES) for _ in range(int(game.state[start + f]))
+                ]
+            if seen and len(game.legal_actions()) > 1:
+                agent = ScriptedAgent(style, seed=seed)
+                full = game.state.copy()
+                full[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = agent._generator
+                mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
+                mask[: game.num_actions] = game.legal_mask()
+                expected = choose_action(full, spec, mask, int(mask.sum()), agent.style.code, agent.params)
+                assert agent.act(None, game.legal_mask(), game) == expected, game.position()
+                checked += 1
+            game.step(int(rng.choice(game.legal_actions())))
+    assert checked > 100
 
 
 # ================================================================ seeding

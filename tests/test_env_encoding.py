@@ -98,7 +98,7 @@ def test_unknown_field_names_the_valid_ones() -> None:
 
 # ================================================================ content, seat-relative
 POSITION = (
-    "hands=R7 R7 YS W/G3 G4/BD2 B9 B1; discard=B5 Y5 R5; draw=B2 G9 WD4 Y1; colour=R; seat=0; "
+    "hands=R7 R7 YS W/G3/BD2 B9 B1 G4; discard=B5 Y5 R5; draw=B2 G9 WD4 Y1; colour=R; seat=0; "
     "dir=-; phase=play; called=1; scores=10 20 30"
 )
 
@@ -113,7 +113,7 @@ def test_fields_hold_the_observers_view() -> None:
     assert field(obs, "direction").tolist() == [-1]
     assert np.flatnonzero(field(obs, "to_move")).tolist() == [0]
     assert field(obs, "seated").tolist() == [1, 1, 0, 0, 0, 0, 0, 0, 0]
-    assert (field(obs, "hand_sizes")[:3] * HAND_SIZE_SCALE).round().tolist() == [2, 3, 0]
+    assert (field(obs, "hand_sizes")[:3] * HAND_SIZE_SCALE).round().tolist() == [1, 4, 0]
     assert field(obs, "called")[:2].tolist() == [1, 0]
     assert field(obs, "own_called").tolist() == [0]
     discard = field(obs, "discard")
@@ -128,12 +128,12 @@ def test_other_seats_are_relative_to_the_observer() -> None:
     game = Game.from_position("uno", POSITION)
     obs = obs_of(game, 1)
     # seat 1 sees seat 2 one place clockwise and seat 0 two places clockwise (E-DIR-1)
-    assert (field(obs, "hand_sizes")[:2] * HAND_SIZE_SCALE).round().tolist() == [3, 4]
+    assert (field(obs, "hand_sizes")[:2] * HAND_SIZE_SCALE).round().tolist() == [4, 4]
     assert field(obs, "called")[:2].tolist() == [0, 0]
     assert field(obs, "own_called").tolist() == [1]
     assert np.flatnonzero(field(obs, "to_move")).tolist() == [2]
     assert field(obs, "scores")[:3].tolist() == pytest.approx([20 / 500, 30 / 500, 10 / 500])
-    assert format_cards([f for f in range(56) for _ in range(int(field(obs, "hand")[f]))]) == "G3 G4"
+    assert format_cards([f for f in range(56) for _ in range(int(field(obs, "hand")[f]))]) == "G3"
 
 
 def test_pending_penalty_names_its_sender_relative_to_the_victim() -> None:
@@ -321,7 +321,7 @@ def test_an_opponents_drawn_card_and_a_bluff_flag_do_not_leak() -> None:
 def test_the_probe_sees_a_change_in_public_information() -> None:
     """The leak test can fail: a visible change (a hand size) does change the vector."""
     game = Game.from_position("uno", POSITION)
-    bigger = Game.from_position("uno", POSITION.replace("G3 G4/", "G3 G4 G5/"))
+    bigger = Game.from_position("uno", POSITION.replace("B1 G4;", "B1 G4 G5;"))
     assert not np.array_equal(obs_of(game, 0), obs_of(bigger, 0))
 
 
@@ -330,7 +330,7 @@ def test_describe_names_every_field_and_decodes_it() -> None:
     game = Game.from_position("uno", POSITION)
     text = describe(obs_of(game, 0))
     assert [line.split()[0] for line in text.splitlines()] == [f.name for f in obs_layout("uno").fields]
-    assert "R7x2 YS W" in text and "+1:2 +2:3" in text and "counter-clockwise" in text
+    assert "R7x2 YS W" in text and "+1:1 +2:4" in text and "counter-clockwise" in text
     assert describe({"observation": obs_of(game, 0), "action_mask": np.zeros(74, np.int8)}) == text
 
 

@@ -9,6 +9,7 @@ import random
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,7 @@ from tests.test_env_encoding import hidden_variant
 from uno_env import Game
 from uno_env.engine import layout as L
 from uno_env.engine.actions import ActionKind, action_kind
+from uno_env.styles.facts import own_bluff_known
 from uno_env.styles.public import HIDDEN
 from uno_env.styles.view import PublicView
 
@@ -443,7 +445,10 @@ def test_the_aec_envs_view_carries_the_public_history() -> None:
 class LogReader:
     """A Python opponent that keeps, at each of its decisions, its seat, the game's raw log
     (the list object, which grows with its game) and its length then, the public history
-    its view shows and the game's position."""
+    its view shows and the game's position. It is handed the complete view, as the oracle is
+    (``style.cheats``), to read the raw log; what an agent is handed is its ``public()`` copy."""
+
+    style = SimpleNamespace(cheats=True)
 
     def __init__(self, seed: int, env: object) -> None:
         self.rng = np.random.default_rng(seed)
@@ -452,8 +457,10 @@ class LogReader:
 
     def act(self, observation: object, action_mask: np.ndarray | None = None, view: object = None) -> int:
         assert view is not None and action_mask is not None
+        assert view.complete  # type: ignore[attr-defined]
         position = self.env.compiled.position(view.state)  # type: ignore[attr-defined]
-        self.seen.append((view.seat, view.log, view.log_length, view.public_history(), position))  # type: ignore[attr-defined]
+        public = view.public()  # type: ignore[attr-defined]
+        self.seen.append((view.seat, view.log, view.log_length, public.public_history(), position))  # type: ignore[attr-defined]
         return int(self.rng.choice(np.flatnonzero(action_mask)))
 
 
@@ -498,6 +505,15 @@ def check_against_aec(rules: object, n: int, seed: int, seen: list, log: list[En
             a = PublicView(same.state, same.compiled.spec, same.rules, log, length)
             b = PublicView(redealt.state, redealt.compiled.spec, redealt.rules, other_world, length)
             assert decision_json(a) == decision_json(b)
+            # the view an agent is handed holds nothing else either: its state and log fields
+            # read alike in both worlds (a cheating style alone gets the complete view)
+            public_a, public_b = a.public(), b.public()
+            differ = public_a.state != public_b.state
+            if own_bluff_known(a.state):  # the mover's own Wild Draw Four: the redeal drops its flag
+                differ[L.S_BLUFF] = False
+            assert not differ.any(), (position, np.flatnonzero(differ))
+            assert list(public_a.log or ()) == list(public_b.log or ())
+            assert public_a.public_history() == history
         # nothing hidden: a card given is shown only to its giver and receiver (H-TWO-1), and
         # another seat's let-go answer to an out-of-turn window is left out (H-JUMP-1)
         receiver = -1
@@ -560,7 +576,7 @@ def test_the_single_agent_envs_views_carry_the_whole_public_history(overrides: d
             )
             _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             done = terminated or truncated
-        final = env.public_view()
+        final = env._complete_view()  # the raw log (an agent's view hides the cards given)
         log = list(final.log[: final.log_length])
         assert aec_histories(rules, 3, info["game_seed"], log)[-1][2] == env.position()  # the whole game
         decisions += len(reader.seen)
@@ -623,8 +639,9 @@ def test_the_vector_envs_learners_see_the_whole_public_history(overrides: dict[s
             view = venv.public_view(i)
             assert view.seat == int(venv.learner_seats[i])
             assert view.legal_actions() == np.flatnonzero(venv.action_masks()[i]).tolist()
-            entry = (view.seat, view.log, view.log_length, view.public_history(), venv.position(i))
-            games.setdefault(id(view.log), (int(venv.game_seeds[i]), []))[1].append(entry)
+            raw = venv._view(i)  # the complete view: the game's raw log list
+            entry = (view.seat, raw.log, view.log_length, view.public_history(), venv.position(i))
+            games.setdefault(id(raw.log), (int(venv.game_seeds[i]), []))[1].append(entry)
         venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]))
     checked = hidden = 0
     for seed, seen in games.values():
@@ -697,7 +714,7 @@ def test_a_long_play_on_within_one_step_keeps_the_whole_history() -> None:
         done = terminated or truncated
         longest = max(longest, env.public_view().log_length - before)
     assert longest > 512  # the case: one call applied more decisions than a 512-entry ring
-    final = env.public_view()
+    final = env._complete_view()
     assert final.log is not None
     log = list(final.log[: final.log_length])
     game = Game(rules, 4, seed=0)
@@ -958,6 +975,80 @@ def test_every_tool_takes_an_act_with_or_without_the_view_and_gives_the_observat
     vector.reset(seed=5)
     for _ in range(60):
         vector.step(vector.action_masks().argmax(axis=1))
+
+
+class Peeker:
+    """An agent that reads the view's raw fields, as a careless (or a cheating) one might: the
+    state buffer's other hands, draw pile and chance generator, and the log's given cards."""
+
+    hidden = 0  # log entries seen hidden, over every instance
+
+    def __init__(self) -> None:
+        self.views = 0
+
+    def act(self, observation: object, action_mask: np.ndarray, view: PublicView) -> int:
+        me = view.seat
+        for other in range(L.MAX_PLAYERS):
+            start = L.HANDS + other * L.MAX_FACES
+            if other != me:
+                assert not view.state[start : start + L.MAX_FACES].any(), f"seat {other}'s hand is readable"
+        assert not view.state[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS].any(), "the draw pile is readable"
+        assert not view.state[L.RNG : L.RNG + L.RNG_WORDS].any(), "the game's generator is readable"
+        assert not view.complete
+        receiver = -1
+        for seat, action, phase in view.log or ():
+            if phase == L.PH_CHOOSE_TARGET:
+                receiver = (seat + action_kind(action)[1]) % view.num_players
+            if phase == L.PH_GIVE and me not in (seat, receiver):
+                assert action == HIDDEN, "a card given between two other seats is readable"
+                Peeker.hidden += 1
+        self.views += 1
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+def test_no_tool_hands_an_agent_a_hidden_card_in_the_views_raw_fields() -> None:
+    """The view handed to an agent (tournaments, evaluation, ``agents.play``, env opponents, the
+    envs' ``public_view()`` and the AEC observation's ``view``) is the public copy: another
+    hand, the draw pile, the chance generator or a card given between two other seats (H-TWO-1)
+    is not in ``view.state`` or ``view.log`` either. The oracle alone (a cheating style) is
+    handed the complete view, and refuses a public one with what to do instead."""
+    import agents
+    import uno_env
+    from agents.match import play_deals
+
+    rules = uno_env.load_rules("uno", two_gives=True)
+    peeker = Peeker()
+    result = play_deals(rules, [peeker, "greedy", "random_legal"], [1, 2, 3])
+    assert (result["length"] > 0).all()
+    agents.play(Game(rules, 3, seed=4), [peeker, agents.make("greedy"), Peeker()])
+    single = uno_env.SingleAgentEnv(rules, 3, opponents=[Peeker(), "greedy"])
+    single.reset(seed=4)
+    vector = uno_env.VectorEnv(2, rules, 3, opponents=[Peeker(), Peeker()], public_views=True)
+    vector.reset(seed=5)
+    for _ in range(40):
+        Peeker().act(None, single.action_masks(), single.public_view())
+        _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[-1]))
+        if terminated or truncated:
+            single.reset()
+        for i in range(2):
+            Peeker().act(None, vector.action_masks()[i], vector.public_view(i))
+        vector.step(vector.action_masks().argmax(axis=1))
+    aec = uno_env.env(rules, 3)
+    aec.reset(seed=6)
+    for _ in aec.agent_iter(max_iter=60):
+        observation, _, terminated, truncated, _ = aec.last()
+        aec.step(
+            None
+            if terminated or truncated
+            else Peeker().act(None, observation["action_mask"], observation.view)
+        )
+    assert peeker.views > 20 and Peeker.hidden > 0
+    # the oracle is handed the complete view where cheating is allowed, and says so where not
+    oracle = agents.make("oracle:sims=20,depth=6", seed=1)
+    game = Game(rules, 3, seed=7)
+    assert agents.play(game, [oracle, agents.make("greedy"), agents.make("greedy")]).decisions > 0
+    with pytest.raises(ValueError, match="oracle reads the other hands"):
+        oracle.act(None, single.action_masks(), single.public_view())
 
 
 @pytest.mark.parametrize(

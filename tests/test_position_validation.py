@@ -114,6 +114,8 @@ def test_a_player_who_left_is_skipped() -> None:
     ("; decisions=1_0", "decisions='1_0' must be an integer"),
     ("; called=\u00b2", "called: '\u00b2' is not a seat 0..1"),
     ("; called=2", "called: '2' is not a seat 0..1"),
+    ("; called=1", "called: seat 1 holds 2 cards; a standing UNO call (U-UNO-1) belongs to a player with one"),
+    ("; called=0 0", "called: seat 0 is listed twice"),
     ("; drawn=R7", "drawn belongs to phase=drawn"),
     ("; from=1", "from belong with a pending penalty"),
     ("; after=start", "after belongs to phase=colour"),
@@ -129,6 +131,14 @@ def test_out_of_range_and_meaningless_fields_are_named(extra: str, expected: str
     failed at once, or the field was silently dropped)."""
     base = "hands=R7 Y5/G3 G4; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=play"
     assert expected in _error("uno", base + extra)
+
+
+def test_the_player_to_move_may_hold_a_call_with_two_cards() -> None:
+    """U-UNO-1: the call is made before laying the second-to-last card, so the mover's call
+    stands with two cards (and anyone's with one)."""
+    base = "hands=R7 Y5/G3; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=play; called=0 1"
+    game = Game.from_position("uno", base)
+    assert game.state[L.CALLED] == 1 and game.state[L.CALLED + 1] == 1
 
 
 @pytest.mark.parametrize("seat", ["\u0661", "\uff10", "0_0", "1.0", " ", "10" * 10])

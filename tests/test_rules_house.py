@@ -2266,7 +2266,7 @@ def test_H_STACK_1_U_SCORE_1_going_out_on_a_stacked_wild_draw_four_scores_the_dr
     whole stack (6), and the winner scores it with the rest of the hands."""
     game = at(
         f"hands=RD2 R5 R6/WD4/B4 B5 Y1/G7 G8 G9; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play; "
-        "called=0 1 0 0",
+        "called=1",
         "uno_house",
     )
     play(game, "RD2")

@@ -422,8 +422,9 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         """The game as the agent to move may see it (typed accessors: own hand, top card,
         decision..., the public history of the game's decisions); the observation of the agent
         to move carries it too (``obs.view``), so ``agent.act(obs)`` works for every agent of
-        :mod:`agents`."""
-        return PublicView(self._state, self._spec, self.rules, self._log, len(self._log))
+        :mod:`agents`. Its fields hold nothing that agent may not know
+        (:meth:`~uno_env.styles.view.PublicView.public`)."""
+        return PublicView(self._state, self._spec, self.rules, self._log, len(self._log)).public()
 
     @property
     def game_seed(self) -> int | None:

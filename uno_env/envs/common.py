@@ -22,6 +22,7 @@ from ..game.compiled import CompiledGame, compile_game
 from ..game.encoding import ObsLayout, obs_layout
 from ..sim.learned import is_learned_policy
 from ..styles.registry import policy_table
+from ..styles.view import PublicView
 from . import core
 from .core import next_seed
 
@@ -298,17 +299,24 @@ def _view_passing_of_method(function: Callable[..., Any]) -> int:
 def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: Any) -> Any:
     """``agent.act(observation, action_mask, view)``, the view handed over the way that ``act``
     takes it: by position, as the keyword ``view=`` (keyword-only), or not at all when ``act``
-    takes only ``(observation, action_mask)``, as the environments call an opponent's ``act``."""
+    takes only ``(observation, action_mask)``, as the environments call an opponent's ``act``.
+
+    A complete :class:`~uno_env.styles.view.PublicView` is handed over as its
+    :meth:`~uno_env.styles.view.PublicView.public` copy (nothing the player to move may not
+    know), except to an agent whose play style cheats by design (the oracle: ``agent.style.cheats``),
+    which tournaments and studies seat only when cheating agents are allowed."""
     act = agent.act
     function = getattr(act, "__func__", None)
     if inspect.isfunction(function) and getattr(act, "__self__", None) is agent:
         how = _view_passing_of_method(function)  # a method of the agent's class: read once
     else:
         how = _view_passing(act)
-    if how == VIEW_KEYWORD:
-        return act(observation, action_mask, view=view)
     if how == VIEW_NONE:
         return act(observation, action_mask)
+    if isinstance(view, PublicView) and not getattr(getattr(agent, "style", None), "cheats", False):
+        view = view.public()
+    if how == VIEW_KEYWORD:
+        return act(observation, action_mask, view=view)
     return act(observation, action_mask, view)
 
 

@@ -323,12 +323,12 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             policy, takes_view = external
             obs = observe_state(self._state, self._spec, seat, self.deck)
             mask = self._mask[: self._num_actions].copy()
-            view = self.public_view() if takes_view else None
-            if isinstance(policy, SeatedAgent):
+            view = self._complete_view() if takes_view else None
+            if isinstance(policy, SeatedAgent):  # call_act hands it the public view (the oracle, all)
                 game_seed = self._seed if self._seed is not None else 0
                 chosen: Any = policy.ask(0, seat, game_seed, obs, mask, view)
             else:
-                chosen = policy(obs, mask, view=view) if takes_view else policy(obs, mask)
+                chosen = policy(obs, mask, view=view.public()) if view is not None else policy(obs, mask)
             try:
                 action = coerce_action(chosen, self._num_actions)
             except ValueError as exc:
@@ -449,6 +449,10 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         (:class:`~uno_env.styles.view.PublicView`)."""
         if not self._has_reset:
             raise RuntimeError("reset() needs to be called before public_view()")
+        return self._complete_view().public()
+
+    def _complete_view(self) -> PublicView:
+        """The game's whole state with its public history (agents get its ``public()`` copy)."""
         log = self._public_log.entries(0)
         return PublicView(self._state, self._spec, self.rules, log, len(log))
 

@@ -513,10 +513,11 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             raise RuntimeError("reset() needs to be called before public_view()")
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
             raise IndexError(f"public_view takes a game index 0..{self.num_envs - 1}, got {i!r}")
-        return self._view(int(i))
+        return self._view(int(i)).public()
 
     def _view(self, i: int) -> PublicView:
-        """The public view of game ``i`` for the seat to move, with the game's public history."""
+        """The complete view of game ``i`` for the seat to move, with the game's public history
+        (handed to agents as :meth:`~uno_env.styles.view.PublicView.public`, by ``call_act``)."""
         log = self._public_log.entries(i)
         return PublicView(self._states[i], self._spec, self.rules, log, len(log))
 

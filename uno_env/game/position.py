@@ -396,6 +396,8 @@ class _Fields:
         for token in self.raw.get(key, "").replace(",", " ").split():
             if not _INTEGER.fullmatch(token) or not 0 <= int(token) < n:
                 raise PositionError(f"position field {key}: {token!r} is not a seat 0..{n - 1}")
+            if int(token) in found:
+                raise PositionError(f"position field {key}: seat {token} is listed twice (list each seat once)")
             found.append(int(token))
         return found
 
@@ -955,6 +957,13 @@ def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
             raise PositionError("position field called: this rule set has no call (call='none')")
         if state[L.FINISHED + s]:
             raise PositionError(f"position field called: seat {s} has left the game")
+        held = int(state[L.HAND_SIZE + s])
+        if held != 1 and not (held == 2 and s == state[L.S_CURRENT]):
+            raise PositionError(
+                f"position field called: seat {s} holds {held} cards; a standing UNO call (U-UNO-1) "
+                "belongs to a player with one card left, or to the player to move with two (called "
+                "before laying the second-to-last card)"
+            )
         state[L.CALLED + s] = 1
     scores = f.per_seat("scores", n, 0, COUNT_LIMIT)
     if scores is not None:

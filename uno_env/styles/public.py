@@ -31,6 +31,13 @@ if TYPE_CHECKING:
 DECKS: tuple[cards.DeckFamily, ...] = ("uno", "french")
 """Deck families by their spec code (``SP_DECK``, U-DECK-1)."""
 
+
+def hand_seen(state: np.ndarray, viewer: int, seat: int) -> bool:
+    """Whether ``viewer`` has looked at ``seat``'s hand since it last changed (H-ZEROSEE-1);
+    the engine bumps a hand's version at every change, and a look records version + 1."""
+    return bool(state[L.SEEN + viewer * L.MAX_PLAYERS + seat] == state[L.HAND_VERSION + seat] + 1)
+
+
 HIDDEN = -1
 """An action of the public history whose content the viewer may not see (a card given)."""
 
@@ -90,6 +97,22 @@ class PublicAccessors:
         start = L.HANDS + seat * L.MAX_FACES
         faces = int(self.spec[L.SP_NUM_FACES])
         return [Card(face, self.deck) for face in range(faces) for _ in range(int(self.state[start + face]))]
+
+    def seen_hands(self) -> dict[int, list[Card]]:
+        """The other hands the viewer has looked at and that have not changed since (H-ZEROSEE-1:
+        a 0 shows the player to the left the hand of the next one), by seat, in face order."""
+        viewer = self.current_player
+        if viewer < 0:
+            return {}
+        faces = int(self.spec[L.SP_NUM_FACES])
+        out: dict[int, list[Card]] = {}
+        for seat in range(self.num_players):
+            if seat != viewer and hand_seen(self.state, viewer, seat):
+                start = L.HANDS + seat * L.MAX_FACES
+                out[seat] = [
+                    Card(f, self.deck) for f in range(faces) for _ in range(int(self.state[start + f]))
+                ]
+        return out
 
     def hand_sizes(self) -> list[int]:
         """Cards held per seat."""

@@ -3,27 +3,93 @@
 Python agents decide from a :class:`PublicView` (an environment builds it from its own
 buffers, :meth:`PublicView.of` from a :class:`~uno_env.Game`); a compiled style run through
 :meth:`PublicView.style_action` sees only :meth:`PublicView.redacted`, and draws from the
-agent's own generator (:func:`agent_generator`), never from the game's.
+agent's own generator (:func:`agent_generator`), never from the game's. The view an agent is
+handed (by the envs' ``public_view()`` and observations, tournaments, evaluation,
+``agents.play``) is :meth:`PublicView.public`: its fields hold nothing the player to move may
+not know, so reading ``view.state`` or ``view.log`` directly cannot reveal a hidden card either.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
+from ..engine import actions, cards
 from ..engine import layout as L
+from ..engine.phases import Phase
 from ..engine.rng import seed_rng
 from .dispatch import choose_action
 from .facts import own_bluff_known
-from .public import PublicAccessors
+from .public import DECKS, HIDDEN, PublicAccessors, hand_seen
 from .search import search_decision
 
 if TYPE_CHECKING:
     from ..engine.rules import RuleSet
     from ..game.facade import Game
+
+
+class VisibleLog(Sequence[tuple[int, int, int]]):
+    """A game's log of ``(seat, action, phase)`` as one seat may read it: the card one player
+    gives another (H-TWO-1, the give phase) is :data:`~uno_env.styles.public.HIDDEN` unless the
+    viewer gave or got it. Read lazily from the log it wraps (no copy per decision)."""
+
+    __slots__ = ("_deck", "_entries", "_length", "_players", "_viewer")
+
+    def __init__(
+        self,
+        entries: Sequence[tuple[int, int, int]],
+        length: int,
+        viewer: int,
+        deck: cards.DeckFamily,
+        players: int,
+    ) -> None:
+        self._entries = entries
+        self._length = length
+        self._viewer = viewer
+        self._deck = deck
+        self._players = players
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, int, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, int, int] | list[tuple[int, int, int]]:
+        if isinstance(index, slice):
+            return [self._entry(i) for i in range(*index.indices(self._length))]
+        i = operator.index(index)
+        if i < 0:
+            i += self._length
+        if not 0 <= i < self._length:
+            raise IndexError(f"log index {index} out of range for {self._length} entries")
+        return self._entry(i)
+
+    def _entry(self, i: int) -> tuple[int, int, int]:
+        seat, action, phase = (int(x) for x in self._entries[i])
+        if phase == Phase.GIVE and self._viewer not in (seat, self._receiver(i)):
+            return seat, HIDDEN, phase
+        return seat, action, phase
+
+    def _receiver(self, i: int) -> int:
+        """The seat the give at entry ``i`` goes to: picked by the last target choice before it
+        (the action table's TARGET rows count seats clockwise)."""
+        for j in range(i - 1, -1, -1):
+            seat, action, phase = (int(x) for x in self._entries[j])
+            if phase == Phase.CHOOSE_TARGET:
+                offset = actions.action_kind(action, self._deck)[1]
+                return (seat + offset) % self._players
+        return -1
+
+    def __repr__(self) -> str:
+        return f"VisibleLog({self._length} entries, seat {self._viewer})"
 
 
 @dataclass(frozen=True)
@@ -36,13 +102,14 @@ class PublicView(PublicAccessors):
     ``public_history()``...) read only what the player to move may know, named as
     :class:`~uno_env.game.facade.Game` names it.
 
-    ``state`` is the game's full state buffer and ``spec`` its compiled rule set; nothing here
-    writes to them. :meth:`redacted` gives the copy an agent actually reads: the other
-    players' hands, the draw pile's order, the chance generator and the engine's bluff flag
-    (unless it is the mover's own, :func:`own_bluff_known`) are wiped, so an agent cannot use
-    hidden information even by mistake. Build one with
-    :meth:`of` from a :class:`~uno_env.game.facade.Game`; an environment builds it from its own
-    buffers (``PublicView(state, spec)``).
+    ``state`` is a state buffer and ``spec`` its compiled rule set; nothing here writes to
+    them. Built with :meth:`of` from a :class:`~uno_env.game.facade.Game` (or from an
+    environment's buffers, ``PublicView(state, spec)``) the view is *complete*: ``state`` is the
+    game's whole buffer. :meth:`public` is the view agents are handed: ``state`` is
+    :meth:`redacted` (the other players' hands, the draw pile's order, the chance generator and
+    the engine's bluff flag, unless it is the mover's own, :func:`own_bluff_known`, are wiped)
+    and ``log`` a :class:`VisibleLog`, so an agent cannot use hidden information even by
+    mistake. Only a style that cheats by design (the oracle) is handed the complete view.
     """
 
     state: np.ndarray
@@ -51,6 +118,8 @@ class PublicView(PublicAccessors):
     """The rule set, when the caller has it (the game's; the text and JSON views print it)."""
     log: Sequence[tuple[int, int, int]] | None = field(default=None, repr=False, compare=False)
     log_length: int = 0
+    complete: bool = True
+    """Whether ``state`` is the game's whole buffer (False: :meth:`public`'s redacted copy)."""
 
     @classmethod
     def of(cls, game: Game) -> PublicView:
@@ -67,12 +136,28 @@ class PublicView(PublicAccessors):
         """Size of the action table of the rule set's deck family."""
         return int(self.spec[L.SP_NUM_ACTIONS])
 
+    def public(self) -> PublicView:
+        """This view as an agent that may not cheat is handed it: ``state`` :meth:`redacted`,
+        ``log`` a :class:`VisibleLog` of the player to move. The accessors answer exactly as
+        on the complete view (they read only what the mover may know). Public already: itself."""
+        if not self.complete:
+            return self
+        log = self.log
+        if log is not None:
+            deck = DECKS[int(self.spec[L.SP_DECK])]
+            log = VisibleLog(log, self.log_length, self.current_player, deck, self.num_players)
+        return replace(self, state=self.redacted(), log=log, complete=False)
+
     def redacted(self) -> np.ndarray:
-        """A copy of the state holding only what the player to move may know."""
+        """A copy of the state holding only what the player to move may know: its own hand and
+        the hands it has looked at since they last changed (H-ZEROSEE-1), no other hand, no
+        draw-pile order, no chance generator, no bluff flag but its own."""
         out = self.state.copy()
         seat = int(out[L.S_CURRENT])
         for other in range(L.MAX_PLAYERS):
-            if other != seat:
+            # a hand the mover has looked at (H-ZEROSEE-1) is known to it: kept, as the search
+            # and the observation read it
+            if other != seat and not (seat >= 0 and hand_seen(out, seat, other)):
                 out[L.HANDS + other * L.MAX_FACES : L.HANDS + (other + 1) * L.MAX_FACES] = 0
                 out[L.HELD + other] = 0
         out[L.DRAW_PILE : L.DRAW_PILE + L.MAX_CARDS] = 0
@@ -100,7 +185,7 @@ class PublicView(PublicAccessors):
         when given (a search guided by a network, :mod:`uno_env.sim.guided`). Returns -1 when
         nothing is legal.
         """
-        state = self.state.copy() if full else self.redacted()
+        state = self._full_state() if full else self.redacted()
         state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
         legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         legal[: self.num_actions] = mask[: self.num_actions] != 0
@@ -123,13 +208,24 @@ class PublicView(PublicAccessors):
         """:meth:`style_action` of the search (``full``: the oracle) that also reports what it
         saw: the rollouts per action id in ``visits`` and their mean value in ``values``
         (:func:`uno_env.styles.search.search_decision`). The same action, the generator advanced alike."""
-        state = self.state.copy() if full else self.redacted()
+        state = self._full_state() if full else self.redacted()
         state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS] = generator
         legal = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         legal[: self.num_actions] = mask[: self.num_actions] != 0
         action = search_decision(state, self.spec, legal, int(legal.sum()), params, full, visits, values)
         generator[:] = state[L.AGENT_RNG : L.AGENT_RNG + L.RNG_WORDS]
         return int(action)
+
+    def _full_state(self) -> np.ndarray:
+        """A copy of the whole state, for a style that cheats by design; a clear error when this
+        view is :meth:`public` (it holds no hidden card to cheat with)."""
+        if not self.complete:
+            raise ValueError(
+                "the oracle reads the other hands, which this public view does not hold: hand it the "
+                "game (act(observation, mask, game) or PublicView.of(game)), or seat it in a tournament "
+                "or study that allows cheating agents"
+            )
+        return self.state.copy()
 
 
 def agent_generator(seed: int, stream: int) -> np.ndarray:
