@@ -486,8 +486,7 @@ def test_render_test_passes_for_both_modes(capsys: pytest.CaptureFixture[str]) -
 
 def test_ansi_shows_the_table_and_the_chosen_hand() -> None:
     env = pos(
-        "hands=R5 R6 R7/G1/B9 WD4; discard=R3; draw=Y1 Y2 Y3; colour=R; seat=0; dir=+; phase=play; "
-        "called=1",
+        "hands=R5 R6 R7/G1/B9 WD4; discard=R3; draw=Y1 Y2 Y3; colour=R; seat=0; dir=+; phase=play; called=1",
         render_mode="ansi",
         render_seat=0,
     )

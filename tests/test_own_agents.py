@@ -5,6 +5,7 @@ seat them too."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
@@ -1122,3 +1123,15 @@ def test_a_python_agent_over_the_decision_budget_ends_a_tournament_naming_it(
             "--decision-seconds", "0.05", "--out", str(tmp_path / "d")]  # fmt: skip
     line = _one_error_line(capsys, main(argv))
     assert f"agent {spec!r} at seat" in line and "over the budget of 0.05 s a decision" in line
+    # the budget is recorded: --resume keeps it (the slow agent's tournament fails again), a
+    # resume with another budget is refused, and a run folder resumed from Python must match
+    assert json.loads((tmp_path / "d" / "tournament.json").read_text())["decision_seconds"] == 0.05
+    line = _one_error_line(capsys, main(["tournament", "--resume", str(tmp_path / "d"), "--quiet"]))
+    assert "over the budget of 0.05 s a decision" in line
+    line = _one_error_line(
+        capsys, main(["tournament", "--resume", str(tmp_path / "d"), "--decision-seconds", "9", "--quiet"])
+    )
+    assert "recorded (--decision-seconds 0.05); do not give --decision-seconds 9" in line
+    with pytest.raises(ValueError, match="decision_seconds"):
+        run_tournament("uno", 2, [f"{FAULTY}:NumpyFirst", "greedy"], 1, out=tmp_path / "b", resume=True,
+                       executor="serial", progress=False, decision_seconds=1.0)  # fmt: skip

@@ -114,7 +114,7 @@ def test_a_player_who_left_is_skipped() -> None:
     ("; decisions=1_0", "decisions='1_0' must be an integer"),
     ("; called=\u00b2", "called: '\u00b2' is not a seat 0..1"),
     ("; called=2", "called: '2' is not a seat 0..1"),
-    ("; called=1", "called: seat 1 holds 2 cards; a standing UNO call (U-UNO-1) belongs to a player with one"),
+    ("; called=1", "called: seat 1 holds 2 cards; a standing UNO call (U-UNO-1) belongs to a player"),
     ("; called=0 0", "called: seat 0 is listed twice"),
     ("; drawn=R7", "drawn belongs to phase=drawn"),
     ("; from=1", "from belong with a pending penalty"),

@@ -265,14 +265,25 @@ def claim_run_folder(
         if path.exists():
             if not resume:
                 raise error(f"{folder} already holds a {what}; continue it with --resume {folder}")
-            if read(path) != expected:
+            found = read(path)
+            if found != expected:
+                differs = _differing_keys(found, expected)
                 raise error(
-                    f"{folder} holds a {what} of another design ({record} differs): resume it with its own "
-                    f"{record}, or start a new {what} in a new folder"
+                    f"{folder} holds a {what} of another design ({record} differs{differs}): resume it "
+                    f"with its own {record}, or start a new {what} in a new folder"
                 )
         elif resume:
             raise error(missing)
         yield
+
+
+def _differing_keys(found: Any, expected: Any) -> str:
+    """``": in a, b"``: the top-level keys whose values differ between two records (both
+    dicts), so a refused resume says what changed; empty otherwise."""
+    if not (isinstance(found, dict) and isinstance(expected, dict)):
+        return ""
+    keys = sorted(k for k in {*found, *expected} if found.get(k) != expected.get(k))
+    return f": in {', '.join(map(str, keys))}" if keys else ""
 
 
 AGENT_FILES = "agent_files.json"

@@ -835,7 +835,8 @@ def run_tournament(
     own process: a decision over it ends the tournament with :class:`agents.match.AgentError`
     naming the agent, once the decision has returned (nothing interrupts Python code; an agent
     that never returns still stalls its batch). A ``cmd:`` agent has its protocol's timeout
-    instead. The budget never changes the games, so it is not recorded: give it again on resume.
+    instead. The budget is recorded, so a resume keeps it (and a resume with another budget is
+    refused as another design).
     """
     ruleset = uno_env.load_rules(rules)
     ruleset.check_players(players)
@@ -876,6 +877,8 @@ def run_tournament(
     field_name = None if field_spec is None else field_spec.text
     if field_name is not None:  # (absent otherwise: earlier tournaments resume unchanged)
         meta["field"] = field_name
+    if decision_seconds is not None:  # the same: absent unless given
+        meta["decision_seconds"] = decision_seconds
     with claim_run_folder(out, "tournament", "tournament.json", meta, _read_meta, resume=resume):
         text = json.dumps(meta, indent=1) + "\n"  # whole or not at all: a resume reads it
         write_file_atomic(out / "tournament.json", lambda handle: handle.write(text.encode("utf-8")))
@@ -1095,7 +1098,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="time budget of one decision of a Python agent (FILE.py:NAME, MODULE:ATTR): one over it "
         "ends the tournament naming the agent, once the decision returns (it is never interrupted; "
-        "cmd: agents have their own 60 s timeout). Default: none",
+        "cmd: agents have their own 60 s timeout; recorded, so --resume keeps it). Default: none",
     )
 
 
@@ -1129,6 +1132,14 @@ def recorded_design(folder: Path) -> dict[str, Any]:
     field = meta.get("field")
     if field is not None and not isinstance(field, str):
         raise refused("field", "an agent name or absent")
+    budget = meta.get("decision_seconds")
+    if budget is not None and (
+        isinstance(budget, bool)
+        or not isinstance(budget, (int, float))
+        or not math.isfinite(budget)
+        or budget <= 0
+    ):
+        raise refused("decision_seconds", "a number of seconds > 0 or absent")
     return {
         "rules": rules,
         "players": meta["players"],
@@ -1137,6 +1148,7 @@ def recorded_design(folder: Path) -> dict[str, Any]:
         "seed": meta["seed"],
         "batch_games": meta["batch_games"],
         "field": field,
+        "decision_seconds": budget,
     }
 
 
@@ -1157,6 +1169,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             )
         design = recorded_design(args.resume)
         out = args.resume
+        budget = design["decision_seconds"]
+        if args.decision_seconds is not None and args.decision_seconds != budget:
+            recorded = "none" if budget is None else f"--decision-seconds {budget:g}"
+            raise ValueError(
+                f"--resume DIR continues the tournament with the decision budget it recorded ({recorded}); "
+                f"do not give --decision-seconds {args.decision_seconds:g}"
+            )
     else:
         values = {name: default if getattr(args, name) is None else getattr(args, name)
                   for name, default in DESIGN_DEFAULTS.items()}  # fmt: skip
@@ -1170,6 +1189,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             "seed": values["seed"],
             "batch_games": values["batch_games"],
             "field": args.field,
+            "decision_seconds": args.decision_seconds,
         }
         out = args.out
     field = [design["field"]] if design["field"] else []
@@ -1209,7 +1229,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         allow_cheating=args.allow_cheating,
         allow_rules_mismatch=args.allow_rules_mismatch,
         field=design["field"],
-        decision_seconds=args.decision_seconds,
+        decision_seconds=design["decision_seconds"],
     )
     size = size_line(design["agents"], design["players"], design["games"], design["field"])
     print(

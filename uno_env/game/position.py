@@ -397,7 +397,9 @@ class _Fields:
             if not _INTEGER.fullmatch(token) or not 0 <= int(token) < n:
                 raise PositionError(f"position field {key}: {token!r} is not a seat 0..{n - 1}")
             if int(token) in found:
-                raise PositionError(f"position field {key}: seat {token} is listed twice (list each seat once)")
+                raise PositionError(
+                    f"position field {key}: seat {token} is listed twice (list each seat once)"
+                )
             found.append(int(token))
         return found
 
