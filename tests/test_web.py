@@ -82,10 +82,6 @@ def _message(view: dict[str, Any], event: dict[str, Any] | None) -> str:
 
 
 def _redealt(rules: Any, position: str, observer: int, rng: random.Random) -> Game | None:
-    if any(part.strip() in ("phase=jump", "phase=block") for part in position.split(";")):
-        # out-of-turn windows (H-JUMP-1, H-ZEROSEE-1) are left out, as they were while a redeal
-        # could not rebuild them: the seat views' seen hands across a window are not checked yet
-        return None
     try:
         return Game.from_position(rules, hidden_variant(position, observer, rng))
     except PositionError:
