@@ -133,6 +133,18 @@ def test_out_of_range_and_meaningless_fields_are_named(extra: str, expected: str
     assert expected in _error("uno", base + extra)
 
 
+def test_a_jump_in_block_counts_copies_of_the_top_card_its_seat_holds() -> None:
+    """H-JUMP-1: ``jumpblock=seat:count`` names copies of the top card the seat drew as the
+    penalty, which stay in its hand: more than it holds is refused; as many is accepted."""
+    base = "hands=G1 G2/Y1 R7; discard=R4 R7; draw=Y5; colour=R; seat=0; dir=+; phase=play"
+    with pytest.raises(PositionError, match=r"jumpblock=1:2: seat 1 holds 1 copy of the top card"):
+        Game.from_position(uno_env.load_rules("uno", jump_in=True), base + "; jumpblock=1:2")
+    with pytest.raises(PositionError, match=r"jumpblock=0:1: seat 0 holds 0 copies of the top card"):
+        Game.from_position(uno_env.load_rules("uno", jump_in=True), base + "; jumpblock=0:1")
+    game = Game.from_position(uno_env.load_rules("uno", jump_in=True), base + "; jumpblock=1:1")
+    assert (game.state[L.S_JUMP_BLOCK_SEAT], game.state[L.S_JUMP_BLOCK_COUNT]) == (1, 1)
+
+
 def test_the_player_to_move_may_hold_a_call_with_two_cards() -> None:
     """U-UNO-1: the call is made before laying the second-to-last card, so the mover's call
     stands with two cards (and anyone's with one)."""

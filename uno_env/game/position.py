@@ -999,6 +999,14 @@ def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
                 f"position field jumpblock={f.raw['jumpblock']}: a seat 0..{n - 1} and the copies of "
                 f"the top card it drew as the penalty, 1..{L.MAX_CARDS}"
             )
+        top = int(state[L.DISCARD_PILE + state[L.S_NDISCARD] - 1]) if state[L.S_NDISCARD] else -1
+        held = int(state[L.HANDS + blocked * L.MAX_FACES + top]) if top >= 0 else 0
+        if count > held:
+            raise PositionError(
+                f"position field jumpblock={f.raw['jumpblock']}: seat {blocked} holds {held} "
+                f"{'copy' if held == 1 else 'copies'} of the top card, so it cannot have drawn {count} "
+                "of them as the penalty (the copies drawn stay in its hand)"
+            )
         state[L.S_JUMP_BLOCK_SEAT] = blocked
         state[L.S_JUMP_BLOCK_COUNT] = count
     rolled = f.per_seat("cuberolled", n, 0, 1)
