@@ -36,7 +36,6 @@ from typing import Any
 
 from agents.text import decision_json
 from uno_env import Game, Phase
-from uno_env.engine import layout as L
 from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.engine.cards import COLOUR_LETTERS, COLOUR_NAMES, DeckFamily, face_name, format_face
 from uno_env.engine.phases import PHASES
@@ -233,19 +232,6 @@ def visible_decisions(game: Game, seat: int | None) -> int:
     return game.decisions - unseen
 
 
-def _public_view(game: Game, seat: int | None, own: set[int]) -> PublicView:
-    """``seat``'s public view of ``game`` with no hand seen but those in ``own`` (the view of a
-    game pictured past a window keeps only the looks that have happened, :func:`seat_view`)."""
-    view = PublicView.of(game)
-    if seat is None or seat < 0:
-        return view
-    state = game.state.copy()
-    for other in range(game.num_players):
-        if other not in own:
-            state[L.SEEN + seat * L.MAX_PLAYERS + other] = 0
-    return PublicView(state, view.spec, view.rules, view.log, view.log_length)
-
-
 def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
     """What ``seat`` may see of ``game`` now (``None``: a spectator, who sees every hand;
     ``-1``: a watcher of a table with people, who sees what is public and no hand).
@@ -315,7 +301,10 @@ def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, A
         "legal": controls(game, seat) if mine and seat is not None else [],
         # the seat's own decision as agents get it (agents.text, schema uno-env-decision/1):
         # a script playing a seat over the websocket reads what an out-of-process agent reads
-        "decision": decision_json(_public_view(game, seat, own), history=DECISION_HISTORY) if mine else None,
+        # (a game pictured past a window keeps only the looks that have happened)
+        "decision": decision_json(PublicView.of(game).forgetting_looks(own), history=DECISION_HISTORY)
+        if mine
+        else None,
         "outcome": None,
     }
     outcome = game.outcome()

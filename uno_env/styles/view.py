@@ -12,7 +12,7 @@ not know, so reading ``view.state`` or ``view.log`` directly cannot reveal a hid
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, overload
 
@@ -147,6 +147,19 @@ class PublicView(PublicAccessors):
             deck = DECKS[int(self.spec[L.SP_DECK])]
             log = VisibleLog(log, self.log_length, self.current_player, deck, self.num_players)
         return replace(self, state=self.redacted(), log=log, complete=False)
+
+    def forgetting_looks(self, kept: Collection[int]) -> PublicView:
+        """This view with the looks of the player to move at other hands (H-ZEROSEE-1) forgotten,
+        but at the seats in ``kept``: the web table pictures a game past an out-of-turn window,
+        and a look that window could still block has not happened yet. ``state`` is a copy."""
+        seat = self.current_player
+        if seat < 0:
+            return self
+        state = self.state.copy()
+        for other in range(self.num_players):
+            if other != seat and other not in kept:
+                state[L.SEEN + seat * L.MAX_PLAYERS + other] = 0
+        return replace(self, state=state)
 
     def redacted(self) -> np.ndarray:
         """A copy of the state holding only what the player to move may know: its own hand and
