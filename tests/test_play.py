@@ -345,3 +345,24 @@ def test_a_bot_of_another_game_is_refused_or_named_before_the_first_deal(
     assert out.splitlines()[1] == (
         "expert_ppo_uno_4p was trained for other rules or another player count: it plays here as a transfer."
     )
+
+
+def test_the_person_sees_the_hands_a_zero_showed_them() -> None:
+    """H-ZEROSEE-1: a 0 shows its player the other hands; the table shows the person those
+    hands while they are unchanged (the env observation and the web table do too), and the
+    game names them (``Game.hands_seen``)."""
+    rules = uno_env.load_rules("uno", zero_reveals=True)
+    position = "hands=R0 G5 G6/Y1 Y2/B3 B4; discard=R5; draw=G1 G2 G3; colour=R; seat=0; dir=+; phase=play"
+    game = uno_env.Game.from_position(rules, position)
+    assert game.hands_seen(0) == []
+    game.step("R0")
+    assert game.current_player == 1 and game.hands_seen(0) == [1, 2] and game.hands_seen(1) == []
+    out = io.StringIO()
+    session = play.Session(game, 0, play.build_opponents("greedy", game.rules, 3, 0, 1), io.StringIO(), out)
+    session.show_table()
+    rows = {line[1:].split()[0]: line for line in out.getvalue().splitlines() if re.match(r"^[ >]\d", line)}
+    assert rows["1"].split()[-2:] == ["Y1", "Y2"] and rows["2"].split()[-2:] == ["B3", "B4"]
+    game.step("draw")  # seat 1 draws: its hand changed, no longer known
+    assert game.hands_seen(0) == [2]
+    with pytest.raises(ValueError, match=r"observer must be a seat 0\.\.2"):
+        game.hands_seen(3)

@@ -201,7 +201,7 @@ class Session:
                 self.game.state,
                 self.deck,
                 self.game.rules.num_faces,
-                [self.seat],
+                [self.seat, *self.game.hands_seen(self.seat)],  # and the hands a 0 showed (H-ZEROSEE-1)
                 self.last,
                 title=self.title,
                 colour=self.colour,

@@ -60,8 +60,8 @@ def card_json(face: int, deck: DeckFamily) -> dict[str, Any]:
 
 def _public_fields(game: Game) -> dict[str, str]:
     """The public per-seat fields of the game's position line (turns to sit out, leaving
-    order, hands seen); the rest of the line, which names hidden cards, is not read."""
-    wanted = ("sitout", "finished", "seen", "round")
+    order, round); the rest of the line, which names hidden cards, is not read."""
+    wanted = ("sitout", "finished", "round")
     out: dict[str, str] = {}
     for part in game.position().split(";"):
         key, _, value = part.strip().partition("=")
@@ -76,13 +76,7 @@ def _per_seat(text: str | None, n: int) -> list[int]:
 
 def hands_seen(game: Game, observer: int) -> list[int]:
     """Seats whose hand ``observer`` has looked at and that has not changed since (H-ZEROSEE-1)."""
-    seen = _public_fields(game).get("seen", "")
-    out = []
-    for pair in seen.split():
-        who, _, whose = pair.partition(">")
-        if int(who) == observer:
-            out.append(int(whose))
-    return sorted(out)
+    return game.hands_seen(observer)
 
 
 def seat_name(seat: int, viewer: int | None, names: Sequence[str]) -> str:

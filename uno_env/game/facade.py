@@ -309,6 +309,24 @@ class Game:
             for _ in range(int(self._state[start + face]))
         ]
 
+    def hands_seen(self, observer: int) -> list[int]:
+        """Seats whose hand ``observer`` has looked at and that has not changed since
+        (H-ZEROSEE-1: a 0 shows the hands to its player), ascending; ValueError unless
+        ``observer`` is a seat."""
+        if (
+            isinstance(observer, bool)
+            or not isinstance(observer, (int, np.integer))
+            or not 0 <= observer < self.num_players
+        ):
+            raise ValueError(f"observer must be a seat 0..{self.num_players - 1}, got {observer!r}")
+        state, row = self._state, L.SEEN + int(observer) * L.MAX_PLAYERS
+        # a look records the hand's version + 1; every change of the hand bumps its version
+        return [
+            s
+            for s in range(self.num_players)
+            if s != observer and state[row + s] == state[L.HAND_VERSION + s] + 1
+        ]
+
     def hand_sizes(self) -> list[int]:
         """Cards held per seat."""
         return self._state[L.HAND_SIZE : L.HAND_SIZE + self.num_players].tolist()
