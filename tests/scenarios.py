@@ -64,6 +64,22 @@ def deal_hidden(
     return {seat: list(cards) for seat, cards in hidden.items()}, pile
 
 
+def redeal_jump_block(fields: dict[str, str], hands: list[list[str]], known: set[int]) -> None:
+    """H-JUMP-1's ``jumpblock=seat:count`` after a redeal of ``hands`` (``known``: the seats
+    whose hands were kept): how many copies of the top card a penalty drew is as hidden as the
+    cards, so a redealt seat keeps at most the copies its new hand holds (none: no field)."""
+    if "jumpblock" not in fields:
+        return
+    blocked, count = (int(x) for x in fields["jumpblock"].split(":"))
+    if blocked in known:
+        return
+    count = min(count, hands[blocked].count(fields["discard"].split()[-1]))
+    if count:
+        fields["jumpblock"] = f"{blocked}:{count}"
+    else:
+        del fields["jumpblock"]
+
+
 def _sorted_hands(text: str, game: Game) -> str:
     hands = []
     for held in text.split("/"):

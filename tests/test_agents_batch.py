@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.scenarios import deal_hidden
+from tests.scenarios import deal_hidden, redeal_jump_block
 from uno_env import PRESETS, Game, simulate
 from uno_env.engine import layout as L
 from uno_env.engine.rules import compile_spec, preset
@@ -132,11 +132,13 @@ def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) 
     dealt, rest = deal_hidden(hidden, draw, values, shuffle)  # proven records (void=) are public
     for other, cards in dealt.items():
         hands[other] = " ".join(cards)
+    redeal_jump_block(values, [h.split() for h in hands], {seat})
+    keys = [k for k, _ in fields if k in values]  # (a jumpblock the redeal cannot keep is dropped)
     values["hands"] = "/".join(hands)
     values["draw"] = " ".join(rest) if rest else "-"
     if "pending" in values and values.get("phase") == "challenge":
         values["bluff"] = str(int(rng.integers(2)))
-    keys = [k for k, _ in fields] + (["bluff"] if "bluff" in values and "bluff" not in dict(fields) else [])
+    keys += ["bluff"] if "bluff" in values and "bluff" not in dict(fields) else []
     return "; ".join(f"{k}={values[k]}" for k in keys)
 
 

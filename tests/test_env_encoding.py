@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import uno_env
-from tests.scenarios import deal_hidden
+from tests.scenarios import deal_hidden, redeal_jump_block
 from uno_env import Game
 from uno_env.engine import cards
 from uno_env.engine import layout as L
@@ -252,6 +252,7 @@ def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
     fields["draw"] = " ".join(pool) or "-"
     if "bluff" in fields:
         del fields["bluff"]  # whether a Wild Draw Four was a bluff is hidden too
+    redeal_jump_block(fields, hands, fixed)
     return join_fields(fields)
 
 
