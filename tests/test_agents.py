@@ -192,8 +192,8 @@ def test_python_agents_only_pick_legal_actions(name: str, num_players: int, styl
 
 @pytest.mark.parametrize("style", ["search:sims=100", "monte_carlo:samples=8"])
 def test_a_hand_the_mover_has_looked_at_is_in_its_view_and_the_samplers_use_it(style: str) -> None:
-    """H-ZEROSEE-1: a 0 shows a hand to the player on the left of its owner. The view keeps that
-    hand while it has not changed, and the sampling styles deal it as known: at every decision
+    """H-ZEROSEE-1: a 0 shows its player the other hands. The view keeps a hand seen
+    while it has not changed, and the sampling styles deal it as known: at every decision
     where the mover has seen a hand, a style at a Python table decides as the compiled kernel
     on the whole state (the view used to wipe the seen hand, and the search then dealt that
     player no cards)."""

@@ -100,7 +100,7 @@ class PublicAccessors:
 
     def seen_hands(self) -> dict[int, list[Card]]:
         """The other hands the viewer has looked at and that have not changed since (H-ZEROSEE-1:
-        a 0 shows the player to the left the hand of the next one), by seat, in face order."""
+        a 0 shows its player the other hands), by seat, in face order."""
         viewer = self.current_player
         if viewer < 0:
             return {}
