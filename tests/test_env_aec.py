@@ -507,6 +507,23 @@ def test_ansi_shows_the_table_and_the_chosen_hand() -> None:
     assert next(line for line in lines if line.startswith(">")).startswith(">1")
 
 
+def test_ansi_shows_the_hands_a_zero_showed_the_chosen_seat() -> None:
+    """H-ZEROSEE-1: a 0 shows its player the other hands; the chosen seat's table shows them
+    face up while they are unchanged."""
+    env = pos(
+        "hands=R0 G5 G6/Y1 Y2/B3 B4; discard=R5; draw=G1 G2 G3; colour=R; seat=0; dir=+; phase=play",
+        render_mode="ansi",
+        render_seat=0,
+        zero_reveals=True,
+    )
+    env.step(uno_env.parse_action("R0"))
+    rows = {line[1:].split()[0]: line for line in env.render().splitlines() if re.match(r"^[ >]\d", line)}
+    assert rows["1"].split()[-2:] == ["Y1", "Y2"] and rows["2"].split()[-2:] == ["B3", "B4"]
+    env.step(uno_env.parse_action("draw"))  # seat 1's hand changed: face down again
+    rows = {line[1:].split()[0]: line for line in env.render().splitlines() if re.match(r"^[ >]\d", line)}
+    assert rows["1"].rstrip().endswith("?") and rows["2"].split()[-2:] == ["B3", "B4"]
+
+
 def test_human_mode_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> None:
     env = uno_env.env("uno", 3, render_mode="human")
     env.reset(seed=2)

@@ -113,7 +113,7 @@ from ..styles.view import PublicView
 from . import core
 from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed, is_seat
 from .registration import ENV_VERSION
-from .render import render_rgb, render_table
+from .render import render_rgb, render_table, seat_and_seen
 
 _BEFORE_RESET = frozenset(
     {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "_cumulative_rewards"}
@@ -451,7 +451,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
                 title=f"{self.rules.preset_name() or 'custom rules'}",
                 call_word=self.rules.call_name,
             )
-        shown = None if self.render_seat is None else [self.render_seat]
+        shown = None if self.render_seat is None else seat_and_seen(self._state, self.render_seat)
         text = render_table(
             self._state,
             self.deck,

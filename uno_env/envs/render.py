@@ -28,6 +28,7 @@ from ..engine import layout as L
 from ..engine.cards import DeckFamily
 from ..engine.phases import PHASES, Phase
 from ..game.position import PHASE_NAMES
+from ..styles.public import hand_seen
 
 # ------------------------------------------------------------------ ANSI colours (text)
 _ANSI_RESET = "\x1b[0m"
@@ -95,6 +96,12 @@ def turn_text(state: np.ndarray, deck: DeckFamily) -> str:
 def _pad(plain: str, shown: str, width: int) -> str:
     """``shown`` (``plain`` with colour codes) left-aligned in ``width`` visible columns."""
     return shown + " " * max(0, width - len(plain))
+
+
+def seat_and_seen(state: np.ndarray, seat: int) -> list[int]:
+    """``seat`` and the seats whose hands it has looked at and that have not changed since
+    (H-ZEROSEE-1): the hands a seat's table shows face up."""
+    return [seat, *(s for s in range(int(state[L.S_NPLAYERS])) if s != seat and hand_seen(state, seat, s))]
 
 
 def render_table(

@@ -92,7 +92,7 @@ from .common import (
     episode_seed,
 )
 from .registration import ENV_VERSION
-from .render import render_rgb, render_table
+from .render import render_rgb, render_table, seat_and_seen
 
 
 @runtime_checkable
@@ -492,7 +492,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             self._state,
             self.deck,
             self.rules.num_faces,
-            [self._learner],
+            seat_and_seen(self._state, self._learner),
             None,
             title=f"{self.rules.preset_name() or 'custom rules'} · you are seat {self._learner}",
             call_word=self.rules.call_name,
