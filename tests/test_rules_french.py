@@ -29,7 +29,7 @@ import pytest
 import uno_env
 from tests.scenarios import all_cards, assert_position, discard, draw_pile, hand, legal
 from tests.scenarios import position_fields as fields
-from uno_env import Game, Phase, RuleError, preset
+from uno_env import Game, Phase, PositionError, RuleError, preset
 from uno_env.engine import layout as L
 from uno_env.engine.cards import FRENCH_RANKS, FRENCH_SUITS, parse_face
 from uno_env.engine.rules import MACAO_EFFECTS, MACAO_KINGS, RuleSet
@@ -1628,6 +1628,30 @@ def test_MC_OPT_1_MC_DRAW_1_enabled_king_of_hearts_answers_and_is_answered_by_de
     plain = mc("KH 5S 9D/KD 6D 10S/8D 5D 9S", "4H", card_effects=KINGS)
     plain.step("KH")
     assert legal(plain) == {"accept"}  # the King of diamonds matches by rank but draws nothing
+
+
+def test_MC_TURN_1_MC_OPT_1_a_plain_king_laid_after_the_king_of_hearts_passes_its_five_on() -> None:
+    """MC-TURN-1 with MC-OPT-1: the King of hearts, then the King of clubs (no effect) in the
+    same play: the 5 cards stand for the next player under the plain King, and the position
+    (an answer with a King of clubs on top) reads back as play left it; a plain King on top
+    with no penalty card of its rank under it in that play is refused."""
+    game = mc(
+        "KH KC 9D 10D/7D 6D 8H/8D 5D 9S", "4H", draw="draw=QC JC 10C 9C 8C 7C 6C 5C", card_effects=KINGS
+    )
+    game.step("KH")
+    assert legal(game) == {"KC", "pass"}
+    game.step("KC")
+    expected = (
+        "hands=9D 10D/7D 6D 8H/8D 5D 9S; discard=4H KH KC; draw=QC JC 10C 9C 8C 7C 6C 5C; "
+        "colour=C; seat=1; dir=+; phase=answer; pending=5; from=0"
+    )
+    if game.phase != Phase.ANSWER:  # the play goes on until its player stops
+        game.step("pass")
+    assert_position(game, expected)
+    copy = Game.from_position(game.rules, game.position())  # reads back: same text, same choices
+    assert copy.position() == game.position() and copy.legal_actions() == game.legal_actions()
+    with pytest.raises(PositionError, match="the top card KC sends no penalty to answer"):
+        Game.from_position(game.rules, expected.replace("discard=4H KH KC", "discard=4H QH KC"))
 
 
 def test_MC_OPT_1_king_of_spades_previous_player_draws_five() -> None:

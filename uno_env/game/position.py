@@ -543,6 +543,22 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
     return state
 
 
+def _laid_on_its_penalty(state: np.ndarray, spec: np.ndarray, pending_class: int) -> bool:
+    """Whether the top card was laid, in one play of cards of one rank (MC-TURN-1, H-MULTI-2),
+    after a penalty card of the pending penalty's rank: the penalty stands under it (Macao's
+    King of hearts then King of clubs sends the 5 cards on). The discard pile is read down
+    while the rank holds."""
+    if spec[L.SP_MULTI] != engine.MULTI_SAME_RANK:
+        return False
+    for depth in range(int(state[L.S_NDISCARD]) - 1, -1, -1):
+        face = int(state[L.DISCARD_PILE + depth])
+        if spec[L.F_RANK + face] != pending_class:
+            return False
+        if spec[L.F_EFFECT + face] in _PENALTY_EFFECTS:
+            return True
+    return False
+
+
 def _top(state: np.ndarray) -> int:
     """The top card of the discard pile (0 when the pile is empty)."""
     return int(engine.top_face(state)) if state[L.S_NDISCARD] else 0
@@ -856,6 +872,8 @@ def _check_penalty_source(f: _Fields, state: np.ndarray, spec: np.ndarray) -> No
                 f"position field {key}={int(state[index])}: the top card {top_text} alone sends {amount}; "
                 f"allowed: {amount}..{L.PENALTY_LIMIT}"
             )
+    elif _laid_on_its_penalty(state, spec, pending_class):
+        pass  # MC-TURN-1, H-MULTI-2: laid in the same play after the penalty card of its rank
     elif sent_back:
         if pending_class not in draw_ranks:
             raise PositionError(
