@@ -74,11 +74,6 @@ def _per_seat(text: str | None, n: int) -> list[int]:
     return [int(v) for v in text.split()] if text else [0] * n
 
 
-def hands_seen(game: Game, observer: int) -> list[int]:
-    """Seats whose hand ``observer`` has looked at and that has not changed since (H-ZEROSEE-1)."""
-    return game.hands_seen(observer)
-
-
 def seat_name(seat: int, viewer: int | None, names: Sequence[str]) -> str:
     """``you`` for the viewer's own seat, else ``seat 2 (greedy)``."""
     if viewer is not None and seat == viewer:
@@ -251,7 +246,7 @@ def seat_view(game: Game, seat: int | None, names: Sequence[str]) -> dict[str, A
     own = (
         set()
         if seat is None or seat < 0
-        else {seat, *(set(hands_seen(game, seat)) & set(hands_seen(now, seat)))}
+        else {seat, *(set(game.hands_seen(seat)) & set(now.hands_seen(seat)))}
     )
     shown = set(range(n)) if seat is None or over else own
     discard = game.discard_pile()
