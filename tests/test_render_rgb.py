@@ -78,6 +78,44 @@ def test_the_shown_hand_and_the_position_change_the_picture() -> None:
     assert isinstance(after, np.ndarray) and not np.array_equal(before, after)
 
 
+def below_seat(image: np.ndarray, seat_side: str) -> np.ndarray:
+    """The strip under the left (``"left"``) or right seat's box of a 3-player table seen from
+    seat 0: seat 1 sits upper left, seat 2 upper right (clockwise from the bottom)."""
+    columns = slice(40, 200) if seat_side == "left" else slice(WIDTH - 200, WIDTH - 40)
+    return image[int(HEIGHT * 0.3) : int(HEIGHT * 0.5), columns]
+
+
+def has_colour(region: np.ndarray, rgb: tuple[int, int, int]) -> bool:
+    return bool(np.all(region == np.array(rgb, dtype=np.uint8), axis=-1).any())
+
+
+def test_hands_a_zero_showed_the_shown_seat_are_drawn_face_up() -> None:
+    """H-ZEROSEE-1: a 0 shows its player the other hands; the picture from that seat draws them
+    face up under their seats while they are unchanged, as the text table does."""
+    position = "hands=R0 G5 G6/Y1 Y2/B3 B4; discard=R5; draw=G1 G2 G3; colour=R; seat=0; dir=+; phase=play"
+    env = pos_env("uno", position, render_seat=0, zero_reveals=True)
+    before = env.render()
+    assert isinstance(before, np.ndarray)
+    assert not has_colour(below_seat(before, "left"), UNO_RGB[1])
+    assert not has_colour(below_seat(before, "right"), UNO_RGB[3])
+    env.step(uno_env.parse_action("R0"))
+    seen = env.render()
+    assert isinstance(seen, np.ndarray)
+    assert has_colour(below_seat(seen, "left"), UNO_RGB[1])  # seat 1's Y1 Y2
+    assert has_colour(below_seat(seen, "right"), UNO_RGB[3])  # seat 2's B3 B4
+    from_seat_1 = pos_env("uno", position, render_seat=1, zero_reveals=True)
+    from_seat_1.step(uno_env.parse_action("R0"))
+    other = from_seat_1.render()  # seat 1 saw nothing: seat 0 and seat 2 stay card backs
+    assert isinstance(other, np.ndarray)
+    assert not has_colour(below_seat(other, "left"), UNO_RGB[2])  # seat 2 (upper left from seat 1)
+    assert not has_colour(below_seat(other, "right"), UNO_RGB[2])  # seat 0's G5 G6
+    env.step(uno_env.parse_action("draw"))  # seat 1's hand changed: face down again
+    after = env.render()
+    assert isinstance(after, np.ndarray)
+    assert not has_colour(below_seat(after, "left"), UNO_RGB[1])
+    assert has_colour(below_seat(after, "right"), UNO_RGB[3])
+
+
 def test_french_cards_are_white_with_suit_ink() -> None:
     env = pos_env(
         "macao", "hands=7H 2C QS/3D 4D/5S 6S; discard=8H; draw=9C 10C JC; colour=H; seat=0; dir=+; phase=play"

@@ -320,6 +320,22 @@ def _arrow(draw: Any, cx: float, cy: float, rx: float, ry: float, clockwise: boo
     )
 
 
+def _small_hand(
+    draw: Any, state: np.ndarray, seat: int, deck: DeckFamily, num_faces: int, cx: float, top: float
+) -> None:
+    """``seat``'s hand face up in small overlapping cards, centred on ``cx`` below ``top``
+    (a hand the shown seat has seen, H-ZEROSEE-1); at most 124 pixels wide, as the seat's box."""
+    base = L.HANDS + seat * L.MAX_FACES
+    faces = [f for f in range(num_faces) for _ in range(int(state[base + f]))]
+    if not faces:
+        return
+    w, h, room = 22.0, 32.0, 124.0
+    step = min(w + 2, (room - w) / (len(faces) - 1)) if len(faces) > 1 else 0.0
+    x0 = cx - (step * (len(faces) - 1) + w) / 2
+    for i, face in enumerate(faces):
+        _card(draw, face, deck, x0 + i * step, top, w, h)
+
+
 def render_rgb(
     state: np.ndarray,
     deck: DeckFamily,
@@ -335,8 +351,10 @@ def render_rgb(
     ``shown_seat`` is the seat whose hand is drawn face up at the bottom; None shows the
     seat to move (or seat 0 once the game is over). Every other seat is a card back with
     its hand count around the table, clockwise from the shown seat; the seat to move is
-    outlined. ``last_actions`` labels each seat with its last action (else only the most
-    recent decision is named in the title line); ``call_word`` labels a standing call.
+    outlined. A hand the shown seat has looked at and that is unchanged since (H-ZEROSEE-1,
+    :func:`seat_and_seen`) is drawn face up in small cards under its seat. ``last_actions``
+    labels each seat with its last action (else only the most recent decision is named in the
+    title line); ``call_word`` labels a standing call.
     """
     width, height = size
     n = int(state[L.S_NPLAYERS])
@@ -404,6 +422,7 @@ def render_rgb(
 
     # the other seats around the table, clockwise from the shown seat (bottom -> left -> top -> right)
     rx, ry = width * 0.41, height * 0.33
+    seen = seat_and_seen(state, shown_seat)[1:]
     for k in range(1, n):
         seat = (shown_seat + k) % n
         angle = math.pi / 2 + 2 * math.pi * k / n
@@ -427,6 +446,8 @@ def render_rgb(
         previous = None if last_actions is None else last_actions[seat]
         if previous is not None:
             _text(draw, (px - 18, py + 14), actions.format_action(int(previous), deck), 13, _TEXT, "la")
+        if seat in seen:
+            _small_hand(draw, state, seat, deck, num_faces, px, py + 42)
 
     # the shown seat's hand at the bottom
     base = L.HANDS + shown_seat * L.MAX_FACES
