@@ -24,6 +24,7 @@ from uno_env.engine import layout as L
 from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.styles.facts import own_bluff_known
 from uno_env.styles.public import HIDDEN
+from uno_env.styles.registry import STYLES
 from uno_env.styles.view import PublicView
 
 pytest.importorskip("openskill")
@@ -446,10 +447,11 @@ def test_the_aec_envs_view_carries_the_public_history() -> None:
 class LogReader:
     """A Python opponent that keeps, at each of its decisions, its seat, the game's raw log
     (the list object, which grows with its game) and its length then, the public history
-    its view shows and the game's position. It is handed the complete view, as the oracle is
-    (``style.cheats``), to read the raw log; what an agent is handed is its ``public()`` copy."""
+    its view shows and the game's position. It carries the oracle's registered style, so it is
+    handed the complete view as the oracle is, to read the raw log; what an agent is handed is
+    its ``public()`` copy."""
 
-    style = SimpleNamespace(cheats=True)
+    style = STYLES["oracle"]
 
     def __init__(self, seed: int, env: object) -> None:
         self.rng = np.random.default_rng(seed)
@@ -1050,6 +1052,39 @@ def test_no_tool_hands_an_agent_a_hidden_card_in_the_views_raw_fields() -> None:
     assert agents.play(game, [oracle, agents.make("greedy"), agents.make("greedy")]).decisions > 0
     with pytest.raises(ValueError, match="oracle reads the other hands"):
         oracle.act(None, single.action_masks(), single.public_view())
+
+
+def test_an_agent_claiming_to_cheat_is_still_handed_the_public_view() -> None:
+    """Only the package's own cheating style (the oracle) is handed the complete view: an
+    object with a ``cheats`` flag of its own, or a cheating style built outside the registry,
+    is handed the public copy as every agent is."""
+    import dataclasses
+
+    from uno_env.envs.common import call_act, cheats_by_design
+    from uno_env.styles.registry import STYLES
+
+    class Claimant:
+        def __init__(self, style: object) -> None:
+            self.style = style
+            self.complete: list[bool] = []
+
+        def act(self, observation: object, action_mask: np.ndarray, view: PublicView) -> int:
+            self.complete.append(view.complete)
+            return int(np.flatnonzero(action_mask)[0])
+
+    game = Game("uno", 3, seed=2)
+    view = PublicView.of(game)
+    assert view.complete
+    lookalike = dataclasses.replace(STYLES["oracle"])  # equal to the oracle's, not the registry's
+    for style in (SimpleNamespace(cheats=True), lookalike, STYLES["search"], None):
+        claimant = Claimant(style)
+        assert not cheats_by_design(claimant)
+        call_act(claimant, None, game.legal_mask(), view)
+        assert claimant.complete == [False]
+    oracle_style = Claimant(STYLES["oracle"])
+    assert cheats_by_design(oracle_style)
+    call_act(oracle_style, None, game.legal_mask(), view)
+    assert oracle_style.complete == [True]
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,8 @@ from ..engine.rules import RuleError, RuleSet
 from ..game.compiled import CompiledGame, compile_game
 from ..game.encoding import ObsLayout, obs_layout
 from ..sim.learned import is_learned_policy
-from ..styles.registry import policy_table
+from ..styles.params import Style
+from ..styles.registry import STYLES, policy_table
 from ..styles.view import PublicView
 from . import core
 from .core import next_seed
@@ -296,6 +297,15 @@ def _view_passing_of_method(function: Callable[..., Any]) -> int:
     return _view_passing(function, leading=1)
 
 
+def cheats_by_design(agent: Any) -> bool:
+    """Whether ``agent`` plays a registered style that reads hidden cards by design (the
+    oracle: its ``style`` is the package's own :class:`~uno_env.styles.params.Style` object with
+    ``cheats``). An object that only carries a ``cheats`` flag of its own, or a style built
+    outside the registry, does not count: it is handed the public view as every agent is."""
+    style = getattr(agent, "style", None)
+    return isinstance(style, Style) and style.cheats and STYLES.get(style.name) is style
+
+
 def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: Any) -> Any:
     """``agent.act(observation, action_mask, view)``, the view handed over the way that ``act``
     takes it: by position, as the keyword ``view=`` (keyword-only), or not at all when ``act``
@@ -303,8 +313,9 @@ def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: Any) -
 
     A complete :class:`~uno_env.styles.view.PublicView` is handed over as its
     :meth:`~uno_env.styles.view.PublicView.public` copy (nothing the player to move may not
-    know), except to an agent whose play style cheats by design (the oracle: ``agent.style.cheats``),
-    which tournaments and studies seat only when cheating agents are allowed."""
+    know), except to an agent whose play style is a registered style that cheats by design
+    (:func:`cheats_by_design`: the oracle), which tournaments and studies seat only when
+    cheating agents are allowed."""
     act = agent.act
     function = getattr(act, "__func__", None)
     if inspect.isfunction(function) and getattr(act, "__self__", None) is agent:
@@ -313,7 +324,7 @@ def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: Any) -
         how = _view_passing(act)
     if how == VIEW_NONE:
         return act(observation, action_mask)
-    if isinstance(view, PublicView) and not getattr(getattr(agent, "style", None), "cheats", False):
+    if isinstance(view, PublicView) and not cheats_by_design(agent):
         view = view.public()
     if how == VIEW_KEYWORD:
         return act(observation, action_mask, view=view)
