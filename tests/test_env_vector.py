@@ -375,6 +375,19 @@ def test_bad_arguments_are_refused() -> None:
         venv.reset(seed=[1])
 
 
+@pytest.mark.parametrize(
+    "seed", [3.0, np.array(3), "12", b"12", {0: 1, 1: 2}, np.zeros((2, 1), dtype=np.int64)]
+)
+def test_a_seed_that_is_neither_an_integer_nor_a_list_of_them_is_refused(seed: Any) -> None:
+    """``reset(seed=3.0)`` raised Python's own ``TypeError: 'float' object is not iterable``, and
+    a text of two digits was taken as two seeds, each refused as ``got '1'``."""
+    venv = VectorEnv(2, "uno", 3)
+    with pytest.raises(ValueError, match=r"seed must be None, an integer in 0\.\.2\*\*63-1 or 2 of them"):
+        venv.reset(seed=seed)
+    venv.reset(seed=np.array([5, 6]))
+    assert venv.game_seeds.tolist() == [5, 6]
+
+
 @pytest.mark.parametrize("options", [{"reset_mask": np.array([True, False])}, {"position": "x"}, "x"])
 def test_reset_options_it_does_not_take_are_refused(options: Any) -> None:
     """``reset(options={"reset_mask": ...})`` (Gymnasium's partial reset) redealt every game, and

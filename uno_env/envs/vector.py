@@ -366,6 +366,13 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             seeds = [first + i for i in range(self.num_envs)]
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(first)
         else:
+            # a text or a dict iterates too (as digits, as keys): only a list of seeds is one
+            is_list = isinstance(seed, Sequence) and not isinstance(seed, (str, bytes))
+            if not (is_list or (isinstance(seed, np.ndarray) and seed.ndim == 1)):
+                raise ValueError(
+                    "seed must be None, an integer in 0..2**63-1 or "
+                    f"{self.num_envs} of them (one per game), got {seed!r}"
+                )
             seeds = [check_seed(s) for s in seed]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} games")
