@@ -211,6 +211,14 @@ def test_compiled_styles_with_parameters_are_opponents() -> None:
     assert env.step(int(np.flatnonzero(env.action_masks())[0]))[0].shape == env.observation_space.shape
 
 
+@pytest.mark.parametrize("value", ["false", "no", 0, None])
+def test_dict_observation_takes_only_true_or_false(value: Any) -> None:
+    """``dict_observation="false"`` switched the dict observation on (any truthy value did)."""
+    with pytest.raises(TypeError, match=f"dict_observation must be True or False, got {value!r}"):
+        SingleAgentEnv("uno", 3, dict_observation=value)
+    assert SingleAgentEnv("uno", 3, dict_observation=np.False_).observation_space.shape == (1262,)
+
+
 def test_bad_opponents_are_refused_with_the_allowed_kinds() -> None:
     with pytest.raises(ValueError, match="unknown play style 'genius'"):
         SingleAgentEnv("uno", 3, opponents="genius")

@@ -388,6 +388,22 @@ def test_a_seed_that_is_neither_an_integer_nor_a_list_of_them_is_refused(seed: A
     assert venv.game_seeds.tolist() == [5, 6]
 
 
+@pytest.mark.parametrize("switch", ["copy", "dict_observation", "public_views"])
+@pytest.mark.parametrize("value", ["false", "no", 0, None])
+def test_on_off_arguments_take_only_true_or_false(switch: str, value: Any) -> None:
+    """``copy="no"`` kept copying, ``public_views="no"`` kept every game's move log and
+    ``dict_observation="false"`` switched the dict observation on: any truthy value did."""
+    with pytest.raises(TypeError, match=f"{switch} must be True or False, got {value!r}"):
+        VectorEnv(2, "uno", 3, **{switch: value})
+    venv = VectorEnv(2, "uno", 3, **{switch: np.False_})
+    if switch == "public_views":
+        venv.reset(seed=0)
+        with pytest.raises(RuntimeError, match="public_views=True"):
+            venv.public_view(0)
+    else:
+        assert getattr(venv, switch) is False
+
+
 @pytest.mark.parametrize("options", [{"reset_mask": np.array([True, False])}, {"position": "x"}, "x"])
 def test_reset_options_it_does_not_take_are_refused(options: Any) -> None:
     """``reset(options={"reset_mask": ...})`` (Gymnasium's partial reset) redealt every game, and

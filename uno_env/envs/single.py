@@ -215,7 +215,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
         self._planning = True if planning_needed(self._template) else None
         self._scripted = True if scripted_needed(self._template) else None
         self._seat_mode = -1 if seat is None else int(seat)
-        self.dict_observation = bool(dict_observation)
+        self.dict_observation = check_switch("dict_observation", dict_observation)
         vector_space = spaces.Box(self._layout.low, self._layout.high, dtype=np.float32)
         self.observation_space: spaces.Space[Any] = (
             spaces.Dict(

@@ -194,8 +194,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         check_learner_seat(seat, num_players)
         self.num_envs = int(num_envs)
         self.seat = seat
-        self.copy = copy
-        self.dict_observation = bool(dict_observation)
+        self.copy = check_switch("copy", copy)
+        self.dict_observation = check_switch("dict_observation", dict_observation)
         self.autoreset_mode = AutoresetMode.SAME_STEP
         self.render_mode = None
         self._set_payoffs(reward, truncation_reward, illegal_action, illegal_reward)
@@ -249,7 +249,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._external_actions = np.zeros(n, dtype=np.int64)
         self._externals: list[BatchPolicy | AgentOpponent | None] = []
         max_decisions = int(self._spec[L.SP_MAX_DECISIONS])
-        self._public_log = PublicLog(n if public_views else 0, max_decisions)
+        self._public_log = PublicLog(n if check_switch("public_views", public_views) else 0, max_decisions)
         """Each game's decisions for the views' public history: kept (one row per game) with
         ``public_views`` or once an agent object sits at a table."""
         self._set_tables(opponents)
