@@ -47,8 +47,9 @@ Gymnasium's own vector envs carry it): when game ``i`` ends, the step returns th
 observation of the next game in row ``i`` and puts the last observation of the finished
 game in ``infos["final_obs"][i]`` (SB3: ``infos[i]["terminal_observation"]``);
 ``infos["final_info"]`` holds, per finished game, ``illegal_action``, ``decisions`` (every
-choice made in the game, all seats) and ``turns`` (turns begun: a player entered the play
-phase), each with its ``_name`` presence mask.
+choice made in the game, all seats), ``turns`` (turns begun: a player entered the play
+phase) and ``decision_limit`` (the game was cut by E-END-1), each with its ``_name`` presence
+mask.
 
 ``dict_observation=True`` makes the observations ``{"observation": (N, size) float32,
 "action_mask": (N, num_actions) int8}`` (a ``spaces.Dict`` of batched boxes; each
