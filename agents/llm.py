@@ -171,14 +171,25 @@ class ChatAgent:
         try:
             data = json.loads(raw)
             text = data["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):
             raise ChatError(f"{self.name}: the response is not a chat completion: {raw[:200]!r}") from None
         usage = data.get("usage") if isinstance(data, dict) else None
-        tokens = {
-            "prompt_tokens": int(usage.get("prompt_tokens", 0)) if isinstance(usage, dict) else 0,
-            "completion_tokens": int(usage.get("completion_tokens", 0)) if isinstance(usage, dict) else 0,
-        }
+        tokens = {key: self._token_count(usage, key, raw) for key in ("prompt_tokens", "completion_tokens")}
         return str(text or ""), tokens
+
+    def _token_count(self, usage: Any, key: str, raw: bytes) -> int:
+        """``usage[key]`` of a response: 0 when the endpoint reports no usage (or null); a count
+        that is not a non-negative integer is a :class:`ChatError` (it fed ``int()``, which raised
+        ValueError or OverflowError from inside the adapter, or turned ``2.9`` into 2)."""
+        count = usage.get(key) if isinstance(usage, dict) else None
+        if count is None:
+            return 0
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ChatError(
+                f"{self.name}: the response's usage.{key} is {count!r:.40}, not a token count (an "
+                f"integer 0 or more): {raw[:200]!r}"
+            )
+        return count
 
     # ------------------------------------------------------------ the agent interface
     def act(self, observation: Any, action_mask: np.ndarray | None = None, view: View | None = None) -> int:

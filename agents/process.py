@@ -150,7 +150,7 @@ class ProcessAgent:
         self._last_message = str(message["type"])
         try:
             data = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # the parser recurses once per level of nesting
             raise ProtocolError(
                 f"agent {self.name} answered the {message['type']!r} message with a line that is not JSON: "
                 f"{line[:200]!r}"

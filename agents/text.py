@@ -329,7 +329,7 @@ def _from_json(text: str) -> tuple[str, int | None]:
         return text, None
     try:
         data = json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # the parser recurses once per level of nesting
         return text, None
     if isinstance(data, dict):
         action = data.get("action")

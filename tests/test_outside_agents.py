@@ -170,6 +170,8 @@ def test_answers_in_notation_names_and_sentences(answer: str, move: str) -> None
         ("play purple 3", r"'play purple 3' names no legal move\. Answer with exactly one of: R1, R7"),
         ("", "the answer was empty"),
         ("R1 or R7", "could mean R1, R7"),
+        # JSON nested deeper than the parser recurses (it raised RecursionError)
+        ('{"move": ' + "[" * 100_000 + "]" * 100_000 + "}", "names no legal move"),
     ],
 )
 def test_bad_answers_get_a_clear_reask(answer: str, message: str) -> None:
@@ -265,6 +267,27 @@ def test_an_action_id_that_is_not_a_json_integer_is_named_as_such() -> None:
         f"answered action '{legal[0]}' (a JSON string), not an action id: an integer, one of"
     )
     with pytest.raises(ProtocolError, match=expected):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    agent.close()
+
+
+DEEP_ANSWER_AGENT = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "close":
+        break
+    print("[" * 100_000 + "]" * 100_000 if message["type"] == "act" else "{}", flush=True)
+"""
+
+
+def test_an_answer_nested_too_deeply_for_the_json_parser_is_a_protocol_error() -> None:
+    """An answer line of 100,000 nested arrays (under the line limit) made Python's JSON parser
+    raise RecursionError, which escaped as the agent's own failure; it is a line that is not JSON."""
+    game = Game("uno", 2, seed=1)
+    agent = ProcessAgent([sys.executable, "-c", DEEP_ANSWER_AGENT], timeout=10)
+    not_json = r"answered the 'act' message with a line that is not JSON: '\[\[\["
+    with pytest.raises(ProtocolError, match=not_json):
         agent.act(None, game.legal_mask(), PublicView.of(game))
     agent.close()
 
@@ -422,6 +445,64 @@ def test_the_chat_adapter_speaks_the_openai_format_and_counts(
     assert stats["illegal_answer_rate"] == stats["illegal_answers"] / stats["answers"] > 0
     assert stats["prompt_tokens_per_decision"] > 100 and stats["completion_tokens"] == 5 * stats["answers"]
     assert agent.last_exchange["answers"][-1].startswith("I will play red 1")
+
+
+class _Response:
+    """A canned HTTP response body for ``urllib.request.urlopen``."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
+    def __enter__(self) -> _Response:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def read(self, limit: int) -> bytes:
+        return self.body[:limit]
+
+
+def _chat_reply(usage: object) -> bytes:
+    message = {"role": "assistant", "content": "R1"}
+    return json.dumps({"choices": [{"message": message}], "usage": usage}).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        # nested deeper than Python's JSON parser recurses: it raised RecursionError
+        (b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "the response is not a chat completion"),
+        # token counts that are not counts: int() raised ValueError / OverflowError, or cut 2.9 to 2
+        (_chat_reply({"prompt_tokens": "many", "completion_tokens": 1}), r"usage\.prompt_tokens is 'many'"),
+        (
+            b'{"choices": [{"message": {"content": "R1"}}], "usage": {"completion_tokens": 1e999}}',
+            r"usage\.completion_tokens is inf",
+        ),
+        (_chat_reply({"prompt_tokens": 2.9}), r"usage\.prompt_tokens is 2\.9, not a token count"),
+        (_chat_reply({"prompt_tokens": -3}), r"usage\.prompt_tokens is -3, not a token count"),
+    ],
+)
+def test_a_malformed_chat_response_is_a_chat_error(
+    body: bytes, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents.llm import ChatError
+
+    monkeypatch.setattr("agents.llm.urllib.request.urlopen", lambda request, timeout: _Response(body))
+    agent = ChatAgent("scripted", base_url="http://127.0.0.1:9/v1")
+    with pytest.raises(ChatError, match=message):
+        agent.complete([{"role": "user", "content": "move?"}])
+
+
+def test_a_chat_response_without_usage_counts_no_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    for usage in (None, {}, {"prompt_tokens": None, "completion_tokens": 4}):
+        body = _chat_reply(usage)
+        canned = _Response(body)
+        monkeypatch.setattr("agents.llm.urllib.request.urlopen", lambda request, timeout, r=canned: r)
+        agent = ChatAgent("scripted", base_url="http://127.0.0.1:9/v1")
+        text, tokens = agent.complete([{"role": "user", "content": "move?"}])
+        completion = 4 if usage and usage.get("completion_tokens") else 0
+        assert (text, tokens) == ("R1", {"prompt_tokens": 0, "completion_tokens": completion})
 
 
 def test_nothing_is_sent_unless_configured(monkeypatch: pytest.MonkeyPatch) -> None:
