@@ -9,6 +9,7 @@ one gives; a chunk file damaged on disk is collected again on resume, with a lin
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -153,3 +154,23 @@ def test_resume_refuses_a_rule_file_edited_since_the_run_started(
     rule_file.write_text('preset = "uno"\nhand_size = 7\n')  # restored: the run goes on
     assert main(["--resume", str(out), "--quiet"]) == 0
     assert (out / "chunks" / "chunk_00004.npz").is_file()
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        # torch refused NaN only when the network trained, after the teacher's games were played
+        (["--learning-rate", "nan"], r"--learning-rate must be a finite number > 0, got nan"),
+        # a width of 0 or below reached torch's layers the same way
+        (["--net-arch", "8", "0"], r"--net-arch must list positive layer widths \(integers\), got \[8, 0\]"),
+        (["--batch-size", "0"], r"--batch-size must be positive"),
+    ],
+)
+def test_bad_training_options_are_refused_before_any_game(
+    option: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY, *option, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(message, err) and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()

@@ -374,6 +374,51 @@ def test_argument_checks() -> None:
     assert namespaced_key("eval/win_rate_vs_random") == "eval/win_rate_vs_random"
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        # these were not checked: NaN reached torch's optimiser after the envs were built
+        # ("Invalid learning rate: nan"), and a discount of 2 or a negative clip range trained
+        ("learning_rate", float("nan"), r"learning_rate must be a finite number > 0, got nan"),
+        ("learning_rate", 0.0, r"learning_rate must be a finite number > 0, got 0\.0"),
+        ("learning_rate", float("inf"), r"learning_rate must be a finite number > 0, got inf"),
+        ("gamma", 2.0, r"gamma must be a finite number in \[0, 1\], got 2\.0"),
+        ("gae_lambda", -0.1, r"gae_lambda must be a finite number in \[0, 1\], got -0\.1"),
+        ("clip_range", -0.2, r"clip_range must be a finite number > 0, got -0\.2"),
+        ("ent_coef", float("nan"), r"ent_coef must be a finite number >= 0, got nan"),
+        ("vf_coef", -1.0, r"vf_coef must be a finite number >= 0, got -1\.0"),
+        ("max_grad_norm", 0.0, r"max_grad_norm must be a finite number > 0, got 0\.0"),
+        ("max_minutes", float("nan"), r"max_minutes must be a finite number >= 0, got nan"),
+        ("snapshot_weight", float("inf"), r"snapshot_weight must be a finite number >= 0, got inf"),
+        ("learning_rate", "0.1", r"learning_rate must be a finite number > 0, got '0\.1'"),
+        ("gamma", True, r"gamma must be a finite number in \[0, 1\], got True"),
+        # a width that is not an integer raised TypeError from the comparison, or built a layer of 2.5
+        ("net_arch", ["64"], r"net_arch must list positive layer widths \(integers\), got \['64'\]"),
+        ("net_arch", [2.5], r"net_arch must list positive layer widths \(integers\), got \[2\.5\]"),
+    ],
+)
+def test_training_options_out_of_range_are_refused(option: str, value: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TrainConfig(**{option: value}).check()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("learning_rate", float("nan"), r"learning_rate must be a finite number > 0, got nan"),
+        ("ent_coef", -0.5, r"ent_coef must be a finite number >= 0, got -0\.5"),
+        ("gamma", 1.5, r"gamma must be a finite number in \[0, 1\], got 1\.5"),
+        ("net_arch", [0], r"net_arch must list positive layer widths \(integers\), got \[0\]"),
+    ],
+)
+def test_self_play_options_out_of_range_are_refused(option: str, value: object, message: str) -> None:
+    """SelfPlayConfig checked its integers only: these reached torch and SB3 as given."""
+    from training.selfplay import SelfPlayConfig
+
+    with pytest.raises(ValueError, match=message):
+        SelfPlayConfig(**{option: value}).check()  # type: ignore[arg-type]
+
+
 def test_snapshot_tables_play_with_batched_inference() -> None:
     from sb3_contrib import MaskablePPO
 

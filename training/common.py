@@ -24,6 +24,7 @@ Heavy packages (torch, sb3) are imported inside functions.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -117,6 +118,30 @@ def check_player_count(rules: RuleSet, players: int, flag: str = "--players") ->
         raise RuleError(
             f"{flag} {players}: {allowed}; choose {flag} in that range, or widen the range with --set {widen}"
         ) from None
+
+
+def check_number(
+    name: str, value: Any, lowest: float, highest: float = math.inf, *, closed: bool = True
+) -> None:
+    """Raise ValueError unless ``value`` is a finite number (not a bool) from ``lowest`` (itself
+    allowed when ``closed``) to ``highest``: a training option, which PyTorch and SB3 take as
+    given (a NaN learning rate fails only once the envs or the teacher's games have run)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    above = number and (value >= lowest if closed else value > lowest)
+    if not number or not math.isfinite(value) or not above or value > highest:
+        low = f"{'>=' if closed else '>'} {lowest:g}"
+        allowed = f"in [{lowest:g}, {highest:g}]" if math.isfinite(highest) else low
+        raise ValueError(f"{name} must be a finite number {allowed}, got {value!r}")
+
+
+def check_widths(name: str, widths: Any) -> None:
+    """Raise ValueError unless ``widths`` lists one or more positive integer layer widths."""
+    if (
+        not isinstance(widths, list)
+        or not widths
+        or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in widths)
+    ):
+        raise ValueError(f"{name} must list positive layer widths (integers), got {widths!r}")
 
 
 def rules_label(rules: RuleSet) -> str:

@@ -52,7 +52,7 @@ from uno_env.stats import grouped_ratio
 from uno_env.styles.registry import policy_table
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
-from .common import Subcommand, resolve_rules, set_torch_threads
+from .common import Subcommand, check_number, check_widths, resolve_rules, set_torch_threads
 from .extras import require
 from .runner import (
     Progress,
@@ -427,8 +427,11 @@ def cmd_distill(args: argparse.Namespace) -> int:
         names = {f.name for f in dataclasses.fields(DistillConfig)}
         cfg = DistillConfig(**{k: v for k, v in vars(args).items() if k in names})
         out = args.out or Path("runs") / f"distill__{cfg.rules}__{cfg.players}p__{cfg.seed}"
-    if cfg.games < 1 or cfg.chunk_games < 1 or cfg.epochs < 1 or not cfg.net_arch:
-        raise ValueError("--games, --chunk-games and --epochs must be positive and --net-arch non-empty")
+    if cfg.games < 1 or cfg.chunk_games < 1 or cfg.epochs < 1 or cfg.batch_size < 1:
+        raise ValueError("--games, --chunk-games, --epochs and --batch-size must be positive")
+    # checked before the teacher's games: torch refuses them only when the network trains
+    check_number("--learning-rate", cfg.learning_rate, 0.0, closed=False)
+    check_widths("--net-arch", cfg.net_arch)
     command = "uno-env distill " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "uno-env distill"
     run(cfg, out, command, progress=not args.quiet)
     return 0

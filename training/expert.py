@@ -79,7 +79,7 @@ import numpy as np
 import uno_env
 from agents.policy_agent import load_policy_metadata
 from agents.spec import parse_seats, parse_weighted
-from training.common import Subcommand, add_run_arguments, resolve_rules, set_torch_threads
+from training.common import Subcommand, add_run_arguments, check_number, resolve_rules, set_torch_threads
 from training.export import export_checkpoint
 from training.runner import (
     Progress,
@@ -215,16 +215,14 @@ class ExpertConfig:
             raise ValueError(f"--critic-rate must be in [0, 1], got {self.critic_rate}")
         if not 0.0 <= self.soft <= 1.0:
             raise ValueError(f"--soft must be in [0, 1], got {self.soft}")
-        if self.temperature <= 0.0:
-            raise ValueError(f"--temperature must be > 0, got {self.temperature}")
+        check_number("--temperature", self.temperature, 0.0, closed=False)
         if not self.net_arch or not self.critic_arch or min(self.net_arch + self.critic_arch) < 1:
             raise ValueError("--net-arch and --critic-arch need one or more positive widths")
         if self.select not in SELECTIONS:
             raise ValueError(f"--select must be one of {', '.join(SELECTIONS)}, got {self.select!r}")
         if self.select == "play" and self.eval_deals < 1:
             raise ValueError("--select play needs --eval-deals >= 1: the epochs are chosen on those deals")
-        if not self.learning_rate > 0:
-            raise ValueError(f"--learning-rate must be > 0, got {self.learning_rate}")
+        check_number("--learning-rate", self.learning_rate, 0.0, closed=False)
         style, params = parse_policy(self.search)
         if not style.is_search:
             raise ValueError(
@@ -257,10 +255,8 @@ class ExpertConfig:
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"--{key.replace('_', '-')} must be an integer >= 1, got {value!r}")
-        if not self.finetune_lr > 0:
-            raise ValueError(f"--finetune-lr must be > 0, got {self.finetune_lr}")
-        if not self.finetune_ent_coef >= 0:
-            raise ValueError(f"--finetune-ent-coef must be >= 0, got {self.finetune_ent_coef}")
+        check_number("--finetune-lr", self.finetune_lr, 0.0, closed=False)
+        check_number("--finetune-ent-coef", self.finetune_ent_coef, 0.0)
         for entry in self.finetune_opponents:
             try:
                 text, _ = parse_weighted(entry, where="--finetune-opponents")

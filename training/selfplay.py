@@ -44,7 +44,9 @@ from .common import (
     BatchActor,
     Subcommand,
     add_rule_arguments,
+    check_number,
     check_player_count,
+    check_widths,
     resolve_rules,
     rules_label,
     set_torch_threads,
@@ -95,6 +97,10 @@ class SelfPlayConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        check_number("learning_rate", self.learning_rate, 0.0, closed=False)
+        check_number("ent_coef", self.ent_coef, 0.0)
+        check_number("gamma", self.gamma, 0.0, 1.0)
+        check_widths("net_arch", self.net_arch)
 
 
 def selfplay(cfg: SelfPlayConfig) -> Path:

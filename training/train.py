@@ -102,7 +102,9 @@ from .common import (
     Subcommand,
     add_rule_arguments,
     add_trust_argument,
+    check_number,
     check_player_count,
+    check_widths,
     resolve_rules,
     rules_label,
     set_torch_threads,
@@ -129,6 +131,20 @@ EVAL_FIELDS = [
     "points",
     "truncated",
 ]
+
+
+NUMBER_OPTIONS: dict[str, tuple[float, float, bool]] = {
+    "learning_rate": (0.0, math.inf, False),
+    "ent_coef": (0.0, math.inf, True),
+    "gamma": (0.0, 1.0, True),
+    "gae_lambda": (0.0, 1.0, True),
+    "clip_range": (0.0, math.inf, False),
+    "vf_coef": (0.0, math.inf, True),
+    "max_grad_norm": (0.0, math.inf, False),
+    "max_minutes": (0.0, math.inf, True),
+    "snapshot_weight": (0.0, math.inf, True),
+}
+"""The number options of :class:`TrainConfig`: (lowest, highest, whether the lowest itself is allowed)."""
 
 
 @dataclass
@@ -207,12 +223,9 @@ class TrainConfig:
             raise ValueError(f"lr_schedule must be 'constant' or 'linear', got {self.lr_schedule!r}")
         if self.reward not in ("win", "rank", "score"):
             raise ValueError(f"reward must be win, rank or score, got {self.reward!r}")
-        if self.max_minutes < 0:
-            raise ValueError(f"max_minutes must be >= 0 (0: no budget), got {self.max_minutes}")
-        if self.snapshot_weight < 0:
-            raise ValueError(f"snapshot_weight must be >= 0, got {self.snapshot_weight}")
-        if not self.net_arch or any(w < 1 for w in self.net_arch):
-            raise ValueError(f"net_arch must list positive layer widths, got {self.net_arch}")
+        for name, (lowest, highest, closed) in NUMBER_OPTIONS.items():
+            check_number(name, getattr(self, name), lowest, highest, closed=closed)
+        check_widths("net_arch", self.net_arch)
         if not isinstance(self.best_response_deals, int) or self.best_response_deals < 1:
             raise ValueError(
                 f"best_response_deals must be a positive integer, got {self.best_response_deals!r}"
