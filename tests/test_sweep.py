@@ -598,3 +598,18 @@ def test_a_sweep_of_two_deck_families_plays_each_policy_on_its_own_family(tmp_pa
     report = report_text(spec, tmp_path, pd.DataFrame(rows), pd.DataFrame())
     assert "| `uno` | **50.0% [40.0, 60.0]** | other deck |" in report
     assert "| `macao` | other deck | **50.0% [40.0, 60.0]** |" in report
+
+
+@pytest.mark.parametrize("every", ["nan", "inf", "0", "-1"])
+def test_a_status_interval_that_is_not_a_positive_finite_number_is_refused_before_the_sweep(
+    every: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--status-every nan`` (or ``inf``) passed the ``<= 0`` test: the sweep started and its
+    status thread died on ``Event.wait(nan)`` with a traceback, leaving no status line."""
+    from training import sweep
+
+    started: list[Path] = []
+    monkeypatch.setattr(sweep, "run_sweep", lambda spec, out, **options: started.append(out))
+    assert sweep.main(["--status-every", every, "--out", str(tmp_path / "s"), "--quiet"]) == 2
+    assert "--status-every must be a finite number of seconds > 0" in capsys.readouterr().err
+    assert not started

@@ -88,6 +88,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import math
 import sys
 import tempfile
 import threading
@@ -1123,8 +1124,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         transfer_matrix.assemble(load_sweep(args.report / "spec.toml"), args.report)
         print(f"report: {args.report / 'report.md'}")
         return 0
-    if args.status_every <= 0:
-        raise ValueError(f"--status-every must be > 0 seconds, got {args.status_every}")
+    if not (math.isfinite(args.status_every) and args.status_every > 0):  # Event.wait takes no NaN
+        raise ValueError(f"--status-every must be a finite number of seconds > 0, got {args.status_every}")
 
     require(
         "sweep",
