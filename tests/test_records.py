@@ -192,6 +192,22 @@ def test_replay_writes_a_gif(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "unknown video type '.avi'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("fps", ["nan", "inf", "0", "-2"])
+def test_replay_refuses_a_frame_rate_that_is_not_a_positive_finite_number(
+    fps: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--fps nan`` passed the ``<= 0`` check and failed after the replay with "cannot convert
+    float NaN to integer"; ``--fps inf`` wrote a GIF of 0 ms frames."""
+    game, _ = played_game("uno", 2, seed=3)
+    path = tmp_path / "g.jsonl"
+    records.save_records(path, [records.record_game(game)])
+    gif = tmp_path / "g.gif"
+    assert replay_cli.main([str(path), "--quiet", "--video", str(gif), "--fps", fps]) == 2
+    err = capsys.readouterr().err
+    assert f"--fps must be a finite number of frames per second > 0, got {float(fps)}" in err
+    assert not gif.exists()
+
+
 def test_a_video_or_benchmark_output_that_cannot_be_written_is_refused_before_the_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

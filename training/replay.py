@@ -25,6 +25,7 @@ or an MP4 (imageio with imageio-ffmpeg, the ``video`` extra; a clear error if mi
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -224,8 +225,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     """Replay one game from parsed arguments; the exit code of the module docstring (0, 1, 3)."""
     out = sys.stdout if out is None else out
-    if args.fps <= 0:
-        raise ValueError(f"--fps must be positive, got {args.fps}")
+    if not (math.isfinite(args.fps) and args.fps > 0):  # NaN passes "<= 0"; inf gives 0 ms frames
+        raise ValueError(f"--fps must be a finite number of frames per second > 0, got {args.fps}")
     if not Path(args.file).exists():
         raise ValueError(f"record file {args.file} does not exist")
     if args.video:
