@@ -356,6 +356,19 @@ def test_6_evaluate_refuses_an_impossible_game_count_in_one_line() -> None:
     one_line_error(done, "--games 1000000000000: allowed 1..10,000,000")
 
 
+def test_6_evaluate_refuses_seeds_past_2_to_the_63_in_one_line() -> None:
+    """``--seed 2**64`` ended in an OverflowError traceback from the seat rotation; from Python,
+    a seed near 2**63 wrapped the NumPy sum. Game j is dealt from seed + j: all must be seeds."""
+    done = run_cli("evaluate", "greedy", "--players", "2", "--games", "2", "--seed", str(2**64))
+    one_line_error(done, f"seed must be an integer in 0..2**63-1, got {2**64}")
+    from training.evaluate import evaluate
+
+    with pytest.raises(
+        ValueError, match=r"seed \+ games must stay within 2\*\*63 .*got seed 9223372036854775807"
+    ):
+        evaluate("greedy", uno_env.load_rules("uno"), 2, ["random"], 2, 2**63 - 1, log=lambda _: None)
+
+
 def test_6_rule_values_of_thousands_of_digits_are_rule_errors(tmp_path: Path) -> None:
     rule_file = tmp_path / "long.toml"
     rule_file.write_text("hand_size = " + "7" * 5000 + "\n")

@@ -67,6 +67,7 @@ import uno_env
 from agents.match import make_seats, play_deals
 from agents.spec import AgentSpec, as_spec, check_seated_networks, parse_agent, parse_seats
 from uno_env.compiler.compiling import warm_up
+from uno_env.engine.rng import SEED_LIMIT, check_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.files import json_text
 from uno_env.stats import GAME_LENGTH_RANGE, POINTS_RANGE, bounded_mean_interval, wilson_interval
@@ -437,12 +438,19 @@ MAX_GAMES = 10_000_000
 """Most games per opponent set: the per-game records take 56 bytes a game (560 MB here)."""
 
 
-def check_games(games: int) -> None:
-    """Raise ValueError unless ``games`` is an integer 1..:data:`MAX_GAMES`."""
+def check_games(games: int, seed: int = 0) -> None:
+    """Raise ValueError unless ``games`` is an integer 1..:data:`MAX_GAMES` and the deals'
+    seeds ``seed .. seed + games - 1`` are all game seeds (``0..2**63-1``)."""
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise ValueError(
             f"--games {games}: allowed 1..{MAX_GAMES:,} games per opponent set (each game's record is kept "
             "in memory); evaluate more games as several runs with different --seed"
+        )
+    check_seed(seed)  # before NumPy adds it to the game numbers (an OverflowError past 2**63)
+    if seed + games > SEED_LIMIT:
+        raise ValueError(
+            f"seed + games must stay within 2**63 (game j is dealt from seed + j), got seed {seed} and "
+            f"{games} games"
         )
 
 
@@ -473,7 +481,7 @@ def evaluate(
     then only its observation size, action table and versions must fit).
     """
 
-    check_games(games)
+    check_games(games, seed)
     rules.check_players(num_players)
     sets = [(entry, opponent_seats(entry, num_players)) for entry in vs]
     spec = None if actor is not None else as_spec(model, where="model")
@@ -621,7 +629,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``uno-env evaluate`` from parsed arguments."""
-    check_games(args.games)
+    check_games(args.games, args.seed)
     if args.batch < 1 or args.threads < 1:
         raise ValueError(f"--batch and --threads must be >= 1, got {args.batch} and {args.threads}")
 
