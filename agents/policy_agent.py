@@ -157,6 +157,18 @@ def load_policy_metadata(path: str | Path) -> PolicyMetadata:
     """
     source = metadata_path(path)
     if not source.exists() and not source.is_symlink():
+        zip_path = checkpoint_path(path)
+        if not zip_path.exists() and not zip_path.is_symlink():  # neither file: say so, not "no sidecar"
+            named = Path(path)
+            exported = (
+                f"; {named} is an exported policy (plain weights), which plays as it is"
+                if named.suffix == ".npz" and named.exists()
+                else ""
+            )
+            raise PolicyMismatchError(
+                f"checkpoint {zip_path} does not exist (a MaskablePPO checkpoint is a .zip with its "
+                f".meta.json sidecar){exported}"
+            )
         raise PolicyMismatchError(
             f"checkpoint {checkpoint_path(path)} has no metadata sidecar {source}: it records the "
             "rules, observation spec and env version the policy was trained for (write it with "

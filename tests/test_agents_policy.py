@@ -124,12 +124,28 @@ def test_refusal_comes_before_unpickling(tmp_path: Path) -> None:
 
 
 def test_a_checkpoint_without_sidecar_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "model.zip").write_bytes(b"not read")
     with pytest.raises(PolicyMismatchError, match="has no metadata sidecar"):
         PolicyAgent(tmp_path / "model.zip", "uno")
     side = tmp_path / "x.meta.json"
     side.write_text(json.dumps({"format": "something/9"}))
     with pytest.raises(PolicyMismatchError, match="format is 'something/9'; allowed: 'uno-env-policy/1'"):
         load_policy_metadata(tmp_path / "x.zip")
+
+
+def test_a_checkpoint_that_does_not_exist_is_named_as_missing(tmp_path: Path) -> None:
+    """``uno-env export missing.zip`` said the checkpoint "has no metadata sidecar", and
+    ``uno-env export p.npz`` (an exported policy) that ``p.npz.zip`` had none."""
+    with pytest.raises(
+        PolicyMismatchError, match=r"checkpoint .*missing\.zip does not exist \(a MaskablePPO"
+    ):
+        load_policy_metadata(tmp_path / "missing.zip")
+    exported = tmp_path / "p.npz"
+    exported.write_bytes(b"weights")
+    with pytest.raises(
+        PolicyMismatchError, match=r"p\.npz\.zip does not exist .*p\.npz is an exported policy"
+    ):
+        load_policy_metadata(exported)
 
 
 def test_defaults_come_from_the_installed_environment(tmp_path: Path) -> None:
