@@ -853,3 +853,14 @@ def test_a_table_refuses_a_network_trained_for_another_game_unless_the_server_al
     assert answer.status_code == 400 and "trained for 2 players" in answer.json()["error"]
     app, _ = make_app(records=None, allow_rules_mismatch=True)
     assert TestClient(app).post("/api/tables", json=body).status_code == 200
+
+
+def test_opening_a_listed_record_when_there_are_none_says_so() -> None:
+    """With no recorded games, ``{"id": 0}`` was refused as "id must be a record of the list,
+    0..-1"; the refusal now says there are none and what to send instead."""
+    app, _ = make_app(records=None)
+    answer = TestClient(app).post("/api/replays", json={"id": 0})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == (
+        'this server has no recorded games to open; send {"text": "<record line>"} to replay one'
+    )

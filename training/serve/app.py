@@ -177,6 +177,11 @@ def build_app(
             else:
                 number = data.get("id")
                 found = records_in(record_paths)
+                if not found:
+                    raise ValueError(
+                        "this server has no recorded games to open; "
+                        'send {"text": "<record line>"} to replay one'
+                    )
                 if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(found):
                     raise ValueError(f"id must be a record of the list, 0..{len(found) - 1}")
                 record = found[number][2]
