@@ -130,7 +130,7 @@ def check_number(
     above = number and (value >= lowest if closed else value > lowest)
     if not number or not math.isfinite(value) or not above or value > highest:
         low = f"{'>=' if closed else '>'} {lowest:g}"
-        allowed = f"in [{lowest:g}, {highest:g}]" if math.isfinite(highest) else low
+        allowed = f"in {'[' if closed else '('}{lowest:g}, {highest:g}]" if math.isfinite(highest) else low
         raise ValueError(f"{name} must be a finite number {allowed}, got {value!r}")
 
 
