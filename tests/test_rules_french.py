@@ -635,6 +635,37 @@ def test_MM_CALL_1_call_is_offered_inside_a_multi_card_play() -> None:
     assert legal(game) == {"5S", "pass", "call"}
 
 
+def test_MM_CALL_1_H_JUMP_1_a_jumper_with_two_cards_owes_the_call_and_may_make_it() -> None:
+    """MM-CALL-1 with H-JUMP-1: a player who jumps in with the second-to-last card discards
+    without drawing, so owes the call. The window offers the call at two cards (not at
+    three), and a missed call is caught (5 cards) even though the player before drew the
+    card the jumper copies: that draw was not the jumper's."""
+    start = "hands=9D 9S/2C KS/2S 3S 4S/8D 8S; discard=5C; " + MM4.format(c="C", s=0, d="+")
+    missed = pos("mau_mau", start, jump_in=True)
+    missed.step("draw")  # draws 2C, playable on 5C
+    missed.step("2C")
+    assert missed.phase == Phase.JUMP_IN and missed.current_player == 1
+    assert legal(missed) == {"2C", "pass", "call"}
+    called = missed.clone()
+    missed.step("2C")
+    assert_position(
+        missed,
+        "hands=9D 9S/3C 4C 5C 6C 8C KS/2S 3S 4S/8D 8S; discard=5C 2C 2C; draw=10C KC; "
+        "colour=C; seat=2; dir=+; phase=play",
+    )
+    called.step("call")
+    called.step("2C")
+    assert_position(
+        called,
+        "hands=9D 9S/KS/2S 3S 4S/8D 8S; discard=5C 2C 2C; draw=3C 4C 5C 6C 8C 10C KC; "
+        "colour=C; seat=2; dir=+; phase=play; called=1",
+    )
+    three = pos("mau_mau", start.replace("2C KS/", "2C 7H KS/"), jump_in=True)
+    three.step("draw")
+    three.step("2C")
+    assert legal(three) == {"2C", "pass"}
+
+
 def test_MM_CALL_1_no_call_needed_after_drawing() -> None:
     """MM-CALL-1: the call is owed by "a player holding 2 cards who will discard one
     without drawing"; a player who started the turn with one card, drew a second and lays

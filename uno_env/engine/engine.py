@@ -278,9 +278,11 @@ def call_legal(state: np.ndarray, spec: np.ndarray, seat: int, phase: int) -> bo
     if state[L.CALLED + seat] != 0:
         return False
     rule = spec[L.SP_CALL_RULE]
-    return (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or (
-        rule == CALL_MAU_MAU and phase != L.PH_JUMP_IN and phase != L.PH_BLOCK
-    )
+    if rule == CALL_MAU_MAU and (phase == L.PH_JUMP_IN or phase == L.PH_BLOCK):
+        # out of turn (H-JUMP-1, H-ZEROSEE-1) only the call a card laid now needs: with two
+        # cards, laying one leaves one, which MM-CALL-1 punishes without the call
+        return state[L.HAND_SIZE + seat] == 2
+    return (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or rule == CALL_MAU_MAU
 
 
 @njit(cache=True, inline="always")
@@ -1603,6 +1605,7 @@ def jump_in(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None)
     has the player who intercepts a 1 discard its colour), the 2 (H-TWO-1), the reflex
     (H-REACT-1), the look (H-ZEROSEE-1) and the extra turn of an 8 (H-EIGHT-1)."""
     face = top_face(state)
+    state[L.S_DREW] = 0  # MM-CALL-1: laid out of turn, so without drawing (the draw was another's)
     if spec[L.F_IS_NUMBER + face] == 1:
         _reset_play(state, seat, L.PK_NORMAL)
         _lay_card(state, spec, seat, face)
@@ -1642,6 +1645,7 @@ def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged
     remove_from_hand(state, seat, face)
     push_discard(state, face)
     state[L.S_COLOUR] = spec[L.F_COLOUR + face]
+    state[L.S_DREW] = 0  # MM-CALL-1: laid out of turn, so without drawing (the draw was another's)
     _check_call(state, spec, seat)
     if state[L.HAND_SIZE + seat] == 0 and went_out(state, spec, seat, staged):
         return
