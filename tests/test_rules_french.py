@@ -1685,6 +1685,28 @@ def test_MC_TURN_1_MC_OPT_1_a_plain_king_laid_after_the_king_of_hearts_passes_it
         Game.from_position(game.rules, expected.replace("discard=4H KH KC", "discard=4H QH KC"))
 
 
+def test_MC_TURN_1_MC_RESHUFFLE_1_the_penalty_under_a_king_reshuffled_away_still_reads_back() -> None:
+    """MC-TURN-1 with MC-OPT-1 and MC-RESHUFFLE-1: the King of hearts, then the King of
+    spades in one play. The previous player's 5 cards empty the draw pile, the discard pile
+    under the King of spades is reshuffled into it, and the next player answers the 5 with
+    only the King of spades left on the pile; that position reads back as play left it."""
+    game = mc("KH KS 9D 10D/7D 6D 8H/8D 5D 9S", "4H", draw="draw=QC JC", card_effects=KINGS)
+    game.step("KH")
+    game.step("KS")
+    assert_position(
+        game,
+        "hands=9D 10D/7D 6D 8H/8D 5D 9S QC JC 4H KH; discard=KS; draw=-; "
+        "colour=S; seat=1; dir=+; phase=answer; pending=5; from=0",
+    )
+    copy = Game.from_position(game.rules, game.position())
+    assert copy.position() == game.position() and copy.legal_actions() == game.legal_actions()
+    copy.step("accept")
+    assert_position(
+        copy,
+        "hands=9D 10D/7D 6D 8H/8D 5D 9S QC JC 4H KH; discard=KS; draw=-; colour=S; seat=2; dir=+; phase=play",
+    )
+
+
 def test_MC_OPT_1_king_of_spades_previous_player_draws_five() -> None:
     """MC-OPT-1 (``KS:previous_draws:5``): after the King of spades the previous player
     draws 5; the next player plays. Other kings have no effect."""

@@ -543,11 +543,16 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
     return state
 
 
-def _laid_on_its_penalty(state: np.ndarray, spec: np.ndarray, pending_class: int) -> bool:
+def _laid_on_its_penalty(
+    state: np.ndarray, spec: np.ndarray, pending_class: int, penalty_ranks: list[int]
+) -> bool:
     """Whether the top card was laid, in one play of cards of one rank (MC-TURN-1, H-MULTI-2),
     after a penalty card of the pending penalty's rank: the penalty stands under it (Macao's
     King of hearts then King of clubs sends the 5 cards on). The discard pile is read down
-    while the rank holds."""
+    while the rank holds. A pile of the top card alone may have lost the penalty card to a
+    reshuffle (U-DRAW-4, MC-RESHUFFLE-1) between the play and the offer of its penalty: the
+    previous player's draw of a King of spades laid last, or a missed call's; then a rank
+    that has a penalty card (``penalty_ranks``) is enough."""
     if spec[L.SP_MULTI] != engine.MULTI_SAME_RANK:
         return False
     for depth in range(int(state[L.S_NDISCARD]) - 1, -1, -1):
@@ -556,7 +561,7 @@ def _laid_on_its_penalty(state: np.ndarray, spec: np.ndarray, pending_class: int
             return False
         if spec[L.F_EFFECT + face] in _PENALTY_EFFECTS:
             return True
-    return False
+    return int(state[L.S_NDISCARD]) == 1 and pending_class in penalty_ranks
 
 
 def _top(state: np.ndarray) -> int:
@@ -872,7 +877,7 @@ def _check_penalty_source(f: _Fields, state: np.ndarray, spec: np.ndarray) -> No
                 f"position field {key}={int(state[index])}: the top card {top_text} alone sends {amount}; "
                 f"allowed: {amount}..{L.PENALTY_LIMIT}"
             )
-    elif _laid_on_its_penalty(state, spec, pending_class):
+    elif _laid_on_its_penalty(state, spec, pending_class, penalty_ranks):
         pass  # MC-TURN-1, H-MULTI-2: laid in the same play after the penalty card of its rank
     elif sent_back:
         if pending_class not in draw_ranks:
