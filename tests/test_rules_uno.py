@@ -1499,6 +1499,28 @@ def test_U_END_1_option_last_card_not_drawn() -> None:
     assert outcome.scores == (21, 0, 0)
 
 
+def test_U_END_1_MC_END_1_the_last_leavers_draw_two_is_drawn_by_the_player_left() -> None:
+    """U-END-1 with MC-END-1 (``end="last_player"``, ``last_card_draw`` on): the round ends
+    when the second-to-last player leaves; if it leaves on a Draw Two, the player left still
+    draws the 2, and the winner (the first to leave) scores them. A player leaving earlier on
+    a Draw Two sends it as in play."""
+    table = "discard=R5; draw=Y1 Y2 Y3; colour=R; dir=+; phase=play"
+    game = pos(f"hands=/RD2/G5 G6 G7; {table}; seat=1; finished=1 0 0", end="last_player")
+    game.step("RD2")
+    assert_position(
+        game,
+        "hands=//Y1 Y2 G5 G6 G7; discard=R5 RD2; draw=Y3; colour=R; seat=-1; dir=+; phase=over; "
+        "scores=21 0 0; finished=1 2 3; round=1; status=won; winner=0",
+    )
+    early = pos(f"hands=RD2/R3 R4/G5 G6 G7; {table}; seat=0", end="last_player")
+    early.step("RD2")
+    assert_position(
+        early,
+        "hands=/R3 R4 Y1 Y2/G5 G6 G7; discard=R5 RD2; draw=Y3; colour=R; seat=2; dir=+; phase=play; "
+        "finished=1 0 0",
+    )
+
+
 @pytest.mark.parametrize("card", ["RS", "RR", "W"])
 def test_U_END_1_going_out_on_skip_reverse_or_wild_ends_the_round_at_once(card: str) -> None:
     """U-END-1: going out on a Skip, Reverse or Wild ends the round at once: no colour is named,

@@ -1249,19 +1249,26 @@ def _penalty_sent(state: np.ndarray, spec: np.ndarray) -> tuple[int, int, int]:
 
 
 @njit(cache=True, internal=True)
+def _draw_last_card_penalty(state: np.ndarray, spec: np.ndarray, seat: int) -> None:
+    """U-END-1 (``last_card_draw``): the draw penalty of the play that ended the round is still
+    drawn, before the hands are scored."""
+    draw, _, target = _penalty_sent(state, spec)
+    if draw > 0 and target != seat:
+        draw_cards(state, target, draw)
+    # so is the draw of a "previous player draws" card (MM-NINE-1, MD-NINE-1, MC-OPT-1),
+    # which pass_turn would have dealt had the round gone on
+    if state[L.S_ACC_PREVIOUS] > 0:
+        victim = previous_seat(state, state[L.S_ACTOR])
+        if victim != seat:
+            draw_cards(state, victim, state[L.S_ACC_PREVIOUS])
+
+
+@njit(cache=True, internal=True)
 def went_out(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) -> bool:
     """``seat`` emptied its hand; True if that ended the round or the game."""
     if staged is None or spec[L.SP_END_RULE] == 0:
-        if spec[L.SP_LAST_CARD_DRAW] == 1:  # U-END-1: the penalty is still drawn
-            draw, _, target = _penalty_sent(state, spec)
-            if draw > 0 and target != seat:
-                draw_cards(state, target, draw)
-            # so is the draw of a "previous player draws" card (MM-NINE-1, MD-NINE-1, MC-OPT-1),
-            # which pass_turn would have dealt had the round gone on
-            if state[L.S_ACC_PREVIOUS] > 0:
-                victim = previous_seat(state, state[L.S_ACTOR])
-                if victim != seat:
-                    draw_cards(state, victim, state[L.S_ACC_PREVIOUS])
+        if spec[L.SP_LAST_CARD_DRAW] == 1:
+            _draw_last_card_penalty(state, spec, seat)
         end_round(state, spec, seat, staged)
         return True
     state[L.S_NFINISHED] += 1  # MC-END-1: the player leaves; play goes on
@@ -1269,6 +1276,8 @@ def went_out(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None
     state[L.CALLED + seat] = 0
     state[L.SITOUT + seat] = 0
     if active_players(state) <= 1:
+        if spec[L.SP_LAST_CARD_DRAW] == 1:  # the last player left draws it, and is scored with it
+            _draw_last_card_penalty(state, spec, seat)
         for other in range(state[L.S_NPLAYERS]):
             if state[L.FINISHED + other] == 0:
                 state[L.S_NFINISHED] += 1
