@@ -94,6 +94,20 @@ def test_bogus_finished_values_are_refused() -> None:
     )
 
 
+def test_a_player_in_play_holds_cards() -> None:
+    """U-END-1 / MC-END-1: emptying one's hand wins the round or leaves the game, so a seat still
+    in play with no cards is no position the game reaches (``hands=R7/-`` played on as if seat 1
+    had not gone out); the player who left (``finished=``) and a won game are empty-handed."""
+    empty = "hands=R7 Y5/-/G3; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=play"
+    assert "seat 1 holds no cards in a game still in play" in _error("uno", empty)
+    assert "seat 1 holds no cards in a game still in play" in _error("macao", MACAO.replace("3S 4S", "-"))
+    Game.from_position("macao", MACAO.replace("3S 4S", "-") + "; finished=0 1 0")  # left: fine
+    won = (
+        "hands=R7 Y5/-/G3; discard=R5; draw=B2 G9; colour=R; seat=-1; dir=+; phase=over; status=won; winner=1"
+    )
+    assert Game.from_position("uno", won).outcome().winner == 1
+
+
 def test_a_player_who_left_is_skipped() -> None:
     """MC-END-1: with seat 1 gone, play passes from seat 0 to seat 2."""
     game = Game.from_position("macao", MACAO.replace("3S 4S", "") + "; finished=0 1 0")

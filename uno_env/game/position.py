@@ -698,6 +698,14 @@ def _read_finished(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
                 raise PositionError(f"position field finished: seat {s} left the game but holds cards")
         state[L.FINISHED : L.FINISHED + n] = finished
     state[L.S_NFINISHED] = len(order)
+    if not over:  # emptying one's hand ends the round (U-END-1) or leaves the game (MC-END-1)
+        for s in range(n):
+            if not state[L.HAND_SIZE + s] and not state[L.FINISHED + s]:
+                raise PositionError(
+                    f"seat {s} holds no cards in a game still in play: a player who empties their "
+                    "hand has won (phase=over status=won winner=<seat>), or under end='last_player' "
+                    "has left the game (finished=)"
+                )
     # MC-END-1: a player whose last card asks a choice (a suit, a target) left as it was laid
     # and still makes that choice; anyone else who left is never asked
     choosing = phase in (L.PH_CHOOSE_COLOUR, L.PH_CHOOSE_TARGET, L.PH_GIVE) and not state[L.HAND_SIZE + seat]
