@@ -156,6 +156,8 @@ def test_window_and_epochs_change_on_resume_from_the_next_round(tmp_path: Path) 
         ({"finetune_eval_games": 0}, "--finetune-eval-games must be an integer >= 1, got 0"),
         ({"finetune_opponents": ["nobody"]}, "--finetune-opponents 'nobody'.*nobody"),
         ({"finetune_opponents": ["blocker@x"]}, "--finetune-opponents 'blocker@x'.*weight"),
+        # refused before the rounds, not when the fine-tuning stage seeds NumPy hours later
+        ({"seed": 2**32, "finetune_steps": 1000}, r"--seed \(with --finetune-steps\) must be an integer in"),
     ],
 )
 def test_bad_expert_configs_name_what_is_wrong(change: dict[str, object], message: str) -> None:

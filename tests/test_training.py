@@ -395,6 +395,12 @@ def test_argument_checks() -> None:
         # a width that is not an integer raised TypeError from the comparison, or built a layer of 2.5
         ("net_arch", ["64"], r"net_arch must list positive layer widths \(integers\), got \['64'\]"),
         ("net_arch", [2.5], r"net_arch must list positive layer widths \(integers\), got \[2\.5\]"),
+        # NumPy's legacy seeding (through SB3) took the seed only after the envs were built
+        ("seed", 2**32, r"seed must be an integer in 0\.\.4,292,967,295: stable-baselines3 seeds"),
+        ("seed", -1, r"seed must be an integer in 0\.\..*got -1"),
+        ("seed", 1.0, r"seed must be an integer in 0\.\..*got 1\.0"),
+        ("eval_seed", 2**63 - 10, r"eval_seed must be in 0\.\.9,223,372,036,854,772,808 "),
+        ("eval_seed", "7", r"eval_seed must be an integer, got '7'"),
     ],
 )
 def test_training_options_out_of_range_are_refused(option: str, value: object, message: str) -> None:
@@ -409,6 +415,7 @@ def test_training_options_out_of_range_are_refused(option: str, value: object, m
         ("ent_coef", -0.5, r"ent_coef must be a finite number >= 0, got -0\.5"),
         ("gamma", 1.5, r"gamma must be a finite number in \[0, 1\], got 1\.5"),
         ("net_arch", [0], r"net_arch must list positive layer widths \(integers\), got \[0\]"),
+        ("seed", 2**32, r"seed must be an integer in 0\.\.4,294,967,295: stable-baselines3 seeds"),
     ],
 )
 def test_self_play_options_out_of_range_are_refused(option: str, value: object, message: str) -> None:

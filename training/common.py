@@ -134,6 +134,24 @@ def check_number(
         raise ValueError(f"{name} must be a finite number {allowed}, got {value!r}")
 
 
+SB3_SEED_LIMIT = 2**32
+"""Stable-baselines3 seeds NumPy's legacy generator (``np.random.seed``) with a run's seed, which
+takes ``0..2**32-1``: a larger seed fails only once the envs and the model are built."""
+
+
+def check_training_seed(name: str, seed: Any, headroom: int = 0) -> None:
+    """Raise ValueError unless ``seed`` is an integer (not a bool) such that ``seed .. seed +
+    headroom`` all lie in ``0..2**32-1``: a MaskablePPO run's seed, reseeded with ``seed + step``
+    when it resumes (``headroom``: its steps)."""
+    highest = SB3_SEED_LIMIT - 1 - headroom
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= highest:
+        reason = f" (the run reseeds with seed + step, up to {headroom:,} steps)" if headroom else ""
+        raise ValueError(
+            f"{name} must be an integer in 0..{highest:,}: stable-baselines3 seeds NumPy's generator "
+            f"with it, which takes 0..2**32-1{reason}; got {seed!r}"
+        )
+
+
 def check_widths(name: str, widths: Any) -> None:
     """Raise ValueError unless ``widths`` lists one or more positive integer layer widths."""
     if (

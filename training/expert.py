@@ -79,7 +79,14 @@ import numpy as np
 import uno_env
 from agents.policy_agent import load_policy_metadata
 from agents.spec import parse_seats, parse_weighted
-from training.common import Subcommand, add_run_arguments, check_number, resolve_rules, set_torch_threads
+from training.common import (
+    Subcommand,
+    add_run_arguments,
+    check_number,
+    check_training_seed,
+    resolve_rules,
+    set_torch_threads,
+)
 from training.export import export_checkpoint
 from training.runner import (
     Progress,
@@ -257,6 +264,8 @@ class ExpertConfig:
                 raise ValueError(f"--{key.replace('_', '-')} must be an integer >= 1, got {value!r}")
         check_number("--finetune-lr", self.finetune_lr, 0.0, closed=False)
         check_number("--finetune-ent-coef", self.finetune_ent_coef, 0.0)
+        if self.finetune_steps:  # the stage's MaskablePPO run takes the run's seed, after the rounds
+            check_training_seed("--seed (with --finetune-steps)", self.seed, self.finetune_steps)
         for entry in self.finetune_opponents:
             try:
                 text, _ = parse_weighted(entry, where="--finetune-opponents")

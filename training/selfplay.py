@@ -46,6 +46,7 @@ from .common import (
     add_rule_arguments,
     check_number,
     check_player_count,
+    check_training_seed,
     check_widths,
     resolve_rules,
     rules_label,
@@ -101,6 +102,7 @@ class SelfPlayConfig:
         check_number("ent_coef", self.ent_coef, 0.0)
         check_number("gamma", self.gamma, 0.0, 1.0)
         check_widths("net_arch", self.net_arch)
+        check_training_seed("seed", self.seed)
 
 
 def selfplay(cfg: SelfPlayConfig) -> Path:

@@ -93,6 +93,7 @@ from agents.spec import parse_agent, parse_seats, parse_weighted
 from agents.trust import check_trusted
 from uno_env import files
 from uno_env.compiler.compiling import warm_up
+from uno_env.engine.rng import SEED_LIMIT
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio
@@ -104,6 +105,7 @@ from .common import (
     add_trust_argument,
     check_number,
     check_player_count,
+    check_training_seed,
     check_widths,
     resolve_rules,
     rules_label,
@@ -226,6 +228,15 @@ class TrainConfig:
         for name, (lowest, highest, closed) in NUMBER_OPTIONS.items():
             check_number(name, getattr(self, name), lowest, highest, closed=closed)
         check_widths("net_arch", self.net_arch)
+        check_training_seed("seed", self.seed, self.total_steps)
+        deals = self.eval_games + self.best_response_deals  # deal d of an evaluation: eval_seed + d
+        if isinstance(self.eval_seed, bool) or not isinstance(self.eval_seed, int):
+            raise ValueError(f"eval_seed must be an integer, got {self.eval_seed!r}")
+        if not 0 <= self.eval_seed <= SEED_LIMIT - deals:
+            raise ValueError(
+                f"eval_seed must be in 0..{SEED_LIMIT - deals:,} (the evaluations deal from eval_seed up "
+                f"to eval_seed + {deals - 1:,}, and game seeds end at 2**63-1), got {self.eval_seed!r}"
+            )
         if not isinstance(self.best_response_deals, int) or self.best_response_deals < 1:
             raise ValueError(
                 f"best_response_deals must be a positive integer, got {self.best_response_deals!r}"
