@@ -229,6 +229,10 @@ class TrainConfig:
             check_number(name, getattr(self, name), lowest, highest, closed=closed)
         check_widths("net_arch", self.net_arch)
         check_training_seed("seed", self.seed, self.total_steps)
+        if not isinstance(self.best_response_deals, int) or self.best_response_deals < 1:
+            raise ValueError(
+                f"best_response_deals must be a positive integer, got {self.best_response_deals!r}"
+            )
         deals = self.eval_games + self.best_response_deals  # deal d of an evaluation: eval_seed + d
         if isinstance(self.eval_seed, bool) or not isinstance(self.eval_seed, int):
             raise ValueError(f"eval_seed must be an integer, got {self.eval_seed!r}")
@@ -236,10 +240,6 @@ class TrainConfig:
             raise ValueError(
                 f"eval_seed must be in 0..{SEED_LIMIT - deals:,} (the evaluations deal from eval_seed up "
                 f"to eval_seed + {deals - 1:,}, and game seeds end at 2**63-1), got {self.eval_seed!r}"
-            )
-        if not isinstance(self.best_response_deals, int) or self.best_response_deals < 1:
-            raise ValueError(
-                f"best_response_deals must be a positive integer, got {self.best_response_deals!r}"
             )
         if self.best_response and self.snapshot_weight > 0:
             raise ValueError("a best response trains against its agent alone: --snapshot-weight must be 0")
