@@ -16,6 +16,7 @@ from gymnasium.vector import AutoresetMode
 
 import uno_env
 from uno_env import IllegalActionError
+from uno_env.engine import layout as L
 from uno_env.envs import SingleAgentEnv, VectorEnv
 from uno_env.envs.core import next_seed, pick_table
 from uno_env.envs.vector import OpponentPool
@@ -40,12 +41,12 @@ def vector_transcript(venv: VectorEnv, seeds: list[int], steps: int) -> list[lis
     return out
 
 
-def single_transcript(env: SingleAgentEnv, seed: int, index: int, steps: int) -> list[tuple[Any, ...]]:
+def single_transcript(env: Any, seed: int, index: int, steps: int) -> list[tuple[Any, ...]]:
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(index)
     out: list[tuple[Any, ...]] = [(obs, info["action_mask"])]
     for _ in range(steps):
-        obs, reward, terminated, truncated, info = env.step(choose(env.action_masks(), rng))
+        obs, reward, terminated, truncated, info = env.step(choose(env.unwrapped.action_masks(), rng))
         if terminated or truncated:
             final = obs
             obs, info = env.reset()
@@ -468,3 +469,164 @@ def test_final_info_carries_each_finished_games_decisions_and_turns() -> None:
                 ended += 1
                 env.reset()
     assert ended >= 3
+
+
+# ================================================================ max_episode_steps
+def first_legal(masks: np.ndarray) -> np.ndarray:
+    return np.array([int(np.flatnonzero(m)[0]) for m in masks], dtype=np.int64)
+
+
+def test_max_episode_steps_cuts_a_game_at_its_learners_kth_step() -> None:
+    """``gymnasium.make_vec(id, max_episode_steps=k)`` was refused (UnknownKeywordError): the
+    native vector env had no step limit. Row 0's game (seed 40, 2 players) is still going at the
+    learner's 4th step and is cut there: truncated, not terminated, paid 0, its last view (the
+    single env's after the same 4 actions) in final_obs, the next seed's game in its place. Row 1
+    ends its game by an illegal action at step 2 (terminated, untouched by the limit); its next
+    game ends the same way at its 4th step, step 6 (terminated only: the game ended, the limit
+    cut nothing), and the one after is cut at step 10: the count restarts with each game."""
+    seeds = [40, 41]
+    venv = VectorEnv(2, "uno", 2, max_episode_steps=4)
+    single = SingleAgentEnv("uno", 2)
+    venv.reset(seed=seeds)
+    single.reset(seed=seeds[0])
+    for step in range(1, 11):
+        actions = first_legal(venv.action_masks())
+        if step in (2, 6):
+            actions[1] = int(np.flatnonzero(~venv.action_masks()[1])[0])  # illegal: the game ends
+        last_view, single_reward, single_terminated, single_truncated, _ = single.step(int(actions[0]))
+        obs, rewards, terminated, truncated, info = venv.step(actions)
+        cut = [step in (4, 8), step == 10]
+        assert truncated.tolist() == cut, step
+        assert terminated.tolist() == [False, step in (2, 6)], step
+        assert rewards[0] == single_reward == 0.0 and not single_terminated and not single_truncated
+        if step in (2, 6):
+            assert rewards[1] == -1.0 and not info["final_info"]["step_limit"][1]
+        if step == 4:
+            final = info["final_info"]
+            np.testing.assert_array_equal(info["final_obs"][0], last_view)
+            assert final["step_limit"].tolist() == [True, False] and final["_step_limit"].tolist() == cut
+            assert not final["decision_limit"].any() and not final["illegal_action"][0]
+            assert final["decisions"][0] == single._state[L.S_DECISIONS] > 0
+            assert final["turns"][0] == single._state[L.S_TURNS] > 0
+            assert venv.game_seeds[0] == next_seed(seeds[0])
+        if truncated[0]:
+            first_view, _ = single.reset()  # the next game of the seed sequence, as the row's
+            np.testing.assert_array_equal(obs[0], first_view)
+        if step == 10:
+            assert info["final_info"]["step_limit"].tolist() == [False, True]
+
+
+@pytest.mark.parametrize(
+    ("n", "limit", "kwargs"),
+    [
+        (2, 20, {"seat": 0, "reward": "win"}),
+        (3, 14, {"seat": None, "reward": "rank", "illegal_action": "draw_penalty"}),
+        (2, 24, {"seat": 1, "opponents": "batch"}),
+    ],
+)
+def test_max_episode_steps_plays_the_games_of_time_limit_over_single_envs(
+    n: int, limit: int, kwargs: dict[str, Any]
+) -> None:
+    """Row i with max_episode_steps=limit is the single env under Gymnasium's TimeLimit(limit), reset
+    after each end, game for game: wins, E-END-1 cuts and step-limit cuts, with compiled and
+    batch-policy opponents (a cut row's new game may wait on the batch policy). One difference:
+    a game that ends at the limit step is terminated, not also truncated as TimeLimit flags it."""
+    from gymnasium.wrappers import TimeLimit
+
+    seeds = [3, 90, 2**33 + 7]
+    rules = {"max_decisions": 50}
+    vector_kwargs = dict(kwargs, opponents=LowestLegalBatch()) if kwargs.get("opponents") else kwargs
+    single_kwargs = dict(kwargs, opponents=lowest_legal) if kwargs.get("opponents") else kwargs
+    venv = VectorEnv(len(seeds), "uno", n, max_episode_steps=limit, **vector_kwargs, **rules)
+    vec = vector_transcript(venv, seeds, steps=90)
+    cuts = ends = 0
+    for i, seed in enumerate(seeds):
+        env = TimeLimit(SingleAgentEnv("uno", n, **single_kwargs, **rules), max_episode_steps=limit)
+        single = [
+            entry if len(entry) == 2 else (entry[0], entry[1], entry[2] and not entry[1], *entry[3:])
+            for entry in single_transcript(env, seed, i, steps=90)
+        ]
+        assert_same(vec[i], single)
+        ends += sum(1 for entry in single[1:] if entry[1] or entry[2])
+    for row in vec:
+        lengths = np.diff([0, *[k for k, entry in enumerate(row[1:], 1) if entry[1] or entry[2]]])
+        cuts += int((lengths == limit).sum())
+        assert (lengths <= limit).all()
+    assert cuts >= 2 and ends > cuts
+
+
+def test_a_cut_game_keeps_its_legal_actions_in_the_dict_final_observation() -> None:
+    """A game cut at max_episode_steps was still going: its final dict observation carries the
+    legal actions its learner had, not the all-zero mask of a finished game."""
+    venv = VectorEnv(2, "uno", 2, max_episode_steps=1, dict_observation=True)
+    obs, _ = venv.reset(seed=0)
+    _, _, terminated, truncated, info = venv.step(first_legal(obs["action_mask"]))
+    assert truncated.all() and not terminated.any()
+    for i in range(2):
+        final = info["final_obs"][i]
+        assert final["action_mask"].dtype == np.int8 and final["action_mask"].any()
+        assert venv.single_observation_space.contains(final)
+
+
+def test_a_cut_rows_public_view_is_its_new_games() -> None:
+    """The row dealt anew after a cut keeps its public move log: its learner's view holds the new
+    game's history (the opponents' moves before the learner's first decision), as the single
+    env's after its reset."""
+    venv = VectorEnv(2, "uno", 3, seat=2, max_episode_steps=2, public_views=True)
+    single = SingleAgentEnv("uno", 3, seat=2)
+    venv.reset(seed=[5, 6])
+    single.reset(seed=5)
+    for _ in range(2):
+        actions = first_legal(venv.action_masks())
+        single.step(int(actions[0]))
+        *_, truncated, _ = venv.step(actions)
+    assert truncated.all()
+    single.reset()
+    history = venv.public_view(0).public_history()
+    assert history == single.public_view().public_history() and len(history) == 2
+
+
+def test_make_vec_passes_max_episode_steps_to_the_native_vector_env() -> None:
+    """``gymnasium.make_vec(id, max_episode_steps=k)`` in the default (vector entry point) mode
+    raised UnknownKeywordError; Gymnasium passes it, or the spec's own max_episode_steps, to the
+    entry point."""
+    import copy
+
+    import gymnasium
+
+    venv = gymnasium.make_vec("uno_env/Uno-v1", num_envs=2, num_players=2, max_episode_steps=3)
+    assert venv.unwrapped.max_episode_steps == 3
+    venv.reset(seed=0)
+    for step in range(1, 4):
+        _, _, terminated, truncated, _ = venv.step(first_legal(venv.unwrapped.action_masks()))
+        assert truncated.tolist() == [step == 3] * 2 and not terminated.any()
+    spec = copy.deepcopy(gymnasium.spec("uno_env/Uno-v1"))
+    spec.max_episode_steps = 5
+    assert gymnasium.make_vec(spec, num_envs=2, num_players=2).unwrapped.max_episode_steps == 5
+    assert gymnasium.make_vec(spec, num_envs=2, max_episode_steps=2).unwrapped.max_episode_steps == 2
+    assert gymnasium.make_vec("uno_env/Uno-v1", num_envs=2).unwrapped.max_episode_steps is None
+
+
+@pytest.mark.parametrize("value", [0, -3, 2.5, "10", True, np.int64(0), [5]])
+def test_a_max_episode_steps_that_is_not_a_positive_integer_is_refused(value: Any) -> None:
+    with pytest.raises(
+        ValueError, match=r"max_episode_steps must be None \(no limit\) or a positive integer"
+    ):
+        VectorEnv(2, "uno", 2, max_episode_steps=value)
+    assert VectorEnv(2, "uno", 2, max_episode_steps=np.int64(7)).max_episode_steps == 7
+
+
+def test_sb3_adapter_reports_a_step_limit_cut_as_a_time_limit() -> None:
+    """SB3 bootstraps a game cut at max_episode_steps from its terminal observation."""
+    pytest.importorskip("stable_baselines3")
+    sb3 = VectorEnv(3, "uno", 2, max_episode_steps=2).to_sb3()
+    sb3.seed(0)
+    sb3.reset()
+    for step in range(1, 3):
+        _, _, dones, infos = sb3.step(first_legal(sb3.action_masks()))
+        assert dones.tolist() == [step == 2] * 3
+    assert all(
+        info["TimeLimit.truncated"]
+        and info["terminal_observation"].shape == (sb3.observation_space.shape[0],)
+        for info in infos
+    )

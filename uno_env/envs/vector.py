@@ -48,8 +48,19 @@ observation of the next game in row ``i`` and puts the last observation of the f
 game in ``infos["final_obs"][i]`` (SB3: ``infos[i]["terminal_observation"]``);
 ``infos["final_info"]`` holds, per finished game, ``illegal_action``, ``decisions`` (every
 choice made in the game, all seats), ``turns`` (turns begun: a player entered the play
-phase) and ``decision_limit`` (the game was cut by E-END-1), each with its ``_name`` presence
-mask.
+phase), ``decision_limit`` (the game was cut by E-END-1) and ``step_limit`` (cut at
+``max_episode_steps``), each with its ``_name`` presence mask.
+
+``max_episode_steps=k`` (also ``gymnasium.make_vec(..., max_episode_steps=k)`` and an env
+spec's own ``max_episode_steps``, which Gymnasium passes to the vector entry point) cuts a game
+after its learner's ``k``-th step, as Gymnasium's ``TimeLimit`` cuts the single-agent env:
+``truncated[i]`` is True, ``terminated[i]`` False, the step pays what it pays mid-game (0), and
+the row restarts in the same step like a finished game: ``infos["final_obs"][i]`` is the view the
+learner would have decided on (with ``dict_observation``, with its legal actions, not zeros:
+the game was still going), ``final_info`` holds its lengths and ``step_limit`` True
+(``decision_limit`` False), and the next game is dealt from :func:`uno_env.envs.core.next_seed`.
+The count lives in NumPy beside the compiled call; a step that cuts games makes one more
+compiled call, dealing only those rows.
 
 ``dict_observation=True`` makes the observations ``{"observation": (N, size) float32,
 "action_mask": (N, num_actions) int8}`` (a ``spaces.Dict`` of batched boxes; each
@@ -176,6 +187,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         truncation_reward: str = "standing",
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
+        max_episode_steps: int | None = None,
         copy: bool = True,
         dict_observation: bool = False,
         public_views: bool = False,
@@ -195,6 +207,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         check_learner_seat(seat, num_players)
         self.num_envs = int(num_envs)
         self.seat = seat
+        self.max_episode_steps = check_step_limit(max_episode_steps)
+        """The learner steps after which a game is cut (truncated) and its row dealt anew; None: no limit."""
         self.copy = check_switch("copy", copy)
         self.dict_observation = check_switch("dict_observation", dict_observation)
         self.autoreset_mode = AutoresetMode.SAME_STEP
@@ -241,6 +255,9 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._final_obs = np.zeros((n, size), dtype=np.float32)
         self._final_lengths = np.zeros((n, 2), dtype=np.int64)  # decisions, turns
+        self._episode_steps = np.zeros(n, dtype=np.int64)  # the learner's steps in each row's game
+        self._cut = np.zeros(n, dtype=np.bool_)  # this step cut the row's game at max_episode_steps
+        self._cut_masks = np.zeros((n, self._num_actions), dtype=np.int8)  # its legal actions then
         self._actions = np.zeros(n, dtype=np.int64)
         self._tables = np.zeros(n, dtype=np.int64)
         self._waiting = np.full(n, -1, dtype=np.int64)
@@ -388,6 +405,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
+        self._episode_steps[:] = 0
+        self._cut[:] = False
         self._play_externals()
         return self._observations(), {"action_mask": self._out_masks.copy()}
 
@@ -412,6 +431,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             )
         self._public_log.keep_up()  # returns at once unless max_decisions outgrows the log
         self._play_externals()
+        if self.max_episode_steps is not None:
+            self._cut_long_games(self.max_episode_steps)
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
         if np.count_nonzero(self._terminated) or np.count_nonzero(self._truncated):
@@ -429,8 +450,10 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 "_decisions": done.copy(),
                 "turns": np.where(done, self._final_lengths[:, 1], 0),
                 "_turns": done.copy(),
-                "decision_limit": self._truncated.copy(),  # cut by E-END-1, paid by the standing
+                "decision_limit": self._truncated & ~self._cut,  # cut by E-END-1, paid by the standing
                 "_decision_limit": done.copy(),
+                "step_limit": self._cut.copy(),  # cut at max_episode_steps, paid nothing
+                "_step_limit": done.copy(),
             }
             infos["_final_info"] = done.copy()
         if np.count_nonzero(self._illegal):
@@ -443,6 +466,44 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             self._truncated.copy(),
             infos,
         )
+
+    def _cut_long_games(self, limit: int) -> None:
+        """Count each row's learner steps and cut the games that reached ``limit``: truncated,
+        their last view kept as a finished game's, their rows dealt the next game of their seed
+        sequence (as the compiled loop deals a finished game's row)."""
+        steps = self._episode_steps
+        steps += 1
+        steps[self._terminated | self._truncated] = 0  # a finished game's row already holds a new one
+        np.greater_equal(steps, limit, out=self._cut)
+        if not np.count_nonzero(self._cut):
+            return
+        rows = np.flatnonzero(self._cut)
+        self._truncated[rows] = True
+        self._final_obs[rows] = self._obs[rows]
+        self._cut_masks[rows] = self._out_masks[rows]
+        self._final_lengths[rows, 0] = self._states[rows, L.S_DECISIONS]
+        self._final_lengths[rows, 1] = self._states[rows, L.S_TURNS]
+        self._deal_next(rows)
+        steps[rows] = 0
+        self._public_log.keep_up()
+        self._play_externals()
+
+    def _deal_next(self, rows: np.ndarray) -> None:
+        """Deal the next game of their seed sequence in ``rows``: one compiled call on a copy of
+        those rows (the loop that deals a reset, :data:`uno_env.envs.core.RUN_RESET`), copied back."""
+        batch = self._batches[self._turn]
+        taken = {name: getattr(batch, name)[rows] for name in _ROW_FIELDS}
+        log = batch.log[rows] if batch.log.shape[0] else batch.log
+        seeds = taken["seeds"]
+        for k in range(seeds.shape[0]):
+            seeds[k] = core.next_seed(int(seeds[k]))
+        core.vector_run(
+            batch._replace(log=log, **taken), self._actions[rows], self.illegal_reward, core.RUN_RESET
+        )
+        for name in _DEALT_FIELDS:
+            getattr(batch, name)[rows] = taken[name]
+        if batch.log.shape[0]:
+            batch.log[rows] = log
 
     def _raise_if_broken(self) -> None:
         """Raise :class:`EngineError` for a game the engine ended on an unusable state.
@@ -585,11 +646,14 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         return obs
 
     def _final_view(self, i: int) -> Any:
-        """The last observation of the game that just ended in row ``i`` (its mask: all zeros)."""
+        """The last observation of the game that just ended in row ``i`` (its mask: all zeros,
+        or the legal actions of a game cut at ``max_episode_steps``, which was still going)."""
         if self.dict_observation:
             return {
                 "observation": self._final_obs[i].copy(),
-                "action_mask": np.zeros(self._num_actions, dtype=np.int8),
+                "action_mask": (
+                    self._cut_masks[i].copy() if self._cut[i] else np.zeros(self._num_actions, dtype=np.int8)
+                ),
             }
         return self._final_obs[i].copy()
 
@@ -645,6 +709,31 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
+
+
+_DEALT_FIELDS = (
+    "states", "masks", "seats", "params", "learners", "seeds", "tables", "waiting", "fresh",
+    "obs", "out_masks",
+)  # fmt: skip
+"""The per-game fields of :class:`uno_env.envs.core.VectorBatch` a deal writes (and the log)."""
+_ROW_FIELDS = (*_DEALT_FIELDS, "rewards", "terminated", "truncated", "illegal", "final_obs", "final_lengths")
+"""Every per-game field but the log: what :meth:`VectorEnv._deal_next` takes of the dealt rows."""
+
+
+def check_step_limit(max_episode_steps: Any) -> int | None:
+    """``max_episode_steps`` as an int, or None; ValueError for anything but None or a positive integer."""
+    if max_episode_steps is None:
+        return None
+    if (
+        isinstance(max_episode_steps, (bool, np.bool_))
+        or not isinstance(max_episode_steps, (int, np.integer))
+        or max_episode_steps < 1
+    ):
+        raise ValueError(
+            "max_episode_steps must be None (no limit) or a positive integer (the learner's steps per "
+            f"game), got {max_episode_steps!r}"
+        )
+    return int(max_episode_steps)
 
 
 _SB3_PACKAGES = ("stable_baselines3", "sb3_contrib")
