@@ -596,6 +596,8 @@ def test_make_vec_passes_max_episode_steps_to_the_native_vector_env() -> None:
 
     venv = gymnasium.make_vec("uno_env/Uno-v1", num_envs=2, num_players=2, max_episode_steps=3)
     assert venv.unwrapped.max_episode_steps == 3
+    with pytest.raises(AttributeError):  # fixed at construction: steps are counted only under a limit
+        venv.unwrapped.max_episode_steps = 4
     venv.reset(seed=0)
     for step in range(1, 4):
         _, _, terminated, truncated, _ = venv.step(first_legal(venv.unwrapped.action_masks()))

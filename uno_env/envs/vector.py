@@ -207,8 +207,7 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         check_learner_seat(seat, num_players)
         self.num_envs = int(num_envs)
         self.seat = seat
-        self.max_episode_steps = check_step_limit(max_episode_steps)
-        """The learner steps after which a game is cut (truncated) and its row dealt anew; None: no limit."""
+        self._step_limit = check_step_limit(max_episode_steps)
         self.copy = check_switch("copy", copy)
         self.dict_observation = check_switch("dict_observation", dict_observation)
         self.autoreset_mode = AutoresetMode.SAME_STEP
@@ -358,6 +357,12 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._set_tables(opponents)
 
     @property
+    def max_episode_steps(self) -> int | None:
+        """The learner steps after which a game is cut (truncated) and its row dealt anew; None: no
+        limit. Fixed at construction: the steps are counted only while there is a limit."""
+        return self._step_limit
+
+    @property
     def table_index(self) -> np.ndarray:
         """Which table of the opponent pool each row's current game was dealt at (a copy)."""
         return self._tables.copy()
@@ -431,8 +436,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             )
         self._public_log.keep_up()  # returns at once unless max_decisions outgrows the log
         self._play_externals()
-        if self.max_episode_steps is not None:
-            self._cut_long_games(self.max_episode_steps)
+        if self._step_limit is not None:
+            self._cut_long_games(self._step_limit)
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
         if np.count_nonzero(self._terminated) or np.count_nonzero(self._truncated):
