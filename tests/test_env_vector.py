@@ -632,3 +632,19 @@ def test_sb3_adapter_reports_a_step_limit_cut_as_a_time_limit() -> None:
         and info["terminal_observation"].shape == (sb3.observation_space.shape[0],)
         for info in infos
     )
+
+
+def test_sb3_adapter_refuses_actions_that_are_not_integer_ids() -> None:
+    """``step_async`` cast the actions into its int64 buffer: 26.9 was played as 26 without a word
+    (the vector env refuses float actions). They now reach the vector env's check as given."""
+    pytest.importorskip("stable_baselines3")
+    sb3 = VectorEnv(2, "uno", 2).to_sb3()
+    sb3.seed(0)
+    sb3.reset()
+    legal = first_legal(sb3.action_masks())
+    with pytest.raises(ValueError, match=r"actions must be 2 integer action ids .* got float64 array"):
+        sb3.step(legal + 0.9)
+    with pytest.raises(ValueError, match=r"got int64 array of shape \(3,\)"):
+        sb3.step(np.append(legal, 0))
+    _, rewards, dones, _ = sb3.step(legal.reshape(2, 1))  # SB3's (n, 1) actions are flattened
+    assert not dones.any() and not rewards.any()

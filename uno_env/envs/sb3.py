@@ -57,8 +57,11 @@ class SB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Remember the actions of the next :meth:`step_wait`."""
-        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+        """Remember the actions of the next :meth:`step_wait`: one integer id per game (a
+        ``(num_envs, 1)`` array is flattened); the vector env's step refuses anything else."""
+        given = np.array(actions)  # a copy: the caller may reuse its array before step_wait
+        # not cast here: casting floats to the int64 buffer played 26.9 as 26 without a word
+        self._actions = given.reshape(self.num_envs) if given.size == self.num_envs else given
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Step every game; finished games restart at once (their last view in the infos)."""
