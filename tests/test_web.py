@@ -864,3 +864,36 @@ def test_opening_a_listed_record_when_there_are_none_says_so() -> None:
     assert answer.json()["error"] == (
         'this server has no recorded games to open; send {"text": "<record line>"} to replay one'
     )
+
+
+def test_watchers_filling_a_table_do_not_keep_a_person_from_their_seat(tmp_path: Path) -> None:
+    """Anyone with a table's id may watch it. The connection limit counted the seats and the
+    watchers together, so 24 watchers made the table refuse its own people: joining with a
+    seat's token got "this table has its most connections". The limit is on watchers; a seat
+    has at most one connection (a new one replaces the old)."""
+    import websockets.sync.client as client
+
+    from training.serve.app import MAX_WATCHERS_PER_TABLE
+
+    with running_server(tmp_path / "games.jsonl", fixed_seeds=True) as (url, tables):
+        made = tables.create(load_rules("uno"), 2, ["human", "greedy"], seed=6)
+        ws_url = url.replace("http://", "ws://") + "/ws"
+        watchers = [client.connect(ws_url) for _ in range(MAX_WATCHERS_PER_TABLE + 1)]
+        try:
+            answers = []
+            for ws in watchers:
+                ws.send(json.dumps({"type": "watch", "table": made.id}))
+                answers.append(json.loads(ws.recv(timeout=30)))
+            assert [a["type"] for a in answers[:-1]] == ["welcome"] * MAX_WATCHERS_PER_TABLE
+            assert answers[-1] == {
+                "type": "error",
+                "error": f"this table has its most watchers ({MAX_WATCHERS_PER_TABLE}); "
+                "a seat's link still joins",
+            }
+            with client.connect(ws_url) as person:
+                person.send(json.dumps({"type": "join", "table": made.id, "token": made.tokens[0]}))
+                welcome = json.loads(person.recv(timeout=30))
+                assert welcome["type"] == "welcome" and welcome["view"]["seat"] == 0
+        finally:
+            for ws in watchers:
+                ws.close()

@@ -47,7 +47,9 @@ from .tables import Connection, Table, TableError, Tables
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 1_100_000
 """Largest request body read, in bytes (a record sent for replay is the largest)."""
-MAX_CONNECTIONS_PER_TABLE = 24
+MAX_WATCHERS_PER_TABLE = 24
+"""Most watchers of one table at once. A seat's link always joins: each seat holds one
+connection (joining again replaces it), so the seats cannot be crowded out by watchers."""
 MAX_MESSAGES_PER_SECOND = 200
 
 
@@ -240,11 +242,15 @@ def build_app(
                         if connection is not None:
                             raise ProtocolError("this connection already sits at a table")
                         table = tables.get(message.fields["table"])
-                        if len(table.connections) >= MAX_CONNECTIONS_PER_TABLE:
-                            raise TableError("this table has its most connections")
                         seat = (
                             table.seat_of_token(message.fields["token"]) if message.type == "join" else None
                         )
+                        watchers = sum(1 for c in table.connections if c.seat is None)
+                        if seat is None and watchers >= MAX_WATCHERS_PER_TABLE:
+                            raise TableError(
+                                f"this table has its most watchers ({MAX_WATCHERS_PER_TABLE}); "
+                                "a seat's link still joins"
+                            )
                         connection = Connection(send, seat)
                         await table.attach(connection)
                     else:
