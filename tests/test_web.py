@@ -897,3 +897,33 @@ def test_watchers_filling_a_table_do_not_keep_a_person_from_their_seat(tmp_path:
         finally:
             for ws in watchers:
                 ws.close()
+
+
+def test_a_record_that_cannot_be_written_does_not_break_the_game_s_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record file checked at the start can fail later (a full disk, a folder removed or
+    put in its place). The write's OSError escaped the last move: the mover's socket closed
+    without an answer and the other connections never got the game's end. Now every
+    connection gets the final view and the operator's log gets one line with the record, so
+    the game is not lost."""
+    blocked = tmp_path / "games.jsonl"
+    blocked.mkdir()  # the record file's path is a folder now: appending raises IsADirectoryError
+    tables = Tables({}, blocked, fixed_seeds=True)
+    table = tables.create(load_rules("uno"), 2, ["human", "human"], seed=11)
+    recorders = [Recorder(), Recorder()]
+    seats = [Connection(recorders[s], s) for s in range(2)]
+    watcher = Recorder()
+    for connection in [*seats, Connection(watcher, None)]:
+        asyncio.run(table.attach(connection))
+    chooser = random.Random(0)
+    while not table.game.is_over():
+        mover = table.game.current_player
+        asyncio.run(table.act(seats[mover], chooser.choice(table.game.legal_actions()), table.game.decisions))
+    for recorder in [*recorders, watcher]:
+        last = json.loads(recorder.sent[-1])
+        assert last["type"] == "update" and last["view"]["over"], last
+    log = capsys.readouterr().err.strip().splitlines()
+    assert len(log) == 1 and "Is a directory" in log[0]
+    assert log[0].startswith(f"uno-env serve: cannot append the record of table {table.id} to {blocked}: ")
+    assert table.record is not None and log[0].endswith(table.record.to_json())

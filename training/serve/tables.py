@@ -325,11 +325,21 @@ class Tables:
         self._write = threading.Lock()
 
     def save(self, record: GameRecord) -> None:
-        """Append a finished game's record to the server's record file."""
+        """Append a finished game's record to the server's record file. A write that fails (a
+        full disk, the file's folder gone) must not stop the game's last move from reaching the
+        table, so the operator's log gets the error and the record's line instead."""
         if self.records is None:
             return
         with self._write:
-            append_records(self.records, record)
+            try:
+                append_records(self.records, record)
+            except OSError as exc:
+                print(
+                    f"uno-env serve: cannot append the record of table {record.extra.get('table')} to "
+                    f"{self.records}: {exc.strerror or exc}; the record: {record.to_json()}",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     def _make_room(self) -> None:
         now = time.monotonic()
