@@ -927,3 +927,64 @@ def test_a_record_that_cannot_be_written_does_not_break_the_game_s_end(
     assert len(log) == 1 and "Is a directory" in log[0]
     assert log[0].startswith(f"uno-env serve: cannot append the record of table {table.id} to {blocked}: ")
     assert table.record is not None and log[0].endswith(table.record.to_json())
+
+
+def test_building_a_replay_does_not_stop_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay was built on the server's event loop: a truncated 10,000-decision game of
+    random play (a 30 KB record) held every table and request for 19 s and took 1 GB, and
+    longer records longer still (a 60,000-decision one ran past ten minutes). Replays are
+    now built in a worker thread, one at a time, up to MAX_REPLAY_DECISIONS decisions; a
+    dropped replay stops computing its win chances, and the kept ones hold at most
+    MAX_KEPT_DECISIONS decisions in all."""
+    import threading
+    import time
+    import urllib.request
+
+    from training.serve import replays as replays_module
+    from training.serve.explain import HandModel
+    from training.serve.replays import Replays
+
+    record = _web_record()
+    built = replays_module.Replay.__init__
+
+    def slow_build(self: Replay, *args: Any) -> None:
+        time.sleep(3)  # a long game's build, holding the thread it runs in
+        built(self, *args)
+
+    monkeypatch.setattr(replays_module.Replay, "__init__", slow_build)
+    with running_server(None, estimator=HandModel()) as (url, _):
+
+        def post() -> None:
+            body = json.dumps({"text": record.to_json()}).encode()
+            request = urllib.request.Request(url + "/api/replays", data=body, method="POST")
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                assert json.loads(answer.read())["verified"].startswith("verified")
+
+        opening = threading.Thread(target=post)
+        opening.start()
+        time.sleep(0.5)
+        started = time.monotonic()
+        with urllib.request.urlopen(url + "/api/setup", timeout=60) as answer:
+            assert answer.status == 200
+        assert time.monotonic() - started < 2.0  # the setup request did not wait for the replay
+        opening.join()
+    monkeypatch.setattr(replays_module.Replay, "__init__", built)
+
+    monkeypatch.setattr(replays_module, "MAX_REPLAY_DECISIONS", len(record.actions) - 1)
+    with pytest.raises(RecordError, match=rf"a game of {len(record.actions)} decisions; a replay here holds"):
+        Replay("r", record, HandModel())
+    monkeypatch.setattr(replays_module, "MAX_REPLAY_DECISIONS", len(record.actions))
+
+    class Slow(HandModel):
+        def estimate(self, game: Game, step: int) -> list[float]:
+            time.sleep(0.05)
+            return super().estimate(game, step)
+
+    monkeypatch.setattr(replays_module, "MAX_KEPT_DECISIONS", 2 * len(record.actions))
+    kept = Replays(Slow())
+    opened = [kept.open(record) for _ in range(3)]
+    assert list(kept.replays) == [opened[1].id, opened[2].id]  # two games' decisions fit
+    opened[0]._thread.join(timeout=5)
+    assert not opened[0]._thread.is_alive() and len(opened[0].chart) < len(opened[0].games)
+    for replay in opened[1:]:
+        replay.close()

@@ -114,6 +114,8 @@ def build_app(
     """The application over ``tables`` and ``replays``; ``record_paths`` are the record files
     and folders the page may replay."""
 
+    building = asyncio.Lock()  # one replay built at a time, each in a worker thread
+
     def error(message: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": " ".join(message.split())[:500]}, status_code=status)
 
@@ -187,7 +189,8 @@ def build_app(
                 if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(found):
                     raise ValueError(f"id must be a record of the list, 0..{len(found) - 1}")
                 record = found[number][2]
-            replay = replays.open(record)
+            async with building:  # a long game takes seconds: the tables are served meanwhile
+                replay = await asyncio.to_thread(replays.open, record)
         except ValueError as exc:  # RecordError is a ValueError
             return error(str(exc))
         return JSONResponse(replay.summary())

@@ -48,6 +48,12 @@ MAX_UPLOAD = 1_000_000
 """Largest record text the page may send, in bytes."""
 MAX_REPLAYS = 8
 """Replays kept at once (the oldest is dropped)."""
+MAX_REPLAY_DECISIONS = 10_000
+"""Longest game a replay holds, in decisions (the default ``max_decisions``). Each step keeps
+a game and a view (tens of kilobytes), so a 10,000-decision game takes seconds to build and
+hundreds of megabytes; ``uno-env replay`` steps through a game of any length."""
+MAX_KEPT_DECISIONS = 20_000
+"""Decisions of all the kept replays together (the oldest replays are dropped to stay within)."""
 
 
 class Replay:
@@ -57,6 +63,11 @@ class Replay:
         self.id = replay_id
         self.record = record
         self.estimator = estimator
+        if len(record.actions) > MAX_REPLAY_DECISIONS:
+            raise RecordError(
+                f"{record.origin or 'record'}: a game of {len(record.actions):,} decisions; a replay here "
+                f"holds at most {MAX_REPLAY_DECISIONS:,} (uno-env replay FILE steps through any length)"
+            )
         game = record.new_game()
         self.names = list(record.agents or [f"seat {s}" for s in range(record.num_players)])
         self.games: list[Game] = [game.clone()]
@@ -88,12 +99,19 @@ class Replay:
         self.trace = _trace_steps(record, self.games)
         self.chart: list[list[float]] = []
         self._views: dict[int, dict[str, Any] | None] = {}
+        self._closed = threading.Event()
         self._thread = threading.Thread(target=self._estimate, daemon=True)
         self._thread.start()
 
     def _estimate(self) -> None:
         for step, game in enumerate(self.games):
+            if self._closed.is_set():
+                return
             self.chart.append(self.estimator.estimate(game, step))
+
+    def close(self) -> None:
+        """Stop computing win chances (the replay was dropped: nobody reads them)."""
+        self._closed.set()
 
     def summary(self) -> dict[str, Any]:
         """What the page needs to step through the replay."""
@@ -263,12 +281,16 @@ class Replays:
         self.replays: OrderedDict[str, Replay] = OrderedDict()
 
     def open(self, record: GameRecord) -> Replay:
-        """A new replay of ``record``."""
+        """A new replay of ``record``; the oldest replays are dropped (their win chances no
+        longer computed) to keep :data:`MAX_REPLAYS` and :data:`MAX_KEPT_DECISIONS`."""
 
         replay = Replay(secrets.token_urlsafe(9), record, self.estimator)
         self.replays[replay.id] = replay
-        while len(self.replays) > MAX_REPLAYS:
-            self.replays.popitem(last=False)
+        while len(self.replays) > MAX_REPLAYS or (
+            len(self.replays) > 1
+            and sum(len(kept.record.actions) for kept in self.replays.values()) > MAX_KEPT_DECISIONS
+        ):
+            self.replays.popitem(last=False)[1].close()
         return replay
 
     def get(self, replay_id: str) -> Replay:
