@@ -13,7 +13,7 @@ Routes:
   same validation as a rule file's. Answers the table id and each person's join token.
 - ``GET /ws``: a table's websocket (:mod:`training.serve.protocol`).
 - ``GET /api/records``: the recorded games the server can replay; ``POST /api/replays``
-  opens one (``{"file": N, "game": I}`` from that list, or ``{"text": "<record line>"}``);
+  opens one (``{"id": N}``, a record of that list, or ``{"text": "<record line>"}``);
   ``GET /api/replays/{id}/chart`` the win chances computed so far;
   ``GET /api/replays/{id}/agent/{step}`` what the agent saw at a step.
 
