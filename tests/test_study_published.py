@@ -17,6 +17,7 @@ current code without running it:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,34 @@ def test_replayed_batches_give_the_stored_digests(batch: str) -> None:
         f"batch {batch} of the default study plays differently now: run the default study and publish it "
         "again (make study-docs)"
     )
+
+
+PROSE_FIGURES = [
+    (r"shortens 4-player games by ([\d.]+)\s+turns",
+     r"\*\*Jump-in: on\*\*.*\*\*At 4 players\*\*.*?games are ([\d.]+) turns shorter"),
+    (r"the bluffer's (\+[\d.]+) under\s+jump-in",
+     r"Jump-in: on \(`jump_in=true`\): `bluffer` \*\*(\+[\d.]+)\*\* \[[^]]*\] \(not replicated\)"),
+    (r"the hoarder's (\+[\d.]+) under identical multi-plays",
+     r"identical \(`multi_play=identical`\): `hoarder` \*\*(\+[\d.]+)\*\* \[[^]]*\] \(not replicated\)"),
+    (r"the aggressor's −([\d.]+)\s+under `zero_rule=rotate`",
+     r"\(`zero_rule=rotate`\): `aggressor` \*\*-([\d.]+)\*\* \[[^]]*\] \(not replicated\)"),
+    (r"and is its best rule \(\+([\d.]+) points at 2 players",
+     r"`draw_when_playable=false`.*?\*\*At 2 players\*\*, against the field, `hoarder` gains ([\d.]+) pp"),
+    (r"ruins the cautious\s+style, which keeps a wild back as its last card \(−([\d.]+) points",
+     r"`no_finish_on_action=true`.*?`cautious` loses ([\d.]+) pp"),
+]  # fmt: skip
+"""Figures the prose of ``docs/study.md`` ("Reading it") quotes from the stored report: the
+page's pattern and the report's, each capturing the same figure."""
+
+
+@pytest.mark.parametrize(("prose", "reported"), PROSE_FIGURES, ids=range(len(PROSE_FIGURES)))
+def test_the_study_page_s_prose_quotes_the_stored_report(prose: str, reported: str) -> None:
+    """docs/study.md's reading of the default study kept two figures of the run before the
+    last publication (jump-in shortened 4-player games by 8.0 turns, now 8.6; the bluffer's
+    unreplicated +1.3 under jump-in, now +1.7)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "study.md").read_text(encoding="utf-8")
+    report = (STORED / "report.md").read_text(encoding="utf-8")
+    quoted = re.search(prose, page[page.index("Reading it") :])
+    stored = re.search(reported, report)
+    assert quoted is not None and stored is not None
+    assert quoted.group(1) == stored.group(1)
