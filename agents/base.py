@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from uno_env import Game, Outcome
-from uno_env.envs.common import call_act
+from uno_env.envs.common import call_act, refuse_agent_class
 from uno_env.game.encoding import observe_state
 from uno_env.sim.learned import check_fits, check_switch
 from uno_env.styles.view import PublicView
@@ -97,6 +97,7 @@ def play(game: Game, agents: Sequence[Agent], *, allow_rules_mismatch: bool = Fa
         raise ValueError(f"{len(agents)} agents for a game of {game.num_players} players")
     allow = check_switch("allow_rules_mismatch", allow_rules_mismatch)
     for seat, agent in enumerate(agents):
+        refuse_agent_class(agent, f"agents[{seat}]: ")
         if not callable(getattr(agent, "act", None)):
             raise TypeError(
                 f"agents[{seat}] is a {type(agent).__name__}, not an agent (an object with "

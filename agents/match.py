@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 import uno_env
-from uno_env.envs.common import seat_seed
+from uno_env.envs.common import AGENT_FAILURES, seat_seed
 from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
@@ -53,7 +53,7 @@ def decide(agent: Any, observation: Any, mask: np.ndarray, view: PublicView, *, 
     a legal action id (an ``int`` or a NumPy integer; the game's own rule, ``Game.step``)."""
     try:
         answer = call_act(agent, observation, mask, view)
-    except Exception as exc:
+    except AGENT_FAILURES as exc:
         raise failure(exc, name, seat, "act") from exc
     legal = [int(a) for a in np.flatnonzero(mask)]
     if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
@@ -76,11 +76,11 @@ def reset_agent(agent: Any, seed: int, *, name: str, seat: int) -> None:
     if callable(reset):
         try:
             reset(seed)
-        except Exception as exc:
+        except AGENT_FAILURES as exc:
             raise failure(exc, name, seat, "reset") from exc
 
 
-def failure(exc: Exception, name: str, seat: int, method: str) -> AgentError:
+def failure(exc: BaseException, name: str, seat: int, method: str) -> AgentError:
     """The :class:`AgentError` of an exception raised by ``name``'s ``method`` at ``seat``."""
     if isinstance(exc, AgentError):
         return exc

@@ -55,6 +55,7 @@ import os
 import re
 import shlex
 import sys
+import traceback
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from uno_env import files
+from uno_env.envs.common import AGENT_FAILURES
 from uno_env.sim.guided import network_of
 from uno_env.sim.learned import (
     ExportedPolicy,
@@ -269,12 +271,6 @@ class AgentSpec:
         if self.kind == "python":
             return _build(_load_attr(self), dict(self.options), seed, self.text)
         if self.kind == "object":
-            if _is_agent(self.obj):
-                agent = self.obj
-                reset = getattr(agent, "reset", None)
-                if seed is not None and callable(reset):
-                    reset(seed)
-                return agent
             return _build(self.obj, {}, seed, self.text)
         if self.kind == "process":
             return ProcessAgent(self.target, seed=seed, name=self.text)
@@ -728,10 +724,10 @@ def _load_attr(spec: AgentSpec) -> Any:
                 sys.path.insert(0, folder)  # the file's own imports of its neighbours
             try:
                 exec(compile(code, source, "exec"), module.__dict__)
-            except Exception as exc:
+            except AGENT_FAILURES as exc:
                 sys.modules.pop(name, None)
                 raise AgentSpecError(
-                    f"agent {spec.text!r}: {source} failed to load: {type(exc).__name__}: {exc}"
+                    f"agent {spec.text!r}: {source} failed to load: {_load_failure(exc)}"
                 ) from exc
             finally:
                 if added:
@@ -745,6 +741,10 @@ def _load_attr(spec: AgentSpec) -> Any:
                 raise AgentSpecError(
                     f"agent {spec.text!r}: module {source!r} cannot be imported ({exc})"
                 ) from None
+            except AGENT_FAILURES as exc:  # the module's own code failed while it was imported
+                raise AgentSpecError(
+                    f"agent {spec.text!r}: module {source!r} failed to load: {_load_failure(exc)}"
+                ) from exc
         _MODULES[source] = module
     try:
         return getattr(module, spec.attr)
@@ -753,6 +753,17 @@ def _load_attr(spec: AgentSpec) -> Any:
         raise AgentSpecError(
             f"agent {spec.text!r}: {source} defines no {spec.attr!r}; it defines {public}"
         ) from None
+
+
+def _load_failure(exc: BaseException) -> str:
+    """What went wrong while an agent's module ran, in words (an exit: where it comes from)."""
+    if isinstance(exc, SystemExit):
+        return (
+            f"it exited while loading (SystemExit: {exc}), as sys.exit() or argparse's parse_args() at "
+            "the top level of a module do (the tool's command line is not the agent's); keep them "
+            "under if __name__ == '__main__':"
+        )
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _is_agent(obj: Any) -> bool:
@@ -766,9 +777,7 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
             raise AgentSpecError(
                 f"agent {text!r} is an agent object: it takes no options ({', '.join(options)})"
             )
-        reset = getattr(obj, "reset", None)
-        if seed is not None and callable(reset):
-            reset(seed)
+        _reset(obj, seed, text)
         return obj
     if not callable(obj):
         raise AgentSpecError(
@@ -781,7 +790,7 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
         agent = obj(**kwargs)
     except TypeError as exc:
         raise AgentSpecError(f"agent {text!r}: calling {_qualname(obj)} failed: {exc}") from None
-    except Exception as exc:  # the user's constructor or factory failed: one line, as a load error
+    except AGENT_FAILURES as exc:  # the user's constructor or factory failed: one line, as a load error
         raise AgentSpecError(
             f"agent {text!r}: calling {_qualname(obj)} failed: {type(exc).__name__}: {exc}"
         ) from exc
@@ -791,6 +800,23 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
             "act(observation, action_mask, view)"
         )
     return agent
+
+
+def _reset(agent: Any, seed: int | None, text: str) -> None:
+    """``agent.reset(seed)`` when a seed is given and the agent has ``reset``; its failure is
+    one :class:`AgentSpecError` naming the agent and where in its code it raised."""
+    reset = getattr(agent, "reset", None)
+    if seed is None or not callable(reset):
+        return
+    try:
+        reset(seed)
+    except AGENT_FAILURES as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
+        said = " ".join(str(exc).split())[:300]
+        raise AgentSpecError(
+            f"agent {text!r}: its reset({seed}) raised {type(exc).__name__}: {said}{where}"
+        ) from exc
 
 
 def _takes(function: Callable[..., Any], name: str) -> bool:

@@ -29,6 +29,7 @@ from uno_env.styles.view import PublicView
 
 pytest.importorskip("openskill")
 
+from tests.user_agents.faulty_agents import Exits
 from tests.user_agents.seeded_agent import Seeded, make_seeded
 from training.tournament import run_tournament
 
@@ -325,6 +326,7 @@ class Raises:
             Raises(),
             r"agent 'raises' at seat \d raised KeyError: 'no such card' \(at .*test_own_agents.py:\d+, in",
         ),
+        (Exits(), r"agent 'Exits' at seat \d raised SystemExit: 3 \(at .*faulty_agents.py:\d+, in act\)"),
     ],
 )
 def test_an_opponent_that_misbehaves_in_an_env_is_one_value_error_naming_it(
@@ -859,6 +861,13 @@ FAILURES = [
     ("Fraction", r"answered \d+\.5 \(a float\), not an action id"),
     ("Raises", r"its act\(\) raised RuntimeError: agent exploded \(at .*faulty_agents\.py:\d+, in act\)"),
     ("broken_factory", r"calling broken_factory failed: RuntimeError: factory boom"),
+    # sys.exit() is no Exception: it ended every tool with exit code 3 and no word of the agent
+    ("Exits", r"its act\(\) raised SystemExit: 3 \(at .*faulty_agents\.py:\d+, in act\)"),
+    # an agent object is reset when built: its failure was a traceback from deep in the tools
+    (
+        "reset_raises",
+        r"its reset\(\d+\) raised RuntimeError: reset exploded \(at .*faulty_agents\.py:\d+, in reset\)",
+    ),
 ]
 
 
@@ -886,6 +895,38 @@ def test_an_agent_that_breaks_the_contract_ends_each_tool_with_one_line_naming_i
     for tool, argv in runs.items():
         line = _one_error_line(capsys, main(argv))
         assert f"agent {spec!r}" in line and re.search(message, line), (tool, line)
+
+
+def test_an_agent_file_that_exits_when_loaded_is_named_with_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """A file written as a script (argparse at its top level) read the tool's own arguments and
+    exited: the tool ended with argparse's complaint about them and exit code 2, naming no agent."""
+    from training.cli import main
+
+    spec = f"{Path(__file__).parent / 'user_agents' / 'exits_on_load.py'}:FirstLegal"
+    assert main(["evaluate", spec, "--vs", "greedy", "--games", "2", "--seed", "1"]) == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]  # after argparse's own lines
+    assert last.startswith(f"uno-env: error: agent {spec!r}: ") and "Traceback" not in last, last
+    assert "it exited while loading (SystemExit: 2)" in last and "if __name__ == '__main__':" in last
+
+
+def test_an_agent_class_is_refused_where_an_agent_object_is_taken() -> None:
+    """A class handed to an env's opponents or to agents.play had its act called unbound (the
+    observation as self): it answered action 0 wherever that was illegal, or TypeError
+    'NoAct() takes no arguments' for a class without act."""
+    import agents
+    import uno_env
+    from tests.user_agents.faulty_agents import NumpyFirst
+
+    message = r"opponents\[0\]: NumpyFirst is a class, not an agent: pass an agent object \(NumpyFirst\(\)\)"
+    with pytest.raises(TypeError, match=message):
+        uno_env.SingleAgentEnv("uno", 2, opponents=NumpyFirst)
+    with pytest.raises(TypeError, match=message):
+        uno_env.VectorEnv(2, "uno", 2, opponents=[NumpyFirst])
+    with pytest.raises(TypeError, match=r"agents\[1\]: NumpyFirst is a class, not an agent"):
+        agents.play(uno_env.Game("uno", 2, seed=1), [NumpyFirst(), NumpyFirst])
+    single = uno_env.SingleAgentEnv("uno", 2, opponents=NumpyFirst())  # the object plays
+    single.reset(seed=1)
+    single.step(int(np.flatnonzero(single.action_masks())[0]))
 
 
 def test_an_out_of_process_agent_that_breaks_the_protocol_ends_a_tournament_with_one_line(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -53,3 +54,24 @@ class NumpyFirst:
 def broken_factory(seed: int | None = None) -> NumpyFirst:
     """A factory that fails."""
     raise RuntimeError("factory boom")
+
+
+class Exits:
+    """Ends the program from its ``act`` (``sys.exit``), which is no ``Exception``."""
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        sys.exit(3)
+
+
+class ResetRaises:
+    """Plays the first legal id; its ``reset`` raises."""
+
+    def reset(self, seed: int) -> None:
+        raise RuntimeError("reset exploded")
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+
+reset_raises = ResetRaises()
+"""An agent object (not a class) whose ``reset`` raises: the tools reset it when they build it."""

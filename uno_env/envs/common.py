@@ -28,6 +28,7 @@ from . import core
 from .core import next_seed
 
 __all__ = [
+    "AGENT_FAILURES",
     "RENDER_MODES",
     "ActionOutOfBoundsError",
     "CompiledEnv",
@@ -47,6 +48,24 @@ __all__ = [
 ]
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
+
+AGENT_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
+"""What a user's agent code may raise that the tools turn into one line naming the agent:
+any error, and ``SystemExit`` too (an agent module that calls ``sys.exit()`` or parses the
+command line with argparse when loaded), which would otherwise end the tool with the exit
+code alone and no word of which agent did it. ``KeyboardInterrupt`` is left to the tool."""
+
+
+def refuse_agent_class(entry: Any, where: str) -> None:
+    """TypeError when ``entry`` is a class: an env opponent or a seat of ``agents.play`` is an
+    agent object, and a class's ``act`` called as a plain function would read the
+    observation as ``self`` (the tools that take a class, tournaments and studies, build it)."""
+    if isinstance(entry, type):
+        name = entry.__qualname__
+        raise TypeError(
+            f"{where}{name} is a class, not an agent: pass an agent object ({name}()); a class or "
+            "factory is built by the tools that take one (run_tournament, evaluate, a study's styles)"
+        )
 
 
 class ActionOutOfBoundsError(ValueError, AssertionError):
@@ -390,7 +409,7 @@ class SeatedAgent:
                 answer = agent.act(observation, mask)
             else:  # the view handed over the way act takes it: act(observation, action_mask) works
                 answer = call_act(agent, observation, mask, view)
-        except Exception as exc:
+        except AGENT_FAILURES as exc:
             frames = traceback.extract_tb(exc.__traceback__)
             where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
             text = " ".join(str(exc).split())[:300]

@@ -90,6 +90,7 @@ from .common import (
     coerce_action,
     compiled_opponent,
     episode_seed,
+    refuse_agent_class,
 )
 from .registration import ENV_VERSION
 from .render import render_rgb, render_table, seat_and_seen
@@ -141,6 +142,7 @@ def opponent_table(
     callables: list[tuple[OpponentFn | SeatedAgent, bool] | None] = []
     seated: dict[int, SeatedAgent] = {}  # one object at several seats: one record of its instances
     for k, entry in enumerate(entries):
+        refuse_agent_class(entry, f"opponents[{k}]: ")
         if isinstance(entry, str):
             codes[k], params[k] = compiled_opponent(entry)
             callables.append(None)

@@ -119,6 +119,7 @@ from .common import (
     check_options,
     check_seed,
     compiled_opponent,
+    refuse_agent_class,
 )
 from .registration import ENV_VERSION
 
@@ -298,12 +299,11 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                     "(entry k-1 sits k seats clockwise from the learner)"
                 )
             for k, entry in enumerate(entries):
+                where = f"opponents[{k}]: " if len(pool.tables) == 1 else f"opponent table {p}, entry {k}: "
+                refuse_agent_class(entry, where)
                 if isinstance(entry, str):
                     templates[p, k], template_params[p, k] = compiled_opponent(entry)
                 elif callable(entry) or callable(getattr(entry, "act", None)):
-                    where = (
-                        f"opponents[{k}]: " if len(pool.tables) == 1 else f"opponent table {p}, entry {k}: "
-                    )
                     check_fits(
                         entry, self.rules, n, allow_rules_mismatch=self.allow_rules_mismatch, where=where
                     )
