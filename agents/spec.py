@@ -625,7 +625,13 @@ def _name_spec(spec: str, where: str) -> AgentSpec:
         try:
             parse_policy(spec)
         except ValueError as exc:
-            raise AgentSpecError(f"{where}: {exc}") from None
+            # a user's module may share a style's name (greedy.py, Python's own random)
+            module = (
+                f"; a Python agent from a module named {head!r} is written py:{spec}"
+                if _PY_MODULE.match(spec)
+                else ""
+            )
+            raise AgentSpecError(f"{where}: {exc}{module}") from None
         _refuse_file_clash(spec, where)
         text = spec if ":" in spec else head
         return AgentSpec("style", text, target=spec)

@@ -5,6 +5,7 @@ and a study spec)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -112,6 +113,31 @@ def test_ambiguous_and_unknown_specs_say_how_to_write_them(
         parse_agent("./agent.py")
     with pytest.raises(AgentSpecError, match="no parameter"):
         parse_agent("search:nope=3")
+
+
+def test_a_module_named_like_a_style_is_shown_its_explicit_spelling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's greedy.py (or Python's own random module) read as the style with a bad
+    parameter, and the message did not say that py:MODULE:NAME names the module's agent."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr("agents.spec._MODULES", {})  # the user's greedy.py imported for this test only
+    monkeypatch.delitem(sys.modules, "greedy", raising=False)
+    (tmp_path / "greedy.py").write_text("from tests.user_agents.faulty_agents import NumpyFirst as Mine\n")
+    with pytest.raises(
+        AgentSpecError,
+        match=r"must be a number, got 'Mine'; .*module named 'greedy' is written py:greedy:Mine",
+    ):
+        parse_agent("greedy:Mine")
+    with pytest.raises(AgentSpecError, match=r"is not key=value; .*written py:random:Random$"):
+        parse_agent("random:Random")
+    with pytest.raises(AgentSpecError, match=r"no parameter") as refused:
+        parse_agent("search:nope=3")
+    assert "py:" not in str(refused.value)  # a style's option, not a module's name
+    spec = parse_agent("py:greedy:Mine")
+    assert (spec.kind, spec.target, spec.attr) == ("python", "greedy", "Mine")
+    assert spec.make().act(None, np.array([0, 1, 1])) == 1
 
 
 def test_weights() -> None:
