@@ -702,6 +702,16 @@ def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str], tmp_path:
     assert "--port must be 0..65535" in err and "does not exist" in err and "already taken" in err
 
 
+def test_an_operators_agent_may_not_take_a_style_alias_as_its_name() -> None:
+    """--agent random=FILE.py:NAME was accepted: its games were recorded as played by 'random',
+    which every other tool reads as the style random_legal."""
+    from training.serve.seats import default_catalogue
+
+    with pytest.raises(ValueError, match=r"--agent 'random=greedy': the name 'random' is already taken"):
+        default_catalogue(["random=greedy"])
+    assert default_catalogue(["mine=greedy"])["mine"].spec == "greedy"
+
+
 # ================================================================ several tables at once
 def test_several_tables_at_once_lose_no_move_and_match_the_engine(tmp_path: Path) -> None:
     from tests import web_load

@@ -20,6 +20,7 @@ from agents.spec import check_seated_networks, parse_agent
 from training.play import agent_seed as play_agent_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import load_policy, shipped_policies
+from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES, canonical_policy
 
 HUMAN = "human"
@@ -92,7 +93,7 @@ def default_catalogue(extra: Sequence[str] = ()) -> dict[str, CatalogueEntry]:
             raise ValueError(
                 f"--agent {item!r}: the name must be letters, digits, '_', '-' or '.' (at most 40)"
             )
-        if name in out or name == HUMAN:
+        if name in out or name in STYLE_ALIASES or name == HUMAN:  # records name the seats by it
             raise ValueError(f"--agent {item!r}: the name {name!r} is already taken")
         out[name] = CatalogueEntry(name, spec, _summary(spec))
     return out
