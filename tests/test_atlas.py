@@ -323,6 +323,23 @@ def test_pairs_combine_two_switches() -> None:
     assert pair.id == "uno+until_playable+jump" and pair.rules.jump_in and pair.rules.draw == "until_playable"
 
 
+def test_a_strong_player_whose_games_never_end_is_named_at_the_fit() -> None:
+    """A strong player whose every game was cut at the decision limit (a user's agent that plays
+    the first legal action forever) ended the atlas with 'no positions to fit a win-chance model
+    to', naming neither the cell nor the players nor why."""
+    from training.atlas.planning import fit_tasks
+
+    agent = f"{Path(__file__).parent / 'user_agents' / 'faulty_agents.py'}:NumpyFirst"
+    spec = atlas.parse_spec({**TINY, "strong": agent, "deals": {**TINY["deals"], "fit": 2}})
+    task = next(t for t in fit_tasks(spec) if t.kind == "strong" and t.variant == "uno")
+    message = (
+        rf"atlas cell uno at 2 players: none of the 2 games of strong play \({re.escape(agent)}\) used to "
+        r"fit its win-chance model ended with a winner \(each was cut at the decision limit, E-END-1\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        run_task(task)
+
+
 def test_the_cli_writes_the_report_again(tiny_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from training.cli import main
 

@@ -148,6 +148,13 @@ def fit_batch(task: AtlasTask) -> dict[str, Any]:
         games += int((won >= 0).sum())
     x = np.concatenate(features)
     y = np.concatenate(winners)
+    if games == 0:  # a model of who wins is fitted on games that end with a winner
+        players = ", ".join(dict.fromkeys(a for table in task.tables for a in table))
+        raise ValueError(
+            f"atlas cell {task.variant} at {task.players} players: none of the {task.count} games of "
+            f"{task.kind} play ({players}) used to fit its win-chance model ended with a winner (each was "
+            "cut at the decision limit, E-END-1): the model is fitted on games that players finish"
+        )
     model = winprob.fit_win_model(x, y)
     p = model.probabilities(x)
     log_loss = float(-np.log(np.maximum(p[np.arange(len(y)), y], 1e-12)).mean())
