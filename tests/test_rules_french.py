@@ -1422,6 +1422,19 @@ def test_MC_FOUR_1_a_player_sitting_out_who_takes_a_draw_penalty_still_sits_out(
     assert (game.current_player, field(game, "sitout")) == (2, None)  # seat 1 sat out
 
 
+def test_MC_FOUR_1_U_START_1_a_starting_four_of_two_turns_makes_the_first_player_sit_out_both() -> None:
+    """MC-FOUR-1 + U-START-1 (``start_card = "official"``, the 4 sending two turns): the starting
+    4's effect falls on the first player, who sits out both of its turns: this one, and one
+    more owed (``sitout``, spent at their next turn as after an accepted 4)."""
+    effects = ("A:choose_suit", "2:draw:2", "3:draw:3", "4:sit_out:2")
+    game = first_seed("macao", 3, top_rank_is("4"), start_card="official", card_effects=effects)
+    first = (dealer(game) + 1) % 3
+    sitout = ["0", "0", "0"]
+    sitout[first] = "1"
+    assert (game.current_player, field(game, "sitout")) == ((first + 1) % 3, " ".join(sitout))
+    assert game.hand_sizes() == [5, 5, 5] and game.phase == Phase.PLAY
+
+
 # ================================================================ MC-DRAW-1
 def test_MC_DRAW_1_twos_and_threes_add_up_answers_match_suit_or_rank() -> None:
     """MC-DRAW-1: a 2 or 3 makes the next player draw 2 or 3 unless they answer with a draw

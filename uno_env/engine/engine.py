@@ -2179,6 +2179,8 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
         else:  # no house-rule effects on a starting card (H-SCOPE-1): straight to the pass
             pass_turn(state, spec, first, first, staged)
     elif effect == L.EF_SKIP or effect == L.EF_SIT_OUT:  # the first player is skipped
+        if effect == L.EF_SIT_OUT:  # MC-FOUR-1: this turn is the first of the card's turns sat out
+            state[L.SITOUT + first] += spec[L.F_AMOUNT + face] - 1
         state[L.S_CURRENT] = next_seat(state, first, 1)
     elif effect == L.EF_REVERSE:  # the dealer plays first, then the dealer's right
         state[L.S_DIRECTION] = -1
