@@ -1514,6 +1514,42 @@ def test_MC_DRAW_1_a_three_of_another_suit_does_not_answer_a_two() -> None:
     assert legal(game) == {"3H", "2C", "accept"}
 
 
+def test_MC_DRAW_1_MC_TURN_1_an_answer_in_progress_carries_the_pending_penalty_in_its_position() -> None:
+    """MC-DRAW-1 + MC-TURN-1: seat 0 answers a pending 3 with 2H and may add 2S. Its position
+    writes the answer (``kind=1``) carrying the 3 on (``carry=3``) and plays on to the same
+    total (3 + 2 = 5). A position with the pending 3 but a normal play (no ``kind``/``carry``)
+    would drop the 3 when the play ends (seat 1 would draw 2), so it is refused, as are an
+    answer without a pending penalty and a carry that differs from it."""
+    answer = (
+        "hands=2H 2S 9S/9D 8S/QD; discard=6H 3H; draw=KC QC JC 10C 9C 8C 7C; colour=H; seat=0; dir=+; "
+        "phase=answer; pending=3; from=2"
+    )
+    game = pos("macao", answer)
+    game.step("2H")
+    midplay = (
+        "hands=2S 9S/9D 8S/QD; discard=6H 3H 2H; draw=KC QC JC 10C 9C 8C 7C; colour=H; seat=0; dir=+; "
+        "phase=continue; pending=3; from=2; class=3"
+    )
+    assert_position(game, f"{midplay}; kind=1; carry=3")
+    again = pos("macao", game.position())
+    for played in (game, again):
+        played.step("pass")
+        assert_position(
+            played,
+            "hands=2S 9S/9D 8S/QD; discard=6H 3H 2H; draw=KC QC JC 10C 9C 8C 7C; colour=H; seat=1; "
+            "dir=+; phase=answer; pending=5; from=0",
+        )
+    refusals = {
+        midplay: "a penalty pending in the middle of a play is the one the play answers",
+        f"{midplay}; kind=1": "so here carry=3 carryskip=0",
+        f"{midplay}; kind=1; carry=2": "so here carry=3 carryskip=0",
+        midplay.replace("; pending=3; from=2; class=3", "; kind=1; carry=3"): "needs the penalty it answers",
+    }
+    for text, message in refusals.items():
+        with pytest.raises(PositionError, match=re.escape(message)):
+            pos("macao", text)
+
+
 # ================================================================ MC-ACE-1
 def test_MC_ACE_1_ace_names_the_suit_but_is_not_wild() -> None:
     """MC-ACE-1: an Ace goes only where it matches (suit or rank); its player names a suit

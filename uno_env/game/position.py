@@ -60,10 +60,12 @@ face has more copies than the deck, and the engine invariants must hold. A penal
 answered must be one play can leave: a challenge (U-WD4-2) has a Wild Draw Four on top laid
 by the player before the challenger; an answered penalty (H-STACK-1, MC-FOUR-1, M-STAR-1,
 H-REFLECT-1) was raised by the top card or sent back by it, from a neighbour of the victim,
-and the rules allow an answer to it; turns to sit out need a card (or the cube) that sends
-them; ``before`` needs the Wild Draw Four on top. Anything else is a
-:class:`PositionError` naming the field and what is allowed; an accepted position prints
-back to a line that parses to the same state.
+and the rules allow an answer to it; in the middle of a play a pending penalty is the one the
+play answers (``kind`` 1-3, carried on whole: ``carry``/``carryskip`` equal to
+``pending``/``skip``), and a normal play (``kind=0``) has none; turns to sit out need a
+card (or the cube) that sends them; ``before`` needs the Wild Draw Four on top. Anything
+else is a :class:`PositionError` naming the field and what is allowed; an accepted position
+prints back to a line that parses to the same state.
 """
 
 from __future__ import annotations
@@ -1080,6 +1082,8 @@ def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     for field, index in MIDPLAY_FIELDS:
         if field not in f:
             state[index] = defaults[field]
+    if "kind" in PHASE_FIELDS[phase]:
+        _check_answer_play(state, name)
     if phase in (L.PH_JUMP_IN, L.PH_BLOCK):
         _check_window(f, state, spec)
     elif state[L.S_ACTOR] != seat:
@@ -1110,6 +1114,34 @@ def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
             raise PositionError(f"give={give}: cards still to give, 1..2 (H-TWO-1)")
         if state[L.S_TARGET_REASON] != L.TR_GIVE:
             raise PositionError("phase=give goes with reason=1 (give)")
+
+
+def _check_answer_play(state: np.ndarray, name: str) -> None:
+    """A penalty pending in the middle of a play is the one that play answers (H-STACK-1,
+    MC-DRAW-1, MC-FOUR-1, H-REFLECT-1, M-STAR-1): the play's ``kind`` is an answer exactly when
+    ``pending``/``skip`` is set, and it carries that whole penalty on (``carry``, ``carryskip``),
+    as play leaves it; a normal play carries nothing. Else the penalty written would be lost or
+    made up when the play ends."""
+    kind = int(state[L.S_PLAY_KIND])
+    pending = (int(state[L.S_PENDING]), int(state[L.S_PENDING_SKIP]))
+    carried = (int(state[L.S_CARRY_DRAW]), int(state[L.S_CARRY_SIT]))
+    if kind == L.PK_NORMAL and pending != (0, 0):
+        raise PositionError(
+            f"phase={name} with pending={pending[0]} skip={pending[1]}: a penalty pending in the middle "
+            "of a play is the one the play answers; allowed: kind=1 (a stacked penalty card), 2 (a "
+            "Reverse sending it back) or 3 (a Super Star), with carry=<pending> and carryskip=<skip>"
+        )
+    if kind != L.PK_NORMAL and pending == (0, 0):
+        raise PositionError(
+            f"kind={kind}: a play answering a penalty needs the penalty it answers (pending=<cards> "
+            "or skip=<turns>); allowed without one: kind=0"
+        )
+    if carried != pending:  # both (0, 0) for a normal play, by the checks above
+        raise PositionError(
+            f"carry={carried[0]} carryskip={carried[1]}: a play carries on the whole penalty it "
+            f"answers and a normal play none, so here carry={pending[0]} carryskip={pending[1]} "
+            "(the pending and skip fields)"
+        )
 
 
 def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
