@@ -1641,6 +1641,31 @@ def test_MC_OPT_1_a_joker_answers_a_two_of_its_colour() -> None:
     assert (game.current_player, field(game, "pending"), field(game, "from")) == (2, "12", "1")
 
 
+def test_MC_OPT_1_MC_DRAW_1_a_joker_doubling_a_two_leaves_a_position_that_reads_back() -> None:
+    """MC-OPT-1 + MC-DRAW-1 with ``stack_growth = "double"`` (MD-SEVEN-1's growth): the black
+    joker laid on a pending 2 doubles it to 4, less than the joker's own 5. The position play
+    leaves reads back and plays on the same; below twice the smallest draw (2) it is refused."""
+    answer = (
+        "hands=5S 9S/JKB 8D 10D/QD 7H; discard=6S 2S; draw=KC QC JC 10C 9C 8C 7C; colour=S; seat=1; "
+        "dir=+; phase=answer; pending=2; from=0"
+    )
+    game = pos("macao", answer, jokers=True, stack_growth="double")
+    game.step("JKB")
+    after = (
+        "hands=5S 9S/8D 10D/QD 7H; discard=6S 2S JKB; draw=KC QC JC 10C 9C 8C 7C; colour=S; seat=2; "
+        "dir=+; phase=answer; pending=4; from=1"
+    )
+    assert_position(game, after)
+    again = pos("macao", game.position(), jokers=True, stack_growth="double")
+    for played in (game, again):
+        played.step("accept")
+        assert played.hand_sizes() == [2, 2, 6] and played.current_player == 0
+    with pytest.raises(PositionError, match=re.escape("allowed: 4..")):
+        pos("macao", after.replace("pending=4", "pending=3"), jokers=True, stack_growth="double")
+    with pytest.raises(PositionError, match=re.escape("allowed: 5..")):
+        pos("macao", after, jokers=True)  # adding, the joker's 5 is in the total
+
+
 @pytest.mark.parametrize(
     ("name", "overrides"),
     [

@@ -882,10 +882,21 @@ def _check_penalty_source(f: _Fields, state: np.ndarray, spec: np.ndarray) -> No
         # the top card's own penalty is in the total (stacking only adds to it)
         key, index = ("skip", L.S_PENDING_SKIP) if effect == L.EF_SIT_OUT else ("pending", L.S_PENDING)
         amount = int(spec[L.F_AMOUNT + top])
-        if state[index] < min(amount, L.PENALTY_LIMIT):
+        least = min(amount, L.PENALTY_LIMIT)
+        if spec[L.SP_STACK_DOUBLE] == 1 and effect != L.EF_SIT_OUT:
+            # MD-SEVEN-1 (stack_growth="double"): a draw card laid on another doubles the total
+            # instead of adding its own amount, so on a smaller one (Macao's black joker on a 2:
+            # 4, not 5) it leaves less than it sends alone: at least twice the smallest draw
+            smallest = min(
+                int(spec[L.F_AMOUNT + face])
+                for face in allowed
+                if spec[L.F_EFFECT + face] in (L.EF_DRAW, L.EF_WILD_DRAW)
+            )
+            least = min(least, 2 * smallest)
+        if state[index] < least:
             raise PositionError(
                 f"position field {key}={int(state[index])}: the top card {top_text} alone sends {amount}; "
-                f"allowed: {amount}..{L.PENALTY_LIMIT}"
+                f"allowed: {least}..{L.PENALTY_LIMIT}"
             )
     elif _laid_on_its_penalty(state, spec, pending_class, penalty_ranks):
         pass  # MC-TURN-1, H-MULTI-2: laid in the same play after the penalty card of its rank
