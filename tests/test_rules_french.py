@@ -681,6 +681,36 @@ def test_MM_CALL_1_no_call_needed_after_drawing() -> None:
     )
 
 
+def test_MM_CALL_1_U_SCORE_3_a_draw_that_ended_the_last_round_excuses_no_call_in_the_next() -> None:
+    """MM-CALL-1 in a match (U-SCORE-3) with several cards laid at once (MC-TURN-1): seat 0
+    draws 5S and lays 5H 5S, going out after drawing. The draw belonged to that turn of the
+    last round: the first player of the next round (a starting card without effect, so the
+    turn is not begun through a play) who lays down to one card without calling is caught
+    (5 cards), as in the same position built afresh."""
+    start = (
+        "hands=5H/4D 4S 9S/6D 6S 6H/8D 8S 8H; discard=4H; draw=5S 2C 3C 10C KC 2D 3D; "
+        "colour=H; seat=0; dir=+; phase=play"
+    )
+    rules = {"multi_play": "same_rank", "match": "lowest_total", "hand_size": 2, "start_card": "number_only"}
+    for seed in range(50):  # a deal whose first player holds a card to lay
+        game = pos("mau_mau", start, seed=seed, **rules)
+        for action in ("draw", "5H", "5S"):
+            game.step(action)
+        assert game.outcome() is None and fields(game.position())["round"] == "1"
+        cards = sorted(legal(game) - {"draw", "call"})
+        if game.phase == Phase.PLAY and cards:
+            break
+    else:
+        pytest.fail("no deal with a card to lay in seeds 0..49")
+    seat = game.current_player
+    afresh = pos("mau_mau", game.position(), seed=seed, **rules)
+    assert game.hand_sizes()[seat] == 2
+    game.step(cards[0])
+    afresh.step(cards[0])
+    assert game.hand_sizes()[seat] == 1 + 5
+    assert game.position() == afresh.position()
+
+
 def test_MM_CALL_1_a_call_with_one_card_is_not_a_false_call() -> None:
     """MM-CALL-1: a false call is one "with more than 2 cards, or 2 cards and none playable"
     (the source: "tendo mais de 2 cartas na mão, ou se tiver 2 cartas porém nenhuma adequada");

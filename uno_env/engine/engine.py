@@ -2138,6 +2138,7 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
     _fill_draw_pile_with_deck(state, spec)
     state[L.S_DIRECTION] = 1
     state[L.S_DRAWN] = -1
+    state[L.S_DREW] = 0  # no draw of the last round's turn excuses a call (MM-CALL-1)
     state[L.S_JUMP_BLOCK_SEAT] = -1
     _clear_pending(state)
     dealer = state[L.S_DEALER]
