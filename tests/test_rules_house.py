@@ -1963,6 +1963,28 @@ def test_H_CUBE_1_a_successful_challenger_with_ten_cards_rolls_at_the_start_of_i
         game.check_invariants()
 
 
+def test_H_CUBE_1_U_START_1_ten_cards_dealt_roll_at_the_first_turn() -> None:
+    """H-CUBE-1 with ``hand_size=10``: the first turn of a round begins like any other, so its
+    player, dealt 10 cards, rolls at its start: the first player, the dealer after a starting
+    Reverse, the player after a skipped one (U-START-1), and the first player once it has named
+    the colour of a starting Wild."""
+    starts: set[str] = set()
+    for seed in range(400):
+        game = Game("uno", 3, seed=seed, cube=True, hand_size=10)
+        top = str(game.top_card)
+        if top == "W":  # the first player names the colour, then its turn begins
+            assert game.phase == Phase.CHOOSE_COLOUR and "cuberolled" not in game.position()
+            game.step("colour R")
+        first = game.current_player  # the turn's player, or the roller asked for a choice: the same
+        rolled = position_fields(game.position()).get("cuberolled", "0 0 0").split()
+        assert rolled == ["1" if seat == first else "0" for seat in range(3)], (seed, game.position())
+        assert game.state[L.S_CUBE_ROLLER] == first and game.hand_sizes()[first] >= 10
+        starts.add(top if top == "W" else top[1:] if not top[1:].isdigit() else "number")
+        if len(starts) == 5:
+            break
+    assert starts == {"number", "S", "R", "D2", "W"}
+
+
 def test_H_CUBE_1_random_games_keep_the_invariants() -> None:
     """H-CUBE-1 with stacking and Seven-O: random and scripted games keep every invariant."""
     for policy in ("random", "greedy"):

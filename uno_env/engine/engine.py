@@ -1674,8 +1674,7 @@ def choose_colour(state: np.ndarray, spec: np.ndarray, seat: int, colour: int, s
         return
     state[L.S_COLOUR] = colour
     if state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:  # U-START-1: a starting wild
-        state[L.S_PHASE] = L.PH_PLAY
-        state[L.S_TURNS] += 1  # the first turn begins once the colour is named
+        begin_turn(state, spec, seat, staged)  # the first turn begins once the colour is named
     else:
         resolve(state, spec, staged)
 
@@ -2199,7 +2198,9 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
     else:
         state[L.S_CURRENT] = first
     if start != START_FIRST_DISCARD and state[L.S_PHASE] == L.PH_PLAY:
-        state[L.S_TURNS] += 1  # the first turn (MM-START-1 begins it through pass_turn)
+        # the first turn begins as any other (H-CUBE-1: a roll at 10 cards); MM-START-1 begins
+        # it through pass_turn
+        begin_turn(state, spec, state[L.S_CURRENT], staged)
 
 
 @njit(cache=True)
