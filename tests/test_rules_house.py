@@ -1985,6 +1985,25 @@ def test_H_CUBE_1_U_START_1_ten_cards_dealt_roll_at_the_first_turn() -> None:
     assert starts == {"number", "S", "R", "D2", "W"}
 
 
+def test_H_CUBE_1_U_SCORE_2_a_roll_at_ten_cards_is_not_carried_into_the_next_round() -> None:
+    """H-CUBE-1 in a match (U-SCORE-2, ``hand_size=10``): seat 1 has rolled at 10 cards when
+    seat 0 goes out. The next round deals new hands, so seat 1, first to play and dealt 10
+    cards, rolls at the start of that turn, as a player who never rolled would."""
+    ten = "R2 R3 R4 R5 R6 R7 R8 Y5 Y6 Y7"
+    game = at(
+        f"hands=R1/{ten}; discard=R9; draw=Y1 Y2 Y3 Y4 Y8 Y9 B1 B2 B3 B4 B5 B6 B7 B8 B9 G1 G2 G3 G4 G5; "
+        "colour=R; seat=0; dir=+; phase=play; cuberolled=0 1; scores=0 0; dealer=1",
+        cube=True,
+        hand_size=10,
+        match="first_to_target",
+    )
+    play(game, "R1")
+    fields = position_fields(game.position())
+    assert (fields["round"], fields["scores"], game.current_player) == ("1", "53 0", 1)
+    assert game.hand_sizes() == [10, 10] and fields["cuberolled"] == "0 1"
+    assert game.state[L.S_CUBE_ROLLER] == 1
+
+
 def test_H_CUBE_1_random_games_keep_the_invariants() -> None:
     """H-CUBE-1 with stacking and Seven-O: random and scripted games keep every invariant."""
     for policy in ("random", "greedy"):

@@ -2095,6 +2095,7 @@ def _fill_draw_pile_with_deck(state: np.ndarray, spec: np.ndarray) -> None:
         state[L.CALLED + seat] = 0
         state[L.SITOUT + seat] = 0
         state[L.FINISHED + seat] = 0
+        state[L.CUBE_ROLLED + seat] = 0  # H-CUBE-1: a roll at 10 cards was for the hand taken back
         state[L.HAND_VERSION + seat] += 1
         state[L.VOID_FACES + seat] = 0
         state[L.HINT_FACES + seat] = 0
