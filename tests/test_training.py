@@ -118,6 +118,37 @@ def test_resume_continues_the_step_counter_and_keeps_eval_rows(trained_run: Path
     assert latest["snapshot_steps"] == [1792, 2048]
 
 
+def test_a_run_killed_between_its_first_files_is_trained_again_by_the_sweep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """config.json marks a run directory: the sweep and exploitability resume a run that has
+    one. A kill after the first file a new run writes must not leave a config.json without the
+    rules.txt a resume reads (that run, and its whole sweep, could not be resumed)."""
+    import training.train as train_module
+    from training.sweep import RunTask, train_run
+
+    cfg = tiny_config(tmp_path, total_steps=64, n_steps=8, batch_size=64, eval_every=64)
+    rules = resolve_rules(cfg.rules, cfg.overrides)
+    real_write = train_module.Run._write
+    written: list[str] = []
+
+    def killed_after_the_first_file(self: train_module.Run, name: str, text: str) -> None:
+        if written:
+            raise KeyboardInterrupt
+        written.append(name)
+        real_write(self, name, text)
+
+    monkeypatch.setattr(train_module.Run, "_write", killed_after_the_first_file)
+    run_dir = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        train(dataclasses.replace(cfg), run_dir=run_dir, rules=rules)
+    monkeypatch.undo()
+    assert not (run_dir / "config.json").exists() or (run_dir / "rules.txt").exists()
+    summary = train_run(RunTask("run", "", str(run_dir), dataclasses.asdict(cfg), str(rules)))
+    assert summary["step"] == 64
+    assert (run_dir / "rules.txt").read_text() == f"{rules}\n"
+
+
 def test_the_time_budget_starts_after_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--max-minutes budgets training: the engine is compiled (warm_up) before the run's clock
     (Run.start_time, set when the Run is made) starts, in a new run and in a resumed one."""

@@ -668,8 +668,11 @@ class Run:
         self.ckpt_dir.mkdir(exist_ok=True)
         config = dataclasses.asdict(self.cfg)
         config["rules_string"] = str(self.rules)
-        self._write("config.json", json.dumps(config, indent=2) + "\n")  # whole or not at all:
-        self._write("rules.txt", str(self.rules) + "\n")  # a resume reads them
+        # each whole or not at all (a resume reads them), rules.txt first: config.json marks a run
+        # directory (resume, sweep and exploitability resume one that has it), so a kill between
+        # the two must not leave a config.json without its rules
+        self._write("rules.txt", str(self.rules) + "\n")
+        self._write("config.json", json.dumps(config, indent=2) + "\n")
         layout = uno_env.envs.obs_layout(self.rules.deck_family)
         env_info = {
             "observation_spec": current_observation_spec(),
