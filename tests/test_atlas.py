@@ -463,3 +463,10 @@ def test_the_answer_names_the_random_player_it_means() -> None:
     text = "\n".join(answer_lines(spec, [effect], {"v": ("A rule", "x=1")}))
     assert f"the strong player wins more against `{spec.baseline}` players" in text
     assert "the random player" not in text
+
+
+def test_resume_refuses_another_output_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--resume DIR --out OTHER`` wrote to DIR and ignored OTHER without a word: refused."""
+    assert atlas.main(["--resume", str(tmp_path), "--out", str(tmp_path / "other"), "--quiet"]) == 2
+    assert "do not give a SPEC, --out" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()

@@ -8,6 +8,7 @@ one gives; a chunk file damaged on disk is collected again on resume, with a lin
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -174,3 +175,28 @@ def test_bad_training_options_are_refused_before_any_game(
     err = capsys.readouterr().err
     assert re.search(message, err) and len(err.strip().splitlines()) == 1, err
     assert not out.exists()
+
+
+def test_resume_refuses_options_that_differ_from_the_run_naming_both_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``uno-env distill --resume OUT --seed 9 --games 800 --rules macao`` went on with the run's
+    own config and dropped every one of them without a word (and ``--out`` too): options that
+    differ from the recorded config, a default value given explicitly included, are refused
+    naming both values, before anything is written."""
+    import dataclasses
+
+    from training.distill import DistillConfig
+
+    out = tmp_path / "run"
+    out.mkdir()
+    cfg = DistillConfig(teacher="greedy", opponents=["blocker"], games=10, chunk_games=2, seed=5)
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(cfg)))
+    args = ["--resume", str(out), "--quiet"]
+    assert main([*args, "--seed", "0", "--games", "800", "--rules", "macao"]) == 2
+    err = capsys.readouterr().err
+    assert "--seed 0 (the run's: 5)" in err and "--games 800 (the run's: 10)" in err
+    assert "--rules 'macao' (the run's: 'uno')" in err
+    assert main([*args, "--out", str(tmp_path / "other")]) == 2
+    assert f"--out {tmp_path / 'other'}" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["config.json"]

@@ -683,3 +683,24 @@ def test_an_opponent_network_of_other_rules_is_refused_before_any_game(option: s
     with pytest.raises(PolicyGameMismatchError, match=message):
         run_expert(cfg, out, executor="serial", progress=False)
     assert not out.exists()
+
+
+def test_resume_refuses_a_default_value_given_against_the_run_and_another_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resume OUT --seed 0`` on a run of seed 5 went on with seed 5 without a word: an option
+    given at its default value was taken for one not given. ``--out`` with ``--resume`` was
+    dropped as well (the run stays in OUT). Both are refused before anything runs."""
+    from training import cli
+    from training.expert import _config_record
+
+    out = tmp_path / "e"
+    out.mkdir()
+    cfg = ExpertConfig(**{**TINY, "seed": 5})  # type: ignore[arg-type]
+    (out / "config.json").write_text(json.dumps(_config_record(cfg)))
+    args = ["expert", "--resume", str(out), "--quiet", "--executor", "serial"]
+    assert cli.main([*args, "--seed", "0"]) == 2
+    assert "--seed 0 (the run's: 5)" in capsys.readouterr().err
+    assert cli.main([*args, "--out", str(tmp_path / "other")]) == 2
+    assert f"--out {tmp_path / 'other'}" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["config.json"]  # nothing written

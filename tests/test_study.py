@@ -237,6 +237,13 @@ def test_a_killed_study_resumes_without_losing_finished_batches(tiny_run: Path, 
     assert (out / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
 
 
+def test_resume_refuses_another_output_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--resume DIR --out OTHER`` wrote to DIR and ignored OTHER without a word: refused."""
+    assert study.main(["--resume", str(tmp_path), "--out", str(tmp_path / "other"), "--quiet"]) == 2
+    assert "do not give a SPEC, --out" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()
+
+
 def test_resume_refuses_a_folder_without_a_study(tmp_path: Path) -> None:
     with pytest.raises(study.SpecError, match="no study to resume"):
         study.run_study(study.parse_spec(TINY), tmp_path, resume=True, progress=False)

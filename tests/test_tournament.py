@@ -182,6 +182,9 @@ def test_searching_agents_play_in_small_batches_that_never_change_the_games(
     capsys.readouterr()
     assert main(["tournament", "--resume", str(tmp_path / "b"), "--batch-games", "3", "--quiet"]) != 0
     assert "do not give --batch-games" in capsys.readouterr().err
+    # --out with --resume: the tournament stays in its folder, so another one is refused, not ignored
+    assert main(["tournament", "--resume", str(tmp_path / "b"), "--out", str(tmp_path / "c"), "--quiet"]) != 0
+    assert "do not give --out" in capsys.readouterr().err and not (tmp_path / "c").exists()
 
 
 @pytest.mark.parametrize(

@@ -149,6 +149,17 @@ def test_a_run_killed_between_its_first_files_is_trained_again_by_the_sweep(
     assert (run_dir / "rules.txt").read_text() == f"{rules}\n"
 
 
+def test_resume_refuses_a_training_option_given_at_its_default_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``train --resume RUN --seed 0`` went on with the run's own seed without a word: an
+    option given at its default value was taken for one not given. Refused like any other."""
+    from training.train import main
+
+    assert main(["--resume", str(tmp_path), "--seed", "0"]) == 2
+    assert "not --seed" in capsys.readouterr().err
+
+
 def test_the_time_budget_starts_after_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--max-minutes budgets training: the engine is compiled (warm_up) before the run's clock
     (Run.start_time, set when the Run is made) starts, in a new run and in a resumed one."""

@@ -293,7 +293,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Bad input (unknown rules, malformed files, impossible settings) and a missing optional
     package end with ``uno-env: error: <what and what is allowed>`` and exit code 2.
     """
-    return run_parsed(build_parser().parse_args(argv))
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(words)
+    # the subcommand's own words (no option comes before it): given_options reads them
+    args.command_argv = words[1:] if words and words[0] == args.command else None
+    return run_parsed(args)
 
 
 if __name__ == "__main__":

@@ -285,7 +285,28 @@ class Subcommand:
         )
         self.add_arguments(parser)
         parser.set_defaults(func=self.run)
-        return run_parsed(parser.parse_args(sys.argv[1:] if argv is None else argv))
+        words = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(words)
+        args.command_argv = words
+        return run_parsed(args)
+
+
+def given_options(
+    args: argparse.Namespace, add_arguments: Callable[[argparse.ArgumentParser], None]
+) -> set[str]:
+    """The destinations of the options that the command line of ``args`` gave, a default value
+    given explicitly included (``--seed 0``), so that ``--resume`` can tell an option left out
+    from one that asks for the default. The words come from ``args.command_argv``, which
+    :meth:`Subcommand.main` and ``uno-env`` record; a namespace built otherwise gives none."""
+    words = getattr(args, "command_argv", None)
+    if words is None:
+        return set()
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    for action in parser._actions:
+        action.default = argparse.SUPPRESS  # only what the words set appears in the namespace
+    found, _ = parser.parse_known_args(words)
+    return set(vars(found))
 
 
 ERROR_WORD_LIMIT = 300

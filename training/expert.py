@@ -84,6 +84,7 @@ from training.common import (
     add_run_arguments,
     check_number,
     check_training_seed,
+    given_options,
     resolve_rules,
     set_torch_threads,
 )
@@ -1540,14 +1541,17 @@ def _refuse_other_design(args: argparse.Namespace, cfg: ExpertConfig, out: Path)
     parser = argparse.ArgumentParser(add_help=False)
     _add_arguments(parser)
     recorded = dataclasses.asdict(cfg)
+    on_command_line = given_options(args, _add_arguments)  # --seed 0 as well as --seed 5
     differ = []
     for action in parser._actions:
         key = action.dest
         if key not in recorded or key in RESUME_FREE or not action.option_strings:
             continue
         value = getattr(args, key, action.default)
-        if value != action.default and value != recorded[key]:
+        if (key in on_command_line or value != action.default) and value != recorded[key]:
             differ.append(f"{action.option_strings[-1]} {value!r} (the run's: {recorded[key]!r})")
+    if args.out is not None:
+        differ.append(f"--out {args.out} (the run's folder is {out})")
     if differ:
         raise ValueError(
             f"--resume continues {out} with its own config; {'; '.join(differ)} differ from it: drop them "

@@ -1161,6 +1161,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None
     ]
     given += ["--set"] if args.overrides else []
+    given += ["--out"] if args.out is not None else []  # the folder is DIR: another would be ignored
     if args.resume is not None:
         if given:
             raise ValueError(

@@ -107,6 +107,7 @@ from .common import (
     check_player_count,
     check_training_seed,
     check_widths,
+    given_options,
     resolve_rules,
     rules_label,
     set_torch_threads,
@@ -1187,11 +1188,12 @@ def options_ignored_on_resume(args: argparse.Namespace) -> list[str]:
     would not use (every option but :data:`RESUME_OPTIONS`), by their long names."""
     parser = argparse.ArgumentParser(add_help=False)
     _add_arguments(parser)
+    on_command_line = given_options(args, _add_arguments)  # --seed 0 as well as --seed 5
     given = []
     for action in parser._actions:
         if action.dest in RESUME_OPTIONS or not action.option_strings:
             continue
-        if getattr(args, action.dest, action.default) != action.default:
+        if action.dest in on_command_line or getattr(args, action.dest, action.default) != action.default:
             given.append(action.option_strings[-1])
     return given
 

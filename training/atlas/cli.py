@@ -81,9 +81,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         return 0
     spec_file = args.resume / "spec.toml" if args.resume is not None else args.spec
     if args.resume is not None:
-        if args.spec is not None or overrides or args.pair:
+        if args.spec is not None or overrides or args.pair or args.out is not None:
             raise AtlasSpecError(
-                "--resume DIR continues DIR/spec.toml; do not give a SPEC, --pair or overrides"
+                "--resume DIR continues DIR/spec.toml in DIR; do not give a SPEC, --out, --pair or overrides"
             )
         spec = load_spec(spec_file)
         out = args.resume

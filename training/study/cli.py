@@ -91,9 +91,9 @@ def cmd_study(args: argparse.Namespace) -> int:
     spec_file = args.resume / "spec.toml" if args.resume is not None else args.spec
     require("study", study_needs(spec_file, args.executor), resume_dir=args.resume, keeps=KEEPS)
     if args.resume is not None:
-        if args.spec is not None or overrides:
+        if args.spec is not None or overrides or args.out is not None:
             raise SpecError(
-                "--resume DIR continues DIR/spec.toml; do not give a SPEC, --games, --seed, "
+                "--resume DIR continues DIR/spec.toml in DIR; do not give a SPEC, --out, --games, --seed, "
                 "--replicate or --reference"
             )
         out = args.resume
