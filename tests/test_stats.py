@@ -4,6 +4,7 @@ per-deal totals (jackknife, the variance split), quantile and rank-correlation i
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -192,6 +193,14 @@ def test_benjamini_hochberg_and_holm_adjustments() -> None:
     assert benjamini_hochberg(p) == pytest.approx([0.04, 0.0533333, 0.0533333, 0.2])
     assert holm(p) == pytest.approx([0.04, 0.09, 0.09, 0.2])
     assert benjamini_hochberg([]).size == 0
+
+
+@pytest.mark.parametrize("adjust", [benjamini_hochberg, holm])
+@pytest.mark.parametrize("bad", [math.nan, -0.1, 1.5])
+def test_multiplicity_adjustments_refuse_p_values_outside_0_1(adjust: Any, bad: float) -> None:
+    # a NaN made every Benjamini-Hochberg adjusted value NaN (nothing detected), silently
+    with pytest.raises(ValueError, match=r"p-values must lie in \[0, 1\].*position 1"):
+        adjust([0.001, bad, 0.04])
 
 
 def test_fcr_intervals_exclude_zero_exactly_for_the_selected_effects() -> None:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 from training import study
+from training.study.stats import control_family
 from uno_env.stats import grouped_ratio, wilson_interval
 
 pd = pytest.importorskip("pandas")
@@ -135,6 +137,20 @@ def test_replication_needs_the_same_sign_and_a_detection_again() -> None:
     assert np.isclose(effects[0]["change"], 0.05)
     alone = study.effect_rows(study.parse_spec({**AA, "replicate": False}), _rows(0.05, 0.04))
     assert all(e["replicated"] == "" for e in alone)
+
+
+def test_an_effect_without_its_replication_leaves_the_others_replicated() -> None:
+    # one detected effect whose fresh deals gave no estimate (rep_p NaN) made every other
+    # effect's replication read "no": the NaN went through Benjamini-Hochberg into them all
+    effects = [
+        {"change": 0.05, "p": 1e-9, "se": 0.01, "df": 399.0, "rep_change": 0.04, "rep_p": 1e-9},
+        {"change": 0.03, "p": 1e-8, "se": 0.01, "df": 399.0, "rep_change": math.nan, "rep_p": math.nan},
+    ]
+    control_family(effects, replicate=True)
+    assert [e["detected"] for e in effects] == [True, True]
+    assert (effects[0]["rep_detected"], effects[0]["replicated"]) == ("yes", "yes")
+    assert (effects[1]["rep_detected"], effects[1]["replicated"]) == ("", "")
+    assert math.isnan(effects[1]["rep_p_adjusted"])
 
 
 def test_a_single_deal_gives_lengths_and_points_their_whole_range() -> None:

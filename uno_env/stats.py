@@ -716,9 +716,27 @@ def plackett_luce(
 
 
 # ================================================================ many comparisons
-def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (step-up; reject where adjusted <= q for FDR q)."""
+def _p_values(p_values: Sequence[float] | np.ndarray, caller: str) -> np.ndarray:
+    """``p_values`` as a float vector, checked to lie in [0, 1] (no NaN)."""
     p = np.asarray(p_values, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError(f"{caller} needs a vector of p-values, got shape {p.shape}")
+    bad = np.flatnonzero(~((p >= 0.0) & (p <= 1.0)))  # NaN fails both comparisons
+    if bad.size:
+        raise ValueError(
+            f"{caller}: p-values must lie in [0, 1], got {p[bad[0]]!r} at position {int(bad[0])} "
+            f"({bad.size} of {p.size} outside); leave untested effects out of the family"
+        )
+    return p
+
+
+def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (step-up; reject where adjusted <= q for FDR q).
+
+    Every p-value must lie in [0, 1]: a NaN is refused (ValueError) rather than adjusted, since
+    the step-up carries it into every other adjusted value and nothing would be detected.
+    """
+    p = _p_values(p_values, "benjamini_hochberg")
     m = p.size
     if m == 0:
         return p.copy()
@@ -731,8 +749,10 @@ def benjamini_hochberg(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm adjusted p-values (step-down; reject where adjusted <= alpha for FWER alpha)."""
-    p = np.asarray(p_values, dtype=np.float64)
+    """Holm adjusted p-values (step-down; reject where adjusted <= alpha for FWER alpha).
+
+    Every p-value must lie in [0, 1] (ValueError otherwise, a NaN included)."""
+    p = _p_values(p_values, "holm")
     m = p.size
     if m == 0:
         return p.copy()

@@ -413,7 +413,8 @@ def control_family(effects: list[dict[str, Any]], replicate: bool, fdr: float = 
     fdr / m`` for ``R`` detections of ``m``), which excludes 0 exactly for the detected ones.
     With ``replicate``, each detected effect's replication is tested again (Benjamini-Hochberg
     at ``fdr`` over the detected effects): ``rep_p_adjusted``, ``rep_detected`` and
-    ``replicated`` (``"yes"``: same sign and detected again) are set; otherwise they stay empty.
+    ``replicated`` (``"yes"``: same sign and detected again) are set; otherwise (and for a
+    detected effect without a replication, ``rep_p`` NaN) they stay empty.
     The study and the atlas both call this: one procedure, one wording in their reports.
     """
     p = np.array([float(e["p"]) for e in effects])
@@ -435,7 +436,9 @@ def control_family(effects: list[dict[str, Any]], replicate: bool, fdr: float = 
             replicated="",
         )
     if replicate:
-        tested = [e for e in effects if e["detected"]]
+        # a detected effect whose replication was not measured (no fresh deals for it) is left
+        # out of the replication family: its NaN p-value would make every adjusted one NaN
+        tested = [e for e in effects if e["detected"] and math.isfinite(float(e["rep_p"]))]
         rep_adjusted = benjamini_hochberg([e["rep_p"] for e in tested])
         for effect, p_adj in zip(tested, rep_adjusted, strict=True):
             effect["rep_p_adjusted"] = float(p_adj)
