@@ -56,6 +56,19 @@ def test_wilson_interval_is_exact_at_the_ends() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
+@pytest.mark.parametrize(("successes", "trials"), [(math.nan, 10), (5, math.nan), (11, 10), (-1, 10)])
+def test_wilson_interval_refuses_what_is_no_count(successes: float, trials: float) -> None:
+    # a NaN gave (0, 1) and 11 successes of 10 an interval below 1, as if they were counts
+    with pytest.raises(ValueError, match=r"wilson_interval needs numbers|successes must lie in 0\.\.trials"):
+        wilson_interval(successes, trials)
+
+
+def test_a_bounded_mean_of_a_nan_has_no_interval() -> None:
+    # the NaN mean came with a finite interval, [1, 1.66], from the Wilson branch
+    for bounds in ((1, 2), POINTS_RANGE):
+        assert all(math.isnan(x) for x in bounded_mean_interval([1.0, math.nan], *bounds))
+
+
 def test_mean_interval_uses_student_t() -> None:
     mean, _lo, hi = mean_interval([1.0, 2.0, 3.0])
     assert mean == 2.0

@@ -189,9 +189,15 @@ def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[fl
     """The Wilson score interval of a proportion (95% by default) from independent trials.
 
     ``trials`` may be an effective sample size (not an integer). No trials: ``(0, 1)``.
+    ``successes`` must lie in ``0..trials`` and neither may be NaN (ValueError): a NaN used to
+    give ``(0, 1)`` and 11 successes of 10 an interval, as if they were counts.
     """
+    if math.isnan(successes) or math.isnan(trials):
+        raise ValueError(f"wilson_interval needs numbers, got {successes} successes of {trials} trials")
     if trials <= 0:
         return (0.0, 1.0)
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must lie in 0..trials, got {successes} of {trials}")
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
@@ -227,11 +233,14 @@ def bounded_mean_interval(
     games give a mean rank of 1 with an upper end above 1, not ``[1, 1]``. A range with no
     upper end (points, game lengths) has no such interval: where nothing varies the interval
     is the whole range ``[lower, inf]`` (the limit of the Wilson interval as the upper end
-    grows), never ``[x, x]``."""
+    grows), never ``[x, x]``. No values, or a NaN among them: NaN throughout, as
+    :func:`mean_interval` gives (not an interval beside an undefined mean)."""
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
         return (math.nan, math.nan, math.nan)
     mean, low, high = mean_interval(arr, level)
+    if math.isnan(mean):
+        return (math.nan, math.nan, math.nan)
     if high > low:  # something varies: the t interval, kept inside the range
         return (mean, max(lower, low), min(upper, high))
     low, high = _bounded_wilson(mean, lower, upper, float(arr.size), critical_value(level, math.inf))
