@@ -33,6 +33,7 @@ import numpy as np
 
 import uno_env
 from uno_env.stats import grouped_ratio
+from uno_env.styles.params import spelled_out
 
 from .match import play_deals
 from .spec import AgentLike, as_spec, check_seated_networks, parse_seats
@@ -138,10 +139,18 @@ def benchmark(
     return report
 
 
+def _opponent_name(opponent: str | list[str]) -> str:
+    """The opponent as the report line names it: aliases spelled out, a seat list as a table."""
+    if isinstance(opponent, str):
+        return spelled_out(opponent)
+    return " | ".join(spelled_out(seat) for seat in opponent)
+
+
 def format_report(report: dict[str, Any]) -> str:
     """The benchmark's result in a few lines."""
     lines = [
-        f"{report['agent']} vs {report['opponent']}: win rate {report['win_rate']:.1%} "
+        f"{spelled_out(report['agent'])} vs {_opponent_name(report['opponent'])}: "
+        f"win rate {report['win_rate']:.1%} "
         f"[{report['win_low']:.1%}, {report['win_high']:.1%}] (95%, by deal) over {report['games']:,} games "
         f"({report['deals']:,} deals x {report['players']} seats; fair share {report['fair_share']:.0%}; "
         f"{report['truncated']} truncated)",

@@ -71,6 +71,7 @@ from uno_env.engine.rng import SEED_LIMIT, check_seed
 from uno_env.engine.rules import RuleSet
 from uno_env.files import json_text
 from uno_env.stats import GAME_LENGTH_RANGE, POINTS_RANGE, bounded_mean_interval, wilson_interval
+from uno_env.styles.params import spelled_out
 
 from .common import (
     Subcommand,
@@ -387,7 +388,8 @@ def report_against_baseline(
     fair = 1 / players
     verdict = "above" if result.win_low > fair else "not above"
     print(
-        f"Win rate vs {opponent} {result.win_rate:.3f} (95% CI {result.win_low:.3f}-{result.win_high:.3f}; "
+        f"Win rate vs {spelled_out(opponent)} {result.win_rate:.3f} "
+        f"(95% CI {result.win_low:.3f}-{result.win_high:.3f}; "
         f"fair share {fair:.3f}: {verdict}), {result.truncated} truncated of {result.games}."
     )
     return result
@@ -525,12 +527,6 @@ def evaluate(
     return results
 
 
-def _named(style: str) -> str:
-    """A style as tables name it: an alias spelled out (``random`` reads ``random_legal``)."""
-    name, sep, params = style.partition(":")
-    return uno_env.styles.params.STYLE_ALIASES.get(name, name) + sep + params
-
-
 def fair_share_verdict(result: EvalResult) -> str:
     """How the win rate's 95% interval stands to the fair share ``1/players``: ``above``,
     ``below`` or ``within`` (the interval contains it)."""
@@ -551,7 +547,7 @@ def format_table(results: Sequence[EvalResult]) -> str:
         f"{'truncated':>11} {'games/s':>8}"
     ]
     for r in results:
-        opponents = "/".join(_named(part) for part in r.opponents.split("/"))
+        opponents = spelled_out(r.opponents)
         lines.append(
             f"{opponents:<24} {r.games:>7,} "
             f"{f'{r.win_rate:.1%} ({r.win_low:.1%}-{r.win_high:.1%})':<26} "

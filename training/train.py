@@ -97,6 +97,7 @@ from uno_env.engine.rng import SEED_LIMIT
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import load_policy
 from uno_env.stats import grouped_ratio
+from uno_env.styles.params import spelled_out
 
 from .common import (
     BatchActor,
@@ -537,7 +538,7 @@ def best_response_report(
 def best_response_summary(report: dict[str, Any]) -> str:
     """One line: the best response's win rate against its agent with the interval."""
     return (
-        f"best response vs {report['agent']}: {report['win_rate']:.1%} ({report['win_low']:.1%}-"
+        f"best response vs {spelled_out(report['agent'])}: {report['win_rate']:.1%} ({report['win_low']:.1%}-"
         f"{report['win_high']:.1%}, 95%, by deal) of {report['games']:,} games ({report['deals']:,} deals, "
         f"the learner at every seat; fair share {report['fair_share']:.0%}; {report['truncated']} truncated)"
     )
@@ -595,7 +596,8 @@ def eval_summary(row: dict[str, Any]) -> str:
 
     share = row["truncated"] / max(row["games"], 1)
     text = (
-        f"vs {row['opponents']} {row['win_rate']:.1%} ({row['win_low']:.1%}-{row['win_high']:.1%}), "
+        f"vs {spelled_out(row['opponents'])} {row['win_rate']:.1%} "
+        f"({row['win_low']:.1%}-{row['win_high']:.1%}), "
         f"{row['truncated']} truncated"
     )
     return text + (" STALLING" if share > STALLING_SHARE else "")
@@ -612,7 +614,7 @@ def plot_eval_curve(rows: Sequence[dict[str, Any]], path: Path, title: str) -> N
     for opp in dict.fromkeys(r["opponents"] for r in rows):
         pts = sorted((r for r in rows if r["opponents"] == opp), key=lambda r: r["step"])
         steps = [r["step"] for r in pts]
-        ax.plot(steps, [r["win_rate"] for r in pts], marker="o", ms=3, label=f"vs {opp}")
+        ax.plot(steps, [r["win_rate"] for r in pts], marker="o", ms=3, label=f"vs {spelled_out(opp)}")
         ax.fill_between(steps, [r["win_low"] for r in pts], [r["win_high"] for r in pts], alpha=0.25)
         truncated = [r["truncated"] / max(r["games"], 1) for r in pts]
         if any(truncated):  # games cut at the decision limit: a stalling policy shows here
@@ -1067,7 +1069,8 @@ def _learn(run: Run, model: Any, start_step: int) -> Path:
         print(
             "final evaluation: "
             + ", ".join(
-                f"vs {r['opponents']} {r['win_rate']:.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
+                f"vs {spelled_out(r['opponents'])} {r['win_rate']:.1%} "
+                f"({r['win_low']:.1%}-{r['win_high']:.1%})"
                 for r in rows
             )
         )

@@ -181,3 +181,20 @@ def _doubt(default: int) -> StyleParam:
 
 STYLE_ALIASES = {"random": "random_legal"}
 """Older names still read: ``random`` is ``random_legal`` (uniform over the legal actions)."""
+
+
+def spelled_out(text: str) -> str:
+    """An agent's text as reports name it: an alias spelled out (``random`` reads
+    ``random_legal``, so a "vs random" line says which random player), in every seat of a seat
+    table (``a | b``, or ``a/b`` of names: a text whose parts name files, with a ``.`` in
+    them, is one path and split no further); everything else unchanged."""
+    if "|" in text:
+        return " | ".join(spelled_out(part.strip()) for part in text.split("|"))
+    parts = text.split("/")
+    if len(parts) > 1 and any("." in part or not part for part in parts):
+        return text  # a path (runs/x/model.zip), not a seat table
+    named = []
+    for part in parts:
+        head, sep, params = part.partition(":")
+        named.append(STYLE_ALIASES.get(head, head) + sep + params)
+    return "/".join(named)
