@@ -69,7 +69,8 @@ def test_simulate_with_a_rule_file(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["simulate", "--rules", str(path), "--games", "20", "--players", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "(custom)" in out
-    assert "truncated at the decision limit (10): 100.00% of games" in out
+    # the truncated share is a rate: it carries its interval (it had none)
+    assert "truncated at the decision limit (10): 100.00% of games [83.89%, 100.00%] (95%, Wilson)" in out
 
 
 def test_rules_lists_the_presets(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,8 @@ def test_changes_against_the_field_sum_to_zero(aa_run: Path) -> None:
     assert "**No going out on an action card: on** (H-NOFINISH-1" in answer
     assert "**Choosing the dealer: random**" not in answer  # no finding
     assert "No finding: Choosing the dealer: random (`dealer=random`)" in answer
+    # the base rules' truncated share is a rate: it carries its interval by deal (it had none)
+    assert re.search(r"; truncated 0\.00% \[0\.00%, [1-9]\.\d\d%\]\.", report)
 
 
 def _rows(primary: float, replication: float, p: float = 1e-9) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ from uno_env.engine.rules import rule_fields
 from uno_env.game import reference
 from uno_env.game.records import save_records
 from uno_env.sim.records import record_simulated
+from uno_env.stats import wilson_interval
 
 from .common import (
     PlainHelpFormatter,
@@ -123,8 +124,11 @@ def _simulate(args: argparse.Namespace, rules: uno_env.RuleSet, policies: str | 
             f"[{lo:.1f}, {hi:.1f}], median {np.median(values):.0f}, p10 {np.percentile(values, 10):.0f}, "
             f"p90 {np.percentile(values, 90):.0f}"
         )
+    cut = int(result.truncated.sum())
+    cut_lo, cut_hi = wilson_interval(cut, result.num_games)
     print(
-        f"truncated at the decision limit ({rules.max_decisions:,}): {result.truncated.mean():.2%} of games"
+        f"truncated at the decision limit ({rules.max_decisions:,}): {cut / result.num_games:.2%} of games "
+        f"[{cut_lo:.2%}, {cut_hi:.2%}] (95%, Wilson)"
     )
     print("\nseat  win rate  95% interval (Wilson; each game its own deal, so games are independent)")
     for seat, (rate, lo, hi) in enumerate(summary.seat_win_rates):

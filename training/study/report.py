@@ -454,7 +454,8 @@ def _cell_section(
         f"(median {r0['turns_p50']}, p90 {r0['turns_p90']}); {r0['length_mean']:.1f} decisions "
         f"[{r0['length_lo']:.1f}, {r0['length_hi']:.1f}]; the first mover wins "
         f"{_pct(r0['first_mover_win_rate'])} [{_pct(r0['first_mover_lo'])}, {_pct(r0['first_mover_hi'])}] "
-        f"(fair share {1 / n:.1%}); truncated {r0['truncated_rate']:.2%}.",
+        f"(fair share {1 / n:.1%}); truncated {r0['truncated_rate']:.2%} "
+        f"[{r0['truncated_lo']:.2%}, {r0['truncated_hi']:.2%}].",
         "",
         "| seat | " + " | ".join(str(j) for j in range(n)) + " |",
         "| --- |" + " ---: |" * n,
