@@ -22,8 +22,8 @@ the tools send                                 the agent answers
 the rules, own hand, top card, colour, hand sizes, pending penalty, legal moves with their ids
 and notation, the public history); ``legal`` the legal action ids. Whatever the program
 writes to standard error is its own: read as it comes, so it never fills the pipe, and its
-last part shown when the program exits. An answer that is not JSON, names
-no legal move, or does not come within ``timeout`` seconds ends the match with
+last part shown when the program exits. An answer that is not JSON, comes with a second
+line, names no legal move, or does not come within ``timeout`` seconds ends the match with
 :class:`ProtocolError` naming the agent, the message and what was wrong. So does a program
 that exits before it is sent ``close`` (between two messages, in or between games): it is not
 started again behind the tools' back, which would hide a crash and hand the next decision of a
@@ -138,6 +138,13 @@ class ProcessAgent:
     def _request(self, message: Mapping[str, Any]) -> dict[str, Any]:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
+        if self._last_message is not None and self._unasked_output():
+            # a second line after an answer would be read as the answer to this message, and the
+            # answers of every later message would be one behind
+            raise ProtocolError(
+                f"agent {self.name} wrote more than one line in answer to the {self._last_message!r} "
+                f"message (then {self._buffer[:200]!r}); every message but 'close' gets exactly one line"
+            )
         try:
             proc.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             proc.stdin.flush()
@@ -204,6 +211,19 @@ class ProcessAgent:
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", errors="replace").strip()
+
+    def _unasked_output(self) -> bool:
+        """Whether the program has written to its standard output since its last answer (read
+        without waiting, into the buffer)."""
+        proc = self._proc
+        if proc is not None and proc.stdout is not None and not self._buffer:
+            try:
+                chunk = proc.stdout.read(65536)
+            except (BlockingIOError, ValueError):
+                chunk = None
+            if chunk:
+                self._buffer += chunk
+        return bool(self._buffer)
 
     def _drain_stderr(self) -> bool:
         """Read what the program wrote to standard error, keeping the last :data:`STDERR_TAIL`

@@ -316,6 +316,34 @@ def test_protocol_errors_are_one_line_and_name_the_agent() -> None:
         parse_agent("cmd:   ")
 
 
+TWO_LINES_AGENT = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "close":
+        break
+    reply = json.dumps({"action": message["legal"][-1]} if message["type"] == "act" else {})
+    print(reply if message["type"] != "act" else reply + "\\n" + reply, flush=True)
+"""
+
+
+def test_a_program_that_answers_with_two_lines_is_a_protocol_error() -> None:
+    """The second line of an answer was read as the answer to the next message: the program's
+    answers ran one behind, each decision played the move chosen for the one before (an error
+    only when that move happened to be illegal now); now the extra line is the error."""
+    game = Game("uno", 2, seed=1)
+    agent = ProcessAgent([sys.executable, "-c", TWO_LINES_AGENT], timeout=10)
+    action = agent.act(None, game.legal_mask(), PublicView.of(game))
+    assert action == game.legal_actions()[-1]
+    game.step(action)
+    with pytest.raises(
+        ProtocolError,
+        match=r"wrote more than one line in answer to the 'act' message \(then b'\{\"action\": ",
+    ):
+        agent.act(None, game.legal_mask(), PublicView.of(game))
+    agent.close()
+
+
 CRASHES = (
     r"exited \(code 4\) (after answering the 'act' message, )?before (answering )?the 'act' message"
     r".*crashed after 2 moves"
