@@ -5,7 +5,7 @@ the model as :func:`agents.text.decision_prompt` (the rules in short, the situat
 moves in the project's notation) and reads its answer with :func:`agents.text.parse_answer`;
 an illegal or unreadable answer is re-asked, in the same conversation, with the parser's
 message, at most ``retries`` times, after which the first legal move is played and counted as
-a fallback.
+a fallback (and the agent's first fallback is a :class:`FallbackWarning`).
 
 **Nothing is sent anywhere unless configured.** There is no default endpoint: the base URL
 comes from the spec (``base_url=``) or the environment (``UNO_ENV_LLM_BASE_URL``), the key
@@ -19,16 +19,19 @@ match traces record): decisions, requests, answers that named no legal move (the
 illegal-answer rate is their share of the answers), fallbacks, prompt and completion tokens,
 and seconds, per decision on average. Options of the spec: ``model`` (required),
 ``base_url``, ``key_env``, ``retries`` (2), ``temperature`` (0), ``max_tokens`` (64),
-``timeout`` (60 s per request), ``history`` (12: public moves shown in each prompt).
+``timeout`` (60 s: the longest the endpoint may stay silent), ``history`` (12: public moves shown
+in each prompt).
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import time
 import urllib.error
 import urllib.request
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,6 +64,18 @@ RESPONSE_LIMIT = 1 << 20
 
 class ChatError(RuntimeError):
     """The endpoint could not be reached or answered something that is not a chat completion."""
+
+
+class FallbackWarning(UserWarning):
+    """A decision whose answers all named no legal move: the first legal move was played. Each
+    agent warns of its first fallback (so a run whose model never answers a legal move does not
+    pass in silence); :meth:`ChatAgent.stats` counts every one."""
+
+
+def _without(key: str | None, text: str) -> str:
+    """``text`` with the API key blanked out: an endpoint may echo the header it was sent (blank
+    it out before cutting ``text`` short, or a cut key slips through)."""
+    return text.replace(key, "[the key]") if key else text
 
 
 def check_options(options: Mapping[str, Any], where: str = "llm") -> None:
@@ -122,6 +137,7 @@ class ChatAgent:
             "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0,
         }  # fmt: skip
         self.last_exchange: dict[str, Any] = {}
+        self._fallback_warned = False
 
     @classmethod
     def from_options(
@@ -149,9 +165,9 @@ class ChatAgent:
         if self.seed is not None:
             body["seed"] = int(self.seed) % 2**31
         headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.key_env)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        api_key = os.environ.get(self.key_env)
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
         request = urllib.request.Request(
             f"{self.base_url}/chat/completions",
             data=json.dumps(body).encode("utf-8"),
@@ -162,22 +178,40 @@ class ChatAgent:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # the user's own URL
                 raw = response.read(RESPONSE_LIMIT + 1)
         except urllib.error.HTTPError as exc:
-            detail = exc.read(400).decode("utf-8", errors="replace")
-            raise ChatError(f"{self.name}: the endpoint answered HTTP {exc.code}: {detail}") from None
+            try:
+                detail = exc.read(4000).decode("utf-8", errors="replace")
+            except (OSError, http.client.HTTPException):
+                detail = ""
+            raise ChatError(
+                f"{self.name}: the endpoint answered HTTP {exc.code}: {_without(api_key, detail)[:400]}"
+            ) from None
+        except TimeoutError:
+            raise ChatError(
+                f"{self.name}: {self.base_url} did not answer within {self.timeout:g} s (option timeout)"
+            ) from None
         except (urllib.error.URLError, OSError) as exc:
-            raise ChatError(f"{self.name}: cannot reach {self.base_url}: {exc}") from None
+            raise ChatError(
+                f"{self.name}: cannot reach {self.base_url}: {_without(api_key, str(exc))}"
+            ) from None
+        except http.client.HTTPException as exc:  # a status line, header or chunk that is not HTTP
+            raise ChatError(
+                f"{self.name}: {self.base_url} answered a broken HTTP response "
+                f"({type(exc).__name__}: {_without(api_key, str(exc))[:200]})"
+            ) from None
         if len(raw) > RESPONSE_LIMIT:
             raise ChatError(f"{self.name}: a response longer than {RESPONSE_LIMIT} bytes")
         try:
             data = json.loads(raw)
             text = data["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError, RecursionError):
-            raise ChatError(f"{self.name}: the response is not a chat completion: {raw[:200]!r}") from None
+            shown = _without(api_key, repr(raw[:2000]))[:200]
+            raise ChatError(f"{self.name}: the response is not a chat completion: {shown}") from None
         usage = data.get("usage") if isinstance(data, dict) else None
-        tokens = {key: self._token_count(usage, key, raw) for key in ("prompt_tokens", "completion_tokens")}
+        shown = _without(api_key, repr(raw[:2000]))[:200]
+        tokens = {key: self._token_count(usage, key, shown) for key in ("prompt_tokens", "completion_tokens")}
         return str(text or ""), tokens
 
-    def _token_count(self, usage: Any, key: str, raw: bytes) -> int:
+    def _token_count(self, usage: Any, key: str, shown: str) -> int:
         """``usage[key]`` of a response: 0 when the endpoint reports no usage (or null); a count
         that is not a non-negative integer is a :class:`ChatError` (it fed ``int()``, which raised
         ValueError or OverflowError from inside the adapter, or turned ``2.9`` into 2)."""
@@ -187,7 +221,7 @@ class ChatAgent:
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ChatError(
                 f"{self.name}: the response's usage.{key} is {count!r:.40}, not a token count (an "
-                f"integer 0 or more): {raw[:200]!r}"
+                f"integer 0 or more): {shown}"
             )
         return count
 
@@ -215,6 +249,16 @@ class ChatAgent:
 
         asked = ask(public, answer, retries=self.retries, prompt=prompt)
         seconds = time.perf_counter() - start
+        if asked.fallback and not self._fallback_warned:
+            self._fallback_warned = True
+            warnings.warn(
+                f"{self.name}: {len(asked.answers)} answer(s) named no legal move (the last: "
+                f"{asked.answers[-1][:80]!r}); played the first legal move, "
+                f"{public.describe_action(asked.action)}, as the fallback (option retries={self.retries}; "
+                "uno-env benchmark counts them; this agent warns of its first one only)",
+                FallbackWarning,
+                stacklevel=2,
+            )
         totals = self.totals
         totals["decisions"] += 1
         totals["requests"] += len(asked.answers)

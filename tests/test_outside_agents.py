@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import socketserver
 import sys
 import threading
+import warnings
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -531,6 +533,98 @@ def test_a_chat_response_without_usage_counts_no_tokens(monkeypatch: pytest.Monk
         text, tokens = agent.complete([{"role": "user", "content": "move?"}])
         completion = 4 if usage and usage.get("completion_tokens") else 0
         assert (text, tokens) == ("R1", {"prompt_tokens": 0, "completion_tokens": completion})
+
+
+class RawReply(socketserver.BaseRequestHandler):
+    """Reads one HTTP request and writes :attr:`reply` as it is (bytes that need not be HTTP),
+    then closes; ``{auth}`` in the reply is the request's Authorization header, echoed, and
+    ``{length}`` the length of the body after the headers."""
+
+    reply = b""
+
+    def handle(self) -> None:
+        request = b""
+        while b"\r\n\r\n" not in request:
+            request += self.request.recv(65536)
+        head, _, body = request.partition(b"\r\n\r\n")
+        length = int(re.search(rb"Content-Length: (\d+)", head).group(1))  # type: ignore[union-attr]
+        while len(body) < length:
+            body += self.request.recv(65536)
+        auth = re.search(rb"Authorization: ([^\r]*)", head)
+        reply = self.reply.replace(b"{auth}", auth.group(1) if auth else b"")
+        length = str(len(reply.partition(b"\r\n\r\n")[2])).encode()
+        self.request.sendall(reply.replace(b"{length}", length))
+
+
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        (b"garbage garbage\r\n\r\n", r"answered a broken HTTP response \(BadStatusLine: garbage garbage"),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n",
+            r"answered a broken HTTP response \(IncompleteRead",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 70_000 + b"\r\nContent-Length: 2\r\n\r\n{}",
+            r"answered a broken HTTP response \(LineTooLong",
+        ),
+        # an endpoint that echoes the key it was sent: the error blanks it out
+        (
+            b"HTTP/1.1 401 Unauthorized\r\nContent-Length: {length}\r\n\r\n" + b" " * 380 + b"bad key {auth}",
+            r"answered HTTP 401: +bad key Bearer \[the",
+        ),
+        (
+            b'HTTP/1.1 200 OK\r\nContent-Length: {length}\r\n\r\n{"echo": "' + b"-" * 170 + b'{auth}"}',
+            r"the response is not a chat completion: b'\{\"echo\": \"-+Bearer \[the",
+        ),
+    ],
+)
+def test_a_broken_http_answer_is_a_chat_error_that_never_shows_the_key(
+    reply: bytes, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A status line, header or chunk that is not HTTP raised http.client's BadStatusLine,
+    IncompleteRead or LineTooLong from inside the adapter (the tools reported "its act() raised
+    BadStatusLine ... (at .../http/client.py:...)"); and an endpoint's error text was shown with
+    the API key in it when the endpoint echoed the header."""
+    from agents.llm import ChatError
+
+    monkeypatch.setenv("UNO_TEST_KEY", "sk-do-not-print-me")
+    RawReply.reply = reply
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), RawReply)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        agent = ChatAgent("m", base_url=url, key_env="UNO_TEST_KEY", timeout=10)
+        with pytest.raises(ChatError, match=message) as caught:
+            agent.complete([{"role": "user", "content": "move?"}])
+        assert "sk-do-not-print-me" not in str(caught.value)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_model_that_never_answers_a_legal_move_is_warned_of_not_silent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only ``uno-env benchmark`` counted fallbacks: a tournament, evaluation, a game or a web
+    table with a model that never named a legal move played the first legal move at every
+    decision without a word. The agent's first fallback is now a FallbackWarning."""
+    from agents.llm import FallbackWarning
+
+    agent = ChatAgent("m", base_url="http://127.0.0.1:9/v1", retries=1)
+    monkeypatch.setattr(
+        agent, "complete", lambda messages: ("banana", {"prompt_tokens": 0, "completion_tokens": 0})
+    )
+    view = view_at(POSITION)
+    expected = r"2 answer\(s\) named no legal move \(the last: 'banana'\); played the first legal move, R1"
+    with pytest.warns(FallbackWarning, match=expected):
+        assert agent.act(None, view.legal_mask(), view) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # its first fallback only
+        assert agent.act(None, view.legal_mask(), view) == 1
+    assert agent.stats()["fallbacks"] == 2
 
 
 def test_nothing_is_sent_unless_configured(monkeypatch: pytest.MonkeyPatch) -> None:
