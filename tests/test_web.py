@@ -998,3 +998,49 @@ def test_building_a_replay_does_not_stop_the_server(tmp_path: Path, monkeypatch:
     assert not opened[0]._thread.is_alive() and len(opened[0].chart) < len(opened[0].games)
     for replay in opened[1:]:
         replay.close()
+
+
+def test_ctrl_c_stops_a_server_whose_agents_play_on_alone(tmp_path: Path) -> None:
+    """A table of agents alone plays on after its watcher left. Ctrl-C waited for that game to
+    end (with a slow program, for good); a second Ctrl-C then ended the server with a
+    CancelledError traceback. Now the agents stop after the decision in hand and the server
+    exits at once, its agent programs with it."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import httpx
+    from websockets.sync.client import connect
+
+    agent = Path(__file__).parent / "user_agents" / "protocol_agent.py"
+    slow = f"slow=cmd:{sys.executable} {agent} --sleep 0.3"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "training.serve.cli", "--port", "0",
+         "--records", str(tmp_path / "games.jsonl"), "--agent", slow],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ),
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        url = ""
+        for line in server.stdout:
+            if "http://" in line:
+                url = line.split("http://", 1)[1].split("/", 1)[0]
+                break
+        assert url, "the server did not start"
+        body = {"preset": "uno", "rules": {}, "players": 2, "seats": ["slow", "slow"]}
+        made = httpx.post(f"http://{url}/api/tables", json=body).json()
+        with connect(f"ws://{url}/ws") as ws:
+            ws.send(json.dumps({"type": "watch", "table": made["table"]}))
+            assert json.loads(ws.recv())["type"] == "welcome"
+        time.sleep(1.0)  # the agents play on, nobody watching
+        server.send_signal(signal.SIGINT)
+        output, _ = server.communicate(timeout=15)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    assert server.returncode == 0
+    assert "Traceback" not in output and "CancelledError" not in output and "ERROR" not in output, output
+    programs = subprocess.run(["pgrep", "-f", f"{agent} --sleep 0.3"], capture_output=True, text=True).stdout
+    assert programs == ""

@@ -266,6 +266,12 @@ def build_app(
                     await send({"type": "error", "error": str(exc)})
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            # the server is stopping: uvicorn cancels what still runs after its grace period,
+            # such as an agents' game this connection started and is driving. The game stops
+            # here and its programs with it, and the server exits without a traceback.
+            if table is not None:
+                table.close_agents()
         finally:
             if table is not None and connection is not None:
                 table.detach(connection)

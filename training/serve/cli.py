@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import socket
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from training.common import Subcommand, add_rules_mismatch_argument, add_trust_argument, check_record_file
@@ -35,6 +37,9 @@ from .explain import make_estimator
 from .explain import warm_up as warm_web
 
 WEB_PACKAGES = ("starlette", "uvicorn", "websockets")
+SHUTDOWN_GRACE_SECONDS = 2
+"""How long Ctrl-C waits for running requests and tables before it stops them: a table of
+agents alone plays on after its last watcher left, and would otherwise hold the server."""
 INSTALL_LINE = "pip install 'uno-env[web]'"
 DEFAULT_RECORDS = Path("runs") / "web" / "games.jsonl"
 WS_MAX_SIZE = 65536
@@ -136,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     print("uno-env serve: preparing the engine (compiled once per install, then cached) ...", flush=True)
     warm_up("game")
     warm_web()
-    app, _ = make_app(
+    app, tables = make_app(
         records=records,
         replay_files=list(args.replay),
         agents=list(args.agent),
@@ -146,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         trust=args.trust_checkpoint,
         allow_rules_mismatch=args.allow_rules_mismatch,
     )
-    server, sock = make_server(app, args.host, args.port)
+    server, sock = make_server(app, args.host, args.port, on_exit=tables.stop)
     port = sock.getsockname()[1]
     print(
         f"uno-env serve: http://{args.host}:{port}/ (Ctrl-C stops); finished games go to {records}",
@@ -157,10 +162,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_server(app: Any, host: str, port: int) -> tuple[Any, socket.socket]:
+def make_server(
+    app: Any, host: str, port: int, on_exit: Callable[[], None] | None = None
+) -> tuple[Any, socket.socket]:
     """A uvicorn server for ``app`` and the socket it is to serve, bound to ``host:port``
-    (``port`` 0: a free port, read from the socket)."""
+    (``port`` 0: a free port, read from the socket); ``on_exit`` is called when Ctrl-C (or
+    SIGTERM) asks the server to stop, before it waits :data:`SHUTDOWN_GRACE_SECONDS` for what
+    still runs and then cancels it."""
     import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if on_exit is not None:
+                on_exit()
+            super().handle_exit(sig, frame)
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -171,8 +186,14 @@ def make_server(app: Any, host: str, port: int) -> tuple[Any, socket.socket]:
     except OSError as exc:
         sock.close()
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    config = uvicorn.Config(app, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="off")
-    return uvicorn.Server(config), sock
+    config = uvicorn.Config(
+        app,
+        ws_max_size=WS_MAX_SIZE,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+    )
+    return Server(config), sock
 
 
 COMMAND = Subcommand(

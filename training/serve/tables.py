@@ -116,6 +116,8 @@ class Table:
         self.moves = 0
         self.failed: str | None = None
         """Why the game stopped when an agent failed (the table then takes no more moves)."""
+        self.stopping = False
+        """The server is stopping: the agents make no more moves (:meth:`Tables.stop`)."""
         self.waiting: dict[int, tuple[int, int]] = {}
         """Moves made while an out-of-turn window asked other seats: seat -> (action, the
         decision number it answered); made when that decision comes (see the module docstring)."""
@@ -221,7 +223,7 @@ class Table:
         while True:
             async with self.lock:
                 game = self.game
-                if game.is_over() or self.failed is not None:
+                if game.is_over() or self.failed is not None or self.stopping:
                     return
                 seat = game.current_player
                 ahead = self._waiting_move(seat)
@@ -323,6 +325,12 @@ class Tables:
         self.fixed_seeds = fixed_seeds
         self.tables: dict[str, Table] = {}
         self._write = threading.Lock()
+
+    def stop(self) -> None:
+        """The server is stopping (Ctrl-C): every table's agents stop after the decision in hand,
+        so a game of agents alone, which plays on after its watchers left, lets the server exit."""
+        for table in list(self.tables.values()):
+            table.stopping = True
 
     def save(self, record: GameRecord) -> None:
         """Append a finished game's record to the server's record file. A write that fails (a
