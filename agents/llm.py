@@ -20,13 +20,16 @@ illegal-answer rate is their share of the answers), fallbacks, prompt and comple
 and seconds, per decision on average. Options of the spec: ``model`` (required),
 ``base_url``, ``key_env``, ``retries`` (2), ``temperature`` (0), ``max_tokens`` (64),
 ``timeout`` (60 s: the longest the endpoint may stay silent), ``history`` (12: public moves shown
-in each prompt).
+in each prompt), ``busy_retries`` (3: how often an endpoint that answers "busy", HTTP 429 or
+503, is asked again, after the wait its ``Retry-After`` names in seconds or else 1, 2, 4 ... s,
+each wait at most ``timeout``; the waits are counted as ``busy_waits``).
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import math
 import os
 import time
 import urllib.error
@@ -51,6 +54,7 @@ OPTIONS: dict[str, type] = {
     "max_tokens": int,
     "timeout": float,
     "history": int,
+    "busy_retries": int,
 }
 """The options of an ``llm:`` spec and their types."""
 
@@ -64,6 +68,23 @@ RESPONSE_LIMIT = 1 << 20
 
 class ChatError(RuntimeError):
     """The endpoint could not be reached or answered something that is not a chat completion."""
+
+
+BUSY_STATUSES = (429, 503)
+"""HTTP statuses that mean "busy, ask again later" (a rate limit, an overloaded server)."""
+
+
+def busy_wait(retry_after: str | None, asked_again: int, longest: float) -> float:
+    """Seconds to wait before asking a busy endpoint again: its ``Retry-After`` in seconds, else
+    (no header, or an HTTP date, which is not read) 1, 2, 4 ... s by how often it was asked
+    again; never more than ``longest`` (the ``timeout`` option)."""
+    try:
+        seconds = float(retry_after) if retry_after is not None else math.nan
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        seconds = 2.0**asked_again
+    return min(seconds, longest)
 
 
 class FallbackWarning(UserWarning):
@@ -91,7 +112,7 @@ def check_options(options: Mapping[str, Any], where: str = "llm") -> None:
             continue
         if not isinstance(value, kind) or isinstance(value, bool):
             raise ValueError(f"{where}: llm: option {key}={value!r} must be {kind.__name__}")
-    for key in ("retries", "max_tokens", "history"):
+    for key in ("retries", "max_tokens", "history", "busy_retries"):
         if key in options and int(options[key]) < 0:
             raise ValueError(f"{where}: llm: option {key} must be >= 0")
 
@@ -110,6 +131,7 @@ class ChatAgent:
         max_tokens: int = 64,
         timeout: float = 60.0,
         history: int = 12,
+        busy_retries: int = 3,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:
@@ -130,11 +152,12 @@ class ChatAgent:
         self.max_tokens = int(max_tokens)
         self.timeout = float(timeout)
         self.history = int(history)
+        self.busy_retries = int(busy_retries)
         self.seed = seed
         self.name = name or f"llm:{model}"
         self.totals = {
             "decisions": 0, "requests": 0, "answers": 0, "illegal_answers": 0, "fallbacks": 0,
-            "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0,
+            "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0, "busy_waits": 0,
         }  # fmt: skip
         self.last_exchange: dict[str, Any] = {}
         self._fallback_warned = False
@@ -174,17 +197,34 @@ class ChatAgent:
             headers=headers,
             method="POST",
         )
+        for asked_again in range(self.busy_retries + 1):
+            try:
+                return self._read_completion(self._post(request, api_key), api_key)
+            except urllib.error.HTTPError as exc:
+                try:
+                    detail = exc.read(4000).decode("utf-8", errors="replace")
+                except (OSError, http.client.HTTPException):
+                    detail = ""
+                if exc.code in BUSY_STATUSES and asked_again < self.busy_retries:
+                    # a rate limit or an overloaded server: ask again after the wait it names
+                    self.totals["busy_waits"] += 1
+                    time.sleep(busy_wait(exc.headers.get("Retry-After"), asked_again, self.timeout))
+                    continue
+                again = f" (asked again {asked_again} times: option busy_retries)" if asked_again else ""
+                raise ChatError(
+                    f"{self.name}: the endpoint answered HTTP {exc.code}{again}: "
+                    f"{_without(api_key, detail)[:400]}"
+                ) from None
+        raise AssertionError("unreachable: the last request returns or raises")
+
+    def _post(self, request: urllib.request.Request, api_key: str | None) -> bytes:
+        """One request: the response's body (an HTTP error status raises ``HTTPError``); every
+        other failure is a :class:`ChatError` that never shows the key."""
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # the user's own URL
-                raw = response.read(RESPONSE_LIMIT + 1)
-        except urllib.error.HTTPError as exc:
-            try:
-                detail = exc.read(4000).decode("utf-8", errors="replace")
-            except (OSError, http.client.HTTPException):
-                detail = ""
-            raise ChatError(
-                f"{self.name}: the endpoint answered HTTP {exc.code}: {_without(api_key, detail)[:400]}"
-            ) from None
+                return bytes(response.read(RESPONSE_LIMIT + 1))
+        except urllib.error.HTTPError:
+            raise
         except TimeoutError:
             raise ChatError(
                 f"{self.name}: {self.base_url} did not answer within {self.timeout:g} s (option timeout)"
@@ -198,6 +238,10 @@ class ChatAgent:
                 f"{self.name}: {self.base_url} answered a broken HTTP response "
                 f"({type(exc).__name__}: {_without(api_key, str(exc))[:200]})"
             ) from None
+
+    def _read_completion(self, raw: bytes, api_key: str | None) -> tuple[str, dict[str, int]]:
+        """The answer's text and token usage of a response body (a :class:`ChatError` if it is
+        not a chat completion)."""
         if len(raw) > RESPONSE_LIMIT:
             raise ChatError(f"{self.name}: a response longer than {RESPONSE_LIMIT} bytes")
         try:

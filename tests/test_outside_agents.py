@@ -670,3 +670,62 @@ def test_the_benchmark_of_an_out_of_process_agent_equals_the_same_logic_in_proce
     b = benchmark(f"{HERE / 'seeded_agent.py'}:Seeded", "blocker", "uno", 3, deals=2, seed=9)
     assert (a["wins"], a["decisions"], a["truncated"]) == (b["wins"], b["decisions"], b["truncated"])
     assert np.isfinite(a["seconds_per_decision"])
+
+
+class BusyModel(BaseHTTPRequestHandler):
+    """An endpoint that answers HTTP 429 (with ``Retry-After: 0``, or none) :attr:`busy` times,
+    then a chat completion naming R1."""
+
+    busy = 0
+    retry_after: str | None = "0"
+    requests = 0
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        BusyModel.requests += 1
+        if BusyModel.requests <= BusyModel.busy:
+            data = b'{"error": {"message": "rate limited"}}'
+            self.send_response(429)
+            if BusyModel.retry_after is not None:
+                self.send_header("Retry-After", BusyModel.retry_after)
+        else:
+            data = _chat_reply({"prompt_tokens": 3, "completion_tokens": 1})
+            self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        """Quiet."""
+
+
+def test_a_busy_endpoint_is_asked_again_after_the_wait_it_names() -> None:
+    """HTTP 429 (a rate limit) ended the run at the first one; it is now asked again after
+    the endpoint's Retry-After, at most busy_retries times, and the waits are counted."""
+    from agents.llm import ChatError, busy_wait
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), BusyModel)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        BusyModel.busy, BusyModel.requests = 2, 0
+        agent = parse_agent(f"llm:model=m,base_url={url}").make(seed=1)
+        assert isinstance(agent, ChatAgent)
+        assert agent.complete([{"role": "user", "content": "move?"}])[0] == "R1"
+        assert BusyModel.requests == 3 and agent.stats()["busy_waits"] == 2
+
+        BusyModel.busy, BusyModel.requests = 10, 0
+        agent = parse_agent(f"llm:model=m,base_url={url},busy_retries=1").make(seed=1)
+        with pytest.raises(ChatError, match=r"HTTP 429 \(asked again 1 times: option busy_retries\)"):
+            agent.complete([{"role": "user", "content": "move?"}])
+        assert BusyModel.requests == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+    # the wait: the endpoint's seconds, else 1, 2, 4 ... s; never above the timeout option
+    assert busy_wait("7", 0, 60.0) == 7.0 and busy_wait("7", 0, 5.0) == 5.0
+    assert busy_wait(None, 0, 60.0) == 1.0 and busy_wait(None, 2, 60.0) == 4.0
+    assert busy_wait("Wed, 21 Oct 2015 07:28:00 GMT", 1, 60.0) == 2.0 and busy_wait("-3", 0, 60.0) == 1.0
+    with pytest.raises(ValueError, match="busy_retries must be >= 0"):
+        parse_agent(f"llm:model=m,base_url={url},busy_retries=-1").make(seed=1)
