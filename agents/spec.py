@@ -560,31 +560,37 @@ def _explicit(head: str, rest: str, spec: str, where: str) -> AgentSpec:
     return AgentSpec("llm", f"llm:{rest}", target=str(names["model"]), options=options)
 
 
+def _here(path: str) -> Path:
+    """Where this process reads the file ``path`` names (:func:`local_file`), ``~`` expanded."""
+    return Path(local_file(path)).expanduser()
+
+
 def _path_spec(text: str, where: str, *, explicit: bool = False) -> AgentSpec:
     """A file: an exported policy (``.npz``), a checkpoint (``.zip``) or a Python file agent."""
     match = _PY_FILE.match(text)
     if match:
         return _python_spec(match["file"], match["attr"], match["options"], where, file=True)
     path = Path(text).expanduser()
+    here = _here(text)  # where this process reads it: on a Ray node, its copy of the driver's file
     suffix = path.suffix.lower()
     if suffix == ".npz":
-        if not path.is_file():
+        if not here.is_file():
             raise AgentSpecError(f"{where}: exported policy {text} does not exist")
         return AgentSpec("policy", str(path), target=str(path))
-    if suffix == ".zip" or (not path.exists() and Path(str(path) + ".zip").is_file()):
-        zip_path = path if suffix == ".zip" else Path(str(path) + ".zip")
-        if not zip_path.is_file():
+    zipped = _here(f"{Path(text)}.zip")  # a checkpoint named without its suffix
+    if suffix == ".zip" or (not here.exists() and zipped.is_file()):
+        if not (here if suffix == ".zip" else zipped).is_file():
             raise AgentSpecError(f"{where}: checkpoint {text} does not exist")
         return AgentSpec("checkpoint", text if not explicit else str(path), target=str(path))
     if path.suffix.lower() == ".py":
         raise AgentSpecError(f"{where}: {text!r}: a Python file agent names its agent: {text}:NAME")
-    if not path.exists():
+    if not here.exists():
         raise AgentSpecError(
             f"{where}: {text} does not exist (a policy .npz, a checkpoint .zip or FILE.py:NAME)"
         )
-    if path.is_dir():
+    if here.is_dir():
         raise AgentSpecError(f"{where}: {text} is a folder; name the policy file in it (.npz or .zip)")
-    kind = _sniff(path)
+    kind = _sniff(here)
     if kind is None:
         raise AgentSpecError(
             f"{where}: {text} is neither an exported policy (.npz) nor a MaskablePPO checkpoint (.zip)"
@@ -661,7 +667,7 @@ def _refuse_file_clash(spec: str, where: str) -> None:
 def _python_spec(source: str, attr: str, options: str | None, where: str, *, file: bool = False) -> AgentSpec:
     opts = _options(options or "", where, f"{source}:{attr}")
     if file:
-        path = Path(source).expanduser()
+        path = _here(source)  # on a Ray node, its copy of the driver's file
         if not path.exists():
             raise AgentSpecError(f"{where}: Python file {source} does not exist (PATH.py:NAME)")
         if not path.is_file():  # a FIFO, a device or a folder: said as the file checks say it

@@ -567,6 +567,69 @@ def test_a_lost_connection_is_not_reported_as_a_folder_problem(tmp_path: Path) -
         raise OSError(28, "No space left on device", str(tmp_path / "x.json"))
 
 
+def parse_on_a_node(names: list[str]) -> list[str]:
+    """A node task of the test below: each agent parsed from its text, built, and the file it reads."""
+    from agents.spec import local_file, parse_agent
+
+    out = []
+    for name in names:
+        agent = parse_agent(name)
+        read = agent.policy if agent.compiled else local_file(name.rsplit(":", 1)[0])
+        out.append(f"{agent.text}: {type(agent.make(seed=1)).__name__} from {read}")
+    return out
+
+
+def test_a_node_reads_the_files_a_task_names_relative_to_the_drivers_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The study and the atlas send agents by their text (``runs/p.npz``, ``mine.py:Seeded``),
+    which the node parses again: in the node's working folder (where ``ray start`` ran), a
+    relative path named nothing, so a node refused the driver's policy file as missing ("exported
+    policy nets/pol.npz does not exist"). Paths are the driver's (relative to its folder, ``~``
+    its home), read from the node's copy."""
+    import shutil
+
+    import ray
+
+    from training import cluster
+    from uno_env.sim.learned import shipped_policies
+
+    driver, node = tmp_path / "driver", tmp_path / "node"
+    (driver / "nets").mkdir(parents=True)
+    node.mkdir()
+    shipped = Path(shipped_policies()["distilled_uno_2p"])
+    shutil.copy(shipped, driver / "nets" / "pol.npz")
+    shutil.copy(shipped.with_suffix(".json"), driver / "nets" / "pol.json")
+    shutil.copy(ROOT / "tests" / "user_agents" / "seeded_agent.py", driver / "mine.py")
+    names = ["./nets/pol.npz", "mine.py:Seeded"]
+    home = str(tmp_path / "home")
+    paths = ["nets/pol.npz", "nets/pol.json", str(driver / "mine.py")]  # what AgentSpec.files() names
+    files = {cluster.driver_path(p, str(driver), home): (driver / p).read_bytes() for p in paths}
+    state = {"engine": "used", "counter": cluster._CompileCounter(), "address": "127.0.0.2"}
+    monkeypatch.setattr(cluster, "_NODE_STATE", state)  # as after the node's first task
+    monkeypatch.setattr(ray, "get", lambda data: data)  # the object refs: here the bytes themselves
+    monkeypatch.setattr(cluster.tempfile, "tempdir", str(tmp_path / "node_tmp"))  # the node's copies
+    monkeypatch.chdir(node)
+    try:
+        done = cluster.run_on_node(parse_on_a_node, names, files, None, (str(driver), home))
+    finally:
+        from agents.spec import set_file_resolver
+
+        set_file_resolver(None)
+        cluster.SHIPPED_FILES.clear()
+        cluster.DRIVER_FOLDERS.clear()
+    copies = tmp_path / "node_tmp" / "uno_env-shipped"
+    (npz,) = copies.glob("*/pol.npz")
+    (py,) = copies.glob("*/mine.py")
+    assert (npz.parent / "pol.json").read_bytes() == (driver / "nets" / "pol.json").read_bytes()
+    assert done["result"] == [
+        f"nets/pol.npz: ExportedAgent from {npz}",
+        f"mine.py:Seeded: Seeded from {py}",
+    ]
+    assert cluster.driver_path("~/a/../p.npz", "/work", "/home/me") == "/home/me/p.npz"
+    assert cluster.driver_path("./runs/p.npz", "/work", "/home/me") == "/work/runs/p.npz"
+
+
 def test_a_folder_travels_whole(tmp_path: Path) -> None:
     from training.cluster import ship_folder, unpack_folder
 

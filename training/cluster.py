@@ -78,6 +78,9 @@ SHIPPED_FILES: dict[str, Any] = {}
 PROGRESS_BOARD: list[Any] = []
 """In a Ray task of a run that follows progress: the driver's progress board
 (:func:`training.runner.report_progress`)."""
+DRIVER_FOLDERS: list[tuple[str, str]] = []
+"""In a Ray task: the driver's working folder and home, which the relative and ``~`` paths the
+task names are relative to (:func:`driver_path`)."""
 
 
 def node_file(path: str | Path) -> Path:
@@ -88,9 +91,28 @@ def node_file(path: str | Path) -> Path:
     a Ray task it is the node's copy of a file given to :func:`training.runner.run_batches` in
     ``files`` (sent by the driver, so the nodes need no shared folder), or ``path`` for other files.
     """
-    if str(path) not in SHIPPED_FILES:
+    key = str(path)
+    if key not in SHIPPED_FILES and DRIVER_FOLDERS:
+        # a task names the driver's files as the user wrote them (runs/p.npz, mine.py): relative
+        # to the driver's folder, not the node's, which is where `ray start` ran
+        key = driver_path(key, *DRIVER_FOLDERS[0])
+    if key not in SHIPPED_FILES:
         return Path(path)
-    return materialize(str(path), SHIPPED_FILES)
+    return materialize(key, SHIPPED_FILES)
+
+
+def driver_path(path: str, cwd: str, home: str) -> str:
+    """``path`` of the driver as an absolute, normalised path: ``~`` is the driver's ``home``, a
+    relative path is relative to the driver's working folder ``cwd`` (the key a shipped file is
+    sent under, computed alike on the driver and on a node)."""
+    if path == "~" or path.startswith("~/"):
+        path = home + path[1:]
+    return os.path.normpath(os.path.join(cwd, path))
+
+
+def driver_folders() -> tuple[str, str]:
+    """This process's working folder and home: what the driver's relative and ``~`` paths mean."""
+    return os.getcwd(), os.path.expanduser("~")
 
 
 T = TypeVar("T")
@@ -353,18 +375,25 @@ def _node_state() -> dict[str, Any]:
 
 
 def run_on_node(
-    function: Callable[[T], R], task: T, files: dict[str, Any], board: Any = None
+    function: Callable[[T], R],
+    task: T,
+    files: dict[str, Any],
+    board: Any = None,
+    driver: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """One Ray task: ``function(task)`` after :func:`_node_state`; the result and what compiled.
 
-    ``files`` maps the driver's paths to object refs of their bytes (:func:`node_file`);
-    ``board`` is the driver's progress board (:func:`training.runner.report_progress`).
+    ``files`` maps the driver's absolute paths (:func:`driver_path`) to object refs of their
+    bytes (:func:`node_file`); ``board`` is the driver's progress board
+    (:func:`training.runner.report_progress`); ``driver`` the driver's working folder and home
+    (:func:`driver_folders`).
     """
     state = _node_state()
     counter: _CompileCounter = state["counter"]
     functions, seconds = counter.functions, counter.seconds
     SHIPPED_FILES.clear()
     SHIPPED_FILES.update(files)
+    DRIVER_FOLDERS[:] = [] if driver is None else [driver]
     set_file_resolver(node_file)  # agent specs read the driver's files from the node's copies
     PROGRESS_BOARD[:] = [] if board is None else [board]
     result = function(task)
@@ -629,10 +658,13 @@ def run_ray(
     started, nodes = _connect(address, workers, progress)
     reports = {node["address"]: NodeReport(node["address"], engine=node["engine"]) for node in nodes}
     try:
-        shipped = {str(path): ray.put(Path(path).read_bytes()) for path in dict.fromkeys(files)}
+        driver = driver_folders()
+        shipped = {
+            driver_path(str(path), *driver): ray.put(Path(path).read_bytes()) for path in dict.fromkeys(files)
+        }
         board = _progress_board() if on_progress is not None else None
         remote: Any = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(run_on_node)
-        pending = [remote.remote(function, task, shipped, board) for task in tasks]
+        pending = [remote.remote(function, task, shipped, board, driver) for task in tasks]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1, timeout=None if board is None else 1.0)
