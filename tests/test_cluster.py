@@ -329,6 +329,9 @@ def test_each_failure_kind_is_one_line(doc_cluster: DocCluster, tmp_path: Path) 
         "cannot connect to the Ray cluster at 127.0.0.2:" in line
         and "(Connection refused within 5 s)" in line
     )
+    # the head's port on a loopback address without a node: refused at once, not after ray.init's minute
+    line = fails(doc, doc.address.replace("127.0.0.2", "127.0.0.9"), env, "runs/e6")
+    assert "has no node at 127.0.0.9 (its nodes: 127.0.0.2, 127.0.0.3)" in line
     # 127.0.0.1: Ray would leave loopback; refused with the way to stay on it
     line = fails(doc, "127.0.0.1:6391", env, "runs/e2")
     assert "Ray replaces 127.0.0.1 with this machine's network address" in line
@@ -349,7 +352,7 @@ def test_each_failure_kind_is_one_line(doc_cluster: DocCluster, tmp_path: Path) 
         r"version mismatch: the Ray cluster at 127\.0\.0\.2:\d+ runs Ray 2\.60\.\d+ on Python", line
     )
     assert "this driver Ray 2.59.0" in line
-    for out in ("e1", "e2", "e3", "e4", "e5"):  # nothing written for a cluster that cannot run it
+    for out in ("e1", "e2", "e3", "e4", "e5", "e6"):  # nothing written for a cluster that cannot run it
         assert not (doc.work / "runs" / out / "batches").exists() or not any(
             (doc.work / "runs" / out / "batches").iterdir()
         )
@@ -493,13 +496,69 @@ def test_addresses_are_parsed(address: str, expected: tuple[str, int]) -> None:
 
 
 @pytest.mark.parametrize(
-    "address", ["127.0.0.2", "127.0.0.2:", ":6391", "127.0.0.2:port", "127.0.0.2:70000", ""]
-)
+    "address",
+    [
+        "127.0.0.2", "127.0.0.2:", ":6391", "127.0.0.2:port", "127.0.0.2:70000", "",
+        # a host with a colon or a slash was taken as a host name ("Name or service not known")
+        "127.0.0.2:6391:1", "::1:7000", "head/x:6391", "127.0.0.2 x:6391",
+    ],
+)  # fmt: skip
 def test_a_malformed_address_is_one_line(address: str) -> None:
     from training.cluster import ClusterError, parse_address
 
     with pytest.raises(ClusterError, match=r"is not an address of a Ray head: give HOST:PORT"):
         parse_address(address)
+
+
+@pytest.mark.parametrize(
+    ("address", "kind"),
+    [("ray://127.0.0.2:10001", "a Ray Client address"), ("http://127.0.0.2:6391", "a URL")],
+)
+def test_an_address_with_a_scheme_is_refused_by_name(address: str, kind: str) -> None:
+    """A Ray Client address or a URL was taken for HOST:PORT with the host ``ray://127.0.0.2``:
+    the message said the name was unknown and advised ``--node-ip-address=ray://127.0.0.2``."""
+    from training.cluster import ClusterError, parse_address
+
+    with pytest.raises(ClusterError, match=rf"{re.escape(repr(address))} is {kind}.*give HOST:PORT"):
+        parse_address(address)
+
+
+def test_a_ray_address_without_the_ray_executor_is_refused() -> None:
+    """``--ray-address`` with the process pool (the default executor) or serial ran the whole job
+    on this machine without a word: refused, naming the way to run on the cluster."""
+    from training.runner import run_batches, workers_for
+
+    for executor in ("process", "serial"):
+        with pytest.raises(ValueError, match=r"--ray-address 127.0.0.2:6391 is only for --executor ray"):
+            workers_for(executor, 2, "127.0.0.2:6391")
+        with pytest.raises(ValueError, match=rf"the executor is {executor!r}"):
+            run_batches(str, [1], print, executor=executor, workers=2, ray_address="127.0.0.2:6391")
+    assert workers_for("ray", 2, "127.0.0.2:6391") == 2 and workers_for("process", 2) == 2
+
+
+def test_a_loopback_address_without_a_node_is_refused_at_once() -> None:
+    """A loopback address whose host runs no node of the cluster (127.0.0.3 for a head on
+    127.0.0.2: the head's port answers on every loopback address) pins the driver to a node that
+    does not exist: ray.init waited a minute and said it could not connect. Refused with the
+    nodes there are."""
+    from types import SimpleNamespace
+
+    from training.cluster import NODE_ALIVE, ClusterError, _check_pinned_node
+
+    nodes = {
+        b"a": SimpleNamespace(node_manager_address="127.0.0.2", state=NODE_ALIVE),
+        b"b": SimpleNamespace(node_manager_address="127.0.0.4", state=NODE_ALIVE + 1),  # dead
+    }
+    client = SimpleNamespace(get_all_node_info=lambda timeout: nodes)
+    message = (
+        "the Ray cluster at 127.0.0.3:6391 has no node at 127.0.0.3 (its nodes: 127.0.0.2); on loopback "
+        "the driver joins through the node at the address's host: give --ray-address 127.0.0.2:6391"
+    )
+    with pytest.raises(ClusterError, match=re.escape(message)):
+        _check_pinned_node(client, "127.0.0.3:6391", "127.0.0.3")
+    with pytest.raises(ClusterError, match=re.escape("has no node at 127.0.0.4")):
+        _check_pinned_node(client, "127.0.0.4:6391", "127.0.0.4")  # a dead node takes no driver
+    _check_pinned_node(client, "127.0.0.2:6391", "127.0.0.2")
 
 
 def test_loopback_hosts() -> None:

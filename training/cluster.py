@@ -55,6 +55,7 @@ import ipaddress
 import json
 import logging
 import os
+import re
 import shutil
 import socket
 import sys
@@ -125,6 +126,8 @@ CONNECT_TIMEOUT = 5.0
 REWRITTEN_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Hosts Ray replaces with the machine's network address (``ray._private.services.
 resolve_ip_for_localhost``, in ``ray start`` and ``ray.init``)."""
+NODE_ALIVE = 0
+"""The state of a live node in the GCS's node table (``GcsNodeInfo.GcsNodeState.ALIVE``)."""
 PACKAGE_MODULES = ("uno_env", "training", "agents")
 """This project's top-level packages (an import error naming one means a node lacks it)."""
 
@@ -137,14 +140,23 @@ class ClusterError(ValueError):
 def parse_address(address: str) -> tuple[str, int]:
     """``host:port`` (``[v6]:port`` for IPv6) of a Ray head; :class:`ClusterError` otherwise."""
     text = address.strip()
+    advice = (
+        "give HOST:PORT, the host and the GCS port of `ray start --head --port=PORT` (ray status on the "
+        "head prints it), or 'auto' for the cluster started last on this machine"
+    )
+    scheme, found, _ = text.partition("://")
+    if found:
+        kind = "a Ray Client address (ray://), which uno-env does not use" if scheme == "ray" else "a URL"
+        raise ClusterError(f"--ray-address {address!r} is {kind}, not the address of a Ray head: {advice}")
     host, sep, port = text.rpartition(":")
-    host = host.strip("[]")
+    bracketed = host.startswith("[") and host.endswith("]")
+    host = host[1:-1] if bracketed else host
+    # a host is a name or an IP address; an IPv6 address is written in brackets ([::1]:6379)
+    plain_host = re.fullmatch(r"[A-Za-z0-9._-]+", host) is not None
+    if not (plain_host or (bracketed and re.fullmatch(r"[0-9A-Fa-f:.]+", host))):
+        host = ""
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ClusterError(
-            f"--ray-address {address!r} is not an address of a Ray head: give HOST:PORT, the host and the "
-            "GCS port of `ray start --head --port=PORT` (ray status on the head prints it), or 'auto' for "
-            "the cluster started last on this machine"
-        )
+        raise ClusterError(f"--ray-address {address!r} is not an address of a Ray head: {advice}")
     return host, int(port)
 
 
@@ -235,9 +247,12 @@ def _auth_error(address: str, source: str | None) -> ClusterError:
     )
 
 
-def check_cluster(address: str, source: str | None) -> dict[str, str]:
+def check_cluster(address: str, source: str | None, pinned: str | None = None) -> dict[str, str]:
     """Authenticate with the head's GCS and compare its Ray and Python versions with this process's.
 
+    ``pinned``: the node address the driver is pinned to (a loopback head's host), at which a
+    live node must run: the driver joins the cluster through the node at its own address, and
+    ``ray.init`` would otherwise wait a minute for one and fail with a generic message.
     Uses Ray's GCS client directly (fast, and its errors say what failed); a Ray whose client
     differs skips these checks and lets ``ray.init`` report (see :func:`connect_error`).
     Returns the cluster's metadata (``ray_version``, ``python_version``), or ``{}``.
@@ -259,6 +274,8 @@ def check_cluster(address: str, source: str | None) -> dict[str, str]:
         return {}
     except Exception as exc:
         raise ClusterError(f"cannot connect to the Ray cluster at {address}: {_first_line(exc)}") from None
+    if pinned is not None:
+        _check_pinned_node(client, address, pinned)
     if not raw:
         return {}
     metadata = json.loads(raw)
@@ -272,6 +289,22 @@ def check_cluster(address: str, source: str | None) -> dict[str, str]:
             "or start the cluster with this environment"
         )
     return {"ray_version": there[0], "python_version": there[1]}
+
+
+def _check_pinned_node(client: Any, address: str, host: str) -> None:
+    """:class:`ClusterError` unless a live node of the cluster runs at ``host`` (:func:`check_cluster`)."""
+    try:
+        nodes = client.get_all_node_info(timeout=CONNECT_TIMEOUT)
+    except Exception:  # another Ray's client, or no answer: ray.init reports
+        return
+    alive = sorted({str(n.node_manager_address) for n in nodes.values() if n.state == NODE_ALIVE})
+    if alive and host not in alive:
+        port = address.rpartition(":")[2]
+        raise ClusterError(
+            f"the Ray cluster at {address} has no node at {host} (its nodes: {', '.join(alive)}); on "
+            f"loopback the driver joins through the node at the address's host: give --ray-address "
+            f"{alive[0]}:{port} (a node's --node-ip-address, the head's --port)"
+        )
 
 
 def _first_line(exc: BaseException, limit: int = 300) -> str:
@@ -569,7 +602,7 @@ def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, l
             options["_node_ip_address"] = host
         check_reachable(host, port)
         label = f"{host}:{port}"
-        check_cluster(label, source)
+        check_cluster(label, source, pinned=host if loopback else None)
     with shipped_engine() as (package, note):
         if package is not None:
             options["runtime_env"] = {"py_modules": [package]}

@@ -991,7 +991,7 @@ def run_expert(
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
     check_opponent_networks(cfg, rules)
-    workers = workers_for(executor, workers)
+    workers = workers_for(executor, workers, ray_address)
 
     make_run_folder(out, "expert iteration")
     with claim_run_folder_lock(out):  # checked and recorded by the session that holds the folder

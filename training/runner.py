@@ -461,18 +461,25 @@ class Progress:
         return time.perf_counter() - self.start
 
 
-def check_executor(executor: str, workers: int) -> None:
-    """Raise ValueError for an unknown executor or a worker count below 1."""
+def check_executor(executor: str, workers: int, ray_address: str | None = None) -> None:
+    """Raise ValueError for an unknown executor, a worker count below 1, or a Ray cluster's
+    address with another executor than ``"ray"`` (which would run the work here instead)."""
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; allowed: {', '.join(EXECUTORS)}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if ray_address is not None and executor != "ray":
+        raise ValueError(
+            f"--ray-address {ray_address} is only for --executor ray (the executor is {executor!r}, which "
+            "runs the work on this machine): add --executor ray to run on the cluster, or drop --ray-address"
+        )
 
 
-def workers_for(executor: str, workers: int | None) -> int:
-    """The worker count of a run (``None``: :func:`default_workers`), checked with the executor."""
+def workers_for(executor: str, workers: int | None, ray_address: str | None = None) -> int:
+    """The worker count of a run (``None``: :func:`default_workers`), checked with the executor
+    and the Ray address (:func:`check_executor`)."""
     workers = default_workers() if workers is None else workers
-    check_executor(executor, workers)
+    check_executor(executor, workers, ray_address)
     return workers
 
 
@@ -540,7 +547,7 @@ def run_batches(
         One :class:`training.cluster.NodeReport` per Ray node (tasks, compiles), or ``[]``
         for the local executors.
     """
-    check_executor(executor, workers)
+    check_executor(executor, workers, ray_address)
     if not tasks:
         return []
     if executor == "serial" or (executor == "process" and (workers == 1 or len(tasks) == 1)):

@@ -58,7 +58,8 @@ directory of :mod:`training.train` (``config.json``, ``rules.txt``, ``checkpoint
 ``finetune_steps`` (the fine-tuning stage's steps are counted apart from the labelled games).
 Runs are tasks of :func:`training.runner.run_batches`: a local process pool by default
 (``--workers``, default the cores, one torch thread each), or Ray tasks (``--executor ray``;
-``--ray-address`` for a cluster whose workers see ``OUT`` at the same path). When a run
+``--ray-address`` for a cluster, which needs no shared folder: a run's folder comes back to
+``OUT`` when it finishes, docs/cluster.md). When a run
 finishes its summary is written atomically to ``OUT/results/<run>.json`` with the digest of
 its config and rules (:func:`run_key`).
 
@@ -1016,7 +1017,7 @@ def run_sweep(
         status_every: Seconds between status lines.
         transfer: Run the cross-evaluation and write the tables (:mod:`training.transfer`).
     """
-    workers = workers_for(executor, workers)
+    workers = workers_for(executor, workers, ray_address)
     with claim_run_folder(out, "sweep", "spec.toml", spec, load_sweep, resume=resume, error=SpecError):
         write_spec(spec, out)
         check_agent_files(out, spec.read_files(), "sweep", error=SpecError)  # a file replaced since: refused

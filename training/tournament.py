@@ -861,7 +861,7 @@ def run_tournament(
     if batch_games is None:
         batch_games = default_batch_games([*agents, *([field] if field is not None else [])])
     check_tournament_size(agents, players, games, seed, batch_games, field)
-    workers = workers_for(executor, workers)
+    workers = workers_for(executor, workers, ray_address)
     if out is None:
         out = default_run_folder("tournament", rules_label(ruleset), f"{players}p", seed)
     meta = {

@@ -76,7 +76,7 @@ def run_atlas(
         progress: Show a progress line on stderr.
         report: Write the tables, plots and report at the end.
     """
-    workers = workers_for(executor, workers)
+    workers = workers_for(executor, workers, ray_address)
     with claim_run_folder(out, "atlas", "spec.toml", spec, load_spec, resume=resume, error=AtlasSpecError):
         write_toml_atomic(out / "spec.toml", spec.to_dict())
         every = [*fit_tasks(spec), *measure_tasks(spec, {})]  # every agent; a file replaced since: refused

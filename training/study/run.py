@@ -78,7 +78,7 @@ def run_study(
     One run at a time uses ``out`` (:func:`training.runner.lock_folder`); a file-system
     error ends the run with one :class:`training.runner.RunFolderError` line.
     """
-    workers = workers_for(executor, workers)
+    workers = workers_for(executor, workers, ray_address)
     check_trust(spec, trust_checkpoints)
     check_objects(spec, executor)
     with claim_run_folder(out, "study", "spec.toml", spec, load_spec, resume=resume, error=SpecError):
