@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import math
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 import uno_env
-from uno_env.envs.common import AGENT_FAILURES, seat_seed
+from uno_env.envs.common import AGENT_FAILURES, raised_at, seat_seed
 from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
@@ -86,11 +85,9 @@ def failure(exc: BaseException, name: str, seat: int, method: str) -> AgentError
         return exc
     if isinstance(exc, (ProtocolError, ChatError)):  # these name the agent and what it did
         return AgentError(f"seat {seat}: {_one_line(str(exc), 800)}")
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
     return AgentError(
         f"agent {name!r} at seat {seat}: its {method}() raised {type(exc).__name__}: "
-        f"{_one_line(str(exc))}{where}"
+        f"{_one_line(str(exc))}{raised_at(exc)}"
     )
 
 

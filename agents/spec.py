@@ -55,7 +55,6 @@ import os
 import re
 import shlex
 import sys
-import traceback
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +62,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from uno_env import files
-from uno_env.envs.common import AGENT_FAILURES
+from uno_env.envs.common import AGENT_FAILURES, raised_at
 from uno_env.sim.guided import network_of
 from uno_env.sim.learned import (
     ExportedPolicy,
@@ -823,11 +822,9 @@ def _reset(agent: Any, seed: int | None, text: str) -> None:
     try:
         reset(seed)
     except AGENT_FAILURES as exc:
-        frames = traceback.extract_tb(exc.__traceback__)
-        where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
         said = " ".join(str(exc).split())[:300]
         raise AgentSpecError(
-            f"agent {text!r}: its reset({seed}) raised {type(exc).__name__}: {said}{where}"
+            f"agent {text!r}: its reset({seed}) raised {type(exc).__name__}: {said}{raised_at(exc)}"
         ) from exc
 
 

@@ -28,7 +28,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -307,6 +307,40 @@ def given_options(
         action.default = argparse.SUPPRESS  # only what the words set appears in the namespace
     found, _ = parser.parse_known_args(words)
     return set(vars(found))
+
+
+def refuse_other_design(
+    args: argparse.Namespace,
+    add_arguments: Callable[[argparse.ArgumentParser], None],
+    recorded: dict[str, Any],
+    out: Path,
+    *,
+    free: Collection[str] = (),
+    allowed: str = "",
+) -> None:
+    """ValueError naming both values for each option given with ``--resume`` (a default value
+    given explicitly included, :func:`given_options`) that differs from the run's ``recorded``
+    config, and for ``--out``: a resumed run goes on with its own design, so a changed option
+    would otherwise be dropped without a word. ``free`` options may change on resume (``allowed``
+    says which, in words)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    on_command_line = given_options(args, add_arguments)  # --seed 0 as well as --seed 5
+    differ = []
+    for action in parser._actions:
+        key = action.dest
+        if key not in recorded or key in free or not action.option_strings:
+            continue
+        value = getattr(args, key, action.default)
+        if (key in on_command_line or value != action.default) and value != recorded[key]:
+            differ.append(f"{action.option_strings[-1]} {value!r} (the run's: {recorded[key]!r})")
+    if getattr(args, "out", None) is not None:
+        differ.append(f"--out {args.out} (the run's folder is {out})")
+    if differ:
+        raise ValueError(
+            f"--resume continues {out} with its own config; {'; '.join(differ)} differ from it: drop them"
+            f"{f' ({allowed})' if allowed else ''}, or start a new run in a new folder with --out"
+        )
 
 
 ERROR_WORD_LIMIT = 300

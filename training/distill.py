@@ -52,7 +52,14 @@ from uno_env.stats import grouped_ratio
 from uno_env.styles.registry import policy_table
 from uno_env.versions import ENV_VERSION, OBS_VERSION
 
-from .common import Subcommand, check_number, check_widths, given_options, resolve_rules, set_torch_threads
+from .common import (
+    Subcommand,
+    check_number,
+    check_widths,
+    refuse_other_design,
+    resolve_rules,
+    set_torch_threads,
+)
 from .extras import require
 from .runner import (
     Progress,
@@ -401,27 +408,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _refuse_other_design(args: argparse.Namespace, cfg: DistillConfig, out: Path) -> None:
     """Refuse options given with ``--resume`` that differ from the run's recorded config (or
-    ``--out``), naming both values: the resumed run goes on with its own config, and its chunks
-    must all come from one design, so a changed option would otherwise be dropped without a word."""
-    parser = argparse.ArgumentParser(add_help=False)
-    _add_arguments(parser)
-    recorded = dataclasses.asdict(cfg)
-    on_command_line = given_options(args, _add_arguments)  # --seed 0 as well as --seed 5
-    differ = []
-    for action in parser._actions:
-        key = action.dest
-        if key not in recorded or not action.option_strings:
-            continue
-        value = getattr(args, key, action.default)
-        if (key in on_command_line or value != action.default) and value != recorded[key]:
-            differ.append(f"{action.option_strings[-1]} {value!r} (the run's: {recorded[key]!r})")
-    if args.out is not None:
-        differ.append(f"--out {args.out} (the run's folder is {out})")
-    if differ:
-        raise ValueError(
-            f"--resume continues {out} with its own config; {'; '.join(differ)} differ from it: drop them, "
-            "or start a new run in a new folder with --out"
-        )
+    ``--out``): its chunks must all come from one design."""
+    refuse_other_design(args, _add_arguments, dataclasses.asdict(cfg), out)
 
 
 def cmd_distill(args: argparse.Namespace) -> int:

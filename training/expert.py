@@ -84,7 +84,7 @@ from training.common import (
     add_run_arguments,
     check_number,
     check_training_seed,
-    given_options,
+    refuse_other_design,
     resolve_rules,
     set_torch_threads,
 )
@@ -1535,29 +1535,16 @@ they may change); every other one is the run's own."""
 
 
 def _refuse_other_design(args: argparse.Namespace, cfg: ExpertConfig, out: Path) -> None:
-    """Refuse options given with ``--resume`` (away from their defaults) that differ from the run's
-    recorded config, naming both values: a resumed run goes on with its own design and would
-    otherwise drop them without a word."""
-    parser = argparse.ArgumentParser(add_help=False)
-    _add_arguments(parser)
-    recorded = dataclasses.asdict(cfg)
-    on_command_line = given_options(args, _add_arguments)  # --seed 0 as well as --seed 5
-    differ = []
-    for action in parser._actions:
-        key = action.dest
-        if key not in recorded or key in RESUME_FREE or not action.option_strings:
-            continue
-        value = getattr(args, key, action.default)
-        if (key in on_command_line or value != action.default) and value != recorded[key]:
-            differ.append(f"{action.option_strings[-1]} {value!r} (the run's: {recorded[key]!r})")
-    if args.out is not None:
-        differ.append(f"--out {args.out} (the run's folder is {out})")
-    if differ:
-        raise ValueError(
-            f"--resume continues {out} with its own config; {'; '.join(differ)} differ from it: drop them "
-            "(--rounds, --window, --epochs and the fine-tuning options may be given), or start a new run "
-            "with --out"
-        )
+    """Refuse options given with ``--resume`` that differ from the run's recorded config (or
+    ``--out``): a resumed run goes on with its own design (:data:`RESUME_FREE` may change)."""
+    refuse_other_design(
+        args,
+        _add_arguments,
+        dataclasses.asdict(cfg),
+        out,
+        free=RESUME_FREE,
+        allowed="--rounds, --window, --epochs and the fine-tuning options may be given",
+    )
 
 
 def cmd_expert(args: argparse.Namespace) -> int:

@@ -44,6 +44,7 @@ __all__ = [
     "check_seed",
     "coerce_action",
     "episode_seed",
+    "raised_at",
     "seat_seed",
 ]
 
@@ -54,6 +55,13 @@ AGENT_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
 any error, and ``SystemExit`` too (an agent module that calls ``sys.exit()`` or parses the
 command line with argparse when loaded), which would otherwise end the tool with the exit
 code alone and no word of which agent did it. ``KeyboardInterrupt`` is left to the tool."""
+
+
+def raised_at(exc: BaseException) -> str:
+    """Where in its code an agent raised ``exc``, as `` (at FILE:LINE, in FUNCTION)`` (the
+    innermost frame), or "" when it carries no traceback: one-line errors name the place."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
 
 
 def refuse_agent_class(entry: Any, where: str) -> None:
@@ -410,11 +418,9 @@ class SeatedAgent:
             else:  # the view handed over the way act takes it: act(observation, action_mask) works
                 answer = call_act(agent, observation, mask, view)
         except AGENT_FAILURES as exc:
-            frames = traceback.extract_tb(exc.__traceback__)
-            where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
             text = " ".join(str(exc).split())[:300]
             raise OpponentError(
-                f"{self!r} at seat {seat} raised {type(exc).__name__}: {text}{where}"
+                f"{self!r} at seat {seat} raised {type(exc).__name__}: {text}{raised_at(exc)}"
             ) from exc
         if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
             return int(answer)
