@@ -434,8 +434,13 @@ class ScriptedModel(BaseHTTPRequestHandler):
             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 5},
         }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
+        self.answer(200, json.dumps(reply).encode())
+
+    def answer(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        """Send ``data`` as a JSON response with ``status`` and the extra ``headers``."""
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -672,7 +677,7 @@ def test_the_benchmark_of_an_out_of_process_agent_equals_the_same_logic_in_proce
     assert np.isfinite(a["seconds_per_decision"])
 
 
-class BusyModel(BaseHTTPRequestHandler):
+class BusyModel(ScriptedModel):
     """An endpoint that answers HTTP 429 (with ``Retry-After: 0``, or none) :attr:`busy` times,
     then a chat completion naming R1."""
 
@@ -684,20 +689,10 @@ class BusyModel(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers["Content-Length"]))
         BusyModel.requests += 1
         if BusyModel.requests <= BusyModel.busy:
-            data = b'{"error": {"message": "rate limited"}}'
-            self.send_response(429)
-            if BusyModel.retry_after is not None:
-                self.send_header("Retry-After", BusyModel.retry_after)
+            wait = {} if BusyModel.retry_after is None else {"Retry-After": BusyModel.retry_after}
+            self.answer(429, b'{"error": {"message": "rate limited"}}', wait)
         else:
-            data = _chat_reply({"prompt_tokens": 3, "completion_tokens": 1})
-            self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        """Quiet."""
+            self.answer(200, _chat_reply({"prompt_tokens": 3, "completion_tokens": 1}))
 
 
 def test_a_busy_endpoint_is_asked_again_after_the_wait_it_names() -> None:
