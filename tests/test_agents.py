@@ -142,6 +142,52 @@ def test_redacted_view_wipes_hidden_information_only() -> None:
     assert view.state is game.state  # the view never copies or writes the game
 
 
+GIVE_POSITION = (
+    "hands=R2 G5 G6 B7/Y1 Y2/B3 B4/Y7 Y8; discard=R5; draw=G1 G2 G3 G4; colour=R; seat=0; dir=+; phase=play"
+)
+
+
+def test_the_public_state_does_not_name_a_card_given_between_two_other_seats() -> None:
+    """H-TWO-1: seat 0 lays R2 and gives G5 and B7 to seat 2; seat 1, to move next, may not know
+    which cards went (its history hides them), so the state it is handed does not name the last."""
+    game = Game.from_position("uno", GIVE_POSITION, two_gives=True)
+    for move in ("R2", "target +2", "G5", "B7"):
+        game.step(move)
+    assert game.current_player == 1 and game.state[L.S_LAST_ACTION] == game.parse_action("B7")
+    view = PublicView.of(game)
+    assert view.public_history()[-1] == (0, -1)
+    public = view.public().state
+    assert (public[L.S_LAST_ACTOR], public[L.S_LAST_ACTION]) == (0, -1)
+    assert view.redacted()[L.S_LAST_ACTION] == -1
+
+
+def test_the_public_state_does_not_name_another_seats_let_go_answer() -> None:
+    """H-JUMP-1: after seat 0's R5 the window asks seat 2 only because it holds an R5; its
+    let-go answer is hidden from seat 1, so seat 1's state names seat 0's R5 as the last move."""
+    game = Game.from_position(
+        "uno_house",
+        "hands=R5 G6 B7/Y1 Y2/B3 R5; discard=R4; draw=G1 G2 G3 G4; colour=R; seat=0; dir=+; phase=play",
+    )
+    game.step("R5")
+    assert game.current_player == 2  # the window asks the holder
+    game.step("pass")
+    assert game.current_player == 1 and game.state[L.S_LAST_ACTOR] == 2
+    public = PublicView.of(game).public().state
+    assert (public[L.S_LAST_ACTOR], public[L.S_LAST_ACTION]) == (0, game.parse_action("R5"))
+
+
+def test_the_public_state_hides_the_copies_another_seats_penalty_drew() -> None:
+    """H-JUMP-1: seat 1 drew a copy of the top card as its penalty (``jumpblock=1:1``); how many
+    is as hidden as its hand, so seat 2 is handed no count."""
+    text = (
+        "hands=G6 B7/Y1 RD2 Y2 Y3/B3 B4; discard=R4 RD2; draw=G1 G2 G3 G4; colour=R; seat=2; dir=+; "
+        "phase=play; jumpblock=1:1"
+    )
+    game = Game.from_position("uno_house", text)
+    assert game.state[L.S_JUMP_BLOCK_COUNT] == 1
+    assert PublicView.of(game).public().state[L.S_JUMP_BLOCK_COUNT] == 0
+
+
 # ================================================================ legal play at a Game
 def _play_checked(name: str, num_players: int, style: str, min_decisions: int) -> int:
     """Play games with ``style`` at even seats and random at odd seats until ``style`` took

@@ -524,6 +524,34 @@ def test_ansi_shows_the_hands_a_zero_showed_the_chosen_seat() -> None:
     assert rows["1"].rstrip().endswith("?") and rows["2"].split()[-2:] == ["B3", "B4"]
 
 
+def test_a_seats_table_does_not_name_a_card_given_between_two_other_seats() -> None:
+    """H-TWO-1: seat 0 gives G5 and B7 to seat 2. Seat 1's table (text and picture) says only that
+    seat 0 gave; the receiver's table names the card; the table of every hand names it too."""
+    text = (
+        "hands=R2 G5 G6 B7/Y1 Y2/B3 B4/Y7 Y8; discard=R5; draw=G1 G2 G3 G4; colour=R; seat=0; dir=+; "
+        "phase=play"
+    )
+
+    def last_of_seat_0(render_seat: int | None) -> str:
+        env = pos(text, render_mode="ansi", render_seat=render_seat, two_gives=True)
+        for move in ("R2", "target +2", "G5", "B7"):
+            env.step(uno_env.parse_action(move))
+        row = next(line for line in env.render().splitlines() if re.match(r"^[ >]0 ", line))
+        return row[1:].split()[2]  # seat, cards, last (no call stands)
+
+    assert [last_of_seat_0(seat) for seat in (1, 3, 2, 0, None)] == ["gave", "gave", "B7", "B7", "B7"]
+    # the picture: seat 1 sees the same table whichever card went last; the receiver does not
+    pictures = {}
+    for seat in (1, 2):
+        for last in ("B7", "G6"):
+            env = pos(text, render_mode="rgb_array", render_seat=seat, two_gives=True)
+            for move in ("R2", "target +2", "G5", last):
+                env.step(uno_env.parse_action(move))
+            pictures[seat, last] = env.render()
+    assert np.array_equal(pictures[1, "B7"], pictures[1, "G6"])
+    assert not np.array_equal(pictures[2, "B7"], pictures[2, "G6"])
+
+
 def test_human_mode_prints_and_returns_none(capsys: pytest.CaptureFixture[str]) -> None:
     env = uno_env.env("uno", 3, render_mode="human")
     env.reset(seed=2)

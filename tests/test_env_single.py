@@ -323,3 +323,28 @@ def test_reset_options_it_does_not_take_are_refused(options: Any) -> None:
         env.reset(seed=0, options=options)
     env.reset(seed=0, options={})  # SB3's vector envs pass an empty dict
     env.reset(seed=0, options=None)
+
+
+def test_ansi_render_does_not_name_a_card_given_between_two_opponents() -> None:
+    """H-TWO-1: when the last decision before the learner's turn is an opponent's giving a card
+    to another opponent, the learner's table says only that the opponent gave (was: the card)."""
+    env = SingleAgentEnv("uno", 4, opponents="random", seat=1, render_mode="ansi", two_gives=True)
+    rng = np.random.default_rng(0)
+    seen = 0
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            log = env._public_log.entries(0)
+            giver, _, phase = log[-1] if log else (-1, -1, -1)
+            receiver = env._state[L.S_TARGET]
+            if phase == L.PH_GIVE and 1 not in (giver, receiver):
+                lines = str(env.render()).splitlines()
+                assert f"last: seat {giver} gave" in lines
+                seen += 1
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, term, trunc, info = env.step(action)
+            done = term or trunc
+        if seen >= 2:
+            break
+    assert seen >= 2

@@ -109,7 +109,7 @@ from ..engine import layout as L
 from ..engine.rules import RuleSet
 from ..game.encoding import observe_state
 from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message
-from ..styles.view import PublicView
+from ..styles.view import PublicView, visible_last_actions
 from . import core
 from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed, is_seat
 from .registration import ENV_VERSION
@@ -447,7 +447,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
                 self.deck,
                 self.rules.num_faces,
                 self.render_seat,
-                self._last_actions,
+                self._seat_last_actions(self._rgb_seat()),
                 title=f"{self.rules.preset_name() or 'custom rules'}",
                 call_word=self.rules.call_name,
             )
@@ -457,7 +457,7 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             self.deck,
             self.rules.num_faces,
             shown,
-            self._last_actions,
+            self._last_actions if self.render_seat is None else self._seat_last_actions(self.render_seat),
             title=f"{self.rules.preset_name() or 'custom rules'}",
             call_word=self.rules.call_name,
         )
@@ -465,6 +465,19 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             print(text + "\n")
             return None
         return text
+
+    def _rgb_seat(self) -> int:
+        """The seat whose hand the picture shows: ``render_seat``, else the seat to move (seat 0
+        once the game is over), as :func:`~uno_env.envs.render.render_rgb` picks it."""
+        if self.render_seat is not None:
+            return self.render_seat
+        current = int(self._state[L.S_CURRENT])
+        return current if current >= 0 else 0
+
+    def _seat_last_actions(self, seat: int) -> list[int | None]:
+        """Each seat's last action as ``seat`` may know it: no card given between two other
+        seats (H-TWO-1), no other seat's let-go answer to an out-of-turn window (H-JUMP-1)."""
+        return visible_last_actions(self._log, seat, self.deck, self.num_players)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -28,7 +28,7 @@ from ..engine import layout as L
 from ..engine.cards import DeckFamily
 from ..engine.phases import PHASES, Phase
 from ..game.position import PHASE_NAMES
-from ..styles.public import hand_seen
+from ..styles.public import HIDDEN, hand_seen
 
 # ------------------------------------------------------------------ ANSI colours (text)
 _ANSI_RESET = "\x1b[0m"
@@ -73,6 +73,16 @@ def paint_action(action: int, deck: DeckFamily, colour: bool = True) -> str:
     if action < nf + L.NUM_COLOURS:
         return ansi(text, colour_code(action - nf, deck), colour)
     return text
+
+
+HIDDEN_ACTION_TEXT = "gave"
+"""How a decision whose content the viewer may not see is shown (a card given between two other
+seats, H-TWO-1: :data:`uno_env.styles.public.HIDDEN`)."""
+
+
+def last_action_text(action: int, deck: DeckFamily, colour: bool = False) -> str:
+    """:func:`paint_action`, or :data:`HIDDEN_ACTION_TEXT` for a hidden decision."""
+    return HIDDEN_ACTION_TEXT if action == HIDDEN else paint_action(action, deck, colour)
 
 
 PHASE_TASKS = {int(info.phase): info.task for info in PHASES.values() if info.phase != Phase.OVER}
@@ -153,7 +163,7 @@ def render_table(
     if last_actions is None and state[L.S_LAST_ACTOR] >= 0:
         lines.append(
             f"last: seat {int(state[L.S_LAST_ACTOR])} "
-            f"{paint_action(int(state[L.S_LAST_ACTION]), deck, colour)}"
+            f"{last_action_text(int(state[L.S_LAST_ACTION]), deck, colour)}"
         )
     call_width = max(5, len(call_word) + 1)
     lines.append(f"{'seat':<6}{'cards':>5}  {'call':<{call_width}}{'last':<10}hand")
@@ -165,8 +175,8 @@ def render_table(
         if last_actions is not None:
             previous = last_actions[seat]
             if previous is not None:
-                last = actions.format_action(int(previous), deck)
-                shown_last = paint_action(int(previous), deck, colour)
+                last = last_action_text(int(previous), deck)
+                shown_last = last_action_text(int(previous), deck, colour)
         if shown_seats is None or seat in shown_seats:
             base = L.HANDS + seat * L.MAX_FACES
             faces = [f for f in range(num_faces) for _ in range(int(state[base + f]))]
@@ -372,7 +382,7 @@ def render_rgb(
     if last_actions is None and state[L.S_LAST_ACTOR] >= 0:
         line += (
             f" · last: seat {int(state[L.S_LAST_ACTOR])} "
-            f"{actions.format_action(int(state[L.S_LAST_ACTION]), deck)}"
+            f"{last_action_text(int(state[L.S_LAST_ACTION]), deck)}"
         )
     _text(draw, (10, 15), line, 16, _TEXT, "lm")
 
@@ -445,7 +455,7 @@ def render_rgb(
             _text(draw, (px - 18, py - 5), " ".join(notes), 13, _HIGHLIGHT, "la")
         previous = None if last_actions is None else last_actions[seat]
         if previous is not None:
-            _text(draw, (px - 18, py + 14), actions.format_action(int(previous), deck), 13, _TEXT, "la")
+            _text(draw, (px - 18, py + 14), last_action_text(int(previous), deck), 13, _TEXT, "la")
         if seat in seen:
             _small_hand(draw, state, seat, deck, num_faces, px, py + 42)
 
@@ -460,7 +470,7 @@ def render_rgb(
         label += f" · {int(state[L.SCORE + shown_seat])} pts"
     mine = None if last_actions is None else last_actions[shown_seat]
     if mine is not None:
-        label += f" · last {actions.format_action(int(mine), deck)}"
+        label += f" · last {last_action_text(int(mine), deck)}"
     hy = height - hh - 16
     _text(draw, (width / 2, hy - 16), label, 15, _HIGHLIGHT if shown_seat == current else _TEXT)
     if faces:

@@ -76,7 +76,7 @@ from ..sim.learned import check_fits, check_switch
 from ..styles.dispatch import planning_needed, scripted_needed
 from ..styles.params import NUM_POLICY_PARAMS
 from ..styles.registry import POLICIES
-from ..styles.view import PublicView
+from ..styles.view import PublicView, last_visible_decision
 from . import core
 from .common import (
     RENDER_MODES,
@@ -480,9 +480,16 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             return None
         if not self._has_reset:  # the state is all zeros: no table to draw
             raise gym.error.ResetNeeded("reset() needs to be called before render()")
+        # the learner's table: the last decision as the learner may know it (not a card given
+        # between two opponents, H-TWO-1, nor an opponent's let-go answer to a window, H-JUMP-1)
+        state = self._state.copy()
+        log = self._public_log.entries(0)
+        state[L.S_LAST_ACTOR], state[L.S_LAST_ACTION] = last_visible_decision(
+            log, len(log), self._learner, self.deck, self.num_players
+        )
         if self.render_mode == "rgb_array":
             return render_rgb(
-                self._state,
+                state,
                 self.deck,
                 self.rules.num_faces,
                 self._learner,
@@ -491,10 +498,10 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 call_word=self.rules.call_name,
             )
         text = render_table(
-            self._state,
+            state,
             self.deck,
             self.rules.num_faces,
-            seat_and_seen(self._state, self._learner),
+            seat_and_seen(state, self._learner),
             None,
             title=f"{self.rules.preset_name() or 'custom rules'} · you are seat {self._learner}",
             call_word=self.rules.call_name,

@@ -38,6 +38,16 @@ def hand_seen(state: np.ndarray, viewer: int, seat: int) -> bool:
     return bool(state[L.SEEN + viewer * L.MAX_PLAYERS + seat] == state[L.HAND_VERSION + seat] + 1)
 
 
+def unseen_by(entry: tuple[int, int, int], viewer: int, deck: cards.DeckFamily) -> bool:
+    """Whether ``viewer`` may not know that the log ``entry`` happened at all: another seat's
+    letting an out-of-turn window go (H-JUMP-1, H-ZEROSEE-1 ask only seats holding a card to lay,
+    so the answer would say that seat held one)."""
+    seat, action, phase = entry
+    if phase not in (L.PH_JUMP_IN, L.PH_BLOCK) or seat == viewer:
+        return False
+    return actions.action_kind(int(action), deck)[0] == actions.ActionKind.PASS
+
+
 HIDDEN = -1
 """An action of the public history whose content the viewer may not see (a card given)."""
 
@@ -157,10 +167,7 @@ class PublicAccessors:
 
     def _unseen(self, entry: tuple[int, int, int], viewer: int) -> bool:
         """Whether the viewer may not know of this log entry (another seat's let-go answer)."""
-        seat, action, phase = entry
-        if phase not in (L.PH_JUMP_IN, L.PH_BLOCK) or seat == viewer:
-            return False
-        return actions.action_kind(int(action), self.deck)[0] == actions.ActionKind.PASS
+        return unseen_by(entry, viewer, self.deck)
 
     @property
     def turns(self) -> int:

@@ -24,7 +24,7 @@ from ..engine.phases import Phase
 from ..engine.rng import seed_rng
 from .dispatch import choose_action
 from .facts import own_bluff_known
-from .public import DECKS, HIDDEN, PublicAccessors, hand_seen
+from .public import DECKS, HIDDEN, PublicAccessors, hand_seen, unseen_by
 from .search import search_decision
 
 if TYPE_CHECKING:
@@ -90,6 +90,35 @@ class VisibleLog(Sequence[tuple[int, int, int]]):
 
     def __repr__(self) -> str:
         return f"VisibleLog({self._length} entries, seat {self._viewer})"
+
+
+def visible_last_actions(
+    entries: Sequence[tuple[int, int, int]], viewer: int, deck: cards.DeckFamily, players: int
+) -> list[int | None]:
+    """Each seat's last decision in the log ``entries`` as ``viewer`` may know it (None: none
+    yet): a card given between two other seats (H-TWO-1) is :data:`HIDDEN`, and the other
+    seats' let-go answers to out-of-turn windows are left out (:func:`unseen_by`)."""
+    visible = VisibleLog(entries, len(entries), viewer, deck, players)
+    last: list[int | None] = [None] * players
+    for i in range(len(entries)):
+        entry = visible[i]
+        if not unseen_by(entry, viewer, deck):
+            last[entry[0]] = entry[1]
+    return last
+
+
+def last_visible_decision(
+    entries: Sequence[tuple[int, int, int]], length: int, viewer: int, deck: cards.DeckFamily, players: int
+) -> tuple[int, int]:
+    """The last of the first ``length`` decisions of the log ``entries`` that ``viewer`` may know
+    of, as ``(seat, action)`` (the action :data:`HIDDEN` for a card given between two other seats,
+    H-TWO-1; other seats' let-go answers to out-of-turn windows skipped); ``(-1, -1)`` for none."""
+    visible = VisibleLog(entries, length, viewer, deck, players)
+    for i in range(length - 1, -1, -1):
+        entry = visible[i]
+        if not unseen_by(entry, viewer, deck):
+            return entry[0], entry[1]
+    return -1, -1
 
 
 @dataclass(frozen=True)
@@ -164,7 +193,9 @@ class PublicView(PublicAccessors):
     def redacted(self) -> np.ndarray:
         """A copy of the state holding only what the player to move may know: its own hand and
         the hands it has looked at since they last changed (H-ZEROSEE-1), no other hand, no
-        draw-pile order, no chance generator, no bluff flag but its own."""
+        draw-pile order, no chance generator, no bluff flag but its own, no count of the top
+        card's copies another seat's penalty drew (H-JUMP-1), and as the last decision the last
+        one it may know of (:func:`last_visible_decision`)."""
         out = self.state.copy()
         seat = int(out[L.S_CURRENT])
         for other in range(L.MAX_PLAYERS):
@@ -177,6 +208,19 @@ class PublicView(PublicAccessors):
         out[L.RNG : L.RNG + L.RNG_WORDS] = 0
         if not own_bluff_known(out):
             out[L.S_BLUFF] = 0
+        if out[L.S_JUMP_BLOCK_SEAT] != seat:
+            # H-JUMP-1: how many copies of the top card another seat's penalty drew is as hidden
+            # as its cards (only that seat's own jump-in depends on it)
+            out[L.S_JUMP_BLOCK_COUNT] = 0
+        if self.log is not None and self.log_length > 0:
+            # the last decision as the mover may know it: not a card given between two other
+            # seats (H-TWO-1), nor another seat's let-go answer to a window (H-JUMP-1)
+            deck = DECKS[int(self.spec[L.SP_DECK])]
+            last = self.log[self.log_length - 1]
+            if seat >= 0 and last[0] != seat:
+                actor, action = last_visible_decision(self.log, self.log_length, seat, deck, self.num_players)
+                out[L.S_LAST_ACTOR] = actor
+                out[L.S_LAST_ACTION] = action
         return out
 
     def style_action(
