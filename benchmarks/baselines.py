@@ -41,11 +41,40 @@ Run ``python benchmarks/baselines.py`` (pinned to one CPU by default).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
+
+BENCH_REQUIREMENTS = {"rlcard": "rlcard==1.2.0", "pyspiel": "open-spiel>=1.5"}
+"""The engines measured here: module imported, pip requirement (the ``bench`` extra of pyproject.toml)."""
+
+
+class MissingBenchDependencyError(ImportError):
+    """An engine of the ``bench`` extra is not installed; the message names it and how to install it."""
+
+
+def require_bench(module: str) -> None:
+    """Import ``module`` (a key of :data:`BENCH_REQUIREMENTS`) or raise :class:`MissingBenchDependencyError`.
+
+    Only the module's own absence is translated: a module that is installed but fails to import
+    (a broken dependency of it) raises its own error.
+    """
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        requirement = BENCH_REQUIREMENTS[module]
+        package = re.split("[=<>]", requirement)[0]
+        raise MissingBenchDependencyError(
+            f"{package} is not installed (no module {module!r}); install the bench extra: "
+            f"pip install -e '.[bench]' (or pip install '{requirement}')"
+        ) from exc
+
 
 RLCARD_RULES = {
     "dealer": "random",  # RLCard has no dealer: player 0 starts; the first mover is compared
@@ -128,6 +157,7 @@ def rlcard_engine(num_players: int, min_seconds: float, seed: int) -> dict[str, 
     Returns:
         Dict with ``steps`` (player decisions), ``games``, ``seconds`` and ``cpu_seconds``.
     """
+    require_bench("rlcard")
     from rlcard.games.uno.game import UnoGame
 
     game = UnoGame(num_players=num_players)
@@ -167,6 +197,7 @@ def rlcard_env(num_players: int, min_seconds: float, seed: int) -> dict[str, flo
     Returns:
         Dict with ``steps`` (player decisions), ``games``, ``seconds`` and ``cpu_seconds``.
     """
+    require_bench("rlcard")
     import rlcard
 
     env = rlcard.make("uno", config={"game_num_players": num_players, "seed": seed})
@@ -213,6 +244,7 @@ def openspiel_crazy_eights(num_players: int, min_seconds: float, seed: int) -> d
         Dict with ``steps`` (player decisions only), ``games``, ``seconds``, ``cpu_seconds``
         and ``chance_steps`` (chance-node actions applied).
     """
+    require_bench("pyspiel")
     import pyspiel
 
     game = pyspiel.load_game("crazy_eights", {"players": num_players})
@@ -266,14 +298,18 @@ def pin_to_one_cpu(cpu: int | None) -> int | None:
     return target
 
 
-def main() -> None:
-    """Run every baseline once at 2 and 4 players and print the rates."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every baseline once at 2 and 4 players and print the rates.
+
+    An engine that is not installed gets one line saying which package to install instead of its
+    rates; the exit status is 1 when no engine could be measured.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="min seconds per run")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     cpu = None if args.no_pin else pin_to_one_cpu(args.cpu)
     print(f"pinned to cpu {cpu}" if cpu is not None else "not pinned")
@@ -284,9 +320,15 @@ def main() -> None:
     ]
     header = f"{'benchmark':<24}{'players':>8}{'steps/s':>12}{'games/s':>10}{'steps/game':>12}"
     print(header)
+    measured = 0
     for name, fn in benches:
         for n in (2, 4):
-            r = fn(n, args.seconds, args.seed)
+            try:
+                r = fn(n, args.seconds, args.seed)
+            except MissingBenchDependencyError as exc:
+                print(f"{name:<24}{n:>8}  skipped: {exc}", flush=True)
+                continue
+            measured += 1
             sps = r["steps"] / r["seconds"]
             gps = r["games"] / r["seconds"]
             spg = r["steps"] / r["games"]
@@ -294,7 +336,8 @@ def main() -> None:
             if "chance_steps" in r:
                 line += f"  (+{r['chance_steps'] / r['games']:.1f} chance/game)"
             print(line, flush=True)
+    return 0 if measured else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 
 import numpy as np
-from baselines import RLCARD_RULES, UNEXPRESSED
+from baselines import RLCARD_RULES, UNEXPRESSED, MissingBenchDependencyError, require_bench
 from numba import njit
 
 from uno_env.engine import engine
@@ -158,11 +159,16 @@ def _rate(won: np.ndarray) -> tuple[float, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Play both sides and print the table."""
+    """Play both sides and print the table (exit status 2, before anything is played, without RLCard)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000, help="games per side (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of both sides (default 0)")
     args = parser.parse_args(argv)
+    try:
+        require_bench("rlcard")
+    except MissingBenchDependencyError as exc:
+        print(f"rlcard_differential.py: {exc}", file=sys.stderr)
+        return 2
     ours(10, args.seed)  # compile
     start = time.perf_counter()
     mine = ours(args.games, args.seed)
