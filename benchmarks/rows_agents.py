@@ -124,7 +124,13 @@ TARGETS = [Target("batch play of scripted styles >= 1,000,000 decisions/s", SCRI
 
 
 if __name__ == "__main__":
-    for n in (2, 4):
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="least seconds per row (2)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4], help="player counts (2 4)")
+    args = parser.parse_args()
+    for n in args.players:
         for kind in ("scripted", "monte_carlo"):
-            r = timed_batch(kind, "uno", n, 2.0, 0)
+            r = timed_batch(kind, "uno", n, args.seconds, 0)
             print(f"{kind:>12} {n}p: {r['steps'] / r['seconds']:>12,.0f} decisions/s ({r['games']:,} games)")

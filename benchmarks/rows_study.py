@@ -111,6 +111,9 @@ ROWS = [
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()  # no options but --help
     load = os.getloadavg()
     result = timed_study(4, 0.0, 0)
     verdict = "meets" if result["seconds"] <= 60 else "misses"

@@ -1,5 +1,6 @@
-"""The RLCard and OpenSpiel benchmarks without those engines installed (the ``bench`` extra): each
-says which package is missing and how to install it, instead of a traceback.
+"""The benchmark scripts a user runs by hand: without RLCard and OpenSpiel installed (the ``bench``
+extra) each says which package is missing and how to install it, instead of a traceback; the
+row modules run alone answer ``--help``.
 
 The engines are hidden by a ``None`` entry in ``sys.modules`` (an import of it fails as if it were not
 installed), so these run the same whether or not the extra is installed. Nothing is timed.
@@ -8,6 +9,8 @@ installed), so these run the same whether or not the extra is installed. Nothing
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -62,3 +65,18 @@ def test_rlcard_differential_without_rlcard_says_so_before_playing(
     assert differential.main(["--games", "10"]) == 2
     err = capsys.readouterr().err
     assert "rlcard is not installed" in err and INSTALL in err and "rlcard==1.2.0" in err
+
+
+@pytest.mark.parametrize("script", ["rows_agents.py", "rows_study.py"])
+def test_benchmark_rows_run_alone_answer_help_without_timing(script: str) -> None:
+    """``--help`` used to start the timing (rows_study.py: a million games), ignoring the option."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(BENCHMARKS.parent), str(BENCHMARKS)])},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("usage: ") and "decisions/s" not in done.stdout
