@@ -221,3 +221,25 @@ def test_switches_words_read_a_rules_string_fragment() -> None:
         reference.switches_words("jump=true")
     with pytest.raises(RuleError, match="must be one of"):
         reference.switches_words("draw=sometimes")
+
+
+def test_reference_script_writes_the_make_rules_doc_pages_and_refuses_bad_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make rules-doc`` runs ``python -m uno_env.game.reference RULES TEMPLATE SWITCHES``; its ``--help``
+    once wrote the rule reference to a file named ``--help``, and a template without the page to write
+    was ignored."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as helped:
+        reference.main(["--help"])
+    assert helped.value.code == 0 and "usage:" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []
+    template = ROOT / "docs" / "rule-switches.md.in"
+    with pytest.raises(SystemExit) as refused:
+        reference.main(["rules.md", str(template)])
+    assert refused.value.code == 2 and "needs the switches page" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    assert reference.main(["rules.md", str(template), "switches.md"]) == 0
+    assert (tmp_path / "rules.md").read_text(encoding="utf-8") == reference.markdown()
+    switches = reference.switches_markdown(template.read_text(encoding="utf-8"))
+    assert (tmp_path / "switches.md").read_text(encoding="utf-8") == switches

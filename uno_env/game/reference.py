@@ -459,16 +459,37 @@ def switches_markdown(template: str) -> str:
     return note + "\n\n" + page
 
 
-if __name__ == "__main__":
-    # ``python -m uno_env.game.reference [RULES_MD [TEMPLATE SWITCHES_MD]]``
+def main(argv: list[str] | None = None) -> int:
+    """``python -m uno_env.game.reference [RULES_MD [TEMPLATE SWITCHES_MD]]`` (``make rules-doc``).
+
+    Writes the rule reference to RULES_MD (to stdout without it) and, given a template and a page,
+    the switches page; a template without the page to write is refused, not ignored.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m uno_env.game.reference",
+        description="Regenerate docs/rules.md and docs/rule-switches.md.",
+    )
+    parser.add_argument("rules_md", nargs="?", help="where to write the rule reference (default: stdout)")
+    parser.add_argument("template", nargs="?", help="the switches page's template (docs/rule-switches.md.in)")
+    parser.add_argument("switches_md", nargs="?", help="where to write the switches page")
+    args = parser.parse_args(argv)
+    if args.template is not None and args.switches_md is None:
+        parser.error(f"the template {args.template!r} needs the switches page to write after it")
     text = markdown()
-    if len(sys.argv) > 1:
-        with open(sys.argv[1], "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
+    if args.rules_md is None:
         sys.stdout.write(text)
-    if len(sys.argv) > 3:
-        with open(sys.argv[2], encoding="utf-8") as handle:
+    else:
+        with open(args.rules_md, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    if args.template is not None:
+        with open(args.template, encoding="utf-8") as handle:
             page = switches_markdown(handle.read())
-        with open(sys.argv[3], "w", encoding="utf-8") as handle:
+        with open(args.switches_md, "w", encoding="utf-8") as handle:
             handle.write(page)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
