@@ -57,6 +57,42 @@ def half_widths(run: Path) -> pd.DataFrame:
     return out
 
 
+def half_width_ratio(half_one: float, half_all: float) -> float | None:
+    """One design's half-width over the other's; ``None`` where the "all" interval has no width
+    (every game of the measure ended alike on its few deals, e.g. a weak rung that never won)."""
+    return None if half_all == 0 else half_one / half_all
+
+
+def print_table(both: pd.DataFrame, players: list[int]) -> None:
+    """The two designs' intervals side by side (``both``: :func:`half_widths` of each, merged on the
+    cell and measure with the suffixes ``_all`` and ``_one``), then the median ratios per player count."""
+    print("| cell | measure | all: value [95%] | ± pp | one: value [95%] | ± pp | ratio |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for _, r in both.iterrows():
+        unit = " pp" if r["measure"] == "hidden_info" else "%"
+        a = f"{r['value_all']:.1%}"[:-1] + f"{unit} [{100 * r['lo_all']:.1f}, {100 * r['hi_all']:.1f}]"
+        o = f"{r['value_one']:.1%}"[:-1] + f"{unit} [{100 * r['lo_one']:.1f}, {100 * r['hi_one']:.1f}]"
+        ha, ho = r["half_all"], r["half_one"]
+        ratio = half_width_ratio(ho, ha)
+        shown = "n/a" if ratio is None else f"{ratio:.2f}"
+        print(
+            f"| `{r['variant']}`, {r['players']}p | {r['measure']} | {a} | ±{ha:.2f} | {o} | ±{ho:.2f} | "
+            f"{shown} |"
+        )
+    for n in players:
+        at_n = both[both["players"] == n]
+        groups = [(m, at_n[at_n["measure"] == m]) for m in ("skill_vs_field", "hidden_info")]
+        groups.append(("every rung against the field", at_n[at_n["measure"].str.startswith("field:")]))
+        for label, rows in groups:
+            ratios = [x for x in map(half_width_ratio, rows["half_one"], rows["half_all"]) if x is not None]
+            if ratios:
+                print(
+                    f"{n} players, {label}: median half-width ratio one/all {statistics.median(ratios):.2f}"
+                )
+            elif len(rows):
+                print(f'{n} players, {label}: no interval of the "all" design has a width')
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run both designs and print their intervals side by side."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -79,26 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     both = all_.merge(one, on=keys, suffixes=("_all", "_one"))
     print(f"field games per deal set and cell: {args.deals} deals x {k} rotations (all) = {args.deals * k} "
           "deals x 1 rotation (one), every seat")  # fmt: skip
-    print("| cell | measure | all: value [95%] | ± pp | one: value [95%] | ± pp | ratio |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-    for _, r in both.iterrows():
-        unit = " pp" if r["measure"] == "hidden_info" else "%"
-        a = f"{r['value_all']:.1%}"[:-1] + f"{unit} [{100 * r['lo_all']:.1f}, {100 * r['hi_all']:.1f}]"
-        o = f"{r['value_one']:.1%}"[:-1] + f"{unit} [{100 * r['lo_one']:.1f}, {100 * r['hi_one']:.1f}]"
-        ha, ho = r["half_all"], r["half_one"]
-        print(
-            f"| `{r['variant']}`, {r['players']}p | {r['measure']} | {a} | ±{ha:.2f} | {o} | ±{ho:.2f} | "
-            f"{ho / ha:.2f} |"
-        )
-    for n in args.players:
-        for measure in ("skill_vs_field", "hidden_info"):
-            rows = both[(both["players"] == n) & (both["measure"] == measure)]
-            if len(rows):
-                ratio = statistics.median(rows["half_one"] / rows["half_all"])
-                print(f"{n} players, {measure}: median half-width ratio one/all {ratio:.2f}")
-        rows = both[(both["players"] == n) & both["measure"].str.startswith("field:")]
-        ratio = statistics.median(rows["half_one"] / rows["half_all"])
-        print(f"{n} players, every rung against the field: median half-width ratio one/all {ratio:.2f}")
+    print_table(both, args.players)
 
 
 if __name__ == "__main__":

@@ -80,3 +80,33 @@ def test_benchmark_rows_run_alone_answer_help_without_timing(script: str) -> Non
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("usage: ") and "decisions/s" not in done.stdout
+
+
+def test_atlas_field_design_table_survives_an_interval_without_width(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rung that never won on the few deals of a small run has the interval [0, 0] in the "all"
+    design: its ratio used to divide by zero (ZeroDivisionError after both runs had been played)."""
+    pandas = pytest.importorskip("pandas")
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    design = importlib.import_module("atlas_field_design")
+    both = pandas.DataFrame(
+        {
+            "variant": ["uno", "uno"],
+            "players": [2, 2],
+            "measure": ["field:random_legal", "field:greedy"],
+            "value_all": [0.0, 0.5],
+            "lo_all": [0.0, 0.4],
+            "hi_all": [0.0, 0.6],
+            "half_all": [0.0, 10.0],
+            "value_one": [0.02, 0.5],
+            "lo_one": [0.0, 0.45],
+            "hi_one": [0.1, 0.55],
+            "half_one": [5.0, 5.0],
+        }
+    )
+    design.print_table(both, [2])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].endswith("| ±0.00 | 2.0% [0.0, 10.0] | ±5.00 | n/a |")
+    assert lines[3].endswith("| 0.50 |")
+    assert lines[4] == "2 players, every rung against the field: median half-width ratio one/all 0.50"
