@@ -321,13 +321,19 @@ def check_seated_networks(
     allow_with: str = "--allow-rules-mismatch plays it on other rules",
 ) -> None:
     """:meth:`AgentSpec.check_networks` for each agent of a table (each once); a rules mismatch
-    that could be allowed says how (``allow_with``: the option of the tool that seats them)."""
+    that could be allowed says how (``allow_with``: the option of the tool that seats them). A
+    network that would not fit even as a transfer (another deck family: other observation size
+    and action table) gets no such hint: the option would not seat it."""
     for agent in {a.text: a for a in agents}.values():
         try:
             agent.check_networks(rules, players, allow_rules_mismatch=allow_rules_mismatch)
         except PolicyGameMismatchError as exc:
             if allow_rules_mismatch:  # what does not fit even as a transfer
                 raise
+            try:
+                agent.check_networks(rules, players, allow_rules_mismatch=True)
+            except PolicyGameMismatchError:
+                raise exc from None
             raise PolicyGameMismatchError(f"{exc} ({allow_with})") from None
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import uno_env
+from tests.policy_files import write_policy
 from training import tournament
 from uno_env.stats import grouped_ratio, plackett_luce
 
@@ -483,3 +484,25 @@ def test_a_refusal_names_the_allowance_as_each_entry_point_takes_it(
     assert main([*base, "--agents", "oracle:8,greedy", "--out", str(tmp_path / "d")]) == 2
     err_text = capsys.readouterr().err
     assert "pass --allow-cheating to rank it" in err_text and "allow_cheating=" not in err_text
+
+
+def test_a_network_of_another_deck_family_is_not_told_to_allow_a_transfer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Macao network (French deck: other observation size and action table) at an Uno table was
+    refused with "--allow-rules-mismatch plays it on other rules", an option that refuses it too;
+    the refusal names the sizes and suggests nothing the tool would not do."""
+    from training.cli import main
+
+    macao = write_policy(tmp_path, "macao_net", rules="macao")
+    base = ["tournament", "--rules", "uno", "--players", "3", "--games", "1", "--quiet", "--workers", "1"]
+    assert main([*base, "--agents", f"{macao},blocker,greedy", "--out", str(tmp_path / "a")]) == 2
+    err_text = capsys.readouterr().err
+    assert "observations of 1236 values, these rules give 1262; 72 actions, these rules have 74" in err_text
+    assert "trained for 2 players, the game has 3" in err_text
+    assert "--allow-rules-mismatch" not in err_text
+    with pytest.raises(ValueError, match="72 actions, these rules have 74") as err:
+        tournament.run_tournament(
+            "uno", 3, [str(macao), "blocker", "greedy"], 1, out=tmp_path / "b", progress=False
+        )
+    assert "allow_rules_mismatch" not in str(err.value)
