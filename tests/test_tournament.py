@@ -506,3 +506,23 @@ def test_a_network_of_another_deck_family_is_not_told_to_allow_a_transfer(
             "uno", 3, [str(macao), "blocker", "greedy"], 1, out=tmp_path / "b", progress=False
         )
     assert "allow_rules_mismatch" not in str(err.value)
+
+
+def test_games_stopped_at_the_decision_limit_are_counted_on_screen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A policy that never ends its games (an untrained network that always draws) read as merely
+    losing: the games truncated at the decision limit (E-END-1) were in games.csv only. The
+    command now prints how many there were."""
+    from training.cli import main
+
+    args = ["tournament", "--rules", "uno", "--set", "max_decisions=30", "--agents", "greedy,blocker"]
+    assert main([*args, "--games", "6", "--quiet", "--workers", "1", "--out", str(tmp_path / "t")]) == 0
+    import pandas as pd
+
+    games = pd.read_csv(tmp_path / "t" / "games.csv")
+    truncated = int((games["winner_seat"] < 0).sum())
+    assert 0 < truncated < len(games) == 12
+    assert f"truncated games: {truncated} of 12 stopped at the decision limit with no winner" in (
+        capsys.readouterr().out
+    )

@@ -1245,6 +1245,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         f"{length['decisions']:.1f} decisions [{length['decisions_lo']:.1f}, {length['decisions_hi']:.1f}] "
         "(every choice, colours and answers included)"
     )
+    truncated = int((result.games["winner_seat"] < 0).sum())
+    if truncated:
+        # a policy that never ends its games reads as merely losing unless the count is shown
+        print(
+            f"truncated games: {truncated:,} of {len(result.games):,} stopped at the decision limit with no "
+            "winner (counted as not won, left out of ranks, strengths and ratings; winner_seat -1 in "
+            "games.csv)"
+        )
     if result.pairs is not None and len(result.pairs):
         print(
             f"\nagents against the field, paired by deal ({len(result.pairs)} pairs; detected: "
