@@ -470,3 +470,23 @@ def test_resume_refuses_another_output_folder(tmp_path: Path, capsys: pytest.Cap
     assert atlas.main(["--resume", str(tmp_path), "--out", str(tmp_path / "other"), "--quiet"]) == 2
     assert "do not give a SPEC, --out" in capsys.readouterr().err
     assert not (tmp_path / "other").exists()
+
+
+def test_level_intervals_of_rates_at_0_or_1_and_of_shares_stay_honest() -> None:
+    """A rate never seen (a player that won none of 56 games, 8 deals) read [0.0, 0.0]; it gets
+    the Wilson interval at the number of deals now. A mean of values in [0, 1] (the share of the
+    game played before it was decided) had a t interval past 1 (99.7% [99.2, 100.1])."""
+    from training.atlas.stats import _interval
+    from uno_env.stats import grouped_ratio, wilson_interval
+
+    none_won = grouped_ratio(np.zeros(8), np.full(8, 7.0))
+    low, high = _interval(none_won, True)
+    assert (low, high) == pytest.approx(wilson_interval(0, 8, 2.3646), rel=1e-3) and high > 0.2
+    all_won = grouped_ratio(np.full(8, 7.0), np.full(8, 7.0))
+    assert _interval(all_won, True)[0] < 0.8 and _interval(all_won, True)[1] == 1.0
+    # a control's exact value with no spread between deals (the coin flip's fair share) stays exact
+    assert _interval(grouped_ratio(np.full(8, 3.5), np.full(8, 7.0)), True) == (0.5, 0.5)
+    near_one = grouped_ratio(np.array([1.0, 1.0, 1.0, 0.98, 1.0, 1.0]), np.ones(6))
+    assert near_one.interval()[1] > 1.0
+    assert _interval(near_one, False, unit=True)[1] == 1.0
+    assert _interval(near_one, False)[1] > 1.0  # a measure without that range is not clipped

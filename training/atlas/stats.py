@@ -348,12 +348,25 @@ WILSON = ("skill_vs_baseline", "skill_vs_field", "first_mover", "comeback")
 """Measures that are win rates (or shares of games): Wilson intervals at the effective sample size."""
 
 
-def _interval(est: GroupedEstimate, wilson: bool) -> tuple[float, float]:
-    """A level's 95% interval; a measure with no spread between deals (a control's exact
-    value) gets a zero-width one."""
+UNIT_RANGE = ("winner_low", "decided_at", "drama")
+"""Measures that are means of values in [0, 1] but not rates: their t intervals are kept inside it."""
+
+
+def _interval(est: GroupedEstimate, wilson: bool, unit: bool = False) -> tuple[float, float]:
+    """A level's 95% interval. A rate (``wilson``) gets the Wilson interval at its effective
+    sample size; one never or always seen (0 or 1, so no spread between deals to measure) the
+    Wilson interval at the number of deals (:meth:`GroupedEstimate.proportion_interval`): a
+    player that won none of 56 games is not known to win exactly 0%. Any other measure with no
+    spread between deals is a control's exact value and gets a zero-width interval. A mean of
+    values in [0, 1] (``unit``) has its t interval kept inside [0, 1]."""
+    if wilson and est.value in (0.0, 1.0):
+        return est.proportion_interval()
     if est.se == 0.0:
         return (est.value, est.value)
-    return est.proportion_interval() if wilson and 0.0 <= est.value <= 1.0 else est.interval()
+    if wilson and 0.0 <= est.value <= 1.0:
+        return est.proportion_interval()
+    low, high = est.interval()
+    return (max(0.0, low), min(1.0, high)) if unit else (low, high)
 
 
 def level_rows(spec: AtlasSpec, cells: Mapping[CellKey, CellData]) -> list[dict[str, Any]]:
@@ -366,7 +379,7 @@ def level_rows(spec: AtlasSpec, cells: Mapping[CellKey, CellData]) -> list[dict[
                 est = estimate(spec, data, measure, play)
                 if est is None:
                     continue
-                lo, hi = _interval(est, measure.name in WILSON)
+                lo, hi = _interval(est, measure.name in WILSON, measure.name in UNIT_RANGE)
                 rows.append(
                     _row(spec, variant, n, play, measure.name, est.value, lo, hi, est.groups, measure.unit)
                 )
