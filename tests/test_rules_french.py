@@ -1942,3 +1942,23 @@ def test_MC_END_1_a_leaving_ace_still_names_the_suit() -> None:
     game.step("suit D")
     assert (game.phase, game.current_player, game.active_colour) == (Phase.PLAY, 1, 1)
     assert legal(game) == {"7D"}
+
+
+def test_MM_CALL_1_a_false_call_that_costs_nothing_is_not_offered() -> None:
+    """MM-CALL-1 with U-DRAW-4 and E-END-1: with no card left to draw (an empty draw pile, only
+    the top card in the discard pile) a false call's 5 cards cannot be drawn, so it cost nothing
+    and could be repeated until the decision limit: a game stalled with 10,000 decisions. It is
+    not offered then; a true call still is, and a false one again once there are cards."""
+    text = "hands=3H 8C 9S/4D 4S 9S/5D 5S 6H/6D 6S 8H; discard=5H; draw=; colour=H; seat=0; dir=+; phase=play"
+    game = pos("mau_mau", text)
+    assert legal(game) == {"3H", "draw"}
+    two = pos("mau_mau", text.replace("3H 8C 9S/", "3H 8C/"))
+    assert "call" in legal(two)  # two cards, one playable: a true call
+    two.step("call")
+    assert two.called() == [True, False, False, False]
+    none_playable = pos("mau_mau", text.replace("3H 8C 9S/", "8C 9S/"))
+    assert legal(none_playable) == {"draw"}
+    cards_left = pos("mau_mau", text.replace("draw=", "draw=2C"))
+    assert "call" in legal(cards_left)
+    cards_left.step("call")  # false: the one card there is drawn
+    assert cards_left.hand_sizes() == [4, 3, 3, 3]

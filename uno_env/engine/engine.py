@@ -282,6 +282,12 @@ def call_legal(state: np.ndarray, spec: np.ndarray, seat: int, phase: int) -> bo
         # out of turn (H-JUMP-1, H-ZEROSEE-1) only the call a card laid now needs: with two
         # cards, laying one leaves one, which MM-CALL-1 punishes without the call
         return state[L.HAND_SIZE + seat] == 2
+    if rule == CALL_MAU_MAU and state[L.S_NDRAW] == 0 and state[L.S_NDISCARD] <= 1:
+        # no card left to draw (U-DRAW-4): a false call would cost nothing, and calling again
+        # and again would stall the game (E-END-1), so only a true call is offered then
+        size = state[L.HAND_SIZE + seat]
+        if size > 2 or (size == 2 and playable_faces(state, spec, seat) == 0):
+            return False
     return (rule == CALL_UNO and state[L.HAND_SIZE + seat] == 2) or rule == CALL_MAU_MAU
 
 
