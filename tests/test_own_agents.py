@@ -897,13 +897,19 @@ def test_an_agent_that_breaks_the_contract_ends_each_tool_with_one_line_naming_i
         assert f"agent {spec!r}" in line and re.search(message, line), (tool, line)
 
 
-def test_an_agent_file_that_exits_when_loaded_is_named_with_why(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_agent_file_that_exits_when_loaded_is_named_with_why(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A file written as a script (argparse at its top level) read the tool's own arguments and
     exited: the tool ended with argparse's complaint about them and exit code 2, naming no agent."""
     from training.cli import main
 
     spec = f"{Path(__file__).parent / 'user_agents' / 'exits_on_load.py'}:FirstLegal"
-    assert main(["evaluate", spec, "--vs", "greedy", "--games", "2", "--seed", "1"]) == 2
+    words = ["evaluate", spec, "--vs", "greedy", "--games", "2", "--seed", "1"]
+    # the command line the file's argparse reads, as under `uno-env evaluate ...` (the test
+    # runner's own, which differs under pytest-xdist, is not what a user's run has)
+    monkeypatch.setattr(sys, "argv", ["uno-env", *words])
+    assert main(words) == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]  # after argparse's own lines
     assert last.startswith(f"uno-env: error: agent {spec!r}: ") and "Traceback" not in last, last
     assert "it exited while loading (SystemExit: 2)" in last and "if __name__ == '__main__':" in last

@@ -14,6 +14,7 @@ expanding the short forms ``U-DRAW-1..4`` and ``U-START-1/2``.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import difflib
 import re
@@ -465,7 +466,6 @@ def main(argv: list[str] | None = None) -> int:
     Writes the rule reference to RULES_MD (to stdout without it) and, given a template and a page,
     the switches page; a template without the page to write is refused, not ignored.
     """
-    import argparse
 
     parser = argparse.ArgumentParser(
         prog="python -m uno_env.game.reference",
