@@ -346,8 +346,11 @@ class ProgressLog:
         self.rows = len(rows)
 
     def write(self, key_values: dict[str, Any], key_excluded: dict[str, Any], step: int = 0) -> None:
-        """Append one row (SB3's ``KVWriter.write``); values excluded from ``csv`` are left out."""
+        """Append one row (SB3's ``KVWriter.write``); values excluded from ``csv`` are left out, and
+        a row with no value is not written."""
         values = {k: v for k, v in key_values.items() if "csv" not in (key_excluded.get(k) or ())}
+        if not values:  # a dump with nothing recorded (resuming a finished run): no empty row
+            return
         new_keys = [k for k in values if k not in self.keys]
         if new_keys:
             with self.path.open(newline="", encoding="utf-8") as fh:
