@@ -101,6 +101,55 @@ def test_train_writes_the_run_directory(trained_run: Path) -> None:
     assert all(key.split("/")[0] in ("charts", "losses", "eval") for key in header)
 
 
+def test_eval_and_progress_rows_carry_the_intervals_of_every_rate_and_mean(trained_run: Path) -> None:
+    """eval.csv gave the mean rank and points without intervals, and progress.csv the evaluation's
+    win rate with its lower end only; each interval is checked against the statistics helper on
+    the evaluation's games played again (the checkpoint saved with that evaluation, the same
+    deals, arg-max play)."""
+    from sb3_contrib import MaskablePPO
+
+    from training.common import BatchActor
+    from training.evaluate import play_policy
+    from uno_env.stats import POINTS_RANGE, bounded_mean_interval
+
+    rules = uno_env.load_rules("uno", max_decisions=300)
+    model = MaskablePPO.load(str(trained_run / "checkpoints" / "step_0000000512.zip"), device="cpu")
+    records = play_policy(BatchActor(model.policy), rules, 2, ["greedy"], 16, TrainConfig().eval_seed)
+    rank = bounded_mean_interval(records.rank[~np.isnan(records.rank)], 1, 2)  # a rank lies in 1..2
+    points = bounded_mean_interval(records.points, *POINTS_RANGE)
+    first = read_eval_rows(trained_run / "eval.csv")[0]
+    assert first["step"] == 512 and first["wins"] == int(records.won.sum())
+    assert (first["mean_rank"], first["rank_low"], first["rank_high"]) == pytest.approx(rank)
+    assert (first["points"], first["points_low"], first["points_high"]) == pytest.approx(points)
+    header = (trained_run / "eval.csv").read_text().splitlines()[0].split(",")
+    assert header[-5:] == ["truncated", "rank_low", "rank_high", "points_low", "points_high"]  # appended
+    with (trained_run / "progress.csv").open(encoding="utf-8") as handle:
+        logged = next(r for r in csv.DictReader(handle) if r["eval/win_rate_vs_greedy"])  # step 512's
+    assert float(logged["eval/win_low_vs_greedy"]) == pytest.approx(first["win_low"])
+    assert float(logged["eval/win_high_vs_greedy"]) == pytest.approx(first["win_high"])
+    assert float(logged["eval/rank_low_vs_greedy"]) == pytest.approx(rank[1])
+    assert float(logged["eval/rank_high_vs_greedy"]) == pytest.approx(rank[2])
+    truncated = wilson_interval(int(records.truncated.sum()), 16)
+    assert float(logged["eval/truncated_low_vs_greedy"]) == pytest.approx(truncated[0])
+    assert float(logged["eval/truncated_high_vs_greedy"]) == pytest.approx(truncated[1])
+
+
+def test_an_eval_log_from_before_the_rank_and_points_intervals_is_read_and_superseded(tmp_path: Path) -> None:
+    """A run from before eval.csv had the rank and points intervals resumes: its rows read without
+    them, and rows after the checkpoint move aside with the new columns left empty."""
+    from training.train import EVAL_FIELDS, Run
+
+    old = ["step,seconds,opponents,games,wins,win_rate,win_low,win_high,mean_rank,points,truncated"]
+    old += ["512,1.4,greedy,16,1,0.0625,0.011,0.283,1.9375,1.9,0"]
+    old += ["1024,2.3,greedy,16,0,0.0,0.0,0.194,2.0,0.0,1"]
+    (tmp_path / "eval.csv").write_text("\n".join(old) + "\n")
+    run = Run(tiny_config(tmp_path), tmp_path, uno_env.load_rules("uno"))
+    assert [sorted(r) for r in run.eval_rows] == [sorted(EVAL_FIELDS[:11])] * 2
+    run.supersede_eval_rows(512)
+    assert csv_lines(tmp_path / "eval.csv") == [",".join(EVAL_FIELDS), old[1] + ",,,,"]
+    assert csv_lines(tmp_path / "eval.superseded.csv") == [",".join(EVAL_FIELDS), old[2] + ",,,,"]
+
+
 def test_resume_continues_the_step_counter_and_keeps_eval_rows(trained_run: Path, tmp_path: Path) -> None:
     import shutil
 

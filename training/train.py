@@ -34,9 +34,10 @@ Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
   :mod:`agents.policy_agent`), ``step_<N>.state.json`` (step counter, snapshot steps,
   evaluation rows) and ``step_<N>.snapshots.pt`` (snapshot weights and generator states),
   every ``--eval-every`` steps (after each evaluation) and at the end;
-- ``eval.csv`` and ``eval_curve.png``: win rate with 95% Wilson interval against each
-  evaluation opponent (default ``random_playable``, the literature's random player, and
-  ``blocker``, the strongest scripted style head to head in ``docs/agents.md``) every
+- ``eval.csv`` and ``eval_curve.png``: win rate with 95% Wilson interval (and in ``eval.csv``
+  the mean rank and points per game with their 95% intervals) against each evaluation
+  opponent (default ``random_playable``, the literature's random player, and ``blocker``,
+  the strongest scripted style head to head in ``docs/agents.md``) every
   ``--eval-every`` steps, on the same ``--eval-games`` games each time, seats rotated,
   deterministic play, with the games truncated at the decision limit next to the wins (a
   policy whose games mostly truncate is flagged as stalling in the log);
@@ -96,7 +97,7 @@ from uno_env.compiler.compiling import warm_up
 from uno_env.engine.rng import SEED_LIMIT
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import load_policy
-from uno_env.stats import grouped_ratio
+from uno_env.stats import grouped_ratio, wilson_interval
 from uno_env.styles.params import spelled_out
 
 from .common import (
@@ -134,7 +135,15 @@ EVAL_FIELDS = [
     "mean_rank",
     "points",
     "truncated",
+    "rank_low",
+    "rank_high",
+    "points_low",
+    "points_high",
 ]
+"""The columns of ``eval.csv``; the intervals of the mean rank and points come last (runs from
+before them lack the four columns, so readers and resume keep the earlier order)."""
+EVAL_INTERVAL_FIELDS = ("rank_low", "rank_high", "points_low", "points_high")
+"""The columns of ``eval.csv`` that runs from before them lack."""
 
 
 NUMBER_OPTIONS: dict[str, tuple[float, float, bool]] = {
@@ -460,7 +469,9 @@ def make_model(cfg: TrainConfig, env: Any) -> Any:
 def evaluate_policy(
     policy: Any, cfg: TrainConfig, rules: RuleSet, step: int, seconds: float, *, trust: bool = False
 ) -> list[dict[str, Any]]:
-    """One evaluation point: win rate (95% Wilson interval) against each evaluation opponent set."""
+    """One evaluation point against each evaluation opponent set: win rate (95% Wilson interval),
+    mean rank and points per game (95% intervals of :func:`training.evaluate.summarize`; every
+    game is its own deal, so the games are independent)."""
 
     actor = BatchActor(policy, deterministic=True)
     rows = []
@@ -485,6 +496,10 @@ def evaluate_policy(
                 "mean_rank": res.mean_rank,
                 "points": res.points,
                 "truncated": res.truncated,
+                "rank_low": res.rank_low,
+                "rank_high": res.rank_high,
+                "points_low": res.points_low,
+                "points_high": res.points_high,
             }
         )
     return rows
@@ -561,6 +576,11 @@ def read_eval_rows(path: Path) -> list[dict[str, Any]]:
             row["truncated"] = int(row.get("truncated") or 0)  # eval.csv of older runs has no column
             for key in ("seconds", "win_rate", "win_low", "win_high", "mean_rank", "points"):
                 row[key] = float(row[key])
+            for key in EVAL_INTERVAL_FIELDS:  # eval.csv of older runs has no columns (or empty cells)
+                if row.get(key) in (None, ""):
+                    row.pop(key, None)
+                else:
+                    row[key] = float(row[key])
         except (KeyError, TypeError, ValueError) as exc:
             fields = ", ".join(EVAL_FIELDS)
             raise ValueError(f"{path}, line {line}: not an evaluation row of {fields} ({exc})") from None
@@ -663,7 +683,8 @@ class Run:
         """Keep the evaluation rows up to ``step``; later ones move to ``eval.superseded.csv``."""
         later = [r for r in self.eval_rows if r["step"] > step]
         if later:
-            move_superseded(self.eval_path, EVAL_FIELDS, [[r[k] for k in EVAL_FIELDS] for r in later])
+            cells = [[r.get(k, "") for k in EVAL_FIELDS] for r in later]  # an older run's rows lack some
+            move_superseded(self.eval_path, EVAL_FIELDS, cells)
             self.eval_rows = [r for r in self.eval_rows if r["step"] <= step]
             write_eval_rows(self.eval_path, self.eval_rows)
 
@@ -749,6 +770,14 @@ class Run:
             model.logger.record(f"eval/win_low_vs_{key}", row["win_low"])
             model.logger.record(f"eval/mean_rank_vs_{key}", row["mean_rank"])
             model.logger.record(f"eval/truncated_vs_{key}", row["truncated"] / max(row["games"], 1))
+        for row in rows:  # the intervals after the columns above, which keep their places
+            key = row["opponents"].replace("/", "-").replace(":", "_")
+            truncated_low, truncated_high = wilson_interval(row["truncated"], row["games"])
+            model.logger.record(f"eval/win_high_vs_{key}", row["win_high"])
+            model.logger.record(f"eval/rank_low_vs_{key}", row["rank_low"])
+            model.logger.record(f"eval/rank_high_vs_{key}", row["rank_high"])
+            model.logger.record(f"eval/truncated_low_vs_{key}", truncated_low)
+            model.logger.record(f"eval/truncated_high_vs_{key}", truncated_high)
         return rows
 
 
