@@ -252,6 +252,37 @@ def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(
     assert skill["stronger_share"].between(0, 1).all()
 
 
+def test_transfer_rows_give_the_truncated_share_and_game_length_with_intervals_by_deal(
+    killed_sweep: dict[str, Any],
+) -> None:
+    """transfer.csv gave the truncated share and the mean game length without intervals; each
+    is checked against the statistics helpers on the per-deal counts the sweep wrote (the deal
+    is the unit, as for the win rate next to them; the field pools its styles' games)."""
+    import pandas as pd
+
+    from uno_env.stats import GAME_LENGTH_RANGE, grouped_ratio
+
+    out = killed_sweep["out"]
+    field = list(load_sweep(out / "spec.toml").field)
+    matrix = pd.read_csv(out / "transfer.csv")
+    appended = ["truncated_lo", "truncated_hi", "decisions_lo", "decisions_hi"]
+    assert list(matrix.columns[-5:]) == ["seed", *appended]  # after the earlier columns
+    for row in matrix.itertuples():
+        task = f"{row.trained_on}__{row.players}p__on__{row.played_on}"
+        per = json.loads((out / "transfer" / f"{task}.json").read_text())["opponents"]
+        names = field if row.opponents == "field" else [row.opponents]
+        games = row.players * len(names)  # per deal
+        truncated = np.sum([per[name]["truncated"] for name in names], axis=0)
+        decisions = np.sum([per[name]["decisions"] for name in names], axis=0)
+        share, length = grouped_ratio(truncated, games), grouped_ratio(decisions, games)
+        near = {"abs": 1e-6, "rel": 1e-6}  # the file keeps six decimals
+        assert (row.truncated_rate, row.decisions_mean) == pytest.approx((share.value, length.value), **near)
+        assert (row.truncated_lo, row.truncated_hi) == pytest.approx(share.proportion_interval(), **near)
+        length_interval = length.bounded_interval(*GAME_LENGTH_RANGE)
+        assert (row.decisions_lo, row.decisions_hi) == pytest.approx(length_interval, **near)
+        assert row.decisions_lo < row.decisions_mean < row.decisions_hi
+
+
 def test_report_of_a_sweep_still_playing_shows_the_pairs_so_far(killed_sweep: dict[str, Any]) -> None:
     from training.transfer import assemble
 

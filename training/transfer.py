@@ -22,7 +22,8 @@ other in every variant:
 - **Transfer matrix** (``transfer.csv``, ``transfer.parquet`` with pyarrow, ``transfer.png``):
   per trained-on x played-on pair, the win rate against the field (all field styles pooled)
   and against each opponent, with the change against the policy adapted to the played-on
-  variant (the diagonal), paired by deal.
+  variant (the diagonal), paired by deal; the share of games truncated at the decision limit
+  and the mean game length in decisions, each with its interval by deal (the last columns).
 - **Skill premium** (``skill.csv``, ``report.md``), per variant and player count:
   ``premium``, the adapted policy's win rate against the field minus the fair share
   ``1/n``; its win rate against the baseline; ``spread``, the best minus the worst win rate
@@ -79,7 +80,7 @@ from training.study.spec import LEARNED, SpecError, check_agents_reach_workers
 from uno_env import files
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import is_learned_policy, load_policy
-from uno_env.stats import benjamini_hochberg, grouped_ratio, paired_difference
+from uno_env.stats import GAME_LENGTH_RANGE, benjamini_hochberg, grouped_ratio, paired_difference
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -504,8 +505,11 @@ def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
             wins = totals[(task.trained, task.played, n, opponent)]
             rate, lo, hi, _ = _rate(wins, count)
             names = spec.field if opponent == FIELD else (opponent,)
-            truncated = sum(int(np.sum(per[s]["truncated"])) for s in names)
-            decisions = sum(int(np.sum(per[s]["decisions"])) for s in names)
+            # per deal, as the win rate: the games of one deal share its cards
+            truncated = sum((np.asarray(per[s]["truncated"]) for s in names), np.zeros(task.deals))
+            decisions = sum((np.asarray(per[s]["decisions"]) for s in names), np.zeros(task.deals))
+            truncated_lo, truncated_hi = grouped_ratio(truncated, count).proportion_interval()
+            decisions_lo, decisions_hi = grouped_ratio(decisions, count).bounded_interval(*GAME_LENGTH_RANGE)
             own = totals.get((adapted, task.played, n, opponent))
             delta = paired_difference(wins, count, wins if own is None else own, count)
             dlo, dhi = delta.interval() if own is not None else (math.nan, math.nan)
@@ -520,8 +524,10 @@ def transfer_rows(spec: SweepSpec, out: Path) -> list[dict[str, Any]]:
                     "delta_vs_adapted": delta.value if task.trained != adapted else 0.0,
                     "delta_lo": dlo if task.trained != adapted else math.nan,
                     "delta_hi": dhi if task.trained != adapted else math.nan,
-                    "truncated_rate": truncated / (count * task.deals),
-                    "decisions_mean": decisions / (count * task.deals), "seed": task.seed,
+                    "truncated_rate": float(truncated.sum()) / (count * task.deals),
+                    "decisions_mean": float(decisions.sum()) / (count * task.deals), "seed": task.seed,
+                    "truncated_lo": truncated_lo, "truncated_hi": truncated_hi,
+                    "decisions_lo": decisions_lo, "decisions_hi": decisions_hi,
                 }
             )  # fmt: skip
     return rows
