@@ -13,7 +13,8 @@ agent is measured (``uno-env benchmark AGENT --vs OPPONENT``, ``docs/own-agents.
    cut at the decision limit (E-END-1) counts as not won.
 3. **Answers and cost.** For agents that answer in words (:class:`agents.llm.ChatAgent`):
    the illegal-answer rate (answers that named no legal move, per answer), the fallbacks
-   (decisions where the retry budget ran out and the first legal move was played), prompt
+   (decisions where the retry budget ran out and the first legal move was played), both rates
+   with their 95% intervals by deal (counted per deal, as the win rate), prompt
    and completion tokens per decision; for every agent the seconds per decision (wall clock
    of its ``act``).
 4. **Traces.** With ``trace`` every decision (view, legal moves, raw answers, parsed move,
@@ -74,6 +75,10 @@ def benchmark(
     decisions = 0
     seconds = 0.0
     player = me.make(ruleset, players, seed, trust=trust)  # one agent: its accounting spans the match
+    # per deal, for agents that answer in words: answers, illegal answers, decisions, fallbacks
+    # (the deal is the unit of their intervals, as of the win rate's)
+    answered = np.zeros((deals, len(ANSWER_COUNTS)))
+    counted = _answer_totals(player)  # the agent's totals when last read
     writer = TraceWriter(trace) if trace is not None else None
     try:
         for k in range(players):
@@ -84,7 +89,7 @@ def benchmark(
             made = [
                 player if s == k else table[s].make(ruleset, players, trust=trust) for s in range(players)
             ]
-            counter = {"decisions": 0, "seconds": 0.0}
+            counter = {"decisions": 0, "seconds": 0.0, "deal": 0}
 
             def count(
                 seat: int, action: int, took: float, k: int = k, counter: dict[str, Any] = counter
@@ -92,9 +97,24 @@ def benchmark(
                 if seat == k:
                     counter["decisions"] += 1
                     counter["seconds"] += took
+                    totals = _answer_totals(player) if counted is not None else None
+                    if counted is not None and totals is not None:  # what this decision added, to its deal
+                        answered[counter["deal"]] += totals - counted
+                        counted[:] = totals
+
+            def at_deal(deal: int, game: Any, counter: dict[str, Any] = counter) -> None:
+                counter["deal"] = deal
 
             try:
-                result = play_deals(ruleset, table, seeds, agents=made, on_decision=count, trace=writer)
+                result = play_deals(
+                    ruleset,
+                    table,
+                    seeds,
+                    agents=made,
+                    on_decision=count,
+                    trace=writer,
+                    before_decision=at_deal,
+                )
             finally:  # also when an agent failed: no opponent's program is left running
                 for j, other in enumerate(made):
                     close = getattr(other, "close", None)
@@ -134,9 +154,42 @@ def benchmark(
     stats = getattr(player, "stats", None)
     if callable(stats):
         report["answers"] = stats()
+        if counted is not None:
+            report["answers"].update(answer_intervals(answered))
     if trace is not None:
         report["trace"] = str(trace)
     return report
+
+
+ANSWER_COUNTS = ("answers", "illegal_answers", "decisions", "fallbacks")
+"""The totals of an agent that answers in words (its ``stats()``) counted per deal."""
+
+
+def _answer_totals(player: Any) -> np.ndarray | None:
+    """The agent's :data:`ANSWER_COUNTS` so far (None for an agent without them)."""
+    stats = getattr(player, "stats", None)
+    if not callable(stats):
+        return None
+    totals = stats()
+    if not all(key in totals for key in ANSWER_COUNTS):
+        return None
+    return np.array([float(totals[key]) for key in ANSWER_COUNTS])
+
+
+def answer_intervals(answered: np.ndarray) -> dict[str, float]:
+    """The 95% intervals of the illegal-answer rate (per answer) and the fallback rate (per
+    decision) from per-deal counts ``answered[d]`` (:data:`ANSWER_COUNTS`): ratios over the
+    deals with the cluster-robust error, Wilson at the effective size
+    (:meth:`uno_env.stats.GroupedEstimate.proportion_interval`), the deal as the unit."""
+    answers, illegal, decisions, fallbacks = (answered[:, j] for j in range(len(ANSWER_COUNTS)))
+    illegal_low, illegal_high = grouped_ratio(illegal, answers).proportion_interval()
+    fallback_low, fallback_high = grouped_ratio(fallbacks, decisions).proportion_interval()
+    return {
+        "illegal_answer_low": illegal_low,
+        "illegal_answer_high": illegal_high,
+        "fallback_low": fallback_low,
+        "fallback_high": fallback_high,
+    }
 
 
 def _opponent_name(opponent: str | list[str]) -> str:
@@ -159,8 +212,10 @@ def format_report(report: dict[str, Any]) -> str:
     answers = report.get("answers")
     if answers:
         lines.append(
-            f"answers: {int(answers['answers']):,}, illegal {answers['illegal_answer_rate']:.1%}, "
-            f"fallbacks {int(answers['fallbacks'])} ({answers['fallback_rate']:.1%} of decisions); "
+            f"answers: {int(answers['answers']):,}, illegal {answers['illegal_answer_rate']:.1%} "
+            f"[{answers['illegal_answer_low']:.1%}, {answers['illegal_answer_high']:.1%}], "
+            f"fallbacks {int(answers['fallbacks'])} ({answers['fallback_rate']:.1%} "
+            f"[{answers['fallback_low']:.1%}, {answers['fallback_high']:.1%}] of decisions; 95%, by deal); "
             f"tokens per decision: {answers['prompt_tokens_per_decision']:.0f} prompt, "
             f"{answers['completion_tokens_per_decision']:.1f} completion"
         )

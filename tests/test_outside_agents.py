@@ -670,6 +670,47 @@ def test_the_benchmark_protocol_with_a_language_model_and_its_trace(endpoint: st
     assert replay_main([str(trace), "--quiet", "--game", "-1"]) == 0
 
 
+@pytest.mark.parametrize("retries", [1, 0])
+def test_the_benchmark_gives_the_answer_rates_with_intervals_by_deal(
+    endpoint: str, tmp_path: Path, retries: int
+) -> None:
+    """The illegal-answer and fallback rates were printed and written without intervals; each
+    interval is checked against the statistics helper on the per-deal counts of the trace (the
+    deal is the unit, as for the win rate: the agent's games of one deal share its cards). With
+    one retry the scripted model's wrong first answers are re-asked; with none they fall back."""
+    import contextlib
+
+    from agents.llm import FallbackWarning
+    from uno_env.stats import grouped_ratio
+
+    trace = tmp_path / "trace.jsonl"
+    spec = f"llm:model=scripted,base_url={endpoint},retries={retries}"
+    with pytest.warns(FallbackWarning) if retries == 0 else contextlib.nullcontext():
+        report = benchmark(spec, "greedy", "uno", 2, deals=3, seed=40, trace=trace)
+    counts = np.zeros((3, 4))  # per deal: answers, illegal answers, decisions, fallbacks
+    for line in read_trace(trace):
+        if line["agent"] == spec:
+            counts[line["seed"] - 40] += [len(line["answers"]), len(line["reasks"]), 1, line["fallback"]]
+    answers = report["answers"]
+    assert counts.sum(axis=0).tolist() == [
+        answers[k] for k in ("answers", "illegal_answers", "decisions", "fallbacks")
+    ]
+    illegal = grouped_ratio(counts[:, 1], counts[:, 0])
+    fallback = grouped_ratio(counts[:, 3], counts[:, 2])
+    assert answers["illegal_answer_rate"] == pytest.approx(illegal.value) and illegal.value > 0
+    assert (answers["illegal_answer_low"], answers["illegal_answer_high"]) == pytest.approx(
+        illegal.proportion_interval()
+    )
+    assert answers["fallback_rate"] == pytest.approx(fallback.value) and (fallback.value > 0) == (
+        retries == 0
+    )
+    assert (answers["fallback_low"], answers["fallback_high"]) == pytest.approx(
+        fallback.proportion_interval()
+    )
+    low, high = (f"{answers[k]:.1%}" for k in ("illegal_answer_low", "illegal_answer_high"))
+    assert f"illegal {answers['illegal_answer_rate']:.1%} [{low}, {high}]" in format_report(report)
+
+
 def test_the_benchmark_of_an_out_of_process_agent_equals_the_same_logic_in_process() -> None:
     a = benchmark(f"cmd:{PROTOCOL_AGENT}", "blocker", "uno", 3, deals=2, seed=9)
     b = benchmark(f"{HERE / 'seeded_agent.py'}:Seeded", "blocker", "uno", 3, deals=2, seed=9)

@@ -8,8 +8,9 @@
 
 The protocol of :mod:`agents.benchmark`: duplicate deals, the agent at every seat, the win
 rate with its 95% interval by deal, and for agents that answer in words the illegal-answer
-rate, fallbacks and tokens per decision; seconds per decision for every agent. ``--out``
-writes the report as JSON; ``--trace`` every decision and game (``uno-env replay`` reads it).
+rate and fallback rate (each with its 95% interval by deal) and tokens per decision; seconds
+per decision for every agent. ``--out`` writes the report as JSON; ``--trace`` every decision
+and game (``uno-env replay`` reads it).
 """
 
 from __future__ import annotations
