@@ -517,6 +517,35 @@ def test_self_play_options_out_of_range_are_refused(option: str, value: object, 
         SelfPlayConfig(**{option: value}).check()  # type: ignore[arg-type]
 
 
+def test_training_win_rates_per_opponent_table_carry_their_wilson_intervals() -> None:
+    """progress.csv's charts/ win rates (per opponent table and pooled) had no intervals; each is
+    checked against the Wilson interval of the games counted here from the steps themselves."""
+    from training.train import build_env
+
+    cfg = TrainConfig(num_envs=16, opponents=["random", "blocker@2"])
+    env = build_env(cfg, uno_env.load_rules("uno", max_decisions=200))
+    env.seed(3)
+    env.reset()
+    games: dict[str, list[int]] = {}  # label: [games, wins]
+    for _ in range(300):
+        tables = env.venv.table_index.copy()
+        env.step_async(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+        _obs, rewards, dones, infos = env.step_wait()
+        for i in np.flatnonzero(dones):
+            count = games.setdefault(env.labels[int(tables[i])], [0, 0])
+            count[0] += 1
+            count[1] += int(not infos[i]["TimeLimit.truncated"] and rewards[i] > 0)
+    stats = env.pop_stats()
+    assert set(games) == {"random", "blocker"} and all(n > 5 for n, _ in games.values())
+    for label, (n, wins) in games.items():
+        assert stats[f"win_rate_vs_{label}"] == wins / n
+        assert (stats[f"win_low_vs_{label}"], stats[f"win_high_vs_{label}"]) == wilson_interval(wins, n)
+    total = [sum(c[k] for c in games.values()) for k in (0, 1)]
+    assert (stats["win_low"], stats["win_high"]) == wilson_interval(total[1], total[0])
+    keys = list(stats)  # the intervals come after the earlier keys (progress.csv keeps its columns)
+    assert keys.index("win_low") > max(keys.index(k) for k in keys if k.startswith(("reward_vs", "win_rate")))
+
+
 def test_snapshot_tables_play_with_batched_inference() -> None:
     from sb3_contrib import MaskablePPO
 

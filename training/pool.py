@@ -36,6 +36,7 @@ from uno_env.engine.rules import RuleSet
 from uno_env.envs.sb3 import SB3VecEnv
 from uno_env.envs.vector import OpponentPool, VectorEnv
 from uno_env.sim.learned import load_policy
+from uno_env.stats import wilson_interval
 
 from .common import load_checkpoint_actor
 
@@ -246,7 +247,8 @@ class PoolVecEnv(SB3VecEnv):
         return obs, rewards.astype(np.float32), dones, out
 
     def pop_stats(self) -> dict[str, float]:
-        """Since the last call: games, win rate (reward > 0), mean reward and length, per label too."""
+        """Since the last call: games, win rate (reward > 0) with its 95% Wilson interval, mean
+        reward and length, per label too."""
         stats: dict[str, float] = {}
         games = sum(len(v) for v in self._outcomes.values())
         if games:
@@ -257,6 +259,13 @@ class PoolVecEnv(SB3VecEnv):
         for label, values in self._outcomes.items():
             stats[f"win_rate_vs_{label}"] = self._wins[label] / len(values)
             stats[f"reward_vs_{label}"] = float(np.mean(values))
+        # the win rates' 95% Wilson intervals after the keys above, which keep their places in
+        # progress.csv (every game is dealt from its own seed: independent games)
+        if games:
+            stats["win_low"], stats["win_high"] = wilson_interval(sum(self._wins.values()), games)
+        for label, values in self._outcomes.items():
+            low, high = wilson_interval(self._wins[label], len(values))
+            stats[f"win_low_vs_{label}"], stats[f"win_high_vs_{label}"] = low, high
         self._outcomes.clear()
         self._wins.clear()
         self._lengths.clear()

@@ -26,9 +26,10 @@ Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
 - ``rules.txt``: the canonical one-line rules (``str(rules)``);
 - ``env.json``: observation spec, env version, observation size and action count;
 - ``tb/``: TensorBoard logs (if tensorboard is installed) with namespaced metrics:
-  ``charts/`` (episode win rate and reward per opponent entry, episode length, steps/s,
-  learning rate), ``losses/`` (SB3's ``train/`` values: policy, value and entropy losses,
-  approx KL, clip fraction, explained variance) and ``eval/`` (the periodic evaluation);
+  ``charts/`` (episode win rate with its 95% Wilson interval, and reward, per opponent entry,
+  episode length, steps/s, learning rate), ``losses/`` (SB3's ``train/`` values: policy,
+  value and entropy losses, approx KL, clip fraction, explained variance) and ``eval/`` (the
+  periodic evaluation: win rate, mean rank and truncated share with their 95% intervals);
   SB3's ``rollout/`` and ``time/`` keys go to ``charts/``. ``progress.csv`` has the same rows;
 - ``checkpoints/step_<N>.zip`` + ``.meta.json`` (the policy sidecar of
   :mod:`agents.policy_agent`), ``step_<N>.state.json`` (step counter, snapshot steps,
