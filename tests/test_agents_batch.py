@@ -117,13 +117,17 @@ def _fields(text: str) -> list[tuple[str, str]]:
 
 def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) -> str:
     """The same position with the cards ``seat`` cannot see dealt anew (same hand sizes) and
-    the bluff flag of a pending Wild Draw Four drawn at random."""
+    the bluff flag of a pending Wild Draw Four drawn at random. Hands ``seat`` knows (``seen=``:
+    a look, H-ZEROSEE-1, or a hand it passed, H-SEVEN-1, H-ZERO-1) stay."""
     fields = _fields(text)
     values = dict(fields)
     hands = values["hands"].split("/")
     draw: list[str] = values["draw"].split() if values["draw"] != "-" else []
+    known = {seat} | {
+        int(pair.split(">")[1]) for pair in values.get("seen", "").split() if pair.startswith(f"{seat}>")
+    }
     hidden = {
-        other: [t for t in hand.split() if t != "-"] for other, hand in enumerate(hands) if other != seat
+        other: [t for t in hand.split() if t != "-"] for other, hand in enumerate(hands) if other not in known
     }
 
     def shuffle(cards: list[str]) -> None:
@@ -132,7 +136,7 @@ def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) 
     dealt, rest = deal_hidden(hidden, draw, values, shuffle)  # proven records (void=) are public
     for other, cards in dealt.items():
         hands[other] = " ".join(cards)
-    redeal_jump_block(values, [h.split() for h in hands], {seat})
+    redeal_jump_block(values, [h.split() for h in hands], known)
     keys = [k for k, _ in fields if k in values]  # (a jumpblock the redeal cannot keep is dropped)
     values["hands"] = "/".join(hands)
     values["draw"] = " ".join(rest) if rest else "-"

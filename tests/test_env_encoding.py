@@ -189,6 +189,32 @@ def test_a_seen_hand_is_revealed_to_its_observer_until_it_changes() -> None:
     assert not field(obs_of(game, 0), "revealed").any()
 
 
+def test_a_seven_swap_reveals_to_each_player_the_hand_it_passed() -> None:
+    """H-SEVEN-1 (with the record of H-ZEROSEE-1): after seat 0 swaps hands with seat 2, seat 0
+    sees its old hand at seat 2 and seat 2 its old hand at seat 0 (two places clockwise both
+    ways at 4 players); seats 1 and 3 see no hand. Redealing what each observer cannot see
+    leaves its observation unchanged (seats 1 and 3 keep only their sizes)."""
+    position = (
+        "hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; draw=Y4 Y5 Y6 Y7 B5 B6; colour=R; "
+        "seat=0; dir=+; phase=play"
+    )
+    game = Game.from_position("uno", position, seven_swap=True)
+    game.step("R7")
+    game.step("target +2")
+
+    def shown(seat: int) -> list[str]:
+        rows = field(obs_of(game, seat), "revealed").reshape(9, 56)[:3]
+        return [format_cards(np.repeat(np.arange(56), row.astype(int)).tolist()) for row in rows]
+
+    assert shown(0) == ["-", "G1 G2", "-"]
+    assert shown(2) == ["-", "B1 B2 B3 B4", "-"]
+    assert not field(obs_of(game, 1), "revealed").any() and not field(obs_of(game, 3), "revealed").any()
+    rng = random.Random(0)
+    for observer in range(4):
+        variant = Game.from_position("uno", hidden_variant(game.position(), observer, rng), seven_swap=True)
+        np.testing.assert_array_equal(obs_of(variant, observer), obs_of(game, observer))
+
+
 def test_sit_out_turns_and_players_who_left() -> None:
     """MC-FOUR-1 turns to sit out and MC-END-1 players who left, per relative seat."""
     game = Game.from_position(

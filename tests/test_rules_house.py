@@ -400,7 +400,7 @@ def test_H_SEVEN_1_seven_swaps_hands_with_the_chosen_player() -> None:
     assert_position(
         game,
         f"hands=B1 B2 B3 B4/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; "
-        "colour=R; seat=1; dir=+; phase=play",
+        "colour=R; seat=1; dir=+; phase=play; seen=0>2 2>0",
     )
 
 
@@ -413,7 +413,8 @@ def test_H_SEVEN_1_target_is_relative_to_the_player() -> None:
     play(game, "R7", "target +3")
     assert_position(
         game,
-        f"hands=G1 G2 G3/B2 B3/Y1 Y2/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=-; phase=play",
+        f"hands=G1 G2 G3/B2 B3/Y1 Y2/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=-; phase=play; "
+        "seen=1>2 2>1",
     )
 
 
@@ -428,7 +429,8 @@ def test_H_SEVEN_1_swap_voids_the_uno_calls_and_nobody_is_punished() -> None:
     play(game, "R7", "target +2")
     assert_position(
         game,
-        f"hands=B1/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=+; phase=play",
+        f"hands=B1/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>2 2>0",
     )
     assert game.called() == [False, False, False, False]
 
@@ -447,7 +449,8 @@ def test_H_SEVEN_1_called_player_swapping_away_one_card_loses_the_call() -> None
     play(game, "target +1")
     assert_position(
         game,
-        f"hands=Y1 Y2 Y3/G1/B1 B2 B3/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=+; phase=play",
+        f"hands=Y1 Y2 Y3/G1/B1 B2 B3/G4 G5 G6; discard=R5 R7; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>1 1>0",
     )
 
 
@@ -465,7 +468,47 @@ def test_H_SEVEN_1_missed_call_is_caught_before_the_swap() -> None:
     assert_position(
         game,
         "hands=Y1 Y2 Y3 Y4/G1 Y1 Y2/B1 B2 B3/G4 G5 G6; discard=R5 R7; "
-        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=1; dir=+; phase=play",
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=1; dir=+; phase=play; seen=0>1 1>0",
+    )
+
+
+def test_H_SEVEN_1_each_player_of_a_swap_knows_the_hand_it_passed() -> None:
+    """H-SEVEN-1 with the record of H-ZEROSEE-1: the player of the 7 and the chosen player
+    each know the hand they passed, now the other's, until it changes; nobody else learns
+    anything."""
+    game = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        seven_swap=True,
+    )
+    play(game, "R7", "target +2")
+    assert_position(
+        game,
+        f"hands=B1 B2 B3 B4/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play; seen=0>2 2>0",
+    )
+    assert [game.hands_seen(s) for s in range(4)] == [[2], [], [0], []]
+    play(game, "draw", "draw")  # seat 1 draws Y1, seat 2 (G1 G2, nothing on red) draws Y2
+    assert hand(game, 2) == ["Y2", "G1", "G2"]
+    assert position_fields(game.position())["seen"] == "2>0"  # seat 0's look is out of date
+
+
+def test_H_SEVEN_1_a_look_at_a_swapped_hand_follows_the_hand() -> None:
+    """H-SEVEN-1 + H-ZEROSEE-1: seat 1 had seen seat 2's hand; after seat 0 swaps with seat 2
+    it knows that hand is seat 0's, and knows nothing of seat 2's new one. Seat 3's look at
+    seat 0's hand was out of date once seat 0 laid its 7, and the swap does not revive it."""
+    game = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; seen=1>2 3>0",
+        seven_swap=True,
+    )
+    play(game, "R7")
+    assert position_fields(game.position())["seen"] == "1>2"
+    play(game, "target +2")
+    assert_position(
+        game,
+        f"hands=B1 B2 B3 B4/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play; seen=0>2 1>0 2>0",
     )
 
 
@@ -498,7 +541,7 @@ def test_H_ZERO_1_rotate_passes_every_hand_on_clockwise() -> None:
     assert_position(
         game,
         f"hands=G4 G5 G6 G7 G8/G1 G2/Y1 Y2 Y3/B1 B2 B3 B4; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
-        "phase=play",
+        "phase=play; seen=0>1 1>2 2>3 3>0",
     )
 
 
@@ -509,8 +552,24 @@ def test_H_ZERO_1_rotate_counter_clockwise() -> None:
     assert_position(
         game,
         f"hands=Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8/G1 G2; discard=R5 R0; {FILL}; colour=R; seat=3; dir=-; "
-        "phase=play",
+        "phase=play; seen=0>3 1>0 2>1 3>2",
     )
+
+
+def test_H_ZERO_1_rotate_each_player_knows_the_hand_it_passed_on() -> None:
+    """H-ZERO-1 ``rotate`` with the record of H-ZEROSEE-1: every player knows the hand it
+    passed on, now its neighbour's in the direction of play (counter-clockwise here). Seat 1
+    had seen seat 3's hand: it knows it is seat 2's now. Seat 2 had seen seat 3's hand too,
+    which is now its own: no look at itself. Seat 3's look at seat 0's hand was out of date
+    once seat 0 laid its 0."""
+    game = at(ZERO_START + "; dir=-; seen=1>3 2>3 3>0", zero_rule="rotate")
+    play(game, "R0")
+    assert_position(
+        game,
+        f"hands=Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6 G7 G8/G1 G2; discard=R5 R0; {FILL}; colour=R; seat=3; dir=-; "
+        "phase=play; seen=0>3 1>0 1>2 2>1 3>2",
+    )
+    assert [game.hands_seen(s) for s in range(4)] == [[3], [0, 2], [1], [2]]
 
 
 def test_H_ZERO_1_rotate_at_two_players_exchanges_the_hands() -> None:
@@ -523,7 +582,7 @@ def test_H_ZERO_1_rotate_at_two_players_exchanges_the_hands() -> None:
     play(game, "R0")
     assert_position(
         game,
-        f"hands=G3 G4 G5 G6/R5 R6; discard=R9 R0; {FILL}; colour=R; seat=1; dir=+; phase=play",
+        f"hands=G3 G4 G5 G6/R5 R6; discard=R9 R0; {FILL}; colour=R; seat=1; dir=+; phase=play; seen=0>1 1>0",
     )
     assert_legal(game, "R5", "R6", "call", "draw")
 
@@ -539,7 +598,8 @@ def test_H_ZERO_1_rotation_voids_every_call() -> None:
     play(game, "R0")
     assert_position(
         game,
-        f"hands=G4 G5 G6/G1 G2/Y1/B1 B2 B3; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; phase=play",
+        f"hands=G4 G5 G6/G1 G2/Y1/B1 B2 B3; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>1 1>2 2>3 3>0",
     )
 
 
@@ -560,7 +620,7 @@ def test_H_ZERO_1_swap_optional_may_pass() -> None:
     assert_position(
         game,
         f"hands=G4 G5 G6 G7 G8/Y1 Y2 Y3/B1 B2 B3 B4/G1 G2; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
-        "phase=play",
+        "phase=play; seen=0>3 3>0",
     )
 
 
@@ -573,7 +633,7 @@ def test_H_ZERO_1_swap_must_choose_a_player() -> None:
     assert_position(
         game,
         f"hands=Y1 Y2 Y3/G1 G2/B1 B2 B3 B4/G4 G5 G6 G7 G8; discard=R5 R0; {FILL}; colour=R; seat=1; dir=+; "
-        "phase=play",
+        "phase=play; seen=0>1 1>0",
     )
 
 
@@ -647,7 +707,7 @@ def test_H_ZERO_1_rule_of_one_rotates_on_a_one_not_on_a_zero() -> None:
     assert_position(
         game,
         f"hands=G4 G5 G6 G7 G8/R0 G2/Y1 Y2 Y3/B1 B2 B3 B4; discard=R5 R1; {FILL}; colour=R; seat=1; dir=+; "
-        "phase=play",
+        "phase=play; seen=0>1 1>2 2>3 3>0",
     )
 
 
@@ -817,7 +877,8 @@ def test_H_JUMP_1_H_SEVEN_1_a_jumped_in_seven_swaps_for_the_jumper() -> None:
     play(seven, "target +1")
     assert_position(
         seven,
-        f"hands=Y1 Y2 Y3/G1 G2/G4 G5 G6/B1 B2; discard=R4 R7 R7; {FILL}; colour=R; seat=3; dir=+; phase=play",
+        f"hands=Y1 Y2 Y3/G1 G2/G4 G5 G6/B1 B2; discard=R4 R7 R7; {FILL}; "
+        "colour=R; seat=3; dir=+; phase=play; seen=0>1 1>0 2>3 3>2",
     )
 
 
@@ -855,12 +916,14 @@ def test_H_JUMP_1_H_ZERO_1_a_jumped_in_zero_rotates_the_hands_again() -> None:
     play(game, "R0")
     assert_position(
         game,
-        f"hands=G4 G5 G6/G1 G2/Y1 Y2 Y3/R0 B1 B2; discard=R4 R0; {FILL}; colour=R; seat=3; dir=+; phase=jump",
+        f"hands=G4 G5 G6/G1 G2/Y1 Y2 Y3/R0 B1 B2; discard=R4 R0; {FILL}; "
+        "colour=R; seat=3; dir=+; phase=jump; seen=0>1 1>2 2>3 3>0",
     )
     play(game, "R0")
     assert_position(
         game,
-        f"hands=B1 B2/G4 G5 G6/G1 G2/Y1 Y2 Y3; discard=R4 R0 R0; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        f"hands=B1 B2/G4 G5 G6/G1 G2/Y1 Y2 Y3; discard=R4 R0 R0; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play; seen=0>1 0>2 1>2 1>3 2>3 3>0 3>1",
     )
 
 
@@ -1781,7 +1844,7 @@ def test_H_SCOPE_1_players_without_cards_are_not_swapped_with() -> None:
     assert_position(
         rotate,
         f"hands=G5 G6 G7 G8/G1 G2/-/Y1 Y2 Y3; discard=R4 R0; {FILL}; colour=R; seat=1; dir=+; phase=play; "
-        "finished=0 0 1 0",
+        "finished=0 0 1 0; seen=0>1 1>3 3>0",
     )
 
 
@@ -2434,7 +2497,8 @@ def test_H_REACT_1_only_players_in_play_are_hit() -> None:
 
 def test_H_ZEROSEE_1_look_after_a_rotation_sees_the_new_hands() -> None:
     """H-ZEROSEE-1 + H-ZERO-1 ``rotate``: the rotation comes first; the player sees the
-    rotated hands (unchanged since the look)."""
+    rotated hands (unchanged since the look), and each other player knows the hand it passed
+    on."""
     game = at(
         f"hands=R0 G1 G2/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
         zero_rule="rotate",
@@ -2445,7 +2509,7 @@ def test_H_ZEROSEE_1_look_after_a_rotation_sees_the_new_hands() -> None:
         game,
         f"hands=G5 G6 G7/G1 G2/Y1 Y2 Y3/B1 B2 B3; discard=R4 R0; {FILL}; "
         "colour=R; seat=1; dir=+; phase=play; "
-        "seen=0>1 0>2 0>3",
+        "seen=0>1 0>2 0>3 1>2 2>3 3>0",
     )
 
 
@@ -2464,7 +2528,7 @@ def test_H_SEVEN_1_H_ZERO_1_H_JUMP_1_uno_house_preset_together() -> None:
     assert_position(
         game,
         f"hands=R7 B2 B3/Y1 Y2 Y3 Y4/G1 G2/G5 G6 G7; discard=R4 R7; {FILL}; "
-        "colour=R; seat=1; dir=+; phase=play",
+        "colour=R; seat=1; dir=+; phase=play; seen=0>2 2>0",
     )
     play(game, "draw")  # Y1: not playable on red, the turn passes to seat 2
     assert game.current_player == 2
@@ -2477,7 +2541,7 @@ def test_H_SEVEN_1_H_ZERO_1_H_JUMP_1_uno_house_preset_together() -> None:
     assert_position(
         zero,
         f"hands=G5 G6 G7/G1 G2/Y1 Y2 Y3 Y4/B2 B3 B4; discard=R4 R0; {FILL}; "
-        "colour=R; seat=1; dir=+; phase=play",
+        "colour=R; seat=1; dir=+; phase=play; seen=0>1 1>2 2>3 3>0",
     )
 
 

@@ -247,6 +247,29 @@ def test_samples_conserve_the_cards_and_keep_what_the_mover_knows(name: str) -> 
         assert np.array_equal(_hand(world, other), _hand(state, other))
 
 
+def test_samples_keep_the_hand_the_mover_passed_in_a_swap() -> None:
+    """H-SEVEN-1: seat 2 gave seat 0 its hand (B1 B2 B3 B4) in seat 0's 7 swap, so it knows
+    that hand: every sample keeps it; seat 1's unseen hand is dealt anew."""
+    game = Game.from_position(
+        "uno", "hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4; discard=R5; draw=Y4 Y5 Y6 Y7 G5 G6; colour=R; seat=0; "
+        "dir=-; phase=play", seed=0, seven_swap=True,
+    )  # fmt: skip
+    game.step("R7")
+    game.step("target +2")
+    assert game.current_player == 2 and [str(c) for c in game.hand(0)] == ["B1", "B2", "B3", "B4"]
+    spec = compile_spec(game.rules)
+    state = game.state.copy()
+    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    seat_1_differs = 0
+    for _ in range(20):
+        sample_world(state, spec, world, pool, used, 0, 1_000_000)
+        assert np.array_equal(_hand(world, 0), _hand(state, 0))
+        seat_1_differs += not np.array_equal(_hand(world, 1), _hand(state, 1))
+    assert seat_1_differs > 0
+
+
 def test_samples_believe_the_hints_when_they_trust() -> None:
     """Seat 1 drew on a red 5 (a hint: no red, no 5, no wild); with trust 1 no sample deals it one;
     with trust 0 most do."""

@@ -1398,9 +1398,42 @@ def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool 
     return False
 
 
+@njit(cache=True, inline="always")
+def _knowers(state: np.ndarray, seat: int) -> int:
+    """Bitmask of the seats that know ``seat``'s hand as it is now (a look, H-ZEROSEE-1, or a
+    hand they passed, H-SEVEN-1, H-ZERO-1): ``SEEN`` holds the hand's version + 1."""
+    mask = 0
+    current = state[L.HAND_VERSION + seat] + 1
+    for observer in range(state[L.S_NPLAYERS]):
+        if observer != seat and state[L.SEEN + observer * L.MAX_PLAYERS + seat] == current:
+            mask |= 1 << observer
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _set_knowers(state: np.ndarray, seat: int, mask: int) -> None:
+    """Record that exactly the seats in ``mask`` (``seat`` itself aside) know ``seat``'s hand
+    as it is now."""
+    for observer in range(state[L.S_NPLAYERS]):
+        knows = observer != seat and (mask >> observer) & 1 == 1
+        state[L.SEEN + observer * L.MAX_PLAYERS + seat] = state[L.HAND_VERSION + seat] + 1 if knows else 0
+
+
+@njit(cache=True, inline="always")
+def exchange_hands(state: np.ndarray, a: int, b: int) -> None:
+    """H-SEVEN-1 / H-ZERO-1: ``a`` and ``b`` swap hands (:func:`swap_hands`). Each knows the
+    hand it passed, now the other's; a seat that knew either hand knows it at its new holder."""
+    knew_a = _knowers(state, a) | (1 << a)
+    knew_b = _knowers(state, b) | (1 << b)
+    swap_hands(state, a, b)
+    _set_knowers(state, b, knew_a)
+    _set_knowers(state, a, knew_b)
+
+
 @njit(cache=True, internal=True)
 def swap_hands(state: np.ndarray, a: int, b: int) -> None:
-    """H-SEVEN-1 / H-ZERO-1: two players exchange hands; both calls are void."""
+    """H-SEVEN-1 / H-ZERO-1: two players exchange hands; both calls are void. Who knows the
+    hands (``SEEN``) is left to the caller: both hands change, so every look at them lapses."""
     for face in range(L.MAX_FACES):
         ia = L.HANDS + a * L.MAX_FACES + face
         ib = L.HANDS + b * L.MAX_FACES + face
@@ -1425,7 +1458,8 @@ def swap_hands(state: np.ndarray, a: int, b: int) -> None:
 
 @njit(cache=True, inline="always")
 def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
-    """H-ZERO-1: every hand passes to the next player in the direction of play.
+    """H-ZERO-1: every hand passes to the next player in the direction of play. Each player
+    knows the hand it passed on; a seat that knew a hand knows it at its new holder.
 
     H-SCOPE-1: players without cards take no part.
     """
@@ -1438,11 +1472,17 @@ def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
             holders[count] = seat
             count += 1
         seat = (seat + state[L.S_DIRECTION]) % n
+    # who knows each hand before it moves: its holder passes it on knowing it (H-ZEROSEE-1's
+    # record then follows the hand; the swaps below would drop it)
+    knew = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        knew[i] = _knowers(state, holders[i]) | (1 << holders[i])
     # passing every hand one holder along = swapping backwards through the ring
     for i in range(count - 1, 0, -1):
         swap_hands(state, holders[i], holders[i - 1])
     for i in range(count):
         state[L.CALLED + holders[i]] = 0
+        _set_knowers(state, holders[(i + 1) % count], knew[i])
 
 
 @njit(cache=True, inline="always")
@@ -1697,7 +1737,7 @@ def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int, s
         state[L.S_TARGET] = target
         state[L.S_PHASE] = L.PH_GIVE
         return
-    swap_hands(state, seat, target)
+    exchange_hands(state, seat, target)
     resolve(state, spec, staged)
 
 

@@ -310,9 +310,9 @@ class Game:
         ]
 
     def hands_seen(self, observer: int) -> list[int]:
-        """Seats whose hand ``observer`` has looked at and that has not changed since
-        (H-ZEROSEE-1: a 0 shows the hands to its player), ascending; ValueError unless
-        ``observer`` is a seat."""
+        """Seats whose hand ``observer`` knows and that has not changed since (H-ZEROSEE-1: a 0
+        shows the hands to its player; H-SEVEN-1, H-ZERO-1: a player knows the hand it passed
+        on), ascending; ValueError unless ``observer`` is a seat."""
         if (
             isinstance(observer, bool)
             or not isinstance(observer, (int, np.integer))

@@ -19,7 +19,8 @@ action is not searched.
 
 - the deck composition, the discard pile (every card played since the last reshuffle), its
   own hand and every hand size: the unseen cards are the rest (E-CONS-1);
-- a hand it has looked at and that has not changed since (H-ZEROSEE-1), dealt as it is;
+- a hand it has looked at (H-ZEROSEE-1) or passed on in a swap or rotation (H-SEVEN-1,
+  H-ZERO-1) and that has not changed since, dealt as it is;
 - what plays *proved* (the engine's public ``VOID`` record, :mod:`uno_env.engine.layout`): where the
   rules forbid drawing with a playable card (``draw_when_playable = false``, U-DRAW-3), a
   draw proves the drawer held none of the cards then playable; a Wild Draw Four whose
@@ -52,8 +53,8 @@ same seed, same game.
 
 Rules used: U-DRAW-3 (what a draw shows), U-WD4-1, U-WD4-2 (bluffs and what a challenge
 shows), U-MATCH-1, U-WILD-1 (what a card laid and a colour named show, with ``infer``),
-U-UNO-1, MC-CALL-1, MM-CALL-1 (true calls first), H-ZEROSEE-1 (seen hands), E-CONS-1 (every
-sample conserves the cards).
+U-UNO-1, MC-CALL-1, MM-CALL-1 (true calls first), H-ZEROSEE-1, H-SEVEN-1, H-ZERO-1 (known
+hands), E-CONS-1 (every sample conserves the cards).
 """
 
 from __future__ import annotations
@@ -137,7 +138,8 @@ TURN_BONUS = 1.105  # evaluation: the player to move weighs this much more (exp(
 # ================================================================ samples of the hidden cards
 @njit(cache=True)
 def hand_known(state: np.ndarray, observer: int, seat: int) -> bool:
-    """Whether ``observer`` has looked at ``seat``'s hand since it last changed (H-ZEROSEE-1)."""
+    """Whether ``observer`` knows ``seat``'s hand as it is: it looked at it (H-ZEROSEE-1) or
+    passed it on (H-SEVEN-1, H-ZERO-1), and the hand has not changed since."""
     return state[L.SEEN + observer * L.MAX_PLAYERS + seat] == state[L.HAND_VERSION + seat] + 1
 
 
