@@ -134,6 +134,29 @@ def test_eval_and_progress_rows_carry_the_intervals_of_every_rate_and_mean(train
     assert float(logged["eval/truncated_high_vs_greedy"]) == pytest.approx(truncated[1])
 
 
+def test_the_last_evaluation_row_describes_the_final_model(trained_run: Path) -> None:
+    """The evaluation at the run's last step was taken inside the last rollout, before that
+    rollout's update, so eval.csv's last row described weights that model.zip does not have (and
+    that step's checkpoint was written twice, with different weights). It is now taken after
+    learning ends: the row is model.zip's evaluation played again (same deals, arg-max play)."""
+    from sb3_contrib import MaskablePPO
+
+    from training.common import BatchActor
+    from training.evaluate import play_policy
+
+    rules = uno_env.load_rules("uno", max_decisions=300)
+    model = MaskablePPO.load(str(trained_run / "model.zip"), device="cpu")
+    records = play_policy(BatchActor(model.policy), rules, 2, ["greedy"], 16, TrainConfig().eval_seed)
+    last = read_eval_rows(trained_run / "eval.csv")[-1]
+    assert last["step"] == 1024
+    assert (last["wins"], last["truncated"]) == (int(records.won.sum()), int(records.truncated.sum()))
+    assert last["mean_rank"] == pytest.approx(float(np.nanmean(records.rank)))
+    assert last["points"] == pytest.approx(float(np.mean(records.points)))
+    final = MaskablePPO.load(str(trained_run / "checkpoints" / "step_0000001024.zip"), device="cpu")
+    for mine, theirs in zip(final.policy.parameters(), model.policy.parameters(), strict=True):
+        assert bool((mine == theirs).all())
+
+
 def test_an_eval_log_from_before_the_rank_and_points_intervals_is_read_and_superseded(tmp_path: Path) -> None:
     """A run from before eval.csv had the rank and points intervals resumes: its rows read without
     them, and rows after the checkpoint move aside with the new columns left empty."""

@@ -34,7 +34,8 @@ Every run writes ``runs/<rules>__<exp>__<seed>__<time>/``:
 - ``checkpoints/step_<N>.zip`` + ``.meta.json`` (the policy sidecar of
   :mod:`agents.policy_agent`), ``step_<N>.state.json`` (step counter, snapshot steps,
   evaluation rows) and ``step_<N>.snapshots.pt`` (snapshot weights and generator states),
-  every ``--eval-every`` steps (after each evaluation) and at the end;
+  every ``--eval-every`` steps (after each evaluation) and at the end (the end's evaluation and
+  checkpoint come after the last update: they describe ``model.zip``);
 - ``eval.csv`` and ``eval_curve.png``: win rate with 95% Wilson interval (and in ``eval.csv``
   the mean rank and points per game with their 95% intervals) against each evaluation
   opponent (default ``random_playable``, the literature's random player, and ``blocker``,
@@ -804,7 +805,9 @@ def make_callback(run: Run, start_step: int) -> Any:
                 run.snapshots.add(self.model.policy, step)
                 refresh_pool(self.model.get_env(), cfg, run.snapshots)
                 self.next_snapshot += cfg.snapshot_every
-            if step >= self.next_eval:
+            # the last rollout's update comes after this callback, so its evaluation and
+            # checkpoint wait for the end of learning (_learn), where they describe model.zip
+            if step >= self.next_eval and step < cfg.total_steps:
                 rows = run.record_eval(self.model, step)
                 run.save_checkpoint(self.model, step)
                 summary = ", ".join(eval_summary(r) for r in rows)
