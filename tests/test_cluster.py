@@ -533,7 +533,27 @@ def test_a_ray_address_without_the_ray_executor_is_refused() -> None:
             workers_for(executor, 2, "127.0.0.2:6391")
         with pytest.raises(ValueError, match=rf"the executor is {executor!r}"):
             run_batches(str, [1], print, executor=executor, workers=2, ray_address="127.0.0.2:6391")
-    assert workers_for("ray", 2, "127.0.0.2:6391") == 2 and workers_for("process", 2) == 2
+    import socket
+
+    with socket.create_server(("127.0.0.2", 0)) as head:  # a port that accepts connections
+        listening = f"127.0.0.2:{head.getsockname()[1]}"
+        assert workers_for("ray", 2, listening) == 2 and workers_for("process", 2) == 2
+
+
+def test_a_cluster_refused_before_the_run_leaves_its_folder_free(tmp_path: Path) -> None:
+    """A run on a cluster address where nothing answers wrote its spec before it connected, so
+    the same --out then asked for --resume of a run that never ran. The address is checked first
+    (in the executor check every long job makes before it writes): nothing is written, and the
+    same --out runs at once on the process pool."""
+    from training.cli import main
+
+    out = tmp_path / "run"
+    address = f"127.0.0.2:{free_port('127.0.0.2')}"
+    tournament = ["tournament", "--agents", "greedy", "--field", "random", "--games", "2", "--quiet"]
+    assert main([*tournament, "--executor", "ray", "--ray-address", address, "--out", str(out)]) == 2
+    assert not out.exists()
+    assert main([*tournament, "--workers", "1", "--out", str(out)]) == 0
+    assert (out / "results.csv").is_file() or any(out.iterdir())
 
 
 def test_a_loopback_address_without_a_node_is_refused_at_once() -> None:

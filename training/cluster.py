@@ -195,6 +195,17 @@ def check_reachable(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> N
         ) from None
 
 
+def check_address(address: str) -> tuple[str, int]:
+    """The head's ``(host, port)`` of a cluster address (not ``"auto"``), checked as far as it can
+    be without Ray: well formed, a loopback host Ray keeps, a port that accepts a connection.
+    :class:`ClusterError` otherwise."""
+    host, port = parse_address(address)
+    if is_loopback(host):
+        check_loopback_host(host, port)
+    check_reachable(host, port)
+    return host, port
+
+
 # ================================================================ authentication
 def token_source() -> str | None:
     """Where Ray would read this process's authentication token from (None: no token).
@@ -595,12 +606,10 @@ def _connect(address: str | None, workers: int, progress: bool) -> tuple[bool, l
     label = address
     source = use_token_if_present()
     if address != "auto":
-        host, port = parse_address(address)
+        host, port = check_address(address)
         loopback = is_loopback(host)
         if loopback:
-            check_loopback_host(host, port)
             options["_node_ip_address"] = host
-        check_reachable(host, port)
         label = f"{host}:{port}"
         check_cluster(label, source, pinned=host if loopback else None)
     with shipped_engine() as (package, note):

@@ -62,7 +62,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import tomli_w
 
-from training.cluster import PROGRESS_BOARD, run_ray
+from training.cluster import PROGRESS_BOARD, check_address, run_ray
 from training.cluster import node_file as node_file  # where tasks read the driver's files
 from uno_env import files
 
@@ -480,6 +480,10 @@ def workers_for(executor: str, workers: int | None, ray_address: str | None = No
     and the Ray address (:func:`check_executor`)."""
     workers = default_workers() if workers is None else workers
     check_executor(executor, workers, ray_address)
+    if ray_address is not None and ray_address != "auto":
+        # before a job writes anything to its folder: a cluster refused later would leave a spec
+        # behind, and the same --out would then ask for --resume
+        check_address(ray_address)
     return workers
 
 
