@@ -294,7 +294,9 @@ def test_an_agent_that_keeps_state_gets_an_instance_per_game_and_seat_reset_befo
     for _ in range(20):
         again.step(again.action_masks().argmax(axis=1))
     single_agent = OneGameMemory()
-    single = uno_env.SingleAgentEnv("uno", 4, opponents=single_agent)
+    # first-legal play never ends a 4-player game: each is truncated at the decision limit, and
+    # every act reads the whole public history, so the default 10,000 decisions took minutes
+    single = uno_env.SingleAgentEnv("uno", 4, opponents=single_agent, max_decisions=400)
     for seed in (1, 2, 2):
         single.reset(seed=seed)
         done = False
