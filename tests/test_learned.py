@@ -355,6 +355,30 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
         assert f"`{name}`" in readme, f"{name} missing from the README"
 
 
+def test_the_shipped_folder_is_listed_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a name is a shipped policy was answered by listing and sorting the package
+    folder on every call, and agent specs ask it for every game: most of a small study's time
+    (142,000 listings for 5,700 games of the default study at 8 games a cell)."""
+    from uno_env.styles import registry
+
+    assert "ppo_uno_2p" in registry.shipped_policies()
+    listed: list[Path] = []
+    glob = Path.glob
+
+    def counted_glob(self: Path, pattern: str) -> Any:
+        listed.append(self)
+        return glob(self, pattern)
+
+    monkeypatch.setattr(Path, "glob", counted_glob)
+    for _ in range(3):
+        assert registry.names_exported_policy("ppo_uno_2p")
+        assert uno_env.sim.learned.is_learned_policy("expert_uno_4p")
+        assert set(registry.shipped_policies()) == SHIPPED
+    assert listed == []
+    registry.shipped_policies().clear()  # each call gives a copy: changing it changes nothing
+    assert set(registry.shipped_policies()) == SHIPPED
+
+
 @pytest.mark.parametrize(
     "name",
     [

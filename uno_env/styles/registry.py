@@ -12,6 +12,7 @@ study all see a new style. A ``net=`` parameter names an exported network: a shi
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -32,11 +33,20 @@ PRETRAINED_DIR = Path(__file__).parent.parent / "pretrained"
 """The exported policies shipped in the package."""
 
 
-def shipped_policies() -> dict[str, Path]:
-    """The pretrained policies in the package, by name (file stem)."""
+@cache
+def _shipped_by_name() -> dict[str, Path]:
+    # the package folder is listed once per process: agent specs ask whether a name is a shipped
+    # policy for every game a study or tournament plays, and a listing per call took most of a
+    # small study's time
     if not PRETRAINED_DIR.is_dir():
         return {}
     return {p.stem: p for p in sorted(PRETRAINED_DIR.glob("*.npz"))}
+
+
+def shipped_policies() -> dict[str, Path]:
+    """The pretrained policies in the package, by name (file stem); the folder is read once
+    per process (a copy: the caller may change it)."""
+    return dict(_shipped_by_name())
 
 
 def names_exported_policy(text: str) -> bool:
