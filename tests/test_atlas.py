@@ -52,6 +52,11 @@ TINY: dict[str, Any] = {
 }
 
 
+# the tests of the tiny atlas run on one pytest-xdist worker (make unit: --dist loadgroup), so
+# the module-scoped fixture plays it once, not once per worker
+ONE_WORKER_FOR_THE_TINY_ATLAS = pytest.mark.xdist_group("test_atlas.tiny_run")
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("atlas") / "run"
@@ -65,6 +70,7 @@ def level(frame: pd.DataFrame, variant: str, play: str, measure: str) -> dict[st
     return rows.iloc[0].to_dict()
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_a_tiny_atlas_writes_its_tables_plots_and_report(tiny_run: Path) -> None:
     for name in ("atlas.csv", "effects.csv", "calibration.csv", "agreement.csv", "report.md", "heatmap.png",
                  "ladder.png", "reliability.png", "spec.toml", "log.jsonl"):  # fmt: skip
@@ -83,6 +89,7 @@ def test_a_tiny_atlas_writes_its_tables_plots_and_report(tiny_run: Path) -> None
     )
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_the_coin_flip_reads_no_skill_and_all_outcome_from_the_deal(tiny_run: Path) -> None:
     frame = pd.read_csv(tiny_run / "atlas.csv")
     for play in ("strong", "scripted"):
@@ -102,6 +109,7 @@ def test_the_coin_flip_reads_no_skill_and_all_outcome_from_the_deal(tiny_run: Pa
     assert level(frame, "uno", "strong", "deal_share")["value"] < 0.9
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_the_aa_copy_detects_nothing_and_a_known_direction_is_found(tiny_run: Path) -> None:
     effects = pd.read_csv(tiny_run / "effects.csv")
     aa = effects[effects["variant"] == "aa_copy"]
@@ -117,6 +125,7 @@ def test_the_aa_copy_detects_nothing_and_a_known_direction_is_found(tiny_run: Pa
     assert "coin_flip" not in set(effects["variant"])  # a control, not a rule: outside the family
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_a_trajectory_change_reads_both_cells_with_one_model_and_finds_a_planted_one(tiny_run: Path) -> None:
     # two cells of the same rules on independent deals, each measured with its own fitted model:
     # the two fits differ (here: each cell's own model reads 0.6 more lead changes a game in the
@@ -151,6 +160,7 @@ def test_a_trajectory_change_reads_both_cells_with_one_model_and_finds_a_planted
     assert SHARED + "drama" in copy_batch["games"]
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_the_same_spec_gives_identical_tables_on_a_pool_and_after_a_resume(
     tiny_run: Path, tmp_path: Path
 ) -> None:
@@ -170,6 +180,7 @@ def test_the_same_spec_gives_identical_tables_on_a_pool_and_after_a_resume(
         assert (pooled / name).read_bytes() == (tiny_run / name).read_bytes(), name
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_batches_of_another_design_are_never_mixed(tiny_run: Path, tmp_path: Path) -> None:
     other = dict(TINY, seed=7)
     folder = tmp_path / "mixed"
@@ -340,6 +351,7 @@ def test_a_strong_player_whose_games_never_end_is_named_at_the_fit() -> None:
         run_task(task)
 
 
+@ONE_WORKER_FOR_THE_TINY_ATLAS
 def test_the_cli_writes_the_report_again(tiny_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from training.cli import main
 

@@ -301,6 +301,11 @@ def make_checkpoint(path: Path, rules: str) -> Path:
     return path
 
 
+# the tests of the checkpoint and its study run on one pytest-xdist worker (make unit: --dist
+# loadgroup), so the module-scoped fixtures make them once, not once per worker
+ONE_WORKER_FOR_THE_LEARNED_STUDY = pytest.mark.xdist_group("test_study.learned_run")
+
+
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A policy recorded for official Uno (any player count)."""
@@ -316,6 +321,7 @@ def learned_run(checkpoint: str, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return out
 
 
+@ONE_WORKER_FOR_THE_LEARNED_STUDY
 def test_a_learned_policy_gets_rows_like_the_styles(learned_run: Path, checkpoint: str) -> None:
     frame = pd.read_csv(learned_run / "results.csv", keep_default_na=False)
     assert list(frame.columns) == list(study.COLUMNS)
@@ -336,6 +342,7 @@ def test_a_learned_policy_gets_rows_like_the_styles(learned_run: Path, checkpoin
     ).all()
 
 
+@ONE_WORKER_FOR_THE_LEARNED_STUDY
 def test_learned_seatings_replay_the_tournaments_game_loop(checkpoint: str) -> None:
     # the batched loop plays exactly the games the tournament's one-game-at-a-time loop plays
     from training import tournament
@@ -352,6 +359,7 @@ def test_learned_seatings_replay_the_tournaments_game_loop(checkpoint: str) -> N
         assert (mine["winner"] >= 0).all()
 
 
+@ONE_WORKER_FOR_THE_LEARNED_STUDY
 def test_a_study_with_a_learned_policy_is_deterministic(
     learned_run: Path, checkpoint: str, tmp_path: Path
 ) -> None:
@@ -361,6 +369,7 @@ def test_a_study_with_a_learned_policy_is_deterministic(
     assert (tmp_path / "report.md").read_bytes() == (learned_run / "report.md").read_bytes()
 
 
+@ONE_WORKER_FOR_THE_LEARNED_STUDY
 def test_mismatched_checkpoints_are_refused(checkpoint: str, tmp_path: Path) -> None:
     styles = {"styles": [checkpoint, "greedy"]}
     # other rules than the policy was trained on need the transfer option
@@ -380,6 +389,7 @@ def test_mismatched_checkpoints_are_refused(checkpoint: str, tmp_path: Path) -> 
         study.parse_spec({**LEARNED, "styles": [str(bare), "greedy"]})
 
 
+@ONE_WORKER_FOR_THE_LEARNED_STUDY
 def test_resume_refuses_a_checkpoint_replaced_since_the_start(checkpoint: str, tmp_path: Path) -> None:
     import shutil
 

@@ -181,6 +181,11 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+# the tests of the killed sweep run on one pytest-xdist worker (make unit: --dist loadgroup), so
+# the module-scoped fixture trains, kills and resumes the sweep once, not once per worker
+ONE_WORKER_FOR_THE_KILLED_SWEEP = pytest.mark.xdist_group("test_sweep.killed_sweep")
+
+
 @pytest.fixture(scope="module")
 def killed_sweep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """A tiny sweep killed (SIGKILL) in the middle of its second run, then resumed to the end,
@@ -209,6 +214,7 @@ def killed_sweep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     return {"out": out, "before": before}
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(
     killed_sweep: dict[str, Any],
 ) -> None:
@@ -252,6 +258,7 @@ def test_killed_sweep_resumes_with_nothing_lost_and_nothing_trained_twice(
     assert skill["stronger_share"].between(0, 1).all()
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_transfer_rows_give_the_truncated_share_and_game_length_with_intervals_by_deal(
     killed_sweep: dict[str, Any],
 ) -> None:
@@ -283,6 +290,7 @@ def test_transfer_rows_give_the_truncated_share_and_game_length_with_intervals_b
         assert row.decisions_lo < row.decisions_mean < row.decisions_hi
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_report_of_a_sweep_still_playing_shows_the_pairs_so_far(killed_sweep: dict[str, Any]) -> None:
     from training.transfer import assemble
 
@@ -301,6 +309,7 @@ def test_report_of_a_sweep_still_playing_shows_the_pairs_so_far(killed_sweep: di
     assert len(frame) == 3 * 4
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_report_of_a_sweep_still_training_lists_the_runs_and_no_games(killed_sweep: dict[str, Any]) -> None:
     """`uno-env sweep --report` while the runs train (no cross-evaluation game yet), and while the
     field's games are not in: a report of what there is, not a traceback."""
@@ -332,6 +341,7 @@ def test_report_of_a_sweep_still_training_lists_the_runs_and_no_games(killed_swe
     assert (out / "transfer.png").is_file()
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_a_study_naming_the_sweep_seats_each_cells_own_policy(
     killed_sweep: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -438,6 +448,7 @@ def test_ray_and_process_pool_write_the_same_run_directories(tmp_path: Path) -> 
 
 
 # ---------------------------------------------------------------- moved folders, other fields
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_a_moved_sweep_folder_keeps_its_results(killed_sweep: dict[str, Any], tmp_path: Path) -> None:
     """Result files name no absolute path: a sweep folder copied elsewhere is reported and resumed
     there with nothing played again."""
@@ -457,6 +468,7 @@ def test_a_moved_sweep_folder_keeps_its_results(killed_sweep: dict[str, Any], tm
     assert len(assemble(spec, moved)) == 2 * 2 * 4
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_policy_plays_against_the_oracle_and_an_exported_policy(killed_sweep: dict[str, Any]) -> None:
     """A trained policy (a checkpoint, on the vector env) against field entries the env's compiled
     step does not run: an exported policy, and a search guided by a network (on the seven-swap
@@ -519,6 +531,7 @@ def test_skill_table_reports_the_oracle_gap_and_leaves_the_oracle_out_of_the_spr
     assert "oracle" not in (row["strongest"], row["weakest"])
 
 
+@ONE_WORKER_FOR_THE_KILLED_SWEEP
 def test_a_finished_run_stays_finished_when_a_later_version_adds_a_training_option(
     killed_sweep: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -54,6 +54,11 @@ def tiny_config(tmp: Path, **changes: object) -> TrainConfig:
     return cfg
 
 
+# the tests of the trained run run on one pytest-xdist worker (make unit: --dist loadgroup), so
+# the module-scoped fixture trains it once, not once per worker
+ONE_WORKER_FOR_THE_TRAINED_RUN = pytest.mark.xdist_group("test_training.trained_run")
+
+
 @pytest.fixture(scope="module")
 def trained_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny run with styles and snapshots, through the command line."""
@@ -76,6 +81,7 @@ def trained_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_dir
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_train_writes_the_run_directory(trained_run: Path) -> None:
     assert trained_run.name.startswith("custom__smoke__3__")  # a preset with an override
     config = json.loads((trained_run / "config.json").read_text())
@@ -101,6 +107,7 @@ def test_train_writes_the_run_directory(trained_run: Path) -> None:
     assert all(key.split("/")[0] in ("charts", "losses", "eval") for key in header)
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_eval_and_progress_rows_carry_the_intervals_of_every_rate_and_mean(trained_run: Path) -> None:
     """eval.csv gave the mean rank and points without intervals, and progress.csv the evaluation's
     win rate with its lower end only; each interval is checked against the statistics helper on
@@ -134,6 +141,7 @@ def test_eval_and_progress_rows_carry_the_intervals_of_every_rate_and_mean(train
     assert float(logged["eval/truncated_high_vs_greedy"]) == pytest.approx(truncated[1])
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_the_last_evaluation_row_describes_the_final_model(trained_run: Path) -> None:
     """The evaluation at the run's last step was taken inside the last rollout, before that
     rollout's update, so eval.csv's last row described weights that model.zip does not have (and
@@ -173,6 +181,7 @@ def test_an_eval_log_from_before_the_rank_and_points_intervals_is_read_and_super
     assert csv_lines(tmp_path / "eval.superseded.csv") == [",".join(EVAL_FIELDS), old[2] + ",,,,"]
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_resume_continues_the_step_counter_and_keeps_eval_rows(trained_run: Path, tmp_path: Path) -> None:
     import shutil
 
@@ -318,6 +327,7 @@ def test_rule_overrides_and_toml(tmp_path: Path) -> None:
         resolve_rules("uno", ["seven_swap"])
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_evaluate_refuses_a_mismatched_checkpoint(trained_run: Path, tmp_path: Path) -> None:
     model = str(trained_run / "model.zip")
     common = ["--players", "2", "--vs", "greedy", "--games", "20"]
@@ -619,6 +629,7 @@ def csv_lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_resuming_a_finished_run_keeps_every_log_row(trained_run: Path, tmp_path: Path) -> None:
     run_dir = copy_run(trained_run, tmp_path)
     progress, evals = csv_lines(run_dir / "progress.csv"), csv_lines(run_dir / "eval.csv")
@@ -630,6 +641,7 @@ def test_resuming_a_finished_run_keeps_every_log_row(trained_run: Path, tmp_path
     assert not (run_dir / "progress.superseded.csv").exists()
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_resuming_from_an_earlier_checkpoint_moves_rows_aside(trained_run: Path, tmp_path: Path) -> None:
     run_dir = copy_run(trained_run, tmp_path)
     progress = csv_lines(run_dir / "progress.csv")
@@ -647,6 +659,7 @@ def test_resuming_from_an_earlier_checkpoint_moves_rows_aside(trained_run: Path,
     assert len(csv_lines(run_dir / "eval.superseded.csv")) == 2  # header + the old row of step 1024
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_resume_stays_inside_the_run_directory(trained_run: Path, tmp_path: Path) -> None:
     from tests.hostile import poison
 
@@ -670,6 +683,7 @@ def test_resume_stays_inside_the_run_directory(trained_run: Path, tmp_path: Path
     assert not marker.exists()
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
@@ -692,6 +706,7 @@ def test_resume_checks_the_checkpoint_sidecar(
         resume(run_dir)
 
 
+@ONE_WORKER_FOR_THE_TRAINED_RUN
 def test_resume_refuses_an_unsigned_checkpoint_without_the_flag(trained_run: Path, tmp_path: Path) -> None:
     from agents import UntrustedCheckpointError
     from training.train import resume
