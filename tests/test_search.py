@@ -210,6 +210,15 @@ def _hand(state: np.ndarray, seat: int) -> np.ndarray:
     return state[L.HANDS + seat * L.MAX_FACES : L.HANDS + (seat + 1) * L.MAX_FACES]
 
 
+def _sample_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The buffers ``sample_world`` fills: the sampled state, the card pool and its used flags."""
+    return (
+        np.zeros(L.STATE_SIZE, dtype=np.int64),
+        np.zeros(L.MAX_CARDS, dtype=np.int64),
+        np.zeros(L.MAX_CARDS, dtype=np.int8),
+    )
+
+
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_samples_conserve_the_cards_and_keep_what_the_mover_knows(name: str) -> None:
     rules = preset(name)
@@ -226,9 +235,7 @@ def test_samples_conserve_the_cards_and_keep_what_the_mover_knows(name: str) -> 
     spec = compile_spec(game.rules)
     state = game.state.copy()
     seat = int(state[L.S_CURRENT])
-    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    world, pool, used = _sample_buffers()
     mask = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
     differs = 0
     for _ in range(20):
@@ -259,9 +266,7 @@ def test_samples_keep_the_hand_the_mover_passed_in_a_swap() -> None:
     assert game.current_player == 2 and [str(c) for c in game.hand(0)] == ["B1", "B2", "B3", "B4"]
     spec = compile_spec(game.rules)
     state = game.state.copy()
-    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    world, pool, used = _sample_buffers()
     seat_1_differs = 0
     for _ in range(20):
         sample_world(state, spec, world, pool, used, 0, 1_000_000)
@@ -283,9 +288,7 @@ def test_samples_believe_the_hints_when_they_trust() -> None:
     spec = compile_spec(game.rules)
     state = game.state.copy()
     hint = int(state[L.HINT_FACES + 1])
-    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    world, pool, used = _sample_buffers()
 
     def hinted_cards(trust: int) -> list[int]:
         out = []
@@ -418,9 +421,7 @@ def test_the_mover_knows_its_own_bluff_and_no_one_else_s() -> None:
     assert game.state[L.S_PHASE] == L.PH_CHOOSE_COLOUR and game.state[L.S_BLUFF] == 1
     assert PublicView.of(game).redacted()[L.S_BLUFF] == 1
     spec = compile_spec(game.rules)
-    world = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    pool = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    used = np.zeros(L.MAX_CARDS, dtype=np.int8)
+    world, pool, used = _sample_buffers()
     sample_world(game.state.copy(), spec, world, pool, used, 0, 0)
     assert world[L.S_BLUFF] == 1
     game.step("colour R")
