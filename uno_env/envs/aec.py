@@ -109,6 +109,7 @@ from ..engine import layout as L
 from ..engine.rules import RuleSet
 from ..game.encoding import observe_state
 from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message
+from ..styles.public import HistoryDigest
 from ..styles.view import PublicView, visible_last_actions
 from . import core
 from .common import RENDER_MODES, CompiledEnv, check_render_mode, coerce_action, episode_seed, is_seat
@@ -199,6 +200,8 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         self._log: list[tuple[int, int, int]] = []
         """The game's decisions as ``(seat, action, phase)`` (as :attr:`uno_env.Game.log`), for
         the views' public history."""
+        self._log_digest: HistoryDigest | None = None
+        """What each seat may know of :attr:`_log`, kept from view to view (a new log, a new one)."""
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -424,7 +427,9 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
         to move carries it too (``obs.view``), so ``agent.act(obs)`` works for every agent of
         :mod:`agents`. Its fields hold nothing that agent may not know
         (:meth:`~uno_env.styles.view.PublicView.public`)."""
-        return PublicView(self._state, self._spec, self.rules, self._log, len(self._log)).public()
+        log = self._log
+        digest = self._log_digest = HistoryDigest.of(log, self._log_digest)
+        return PublicView(self._state, self._spec, self.rules, log, len(log), history_digest=digest).public()
 
     @property
     def game_seed(self) -> int | None:

@@ -22,6 +22,7 @@ from ..game.compiled import CompiledGame, compile_game
 from ..game.encoding import ObsLayout, obs_layout
 from ..sim.learned import is_learned_policy
 from ..styles.params import Style
+from ..styles.public import HistoryDigest
 from ..styles.registry import STYLES, policy_table
 from ..styles.view import PublicView
 from . import core
@@ -209,7 +210,7 @@ class PublicLog:
     Only when ``max_decisions`` exceeds :data:`~uno_env.envs.core.LOG_MAX_CAPACITY` is the
     ring shorter than a game; :meth:`keep_up` (called once a step) then reads the games whose
     unread entries fill half of it. :meth:`uno_env.styles.public.PublicAccessors.public_history`
-    shows a viewer only what it may know of them.
+    shows a viewer only what it may know of them, read through each game's :meth:`digest`.
     """
 
     def __init__(self, games: int, max_decisions: int) -> None:
@@ -219,6 +220,7 @@ class PublicLog:
         """Whether the ring holds a whole game (then :meth:`keep_up` has nothing to do)."""
         self.log = np.zeros((games, core.LOG_HEAD + self.capacity), dtype=np.int64)
         self._entries: list[list[tuple[int, int, int]]] = [[] for _ in range(games)]
+        self._digests: list[HistoryDigest | None] = [None] * games
         self._read = np.zeros(games, dtype=np.int64)  # entries of the row's game read so far
         self._serial = np.zeros(games, dtype=np.int64)  # which game of the row they belong to
         self._lost = np.zeros(games, dtype=np.bool_)
@@ -238,6 +240,12 @@ class PublicLog:
                 f"the log holds a whole game when max_decisions <= {core.LOG_MAX_CAPACITY})"
             )
         return self._entries[row]
+
+    def digest(self, row: int) -> HistoryDigest:
+        """The digest of game ``row``'s decisions for its views (read them with :meth:`entries`
+        first): one per game, a new game in the row has a new one."""
+        digest = self._digests[row] = HistoryDigest.of(self._entries[row], self._digests[row])
+        return digest
 
     def keep_up(self) -> None:
         """Read every game whose unread entries fill half its ring (a new game's: all of them);

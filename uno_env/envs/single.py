@@ -456,7 +456,8 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     def _complete_view(self) -> PublicView:
         """The game's whole state with its public history (agents get its ``public()`` copy)."""
         log = self._public_log.entries(0)
-        return PublicView(self._state, self._spec, self.rules, log, len(log))
+        digest = self._public_log.digest(0)
+        return PublicView(self._state, self._spec, self.rules, log, len(log), history_digest=digest)
 
     @property
     def learner_seat(self) -> int:

@@ -593,7 +593,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         """The complete view of game ``i`` for the seat to move, with the game's public history
         (handed to agents as :meth:`~uno_env.styles.view.PublicView.public`, by ``call_act``)."""
         log = self._public_log.entries(i)
-        return PublicView(self._states[i], self._spec, self.rules, log, len(log))
+        digest = self._public_log.digest(i)
+        return PublicView(self._states[i], self._spec, self.rules, log, len(log), history_digest=digest)
 
     def _external_error(self, i: int) -> IllegalActionError:
         seat = int(self._waiting[i])

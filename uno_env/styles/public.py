@@ -11,10 +11,16 @@ player gives another (H-TWO-1) is shown only to those two. An out-of-turn window
 H-ZEROSEE-1) asks only the seats holding a card to lay, so another seat's letting the chance
 go is left out of the history and of :attr:`~PublicAccessors.decisions` (it would say that
 seat held such a card); the viewer's own answers and every card laid stay in.
+
+The history and that count are read through a :class:`HistoryDigest` the log's owner keeps
+with the log (:meth:`uno_env.styles.view.PublicView.of` for a game, each environment for its
+own): a view is built afresh at every decision, and the digest lets each read cost only the
+log entries added since the same viewer last read that log, not the whole game again.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +59,126 @@ HIDDEN = -1
 """An action of the public history whose content the viewer may not see (a card given)."""
 
 
+class _ViewerDigest:
+    """One viewer's part of a :class:`HistoryDigest`: its public history of the entries read."""
+
+    __slots__ = ("history", "kept", "last", "read", "receiver")
+
+    def __init__(self) -> None:
+        self.read = 0
+        """Log entries read so far."""
+        self.last: object = None
+        """The last entry read (the object itself): another one there means the log changed."""
+        self.receiver = -1
+        """The seat the last target choice read picks (who a card given goes to, H-TWO-1)."""
+        self.history: list[tuple[int, int]] = []
+        """The viewer's public history of the entries read."""
+        self.kept = [0]
+        """``kept[i]``: how many of the first ``i`` entries the history shows (the others are
+        other seats' let-go answers to out-of-turn windows)."""
+
+
+class HistoryDigest:
+    """What each viewer may know of one game's log of ``(seat, action, phase)``, read once.
+
+    A view is built afresh at every decision; the log's owner (:meth:`PublicView.of
+    <uno_env.styles.view.PublicView.of>` for a :class:`~uno_env.Game`, each environment for
+    its own log) keeps one digest with the log and hands it to every view it builds, so
+    :meth:`PublicAccessors.public_history` and :attr:`PublicAccessors.decisions` read only the
+    entries added since the same viewer last read: a game of ``n`` decisions costs ``O(n)`` per
+    viewer, not ``O(n)`` per read.
+
+    A digest is bound to one log object (:meth:`reads`): a view uses it only when the view's
+    log is that very object (a new game, a reset, a clone, ``from_position`` or a log replaced
+    brings a log, and so a digest, of its own). A viewer's part starts again from the first
+    entry when the log no longer holds what it read: shorter than that, or another entry where
+    its last read one was. The view an agent is handed carries :meth:`for_seat`'s digest, which
+    answers for the player to move alone (another seat's part would show the cards given to it).
+    """
+
+    __slots__ = ("_lock", "_log", "_seat", "_viewers")
+
+    def __init__(self, log: Sequence[tuple[int, int, int]]) -> None:
+        self._log = log
+        self._seat: int | None = None  # the one viewer it answers for (None: every viewer)
+        self._viewers: dict[tuple[int, cards.DeckFamily, int], _ViewerDigest] = {}
+        self._lock = threading.Lock()  # two threads reading one game's views add each entry once
+
+    @classmethod
+    def of(cls, log: Sequence[tuple[int, int, int]], digest: HistoryDigest | None) -> HistoryDigest:
+        """``digest`` when it reads ``log`` (the same object), else a new digest of ``log``:
+        what an owner calls each time it builds a view, with the digest it kept."""
+        return digest if digest is not None and digest.reads(log) else cls(log)
+
+    def reads(self, log: object) -> bool:
+        """Whether this digest reads ``log`` (that very object)."""
+        return self._log is log
+
+    def for_seat(self, seat: int) -> HistoryDigest:
+        """This digest answering for ``seat`` alone (what it reads is shared with this one)."""
+        out = HistoryDigest.__new__(HistoryDigest)
+        out._log, out._seat, out._viewers, out._lock = self._log, seat, self._viewers, self._lock
+        return out
+
+    def read(self, viewer: int, length: int, deck: cards.DeckFamily, players: int) -> _ViewerDigest | None:
+        """``viewer``'s part, having read the log's first ``length`` entries at least (at most
+        ``len(log)``) in a game of ``deck`` at ``players`` seats; the entries it had read stay
+        read. Its :attr:`~_ViewerDigest.kept` answers any length up to that. None when this
+        digest answers for another seat alone (:meth:`for_seat`)."""
+        if self._seat is not None and viewer != self._seat:
+            return None
+        log = self._log
+        key = (viewer, deck, players)
+        with self._lock:
+            part = self._viewers.get(key)
+            if part is None or part.read > len(log) or (part.read and log[part.read - 1] is not part.last):
+                part = self._viewers[key] = _ViewerDigest()  # new, or the log changed under it
+            if length > part.read:
+                _read_entries(part, log[part.read : length], viewer, deck, players)
+            return part
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a copy (copy, deepcopy, pickle) reads its log afresh, for the same seats: the lock
+        # cannot be copied
+        return _digest_copy, (self._log, self._seat)
+
+
+def _digest_copy(log: Sequence[tuple[int, int, int]], seat: int | None) -> HistoryDigest:
+    """A new digest of ``log`` answering for ``seat`` alone (None: every viewer)."""
+    digest = HistoryDigest(log)
+    return digest if seat is None else digest.for_seat(seat)
+
+
+def _read_entries(
+    part: _ViewerDigest,
+    entries: Sequence[tuple[int, int, int]],
+    viewer: int,
+    deck: cards.DeckFamily,
+    players: int,
+) -> None:
+    """Add the log ``entries`` that follow what ``part`` has read to ``viewer``'s history: the
+    card one player gives another (H-TWO-1) :data:`HIDDEN` unless the viewer gave or got it,
+    another seat's let-go answer to an out-of-turn window left out (:func:`unseen_by`). An
+    entry that cannot be read (not a ``(seat, action, phase)``) raises with the entries before
+    it read and itself not."""
+    history, kept = part.history, part.kept
+    for entry in entries:
+        seat, action, phase = entry
+        receiver, shown = part.receiver, None
+        if not unseen_by(entry, viewer, deck):
+            if phase == Phase.CHOOSE_TARGET:
+                # a target is picked k seats clockwise (the action table's TARGET rows)
+                receiver = (seat + actions.action_kind(int(action), deck)[1]) % players
+            hidden = phase == Phase.GIVE and viewer != seat and viewer != receiver
+            shown = (int(seat), HIDDEN if hidden else int(action))
+        if shown is not None:
+            history.append(shown)
+        kept.append(len(history))
+        part.read += 1
+        part.last = entry
+        part.receiver = receiver
+
+
 class PublicAccessors:
     """Typed, public reading of a game at a decision (mixed into :class:`~uno_env.styles.view.PublicView`)."""
 
@@ -63,6 +189,9 @@ class PublicAccessors:
     """The game's decisions as ``(seat, action, phase)`` (:attr:`uno_env.Game.log`), read up to
     :attr:`log_length`: :meth:`public_history` shows what the viewer may know of them."""
     log_length: int
+    history_digest: HistoryDigest | None
+    """What each viewer may know of :attr:`log`, kept by the log's owner from view to view
+    (:class:`HistoryDigest`); None: :meth:`public_history` walks the whole log at each call."""
 
     # ------------------------------------------------------------ the table
     @property
@@ -157,15 +286,41 @@ class PublicAccessors:
     def decisions(self) -> int:
         """Decisions applied so far that the viewer may count: without the other seats'
         let-go answers to out-of-turn windows (H-JUMP-1, H-ZEROSEE-1) when the view has the
-        game's log (see the module docstring); the engine's count otherwise."""
+        game's log (see the module docstring); the engine's count otherwise. With the log's
+        :attr:`history_digest` this reads only the entries added since the viewer last read."""
         return int(self.state[L.S_DECISIONS]) - self._unseen_passes()
 
     def _unseen_passes(self) -> int:
         """The log's let-go answers of other seats to out-of-turn windows."""
         if self.log is None:
             return 0
+        digested = self._digested()
+        if digested is not None:
+            part, length = digested
+            return length - part.kept[length]
         viewer = self.current_player
         return sum(1 for entry in self.log[: self.log_length] if self._unseen(entry, viewer))
+
+    def _digest_source(self) -> Sequence[tuple[int, int, int]] | None:
+        """The log object whose digest answers for this view's :attr:`log` (the log itself;
+        :class:`~uno_env.styles.view.PublicView` also names the log its public copy wraps)."""
+        return self.log
+
+    def _digested(self) -> tuple[_ViewerDigest, int] | None:
+        """The viewer's part of :attr:`history_digest`, having read the entries the view reads,
+        and how many those are; None when the view has no digest of its own log (then the
+        log is walked whole)."""
+        digest = getattr(self, "history_digest", None)
+        if digest is None or self.log is None:
+            return None
+        source = self._digest_source()
+        if source is None or not digest.reads(source):
+            return None
+        length = len(range(len(self.log))[: self.log_length])  # the entries log[:log_length] holds
+        if length > len(source):
+            return None  # a wrapper longer than its log: the walk says what is wrong
+        part = digest.read(self.current_player, length, self.deck, self.num_players)
+        return None if part is None else (part, length)
 
     def _unseen(self, entry: tuple[int, int, int], viewer: int) -> bool:
         """Whether the viewer may not know of this log entry (another seat's let-go answer)."""
@@ -233,8 +388,15 @@ class PublicAccessors:
         gave it or got it; another seat's letting an out-of-turn chance go (H-JUMP-1,
         H-ZEROSEE-1) is left out (the window asked only seats holding a card to lay).
 
-        Empty when the view was built without a log (an environment's buffers alone).
+        Empty when the view was built without a log (an environment's buffers alone). A new
+        list at each call; with the log's :attr:`history_digest` (every view the package builds
+        has one) a call reads only the log entries added since the same viewer's last call,
+        without it the whole log.
         """
+        digested = self._digested()
+        if digested is not None:
+            part, length = digested
+            return part.history[: part.kept[length]]
         viewer = self.current_player
         out: list[tuple[int, int]] = []
         receiver = -1

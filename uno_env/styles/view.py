@@ -12,6 +12,7 @@ not know, so reading ``view.state`` or ``view.log`` directly cannot reveal a hid
 from __future__ import annotations
 
 import operator
+import weakref
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, overload
@@ -24,7 +25,7 @@ from ..engine.phases import Phase
 from ..engine.rng import seed_rng
 from .dispatch import choose_action
 from .facts import own_bluff_known
-from .public import DECKS, HIDDEN, PublicAccessors, hand_seen, unseen_by
+from .public import DECKS, HIDDEN, HistoryDigest, PublicAccessors, hand_seen, unseen_by
 from .search import search_decision
 
 if TYPE_CHECKING:
@@ -88,8 +89,17 @@ class VisibleLog(Sequence[tuple[int, int, int]]):
                 return (seat + offset) % self._players
         return -1
 
+    def source(self, viewer: int) -> Sequence[tuple[int, int, int]] | None:
+        """The log this wraps when it is read for ``viewer`` (what it shows them of each entry is
+        what their public history shows), else None."""
+        return self._entries if viewer == self._viewer else None
+
     def __repr__(self) -> str:
         return f"VisibleLog({self._length} entries, seat {self._viewer})"
+
+
+_GAME_DIGESTS: weakref.WeakKeyDictionary[Game, HistoryDigest] = weakref.WeakKeyDictionary()
+"""The digest of each game's log that :meth:`PublicView.of` hands its views (gone with the game)."""
 
 
 def visible_last_actions(
@@ -149,11 +159,21 @@ class PublicView(PublicAccessors):
     log_length: int = 0
     complete: bool = True
     """Whether ``state`` is the game's whole buffer (False: :meth:`public`'s redacted copy)."""
+    history_digest: HistoryDigest | None = field(default=None, repr=False, compare=False)
+    """What each viewer may know of ``log``, kept by the log's owner from view to view
+    (:class:`~uno_env.styles.public.HistoryDigest`: :meth:`of` and the environments pass it),
+    so ``public_history()`` and ``decisions`` read only the entries added since the viewer's
+    last read; None: they walk the whole log."""
 
     @classmethod
     def of(cls, game: Game) -> PublicView:
-        """The view of ``game`` (a :class:`~uno_env.game.facade.Game`) at its current decision."""
-        return cls(game.state, game.compiled.spec, game.rules, game.log, len(game.log))
+        """The view of ``game`` (a :class:`~uno_env.game.facade.Game`) at its current decision,
+        with the digest of the game's log kept for the game's views (:attr:`history_digest`)."""
+        log = game.log
+        digest = _GAME_DIGESTS.get(game)
+        if digest is None or not digest.reads(log):  # a new game, or its log replaced
+            digest = _GAME_DIGESTS[game] = HistoryDigest(log)
+        return cls(game.state, game.compiled.spec, game.rules, log, len(log), history_digest=digest)
 
     @property
     def seat(self) -> int:
@@ -167,15 +187,27 @@ class PublicView(PublicAccessors):
 
     def public(self) -> PublicView:
         """This view as an agent that may not cheat is handed it: ``state`` :meth:`redacted`,
-        ``log`` a :class:`VisibleLog` of the player to move. The accessors answer exactly as
-        on the complete view (they read only what the mover may know). Public already: itself."""
+        ``log`` a :class:`VisibleLog` of the player to move, ``history_digest`` answering for
+        that player alone. The accessors answer exactly as on the complete view (they read only
+        what the mover may know). Public already: itself."""
         if not self.complete:
             return self
-        log = self.log
+        log, digest = self.log, self.history_digest
         if log is not None:
             deck = DECKS[int(self.spec[L.SP_DECK])]
             log = VisibleLog(log, self.log_length, self.current_player, deck, self.num_players)
-        return replace(self, state=self.redacted(), log=log, complete=False)
+        if digest is not None:  # the other seats' parts would show the cards given to them
+            digest = digest.for_seat(self.current_player)
+        return replace(self, state=self.redacted(), log=log, complete=False, history_digest=digest)
+
+    def _digest_source(self) -> Sequence[tuple[int, int, int]] | None:
+        """The log :attr:`history_digest` must read to answer for ``log``: the log itself, or the
+        one a :class:`VisibleLog` of the player to move wraps (it shows that player what their
+        public history shows)."""
+        log = self.log
+        if isinstance(log, VisibleLog):
+            return log.source(self.current_player)
+        return log
 
     def forgetting_looks(self, kept: Collection[int]) -> PublicView:
         """This view with the looks of the player to move at other hands (H-ZEROSEE-1) forgotten,
