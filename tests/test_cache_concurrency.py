@@ -3,13 +3,15 @@
 - The index of a cached function keeps every entry while many processes save into it at
   once, never names a data file that is not whole, and an unreadable index or data file is
   a miss (compiled again), not an error.
-- Eight processes start at once on an empty cache directory: four from this checkout
-  (an editable install) and four from copies of the package at two other paths (as other
-  checkouts or installs of the same source). They take turns on the cold part (one compiles
-  and says so on stderr, the others wait, saying so, and load its code), compile the rest of
-  their workload side by side, and all print the same games. Then eight more start on the
-  warm cache: numba compiles nothing in any of them (counted with numba's compile events)
-  and nothing is said on stderr.
+- Four processes start at once on an empty cache directory (more than the two cores the suite
+  is sized for): two from this checkout (an editable install) and one from each of two copies
+  of the package at other paths (as other checkouts or installs of the same source). They
+  take turns on the cold part (one compiles and says so on stderr, the others wait, saying
+  so, and load its code), compile the rest of their workload side by side, and all print the
+  same games. Then four more start on the warm cache: numba compiles nothing in any of them
+  (counted with numba's compile events) and nothing is said on stderr. Four rather than
+  eight: each more process adds its own compile of the workload's other functions and its
+  start on the warm cache (about a minute of CPU in all) and tests nothing the fourth does not.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ def test_a_wheels_functions_seed_a_folder_another_install_compiled_into(tmp_path
     assert _cache.seed_folder(wheel, mine) == 0
 
 
-# ================================================================ eight processes, one cache
+# ================================================================ four processes, one cache
 WORKLOAD = (
     COUNT_COMPILES
     + """
@@ -152,11 +154,11 @@ def _round(cache: Path, sites: list[Path | None]) -> list[tuple[dict[str, object
 
 
 @pytest.mark.slow
-def test_eight_processes_on_one_cache_compile_once_and_then_never(tmp_path: Path) -> None:
+def test_four_processes_on_one_cache_compile_once_and_then_never(tmp_path: Path) -> None:
     cache = tmp_path / "shared-cache"
     checkout = _copy_package(tmp_path / "checkout")
     site = _copy_package(tmp_path / "venv" / "site-packages")
-    sites: list[Path | None] = [None, checkout, site, None, checkout, None, site, None]
+    sites: list[Path | None] = [None, checkout, site, None]
 
     cold = _round(cache, sites)
     packages = {str(result["package"]) for result, _ in cold}
@@ -205,7 +207,7 @@ def test_wheel_and_editable_installs_start_together_on_an_empty_cache(tmp_path: 
         [sys.executable, "-c", write, str(wheel / "uno_env" / "_compiled")], check=True, cwd=tmp_path
     )
     cache = tmp_path / "shared-cache"
-    sites: list[Path | None] = [wheel, None, wheel, None, wheel, None, wheel, None]
+    sites: list[Path | None] = [wheel, None, wheel, None]
     first = _round(cache, sites)
     games = [result["games"] for result, _ in first]
     assert all(g == games[0] for g in games)

@@ -9,6 +9,7 @@ other test imports the new paths: pytest turns the deprecation warning into an e
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import re
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,20 +43,43 @@ def test_every_moved_module_exists_at_its_new_path_and_not_at_its_old_one() -> N
         assert not old_file.exists(), f"{old_file} should be gone (served by the import hook)"
 
 
-@pytest.mark.parametrize("old", sorted(set(MOVED_MODULES) - set(PACKAGES)))
-def test_an_old_module_path_is_the_new_module_with_a_warning(old: str) -> None:
-    code = (
-        "import importlib, json, warnings\n"
-        "warnings.simplefilter('always')\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        f"    old = importlib.import_module({old!r})\n"
-        f"new = importlib.import_module({MOVED_MODULES[old]!r})\n"
-        "print(json.dumps([old is new, [(w.category.__name__, str(w.message)) for w in caught]]))\n"
-    )
+OLD_PATHS = sorted(set(MOVED_MODULES) - set(PACKAGES))
+
+# Each old path imported in turn in one fresh process (a process each cost about 3 s apiece,
+# the same interpreter start-up and package import every time): whether it is the new module,
+# and the warnings its import gave. The first one imports the package's new modules; the later ones
+# find their new module imported already, as a program that mixes old and new paths does.
+IMPORT_EACH_OLD_PATH = """
+import importlib, json, sys, warnings
+warnings.simplefilter('always')
+out = {}
+for old, new in json.loads(sys.argv[1]):
+    with warnings.catch_warnings(record=True) as caught:
+        module = importlib.import_module(old)
+    warned = [(w.category.__name__, str(w.message)) for w in caught]
+    out[old] = [module is importlib.import_module(new), warned]
+print(json.dumps(out))
+"""
+
+
+@functools.cache
+def _old_path_imports() -> dict[str, list[Any]]:
+    """:data:`IMPORT_EACH_OLD_PATH`'s answer for every old path (one child process per test worker)."""
+    pairs = json.dumps([[old, MOVED_MODULES[old]] for old in OLD_PATHS])
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+        [sys.executable, "-c", IMPORT_EACH_OLD_PATH, pairs],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO_ROOT,
     )
-    same, caught = json.loads(out.stdout.strip().splitlines()[-1])
+    answers: dict[str, list[Any]] = json.loads(out.stdout.strip().splitlines()[-1])
+    return answers
+
+
+@pytest.mark.parametrize("old", OLD_PATHS)
+def test_an_old_module_path_is_the_new_module_with_a_warning(old: str) -> None:
+    same, caught = _old_path_imports()[old]
     assert same
     messages = [message for category, message in caught if category == "DeprecationWarning"]
     assert messages == [
