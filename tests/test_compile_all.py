@@ -6,7 +6,7 @@ workload in a fresh process pointed at that cache and at a copy of it in another
 cache built once and copied to other nodes), counting numba's compile events: there must be
 none, and the entry points must come from the cache. Compiling a part into an *empty*
 directory, by one process while others wait for it, is tests/test_cache_concurrency.py's
-eight-process test; a second cold compile here would add minutes and test nothing more.
+four-process test; a second cold compile here would add minutes and test nothing more.
 """
 
 from __future__ import annotations
