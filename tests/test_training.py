@@ -1,7 +1,9 @@
 """Training, self-play and evaluation scripts: smoke runs, resume, determinism, checkpoint checks.
 
 Budget: about 150 s of CPU on 2 workers. The scripts run on tiny budgets (a few thousand
-steps); the subprocess tests run them exactly as a user would (``python -m training.<name>``).
+steps), through their command lines (``main(argv)`` of each module, its exit code, its output),
+in the test process; one child process checks that ``python -m training.<name>`` exits with that
+code.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import math
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +26,10 @@ pytest.importorskip("sb3_contrib")
 import uno_env
 from training.common import resolve_rules
 from training.evaluate import GameRecords, opponent_seats, play_style, summarize, write_results
+from training.evaluate import main as evaluate_main
 from training.pool import pool_tables
 from training.train import TrainConfig, namespaced_key, parse_opponent, read_eval_rows, train
+from training.train import main as train_main
 from uno_env.stats import mean_interval, t_quantile, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,14 +37,6 @@ TINY = [
     "--num-envs", "8", "--n-steps", "64", "--batch-size", "256", "--n-epochs", "1",
     "--net-arch", "32", "32", "--eval-games", "16", "--no-progress", "--no-tensorboard",
 ]  # fmt: skip
-
-
-def run_module(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m module args`` from the repository root, output captured."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", module, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
-    )
 
 
 def tiny_config(tmp: Path, **changes: object) -> TrainConfig:
@@ -75,8 +72,9 @@ def trained_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--set",
         "max_decisions=300",
     ]
-    proc = run_module("training.train", *args, cwd=tmp)
-    assert proc.returncode == 0, proc.stderr
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp)
+        assert train_main(args) == 0
     (run_dir,) = tmp.iterdir()
     return run_dir
 
@@ -182,15 +180,18 @@ def test_an_eval_log_from_before_the_rank_and_points_intervals_is_read_and_super
 
 
 @ONE_WORKER_FOR_THE_TRAINED_RUN
-def test_resume_continues_the_step_counter_and_keeps_eval_rows(trained_run: Path, tmp_path: Path) -> None:
+def test_resume_continues_the_step_counter_and_keeps_eval_rows(
+    trained_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import shutil
 
     run_dir = tmp_path / trained_run.name
     shutil.copytree(trained_run, run_dir)
     before = read_eval_rows(run_dir / "eval.csv")
-    proc = run_module("training.train", "--resume", str(run_dir), "--steps", "2048", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "resuming" in proc.stdout and "step 1,024 of 2,048" in proc.stdout
+    monkeypatch.chdir(tmp_path)
+    assert train_main(["--resume", str(run_dir), "--steps", "2048"]) == 0
+    out = capsys.readouterr().out
+    assert "resuming" in out and "step 1,024 of 2,048" in out
     after = read_eval_rows(run_dir / "eval.csv")
     assert after[: len(before)] == before
     assert [r["step"] for r in after[len(before) :]] == [1536, 2048]
@@ -328,41 +329,37 @@ def test_rule_overrides_and_toml(tmp_path: Path) -> None:
 
 
 @ONE_WORKER_FOR_THE_TRAINED_RUN
-def test_evaluate_refuses_a_mismatched_checkpoint(trained_run: Path, tmp_path: Path) -> None:
+def test_evaluate_refuses_a_mismatched_checkpoint(
+    trained_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     model = str(trained_run / "model.zip")
     common = ["--players", "2", "--vs", "greedy", "--games", "20"]
-    proc = run_module("training.evaluate", model, "--rules", "uno_house", *common, cwd=tmp_path)
-    assert proc.returncode == 2
-    assert "rules differ" in proc.stderr and "--allow-rules-mismatch" in proc.stderr
+    monkeypatch.chdir(tmp_path)
+    assert evaluate_main([model, "--rules", "uno_house", *common]) == 2
+    err = capsys.readouterr().err
+    assert "rules differ" in err and "--allow-rules-mismatch" in err
     same_rules = ["--set", "max_decisions=300", "--players", "3"]
-    proc = run_module("training.evaluate", model, *common, *same_rules, cwd=tmp_path)
-    assert proc.returncode == 2 and "players: trained for 2, game has 3" in proc.stderr
-    proc = run_module(
-        "training.evaluate",
-        model,
-        "--rules",
-        "mau_mau",
-        "--allow-rules-mismatch",
-        *common,
-        "--players",
-        "4",
-        cwd=tmp_path,
+    assert evaluate_main([model, *common, *same_rules]) == 2
+    assert "players: trained for 2, game has 3" in capsys.readouterr().err
+    assert (
+        evaluate_main([model, "--rules", "mau_mau", "--allow-rules-mismatch", *common, "--players", "4"]) == 2
     )
-    assert proc.returncode == 2 and "deck family" in proc.stderr
+    assert "deck family" in capsys.readouterr().err
     out = tmp_path / "transfer"
     args = [model, "--rules", "uno_house", "--allow-rules-mismatch", *common, "--out", str(out)]
-    proc = run_module("training.evaluate", *args, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "TRANSFER EVALUATION" in proc.stdout
+    assert evaluate_main(args) == 0
+    assert "TRANSFER EVALUATION" in capsys.readouterr().out
     data = json.loads(out.with_suffix(".json").read_text())
     assert data["results"][0]["games"] == 20 and data["results"][0]["rules"] == "uno_house"
 
 
-def test_evaluate_a_style_matches_the_batch_simulator(tmp_path: Path) -> None:
+def test_evaluate_a_style_matches_the_batch_simulator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "eval"
     args = ["blocker", "--players", "3", "--vs", "greedy", "random/greedy", "--games", "300", "--seed", "7"]
-    proc = run_module("training.evaluate", *args, "--out", str(out), cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.chdir(tmp_path)
+    assert evaluate_main([*args, "--out", str(out)]) == 0
     data = json.loads(out.with_suffix(".json").read_text())
     assert [r["opponents"] for r in data["results"]] == ["greedy", "random/greedy"]
     csv_text = out.with_suffix(".csv").read_text().splitlines()
@@ -380,11 +377,13 @@ def test_evaluate_a_style_matches_the_batch_simulator(tmp_path: Path) -> None:
     assert data["results"][1]["wins"] == wins
 
 
-def test_selfplay_smoke(tmp_path: Path) -> None:
+def test_selfplay_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from training.selfplay import main as selfplay_main
+
     args = ["--players", "3", "--steps", "512", "--envs", "2", "--n-steps", "128", "--batch-size", "128"]
     args += ["--net-arch", "32", "--eval-games", "12", "--eval-opponents", "greedy", "--no-progress"]
-    proc = run_module("training.selfplay", *args, "--runs-dir", str(tmp_path), cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.chdir(tmp_path)
+    assert selfplay_main([*args, "--runs-dir", str(tmp_path)]) == 0
     (run_dir,) = tmp_path.iterdir()
     assert run_dir.name.startswith("uno__selfplay__0__")
     result = json.loads((run_dir / "eval.json").read_text())
@@ -393,6 +392,38 @@ def test_selfplay_smoke(tmp_path: Path) -> None:
     with (run_dir / "progress.csv").open(encoding="utf-8") as fh:  # the training curve
         rows = list(csv.DictReader(fh))
     assert rows and int(rows[-1]["charts/total_timesteps"]) == 512
+
+
+def test_python_m_exits_with_the_code_of_main(tmp_path: Path) -> None:
+    """``python -m training.train / evaluate / selfplay`` end the process with the exit code of
+    ``main(argv)`` (2 for a refused command line). This test is about the process, so it runs
+    one: a child process that runs each module as ``__main__`` in turn, as ``python -m`` does."""
+    cases = [
+        ("training.train", ["--resume", str(tmp_path), "--seed", "0"]),
+        ("training.evaluate", ["greedy", "--threads", "0"]),
+        ("training.selfplay", ["--players", "1"]),
+    ]
+    program = textwrap.dedent(
+        """
+        import json, runpy, sys, warnings
+        warnings.simplefilter("ignore", RuntimeWarning)  # a module run after another one imported it
+        for module, argv in json.loads(sys.argv[1]):
+            sys.argv = [module, *argv]
+            try:
+                runpy.run_module(module, run_name="__main__", alter_sys=True)
+            except SystemExit as exc:
+                print(module, exc.code, flush=True)
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-c", program, json.dumps(cases)]
+    proc = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.stdout.splitlines() == ["training.train 2", "training.evaluate 2", "training.selfplay 2"], (
+        proc.stderr
+    )
+    assert "not --seed" in proc.stderr
+    assert "--batch and --threads must be >= 1, got 1024 and 0" in proc.stderr
+    assert "--players 1: games seat 2..10 players" in proc.stderr
 
 
 def test_selfplay_env_rotates_the_learner_and_pays_the_final_reward() -> None:
@@ -630,27 +661,31 @@ def csv_lines(path: Path) -> list[str]:
 
 
 @ONE_WORKER_FOR_THE_TRAINED_RUN
-def test_resuming_a_finished_run_keeps_every_log_row(trained_run: Path, tmp_path: Path) -> None:
+def test_resuming_a_finished_run_keeps_every_log_row(
+    trained_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run_dir = copy_run(trained_run, tmp_path)
     progress, evals = csv_lines(run_dir / "progress.csv"), csv_lines(run_dir / "eval.csv")
     assert len(progress) > 2
-    proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.chdir(tmp_path)
+    assert train_main(["--resume", str(run_dir)]) == 0
     assert csv_lines(run_dir / "progress.csv") == progress  # not even an empty row added
     assert csv_lines(run_dir / "eval.csv") == evals
     assert not (run_dir / "progress.superseded.csv").exists()
 
 
 @ONE_WORKER_FOR_THE_TRAINED_RUN
-def test_resuming_from_an_earlier_checkpoint_moves_rows_aside(trained_run: Path, tmp_path: Path) -> None:
+def test_resuming_from_an_earlier_checkpoint_moves_rows_aside(
+    trained_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run_dir = copy_run(trained_run, tmp_path)
     progress = csv_lines(run_dir / "progress.csv")
     earlier = run_dir / "checkpoints" / "step_0000000512.state.json"
     kept = json.loads(earlier.read_text())["progress_rows"]  # rows written when it was saved
     assert 0 <= kept < len(progress) - 1  # 0: saved before the first PPO update was logged
     (run_dir / "checkpoints" / "latest.json").write_text(earlier.read_text())  # as if killed after it
-    proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.chdir(tmp_path)
+    assert train_main(["--resume", str(run_dir)]) == 0
     after = csv_lines(run_dir / "progress.csv")
     assert after[: kept + 1] == progress[: kept + 1] and len(after) > kept + 1
     moved = csv_lines(run_dir / "progress.superseded.csv")
@@ -660,7 +695,12 @@ def test_resuming_from_an_earlier_checkpoint_moves_rows_aside(trained_run: Path,
 
 
 @ONE_WORKER_FOR_THE_TRAINED_RUN
-def test_resume_stays_inside_the_run_directory(trained_run: Path, tmp_path: Path) -> None:
+def test_resume_stays_inside_the_run_directory(
+    trained_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A checkpoint named outside the run directory is refused before it is loaded. The resumes
+    run in the test process: had one unpickled the poisoned file, its payload would have made the
+    marker file here as well (and the load would have gone on to fail)."""
     from tests.hostile import poison
 
     run_dir = copy_run(trained_run, tmp_path / "runs")
@@ -670,16 +710,17 @@ def test_resume_stays_inside_the_run_directory(trained_run: Path, tmp_path: Path
     poison(run_dir / "model.zip", elsewhere / "model.zip", marker)
     latest = run_dir / "checkpoints" / "latest.json"
     state = json.loads(latest.read_text())
+    monkeypatch.chdir(tmp_path)
     for name in ("../../elsewhere/model.zip", str(elsewhere / "model.zip"), "step_0000000512.zip"):
         latest.write_text(json.dumps({**state, "checkpoint": name}))
-        proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
-        assert proc.returncode == 2 and "must name a file step_<N>.zip" in proc.stderr, proc.stderr
+        code, err = train_main(["--resume", str(run_dir)]), capsys.readouterr().err
+        assert code == 2 and "must name a file step_<N>.zip" in err, err
     latest.write_text(json.dumps(state))
     ckpt = run_dir / "checkpoints" / "step_0000001024.zip"
     ckpt.unlink()
     ckpt.symlink_to(elsewhere / "model.zip")
-    proc = run_module("training.train", "--resume", str(run_dir), cwd=tmp_path)
-    assert proc.returncode == 2 and "leads outside the run directory" in proc.stderr, proc.stderr
+    code, err = train_main(["--resume", str(run_dir)]), capsys.readouterr().err
+    assert code == 2 and "leads outside the run directory" in err, err
     assert not marker.exists()
 
 
