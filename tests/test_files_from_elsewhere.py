@@ -25,6 +25,7 @@ The compiled-engine cache under concurrency (case 9) is ``tests/test_cache_concu
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import subprocess
@@ -32,6 +33,7 @@ import sys
 import time
 import tracemalloc
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -55,18 +57,49 @@ from uno_env import files
 from uno_env.engine.rules import RuleError
 from uno_env.sim.learned import ExportedPolicy, PolicyFileError, load_exported, pack_layers
 
-UNO_ENV = Path(sys.executable).with_name("uno-env")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``uno-env args`` in a child process (a hang fails the test at ``timeout``)."""
-    return subprocess.run(
-        [str(UNO_ENV), *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, check=False
-    )
+@dataclasses.dataclass(frozen=True)
+class CliRun:
+    """What one ``uno-env`` command left: its exit code and what it wrote."""
+
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-def one_line_error(done: subprocess.CompletedProcess[str], *needles: str) -> str:
+RunCli = Callable[..., CliRun]
+
+
+def exit_code(stop: SystemExit) -> int:
+    """The exit code the interpreter makes of ``stop`` (a message makes 1, printed to stderr)."""
+    if stop.code is None or isinstance(stop.code, int):
+        return stop.code or 0
+    print(stop.code, file=sys.stderr)
+    return 1
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]) -> RunCli:
+    """``uno-env args`` in this process: the console script's ``training.cli.main(args)``, its
+    output captured, run in ``cwd`` when given."""
+    from training import cli
+
+    def run(*args: str, cwd: Path | None = None) -> CliRun:
+        capsys.readouterr()  # only this command's output
+        with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+            try:
+                code = cli.main(list(args))
+            except SystemExit as stop:
+                code = exit_code(stop)
+        out, err = capsys.readouterr()
+        return CliRun(code, out, err)
+
+    return run
+
+
+def one_line_error(done: CliRun, *needles: str) -> str:
     """The command failed with exit code 2 and one ``uno-env: error:`` line holding ``needles``."""
     assert done.returncode == 2, (done.returncode, done.stderr[-3000:])
     assert "Traceback" not in done.stderr
@@ -91,7 +124,7 @@ def _link_to_zero(path: Path) -> Path:
 
 
 # ================================================================ 1. export and trust
-def test_1_export_refuses_an_unsigned_checkpoint_and_runs_none_of_it(tmp_path: Path) -> None:
+def test_1_export_refuses_an_unsigned_checkpoint_and_runs_none_of_it(tmp_path: Path, run_cli: RunCli) -> None:
     sb3_contrib = pytest.importorskip("sb3_contrib")
 
     from agents import UntrustedCheckpointError, save_policy_metadata
@@ -124,7 +157,7 @@ def test_1_export_refuses_an_unsigned_checkpoint_and_runs_none_of_it(tmp_path: P
 # ================================================================ 2. the game's action table
 @pytest.mark.parametrize("actions", [1, 10])
 def test_2_a_policy_for_another_action_table_never_reaches_compiled_code(
-    tmp_path: Path, actions: int
+    tmp_path: Path, actions: int, run_cli: RunCli
 ) -> None:
     path = write_policy(tmp_path, actions=actions)
     why = rf"architecture\.actions is {actions}; allowed: {game_sizes()[1]} \(the action table of its rules\)"
@@ -227,7 +260,9 @@ def test_3_deep_huge_and_ill_typed_sidecars_give_one_line(tmp_path: Path) -> Non
         load_exported(path)
 
 
-def test_3_the_tournament_reports_an_ill_typed_player_count_in_one_line(tmp_path: Path) -> None:
+def test_3_the_tournament_reports_an_ill_typed_player_count_in_one_line(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
     path = write_policy(tmp_path)
     set_sidecar(path, num_players="two")
     done = run_cli("tournament", "--agents", f"{path},greedy", "--games", "2", "--out", str(tmp_path / "t"))
@@ -340,23 +375,72 @@ def test_5_special_files_are_refused_at_once_by_every_reader(tmp_path: Path, fif
         check_checkpoint_file(tmp_path)
 
 
+RUN_EACH_COMMAND = """
+import contextlib
+import io
+import json
+import sys
+
+from training.cli import main
+
+for argv in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:  # the exit code the interpreter would make of it
+            if stop.code is None or isinstance(stop.code, int):
+                code = stop.code or 0
+            else:
+                print(stop.code, file=sys.stderr)
+                code = 1
+    print(json.dumps([code, out.getvalue(), err.getvalue()]), flush=True)
+"""
+
+
+def run_cli_in_a_child(commands: list[list[str]], timeout: float) -> list[CliRun]:
+    """Each of ``commands`` (``uno-env`` argument lists) in turn in one child process: a command
+    that hangs on a special file fails the test at ``timeout`` instead of hanging the test run."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", RUN_EACH_COMMAND, json.dumps(commands)],
+            capture_output=True, text=True, timeout=timeout, env=env, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as hung:
+        output = hung.stdout.decode() if isinstance(hung.stdout, bytes) else hung.stdout or ""
+        finished = output.count("\n")  # one line per finished command
+        hung_command = " ".join(commands[finished]) if finished < len(commands) else "(after its commands)"
+        pytest.fail(f"uno-env {hung_command} hung: not done after {timeout} s")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [CliRun(*json.loads(line)) for line in done.stdout.splitlines()]
+
+
 def test_5_the_command_line_refuses_special_files_without_hanging(tmp_path: Path, fifo: Path) -> None:
     zero = _link_to_zero(tmp_path / "zero.toml")
     pipe_toml = tmp_path / "pipe.toml"
     os.mkfifo(pipe_toml)
-    one_line_error(run_cli("simulate", "--rules", str(zero), "--games", "1", timeout=60), "character device")
-    one_line_error(run_cli("simulate", "--rules", str(pipe_toml), "--games", "1", timeout=60), "FIFO")
-    one_line_error(run_cli("replay", str(fifo), timeout=60), "FIFO")
-    one_line_error(run_cli("study", str(pipe_toml), "--out", str(tmp_path / "s"), timeout=60), "FIFO")
+    # a child process: reading a FIFO blocks, and a hang must fail this test, not stop the run
+    runs = run_cli_in_a_child(
+        [
+            ["simulate", "--rules", str(zero), "--games", "1"],
+            ["simulate", "--rules", str(pipe_toml), "--games", "1"],
+            ["replay", str(fifo)],
+            ["study", str(pipe_toml), "--out", str(tmp_path / "s")],
+        ],
+        timeout=120,
+    )
+    for done, needle in zip(runs, ["character device", "FIFO", "FIFO", "FIFO"], strict=True):
+        one_line_error(done, needle)
 
 
 # ================================================================ 6. one line, not a traceback
-def test_6_evaluate_refuses_an_impossible_game_count_in_one_line() -> None:
+def test_6_evaluate_refuses_an_impossible_game_count_in_one_line(run_cli: RunCli) -> None:
     done = run_cli("evaluate", "greedy", "--players", "2", "--games", "1000000000000")
     one_line_error(done, "--games 1000000000000: allowed 1..10,000,000")
 
 
-def test_6_evaluate_refuses_seeds_past_2_to_the_63_in_one_line() -> None:
+def test_6_evaluate_refuses_seeds_past_2_to_the_63_in_one_line(run_cli: RunCli) -> None:
     """``--seed 2**64`` ended in an OverflowError traceback from the seat rotation; from Python,
     a seed near 2**63 wrapped the NumPy sum. Game j is dealt from seed + j: all must be seeds."""
     done = run_cli("evaluate", "greedy", "--players", "2", "--games", "2", "--seed", str(2**64))
@@ -369,7 +453,7 @@ def test_6_evaluate_refuses_seeds_past_2_to_the_63_in_one_line() -> None:
         evaluate("greedy", uno_env.load_rules("uno"), 2, ["random"], 2, 2**63 - 1, log=lambda _: None)
 
 
-def test_6_rule_values_of_thousands_of_digits_are_rule_errors(tmp_path: Path) -> None:
+def test_6_rule_values_of_thousands_of_digits_are_rule_errors(tmp_path: Path, run_cli: RunCli) -> None:
     rule_file = tmp_path / "long.toml"
     rule_file.write_text("hand_size = " + "7" * 5000 + "\n")
     with pytest.raises(RuleError, match=r"line 1 \('hand_size'\) holds an integer of 5,000 digits"):
@@ -402,7 +486,7 @@ def test_7_agents_make_checks_the_versions_as_simulate_does(tmp_path: Path, key:
 
 
 # ================================================================ 8. tournament --resume DIR
-def test_8_tournament_resume_reads_its_design_from_the_folder(tmp_path: Path) -> None:
+def test_8_tournament_resume_reads_its_design_from_the_folder(tmp_path: Path, run_cli: RunCli) -> None:
     out = tmp_path / "t"
     args = ["--rules", "uno_house", "--players", "3", "--agents", "greedy,blocker,aggressor", "--games", "3"]
     first = run_cli("tournament", *args, "--seed", "5", "--out", str(out), "--executor", "serial", "--quiet")
