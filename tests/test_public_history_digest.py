@@ -28,8 +28,9 @@ from uno_env.engine import layout as L
 from uno_env.engine.actions import ActionKind, action_kind
 from uno_env.engine.rules import PRESETS
 from uno_env.styles import public
+from uno_env.styles import view as view_module
 from uno_env.styles.public import HIDDEN
-from uno_env.styles.view import PublicView
+from uno_env.styles.view import PublicView, visible_last_actions
 
 Entry = tuple[int, int, int]
 
@@ -302,3 +303,47 @@ def test_a_reset_env_reads_its_new_game_only() -> None:
             if terminated or truncated:
                 break
         logs.append(log)
+
+
+def walked_last_actions(log: Sequence[Entry], viewer: int, deck: cards.DeckFamily, players: int) -> list[Any]:
+    """Each seat's last decision in ``log`` as ``viewer`` may know it, by walking the whole log
+    forward (what :func:`~uno_env.styles.view.visible_last_actions` did before it read back)."""
+    last: list[Any] = [None] * players
+    receiver = -1
+    for seat, action, phase in log:
+        let_go = phase in (L.PH_JUMP_IN, L.PH_BLOCK) and action_kind(action, deck)[0] == ActionKind.PASS
+        if let_go and seat != viewer:
+            continue  # H-JUMP-1, H-ZEROSEE-1: another seat's let-go answer is not known
+        if phase == L.PH_CHOOSE_TARGET:
+            receiver = (seat + action_kind(action, deck)[1]) % players
+        last[seat] = HIDDEN if phase == L.PH_GIVE and viewer not in (seat, receiver) else action  # H-TWO-1
+    return last
+
+
+def test_the_pictures_last_actions_are_the_whole_log_walks_and_read_only_the_newest_entries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The AEC env's picture of a seat (``render_seat``) shows each seat's last decision as that
+    seat may know it (a card given between two others hidden, H-TWO-1; another seat's let-go
+    answer left out, H-JUMP-1, H-ZEROSEE-1): the whole-log walk's answer for every viewer at
+    every decision of the random games, read from the newest entry back until every seat has
+    one, so a picture drawn at each step of a long game does not read the whole game again."""
+    for name, overrides, players, seed in CASES:
+        game = Game(name, players, seed=seed, **overrides)
+        chooser = random.Random(seed)
+        for _ in range(DECISIONS):
+            log = list(game.log)
+            for viewer in range(players):
+                expected = walked_last_actions(log, viewer, game.deck, players)
+                assert visible_last_actions(log, viewer, game.deck, players) == expected
+            if game.is_over():
+                break
+            game.step(chooser.choice(game.legal_actions()))
+    counting = Counting(monkeypatch)
+    monkeypatch.setattr(view_module, "unseen_by", public.unseen_by)
+    pictures = 0
+    for view in game_views(1000):  # a first-legal 4-player game: everybody acts every few decisions
+        assert view.log is not None
+        visible_last_actions(list(view.log), 0, view.deck, 4)
+        pictures += 1
+    assert pictures == 1000 and counting.calls < 20 * pictures  # not the ~500,000 of whole-log reads

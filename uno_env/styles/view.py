@@ -107,13 +107,20 @@ def visible_last_actions(
 ) -> list[int | None]:
     """Each seat's last decision in the log ``entries`` as ``viewer`` may know it (None: none
     yet): a card given between two other seats (H-TWO-1) is :data:`HIDDEN`, and the other
-    seats' let-go answers to out-of-turn windows are left out (:func:`unseen_by`)."""
+    seats' let-go answers to out-of-turn windows are left out (:func:`unseen_by`).
+
+    Read from the newest entry back, stopping once every seat has its decision: a picture drawn
+    at every step (``render_mode="human"``) would otherwise read the whole game each time."""
     visible = VisibleLog(entries, len(entries), viewer, deck, players)
     last: list[int | None] = [None] * players
-    for i in range(len(entries)):
+    missing = players
+    for i in range(len(entries) - 1, -1, -1):
         entry = visible[i]
-        if not unseen_by(entry, viewer, deck):
+        if last[entry[0]] is None and not unseen_by(entry, viewer, deck):
             last[entry[0]] = entry[1]
+            missing -= 1
+            if missing == 0:
+                break
     return last
 
 
