@@ -23,14 +23,19 @@ import pytest
 import uno_env
 from tests.compile_events import COUNT_COMPILES, PLAY_GAME_PART
 from uno_env.compiler import compiling
+from uno_env.compiler.cache import CACHE_DIR
 
 UNO_ENV = Path(sys.executable).with_name("uno-env")
 
 
 def _env(cache: Path | None) -> dict[str, str]:
-    """This process's environment without numba's and the cache's settings; ``cache``, when
-    given, is the cache directory (``UNO_ENV_CACHE_DIR``), else the session's default."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "UNO_ENV_CACHE"))}
+    """This process's environment without numba's settings (``NUMBA_DISABLE_JIT`` and the like);
+    ``cache``, when given, is the cache directory (``UNO_ENV_CACHE_DIR``), else the session's
+    own (its ``UNO_ENV_CACHE_DIR`` or ``NUMBA_CACHE_DIR`` if set, as ``make test`` compiled into)."""
+    session = ("UNO_ENV_CACHE_DIR", "NUMBA_CACHE_DIR") if cache is None else ()
+    env = {
+        k: v for k, v in os.environ.items() if k in session or not k.startswith(("NUMBA_", "UNO_ENV_CACHE"))
+    }
     if cache is not None:
         env["UNO_ENV_CACHE_DIR"] = str(cache)
     return env
@@ -53,6 +58,7 @@ def test_a_cache_built_by_uno_env_compile_is_loaded_by_fresh_processes(tmp_path:
     assert fresh["compiled"] == []
     assert fresh["loaded"] == 2  # the facade's step for official Uno's engine and for the full one
     session = Path(str(fresh["cache_dir"]))
+    assert session == CACHE_DIR  # the session's cache, the one this process uses
     assert f"compiling the uno_env engine into {session}" in built.stdout  # the cache it built
     # built once and copied: a node given a copy of the directory loads it too. The package's
     # folders only; a file another test's process is writing is a temporary until renamed.
