@@ -57,6 +57,8 @@ sys.meta_path.insert(0, Hide())
 # import asked for would leave state that depends on which modules are hidden
 from training.cli import main
 
+from tests.child_exit import exit_code
+
 if TRIED:
     sys.exit(f"importing training.cli asked for the hidden modules {sorted(set(TRIED))}; "
              "the cases cannot share it: run each case in a process of its own")
@@ -80,11 +82,7 @@ def run_case(case):
         print("LOADED:" + ",".join(loaded), file=sys.stderr)
         sys.exit(code)
     except SystemExit as stop:  # as the interpreter turns SystemExit into an exit code
-        if stop.code is None or isinstance(stop.code, int):
-            code = stop.code or 0
-        else:
-            print(stop.code, file=sys.stderr)
-            code = 1
+        code = exit_code(stop)
     except BaseException:
         traceback.print_exc()
         code = 1

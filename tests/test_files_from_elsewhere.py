@@ -381,6 +381,7 @@ import io
 import json
 import sys
 
+from tests.child_exit import exit_code
 from training.cli import main
 
 for argv in json.loads(sys.argv[1]):
@@ -389,11 +390,7 @@ for argv in json.loads(sys.argv[1]):
         try:
             code = main(argv)
         except SystemExit as stop:  # the exit code the interpreter would make of it
-            if stop.code is None or isinstance(stop.code, int):
-                code = stop.code or 0
-            else:
-                print(stop.code, file=sys.stderr)
-                code = 1
+            code = exit_code(stop)
     print(json.dumps([code, out.getvalue(), err.getvalue()]), flush=True)
 """
 
