@@ -292,14 +292,11 @@ class PublicAccessors:
 
     def _unseen_passes(self) -> int:
         """The log's let-go answers of other seats to out-of-turn windows."""
-        if self.log is None:
-            return 0
         digested = self._digested()
-        if digested is not None:
-            part, length = digested
-            return length - part.kept[length]
-        viewer = self.current_player
-        return sum(1 for entry in self.log[: self.log_length] if self._unseen(entry, viewer))
+        if digested is None:
+            return 0
+        part, length = digested
+        return length - part.kept[length]
 
     def _digest_source(self) -> Sequence[tuple[int, int, int]] | None:
         """The log object whose digest answers for this view's :attr:`log` (the log itself;
@@ -307,24 +304,22 @@ class PublicAccessors:
         return self.log
 
     def _digested(self) -> tuple[_ViewerDigest, int] | None:
-        """The viewer's part of :attr:`history_digest`, having read the entries the view reads,
-        and how many those are; None when the view has no digest of its own log (then the
-        log is walked whole)."""
+        """The viewer's part of a digest of :attr:`log`, having read the entries the view reads,
+        and how many those are; None without a log. The part is :attr:`history_digest`'s when it
+        reads this view's own log, else a new digest's that nobody keeps (the whole log read)."""
+        log = self.log
+        if log is None:
+            return None
+        length = len(range(len(log))[: self.log_length])  # the entries log[:log_length] holds
+        part = None
         digest = getattr(self, "history_digest", None)
-        if digest is None or self.log is None:
-            return None
         source = self._digest_source()
-        if source is None or not digest.reads(source):
-            return None
-        length = len(range(len(self.log))[: self.log_length])  # the entries log[:log_length] holds
-        if length > len(source):
-            return None  # a wrapper longer than its log: the walk says what is wrong
-        part = digest.read(self.current_player, length, self.deck, self.num_players)
-        return None if part is None else (part, length)
-
-    def _unseen(self, entry: tuple[int, int, int], viewer: int) -> bool:
-        """Whether the viewer may not know of this log entry (another seat's let-go answer)."""
-        return unseen_by(entry, viewer, self.deck)
+        if digest is not None and source is not None and digest.reads(source) and length <= len(source):
+            part = digest.read(self.current_player, length, self.deck, self.num_players)
+        if part is None:  # no digest of this log (or one answering for another seat): read it all
+            part = HistoryDigest(log).read(self.current_player, length, self.deck, self.num_players)
+        assert part is not None  # a digest of its own answers for every viewer
+        return part, length
 
     @property
     def turns(self) -> int:
@@ -394,24 +389,10 @@ class PublicAccessors:
         without it the whole log.
         """
         digested = self._digested()
-        if digested is not None:
-            part, length = digested
-            return part.history[: part.kept[length]]
-        viewer = self.current_player
-        out: list[tuple[int, int]] = []
-        receiver = -1
-        entries = self.log[: self.log_length] if self.log is not None else ()
-        for seat, action, phase in entries:
-            if self._unseen((seat, action, phase), viewer):
-                continue  # another seat's let-go answer to an out-of-turn window
-            if phase == Phase.CHOOSE_TARGET:
-                # a target is picked k seats clockwise (the action table's TARGET rows)
-                receiver = (seat + actions.action_kind(int(action), self.deck)[1]) % self.num_players
-            if phase == Phase.GIVE and viewer != seat and viewer != receiver:
-                out.append((int(seat), HIDDEN))
-            else:
-                out.append((int(seat), int(action)))
-        return out
+        if digested is None:
+            return []
+        part, length = digested
+        return part.history[: part.kept[length]]
 
     def describe(self) -> dict[str, Any]:
         """The accessors' values in one dict (for printing)."""
