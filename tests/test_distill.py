@@ -165,6 +165,29 @@ def test_resume_refuses_a_rule_file_edited_since_the_run_started(
         # a width of 0 or below reached torch's layers the same way
         (["--net-arch", "8", "0"], r"--net-arch must list positive layer widths \(integers\), got \[8, 0\]"),
         (["--batch-size", "0"], r"--batch-size must be positive"),
+        # the exported policy file refused these only after the games and the training (a width
+        # of 10**8 stopped in a traceback from torch's allocator)
+        (
+            ["--net-arch", "4097"],
+            r"--net-arch 4097: an exported network has 1 to 7 hidden layers of 1 to 4,096",
+        ),
+        (["--net-arch", *["4"] * 8], r"--net-arch 4 4 4 4 4 4 4 4: an exported network has 1 to 7 hidden"),
+        (["--net-arch", "4096", "4096"], r"--net-arch: the network has 2\d,\d{3},\d{3} weights and biases"),
+        (
+            ["--name", "n" * 201],
+            r"--name: the name has 201 characters; an exported network's name has at most 200",
+        ),
+        # NumPy refused a negative seed naming no option; the compiled collector wrapped past 2**63
+        (
+            ["--seed", "-1"],
+            r"--seed must be an integer in 0\.\.9,223,372,036,854,775,798 \(the teacher's game i",
+        ),
+        (
+            ["--seed", str(2**63 - 5)],
+            r"--seed must be an integer in 0\.\.9,223,372,036,854,775,798 .*got 922",
+        ),
+        # the evaluation refused 0 deals naming num_games, after the games and the training
+        (["--eval-games", "0"], r"--eval-games and --threads must be at least 1, got 0 and 1"),
     ],
 )
 def test_bad_training_options_are_refused_before_any_game(
@@ -175,6 +198,39 @@ def test_bad_training_options_are_refused_before_any_game(
     err = capsys.readouterr().err
     assert re.search(message, err) and len(err.strip().splitlines()) == 1, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"games": "10"}, r"--games must be an integer, got '10'"),  # a TypeError traceback
+        ({"teacher": 5}, r"--teacher must be a string, got 5"),  # an AttributeError traceback
+        (
+            {"opponents": "blocker"},
+            r"--opponents must be a list of strings, got 'blocker'",
+        ),  # read as b, l, o...
+        ({"holdout": 2}, r"holdout must be a share in \[0, 1\), got 2"),  # every chunk held out
+    ],
+)
+def test_resume_refuses_an_edited_config_naming_the_file_and_the_field(
+    change: dict[str, object], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``config.json`` edited before ``--resume`` went into the run unchecked: a field of
+    another type stopped in a traceback or was read as something else. It is refused in one
+    line naming the file and the field, before anything is written."""
+    import dataclasses
+
+    from training.distill import DistillConfig
+
+    out = tmp_path / "run"
+    out.mkdir()
+    cfg = DistillConfig(teacher="greedy", opponents=["blocker"], games=10, chunk_games=2)
+    (out / "config.json").write_text(json.dumps({**dataclasses.asdict(cfg), **change}))
+    assert main(["--resume", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert re.search(f"distill config {re.escape(str(out / 'config.json'))}: {message}", err), err
+    assert sorted(p.name for p in out.iterdir()) == ["config.json"]
 
 
 def test_resume_refuses_options_that_differ_from_the_run_naming_both_values(

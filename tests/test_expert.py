@@ -158,6 +158,12 @@ def test_window_and_epochs_change_on_resume_from_the_next_round(tmp_path: Path) 
         ({"finetune_opponents": ["blocker@x"]}, "--finetune-opponents 'blocker@x'.*weight"),
         # refused before the rounds, not when the fine-tuning stage seeds NumPy hours later
         ({"seed": 2**32, "finetune_steps": 1000}, r"--seed \(with --finetune-steps\) must be an integer in"),
+        # NumPy refused a negative seed naming no option; the compiled labeller wrapped past 2**63
+        ({"seed": -1}, r"^--seed must be an integer in 0\.\.9,223,372,036,844,775,804 \(game i of round r"),
+        ({"seed": 2**63 - 5}, r"^--seed must be an integer in 0\.\.9,223,372,036,844,775,804 .*got 922"),
+        ({"eval_seed": 2**63 - 5}, r"^--eval-seed must be an integer in 0\.\.9,223,372,036,854,775,798 "),
+        # the round's network file refused the name only after the round's games and training
+        ({"name": "n" * 191}, r"^--name has 191 characters; at most 190: the run's networks are named"),
     ],
 )
 def test_bad_expert_configs_name_what_is_wrong(change: dict[str, object], message: str) -> None:
@@ -681,6 +687,34 @@ def test_an_opponent_network_of_other_rules_is_refused_before_any_game(option: s
     flag = option.replace("_", "-")
     message = rf"^--{flag} 'distilled_uno_2p': .*seven_swap.*has no transfer option"
     with pytest.raises(PolicyGameMismatchError, match=message):
+        run_expert(cfg, out, executor="serial", progress=False)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"net_arch": [4097]},
+            r"^--net-arch 4097: an exported network has 1 to 7 hidden layers of 1 to 4,096",
+        ),
+        ({"critic_arch": [4] * 8}, r"^--critic-arch 4 4 4 4 4 4 4 4: an exported network has 1 to 7 hidden"),
+        (
+            {"net_arch": [4096, 4096], "critic_arch": [8]},
+            r"^--net-arch and --critic-arch: the network has 2\d,\d{3},\d{3} weights and biases .*16,777,216",
+        ),
+    ],
+)
+def test_a_network_the_exported_file_refuses_is_refused_before_any_game(
+    change: dict[str, object], message: str, tmp_path: Path
+) -> None:
+    """A network wider, deeper or larger than an exported policy file holds was labelled for
+    and trained, and then refused when the round's ``net.npz`` was read back (a width of 10**8
+    stopped in a traceback from torch's allocator): now it is refused before the run folder is
+    made, naming the option and the limit."""
+    cfg = ExpertConfig(**{**TINY, **change})  # type: ignore[arg-type]
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=message):
         run_expert(cfg, out, executor="serial", progress=False)
     assert not out.exists()
 

@@ -41,6 +41,7 @@ from agents.policy_agent import check_policy_metadata, load_policy_metadata
 from agents.trust import check_checkpoint_file
 from training.extras import MissingPackageError
 from training.runner import EXECUTORS
+from uno_env.engine.rng import SEED_LIMIT
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 from uno_env.game.records import RecordError, load_records
 
@@ -150,6 +151,16 @@ def check_training_seed(name: str, seed: Any, headroom: int = 0) -> None:
             f"{name} must be an integer in 0..{highest:,}: stable-baselines3 seeds NumPy's generator "
             f"with it, which takes 0..2**32-1{reason}; got {seed!r}"
         )
+
+
+def check_seed_span(name: str, seed: Any, span: int, what: str) -> None:
+    """Raise ValueError unless ``seed`` is an integer (not a bool) such that the game seeds
+    ``seed .. seed + span - 1`` all lie in ``0..2**63-1``; ``what`` says which games they deal.
+    A compiled loop that deals game ``i`` from ``seed + i`` wraps past 2**63 without a word,
+    and NumPy refuses a negative seed naming no option."""
+    highest = SEED_LIMIT - span
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= highest:
+        raise ValueError(f"{name} must be an integer in 0..{highest:,} ({what}), got {seed!r}")
 
 
 def check_widths(name: str, widths: Any) -> None:

@@ -47,7 +47,7 @@ import uno_env
 from uno_env import files
 from uno_env.engine.rules import RuleSet, compile_spec
 from uno_env.game.encoding import obs_layout
-from uno_env.sim.learned import collect_decisions, save_exported
+from uno_env.sim.learned import check_exportable, collect_decisions, save_exported
 from uno_env.stats import grouped_ratio
 from uno_env.styles.registry import policy_table
 from uno_env.versions import ENV_VERSION, OBS_VERSION
@@ -55,6 +55,7 @@ from uno_env.versions import ENV_VERSION, OBS_VERSION
 from .common import (
     Subcommand,
     check_number,
+    check_seed_span,
     check_widths,
     refuse_other_design,
     resolve_rules,
@@ -93,6 +94,51 @@ class DistillConfig:
     eval_seed: int = 1_000_000_000
     threads: int = 1
     name: str = ""
+
+
+def check_config(cfg: DistillConfig) -> None:
+    """Raise ValueError naming the first option a run could not use, before any game: a field
+    of another type (a ``config.json`` edited before ``--resume``), a count below 1, a seed whose
+    games run past the game seeds, a network or name the exported policy file refuses (which
+    it did only at the end, after the games and the training)."""
+    defaults = DistillConfig()
+    kinds = {int: "an integer", str: "a string"}
+    for key in (spec.name for spec in dataclasses.fields(DistillConfig)):
+        value, default, option = getattr(cfg, key), getattr(defaults, key), f"--{key.replace('_', '-')}"
+        if isinstance(default, list):
+            item = int if key == "net_arch" else str
+            if not isinstance(value, list) or any(
+                isinstance(v, bool) or not isinstance(v, item) for v in value
+            ):
+                raise ValueError(
+                    f"{option} must be a list of {'integers' if item is int else 'strings'}, got {value!r}"
+                )
+        elif isinstance(default, float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{option} must be a number, got {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, type(default)):
+            raise ValueError(f"{option} must be {kinds[type(default)]}, got {value!r}")
+    if cfg.games < 1 or cfg.chunk_games < 1 or cfg.epochs < 1 or cfg.batch_size < 1:
+        raise ValueError("--games, --chunk-games, --epochs and --batch-size must be positive")
+    if cfg.eval_games < 1 or cfg.threads < 1:
+        raise ValueError(
+            f"--eval-games and --threads must be at least 1, got {cfg.eval_games} and {cfg.threads}"
+        )
+    if not 0 <= cfg.holdout < 1:
+        raise ValueError(f"holdout must be a share in [0, 1), got {cfg.holdout}")
+    check_seed_span(
+        "--seed", cfg.seed, cfg.games, f"the teacher's game i is dealt from seed + i, {cfg.games:,} games"
+    )
+    check_seed_span(
+        "eval_seed",
+        cfg.eval_seed,
+        cfg.eval_games,
+        f"evaluation deal d is dealt from eval_seed + d, {cfg.eval_games:,} deals",
+    )
+    # checked before the teacher's games: torch refuses them only when the network trains
+    check_number("--learning-rate", cfg.learning_rate, 0.0, closed=False)
+    check_widths("--net-arch", cfg.net_arch)
+    check_exportable(resolve_rules(cfg.rules, cfg.overrides), cfg.net_arch, "--net-arch", name=cfg.name)
 
 
 # ================================================================ the data
@@ -441,11 +487,12 @@ def cmd_distill(args: argparse.Namespace) -> int:
         names = {f.name for f in dataclasses.fields(DistillConfig)}
         cfg = DistillConfig(**{k: v for k, v in vars(args).items() if k in names})
         out = args.out or Path("runs") / f"distill__{cfg.rules}__{cfg.players}p__{cfg.seed}"
-    if cfg.games < 1 or cfg.chunk_games < 1 or cfg.epochs < 1 or cfg.batch_size < 1:
-        raise ValueError("--games, --chunk-games, --epochs and --batch-size must be positive")
-    # checked before the teacher's games: torch refuses them only when the network trains
-    check_number("--learning-rate", cfg.learning_rate, 0.0, closed=False)
-    check_widths("--net-arch", cfg.net_arch)
+    try:
+        check_config(cfg)
+    except ValueError as exc:
+        if args.resume is None:
+            raise
+        raise ValueError(f"distill config {args.resume / 'config.json'}: {exc}") from None
     command = "uno-env distill " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "uno-env distill"
     run(cfg, out, command, progress=not args.quiet)
     return 0

@@ -83,6 +83,7 @@ from training.common import (
     Subcommand,
     add_run_arguments,
     check_number,
+    check_seed_span,
     check_training_seed,
     refuse_other_design,
     resolve_rules,
@@ -107,8 +108,10 @@ from uno_env.engine.rules import RuleSet, compile_spec
 from uno_env.game.encoding import obs_layout
 from uno_env.sim.guided import label_games, network_seating
 from uno_env.sim.learned import (
+    MAX_NAME,
     PolicyFileError,
     PolicyGameMismatchError,
+    check_exportable,
     file_digest,
     is_learned_policy,
     load_exported,
@@ -125,6 +128,8 @@ from .extras import executor_needs, merge, require
 EXPERT_FORMAT = "uno-env-expert/1"
 ROUND_SEEDS = 10_000_000
 """Deals of round ``r`` start at ``seed + r * ROUND_SEEDS``."""
+FINETUNED_SUFFIX = "_finetuned"
+"""The fine-tuned network is named ``NAME_finetuned``: the longest of the run's network names."""
 EPOCH_COLUMNS = (
     "epoch", "loss", "agreement", "critic_loss", "held_loss", "held_agreement", "held_critic_loss", "seconds",
     "selection_win_rate",
@@ -226,6 +231,25 @@ class ExpertConfig:
         check_number("--temperature", self.temperature, 0.0, closed=False)
         if not self.net_arch or not self.critic_arch or min(self.net_arch + self.critic_arch) < 1:
             raise ValueError("--net-arch and --critic-arch need one or more positive widths")
+        check_seed_span(
+            "--seed",
+            self.seed,
+            (self.rounds - 1) * ROUND_SEEDS + self.games,
+            f"game i of round r is dealt from seed + r * {ROUND_SEEDS:,} + i; {self.rounds} rounds of "
+            f"{self.games:,} games",
+        )
+        check_seed_span(
+            "--eval-seed",
+            self.eval_seed,
+            max(self.eval_deals, self.eval_search_deals, 1),
+            "evaluation deal d is dealt from eval-seed + d",
+        )
+        longest = f"{self.name}{FINETUNED_SUFFIX}"  # and NAME_roundR, no longer below 10,000 rounds
+        if len(longest) > MAX_NAME:
+            raise ValueError(
+                f"--name has {len(self.name):,} characters; at most {MAX_NAME - len(FINETUNED_SUFFIX)}: "
+                f"the run's networks are named NAME_roundR and NAME{FINETUNED_SUFFIX}, of at most {MAX_NAME}"
+            )
         if self.select not in SELECTIONS:
             raise ValueError(f"--select must be one of {', '.join(SELECTIONS)}, got {self.select!r}")
         if self.select == "play" and self.eval_deals < 1:
@@ -991,6 +1015,7 @@ def run_expert(
     rules = resolve_rules(cfg.rules, cfg.overrides)
     rules.check_players(cfg.players)
     check_opponent_networks(cfg, rules)
+    check_exportable(rules, cfg.net_arch, "--net-arch", critic=cfg.critic_arch)
     workers = workers_for(executor, workers, ray_address)
 
     make_run_folder(out, "expert iteration")
@@ -1371,7 +1396,7 @@ def run_finetune(cfg: ExpertConfig, out: Path, command: str = "", *, progress: b
         "started_from_sha256": file_digest(out / "final.npz"),
         **last,  # the last checkpoint: its file, step, seconds and evaluation rows
     }
-    name = f"{cfg.name or 'expert'}_finetuned"
+    name = f"{cfg.name or 'expert'}{FINETUNED_SUFFIX}"
     export_checkpoint(  # this stage's own file: a resumed stage exports it again
         folder / "checkpoints" / last["checkpoint"], target, name=name, training=training, force=True
     )

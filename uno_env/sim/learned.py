@@ -86,6 +86,8 @@ MAX_WIDTH = 4096
 """Most units of a hidden layer."""
 MAX_PARAMETERS = 1 << 24
 """Most weights and biases of an exported policy (64 MiB of float32)."""
+MAX_NAME = 200
+"""Most characters of an exported policy's ``name`` (and ``summary``)."""
 POLICY_FILE_LIMIT = 4 * MAX_PARAMETERS + files.MiB
 """Largest ``.npz`` file read (the largest legal policy, plus its archive's headers)."""
 SIDECAR_LIMIT = files.TEXT_LIMIT
@@ -449,6 +451,48 @@ def _parameters(widths: list[int]) -> int:
     return sum(widths[k] * widths[k + 1] + widths[k + 1] for k in range(len(widths) - 1))
 
 
+def check_exportable(
+    rules: RuleSet,
+    hidden: list[int],
+    option: str,
+    *,
+    critic: list[int] | None = None,
+    critic_option: str = "--critic-arch",
+    name: str = "",
+    name_option: str = "--name",
+) -> None:
+    """Raise ValueError unless a network of ``hidden`` widths (and a ``critic`` of its own
+    widths) for ``rules``, named ``name``, is one :func:`check_sidecar` accepts: 1 to
+    :data:`MAX_HIDDEN_LAYERS` widths of 1 to :data:`MAX_WIDTH`, at most :data:`MAX_PARAMETERS`
+    weights and biases, a name of at most :data:`MAX_NAME` characters; the messages name the
+    options (``option``, ``critic_option``, ``name_option``) that set them. A command that trains
+    a network to export calls it before its first game: the file it writes at the end is
+    read back through :func:`check_sidecar`, which refused these only after the training."""
+    for what, widths in ((option, hidden), (critic_option, critic)):
+        if widths is None:
+            continue
+        if not 1 <= len(widths) <= MAX_HIDDEN_LAYERS or not all(1 <= w <= MAX_WIDTH for w in widths):
+            raise ValueError(
+                f"{what} {' '.join(map(str, widths))}: an exported network has 1 to {MAX_HIDDEN_LAYERS} "
+                f"hidden layers of 1 to {MAX_WIDTH:,} units each"
+            )
+    inputs = obs_layout(rules.deck_family, OBS_VERSION).size
+    parameters = _parameters([inputs, *hidden, rules.num_actions])
+    if critic is not None:
+        parameters += _parameters([inputs, *critic, 1])
+    if parameters > MAX_PARAMETERS:
+        nets = option if critic is None else f"{option} and {critic_option}"
+        raise ValueError(
+            f"{nets}: the network has {parameters:,} weights and biases ({inputs} inputs); an exported "
+            f"network has at most {MAX_PARAMETERS:,}"
+        )
+    if len(name) > MAX_NAME:
+        raise ValueError(
+            f"{name_option}: the name has {len(name):,} characters; an exported network's name has at most "
+            f"{MAX_NAME}"
+        )
+
+
 @dataclass(frozen=True)
 class Architecture:
     """What a sidecar says the network is, after :func:`check_sidecar`: the actor's input
@@ -535,12 +579,12 @@ def check_sidecar(meta: Any, source: str) -> Architecture:
         )
     for key in ("name", "summary"):
         value = meta.get(key)
-        if value is not None and (not isinstance(value, str) or len(value) > 200):
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_NAME):
             raise files.refuse(
                 source,
                 key,
                 f"is {files.describe(value)}",
-                "a string of at most 200 characters",
+                f"a string of at most {MAX_NAME} characters",
                 PolicyFileError,
             )
     digest = meta.get("weights_sha256")
