@@ -822,9 +822,10 @@ def test_an_operators_agent_that_fails_stops_the_table_with_one_line(
 
 def test_serve_refuses_files_it_could_not_use(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """--replay a file that is not a record file, or a folder without any, and --records a file
-    that is not one (each finished game would be appended to it): one line before the server
-    starts. The page left such a --replay file out without a word; the games were appended to
-    any --records file, which then no longer loaded."""
+    that is not one (each finished game would be appended to it) or a path below a file: one
+    line before the server starts. The page left such a --replay file out without a word; the
+    games were appended to any --records file, which then no longer loaded; a path below a file
+    stopped in a traceback."""
     from training.cli import main
 
     notes = tmp_path / "notes.jsonl"
@@ -838,6 +839,8 @@ def test_serve_refuses_files_it_could_not_use(capsys: pytest.CaptureFixture[str]
         ),
         (["--replay", str(empty)], f"--replay {empty} is a folder without record files"),
         (["--records", str(notes)], f"--records {notes} is not a record file to append to"),
+        # a path below a file: the folder was made before the check, a FileExistsError traceback
+        (["--records", str(notes / "games.jsonl")], f"--records {notes / 'games.jsonl'}: {notes} is a file"),
     ):
         assert main(["serve", "--port", "0", *argv]) == 2
         err = capsys.readouterr().err

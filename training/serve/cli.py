@@ -130,10 +130,9 @@ def run(args: argparse.Namespace) -> int:
     for path in args.replay:
         check_replay_path(path)
     records: Path = args.records
-    if records.is_dir():
-        raise ValueError(f"--records {records} is a folder; give a file such as {records / 'games.jsonl'}")
+    # checked before its folder is made: a path below a file stopped in a traceback from mkdir
+    check_record_file(records, "--records", append=True, make_folder=True)
     records.parent.mkdir(parents=True, exist_ok=True)
-    check_record_file(records, "--records", append=True)
 
     from .app import make_app
 
