@@ -284,6 +284,10 @@ def test_every_rotation_on_every_deal_takes_any_number_of_deals() -> None:
         ({"deals": {"baseline": 10**7}}, "baseline must be an integer"),
         ({"deals": {"tables": 3}}, "unknown key"),
         ({"players": [2, 2]}, "twice"),
+        # a final newline passed the label pattern ("$" matches before it): a folder and table
+        # rows named with a line break
+        ({"name": "tiny\n"}, "name must be letters, digits"),
+        ({"variations": {"jump\n": {"jump_in": True}}}, "labels are letters, digits"),
         (
             {"presets": ["uno", "macao"], "strong": "search:sims=4,net=expert_uno_2p"},
             r"strong 'search:sims=4,net=expert_uno_2p' cannot play cell macao at 2 players: .* 74 actions, "

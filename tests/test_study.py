@@ -82,6 +82,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ({"games": 0}, "games must be an integer >= 1"),
         ({"seed": -1}, "seed must be an integer >= 0"),
         ({"name": "a b"}, "name must be letters"),
+        # a final newline passed the label pattern ("$" matches before it)
+        ({"name": "study\n"}, "name must be letters"),
+        ({"variations": {"jump\n": {"jump_in": True}}}, "labels are letters"),
         ({"replicate": "yes"}, "replicate must be true or false"),
         ({"reference": "sneaky"}, "reference 'sneaky': unknown play style 'sneaky'"),
         ({"reference": 3}, "reference must be a style name"),

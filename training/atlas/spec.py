@@ -55,7 +55,7 @@ one rotation of the ``k`` styles (every rung, every seat; the deal set in ``k`` 
 consecutive deals, run ``t`` rotation ``t``); ``"all"``, every deal seats every rotation (``k``
 times the games per deal, on one deal: strongly alike games)."""
 MAX_DEALS = 1_000_000
-_LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
+_LABEL = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: "$" also matches before a final newline
 
 
 class AtlasSpecError(SpecError):

@@ -70,7 +70,7 @@ Monte-Carlo sampler (about 100 games/s) and the search agents (milliseconds per 
 oracle cheats)."""
 DEFAULT_SPEC = "default_study.toml"
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
-_LABEL = re.compile(r"^[A-Za-z0-9_-]+$")
+_LABEL = re.compile(r"^[A-Za-z0-9_-]+\Z")  # \Z: "$" also matches before a final newline
 LEARNED_BATCH_GAMES = 4000
 """Most games per batch in a study with learned policies (their games are slower)."""
 LEARNED_CHUNK = 512
