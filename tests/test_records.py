@@ -349,6 +349,12 @@ def good_line() -> dict[str, object]:
             lambda d: json.dumps({**d, "outcome": {"winner": 0}}),
             "line 2: outcome must be an object with exactly",
         ),
+        # uno-env results reads outcomes without replaying them: this one counted as a game
+        # every seat lost
+        (
+            lambda d: json.dumps({**d, "outcome": {**d["outcome"], "winner": 7}}),
+            r"line 2: outcome winner 7 is not a seat of the 2 players; allowed: 0\.\.1 or null",
+        ),
     ],
 )
 def test_malformed_lines_are_named(tmp_path: Path, change: object, message: str) -> None:

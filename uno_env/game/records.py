@@ -221,6 +221,13 @@ class GameRecord:
         outcome = None
         if data.get("outcome") is not None:
             outcome = outcome_from_dict(data["outcome"], where)
+            seats = data["num_players"]
+            # read unreplayed by uno-env results: a winner no seat holds counted as a loss for all
+            if outcome.winner is not None and not 0 <= outcome.winner < seats:
+                raise RecordError(
+                    f"{where}: outcome winner {outcome.winner} is not a seat of the {seats} players; "
+                    f"allowed: 0..{seats - 1} or null"
+                )
         for key in ("preset", "source", "final_position", "digest"):
             if data.get(key) is not None and not isinstance(data[key], str):
                 raise RecordError(f"{where}: {key} must be a string, got {data[key]!r}")
