@@ -495,20 +495,21 @@ def test_H_SEVEN_1_each_player_of_a_swap_knows_the_hand_it_passed() -> None:
 
 def test_H_SEVEN_1_a_look_at_a_swapped_hand_follows_the_hand() -> None:
     """H-SEVEN-1 + H-ZEROSEE-1: seat 1 had seen seat 2's hand; after seat 0 swaps with seat 2
-    it knows that hand is seat 0's, and knows nothing of seat 2's new one. Seat 3's look at
-    seat 0's hand was out of date once seat 0 laid its 7, and the swap does not revive it."""
+    it knows that hand is seat 0's, and knows nothing of seat 2's new one. Seat 3 had seen
+    seat 0's hand: it saw the 7 laid from it, so it still knows the rest (G1 G2), and after
+    the swap knows it at seat 2."""
     game = at(
         f"hands=R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
         "colour=R; seat=0; dir=+; phase=play; seen=1>2 3>0",
         seven_swap=True,
     )
     play(game, "R7")
-    assert position_fields(game.position())["seen"] == "1>2"
+    assert position_fields(game.position())["seen"] == "1>2 3>0"
     play(game, "target +2")
     assert_position(
         game,
         f"hands=B1 B2 B3 B4/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7; {FILL}; "
-        "colour=R; seat=1; dir=+; phase=play; seen=0>2 1>0 2>0",
+        "colour=R; seat=1; dir=+; phase=play; seen=0>2 1>0 2>0 3>2",
     )
 
 
@@ -907,7 +908,8 @@ def test_H_JUMP_1_H_ZERO_1_intercepting_a_one_discards_its_colour() -> None:
 def test_H_JUMP_1_H_ZERO_1_a_jumped_in_zero_rotates_the_hands_again() -> None:
     """H-JUMP-1 + H-ZERO-1 (``uno_house``, two decks): the 0 rotates the hands; the player who
     then holds the other red 0 jumps in with it, and the hands rotate once more, from the
-    jumper in the direction of play; play continues after the jumper."""
+    jumper in the direction of play; play continues after the jumper. Seat 2 passed R0 B1 B2
+    to seat 3 and saw the R0 laid, so it knows B1 B2 where the second rotation takes them."""
     game = at(
         f"hands=R0 G1 G2/Y1 Y2 Y3/R0 B1 B2/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
         "uno_house",
@@ -923,7 +925,7 @@ def test_H_JUMP_1_H_ZERO_1_a_jumped_in_zero_rotates_the_hands_again() -> None:
     assert_position(
         game,
         f"hands=B1 B2/G4 G5 G6/G1 G2/Y1 Y2 Y3; discard=R4 R0 R0; {FILL}; "
-        "colour=R; seat=0; dir=+; phase=play; seen=0>1 0>2 1>2 1>3 2>3 3>0 3>1",
+        "colour=R; seat=0; dir=+; phase=play; seen=0>1 0>2 1>2 1>3 2>0 2>3 3>0 3>1",
     )
 
 
@@ -1494,6 +1496,27 @@ def test_H_TWO_1_a_two_gives_two_chosen_cards_to_a_chosen_player() -> None:
     )
 
 
+def test_H_TWO_1_H_ZEROSEE_1_only_the_giver_and_the_receiver_keep_knowing_the_hands() -> None:
+    """H-TWO-1 + H-ZEROSEE-1: the cards pass face down. Seat 0 knew seat 1's hand and seat 1
+    seat 0's; seat 2 knew both. After seat 0 lays the 2 (seen by all: nothing changes) and
+    gives two cards to seat 1, each of the two still knows the other's hand (it saw the cards
+    go across); seat 2 knows neither."""
+    game = at(
+        f"hands=R2 G4 B6 Y9/Y1 Y2/B1 B2 B3; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play; "
+        "seen=0>1 1>0 2>0 2>1",
+        two_gives=True,
+    )
+    play(game, "R2", "target +1")
+    assert position_fields(game.position())["seen"] == "0>1 1>0 2>0 2>1"
+    play(game, "G4", "B6")
+    assert_position(
+        game,
+        f"hands=Y9/Y1 Y2 G4 B6/B1 B2 B3; discard=R4 R2; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "seen=0>1 1>0",
+    )
+    assert game.hands_seen(0) == [1] and game.hands_seen(1) == [0] and game.hands_seen(2) == []
+
+
 def test_H_TWO_1_giving_voids_the_receivers_call() -> None:
     """H-TWO-1 + U-UNO-1: the receiver's call is void once it holds more cards."""
     game = at(
@@ -1714,6 +1737,28 @@ def test_H_ZEROSEE_1_nobody_blocks_the_player_sees_every_hand() -> None:
     )
     play(game, "draw")  # seat 1 draws Y1 (not playable on red): its hand changed
     assert position_fields(game.position())["seen"] == "0>2 0>3"
+
+
+def test_H_ZEROSEE_1_a_seen_hand_stays_known_while_its_player_lays_cards() -> None:
+    """H-ZEROSEE-1: everyone sees a laid card go, so a hand seen stays known (as it is now)
+    when its player lays a card; the card it draws next is unseen, and the knowledge ends."""
+    game = at(
+        f"hands=R0 G1 G2/R7 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_reveals=True,
+    )
+    play(game, "R0")
+    play(game, "R7")  # seat 1 lays a card in view of everyone
+    assert_position(
+        game,
+        f"hands=G1 G2/Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R4 R0 R7; {FILL}; "
+        "colour=R; seat=2; dir=+; phase=play; "
+        "seen=0>1 0>2 0>3",
+    )
+    assert game.hands_seen(0) == [1, 2, 3]
+    play(game, "draw")  # seat 2 draws Y1 (not playable on red): its turn ends
+    assert game.hands_seen(0) == [1, 3]
+    play(game, "draw")  # seat 3 draws Y2
+    assert position_fields(game.position())["seen"] == "0>1"
 
 
 def test_H_ZEROSEE_1_holders_of_a_zero_are_asked_in_turn_order_and_may_block() -> None:

@@ -233,8 +233,13 @@ def add_to_hand(state: np.ndarray, seat: int, face: int) -> None:
 
 
 @njit(cache=True, internal=True)
-def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
-    """Take one card of ``face`` out of ``seat``'s hand."""
+def remove_from_hand(state: np.ndarray, seat: int, face: int, public: bool = True) -> None:
+    """Take one card of ``face`` out of ``seat``'s hand.
+
+    A card laid in view of everyone (``public``) leaves the hand's version as it is, so a
+    player who knew the hand (a look, H-ZEROSEE-1, or a hand it passed, H-SEVEN-1, H-ZERO-1)
+    still knows it: it saw the card go. A card passed face down (H-TWO-1) gives the hand a new
+    version; the caller says who still knows it."""
     if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
         engine_error(state, L.ERR_FACE if 0 <= seat < state[L.S_NPLAYERS] else L.ERR_SEAT)
         return
@@ -242,7 +247,8 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int) -> None:
     if state[L.HANDS + seat * L.MAX_FACES + face] == 0:
         state[L.HELD + seat] &= ~(1 << face)
     state[L.HAND_SIZE + seat] -= 1
-    state[L.HAND_VERSION + seat] += 1
+    if not public:
+        state[L.HAND_VERSION + seat] += 1
     if (state[L.VOID_FACES + seat] >> face) & 1:
         state[L.VOID_SLACK + seat] -= 1  # it came from the cards gained since
     if (state[L.HINT_FACES + seat] >> face) & 1:
@@ -1744,11 +1750,18 @@ def choose_target(state: np.ndarray, spec: np.ndarray, seat: int, offset: int, s
 @njit(cache=True, inline="always")
 def give_card(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> None:
     """H-TWO-1: one card to the chosen player; emptying the hand this way goes out."""
-    if not seat_ok(state, state[L.S_TARGET]):
+    target = state[L.S_TARGET]
+    if not seat_ok(state, target):
         return
-    remove_from_hand(state, seat, face)
-    add_to_hand(state, state[L.S_TARGET], face)
-    state[L.CALLED + state[L.S_TARGET]] = 0
+    # the card passes face down: of the players who knew either hand, only the other of the
+    # two still knows it (each sees the card)
+    knew_giver = _knowers(state, seat)
+    knew_target = _knowers(state, target)
+    remove_from_hand(state, seat, face, False)
+    add_to_hand(state, target, face)
+    _set_knowers(state, seat, knew_giver & (1 << target))
+    _set_knowers(state, target, knew_target & (1 << seat))
+    state[L.CALLED + target] = 0
     state[L.S_GIVE_LEFT] -= 1
     if state[L.HAND_SIZE + seat] == 0:
         if went_out(state, spec, seat, staged):

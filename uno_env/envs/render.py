@@ -109,8 +109,8 @@ def _pad(plain: str, shown: str, width: int) -> str:
 
 
 def seat_and_seen(state: np.ndarray, seat: int) -> list[int]:
-    """``seat`` and the seats whose hands it has looked at and that have not changed since
-    (H-ZEROSEE-1): the hands a seat's table shows face up."""
+    """``seat`` and the seats whose hands it has looked at and still knows (no card gained unseen
+    since, H-ZEROSEE-1): the hands a seat's table shows face up."""
     return [seat, *(s for s in range(int(state[L.S_NPLAYERS])) if s != seat and hand_seen(state, seat, s))]
 
 
@@ -361,7 +361,7 @@ def render_rgb(
     ``shown_seat`` is the seat whose hand is drawn face up at the bottom; None shows the
     seat to move (or seat 0 once the game is over). Every other seat is a card back with
     its hand count around the table, clockwise from the shown seat; the seat to move is
-    outlined. A hand the shown seat has looked at and that is unchanged since (H-ZEROSEE-1,
+    outlined. A hand the shown seat has looked at and still knows (H-ZEROSEE-1,
     :func:`seat_and_seen`) is drawn face up in small cards under its seat. ``last_actions``
     labels each seat with its last action (else only the most recent decision is named in the
     title line); ``call_word`` labels a standing call.

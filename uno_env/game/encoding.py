@@ -179,7 +179,7 @@ WINDOW_FROM = _field(
 REVEALED = _field(
     "revealed", OPPONENTS * FACES, 0.0, L.MAX_CARDS,
     "relative seats 1..9 x faces: a hand you have seen (H-ZEROSEE-1) or passed to that seat (H-SEVEN-1, "
-    "H-ZERO-1) and that has not changed since",
+    "H-ZERO-1), as it is now, until it gains a card you did not see (a draw; a card another gives, H-TWO-1)",
 )  # fmt: skip
 CUBE = _field(
     "cube", 12, 0.0, 1.0,

@@ -310,7 +310,7 @@ class Game:
         ]
 
     def hands_seen(self, observer: int) -> list[int]:
-        """Seats whose hand ``observer`` knows and that has not changed since (H-ZEROSEE-1: a 0
+        """Seats whose hand ``observer`` knows as it is now, no card gained unseen since (H-ZEROSEE-1: a 0
         shows the hands to its player; H-SEVEN-1, H-ZERO-1: a player knows the hand it passed
         on), ascending; ValueError unless ``observer`` is a seat."""
         if (
@@ -320,7 +320,8 @@ class Game:
         ):
             raise ValueError(f"observer must be a seat 0..{self.num_players - 1}, got {observer!r}")
         state, row = self._state, L.SEEN + int(observer) * L.MAX_PLAYERS
-        # a look records the hand's version + 1; every change of the hand bumps its version
+        # a look records the hand's version + 1; a card the hand gains unseen (drawn, given by
+        # another, H-TWO-1) or a swap bumps its version; a card laid does not
         return [
             s
             for s in range(self.num_players)

@@ -32,7 +32,7 @@ Optional fields, printed only when they differ from their default:
 - per seat: ``called=0 2`` (standing UNO calls), ``scores=0 120 0 0``, ``sitout=0 2 0``
   (turns to sit out, MC-FOUR-1), ``finished=0 1 0`` (leaving order, MC-END-1),
   ``seen=0>1 0>2`` (observer>seat: hands seen, H-ZEROSEE-1, or passed on, H-SEVEN-1, H-ZERO-1,
-  and unchanged since);
+  and no card gained unseen since);
 - what plays showed about hands, per seat separated by ``/`` (``-``: nothing known):
   ``void=-/G0 G1 G2:1`` (seat 1 is proven to hold at most 1 card of G0, G1 and G2: it drew
   with nothing to play, U-DRAW-3, or its Wild Draw Four was found legal, U-WD4-2; the

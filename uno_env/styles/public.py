@@ -40,8 +40,9 @@ DECKS: tuple[cards.DeckFamily, ...] = ("uno", "french")
 
 def hand_seen(state: np.ndarray, viewer: int, seat: int) -> bool:
     """Whether ``viewer`` knows ``seat``'s hand as it is (a look, H-ZEROSEE-1, or a hand it
-    passed on, H-SEVEN-1, H-ZERO-1); the engine bumps a hand's version at every change, and
-    a look or a swap records version + 1."""
+    passed on, H-SEVEN-1, H-ZERO-1); the engine bumps a hand's version at every change the
+    others do not all see (a card drawn, a card given, H-TWO-1, a swap), not at a card laid,
+    and a look or a swap records version + 1."""
     return bool(state[L.SEEN + viewer * L.MAX_PLAYERS + seat] == state[L.HAND_VERSION + seat] + 1)
 
 
@@ -239,7 +240,7 @@ class PublicAccessors:
         return [Card(face, self.deck) for face in range(faces) for _ in range(int(self.state[start + face]))]
 
     def seen_hands(self) -> dict[int, list[Card]]:
-        """The other hands the viewer knows and that have not changed since (H-ZEROSEE-1: a 0
+        """The other hands the viewer knows as they are now, no card gained unseen since (H-ZEROSEE-1: a 0
         shows its player the other hands; H-SEVEN-1, H-ZERO-1: a player knows the hand it
         passed on), by seat, in face order."""
         viewer = self.current_player

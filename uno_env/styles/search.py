@@ -20,7 +20,7 @@ action is not searched.
 - the deck composition, the discard pile (every card played since the last reshuffle), its
   own hand and every hand size: the unseen cards are the rest (E-CONS-1);
 - a hand it has looked at (H-ZEROSEE-1) or passed on in a swap or rotation (H-SEVEN-1,
-  H-ZERO-1) and that has not changed since, dealt as it is;
+  H-ZERO-1) that has gained no card unseen since (cards laid keep it known), dealt as it is;
 - what plays *proved* (the engine's public ``VOID`` record, :mod:`uno_env.engine.layout`): where the
   rules forbid drawing with a playable card (``draw_when_playable = false``, U-DRAW-3), a
   draw proves the drawer held none of the cards then playable; a Wild Draw Four whose
@@ -139,7 +139,7 @@ TURN_BONUS = 1.105  # evaluation: the player to move weighs this much more (exp(
 @njit(cache=True)
 def hand_known(state: np.ndarray, observer: int, seat: int) -> bool:
     """Whether ``observer`` knows ``seat``'s hand as it is: it looked at it (H-ZEROSEE-1) or
-    passed it on (H-SEVEN-1, H-ZERO-1), and the hand has not changed since."""
+    passed it on (H-SEVEN-1, H-ZERO-1), and the hand has gained no card unseen since."""
     return state[L.SEEN + observer * L.MAX_PLAYERS + seat] == state[L.HAND_VERSION + seat] + 1
 
 

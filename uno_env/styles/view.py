@@ -231,7 +231,7 @@ class PublicView(PublicAccessors):
 
     def redacted(self) -> np.ndarray:
         """A copy of the state holding only what the player to move may know: its own hand and
-        the hands it has looked at since they last changed (H-ZEROSEE-1), no other hand, no
+        the hands it has looked at and still knows (H-ZEROSEE-1), no other hand, no
         draw-pile order, no chance generator, no bluff flag but its own, no count of the top
         card's copies another seat's penalty drew (H-JUMP-1), and as the last decision the last
         one it may know of (:func:`last_visible_decision`)."""
