@@ -670,7 +670,13 @@ def _refuse_file_clash(spec: str, where: str) -> None:
 
 
 def _python_spec(source: str, attr: str, options: str | None, where: str, *, file: bool = False) -> AgentSpec:
-    opts = _options(options or "", where, f"{source}:{attr}")
+    written = f"{source}:{attr}" if options is None else f"{source}:{attr}:{options}"
+    if options is not None and not options.strip():  # "mod:Name:": a ':' with no options after it
+        raise AgentSpecError(
+            f"{where}: {written!r} has nothing after its last ':'; allowed: {source}:{attr} or "
+            f"{source}:{attr}:key=value,..."
+        )
+    opts = () if options is None else _options(options, where, written)
     if file:
         path = _here(source)  # on a Ray node, its copy of the driver's file
         if not path.exists():
@@ -685,11 +691,16 @@ def _python_spec(source: str, attr: str, options: str | None, where: str, *, fil
 
 
 def _options(text: str, where: str, spec: str) -> tuple[tuple[str, Any], ...]:
-    """``k=v,...`` options: numbers, ``true``/``false`` and text."""
+    """``k=v,...`` options: numbers, ``true``/``false`` and text; an empty entry (``k=1,``,
+    ``,k=1``, ``k=1,,j=2`` or nothing at all) is refused, never read as if it were not there."""
     out: dict[str, Any] = {}
-    for item in text.split(","):
-        if not item.strip():
-            continue
+    items = text.split(",")
+    if any(not item.strip() for item in items):
+        raise AgentSpecError(
+            f"{where}: {spec!r} has an empty option entry; allowed: key=value options separated by "
+            "single commas, none before the first or after the last"
+        )
+    for item in items:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key.isidentifier():

@@ -21,6 +21,7 @@ from agents.spec import (
     split_seats,
 )
 from uno_env.sim.learned import shipped_policies
+from uno_env.styles.registry import parse_policy
 
 USER_FILE = Path(__file__).parent / "user_agents" / "seeded_agent.py"
 SHIPPED_2P = shipped_policies()["ppo_uno_2p"]
@@ -167,6 +168,47 @@ def test_python_agents_are_built_from_files_modules_objects_and_factories() -> N
         parse_agent(f"{USER_FILE}:Missing").make()
     with pytest.raises(AgentSpecError, match="takes no options"):
         parse_agent(f"{USER_FILE}:SHARED:bias=1").make()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("search:sims=5,", r"'search:sims=5,' has an empty parameter entry; allowed: search alone or "),
+        ("search:,sims=5", r"'search:,sims=5' has an empty parameter entry"),
+        ("search:sims=5,,depth=3", r"'search:sims=5,,depth=3' has an empty parameter entry"),
+        ("greedy:", r"'greedy:' has an empty parameter entry; .*\(its parameters: doubt\)"),
+        (
+            "random:",
+            r"'random:' has an empty parameter entry; allowed: random alone \(it has no parameters\)",
+        ),
+        ("llm:model=m,", r"'llm:model=m,' has an empty option entry; allowed: key=value options"),
+        ("tests.user_agents.seeded_agent:Seeded:", r"has nothing after its last ':'; allowed: "),
+        (
+            "tests.user_agents.seeded_agent:Seeded:,bias=1",
+            r"'tests\.user_agents\.seeded_agent:Seeded:,bias=1' "
+            r"has an empty option entry",
+        ),
+        (f"{USER_FILE}:make_seeded:bias=1,", r"has an empty option entry"),
+    ],
+)
+def test_an_empty_parameter_or_option_entry_is_refused(text: str, message: str) -> None:
+    """``search:sims=5,`` and ``greedy:`` played as if the empty entry were not there: an entry
+    lost in editing went unnoticed. Refused by the agent grammar, and by the style parser the
+    compiled tools call directly."""
+    with pytest.raises(AgentSpecError, match=message) as refused:
+        parse_agent(text, where="--agents")
+    assert str(refused.value).startswith("--agents: ")  # the message names where the spec was given
+    if text.partition(":")[0] in ("search", "greedy", "random"):
+        with pytest.raises(ValueError, match=message):
+            parse_policy(text)
+    assert parse_agent(text.rstrip(":,").replace(":,", ":").replace(",,", ",")).text  # the mended spec
+
+
+def test_a_study_spec_refuses_an_empty_parameter_entry() -> None:
+    from training.study.load import parse_spec
+
+    with pytest.raises(ValueError, match=r"'search:sims=5,' has an empty parameter entry"):
+        parse_spec({"styles": ["search:sims=5,", "blocker"], "players": [2]}, source="spec")
 
 
 # ---------------------------------------------------------------- every tool reads them alike

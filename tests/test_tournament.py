@@ -44,6 +44,16 @@ def test_agents_split_on_commas_but_keep_style_parameters() -> None:
     assert tournament.split_agents(f"{llm},greedy") == [llm, "greedy"]
 
 
+@pytest.mark.parametrize("text", ["greedy,,blocker", "greedy,blocker,", ",greedy,blocker", "search:sims=5,"])
+def test_an_empty_agents_entry_is_refused(text: str) -> None:
+    """An empty ``--agents`` entry was skipped: a trailing comma after a style's parameters, or
+    an agent lost between two commas, went unnoticed."""
+    with pytest.raises(
+        ValueError, match=f"^--agents '{text}' has an empty entry; allowed: agent specs separated"
+    ):
+        tournament.split_agents(text)
+
+
 def test_every_deal_is_played_at_every_table_in_every_seating(
     three_player: tournament.TournamentResult,
 ) -> None:

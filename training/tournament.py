@@ -156,8 +156,15 @@ ALL_SEATINGS_UP_TO = 4
 # ================================================================ agents and the plan
 def split_agents(text: str) -> list[str]:
     """Split ``--agents``: commas separate agents; ``,key=value`` continues an agent's parameters
-    (:func:`agents.spec.split_agent_list`)."""
-    return [token for token in split_agent_list(text) if token]
+    (:func:`agents.spec.split_agent_list`). An empty entry (``greedy,,blocker``, a comma at either
+    end) is refused, never skipped: it may be an agent or a parameter lost in editing."""
+    agents = split_agent_list(text)
+    if not all(agents):
+        raise ValueError(
+            f"--agents {text!r} has an empty entry; allowed: agent specs separated by single commas, "
+            "none before the first or after the last"
+        )
+    return agents
 
 
 def agent_specs(agents: Sequence[Any], field: Any = None) -> tuple[list[AgentSpec], AgentSpec | None]:

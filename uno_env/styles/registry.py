@@ -100,9 +100,10 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
 
     A bare value sets the style's first parameter (``"search:400"`` is ``"search:sims=400"``).
     Unknown names and parameters raise ValueError listing the valid ones; omitted parameters
-    take their defaults. The names of :data:`STYLE_ALIASES` read as the styles they name.
+    take their defaults. The names of :data:`STYLE_ALIASES` read as the styles they name. An
+    empty entry (``"greedy:"``, ``"search:sims=5,"``, ``"search:,sims=5"``) is refused.
     """
-    name, _, rest = text.strip().partition(":")
+    name, colon, rest = text.strip().partition(":")
     name = name.strip()
     style = STYLES.get(STYLE_ALIASES.get(name, name))
     if style is None:
@@ -119,9 +120,18 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
     params = style.default_params()
     by_name = {p.name: p for p in style.params}
     seen: set[str] = set()
-    for position, item in enumerate(rest.split(",")):
-        if not item.strip():
-            continue
+    items = rest.split(",") if colon else []
+    if any(not item.strip() for item in items):
+        # "search:sims=5," or "greedy:" is most likely a parameter lost in editing: never read as
+        # if it were not there
+        allowed = (
+            f"{name} alone or {name}:key=value,... with one key=value between commas (its parameters: "
+            f"{', '.join(by_name)})"
+            if by_name
+            else f"{name} alone (it has no parameters)"
+        )
+        raise ValueError(f"style spec {text.strip()!r} has an empty parameter entry; allowed: {allowed}")
+    for position, item in enumerate(items):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep and position == 0 and style.params and key not in by_name:
