@@ -256,3 +256,26 @@ def test_resume_refuses_options_that_differ_from_the_run_naming_both_values(
     assert main([*args, "--out", str(tmp_path / "other")]) == 2
     assert f"--out {tmp_path / 'other'}" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["config.json"]
+
+
+def test_a_run_of_one_chunk_says_that_none_was_held_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run whose games fill one chunk holds no chunk out (every decision trains the network),
+    and its summary printed "held-out agreement with the teacher nan%". It says that none was
+    held out and why; the record keeps no number for it (null), and a run of two chunks still
+    prints its agreement."""
+    single = tmp_path / "single"
+    assert main([*TINY, "--games", "2", "--out", str(single)]) == 0
+    captured = capsys.readouterr()
+    assert "nan" not in captured.out and "nan" not in captured.err
+    assert (
+        "no held-out agreement with the teacher: the run's one data chunk was all used for training "
+        "(--games above --chunk-games holds the last chunks out) -> " in captured.out
+    )
+    assert "none held out" in captured.err  # the epoch line
+    record = json.loads((single / "record.json").read_text())
+    assert (record["holdout_decisions"], record["holdout_agreement"]) == (0, None)
+    two = tmp_path / "two"
+    assert main([*TINY, "--games", "4", "--out", str(two)]) == 0
+    assert re.search(r"held-out agreement with the teacher \d+\.\d% -> ", capsys.readouterr().out)

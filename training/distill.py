@@ -25,9 +25,10 @@ others. The compiled teacher draws its randomness from each game's agent generat
 the same seed gives the same data.
 
 **Training** (torch, ``--threads``, default 1): Adam, ``--epochs`` passes in a seeded order,
-the last ``--holdout`` share of the chunks held out to report the agreement with the
-teacher. ``OUT/train.csv`` logs every epoch; ``OUT/record.json`` holds the command, config,
-data size, agreement and evaluation, and goes into the exported sidecar's ``training``.
+the last ``--holdout`` share of the chunks (at least one) held out to report the agreement
+with the teacher; a run of one chunk holds none out, says so and records no agreement.
+``OUT/train.csv`` logs every epoch; ``OUT/record.json`` holds the command, config, data size,
+agreement and evaluation, and goes into the exported sidecar's ``training``.
 """
 
 from __future__ import annotations
@@ -307,9 +308,9 @@ def train_network(
             held_agree = agreement(held)
             writer.writerow([epoch, total / count, hits / count, held_agree, time.perf_counter() - start])
             handle.flush()
+            held_text = f"{held_agree:.3f} (held out)" if len(held["actions"]) else "none held out"
             print(
-                f"epoch {epoch}: loss {total / count:.4f}, agreement {hits / count:.3f} (train), "
-                f"{held_agree:.3f} (held out)",
+                f"epoch {epoch}: loss {total / count:.4f}, agreement {hits / count:.3f} (train), {held_text}",
                 file=sys.stderr,
             )
     linear = [m for m in net if isinstance(m, torch.nn.Linear)]
@@ -394,10 +395,20 @@ def _run(cfg: DistillConfig, out: Path, rules: Any, command: str, progress: bool
     save_exported(target, weights, biases, "tanh", meta)
     write_json_atomic(out / "record.json", record)
     ev = record["evaluation"]
+    if len(held["actions"]):
+        agreement = f"held-out agreement with the teacher {agree:.1%}"
+    else:  # an agreement over no decisions is no number (it printed "nan%")
+        single = -(-cfg.games // cfg.chunk_games) == 1  # one chunk is all training data (load_data)
+        why = (
+            "the run's one data chunk was all used for training (--games above --chunk-games holds the "
+            "last chunks out)"
+            if single
+            else "the held-out chunks hold no decisions"
+        )
+        agreement = f"no held-out agreement with the teacher: {why}"
     print(
         f"{name}: {ev['win_rate']:.1%} [{ev['win_lo']:.1%}, {ev['win_hi']:.1%}] against {ev['opponent']} "
-        f"({ev['games']:,} games, {ev['deals']:,} deals); held-out agreement with the teacher {agree:.1%} "
-        f"-> {target}"
+        f"({ev['games']:,} games, {ev['deals']:,} deals); {agreement} -> {target}"
     )
     return target
 
