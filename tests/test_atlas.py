@@ -488,6 +488,24 @@ def test_resume_refuses_another_output_folder(tmp_path: Path, capsys: pytest.Cap
     assert not (tmp_path / "other").exists()
 
 
+def test_a_used_folder_is_refused_naming_an_atlas(tmp_path: Path) -> None:
+    """A new atlas in a folder that holds one said "already holds a atlas": the article fits
+    the kind of run ("an atlas"), in the message of another design too. Refused before any
+    game."""
+    from training.runner import write_toml_atomic
+
+    spec = atlas.parse_spec(TINY)
+    write_toml_atomic(tmp_path / "spec.toml", spec.to_dict())
+    with pytest.raises(
+        atlas.AtlasSpecError, match=f"^{re.escape(str(tmp_path))} already holds an atlas; continue it with"
+    ):
+        atlas.run_atlas(spec, tmp_path, executor="serial", progress=False)
+    other = atlas.parse_spec(dict(TINY, seed=7))
+    with pytest.raises(atlas.AtlasSpecError, match=r"holds an atlas of another design \(spec\.toml differs"):
+        atlas.run_atlas(other, tmp_path, executor="serial", progress=False, resume=True)
+    assert not (tmp_path / "batches").exists() and not (tmp_path / "log.jsonl").exists()  # nothing played
+
+
 def test_level_intervals_of_rates_at_0_or_1_and_of_shares_stay_honest() -> None:
     """A rate never seen (a player that won none of 56 games, 8 deals) read [0.0, 0.0]; it gets
     the Wilson interval at the number of deals now. A mean of values in [0, 1] (the share of the

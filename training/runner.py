@@ -259,17 +259,18 @@ def claim_run_folder(
     """
     path = folder / record
     missing = f"{folder} holds no {what} to resume (no {record})"
+    a_what = f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"  # an atlas, a study
     if resume and not path.is_file():
         raise error(missing)
     with using_folder(folder, what):
         if path.exists():
             if not resume:
-                raise error(f"{folder} already holds a {what}; continue it with --resume {folder}")
+                raise error(f"{folder} already holds {a_what}; continue it with --resume {folder}")
             found = read(path)
             if found != expected:
                 differs = _differing_keys(found, expected)
                 raise error(
-                    f"{folder} holds a {what} of another design ({record} differs{differs}): resume it "
+                    f"{folder} holds {a_what} of another design ({record} differs{differs}): resume it "
                     f"with its own {record}, or start a new {what} in a new folder"
                 )
         elif resume:
