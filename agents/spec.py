@@ -166,7 +166,8 @@ class AgentSpec:
         vector env's style names): the style, or the exported policy's path (where this
         process reads it, :func:`local_file`) or shipped name."""
         if not self.compiled:
-            raise AgentSpecError(f"agent {self.text!r} is not compiled (a {self.kind} agent)")
+            a_kind = f"{'an' if self.kind[:1] in 'aeiou' else 'a'} {self.kind}"  # an object agent
+            raise AgentSpecError(f"agent {self.text!r} is not compiled ({a_kind} agent)")
         if self.kind == "policy" and self.target not in shipped_policies():
             return local_file(self.target)
         guide = network_of(self.target) if self.kind == "style" else None

@@ -168,6 +168,11 @@ def test_python_agents_are_built_from_files_modules_objects_and_factories() -> N
         parse_agent(f"{USER_FILE}:Missing").make()
     with pytest.raises(AgentSpecError, match="takes no options"):
         parse_agent(f"{USER_FILE}:SHARED:bias=1").make()
+    # an object is no compiled agent; the message read "(a object agent)"
+    with pytest.raises(AgentSpecError, match=r"^agent 'seeded' is not compiled \(an object agent\)$"):
+        assert shared.policy
+    with pytest.raises(AgentSpecError, match=r"is not compiled \(a python agent\)$"):
+        assert parse_agent(f"{USER_FILE}:Seeded").policy
 
 
 @pytest.mark.parametrize(

@@ -744,6 +744,19 @@ def test_the_table_refuses_a_move_for_another_seat() -> None:
         protocol.parse_message(json.dumps({"type": 5}))
 
 
+def test_a_message_missing_a_field_names_its_fields() -> None:
+    """A message without one of its fields said "a act message has action, decision": the article
+    fits the message type."""
+    with pytest.raises(
+        protocol.ProtocolError, match=r"^act: missing decision; an act message has action, decision$"
+    ):
+        protocol.parse_message(json.dumps({"type": "act", "action": 1}))
+    with pytest.raises(
+        protocol.ProtocolError, match=r"^join: missing token; a join message has table, token$"
+    ):
+        protocol.parse_message(json.dumps({"type": "join", "table": "t"}))
+
+
 def test_an_agents_let_go_answer_makes_no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a pace between agents' moves, an agent's letting an out-of-turn chance go (H-JUMP-1)
     is not followed by a pause: the other seats would see the table wait for a window they are

@@ -71,8 +71,9 @@ def parse_message(raw: str | bytes) -> Message:
         parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
             [f"unknown field(s) {', '.join(k[:20] for k in extra[:5])}"] if extra else []
         )
+        a_kind = f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"  # an act message, a join message
         raise ProtocolError(
-            f"{kind}: {'; '.join(parts)}; a {kind} message has {', '.join(wanted) or 'no fields'}"
+            f"{kind}: {'; '.join(parts)}; {a_kind} message has {', '.join(wanted) or 'no fields'}"
         )
     fields: dict[str, Any] = {}
     for name, kind_type in wanted.items():
