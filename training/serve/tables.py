@@ -52,6 +52,13 @@ PUBLIC = -1
 """The observer index of a watcher at a table with people: sees what every seat sees publicly."""
 
 
+def _drop_outcome(future: asyncio.Future[Any]) -> None:
+    """Read the outcome of a decision dropped when the server stopped (its program was stopped,
+    so it usually ends in an error), which asyncio would otherwise log as never retrieved."""
+    if not future.cancelled():
+        future.exception()
+
+
 class TableError(ValueError):
     """A request the table refuses (the text says why; nothing changed)."""
 
@@ -118,6 +125,10 @@ class Table:
         """Why the game stopped when an agent failed (the table then takes no more moves)."""
         self.stopping = False
         """The server is stopping: the agents make no more moves (:meth:`Tables.stop`)."""
+        self.stopped = asyncio.Event()
+        """Set with :attr:`stopping`: the decision an agent is thinking over is dropped."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the agents' moves run on (set by :meth:`run_agents`)."""
         self.waiting: dict[int, tuple[int, int]] = {}
         """Moves made while an out-of-turn window asked other seats: seat -> (action, the
         decision number it answered); made when that decision comes (see the module docstring)."""
@@ -233,10 +244,25 @@ class Table:
                 if seat not in self.agents:
                     return
                 in_window = game.phase in WINDOW_PHASES
+                self.loop = asyncio.get_running_loop()
+                thinking = asyncio.ensure_future(
+                    asyncio.to_thread(explained_act, self.agents[seat], game, self.names[seat])
+                )
+                stopped = asyncio.ensure_future(self.stopped.wait())
                 try:
-                    action, why = await asyncio.to_thread(
-                        explained_act, self.agents[seat], game, self.names[seat]
-                    )
+                    await asyncio.wait((thinking, stopped), return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    stopped.cancel()
+                if not thinking.done():
+                    # the server is stopping: a slow agent (a program, a language model) could
+                    # outlast its grace period, after which it cancels this task and logs an
+                    # error. The decision is dropped and the programs are stopped (which ends
+                    # it) in a worker thread, which the server waits for only once it has closed
+                    thinking.add_done_callback(_drop_outcome)
+                    self.loop.run_in_executor(None, self.close_agents)
+                    return
+                try:
+                    action, why = thinking.result()
                 except AgentError as exc:
                     await self._fail(seat, exc)
                     return
@@ -327,10 +353,14 @@ class Tables:
         self._write = threading.Lock()
 
     def stop(self) -> None:
-        """The server is stopping (Ctrl-C): every table's agents stop after the decision in hand,
-        so a game of agents alone, which plays on after its watchers left, lets the server exit."""
+        """The server is stopping (Ctrl-C): every table's agents make no more moves and drop the
+        decision in hand, so a game of agents alone, which plays on after its watchers left,
+        lets the server exit at once. Called from the signal handler: the tables' loop is
+        woken through :meth:`asyncio.AbstractEventLoop.call_soon_threadsafe`."""
         for table in list(self.tables.values()):
             table.stopping = True
+            if table.loop is not None and not table.loop.is_closed():
+                table.loop.call_soon_threadsafe(table.stopped.set)
 
     def save(self, record: GameRecord) -> None:
         """Append a finished game's record to the server's record file. A write that fails (a
