@@ -8,6 +8,7 @@ one gives; a chunk file damaged on disk is collected again on resume, with a lin
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -20,7 +21,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from training.distill import main
+from training.distill import DistillConfig, load_data, main
 
 TINY = ["--teacher", "greedy", "--opponents", "blocker", "--games", "10", "--chunk-games", "2",
         "--epochs", "1", "--net-arch", "8", "--eval-games", "4", "--quiet"]  # fmt: skip
@@ -279,3 +280,10 @@ def test_a_run_of_one_chunk_says_that_none_was_held_out(
     two = tmp_path / "two"
     assert main([*TINY, "--games", "4", "--out", str(two)]) == 0
     assert re.search(r"held-out agreement with the teacher \d+\.\d% -> ", capsys.readouterr().out)
+    # a share of 0 holds no chunk out (it held one out all the same)
+    cfg = DistillConfig(**json.loads((two / "config.json").read_text()))
+    train, held = load_data(dataclasses.replace(cfg, holdout=0.0), two)
+    assert len(held["actions"]) == 0 and len(train["actions"]) > 0
+    train_default, held_default = load_data(cfg, two)
+    assert len(held_default["actions"]) > 0
+    assert len(train_default["actions"]) + len(held_default["actions"]) == len(train["actions"])

@@ -25,8 +25,9 @@ others. The compiled teacher draws its randomness from each game's agent generat
 the same seed gives the same data.
 
 **Training** (torch, ``--threads``, default 1): Adam, ``--epochs`` passes in a seeded order,
-the last ``--holdout`` share of the chunks (at least one) held out to report the agreement
-with the teacher; a run of one chunk holds none out, says so and records no agreement.
+the last ``holdout`` share of the chunks (a field of the run's ``config.json``, 0.05; at least
+one chunk when the share is above 0) held out to report the agreement with the teacher; a run
+of one chunk, or a share of 0, holds none out, says so and records no agreement.
 ``OUT/train.csv`` logs every epoch; ``OUT/record.json`` holds the command, config, data size,
 agreement and evaluation, and goes into the exported sidecar's ``training``.
 """
@@ -231,7 +232,7 @@ def collect(cfg: DistillConfig, out: Path, progress: bool = True) -> None:
 def load_data(cfg: DistillConfig, out: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The recorded decisions as (training, held-out) arrays; observations as float16."""
     chunks = -(-cfg.games // cfg.chunk_games)
-    held = max(1, round(chunks * cfg.holdout)) if chunks > 1 else 0
+    held = max(1, round(chunks * cfg.holdout)) if chunks > 1 and cfg.holdout > 0 else 0
     parts: list[list[dict[str, np.ndarray]]] = [[], []]
     for k in range(chunks):
         data = read_chunk(cfg, out, k)
@@ -399,12 +400,15 @@ def _run(cfg: DistillConfig, out: Path, rules: Any, command: str, progress: bool
         agreement = f"held-out agreement with the teacher {agree:.1%}"
     else:  # an agreement over no decisions is no number (it printed "nan%")
         single = -(-cfg.games // cfg.chunk_games) == 1  # one chunk is all training data (load_data)
-        why = (
-            "the run's one data chunk was all used for training (--games above --chunk-games holds the "
-            "last chunks out)"
-            if single
-            else "the held-out chunks hold no decisions"
-        )
+        if single:
+            why = (
+                "the run's one data chunk was all used for training (--games above --chunk-games holds "
+                "the last chunks out)"
+            )
+        elif cfg.holdout == 0:
+            why = "the run's config holds no chunk out (holdout = 0)"
+        else:
+            why = "the held-out chunks hold no decisions"
         agreement = f"no held-out agreement with the teacher: {why}"
     print(
         f"{name}: {ev['win_rate']:.1%} [{ev['win_lo']:.1%}, {ev['win_hi']:.1%}] against {ev['opponent']} "
