@@ -89,7 +89,7 @@ def _sorted_hands(text: str, game: Game) -> str:
 
 
 def assert_position(game: Game, expected: str) -> None:
-    """The game's position equals ``expected``: hand order aside; the decision counter, the
+    """The game's position equals ``expected``: hand order aside; the decision counters, the
     bookkeeping of a play in progress (``actor``, ``resume``, ...) and the records of what
     plays showed about hands (``void``, ``hint``: asserted by their own scenarios) only where
     listed."""
@@ -97,7 +97,7 @@ def assert_position(game: Game, expected: str) -> None:
     want = position_fields(expected)
     for fields in (actual, want):
         fields["hands"] = _sorted_hands(fields["hands"], game)
-    for key in ("decisions", "void", "hint", *MIDPLAY_KEYS):
+    for key in ("decisions", "letgo", "void", "hint", *MIDPLAY_KEYS):
         if key not in want:
             actual.pop(key, None)
     assert actual == want, f"\n got: {game.position()}\nwant: {expected}"

@@ -505,3 +505,34 @@ def test_every_record_the_presets_make_is_whole_colours_and_ranks(name: str) -> 
                     seen += bits != 0
             game.step(rng.choice(game.legal_actions()))
     assert seen > 0
+
+
+def test_a_let_go_answer_is_left_out_of_the_decision_count() -> None:
+    """H-JUMP-1: a window asks only the seats holding the identical card, so that a seat let
+    one go tells that it held the card. The observation's decision count leaves let-go answers
+    out: seat 1 sees the same observation whether seat 2 held the other R5 and let it go or
+    held no R5 (and was not asked). The position keeps the count (``letgo=``), so the game it
+    rebuilds observes the same."""
+
+    def after_the_window(seat_2: str) -> Game:
+        game = Game.from_position(
+            "uno",
+            f"hands=R5 G1 G2/Y1 Y2 Y3/{seat_2}/R4 G4 G5 G6; discard=R4; draw=Y4 Y5 Y6 Y7 B5 B6; colour=R; "
+            "seat=0; dir=+; phase=play",
+            jump_in=True,
+        )
+        game.step("R5")
+        if game.current_player == 2:  # asked: it holds the other R5
+            game.step("pass")
+        assert game.current_player == 1
+        return game
+
+    let_go, not_asked = after_the_window("R5 B1 B2"), after_the_window("G9 B1 B2")
+    counted, not_counted = fields_of(let_go.position()), fields_of(not_asked.position())
+    assert (counted["decisions"], counted["letgo"]) == ("2", "1")
+    assert not_counted["decisions"] == "1" and "letgo" not in not_counted
+    np.testing.assert_array_equal(obs_of(let_go, 1), obs_of(not_asked, 1))
+    assert field(obs_of(let_go, 1), "decisions")[0] == pytest.approx(1 / let_go.rules.max_decisions)
+    rebuilt = Game.from_position("uno", let_go.position(), jump_in=True)
+    for seat in range(4):
+        np.testing.assert_array_equal(obs_of(rebuilt, seat), obs_of(let_go, seat))

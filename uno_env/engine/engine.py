@@ -1982,6 +1982,10 @@ def apply_action(state: np.ndarray, spec: np.ndarray, action: int, staged: bool 
     state[L.S_LAST_ACTOR] = seat
     state[L.S_LAST_ACTION] = action
     state[L.S_DECISIONS] += 1
+    if (phase == L.PH_JUMP_IN or phase == L.PH_BLOCK) and action == nf + L.A_PASS_OFFSET:
+        # a window asks only the seats holding a card to lay: that one was asked and let it go
+        # is the asked seat's secret, so the observation does not count it (S_LETGO)
+        state[L.S_LETGO] += 1
     if action == nf + L.A_CALL_OFFSET:  # in every phase that allows it
         call(state, spec, seat, staged)
     elif phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:

@@ -169,7 +169,8 @@ S_CUBE_CHOSEN = 53  # the chosen player, or -1
 S_CUBE_COLOUR = 54  # the chosen colour, or -1
 S_TURNS = 55  # turns begun so far: a player entered the play phase (must play or draw)
 S_ENGINE_ERROR = 56  # ERR_* code once the engine found its state unusable (the game is then ended)
-NUM_SCALARS = 57
+S_LETGO = 57  # let-go answers to out-of-turn windows (H-JUMP-1, H-ZEROSEE-1): only the asked seat knows
+NUM_SCALARS = 58
 
 RNG = NUM_SCALARS  # 6 words: xorwow state (5) + Weyl counter; chance events
 RNG_WORDS = 6

@@ -130,7 +130,11 @@ DRAW_PILE = _field("draw_pile", 1, 0.0, L.MAX_CARDS / DRAW_PILE_SCALE, "cards in
 SCORES = _field(
     "scores", L.MAX_PLAYERS, 0.0, SCORE_HIGH, "relative seats 0..9: match points / target (U-SCORE-1..3)"
 )
-DECISIONS = _field("decisions", 1, 0.0, 1.0, "decisions so far / the decision limit (E-END-1)")
+DECISIONS = _field(
+    "decisions", 1, 0.0, 1.0,
+    "decisions so far that every seat knows of (not the let-go answers to out-of-turn windows, H-JUMP-1, "
+    "H-ZEROSEE-1) / the decision limit (E-END-1)",
+)  # fmt: skip
 PENDING_TURNS = _field(
     "pending_turns",
     1,
@@ -376,7 +380,9 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
     target = spec[L.SP_TARGET]
     for k in range(n):
         out[o + k] = state[L.SCORE + wrap_seat(seat + k, n)] / target
-    out[offsets[DECISIONS]] = min(1.0, state[L.S_DECISIONS] / spec[L.SP_MAX_DECISIONS])
+    # a let-go answer would tell that its seat held a card to lay (a window asks only those)
+    known = state[L.S_DECISIONS] - state[L.S_LETGO]
+    out[offsets[DECISIONS]] = min(1.0, known / spec[L.SP_MAX_DECISIONS])
     out[offsets[PENDING_TURNS]] = state[L.S_PENDING_SKIP] / PENALTY_SCALE
     out[offsets[CHALLENGEABLE]] = state[L.S_CHALLENGEABLE]
     o_sit = offsets[SIT_OUT]

@@ -45,7 +45,9 @@ Optional fields, printed only when they differ from their default:
   ``draws``, ``sits``, ``previous``, ``choose``, ``penaltycards``, ``carry``,
   ``carryskip``, ``reason``, ``target``, ``give``, ``resume``, ``window``, ``scan``; their
   defaults describe a play of just the top card by the seat to move;
-- ``dealer=3``, ``round=1``, ``decisions=17``, ``status=won|truncated``, ``winner=2``.
+- ``dealer=3``, ``round=1``, ``decisions=17`` (``letgo=2`` of them let-go answers to out-of-turn
+  windows, H-JUMP-1, H-ZEROSEE-1, which the observations do not count), ``status=won|truncated``,
+  ``winner=2``.
 
 Cards not listed anywhere are out of the game: a position's own cards are what E-CONS-1
 conserves, so scenario tests can name only the cards that matter.
@@ -126,7 +128,7 @@ PHASE_FIELDS: dict[int, tuple[str, ...]] = {
 OPTIONAL = (
     "drawn", "pending", "skip", "from", "class", "challengeable", "bluff", "before", "after",
     "called", "scores", "sitout", "finished", "seen", "jumpblock", "dealer", "round",
-    "decisions", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen",
+    "decisions", "letgo", "winner", "status", "cube", "cubeuno", "cubereturn", "cubechosen",
     "cuberolled", "void", "hint", *(name for name, _ in MIDPLAY_FIELDS),
 )  # fmt: skip
 
@@ -279,7 +281,10 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
         for name, index in MIDPLAY_FIELDS:
             if name in PHASE_FIELDS[phase] and int(state[index]) != defaults[name]:
                 fields.append(f"{name}={int(state[index])}")
-    for key, index in (("dealer", L.S_DEALER), ("round", L.S_ROUND), ("decisions", L.S_DECISIONS)):
+    counters = (
+        ("dealer", L.S_DEALER), ("round", L.S_ROUND), ("decisions", L.S_DECISIONS), ("letgo", L.S_LETGO),
+    )  # fmt: skip
+    for key, index in counters:
         if state[index]:
             fields.append(f"{key}={int(state[index])}")
     if state[L.S_STATUS] != L.ST_RUNNING:
@@ -1200,7 +1205,8 @@ def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
 
 
 def _read_end(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
-    """``winner`` and the counters ``decisions``, ``dealer``, ``round``."""
+    """``winner`` and the counters ``decisions`` (``letgo`` of them let-go answers), ``dealer``,
+    ``round``."""
     n = int(state[L.S_NPLAYERS])
     over = state[L.S_PHASE] == L.PH_OVER
     if state[L.S_STATUS] == L.ST_WON:  # U-SCORE-1: the last round's points are the hands left
@@ -1216,5 +1222,6 @@ def _read_end(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     max_decisions = int(spec[L.SP_MAX_DECISIONS])
     limit = max_decisions if over else max_decisions - 1
     state[L.S_DECISIONS] = f.integer("decisions", 0, 0, limit, " (the rule set's max_decisions)")
+    state[L.S_LETGO] = f.integer("letgo", 0, 0, int(state[L.S_DECISIONS]), " (the position's decisions)")
     state[L.S_DEALER] = f.seat("dealer", 0, n)
     state[L.S_ROUND] = f.integer("round", 0, 0, COUNT_LIMIT)

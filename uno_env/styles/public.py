@@ -287,17 +287,15 @@ class PublicAccessors:
     def decisions(self) -> int:
         """Decisions applied so far that the viewer may count: without the other seats'
         let-go answers to out-of-turn windows (H-JUMP-1, H-ZEROSEE-1) when the view has the
-        game's log (see the module docstring); the engine's count otherwise. With the log's
-        :attr:`history_digest` this reads only the entries added since the viewer last read."""
-        return int(self.state[L.S_DECISIONS]) - self._unseen_passes()
-
-    def _unseen_passes(self) -> int:
-        """The log's let-go answers of other seats to out-of-turn windows."""
+        game's log (see the module docstring); without a log, without any let-go answer (the
+        engine's count of them, ``S_LETGO``, cannot tell the viewer's own from the others', and
+        the observation leaves them all out too). With the log's :attr:`history_digest` this
+        reads only the entries added since the viewer last read."""
         digested = self._digested()
         if digested is None:
-            return 0
+            return int(self.state[L.S_DECISIONS]) - int(self.state[L.S_LETGO])
         part, length = digested
-        return length - part.kept[length]
+        return int(self.state[L.S_DECISIONS]) - (length - part.kept[length])
 
     def _digest_source(self) -> Sequence[tuple[int, int, int]] | None:
         """The log object whose digest answers for this view's :attr:`log` (the log itself;
