@@ -32,6 +32,12 @@ import argparse
 import time
 from typing import Any
 
+# uno_env before tianshou: tianshou compiles numba code when imported, which fixes numba's
+# code target for the process; imported after it, the engine would be compiled anew for the
+# host CPU instead of loading the portable code `uno-env compile` made (docs/engine.md)
+import uno_env  # noqa: F401  (also registers the uno_env/<preset>-v1 ids)
+
+# isort: split
 import gymnasium
 import numpy as np
 import torch
@@ -45,7 +51,6 @@ from tianshou.utils.logger.logger_base import LazyLogger
 from tianshou.utils.net.common import ActionReprNet
 from torch import nn
 
-import uno_env  # noqa: F401  (registers the uno_env/<preset>-v1 ids)
 from training.evaluate import report_against_baselines
 
 OPPONENT = "random_playable"

@@ -54,6 +54,27 @@ def test_tianshou_masked_ppo_example_trains_and_evaluates() -> None:
     assert "trained " in done.stdout and "Win rate vs random_playable" in done.stdout
 
 
+@pytest.mark.parametrize("example", ["sb3_action_mask", "torchrl_masked_ppo", "tianshou_masked_ppo"])
+def test_an_examples_imports_keep_the_engines_code_target(example: str) -> None:
+    """Importing an example leaves numba's code target where ``import uno_env`` alone sets it,
+    so the example loads the code ``uno-env compile`` made. Tianshou compiles numba code at
+    import: imported before uno_env, it fixed the target, and the example compiled the whole
+    engine again for the host CPU (about a minute) in a new cache directory."""
+    pytest.importorskip(
+        {"torchrl_masked_ppo": "torchrl", "tianshou_masked_ppo": "tianshou"}.get(example, "torch")
+    )
+    report = "import numba; print(numba.config.CPU_NAME)"
+    alone = subprocess.run(
+        [sys.executable, "-c", f"import uno_env; {report}"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    imported = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, 'examples'); import {example}; {report}"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert imported.stdout.split()[-1] == alone.stdout.split()[-1]
+
+
 def test_rllib_masked_ppo_example_trains_and_evaluates() -> None:
     """The RLlib client example where RLlib is installed (in its own environment: see its docstring)."""
     pytest.importorskip("ray.rllib")
