@@ -39,6 +39,11 @@ from uno_env.engine.rules import RuleSet, compile_spec, plain_plays
 from uno_env.styles.baselines import POLICY_RANDOM_LEGAL, POLICY_RANDOM_PLAYABLE, quick_action, random_action
 from uno_env.styles.dispatch import choose_action
 
+# One worker for the module (make unit: --dist loadgroup): its compiled helpers specialise the
+# engine (``staged`` None and True), which on a cold cache takes about a minute and a half;
+# spread over both workers, each compiled them at once.
+pytestmark = pytest.mark.xdist_group("test_fast_path")
+
 COMPANIONS = {
     "wild_not_on_when": {"wild_not_on": "D2", "stacking": ("D2/D2",)},
     "stack_growth": {"stacking": ("D2/D2", "WD4/WD4", "WD4/D2")},
