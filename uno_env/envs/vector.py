@@ -441,26 +441,31 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         infos: dict[str, Any] = {"action_mask": self._out_masks.copy()}
         # np.count_nonzero rather than .any(): this runs every step, and it is the cheaper call
         if np.count_nonzero(self._terminated) or np.count_nonzero(self._truncated):
-            self._raise_if_broken()
             done = self._terminated | self._truncated
-            final_obs = np.empty(self.num_envs, dtype=object)  # all None
-            for i in np.flatnonzero(done):
-                final_obs[i] = self._final_view(int(i))
-            infos["final_obs"] = final_obs
-            infos["_final_obs"] = done.copy()
+            rows = np.flatnonzero(done)
+            if np.count_nonzero(self._waiting[rows] == core.BROKEN):  # a broken game is flagged truncated
+                self._raise_if_broken()
+            infos["final_obs"] = self._final_views(rows)
+            # the ten masks below are rows of one array (a step ends games every few steps at 256
+            # games, and one allocation costs less than ten)
+            flags = np.empty((6, self.num_envs), dtype=bool)
+            flags[:] = done
+            infos["_final_obs"] = flags[0]
+            lengths = np.zeros((self.num_envs, 2), dtype=self._final_lengths.dtype)
+            lengths[rows] = self._final_lengths[rows]
             infos["final_info"] = {
                 "illegal_action": self._illegal & done,
-                "_illegal_action": done.copy(),
-                "decisions": np.where(done, self._final_lengths[:, 0], 0),
-                "_decisions": done.copy(),
-                "turns": np.where(done, self._final_lengths[:, 1], 0),
-                "_turns": done.copy(),
+                "_illegal_action": flags[1],
+                "decisions": lengths[:, 0],
+                "_decisions": flags[2],
+                "turns": lengths[:, 1],
+                "_turns": flags[3],
                 "decision_limit": self._truncated & ~self._cut,  # cut by E-END-1, paid by the standing
-                "_decision_limit": done.copy(),
+                "_decision_limit": flags[4],
                 "step_limit": self._cut.copy(),  # cut at max_episode_steps, paid nothing
-                "_step_limit": done.copy(),
+                "_step_limit": flags[5],
             }
-            infos["_final_info"] = done.copy()
+            infos["_final_info"] = done
         if np.count_nonzero(self._illegal):
             infos["illegal_action"] = self._illegal.copy()
             infos["_illegal_action"] = self._illegal.copy()
@@ -651,17 +656,21 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             return {"observation": obs, "action_mask": self._out_masks.copy()}
         return obs
 
-    def _final_view(self, i: int) -> Any:
-        """The last observation of the game that just ended in row ``i`` (its mask: all zeros,
-        or the legal actions of a game cut at ``max_episode_steps``, which was still going)."""
+    def _final_views(self, rows: np.ndarray) -> np.ndarray:
+        """The ``final_obs`` of a step: an object array, None but in the games of ``rows`` that
+        just ended, which hold their :meth:`_final_view` (copied together, one row each)."""
+        final_obs = np.empty(self.num_envs, dtype=object)  # all None
+        last = self._final_obs[rows]  # fancy indexing: a copy, which each game's entry is a row of
         if self.dict_observation:
-            return {
-                "observation": self._final_obs[i].copy(),
-                "action_mask": (
-                    self._cut_masks[i].copy() if self._cut[i] else np.zeros(self._num_actions, dtype=np.int8)
-                ),
-            }
-        return self._final_obs[i].copy()
+            masks = np.zeros((rows.size, self._num_actions), dtype=np.int8)
+            cut = self._cut[rows]
+            masks[cut] = self._cut_masks[rows[cut]]
+            for k, i in enumerate(rows.tolist()):
+                final_obs[i] = {"observation": last[k], "action_mask": masks[k]}
+        else:
+            for k, i in enumerate(rows.tolist()):
+                final_obs[i] = last[k]
+        return final_obs
 
     def _out_of_bounds(self, i: int) -> ActionOutOfBoundsError:
         """The error for an action outside the action space (no game was stepped)."""
