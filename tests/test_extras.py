@@ -5,7 +5,8 @@ that refuses them, as if the extra were not installed): the command must stop wi
 before any work (no run folder, no compile, no games), naming the missing modules and the line
 to install them (``pip install 'uno-env[study]'``); a ``--resume`` says that the work in its
 folder is kept and how to continue. The map of extras to modules is checked against
-``pyproject.toml``.
+``pyproject.toml``, and the pages' words on missing packages against what happens: the extras
+``make test`` installs, and the error a Python without the dependencies shows.
 
 Hidden modules need a fresh process (this one may have imported them already). One child
 process imports ``training.cli`` with every case's modules hidden, then forks once per case:
@@ -319,3 +320,36 @@ def test_getting_started_names_the_extras_make_installs() -> None:
     assert {listed[1]} == bench
     named = set(re.findall(r"`(\w+)`", listed[2].split(";")[0]))
     assert named == dev, (sorted(named ^ dev), "differ between the page and the Makefile")
+
+
+def test_the_pages_quote_what_a_python_outside_the_venv_reports() -> None:
+    """The README and the getting-started page quote the error of ``import uno_env`` in a
+    Python without the package's dependencies (a system ``python`` outside ``.venv``): the
+    first dependency the import asks for (they quoted gymnasium after numba came first)."""
+    modules = {"numpy": "numpy", "numba": "numba", "gymnasium": "gymnasium", "pettingzoo": "pettingzoo"}
+    modules |= {"tomli-w": "tomli_w", "pillow": "PIL"}
+    requirements = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert {re.split(r"[<>=!~\[ ;]", r, maxsplit=1)[0].lower() for r in requirements} == set(modules)
+    child = (
+        "import sys\n"
+        f"HIDDEN = {sorted(modules.values())!r}\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in HIDDEN:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "try:\n"
+        "    import uno_env\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    error = done.stdout.strip()
+    assert error.startswith("No module named '"), error
+    for page in (ROOT / "README.md", ROOT / "docs" / "getting-started.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert f"does not see the dependencies: `{error}`" in text, (page.name, error)
