@@ -9,7 +9,8 @@ and the documented style table matching the registry.
   :func:`uno_env.styles.rollout.rollout` (no other loop in the package plays a game on with a
   style);
 - the style table of ``docs/agents.md`` is generated from the registry (``make styles-doc``,
-  :mod:`uno_env.styles.doc`) and current; the search's parameter line lists its defaults.
+  :mod:`uno_env.styles.doc`) and current; the search's parameter line lists its defaults; the
+  home and development pages count its rows.
 """
 
 from __future__ import annotations
@@ -166,3 +167,20 @@ def test_the_measured_tables_name_only_registry_styles() -> None:
 def test_the_documented_search_defaults_are_the_registry() -> None:
     text = re.sub(r"\s+", "", AGENTS_DOC.read_text(encoding="utf-8"))  # the line breaks of the text
     assert f"Parameters:`{canonical_policy('search')}`(thedefaults;" in text
+
+
+NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
+
+
+@pytest.mark.parametrize(
+    ("page", "pattern"), [("index.md", r"(\w+) \[play styles\]"), ("development.md", r"(\w+) play styles")]
+)
+def test_the_pages_count_the_styles_of_the_style_table(page: str, pattern: str) -> None:
+    """The home page and the development status count the rows of the style table (they said
+    nine, one fewer than the table lists: ``random_playable`` was left out)."""
+    text = " ".join((REPO_ROOT / "docs" / page).read_text(encoding="utf-8").split())
+    found = re.search(pattern, text)
+    assert found, f"docs/{page} no longer counts the play styles"
+    rows = len([name for name in STYLES if name not in doc.OWN_SECTION])
+    assert rows < len(NUMBERS), f"{rows} styles: spell more numbers in NUMBERS"
+    assert found[1].lower() == NUMBERS[rows], (page, found[1], rows)
