@@ -4,7 +4,8 @@ Every rule ID cited anywhere in the code, tests, notebooks and docs must be defi
 reference, and every ID defined there must be cited by a test. The reference must agree with
 the code: its fields exist and cover every :class:`~uno_env.RuleSet` field's own rule ID, its
 presets and sources exist, a rule switched by booleans alone is in force in exactly the
-presets that turn it on, and ``docs/rules.md`` is the current rendering.
+presets that turn it on, and ``docs/rules.md`` is the current rendering. The README and the
+home page say which rules have a switch as the reference does.
 """
 
 from __future__ import annotations
@@ -243,3 +244,19 @@ def test_reference_script_writes_the_make_rules_doc_pages_and_refuses_bad_argume
     assert (tmp_path / "rules.md").read_text(encoding="utf-8") == reference.markdown()
     switches = reference.switches_markdown(template.read_text(encoding="utf-8"))
     assert (tmp_path / "switches.md").read_text(encoding="utf-8") == switches
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_the_pages_say_which_rules_have_a_switch(page: str) -> None:
+    """The README and the home page say that every rule has a switch of a RuleSet unless it
+    always holds where it applies, naming a rule with no field; they once said every rule has
+    one, while some (E-SEED-1, U-MATCH-1, ...) have none."""
+    rules = reference.reference().rules.values()
+    fixed = {rule.id for rule in rules if not rule.fields}
+    assert fixed and len(fixed) < len(rules)
+    text = " ".join((ROOT / page).read_text(encoding="utf-8").split())
+    claim = re.search(
+        r"a switch of a `RuleSet` unless it always holds where it applies \(([A-Z]+-[A-Z]+-\d+)", text
+    )
+    assert claim, f"{page} no longer says which rules have a switch"
+    assert claim[1] in fixed, f"{page} names {claim[1]} as a rule without a switch; those are {sorted(fixed)}"
