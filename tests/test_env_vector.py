@@ -8,6 +8,7 @@ rewards and episode ends, across auto-resets.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -632,6 +633,49 @@ def test_sb3_adapter_reports_a_step_limit_cut_as_a_time_limit() -> None:
         and info["terminal_observation"].shape == (sb3.observation_space.shape[0],)
         for info in infos
     )
+
+
+@pytest.mark.parametrize("illegal_action", ["terminate", "draw_penalty"])
+def test_sb3_adapter_infos_hold_what_dummy_vec_env_gives_vec_monitor(illegal_action: str) -> None:
+    """``VecMonitor(venv.to_sb3(), info_keywords=("illegal_action", "decision_limit"))`` raised
+    ``KeyError: 'illegal_action'`` at the first finished game: the adapter's infos held only
+    ``terminal_observation`` and ``TimeLimit.truncated``, so callbacks saw neither illegal actions
+    nor games cut by E-END-1. Now a finished game's info has the vector env's ``final_info``, and
+    an illegal action that lets the game go on (U-WRONG-1) is flagged, as SB3's DummyVecEnv over
+    SingleAgentEnv gives them (same seeds, same actions, same episodes)."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    kwargs: dict[str, Any] = {"illegal_action": illegal_action, "max_decisions": 40}
+    keywords = ("illegal_action", "decision_limit")
+    adapter = VecMonitor(VectorEnv(3, "uno", 2, **kwargs).to_sb3(), info_keywords=keywords)
+    singles = [functools.partial(SingleAgentEnv, "uno", 2, **kwargs) for _ in range(3)]
+    dummy = VecMonitor(DummyVecEnv(singles), info_keywords=keywords)  # type: ignore[arg-type]
+    for venv in (adapter, dummy):
+        venv.seed(5)
+        venv.reset()
+    ends: list[tuple[Any, ...]] = []
+    illegal_steps = 0
+    for step in range(80):
+        actions = first_legal(np.array(dummy.env_method("action_masks")))
+        if step % 9 == 4:  # row 1 plays an illegal card
+            actions[1] = int(np.flatnonzero(~np.array(dummy.env_method("action_masks", indices=[1])[0]))[0])
+        _, _, dones, infos = adapter.step(actions)
+        _, _, dummy_dones, dummy_infos = dummy.step(actions)
+        assert dones.tolist() == dummy_dones.tolist()
+        for i, (info, expected) in enumerate(zip(infos, dummy_infos, strict=True)):
+            assert bool(info.get("illegal_action", False)) == bool(expected["illegal_action"]), (step, i)
+            illegal_steps += bool(expected["illegal_action"])
+            if dones[i]:
+                episode, expected_episode = info["episode"], expected["episode"]
+                assert (episode["r"], episode["l"]) == (expected_episode["r"], expected_episode["l"])
+                for key in keywords:
+                    assert episode[key] == info[key] == expected[key], (step, i, key)
+                assert info["decisions"] >= info["turns"] > 0 and not info["step_limit"]
+                ends.append((bool(info["illegal_action"]), bool(info["decision_limit"])))
+    assert illegal_steps >= 8 and (False, True) in ends  # illegal moves and games cut at the limit
+    if illegal_action == "terminate":
+        assert (True, False) in ends
 
 
 def test_sb3_adapter_refuses_actions_that_are_not_integer_ids() -> None:

@@ -4,7 +4,11 @@
 games through SB3's interface (with the vector env's ``copy=False`` buffers, valid for the
 one step SB3 keeps an observation): ``reset() -> obs``, ``step_async``/``step_wait`` returning
 ``(obs, rewards, dones, infos)`` with ``infos[i]["terminal_observation"]`` and
-``infos[i]["TimeLimit.truncated"]`` for finished games, and ``env_method("action_masks")``
+``infos[i]["TimeLimit.truncated"]`` for finished games, beside the finished game's
+``illegal_action``, ``decision_limit`` (cut by E-END-1), ``step_limit``, ``decisions`` and
+``turns`` (the vector env's ``final_info``: what ``VecMonitor(venv, info_keywords=...)`` and
+callbacks read), ``infos[i]["illegal_action"]`` also for a game that goes on after an illegal
+action (``illegal_action="draw_penalty"``, U-WRONG-1), and ``env_method("action_masks")``
 for sb3-contrib's MaskablePPO. With ``VectorEnv(..., public_views=True)`` each game's public
 view is ``public_view(i)`` or ``env_method("public_view", indices=...)`` (one view per index).
 ``env_method("position")``, ``get_attr("game_seed")`` and ``get_attr("learner_seat")`` are per
@@ -30,6 +34,10 @@ _PER_GAME_METHODS = ("public_view", "position")
 
 _PER_GAME_ATTRIBUTES = {"game_seed": "game_seeds", "learner_seat": "learner_seats"}
 """SingleAgentEnv's per-game attribute names and the vector env's arrays that hold them."""
+
+_FINAL_INFO_KEYS = ("illegal_action", "decision_limit", "step_limit", "decisions", "turns")
+"""What the vector env's ``final_info`` says of a finished game, copied into its SB3 info (the
+first two are keys of :class:`~uno_env.envs.single.SingleAgentEnv`'s info too)."""
 
 
 class SB3VecEnv(VecEnv):
@@ -68,11 +76,17 @@ class SB3VecEnv(VecEnv):
         obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
         dones = terminated | truncated
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if "illegal_action" in infos:  # a game that goes on after it (U-WRONG-1) is flagged too
+            for i in np.flatnonzero(infos["illegal_action"]):
+                out[i]["illegal_action"] = np.bool_(True)
         if dones.any():
             final = infos["final_obs"]
+            final_info = infos["final_info"]
             for i in np.flatnonzero(dones):
                 out[i]["terminal_observation"] = final[i]
                 out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+                for key in _FINAL_INFO_KEYS:
+                    out[i][key] = final_info[key][i]
         return obs, rewards.astype(np.float32), dones, out
 
     def close(self) -> None:
