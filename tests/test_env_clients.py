@@ -362,3 +362,17 @@ def test_masks_under_gymnasium_next_step_autoreset_and_the_native_same_step() ->
         native.step(native.action_masks().argmax(axis=1))
         assert native.action_masks().any(axis=1).all()
     assert zero_rows > 0
+
+
+# ================================================================ PettingZoo's max_cycles
+@pytest.mark.parametrize("kind", ["aec", "parallel"])
+def test_pettingzoos_max_cycles_is_refused_with_the_games_length_limit_named(kind: str) -> None:
+    """``pettingzoo.make(kind, id, max_cycles=k)`` passes ``max_cycles`` to the env; the error
+    listed every option and rule field without saying which one limits a game's length."""
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'max_cycles'") as caught:
+        pettingzoo.make(kind, pettingzoo_id("uno"), num_players=2, max_cycles=5)
+    assert "its length limit is the rule field max_decisions (E-END-1)" in str(caught.value)
+    pettingzoo.make(kind, pettingzoo_id("uno"), num_players=2, max_cycles=-1)  # PettingZoo's "none"
+    env = pettingzoo.make(kind, pettingzoo_id("uno"), num_players=2, max_decisions=10)
+    env.reset(seed=0)
+    assert env.unwrapped.rules.max_decisions == 10

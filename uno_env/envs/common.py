@@ -92,6 +92,15 @@ class UnknownKeywordError(RuleError, TypeError):
 
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
 
+_KEYWORD_HINTS = {
+    "max_cycles": (
+        "PettingZoo's max_cycles (pettingzoo.make(..., max_cycles=k)) limits cycles in which every "
+        "agent acts once, which a turn-based game does not have: its length limit is the rule field "
+        "max_decisions (E-END-1)"
+    ),
+}
+"""What a keyword that other envs take means here, said after the unknown-keyword error."""
+
 
 def check_choice(name: str, value: str, allowed: dict[str, int]) -> int:
     """The code of an option value; a bad value raises ValueError listing the allowed ones."""
@@ -172,9 +181,11 @@ class CompiledEnv:
             if name not in skip and parameter.kind is not inspect.Parameter.VAR_KEYWORD
         ]
         also = f"; also unknown: {', '.join(repr(k) for k in unknown[1:])}" if len(unknown) > 1 else ""
+        hints = "".join(f"; {_KEYWORD_HINTS[key]}" for key in unknown if key in _KEYWORD_HINTS)
         return UnknownKeywordError(
             f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}{also}: "
             f"neither an env option ({', '.join(options)}) nor a rule field ({', '.join(_RULE_FIELDS)})"
+            f"{hints}"
         )
 
     def _set_payoffs(
