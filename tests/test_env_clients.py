@@ -1,5 +1,7 @@
 """The envs in other RL clients without glue: PettingZoo's parallel id, Gymnasium's vector
-attribute, the opt-in dict observation, TorchRL's GymWrapper and SB3's misuse error."""
+attribute, the opt-in dict observation, TorchRL's GymWrapper and SB3's misuse error; the
+conformance tests at more player counts, Gymnasium's own wrappers, MaskablePPO behind them,
+ids in fresh worker processes and PettingZoo's max_cycles."""
 
 from __future__ import annotations
 
@@ -376,3 +378,27 @@ def test_pettingzoos_max_cycles_is_refused_with_the_games_length_limit_named(kin
     env = pettingzoo.make(kind, pettingzoo_id("uno"), num_players=2, max_decisions=10)
     env.reset(seed=0)
     assert env.unwrapped.rules.max_decisions == 10
+
+
+# ================================================================ more players, presets, wrappers, workers
+def test_ids_in_a_fresh_process_are_found_with_the_module_named() -> None:
+    """What docs/environments/index.md says of worker processes started fresh (spawn,
+    forkserver: SB3's SubprocVecEnv): the bare id is not registered there; with the module
+    named, Gymnasium imports uno_env first."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium\n"
+        "try:\n"
+        "    gymnasium.make('uno_env/Uno-v1')\n"
+        "except gymnasium.error.NamespaceNotFound:\n"
+        "    print('not found')\n"
+        "env = gymnasium.make('uno_env:uno_env/Macao-v1', num_players=2)\n"
+        "print(type(env.unwrapped).__name__, env.reset(seed=0)[0].shape[0])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["not found", "SingleAgentEnv 1236"]
