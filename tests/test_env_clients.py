@@ -381,6 +381,17 @@ def test_pettingzoos_max_cycles_is_refused_with_the_games_length_limit_named(kin
 
 
 # ================================================================ more players, presets, wrappers, workers
+@pytest.mark.parametrize(("preset", "players"), [("uno_house", 4), ("macao", 4)])
+def test_parallel_tests_pass_at_four_players_with_house_and_french_rules(preset: str, players: int) -> None:
+    """The parallel conformance tests above run at each preset's minimum; here at 4 players, where
+    the house rules' out-of-turn windows (H-JUMP-1) ask seats that are not next to move."""
+    make = functools.partial(pettingzoo.make, "parallel", pettingzoo_id(preset), num_players=players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the API test's unmasked random actions are illegal moves
+        parallel_api_test(make(), num_cycles=200)
+        parallel_seed_test(make, num_cycles=200)
+
+
 def test_ids_in_a_fresh_process_are_found_with_the_module_named() -> None:
     """What docs/environments/index.md says of worker processes started fresh (spawn,
     forkserver: SB3's SubprocVecEnv): the bare id is not registered there; with the module
@@ -402,3 +413,81 @@ def test_ids_in_a_fresh_process_are_found_with_the_module_named() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["not found", "SingleAgentEnv 1236"]
+
+
+def counting_callback() -> Any:
+    """A Stable-Baselines3 callback that counts the learner's illegal actions and finished games."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Count(BaseCallback):
+        illegal = 0
+        games = 0
+
+        def _on_step(self) -> bool:
+            for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+                self.illegal += int(info["illegal_action"])
+                self.games += int(done)
+            return True
+
+    return Count()
+
+
+def test_maskable_ppo_behind_gymnasium_make_wrappers_and_action_masker() -> None:
+    """What docs/environments/single-agent.md says: ``gymnasium.make`` wraps the env and Gymnasium's
+    wrappers do not pass ``action_masks`` on; MaskablePPO finds it anyway, and an ActionMasker's
+    function reaches it through ``unwrapped``. A few hundred masked steps play no illegal action."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    wrapped = gymnasium.make(gymnasium_id("uno_house"), num_players=4, max_episode_steps=50)
+    wrapped.reset(seed=0)
+    with pytest.raises(AttributeError, match="'TimeLimit' object has no attribute 'action_masks'"):
+        wrapped.action_masks()  # type: ignore[attr-defined]
+    masks = wrapped.get_wrapper_attr("action_masks")()
+    assert np.array_equal(masks, wrapped.unwrapped.action_masks())  # type: ignore[attr-defined]
+    masked = ActionMasker(
+        gymnasium.make(gymnasium_id("macao"), num_players=2), lambda e: e.unwrapped.action_masks()
+    )
+    for env in (wrapped, masked):
+        count = counting_callback()
+        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+        model.learn(256, callback=count)
+        assert count.illegal == 0 and count.games > 0
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "size"),
+    [("uno", 2, 1262 + 74), ("uno_house", 4, 1262 + 74), ("macao", 2, 1236 + 72)],
+)
+def test_single_env_under_gymnasiums_own_wrappers(preset: str, players: int, size: int) -> None:
+    """TimeLimit and FlattenObservation over the dict observation pass both checkers;
+    RecordEpisodeStatistics reports each game's return and learner steps; NormalizeObservation
+    takes the flat observation."""
+    from gymnasium import wrappers
+    from gymnasium.utils.env_checker import check_env
+
+    sb3_check_env = pytest.importorskip("stable_baselines3.common.env_checker").check_env
+    flat = wrappers.FlattenObservation(
+        gymnasium.make(gymnasium_id(preset), num_players=players, dict_observation=True, max_episode_steps=20)
+    )
+    assert flat.observation_space.shape == (size,)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(flat, skip_render_check=True)
+        sb3_check_env(uno_env.SingleAgentEnv(preset, players, dict_observation=True), warn=True)
+    assert all("is different from the unwrapped version" in str(w.message) for w in caught)
+
+    env = wrappers.NormalizeObservation(
+        wrappers.RecordEpisodeStatistics(gymnasium.make(gymnasium_id(preset), num_players=players))
+    )
+    _, info = env.reset(seed=0)
+    total, steps, games = 0.0, 0, 0
+    while games < 3:
+        _, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        total += float(reward)
+        steps += 1
+        if terminated or truncated:
+            assert (info["episode"]["r"], info["episode"]["l"]) == (pytest.approx(total), steps)
+            total, steps, games = 0.0, 0, games + 1
+            _, info = env.reset()
