@@ -610,6 +610,33 @@ def test_training_win_rates_per_opponent_table_carry_their_wilson_intervals() ->
     assert keys.index("win_low") > max(keys.index(k) for k in keys if k.startswith(("reward_vs", "win_rate")))
 
 
+def test_the_training_envs_infos_carry_each_finished_games_final_info() -> None:
+    """The training env wrote only ``terminal_observation`` and ``TimeLimit.truncated`` into a
+    finished game's info, as the SB3 adapter it extends did: ``VecMonitor(env, info_keywords=
+    ("illegal_action", "decision_limit"))`` raised ``KeyError``. It now gives the adapter's infos."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from training.train import build_env
+
+    env = build_env(
+        TrainConfig(num_envs=4, opponents=["random"]), uno_env.load_rules("uno", max_decisions=30)
+    )
+    monitor = VecMonitor(env, info_keywords=("illegal_action", "decision_limit"))
+    monitor.seed(0)
+    monitor.reset()
+    cut = 0
+    for _ in range(40):
+        _obs, _rewards, dones, infos = monitor.step(
+            np.array([np.flatnonzero(m)[0] for m in env.action_masks()])
+        )
+        for i in np.flatnonzero(dones):
+            info = infos[i]
+            assert info["episode"]["decision_limit"] == info["decision_limit"] == info["TimeLimit.truncated"]
+            assert not info["episode"]["illegal_action"] and info["decisions"] >= info["turns"] > 0
+            cut += int(info["decision_limit"])
+    assert cut > 0 and env.pop_stats()["games"] >= cut
+
+
 def test_snapshot_tables_play_with_batched_inference() -> None:
     from sb3_contrib import MaskablePPO
 

@@ -231,13 +231,10 @@ class PoolVecEnv(SB3VecEnv):
         tables = self.venv.table_index  # the tables of the games in progress
         obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
         dones = terminated | truncated
-        out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        out = self._infos(terminated, truncated, infos)
         self._steps += 1
         if dones.any():
-            final = infos["final_obs"]
             for i in np.flatnonzero(dones):
-                out[i]["terminal_observation"] = final[i]
-                out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
                 t = int(tables[i])
                 label = self.labels[t] if t < len(self.labels) else "snapshots"
                 self._outcomes.setdefault(label, []).append(float(rewards[i]))

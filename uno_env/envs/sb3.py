@@ -74,20 +74,27 @@ class SB3VecEnv(VecEnv):
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Step every game; finished games restart at once (their last view in the infos)."""
         obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
-        dones = terminated | truncated
+        out = self._infos(terminated, truncated, infos)
+        return obs, rewards.astype(np.float32), terminated | truncated, out
+
+    def _infos(
+        self, terminated: np.ndarray, truncated: np.ndarray, infos: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """SB3's per-game infos of a vector env step: a finished game's last view, whether it was
+        cut by a step limit (SB3 bootstraps it), and its ``final_info``; an illegal action."""
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if "illegal_action" in infos:  # a game that goes on after it (U-WRONG-1) is flagged too
             for i in np.flatnonzero(infos["illegal_action"]):
                 out[i]["illegal_action"] = np.bool_(True)
-        if dones.any():
+        if "final_obs" in infos:
             final = infos["final_obs"]
             final_info = infos["final_info"]
-            for i in np.flatnonzero(dones):
+            for i in np.flatnonzero(terminated | truncated):
                 out[i]["terminal_observation"] = final[i]
                 out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
                 for key in _FINAL_INFO_KEYS:
                     out[i][key] = final_info[key][i]
-        return obs, rewards.astype(np.float32), dones, out
+        return out
 
     def close(self) -> None:
         """Close the underlying vector env."""
