@@ -21,9 +21,13 @@ from uno_env.envs.registration import gymnasium_id, pettingzoo_id
 
 
 # ================================================================ PettingZoo parallel
-@pytest.mark.parametrize("preset", list(uno_env.PRESETS))
-def test_parallel_id_passes_pettingzoo_parallel_tests(preset: str) -> None:
-    players = uno_env.preset(preset).min_players
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    # each preset at its fewest players, and at 4 players, where the house rules' out-of-turn
+    # windows (H-JUMP-1) ask seats that are not next to move, the house rules and a French deck
+    [(name, uno_env.preset(name).min_players) for name in uno_env.PRESETS] + [("uno_house", 4), ("macao", 4)],
+)
+def test_parallel_id_passes_pettingzoo_parallel_tests(preset: str, players: int) -> None:
     make = functools.partial(pettingzoo.make, "parallel", pettingzoo_id(preset), num_players=players)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the API test's unmasked random actions are illegal moves
@@ -381,17 +385,6 @@ def test_pettingzoos_max_cycles_is_refused_with_the_games_length_limit_named(kin
 
 
 # ================================================================ more players, presets, wrappers, workers
-@pytest.mark.parametrize(("preset", "players"), [("uno_house", 4), ("macao", 4)])
-def test_parallel_tests_pass_at_four_players_with_house_and_french_rules(preset: str, players: int) -> None:
-    """The parallel conformance tests above run at each preset's minimum; here at 4 players, where
-    the house rules' out-of-turn windows (H-JUMP-1) ask seats that are not next to move."""
-    make = functools.partial(pettingzoo.make, "parallel", pettingzoo_id(preset), num_players=players)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the API test's unmasked random actions are illegal moves
-        parallel_api_test(make(), num_cycles=200)
-        parallel_seed_test(make, num_cycles=200)
-
-
 def test_ids_in_a_fresh_process_are_found_with_the_module_named() -> None:
     """What docs/environments/index.md says of worker processes started fresh (spawn,
     forkserver: SB3's SubprocVecEnv): the bare id is not registered there; with the module
