@@ -313,6 +313,20 @@ def test_bad_specs_are_refused_with_one_clear_line(change: dict[str, Any], messa
         atlas.parse_spec({**TINY, **change})
 
 
+def test_a_spec_file_is_read_through_the_bounded_reader_of_every_spec(tmp_path: Path) -> None:
+    """An atlas spec is read as the study's and the sweep's are (``uno_env.files.read_toml``): a
+    file over 1 MiB is refused before it is parsed (it was read whole, however large, and a
+    FIFO blocked the command: ``tests/test_files_from_elsewhere.py`` runs that case)."""
+    spec = tmp_path / "big.toml"
+    spec.write_text("# a comment\n" * 100_000)  # 1,200,000 bytes of valid TOML
+    too_large = r"big\.toml: the file holds 1,200,000 bytes; allowed: at most 1,048,576 bytes"
+    with pytest.raises(atlas.AtlasSpecError, match=too_large):
+        atlas.load_spec(spec)
+    spec.write_text("name = [")
+    with pytest.raises(atlas.AtlasSpecError, match=r"big\.toml: the document is not TOML"):
+        atlas.load_spec(spec)
+
+
 def test_the_default_spec_is_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
     spec = atlas.load_spec(None)
     ids = {v.id for v in spec.variants()}

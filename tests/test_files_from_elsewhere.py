@@ -11,8 +11,8 @@ Every file is crafted here. The cases, as an outside tester found them:
    5,000 digits: one line naming the field.
 4. Memory: an ``.npy`` header declaring 10^6 x 10^6 floats, a zip bomb, a member that
    inflates past its declared size: refused from headers, memory bounded.
-5. Special files: a FIFO or a link to ``/dev/zero`` as rule file, study spec base, policy,
-   sidecar, checkpoint, record: refused at once, never read.
+5. Special files: a FIFO or a link to ``/dev/zero`` as rule file, study spec base, study or
+   atlas spec, policy, sidecar, checkpoint, record: refused at once, never read.
 6. One line instead of a traceback: ``evaluate --games 10**12``, ``train --resume`` with a
    pickled snapshot file, a rule value of 5,000 digits (``tests/test_full_disk.py``: training
    on a full disk).
@@ -424,10 +424,11 @@ def test_5_the_command_line_refuses_special_files_without_hanging(tmp_path: Path
             ["simulate", "--rules", str(pipe_toml), "--games", "1"],
             ["replay", str(fifo)],
             ["study", str(pipe_toml), "--out", str(tmp_path / "s")],
+            ["atlas", str(pipe_toml), "--out", str(tmp_path / "a")],
         ],
         timeout=120,
     )
-    for done, needle in zip(runs, ["character device", "FIFO", "FIFO", "FIFO"], strict=True):
+    for done, needle in zip(runs, ["character device", "FIFO", "FIFO", "FIFO", "FIFO"], strict=True):
         one_line_error(done, needle)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -25,6 +24,7 @@ import uno_env
 from agents.spec import parse_agent
 from training.study.spec import DEFAULT_FIELD, SpecError, Variant, _switch_text
 from training.sweep import sweep_models
+from uno_env import files
 from uno_env.engine.rules import PRESETS, RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, PolicyGameMismatchError, load_policy, shipped_policies
 
@@ -547,20 +547,9 @@ def _fits(agent: str, rules: RuleSet, players: int) -> bool:
 
 
 def load_spec(path: str | Path | None = None) -> AtlasSpec:
-    """Read and validate a spec file (``None``: the built-in default spec)."""
+    """Read and validate a spec file (``None``: the built-in default spec), through the bounded
+    reader of every spec (:func:`uno_env.files.read_toml`: a regular file of at most 1 MiB; a
+    FIFO or a device is refused before a byte is read, as the study's and the sweep's are)."""
     path = default_spec_path() if path is None else Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AtlasSpecError(f"cannot read atlas spec {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise AtlasSpecError(
-            f"atlas spec {path} is not UTF-8 text (byte {exc.start}: {exc.reason})"
-        ) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise AtlasSpecError(f"{path} is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise AtlasSpecError(f"{path} is not valid TOML: arrays or tables nested too deeply") from None
+    data = files.read_toml(path, "atlas spec", error=AtlasSpecError)
     return parse_spec(data, source=str(path))
