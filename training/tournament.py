@@ -66,8 +66,10 @@ by deal as well.
 only the missing ones; a batch is at most ``--batch-games`` deals of one seating, by default
 50,000, or 200 when an agent searches or plays in Python, so that slow games show progress
 and an interruption loses little; the batches never change the games), ``standings.csv``
-(+ ``.parquet`` with pyarrow), ``games.csv`` (one row per game: deal, seed, table, seating,
-winner, ranking, ``length`` in decisions, ``turns``), ``standings.png`` and the table on screen.
+(+ ``.parquet`` with pyarrow), ``games.csv`` (one row per game: ``deal``, ``seed``, ``table``,
+``seating_index``, ``seating``, ``winner_seat`` (-1: truncated), ``length`` in decisions,
+``turns``, ``winner``, ``ranking``, ``ranking_seats``, ``score_0`` ...), ``standings.png`` and
+the table on screen.
 A gauntlet also writes ``pairs.csv``: every two agents' win rates against the field
 compared deal by deal, with Benjamini-Hochberg adjusted p-values over the pairs
 (:func:`gauntlet_pairs`).
