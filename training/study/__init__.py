@@ -13,7 +13,7 @@ refused with an error naming what is allowed)::
     seed = 0                   # deal d of every cell is dealt with seed + d
     bases = ["uno"]            # presets (or rule TOML files) the variations start from
     players = [2, 4]           # player counts
-    styles = ["greedy", "hoarder", "bluffer:bluff=0.3"]   # default: every scripted style
+    styles = ["greedy", "hoarder", "bluffer:bluff=0.3"]   # default: DEFAULT_FIELD, seven styles
     games = 20000              # games per cell (rounded up to whole deals x seatings)
     batch_games = 100000       # at most this many games per batch (one task)
     allow_rules_mismatch = false   # true: learned policies may play other rules (transfer)
@@ -76,7 +76,7 @@ with pyarrow), ``effects.csv``, ``report.md``, ``winrate_change.png``, ``game_le
 (timings; the only file that differs between identical runs).
 
 **Learned policies.** ``styles`` may also name MaskablePPO checkpoints: a path ending in
-``.zip`` or containing a ``/`` (``"runs/uno/model.zip"``, with its ``.meta.json`` sidecar; see
+``.zip``, or that path without it (``"runs/uno/model.zip"``, with its ``.meta.json`` sidecar; see
 :mod:`agents.policy_agent`). They take seats like the scripted styles (same seatings, same
 result columns; the ``style`` column holds the path as given). The sidecar is checked for
 every cell when the spec is read: a checkpoint trained on another deck family, another
