@@ -35,7 +35,7 @@ refused with an error naming what is allowed)::
     [transfer]                # the cross-evaluation
     deals = 1000              # deals per opponent; each deal is played once per seat
     seed = 2000000000         # deal d is dealt from seed + d in every variant
-    field = ["greedy", "blocker", ...]   # the reference field (default: every scripted style)
+    field = ["greedy", "blocker", ...]   # the reference field (default: DEFAULT_FIELD, seven styles)
     baseline = "random_playable"         # the literature's random player
     allow_cheating = false    # true: the field may seat the oracle (it sees the other hands)
     compare = ["search"]      # players measured against the same field on the same deals
