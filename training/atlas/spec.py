@@ -5,8 +5,8 @@
 catalogues with an :class:`AtlasSpecError` naming what is allowed. :meth:`AtlasSpec.variants`
 lists the catalogue (each preset, the base with each variation alone, each named pair, the
 controls); :meth:`AtlasSpec.cells` the variants at the player counts they allow;
-:meth:`AtlasSpec.rungs` the skill ladder of a cell. The keys are documented in
-:mod:`training.atlas`.
+:meth:`AtlasSpec.rungs` the skill ladder of a cell. The keys, their defaults and allowed values
+are listed in ``docs/atlas.md`` (The catalogue).
 """
 
 from __future__ import annotations
