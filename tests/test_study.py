@@ -346,11 +346,14 @@ def test_a_learned_policy_gets_rows_like_the_styles(learned_run: Path, checkpoin
 
 
 @ONE_WORKER_FOR_THE_LEARNED_STUDY
-def test_learned_seatings_replay_the_tournaments_game_loop(checkpoint: str) -> None:
-    # the batched loop plays exactly the games the tournament's one-game-at-a-time loop plays
+@pytest.mark.parametrize("seed", [LEARNED["seed"], 2**62])
+def test_learned_seatings_replay_the_tournaments_game_loop(checkpoint: str, seed: int) -> None:
+    # the batched loop plays exactly the games the tournament's one-game-at-a-time loop plays;
+    # from a seed of 2**59 on, the scripted seats' seeds (seed + d) * 16 + seat wrap at 2**63 as
+    # the tournament's do (they were passed on unwrapped and refused mid-run)
     from training import tournament
 
-    spec = study.parse_spec({**LEARNED, "styles": [checkpoint, "greedy"], "variations": {}})
+    spec = study.parse_spec({**LEARNED, "seed": seed, "styles": [checkpoint, "greedy"], "variations": {}})
     task = study.plan(spec)[0]
     for table in task.seatings:
         mine = study.play_learned(task, table)

@@ -99,8 +99,8 @@ premium per variant, from the study's own games and the sweep's cross-evaluation
 
 Seatings with a learned seat are played by a Python loop over :class:`uno_env.Game`
 (``LEARNED_CHUNK`` games of the batch at a time): scripted seats decide through
-:func:`agents.make` (seeded ``deal_seed * 16 + seat``, as the tournament seeds them), and at
-every round all the games waiting on one learned policy get their actions from a single
+:func:`agents.make` (seeded ``(deal_seed * 16 + seat) mod 2**63``, as the tournament seeds
+them), and at every round all the games waiting on one learned policy get their actions from a single
 batched forward pass (:class:`training.common.BatchActor`, deterministic arg-max, loaded
 with :func:`training.common.load_checkpoint_actor` once per worker process; torch runs
 with one thread per worker). Seatings of scripted styles only still run in the compiled

@@ -22,6 +22,7 @@ from training.common import set_torch_threads
 from training.evaluate import load_checkpoint_actor
 from training.runner import node_file
 from uno_env.engine.rules import RuleSet, compile_spec
+from uno_env.envs.common import seat_seed
 from uno_env.game.encoding import observe_state
 from uno_env.styles.view import PublicView
 
@@ -165,8 +166,9 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
     Returns per-game arrays as :func:`uno_env.simulate` gives them: ``winner`` (-1 when
     truncated), ``length`` (decisions), ``turns``, ``first_mover`` (the seat of the first
     decision), ``ranking`` (seats best first; -1 when truncated) and ``scores``. Deal ``d`` is
-    ``uno_env.Game(rules, n, seed=seed + d)``; a scripted seat is
-    ``agents.make(style, seed=(seed + d) * 16 + seat)``; the games are played
+    ``uno_env.Game(rules, n, seed=seed + d)``; a scripted seat is ``agents.make(style,
+    seed=seat_seed(seed + d, seat))`` (``((seed + d) * 16 + seat) mod 2**63``, as the tournament
+    seeds it: :func:`uno_env.envs.common.seat_seed`); the games are played
     :data:`LEARNED_CHUNK` at a time, and in each round every game waiting on a learned policy
     gets its action from one batched forward pass over those games (in game order).
     """
@@ -187,7 +189,7 @@ def play_learned(task: BatchTask, table: Sequence[str]) -> dict[str, np.ndarray]
         results.arrays["first_mover"][start:stop] = [game.current_player for game in games]
         scripted = [
             {
-                seat: agents.make(_compiled_text(style), seed=(task.seed + task.first + i) * 16 + seat)
+                seat: agents.make(_compiled_text(style), seed=seat_seed(task.seed + task.first + i, seat))
                 for seat, style in enumerate(table)
                 if seat not in actors
             }
