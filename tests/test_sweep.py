@@ -123,11 +123,11 @@ def test_field_may_seat_the_search_agent_the_oracle_and_exported_policies() -> N
     assert spec.allow_cheating and parse_sweep(spec.to_dict()) == spec
 
 
-def test_default_sweep_has_official_uno_and_four_single_switch_variants_at_two_players() -> None:
+def test_default_sweep_has_official_uno_and_five_single_switch_variants_at_two_players() -> None:
     spec = load_sweep()
     variants = spec.variants()
     assert variants[0].id == "uno" and variants[0].variation == ""
-    assert len(variants) >= 5 and all(len(v.switches.split()) == 1 for v in variants[1:])
+    assert len(variants) == 6 and all(len(v.switches.split()) == 1 for v in variants[1:])
     assert spec.players == (2,)
     runs = spec.runs()
     assert [r.cfg.total_steps for r in runs] == [spec.steps] * len(runs)
