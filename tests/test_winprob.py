@@ -151,6 +151,9 @@ def test_the_web_tables_calibrated_estimate() -> None:
     assert estimator.estimate(game, 9) == [1.0 if s == outcome.winner else 0.0 for s in range(3)]
     with pytest.raises(ValueError, match="cannot read win-chance model file"):
         make_estimator("calibrated:/nonexistent/winprob.json")
+    # a bad name lists every form --win-estimate takes, the model file's too
+    with pytest.raises(ValueError, match=r"known: search, hands, calibrated, or calibrated:FILE \(an atlas"):
+        make_estimator("calibrate")
 
 
 def test_the_shipped_models_cover_every_player_count_and_publish_refits_them(tmp_path: Path) -> None:

@@ -242,5 +242,8 @@ def make_estimator(name: str) -> WinEstimator:
     if name.startswith("calibrated:"):
         return Calibrated(path=name.partition(":")[2])
     if name not in ESTIMATORS:
-        raise ValueError(f"unknown win-chance estimate {name!r}; known: {', '.join(ESTIMATORS)}")
+        raise ValueError(
+            f"unknown win-chance estimate {name!r}; known: {', '.join(ESTIMATORS)}, or calibrated:FILE "
+            "(an atlas run's winprob.json)"
+        )
     return ESTIMATORS[name]()
