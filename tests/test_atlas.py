@@ -513,7 +513,7 @@ def test_a_used_folder_is_refused_naming_an_atlas(tmp_path: Path) -> None:
     with pytest.raises(
         atlas.AtlasSpecError, match=f"^{re.escape(str(tmp_path))} already holds an atlas; continue it with"
     ):
-        atlas.run_atlas(spec, tmp_path, executor="serial", progress=False)
+        atlas.run_atlas(spec, str(tmp_path), executor="serial", progress=False)  # a str folder too
     other = atlas.parse_spec(dict(TINY, seed=7))
     with pytest.raises(atlas.AtlasSpecError, match=r"holds an atlas of another design \(spec\.toml differs"):
         atlas.run_atlas(other, tmp_path, executor="serial", progress=False, resume=True)

@@ -56,7 +56,7 @@ def test_python_agents_play_a_duplicate_tournament_with_the_same_results(tmp_pat
         "uno",
         2,
         ["tests.user_agents.seeded_agent:Seeded", "greedy"],
-        out=tmp_path / "c",
+        out=str(tmp_path / "c"),  # a folder given as a str, as Python callers write it
         executor="serial",
         **common,
     )

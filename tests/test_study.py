@@ -200,7 +200,8 @@ def test_a_tiny_study_writes_results_plots_and_a_report(tiny_run: Path) -> None:
 
 def test_two_identical_studies_give_identical_results_files(tiny_run: Path, tmp_path: Path) -> None:
     # the second run plays in another order (one process), and must still match byte for byte
-    study.run_study(study.parse_spec(TINY), tmp_path, executor="serial", progress=False)
+    # the folder as a str, as Python callers write it (docs/own-agents.md)
+    study.run_study(study.parse_spec(TINY), str(tmp_path), executor="serial", progress=False)
     assert (tmp_path / "results.csv").read_bytes() == (tiny_run / "results.csv").read_bytes()
     assert (tmp_path / "results.parquet").read_bytes() == (tiny_run / "results.parquet").read_bytes()
     assert (tmp_path / "report.md").read_bytes() == (tiny_run / "report.md").read_bytes()

@@ -379,7 +379,7 @@ def test_a_second_sweep_in_the_same_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "spec.toml").write_text("name = 'other'\n")
     with pytest.raises(SpecError, match="already holds a sweep"):
-        run_sweep(spec, tmp_path / "out", progress=False)
+        run_sweep(spec, str(tmp_path / "out"), progress=False)  # a str folder too
     with pytest.raises(SpecError, match="no sweep to resume"):
         run_sweep(spec, tmp_path / "empty", resume=True, progress=False)
 

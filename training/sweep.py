@@ -97,6 +97,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -994,7 +995,7 @@ def _warm_up_training() -> None:
 
 def run_sweep(
     spec: SweepSpec,
-    out: Path,
+    out: str | PathLike[str],
     *,
     executor: str = "process",
     workers: int | None = None,
@@ -1017,6 +1018,7 @@ def run_sweep(
         status_every: Seconds between status lines.
         transfer: Run the cross-evaluation and write the tables (:mod:`training.transfer`).
     """
+    out = Path(out)
     workers = workers_for(executor, workers, ray_address)
     with claim_run_folder(out, "sweep", "spec.toml", spec, load_sweep, resume=resume, error=SpecError):
         write_spec(spec, out)

@@ -87,6 +87,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -814,7 +815,7 @@ def run_tournament(
     agents: Sequence[Any],
     games: int,
     seed: int = 0,
-    out: Path | None = None,
+    out: str | PathLike[str] | None = None,
     *,
     executor: str = "process",
     workers: int | None = None,
@@ -873,6 +874,7 @@ def run_tournament(
     workers = workers_for(executor, workers, ray_address)
     if out is None:
         out = default_run_folder("tournament", rules_label(ruleset), f"{players}p", seed)
+    out = Path(out)  # a str from Python callers
     meta = {
         "format": TOURNAMENT_FORMAT,
         "rules": str(ruleset),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def agent_files(tasks: Sequence[AtlasTask]) -> list[str]:
 
 def run_atlas(
     spec: AtlasSpec,
-    out: Path,
+    out: str | PathLike[str],
     *,
     executor: str = "process",
     workers: int | None = None,
@@ -76,6 +77,7 @@ def run_atlas(
         progress: Show a progress line on stderr.
         report: Write the tables, plots and report at the end.
     """
+    out = Path(out)
     workers = workers_for(executor, workers, ray_address)
     with claim_run_folder(out, "atlas", "spec.toml", spec, load_spec, resume=resume, error=AtlasSpecError):
         write_toml_atomic(out / "spec.toml", spec.to_dict())

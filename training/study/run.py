@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def write_spec(spec: StudySpec, out: Path) -> None:
 
 def run_study(
     spec: StudySpec,
-    out: Path,
+    out: str | PathLike[str],
     *,
     executor: str = "process",
     workers: int | None = None,
@@ -78,6 +79,7 @@ def run_study(
     One run at a time uses ``out`` (:func:`training.runner.lock_folder`); a file-system
     error ends the run with one :class:`training.runner.RunFolderError` line.
     """
+    out = Path(out)  # a str from Python callers, as the docs' examples pass
     workers = workers_for(executor, workers, ray_address)
     check_trust(spec, trust_checkpoints)
     check_objects(spec, executor)
