@@ -99,10 +99,11 @@ premium per variant, from the study's own games and the sweep's cross-evaluation
 
 Seatings with a learned seat are played by a Python loop over :class:`uno_env.Game`
 (``LEARNED_CHUNK`` games of the batch at a time): scripted seats decide through
-:func:`agents.make` (seeded ``(deal_seed * 16 + seat) mod 2**63``, as the tournament seeds
-them), and at every round all the games waiting on one learned policy get their actions from a single
-batched forward pass (:class:`training.common.BatchActor`, deterministic arg-max, loaded
-with :func:`training.common.load_checkpoint_actor` once per worker process; torch runs
+:func:`agents.make` (seeded ``deal_seed * 16 + seat``, wrapped into the seed range as the
+tournament seeds them: :func:`uno_env.envs.common.seat_seed`), and at every round all the games
+waiting on one learned policy get their actions from a single batched forward pass
+(:class:`training.common.BatchActor`, deterministic arg-max, loaded with
+:func:`training.common.load_checkpoint_actor` once per worker process; torch runs
 with one thread per worker). Seatings of scripted styles only still run in the compiled
 batch simulator, so a scripted style's games in such a cell come from both engines (the
 same deals and the same style, different random streams). The native vector env was not
