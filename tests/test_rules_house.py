@@ -2638,6 +2638,86 @@ def test_H_ZERO_1_swap_optional_pass_is_only_for_the_zero() -> None:
     assert_legal(game, "target +1", "target +2", "target +3", "pass")
 
 
+# ================================================================ edge cases: rules together
+def test_H_LASTONE_1_H_ZERO_1_the_colour_discard_keeps_one_card() -> None:
+    """H-LASTONE-1 + H-ZERO-1 ``discard_colour``: the cards of the 0's colour leave in the 0's
+    play, which may not empty the hand: the last of them in face order stays. Without
+    H-LASTONE-1 the same play goes out."""
+    text = (
+        f"hands=R0 R5 R6/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play"
+    )
+    game = play(at(text, zero_rule="discard_colour", multi_leave_one=True), "R0")
+    assert_position(
+        game,
+        f"hands=R6/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R5 R0; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+    # two cards: the 0 leaves one (the call was made), and that one stays
+    two = at(text.replace("R0 R5 R6", "R0 R5"), zero_rule="discard_colour", multi_leave_one=True)
+    play(two, "call", "R0")
+    assert_position(
+        two,
+        f"hands=R5/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R0; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "called=0",
+    )
+    plain = play(at(text, zero_rule="discard_colour"), "R0")
+    outcome = plain.outcome()
+    assert outcome is not None and outcome.winner == 0 and discard(plain) == ["R4", "R5", "R6", "R0"]
+
+
+def test_H_LASTONE_1_H_TWO_1_the_gifts_leave_one_card() -> None:
+    """H-LASTONE-1 + H-TWO-1: the 2's gifts are part of its play, which may not empty the
+    hand: a hand of two after the 2 gives one card, a hand of one gives none (no target is
+    asked, play passes on)."""
+    game = at(
+        f"hands=R2 G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        two_gives=True,
+        multi_leave_one=True,
+    )
+    play(game, "R2")
+    assert game.phase == Phase.CHOOSE_TARGET and game.state[L.S_GIVE_LEFT] == 1
+    play(game, "target +3")
+    assert_legal(game, "G1", "G2")
+    play(game, "G2")
+    assert_position(
+        game,
+        f"hands=G1/Y1 Y2 Y3/B1 B2 B3/G2 G4 G5 G6; discard=R4 R2; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+    last = at(
+        f"hands=R2 G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        two_gives=True,
+        multi_leave_one=True,
+    )
+    play(last, "call", "R2")
+    assert_position(
+        last,
+        f"hands=G1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R2; {FILL}; colour=R; seat=1; dir=+; phase=play; "
+        "called=0",
+    )
+
+
+@pytest.mark.parametrize(
+    ("hands", "phase", "message"),
+    [
+        ("G1 G2", "target; reason=1; give=2", "give=2: cards still to give, 1..1"),
+        ("G1", "target; reason=1; give=1", "a hand of one card gives none"),
+        ("G1 G2", "give; reason=1; target=1; give=2", "give=2: cards still to give, 1..1"),
+    ],
+)
+def test_H_LASTONE_1_H_TWO_1_a_position_giving_the_hand_away_is_refused(
+    hands: str, phase: str, message: str
+) -> None:
+    """H-LASTONE-1 + H-TWO-1 in position notation: ``give`` may not exceed the cards the
+    gifts may take (all but one); the error names the field and the rule."""
+    text = (
+        f"hands={hands}/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R2; {FILL}; colour=R; seat=0; dir=+; "
+        f"phase={phase}"
+    )
+    at(text, two_gives=True)  # without H-LASTONE-1 the hand may be given away
+    with pytest.raises(PositionError, match=message) as caught:
+        at(text, two_gives=True, multi_leave_one=True)
+    assert "H-LASTONE-1" in str(caught.value)
+
+
 # ================================================================ phases: round trips
 ROUND_TRIP_CASES: list[tuple[str, str, dict[str, Any], tuple[str, ...], Phase]] = [
     ("answer", REFLECT_START, {"reverse_reflects": True}, ("RD2",), Phase.ANSWER),

@@ -1387,9 +1387,12 @@ def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool 
             rotate_hands(state, spec)
         elif zero_rule == ZERO_DISCARD_COLOUR:
             colour = spec[L.F_COLOUR + top_face(state)]
+            # H-LASTONE-1: the discard is part of the 0's play, which may not empty the hand:
+            # the last card of the colour (in face order) stays, as under the cube (H-CUBE-1)
+            keep = spec[L.SP_LEAVE_ONE]
             for face in range(spec[L.SP_NUM_FACES]):
                 if spec[L.F_COLOUR + face] == colour:
-                    while count_in_hand(state, seat, face) > 0:
+                    while count_in_hand(state, seat, face) > 0 and state[L.HAND_SIZE + seat] > keep:
                         remove_from_hand(state, seat, face)
                         tuck_discard(state, face)
             if state[L.HAND_SIZE + seat] == 0:
@@ -1397,8 +1400,11 @@ def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool 
         elif has_target(state, seat):
             _ask_target(state, seat, L.TR_SWAP)
             return True
-    if number == 2 and spec[L.SP_TWO_GIVES] == 1 and has_target(state, seat):
-        state[L.S_GIVE_LEFT] = min(2, state[L.HAND_SIZE + seat])
+    # H-TWO-1: two cards, or what the hand holds; H-LASTONE-1: the gifts are part of the 2's
+    # play, which may not empty the hand, so one card stays (with one left, nothing is given)
+    give = min(2, state[L.HAND_SIZE + seat] - spec[L.SP_LEAVE_ONE])
+    if number == 2 and spec[L.SP_TWO_GIVES] == 1 and give > 0 and has_target(state, seat):
+        state[L.S_GIVE_LEFT] = give
         _ask_target(state, seat, L.TR_GIVE)
         return True
     return False

@@ -328,7 +328,10 @@ class RuleSet:
         features=(O.STAGED,),
     )
     multi_leave_one: bool = _rule(
-        False, "H-LASTONE-1", "a multi-card play must leave one card in hand", slot=L.SP_LEAVE_ONE
+        False,
+        "H-LASTONE-1",
+        "a play of several cards (or a 0's colour discard, a 2's gifts) must leave one card in hand",
+        slot=L.SP_LEAVE_ONE,
     )
     eight_again: bool = _rule(
         False,

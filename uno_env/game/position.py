@@ -1116,8 +1116,9 @@ def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         if reason == L.TR_SWAP and not swaps:
             raise PositionError("reason=0 (swap) needs seven_swap or zero_rule='swap' / 'swap_optional'")
         give = int(state[L.S_GIVE_LEFT])
-        if reason == L.TR_GIVE and not 1 <= give <= min(2, held):
-            raise PositionError(f"give={give}: cards still to give, 1..{min(2, held)} (H-TWO-1)")
+        most = min(2, held - int(spec[L.SP_LEAVE_ONE]))  # H-LASTONE-1: the gifts leave one card
+        if reason == L.TR_GIVE and not 1 <= give <= most:
+            raise PositionError(_give_error(give, most, spec))
         if reason == L.TR_SWAP and give:
             raise PositionError("position field give belongs to reason=1 (give)")
     elif phase == L.PH_GIVE:  # H-TWO-1: a card to the chosen player
@@ -1127,10 +1128,26 @@ def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         if target == seat or state[L.FINISHED + target]:
             raise PositionError(f"target={target} must be another player still in the game")
         give = int(state[L.S_GIVE_LEFT])
-        if not 1 <= give <= 2:
-            raise PositionError(f"give={give}: cards still to give, 1..2 (H-TWO-1)")
+        most = min(2, int(state[L.HAND_SIZE + seat]) - 1) if spec[L.SP_LEAVE_ONE] else 2
+        if not 1 <= give <= most:
+            raise PositionError(_give_error(give, most, spec))
         if state[L.S_TARGET_REASON] != L.TR_GIVE:
             raise PositionError("phase=give goes with reason=1 (give)")
+
+
+def _give_error(give: int, most: int, spec: np.ndarray) -> str:
+    """The message for a ``give`` outside ``1..most`` (H-TWO-1, H-LASTONE-1)."""
+    if not spec[L.SP_LEAVE_ONE]:
+        return f"give={give}: cards still to give, 1..{most} (H-TWO-1)"
+    if most < 1:
+        return (
+            f"give={give}: with multi_leave_one the 2's gifts leave one card in hand (H-LASTONE-1), "
+            "so a hand of one card gives none (H-TWO-1)"
+        )
+    return (
+        f"give={give}: cards still to give, 1..{most}: with multi_leave_one the gifts leave one card "
+        "(H-LASTONE-1)"
+    )
 
 
 def _check_answer_play(state: np.ndarray, name: str) -> None:
