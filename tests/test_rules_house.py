@@ -11,7 +11,9 @@ discard_colour, zero_rule_rank=1), H-JUMP-1, H-MULTI-1, H-MULTI-2, H-SEQ-1, H-EI
 H-TWO-1, H-NOFINISH-1, H-LASTONE-1, H-ACTION-1, H-REACT-1, H-ZEROSEE-1, H-SCOPE-1,
 H-CUBE-1, M-STAR-1, M-CHAL-1, M-SCORE-1, U-DECK-2; and their interactions
 (stacking + reflect + Super Star chains, jump-in around a pending penalty, swaps and UNO
-calls, going out on a 7 or 0, no-finish with multi-card plays, out-of-turn windows).
+calls, going out on a 7 or 0, no-finish with multi-card plays, out-of-turn windows, the
+0's discard and the 2's gifts under H-LASTONE-1, stacks larger than the cards left, and
+two-player cases).
 
 The file also runs uncompiled (``NUMBA_DISABLE_JIT=1``): seed scans stop at their first hit.
 """
@@ -2716,6 +2718,168 @@ def test_H_LASTONE_1_H_TWO_1_a_position_giving_the_hand_away_is_refused(
     with pytest.raises(PositionError, match=message) as caught:
         at(text, two_gives=True, multi_leave_one=True)
     assert "H-LASTONE-1" in str(caught.value)
+
+
+def test_H_STACK_1_U_DRAW_4_a_stack_larger_than_every_card_left() -> None:
+    """H-STACK-1 + U-DRAW-4 (``uno_house``): a stack of 8 on a table with one card to draw and
+    four under the top card: the victim draws those five (the pile is reshuffled, the top
+    stays) and loses the turn; nothing is owed afterwards."""
+    game = at(
+        "hands=G1 G2/YD2 Y2 Y3/WD4 B2 B3/G4 G5 G6; discard=R4 RD2; draw=Y1; "
+        "colour=R; seat=1; dir=+; phase=answer; pending=2; from=0",
+        "uno_house",
+    )
+    play(game, "YD2", "WD4", "colour G")
+    assert game.phase == Phase.CHALLENGE and game.pending_penalty == 8
+    play(game, "accept")
+    assert sorted(hand(game, 3)) == sorted(["G4", "G5", "G6", "Y1", "R4", "RD2", "YD2"])
+    assert discard(game) == ["WD4"] and draw_pile(game) == []
+    assert game.current_player == 0 and game.phase == Phase.PLAY and game.pending_penalty == 0
+    assert_legal(game, "G1", "G2", "call", "draw")
+
+
+def test_H_STACK_1_uno_house_draw_two_wild_draw_four_wild_draw_four_chain() -> None:
+    """H-STACK-1 (``uno_house`` table): Draw Two, then a Wild Draw Four on it, then another on
+    that: each Wild Draw Four's victim may challenge, stack or accept; the last accepts and
+    draws all 10, and the player after it plays."""
+    game = at(
+        "hands=RD2 G1 G2/WD4 Y2 Y3/WD4 B2 B3/G4 G5 G6; discard=R4; "
+        "draw=Y1 Y1 Y5 Y5 Y6 Y6 Y7 Y7 Y8 Y8 Y9 Y9 B1; colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(game, "RD2")
+    assert_legal(game, "WD4", "accept")
+    play(game, "WD4", "colour G")
+    assert_legal(game, "WD4", "accept", "challenge")
+    play(game, "WD4", "colour B")
+    assert game.current_player == 3 and game.pending_penalty == 10
+    assert_legal(game, "accept", "challenge")
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=G1 G2/Y2 Y3/B2 B3/Y1 Y1 Y5 Y5 Y6 Y6 Y7 Y7 Y8 Y8 G4 G5 G6; discard=R4 RD2 WD4 WD4; "
+        "draw=Y9 Y9 B1; colour=B; seat=0; dir=+; phase=play",
+    )
+
+
+def test_H_STACK_1_U_UNO_1_answering_with_the_second_to_last_card() -> None:
+    """H-STACK-1 + U-UNO-1 (``uno_house``): the target answering with its second-to-last card
+    may call in the answer phase; without the call it is caught (2 cards) and the stack still
+    passes on whole to the next player."""
+    game = at(
+        f"hands=RD2 G1 G2/YD2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(game, "RD2")
+    assert_legal(game, "YD2", "accept", "call")
+    called = play(game.clone(), "call", "YD2")
+    assert_position(
+        called,
+        f"hands=G1 G2/Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2 YD2; {FILL}; colour=Y; seat=2; dir=+; "
+        "phase=answer; pending=4; from=1; called=1",
+    )
+    play(game, "YD2")
+    assert_position(
+        game,
+        "hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2 YD2; draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; "
+        "colour=Y; seat=2; dir=+; phase=answer; pending=4; from=1",
+    )
+
+
+def test_H_MULTI_1_U_END_1_going_out_on_two_draw_twos() -> None:
+    """H-MULTI-1 + U-END-1: the last two cards, identical Draw Twos laid together: the next
+    player still draws their 4, and those count in the winner's score (U-SCORE-1)."""
+    game = at(
+        f"hands=RD2 RD2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, "call", "RD2", "RD2")
+    assert hand(game, 1) == ["Y1", "Y1", "Y2", "Y2", "Y3", "Y3", "Y4"]
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0
+    assert outcome.round_points == (0, 16, 6, 15) and outcome.scores == (37, 0, 0, 0)
+
+
+def test_H_EIGHT_1_U_UNO_1_an_eight_as_second_to_last_card() -> None:
+    """H-EIGHT-1 + U-UNO-1: an 8 laid as the second-to-last card without the call is caught
+    (2 cards) and the extra turn follows; with the call, the call stands through the extra
+    turn and the last card goes out."""
+    text = f"hands=R8 R1/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play"
+    missed = play(at(text, eight_again=True), "R8")
+    assert_position(
+        missed,
+        "hands=R1 Y1 Y2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 R8; "
+        "draw=Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3; colour=R; seat=0; dir=+; phase=play",
+    )
+    called = play(at(text, eight_again=True), "call", "R8")
+    assert called.current_player == 0 and called.called()[0] is True
+    assert_legal(called, "R1", "draw")
+    play(called, "R1")
+    outcome = called.outcome()
+    assert outcome is not None and outcome.winner == 0
+
+
+def test_H_JUMP_1_two_players_jump_in_on_the_opponents_skip() -> None:
+    """H-JUMP-1 at two players (``uno_house``): after a Skip (its player plays again) the
+    opponent holding the identical Skip may jump in; it has no effect, and play continues
+    from the jumper: the Skip's player moves next."""
+    game = at(
+        f"hands=RS G1 G2/RS Y2 Y3; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(game, "RS")
+    assert game.phase == Phase.JUMP_IN and game.current_player == 1
+    assert_legal(game, "RS", "pass")
+    play(game, "RS")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y2 Y3; discard=R4 RS RS; {FILL}; colour=R; seat=0; dir=+; phase=play",
+    )
+
+
+def test_H_SEVEN_1_two_players_uno_house() -> None:
+    """H-SEVEN-1 at two players (``uno_house``): the only target is the opponent; the hands
+    are exchanged and the opponent plays next."""
+    game = at(
+        f"hands=R7 G1 G2/Y1 Y2 Y3; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        "uno_house",
+    )
+    play(game, "R7")
+    assert_legal(game, "target +1")
+    play(game, "target +1")
+    assert_position(
+        game,
+        f"hands=Y1 Y2 Y3/G1 G2; discard=R4 R7; {FILL}; colour=R; seat=1; dir=+; phase=play; seen=0>1 1>0",
+    )
+
+
+def test_H_TWO_1_two_players_the_opponent_receives_and_plays() -> None:
+    """H-TWO-1 at two players: the opponent is the only target; after the two cards play
+    passes to it."""
+    game = at(
+        f"hands=R2 G1 G2 G3/Y1 Y2 Y3; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        two_gives=True,
+    )
+    play(game, "R2")
+    assert_legal(game, "target +1")
+    play(game, "target +1", "G1", "G3")
+    assert_position(
+        game,
+        f"hands=G2/G1 G3 Y1 Y2 Y3; discard=R4 R2; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_REFLECT_1_H_NOFINISH_1_a_last_reverse_reflects_nothing() -> None:
+    """H-REFLECT-1 + H-NOFINISH-1: a last Reverse would go out on an action card, so it cannot
+    send the penalty back: only accept."""
+    game = at(
+        f"hands=RD2 G1 G2/RR/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        reverse_reflects=True,
+        no_finish_on_action=True,
+    )
+    play(game, "RD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 1
+    assert_legal(game, "accept")
 
 
 # ================================================================ phases: round trips
