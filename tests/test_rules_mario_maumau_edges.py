@@ -228,6 +228,23 @@ def test_U_END_1_M_STAR_1_M_SCORE_1_a_last_draw_two_is_drawn_without_a_super_sta
     assert outcome.scores == (56 + 54 + 7, 0, 0, 0)
 
 
+def test_U_SCORE_3_M_SCORE_1_the_running_total_counts_fifty_for_each_mario_wild() -> None:
+    """U-SCORE-3 (003's alternative: "manter uma contagem contínua dos pontos que cada jogador
+    tem") + M-SCORE-1: each player adds the points left in their own hand, a Super Star and a
+    customizable wild 50 each; below the target a new round is dealt."""
+    game = at(
+        "uno_mario",
+        f"hands=R5/SS WC G3/B4 Y7/G7 RS; discard=R9; {FILL}; colour=R; seat=0; dir=+; phase=play; called=0; "
+        "scores=10 20 30 40",
+        match="lowest_total",
+        target=150,
+    )
+    play(game, "R5")
+    assert game.outcome() is None
+    assert game.scores() == [10, 20 + 50 + 50 + 3, 30 + 4 + 7, 40 + 7 + 20]
+    assert field(game, "round") == "1"
+
+
 # ================================================================ Mau-Mau
 def mm(hands: str, top: str, seat: int = 0, colour: str = "", **overrides: Any) -> Game:
     """A ``mau_mau`` position with a fixed club draw pile."""
@@ -375,6 +392,21 @@ def test_MM_SEVEN_1_MD_SEVEN_1_answering_a_seven_with_the_last_card_ends_the_rou
     assert outcome.ranking == (1, 3, 0, 2)
 
 
+def test_MM_CALL_1_MM_DRAW_1_a_call_after_drawing_to_three_cards_is_false() -> None:
+    """MM-CALL-1 + MM-DRAW-1: a player who drew to three cards and calls makes a false call
+    ("tendo mais de 2 cartas na mão"): 5 cards at once; the turn goes on where it was (any
+    playable card, or pass), and no second draw is offered."""
+    game = mm("3H 8S/4D 4S 9S/5D 5S 6H/6D 6S 8H", "9H")
+    play(game, "draw", "call")
+    assert_position(
+        game,
+        "hands=2C 3C 4C 5C 6C 8C 3H 8S/4D 4S 9S/5D 5S 6H/6D 6S 8H; discard=9H; draw=10C KC; colour=H; "
+        "seat=0; dir=+; phase=drawn; drawn=2C",
+    )
+    assert legal(game) == {"3H", "pass", "call"}
+    assert game.called() == [False] * 4
+
+
 def test_MM_CALL_1_MM_SEVEN_1_a_false_call_while_answering_costs_five_and_the_answer_stays_open() -> None:
     """MM-CALL-1 + MM-SEVEN-1: a call holding three cards is false even while answering a 7:
     the caller draws 5 at once, the 7 is still pending on them and they still choose between
@@ -439,3 +471,22 @@ def test_MD_SEVEN_1_U_DRAW_4_a_doubled_penalty_larger_than_the_cards_left_draws_
     assert (game.current_player, game.phase) == (0, Phase.PLAY)
     assert hand(game, 1) == ["4S"]
     assert all_cards(game) == before
+
+
+def test_MD_NOTE_MD_SEVEN_1_a_starting_seven_is_drawn_even_by_a_first_player_holding_a_seven() -> None:
+    """MD-NOTE + MD-SEVEN-1 (docs/rules.md: the starting card applies its effect to the first
+    player, as U-START-1): a starting 7 was laid by nobody, so the first player draws its 3 and
+    is skipped, with no chance to answer it with a 7 of their own."""
+    for seed in range(400):
+        game = Game("mau_mau_doubling", 3, seed=seed)
+        first = (int(game.state[L.S_DEALER]) + 1) % 3
+        held = [card for card in hand(game, first) if card[:-1] == "7"]
+        if str(game.top_card)[:-1] == "7" and held:
+            break
+    else:
+        pytest.fail("no seed below 400 starts with a 7 and a 7 for the first player")
+    sizes = [7, 7, 7]
+    sizes[first] = 10
+    assert game.hand_sizes() == sizes
+    assert (game.current_player, game.phase) == ((first + 1) % 3, Phase.PLAY)
+    assert field(game, "pending") is None
