@@ -54,7 +54,7 @@ typecheck:
 	$(BIN)/mypy benchmarks examples
 
 unit:
-	$(BIN)/pytest -n 2 --dist loadgroup -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q --durations=20
 
 ## test-cluster: the Ray cluster tests that start, kill and replace nodes of a loopback cluster
 ## (make test runs the page's study and sweep and the failure lines on one; these add about 2 min)
