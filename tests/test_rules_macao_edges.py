@@ -26,7 +26,7 @@ import pytest
 
 from tests.scenarios import all_cards, assert_position, discard, draw_pile, hand, legal
 from tests.scenarios import position_fields as fields
-from uno_env import Game, Phase
+from uno_env import Game, Phase, RuleError, preset
 from uno_env.engine.cards import FRENCH_RANKS, FRENCH_SUITS
 from uno_env.engine.rules import MACAO_EFFECTS, MACAO_KINGS
 
@@ -428,6 +428,40 @@ def test_MC_RESHUFFLE_1_E_END_1_a_table_with_nothing_to_draw_or_lay_is_truncated
     assert outcome is not None
     assert (outcome.winner, outcome.ranking, outcome.truncated, outcome.decisions) == (None, (), True, 10)
     assert game.hand_sizes() == [2, 2, 2] and discard(game) == ["4C"]
+
+
+# ================================================================ MC-START-1: no plain card left to start
+# every rank but the King makes the next player draw: 12 plain cards of 52 (54 with the jokers)
+ALL_BUT_KINGS = (*MACAO_EFFECTS, *(f"{rank}:draw:1" for rank in ("5", "6", "7", "8", "9", "10", "J", "Q")))
+
+
+@pytest.mark.parametrize("jokers", [False, True])
+def test_MC_START_1_a_deal_that_leaves_no_plain_card_to_start_is_dealt_again(jokers: bool) -> None:
+    """MC-START-1 (U-START-2, ``start_card = "number_only"``): a special starting card is
+    replaced from the draw pile. With eight players 40 cards are dealt, and when every card
+    left is special there is none to replace it with: the deal is void and the cards are dealt
+    again, so that every game starts on a plain card (here a King, the one rank left plain),
+    with the deck whole, five cards in each hand and an active suit (a joker names none)."""
+    rules = preset("macao").with_overrides({"card_effects": ALL_BUT_KINGS, "jokers": jokers})
+    deck = Counter({f"{rank}{suit}": 1 for suit in FRENCH_SUITS for rank in FRENCH_RANKS})
+    if jokers:
+        deck.update(["JKB", "JKR"])
+    for seed in range(40):  # about a third of these deals leave only special cards to draw
+        game = Game(rules, 8, seed=seed)
+        assert str(game.top_card)[:-1] == "K", (seed, game.position())
+        assert discard(game) == [str(game.top_card)]
+        assert 0 <= game.active_colour < 4
+        assert game.hand_sizes() == [5] * 8 and all_cards(game) == deck
+        game.check_invariants()
+
+
+def test_MC_START_1_a_deck_without_a_plain_card_is_refused() -> None:
+    """MC-START-1 (U-START-2): with every rank given an effect no card may start the pile; the
+    rule set is refused with an error naming the cause and the ways out, instead of a game
+    that starts on a special card."""
+    with pytest.raises(RuleError, match=r"start_card='number_only' .* every card of the deck has an effect"):
+        preset("macao").with_overrides({"card_effects": (*ALL_BUT_KINGS, "K:draw:1")})
+    preset("macao").with_overrides({"card_effects": (*ALL_BUT_KINGS, "K:draw:1"), "start_card": "official"})
 
 
 # ================================================================ MC-DECK-1 at eight players

@@ -2200,38 +2200,67 @@ def draw_for_dealer(state: np.ndarray, spec: np.ndarray) -> int:
             return dealer
 
 
+@njit(cache=True, inline="always")
+def start_refused(spec: np.ndarray, face: int) -> bool:
+    """Whether ``face`` may not start the discard pile and is replaced: a Wild Draw Four
+    (U-START-1), any card with an effect under ``start_card = "number_only"`` (U-START-2,
+    MC-START-1), a card without a suit that names none (a joker, MC-OPT-1: play needs a suit).
+    :meth:`uno_env.engine.rules.RuleSet.start_faces` is the same test in Python."""
+    start = spec[L.SP_START]
+    effect = spec[L.F_EFFECT + face]
+    names_colour = effect == L.EF_WILD or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR
+    return (
+        (start == START_OFFICIAL and effect == L.EF_WILD_DRAW)
+        or (start == START_PLAIN and spec[L.F_IS_NUMBER + face] == 0)
+        or (spec[L.F_COLOUR + face] < 0 and not names_colour)
+    )
+
+
+@njit(cache=True, inline="always")
+def _start_card_at(state: np.ndarray, spec: np.ndarray) -> int:
+    """The index in the draw pile of a card that may start the discard pile (the one nearest the
+    bottom, :func:`start_refused`), or -1 if the pile holds none."""
+    for i in range(state[L.S_NDRAW]):
+        if not start_refused(spec, state[L.DRAW_PILE + i]):
+            return i
+    return -1
+
+
 @njit(cache=True, internal=True)
 def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
     """U-SETUP-1 deal and the starting card (U-START-1/2, MM-START-1, MC-START-1)."""
     n = state[L.S_NPLAYERS]
-    _fill_draw_pile_with_deck(state, spec)
+    dealer = state[L.S_DEALER]
+    # MC-START-1, U-START-2: a refused starting card is replaced from the draw pile; a deal that
+    # leaves no card there to replace it with (every card left is special, which eight players
+    # of Macao can meet) is void, and the cards are dealt again. The rule set guarantees the
+    # deck holds an allowed starting card (RuleSet.start_faces); the bound is a safeguard.
+    for _deal in range(4 * L.MAX_CARDS):
+        _fill_draw_pile_with_deck(state, spec)
+        for _ in range(spec[L.SP_HAND_SIZE]):  # one card at a time, starting left of the dealer
+            for k in range(1, n + 1):
+                if state[L.S_NDRAW] > 1:  # a short game (from a position) keeps its starting card
+                    draw_one(state, (dealer + k) % n)
+        if _start_card_at(state, spec) >= 0:
+            break
     state[L.S_DIRECTION] = 1
     state[L.S_DRAWN] = -1
     state[L.S_DREW] = 0  # no draw of the last round's turn excuses a call (MM-CALL-1)
     state[L.S_JUMP_BLOCK_SEAT] = -1
     _clear_pending(state)
-    dealer = state[L.S_DEALER]
-    for _ in range(spec[L.SP_HAND_SIZE]):  # one card at a time, starting left of the dealer
-        for k in range(1, n + 1):
-            if state[L.S_NDRAW] > 1:  # a short game (from a position) keeps its starting card
-                draw_one(state, (dealer + k) % n)
     start = spec[L.SP_START]
-    face = -1
-    attempts = 4 * L.MAX_CARDS  # a bound only a deck without allowed starting cards reaches
-    for attempt in range(attempts):
-        state[L.S_NDRAW] -= 1
-        face = state[L.DRAW_PILE + state[L.S_NDRAW]]
-        effect = spec[L.F_EFFECT + face]
-        names_colour = effect == L.EF_WILD or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR
-        refused = (
-            (start == START_OFFICIAL and effect == L.EF_WILD_DRAW)
-            or (start == START_PLAIN and spec[L.F_IS_NUMBER + face] == 0)
-            or (spec[L.F_COLOUR + face] < 0 and not names_colour)  # a joker leaves no suit
-        )
-        if not refused or attempt == attempts - 1:
+    for _attempt in range(4 * L.MAX_CARDS):
+        if not start_refused(spec, state[L.DRAW_PILE + state[L.S_NDRAW] - 1]):
             break
-        state[L.S_NDRAW] += 1  # back into the pile, which is reshuffled
-        shuffle(state, L.DRAW_PILE, state[L.S_NDRAW], L.RNG)
+        shuffle(state, L.DRAW_PILE, state[L.S_NDRAW], L.RNG)  # back into the pile, reshuffled
+    else:  # a bound for a long run of refused cards: turn the allowed card nearest the bottom
+        allowed = _start_card_at(state, spec)
+        if allowed >= 0:
+            top = state[L.DRAW_PILE + state[L.S_NDRAW] - 1]
+            state[L.DRAW_PILE + state[L.S_NDRAW] - 1] = state[L.DRAW_PILE + allowed]
+            state[L.DRAW_PILE + allowed] = top
+    state[L.S_NDRAW] -= 1
+    face = state[L.DRAW_PILE + state[L.S_NDRAW]]
     push_discard(state, face)
     state[L.S_COLOUR] = spec[L.F_COLOUR + face]
     first = next_seat(state, dealer, 1)

@@ -461,6 +461,17 @@ class RuleSet:
             raise RuleError("end='last_player' (MC-END-1) plays a single round: set match='single_round'")
         self.effect_table()  # validates card_effects
         self.stack_pairs()  # validates stacking
+        if not self.start_faces():
+            raise RuleError(
+                f"impossible rule set: start_card={self.start_card!r} replaces a starting card that "
+                "has an effect (U-START-2, MC-START-1), but every card of the deck has an effect "
+                "(card_effects); leave a rank without an effect, or choose start_card 'official' "
+                "or 'first_discard'"
+                if self.start_card == "number_only"
+                else f"impossible rule set: start_card={self.start_card!r} replaces a Wild Draw Four "
+                "or a card without a suit (U-START-1), and the deck holds no other card; give cards "
+                "other effects (card_effects)"
+            )
         if self.wild_not_on:
             self._rank_index(self.wild_not_on, "wild_not_on")
         for n in range(self.min_players, self.max_players + 1):
@@ -626,6 +637,26 @@ class RuleSet:
             for face in faces:
                 table[face] = (code, amount)
         return table
+
+    def start_faces(self) -> list[int]:
+        """The faces of the deck that may start the discard pile, the others being replaced
+        (U-START-1: not a Wild Draw Four; U-START-2, MC-START-1: with ``start_card =
+        "number_only"`` only cards without an effect; never a card without a suit that names
+        none, such as a joker). The engine's ``start_refused`` is the same test."""
+        counts = self.deck_counts(self.min_players)
+        faces = []
+        for face, (effect, _) in enumerate(self.effect_table()):
+            rank = _face_rank(face, self.deck_family)
+            number = effect == L.EF_NONE and (self.deck_family == "french" or rank < 10)
+            names_colour = effect in (L.EF_WILD, L.EF_CHOOSE_SUIT, L.EF_STAR)
+            refused = (
+                (self.start_card == "official" and effect == L.EF_WILD_DRAW)
+                or (self.start_card == "number_only" and not number)
+                or (face >= 52 and not names_colour)
+            )
+            if counts[face] > 0 and not refused:
+                faces.append(face)
+        return faces
 
     @property
     def has_star_cards(self) -> bool:
