@@ -1,8 +1,8 @@
 """Scenario tests of Romanian Macao (``macao``, MC-*) at the corners where its rules meet: turns
 to sit out owed while another penalty arrives, the last card of a player being a penalty card,
 the call at the moment a hand runs down to one card, the optional jokers and kings against
-each other and against players who left, penalties larger than the cards left to draw, and a
-table with nothing left to draw or lay.
+each other and against players who left, penalties larger than the cards left to draw, a
+table with nothing left to draw or lay, and a deal that leaves no plain card to start the pile.
 
 Like ``test_rules_french.py``, each test names the rules it checks (``docs/rules.md``, which
 records the open choices), builds the situation from position notation, applies decisions by
@@ -11,8 +11,8 @@ pending penalty, turns to sit out, leaving order, scores and outcome. Whole posi
 compared with :func:`assert_position`, which ignores only the order of cards inside a hand, the
 decision counter and the bookkeeping of a play in progress.
 
-Rules covered: MC-DECK-1, MC-TURN-1, MC-RESHUFFLE-1, MC-CALL-1, MC-FOUR-1, MC-DRAW-1,
-MC-ACE-1, MC-OPT-1, MC-END-1, E-END-1.
+Rules covered: MC-DECK-1, MC-START-1, MC-TURN-1, MC-RESHUFFLE-1, MC-CALL-1, MC-FOUR-1,
+MC-DRAW-1, MC-ACE-1, MC-OPT-1, MC-END-1; with U-START-2, U-END-1, U-SCORE-1 and E-END-1.
 
 The file runs compiled and uncompiled (``NUMBA_DISABLE_JIT=1``).
 """
@@ -165,17 +165,19 @@ def test_MC_FOUR_1_two_players_three_fours_give_three_turns_in_a_row() -> None:
 
 
 # ================================================================ the last card is a penalty card
-@pytest.mark.parametrize("last", ["4H", "2H", "3H"])
-def test_MC_END_1_a_last_penalty_card_between_two_players_ends_the_game_undrawn(last: str) -> None:
-    """MC-END-1 with a 4, 2 or 3 as the last card (MC-FOUR-1, MC-DRAW-1) when two players hold
-    cards: the player leaves, one player is left holding cards and the game is over at once.
-    Nobody is asked to answer and the loser draws nothing (``last_card_draw`` is off in
-    ``macao``, U-END-1); the first to leave scores the loser's hand (7 + 5 + 6, U-SCORE-1)."""
-    game = mc(f"{last}/5S 6S 7D", "6H", draw="draw=KC QC")
+@pytest.mark.parametrize("last", ["4H", "2H", "3H", "AH", "KH", "KS"])
+def test_MC_END_1_a_last_special_card_between_two_players_ends_the_game_undrawn(last: str) -> None:
+    """MC-END-1 with a special last card when two players hold cards: a 4 (MC-FOUR-1), a 2 or
+    a 3 (MC-DRAW-1), an Ace (MC-ACE-1), the King of hearts or of spades (MC-OPT-1). The player
+    leaves, one player is left holding cards and the game is over at once: nobody is asked to
+    answer, no suit is named, and the loser draws nothing (``last_card_draw`` is off in
+    ``macao``, U-END-1); the first to leave scores the loser's hand (5 + 6 + 7, U-SCORE-1)."""
+    top = f"6{last[-1]}"
+    game = mc(f"{last}/5D 6D 7D", top, draw="draw=KC QC", card_effects=KINGS)
     game.step(last)
     assert_position(
         game,
-        f"hands=/5S 6S 7D; discard=6H {last}; draw=KC QC; colour=H; seat=-1; dir=+; phase=over; "
+        f"hands=/5D 6D 7D; discard={top} {last}; draw=KC QC; colour={last[-1]}; seat=-1; dir=+; phase=over; "
         "scores=18 0; finished=1 2; round=1; status=won; winner=0",
     )
     outcome = game.outcome()
