@@ -2266,9 +2266,20 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
     first = next_seat(state, dealer, 1)
     state[L.S_PHASE] = L.PH_PLAY
     effect = spec[L.F_EFFECT + face]
+    if spec[L.F_COLOUR + face] < 0 and not (
+        effect == L.EF_WILD or effect == L.EF_CHOOSE_SUIT or effect == L.EF_STAR
+    ):
+        # U-START-1: a Wild Draw Four (or a joker) is only turned for good when the pile holds
+        # no other card to turn (a game from a position with few cards): it stays without its
+        # effect, and the first player names the colour as on a starting Wild, so play never
+        # starts without a colour
+        effect = L.EF_WILD
     if staged is not None and start == START_FIRST_DISCARD:  # MM-START-1: the first player's discard
         _reset_play(state, first, L.PK_NORMAL)
-        _lay_effects(state, spec, face)
+        if effect == L.EF_WILD:
+            state[L.S_ACC_CHOOSE] = 1  # a wild, or a colourless card turned for want of another
+        else:
+            _lay_effects(state, spec, face)
         if state[L.S_ACC_CHOOSE] == 1:  # the first player names the suit, then play passes
             state[L.S_ACC_CHOOSE] = 0
             state[L.S_STAGE] = L.STAGE_HOUSE
