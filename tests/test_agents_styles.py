@@ -272,9 +272,16 @@ CHALLENGE = (
 )
 
 
+def challenge(sender: str, draw: str) -> str:
+    """Seat 0 to challenge seat 1's Wild Draw Four laid on green: a bluff (``bluff=1``, hidden
+    from seat 0) exactly when seat 1 holds a green card (U-WD4-1)."""
+    bluff = any(card.startswith("G") for card in sender.split())
+    return CHALLENGE.format(sender=sender, draw=draw) + ("; bluff=1" if bluff else "")
+
+
 def test_bluffer_challenges_at_its_rate() -> None:
     """U-WD4-2: rate 1 always challenges, rate 0 always accepts."""
-    text = CHALLENGE.format(sender="Y1", draw="B1 B2")
+    text = challenge("Y1", "B1 B2")
     assert at(text, "bluffer:challenge=1") == "challenge"
     assert at(text, "bluffer:challenge=0") == "accept"
 
@@ -282,30 +289,30 @@ def test_bluffer_challenges_at_its_rate() -> None:
 # ================================================================ challenge on evidence
 def test_evidence_style_challenges_a_big_hand_among_many_cards_of_the_old_colour() -> None:
     """U-WD4-2: the sender holds 8 cards and most unseen cards are green: a bluff is likely."""
-    text = CHALLENGE.format(sender="G1 G2 G3 G4 G6 G7 G8 G9", draw="G1 G2 G3 G4 G6 G7 G8 G9 B1")
+    text = challenge("G1 G2 G3 G4 G6 G7 G8 G9", "G1 G2 G3 G4 G6 G7 G8 G9 B1")
     assert at(text, "greedy") == "challenge"
 
 
 def test_evidence_style_accepts_from_a_one_card_hand_among_few_green_cards() -> None:
     """U-WD4-2: the sender holds one card and 1 of the 9 unseen cards is green: accept."""
-    text = CHALLENGE.format(sender="B9", draw="G1 B1 B2 B3 B4 B5 B6 B7")
+    text = challenge("B9", "G1 B1 B2 B3 B4 B5 B6 B7")
     assert at(text, "greedy") == "accept"
 
 
 def test_cautious_doubts_less_readily_than_greedy() -> None:
     """Two sender cards, half of the unseen cards green: P(bluff) = 1 - 5/10 * 4/9 ~ 0.78 for
     greedy (doubt 0.5) and cautious (0.75); one sender card (0.5): greedy only."""
-    two = CHALLENGE.format(sender="G1 B9", draw="G2 G3 G4 G6 B1 B2 B3 B4")
+    two = challenge("G1 B9", "G2 G3 G4 G6 B1 B2 B3 B4")
     assert at(two, "greedy") == "challenge"
     assert at(two, "cautious") == "challenge"
-    one = CHALLENGE.format(sender="G1", draw="G2 G3 G4 G6 B1 B2 B3 B4 B5")
+    one = challenge("G1", "G2 G3 G4 G6 B1 B2 B3 B4 B5")
     assert at(one, "greedy") == "challenge"
     assert at(one, "cautious") == "accept"
 
 
 def test_bluff_probability_is_the_hypergeometric_estimate() -> None:
     """One sender card among 10 unseen cards, 5 of them green: exactly 0.5."""
-    game = position(CHALLENGE.format(sender="G1", draw="G2 G3 G4 G6 B1 B2 B3 B4 B5"))
+    game = position(challenge("G1", "G2 G3 G4 G6 B1 B2 B3 B4 B5"))
     spec = compile_spec(game.rules)
     assert bluff_probability_ppm(game.state, spec, 0) == 500_000
 

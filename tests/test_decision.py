@@ -40,7 +40,7 @@ def test_the_drawn_card_is_named() -> None:
 def test_a_wild_draw_four_names_its_sender_and_cards() -> None:
     game = Game.from_position(
         "uno",
-        "hands=R1 R2/G3 G4; discard=R5 WD4; draw=B1 B2 B3 B4 B5; colour=G; seat=1; dir=+; "
+        "hands=Y1 B2/G3 G4; discard=R5 WD4; draw=B1 B2 B3 B4 B5; colour=G; seat=1; dir=+; "
         "phase=challenge; pending=4; from=0; before=R",
     )
     decision = game.decision()

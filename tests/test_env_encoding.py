@@ -334,9 +334,11 @@ def test_an_opponents_drawn_card_and_a_bluff_flag_do_not_leak() -> None:
             obs_of(Game.from_position("uno", drawn), observer),
             obs_of(Game.from_position("uno", other), observer),
         )
+    # seat 0 gained one card since its Wild Draw Four on blue (the hint's count): its B2 came
+    # before it (a bluff) or after it (legal), which only seat 0 knows
     bluff = (
-        "hands=R1 R2/G3 G4/B9 B1; discard=B5 WD4; draw=B2 G9 Y1 Y2; colour=G; seat=1; dir=+; "
-        "phase=challenge; pending=4; from=0; before=B"
+        "hands=R1 B2/G3 G4/B9 B1; discard=B5 WD4; draw=B2 G9 Y1 Y2; colour=G; seat=1; dir=+; "
+        "phase=challenge; pending=4; from=0; before=B; hint=B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 BS BR BD2:1/-/-"
     )
     for observer in range(3):
         np.testing.assert_array_equal(

@@ -24,7 +24,7 @@ from uno_env.engine import layout as L
 from uno_env.envs.vector import VectorEnv
 
 CHALLENGE = (
-    "hands=G1 G2/R3 R4; discard=R9 WD4; draw=Y1 Y2 Y3 Y4 Y5 Y6; colour=G; seat=1; dir=+; "
+    "hands=R1 G2/R3 R4; discard=R9 WD4; draw=Y1 Y2 Y3 Y4 Y5 Y6; colour=G; seat=1; dir=+; "
     "phase=challenge; pending=4; bluff=1; before=R"
 )
 HANG = "hands=R7 Y5/G3 G4; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=play; finished=1 2"

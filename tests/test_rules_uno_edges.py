@@ -9,7 +9,8 @@ holds one or more scenarios per rule; this file holds what happens where two rul
 rule and a table size, meet.
 
 Rules covered: U-START-1, U-SKIP-1, U-REV-1, U-D2-1, U-WD4-1, U-WD4-2, U-UNO-1, U-DRAW-4,
-U-END-1, U-SCORE-1, U-SCORE-2, E-DIR-1, E-CONS-1, E-END-1.
+U-END-1, U-SCORE-1, U-SCORE-2, E-DIR-1, E-CONS-1, E-END-1; H-MULTI-1 where it meets U-WD4-1. A
+challenge given as a position must agree with its sender's hand (U-WD4-1, U-WD4-2).
 
 The file runs compiled and uncompiled (``NUMBA_DISABLE_JIT=1``, ``make nojit``): seed scans
 stop at their first hit.
@@ -22,8 +23,10 @@ from typing import Any
 import pytest
 
 from tests.scenarios import all_cards, assert_position, hand, legal, position_fields
-from uno_env import Game, Phase
+from uno_env import Game, Phase, PositionError
 from uno_env.engine import layout as L
+
+RED = "R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR RD2"
 
 
 def pos(text: str, seed: int = 0, **overrides: Any) -> Game:
@@ -429,3 +432,73 @@ def test_E_END_1_the_limit_during_a_wild_draw_four_leaves_the_penalty_undrawn() 
     assert outcome.truncated and outcome.winner is None and outcome.reason == "turn_limit"
     assert game.hand_sizes() == [2, 3, 3]
     assert game.draw_pile_size == 7
+
+
+# ================================================================ a challenge given as a position
+CHALLENGE = (
+    "hands={sender}/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=B; seat=1; "
+    "dir=+; phase=challenge; pending=4; from=0; before=R{extra}"
+)
+
+
+@pytest.mark.parametrize(
+    ("sender", "extra", "wrong"),
+    [
+        # a legal Wild Draw Four (no bluff=1) laid on red while holding R2, no card gained since
+        ("R2 G1", "", "bluff=0"),
+        # the hint says one card came since, but two red cards are held
+        ("R2 R3 G1", f"; hint={RED}:1/-/-", "bluff=0"),
+        # a bluff whose player holds no red card: it had none when it laid the Wild Draw Four
+        ("G1 B5", "; bluff=1", "bluff=1"),
+    ],
+)
+def test_U_WD4_2_a_challenge_position_whose_bluff_contradicts_the_hand_is_refused(
+    sender: str, extra: str, wrong: str
+) -> None:
+    """U-WD4-1 / U-WD4-2: the player of a pending Wild Draw Four has only gained cards since it
+    laid it (as many as its hint counts; none without one). ``bluff=0`` says it held no card of
+    the colour before (red) then, so it holds at most that many red cards now; ``bluff=1`` says
+    it held one, so it still does. A position that says otherwise would play a challenge the
+    wrong way (and record a false proof): it is refused, naming the field and the cards."""
+    with pytest.raises(PositionError) as info:
+        pos(CHALLENGE.format(sender=sender, extra=extra))
+    message = str(info.value)
+    assert wrong in message and "U-WD4-1" in message and "seat 0" in message
+
+
+def test_U_WD4_2_a_challenge_position_with_cards_gained_since_plays_as_a_legal_one() -> None:
+    """U-WD4-2 with U-UNO-1: seat 0 holds R1 R2 but drew both after laying a legal Wild Draw
+    Four (a missed call: the hint counts 2 cards gained since): the position is accepted, the
+    challenge fails and costs seat 1 six cards, and the proof keeps the count of 2."""
+    game = pos(CHALLENGE.format(sender="R1 R2 B5", extra=f"; hint={RED}:2/-/-"))
+    play(game, "challenge")
+    assert_position(
+        game,
+        "hands=R1 R2 B5/G3 G4 G5 G9 Y1 Y2 Y3 B2 B3/Y5 Y6 Y7; discard=R7 WD4; draw=B4; colour=B; seat=2; "
+        f"dir=+; phase=play; void={RED}:2/-/-",
+    )
+
+
+def test_U_WD4_2_two_wild_draw_fours_laid_together_leave_a_challenge_that_reads_back() -> None:
+    """U-WD4-1 (``wd4_legal_when="no_playable_card"``) with H-MULTI-1: seat 0 lays two Wild Draw
+    Fours together on a green Reverse while holding a blue Reverse (a match: a bluff), without
+    calling UNO (it draws B1 B2). The position of the challenge, with another Wild Draw Four under
+    the top one, is one play leaves, so it reads back; the challenge makes seat 0 draw the 8."""
+    rules = {"multi_play": "identical", "wd4_legal_when": "no_playable_card"}
+    game = pos(
+        "hands=WD4 WD4 BR/G3 G4/Y5 Y6; discard=R7 GR; draw=B1 B2 B3 B4 B5 B6 B7 B8 B9; colour=G; seat=0; "
+        "dir=+; phase=play",
+        **rules,
+    )
+    play(game, "WD4", "WD4", "colour Y")
+    text = game.position()
+    fields = position_fields(text)
+    assert (fields["phase"], fields["pending"], fields["bluff"], fields["before"]) == (
+        "challenge",
+        "8",
+        "1",
+        "G",
+    )
+    assert pos(text, **rules).position() == text
+    play(game, "challenge")
+    assert (len(hand(game, 0)), game.current_player, game.active_colour) == (3 + 8, 1, 2)

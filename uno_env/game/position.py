@@ -61,14 +61,14 @@ nothing in the phase or under the rule set are refused (a phase or field of a ru
 does not use), players who left (MC-END-1) are numbered 1, 2, ... and hold no cards, no
 face has more copies than the deck, and the engine invariants must hold. A penalty being
 answered must be one play can leave: a challenge (U-WD4-2) has a Wild Draw Four on top laid
-by the player before the challenger; an answered penalty (H-STACK-1, MC-FOUR-1, M-STAR-1,
-H-REFLECT-1) was raised by the top card or sent back by it, from a neighbour of the victim,
-and the rules allow an answer to it; in the middle of a play a pending penalty is the one the
-play answers (``kind`` 1-3, carried on whole: ``carry``/``carryskip`` equal to
-``pending``/``skip``), and a normal play (``kind=0``) has none; turns to sit out need a
-card (or the cube) that sends them; ``before`` needs the Wild Draw Four on top. Anything
-else is a :class:`PositionError` naming the field and what is allowed; an accepted position
-prints back to a line that parses to the same state.
+by the player before the challenger, and a ``bluff`` that player's hand agrees with (U-WD4-1);
+an answered penalty (H-STACK-1, MC-FOUR-1, M-STAR-1, H-REFLECT-1) was raised by the top card
+or sent back by it, from a neighbour of the victim, and the rules allow an answer to it; in
+the middle of a play a pending penalty is the one the play answers (``kind`` 1-3, carried on
+whole: ``carry``/``carryskip`` equal to ``pending``/``skip``), and a normal play (``kind=0``)
+has none; turns to sit out need a card (or the cube) that sends them; ``before`` needs the
+Wild Draw Four on top. Anything else is a :class:`PositionError` naming the field and what is
+allowed; an accepted position prints back to a line that parses to the same state.
 """
 
 from __future__ import annotations
@@ -544,6 +544,7 @@ def _parse_unchecked(text: str, rules: RuleSet, spec: np.ndarray, seed: int) -> 
     _read_after(f, state)
     _read_seat_fields(f, state, spec)
     _read_records(f, state, spec)
+    _check_bluff(f, state, spec)
     _read_midplay(f, state, spec)
     _read_end(f, state, spec)
     seed_rng(state, L.RNG, seed, 0)
@@ -829,6 +830,53 @@ def _read_pending(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         raise PositionError(
             f"position field before={f.raw['before']}: the colour before a Wild Draw Four is kept only "
             f"while it is the top card (U-WD4-2), and the top card is {cards.format_face(top, f.deck)}"
+        )
+
+
+def _check_bluff(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
+    """U-WD4-1 / U-WD4-2: in phase ``challenge`` ``bluff`` must fit the hand of the Wild Draw
+    Four's player (``from``). It has only gained cards since it laid it (its ``hint`` counts
+    them; without one, none), so a legal one (``bluff=0``: it held no card of the colour
+    before, ``before``) leaves it at most that many such cards, as the proof a failed challenge
+    records needs, and a bluff (``bluff=1``) leaves it at least one."""
+    if state[L.S_PHASE] != L.PH_CHALLENGE or state[L.S_COLOUR_BEFORE] < 0:
+        return
+    sender = int(state[L.S_PENDING_FROM])
+    as_laid = state.copy()  # the colour before it and the card under it, as when it was laid
+    as_laid[L.S_COLOUR] = state[L.S_COLOUR_BEFORE]
+    if as_laid[L.S_NDISCARD] >= 2:
+        as_laid[L.S_NDISCARD] -= 1
+    lacked = int(engine.wild_draw_proof(as_laid, spec))
+    before = cards.format_colour(int(state[L.S_COLOUR_BEFORE]), f.deck)
+    held = [
+        face
+        for face in range(int(spec[L.SP_NUM_FACES]))
+        if (lacked >> face) & 1
+        for _ in range(int(engine.count_in_hand(state, sender, face)))
+    ]
+    if state[L.S_BLUFF]:
+        # with wd4_legal_when="no_playable_card" the card it was laid on decides a match too:
+        # judged only while that card is the one under it (a reshuffle, U-DRAW-4, may have taken
+        # it since, and under a Wild Draw Four may lie another laid in the same play, H-MULTI-1)
+        under = int(state[L.DISCARD_PILE + state[L.S_NDISCARD] - 2]) if state[L.S_NDISCARD] >= 2 else -1
+        known = under >= 0 and (int(spec[L.WILD_DRAW_FACES]) >> under) & 1 == 0
+        if not held and (known or spec[L.SP_WD4_NO_PLAYABLE] == 0):
+            raise PositionError(
+                f"position field bluff=1: seat {sender} holds no card that would have made its Wild "
+                f"Draw Four illegal on {before} (U-WD4-1), and it only gained cards since it laid it; "
+                "allowed: bluff=0 (a legal one), or a hand that holds such a card"
+            )
+        return
+    hint = int(state[L.HINT_FACES + sender])
+    slack = int(state[L.HINT_SLACK + sender]) if hint else 0
+    faces = hint & lacked if hint else lacked
+    kept = [face for face in held if (faces >> face) & 1]
+    if slack >= 0 and len(kept) > slack:
+        raise PositionError(
+            f"position field bluff=0 (the default: a legal Wild Draw Four): seat {sender} holds "
+            f"{cards.format_cards(kept, f.deck)}, which would have made it illegal on {before} "
+            f"(U-WD4-1), and its hint counts {slack} card(s) gained since it laid it; allowed: bluff=1 "
+            "(a bluff), or hint=<those faces>:<the cards gained since> for cards it drew after it"
         )
 
 
