@@ -8,7 +8,7 @@ pending penalty, calls, scores) and the exact legal actions. ``tests/test_rules_
 holds one or more scenarios per rule; this file holds what happens where two rules, or a
 rule and a table size, meet.
 
-Rules covered: U-START-1, U-SKIP-1, U-REV-1, U-D2-1, U-WD4-1, U-WD4-2, U-UNO-1, U-DRAW-4,
+Rules covered: U-START-1, U-START-2, U-SKIP-1, U-REV-1, U-D2-1, U-WD4-1, U-WD4-2, U-UNO-1, U-DRAW-4,
 U-END-1, U-SCORE-1, U-SCORE-2, E-DIR-1, E-CONS-1, E-END-1; H-MULTI-1 where it meets U-WD4-1. A
 challenge given as a position must agree with its sender's hand (U-WD4-1, U-WD4-2).
 
@@ -244,6 +244,30 @@ def test_U_START_1_a_wild_draw_four_left_alone_in_the_pile_starts_as_a_wild() ->
         assert Game.from_position("uno", game.position(), match="first_to_target", target=100)
         return
     pytest.fail("no seed below 50 leaves the Wild Draw Four as the starting card")
+
+
+def test_U_START_2_a_pile_without_a_number_card_keeps_the_last_card_turned() -> None:
+    """U-START-2 (``start_card="number_only"``) with U-START-1: when the pile holds no number card
+    to turn (the next round of a match from a position of 4 cards: R5 G9 R7 RS, the Skip left),
+    the Skip stays and takes effect as an official starting card: the player left of the dealer
+    (seat 0) is skipped."""
+    for seed in range(50):
+        game = pos(
+            "hands=R5/G9; discard=R7; draw=RS; colour=R; seat=0; dir=+; phase=play",
+            seed=seed,
+            match="first_to_target",
+            target=100,
+            start_card="number_only",
+        )
+        play(game, "R5")
+        if str(game.top_card) != "RS":
+            continue
+        fields = position_fields(game.position())
+        assert (fields["discard"], fields["draw"], fields["colour"]) == ("RS", "-", "R")
+        assert (fields["seat"], fields["dir"], fields["phase"], fields["dealer"]) == ("1", "+", "play", "1")
+        assert game.hand_sizes() == [2, 1]
+        return
+    pytest.fail("no seed below 50 leaves the Skip as the starting card")
 
 
 # ================================================================ penalties and the empty pile
