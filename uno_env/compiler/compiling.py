@@ -302,6 +302,12 @@ def _play_game(every_path: bool) -> None:
         game.check_invariants()
         Game = _module("game.facade").Game
         Game.from_position("uno", Game("uno", 2, seed=1).position()).legal_actions()
+        # a challenge's bluff flag is checked against its sender's hand (U-WD4-1)
+        Game.from_position(
+            "uno",
+            "hands=R1 G2/R3 R4; discard=R9 WD4; draw=Y1; colour=G; seat=1; dir=+; phase=challenge; "
+            "pending=4; bluff=1; before=R",
+        )
         house = Game("uno_house", 2, seed=0)  # the engine with every rule (house-rule variants)
         while not house.is_over():
             house.step(house.legal_actions()[0])
