@@ -212,12 +212,13 @@ def test_U_START_1_U_SCORE_2_the_starting_card_of_a_later_round() -> None:
     pytest.fail(f"no seed below 200 starts the next round on each kind; seen {sorted(seen)}")
 
 
-def test_U_START_1_a_wild_draw_four_left_alone_in_the_pile_starts_as_a_wild() -> None:
-    """U-START-1: a Wild Draw Four turned to start is returned and another card turned. When the
-    pile holds no other card (the next round of a match from a position of 4 cards: R5 G9 R7
-    WD4), it stays without its effect and the player left of the dealer names the colour, as on
-    a starting Wild: play never starts without a colour, and nobody draws."""
-    for seed in range(50):
+def test_U_START_1_a_deal_leaving_only_a_wild_draw_four_to_turn_is_dealt_again() -> None:
+    """U-START-1 (with MC-START-1's reading for any deck): a Wild Draw Four turned to start is
+    returned and another card turned. In the next round of a match from a position of 4 cards
+    (R5 G9 R7 WD4) a deal can leave the Wild Draw Four alone in the pile, with no other card to
+    turn: such a deal is void and the cards are dealt again, so the round starts on one of the
+    other three cards, with its colour, and the Wild Draw Four is in a hand."""
+    for seed in range(20):
         game = pos(
             "hands=R5/G9; discard=R7; draw=WD4; colour=R; seat=0; dir=+; phase=play",
             seed=seed,
@@ -226,32 +227,54 @@ def test_U_START_1_a_wild_draw_four_left_alone_in_the_pile_starts_as_a_wild() ->
         )
         universe = all_cards(game)
         play(game, "R5")
-        if str(game.top_card) != "WD4":
-            continue
-        assert all_cards(game) == universe
         fields = position_fields(game.position())
-        assert sorted(fields["hands"].split("/")[0].split()) == sorted(
-            card for card in ("R5", "G9", "R7") if card not in fields["hands"].split("/")[1].split()
-        )
+        assert all_cards(game) == universe
+        assert fields["discard"] in ("R5", "G9", "R7"), game.position()
+        assert fields["colour"] == fields["discard"][0]
+        assert "WD4" in fields["hands"].split("/")[0].split() + fields["hands"].split("/")[1].split()
+        assert (fields["draw"], fields["seat"], fields["phase"]) == ("-", "0", "play")
         assert game.hand_sizes() == [2, 1]
-        assert (fields["discard"], fields["draw"], fields["colour"]) == ("WD4", "-", "-")
-        assert (fields["seat"], fields["phase"], fields.get("after")) == ("0", "colour", "start")
         assert game.pending_penalty == 0
-        assert legal(game) == {"colour R", "colour Y", "colour G", "colour B"}
-        play(game, "colour Y")
-        assert (game.current_player, game.phase, game.active_colour) == (0, Phase.PLAY, 1)
-        assert game.hand_sizes() == [2, 1]
-        assert Game.from_position("uno", game.position(), match="first_to_target", target=100)
-        return
-    pytest.fail("no seed below 50 leaves the Wild Draw Four as the starting card")
 
 
-def test_U_START_2_a_pile_without_a_number_card_keeps_the_last_card_turned() -> None:
-    """U-START-2 (``start_card="number_only"``) with U-START-1: when the pile holds no number card
-    to turn (the next round of a match from a position of 4 cards: R5 G9 R7 RS, the Skip left),
-    the Skip stays and takes effect as an official starting card: the player left of the dealer
-    (seat 0) is skipped."""
-    for seed in range(50):
+def test_U_START_1_a_game_of_wild_draw_fours_alone_starts_as_a_wild() -> None:
+    """U-START-1: when no card of the game may start (a position of four Wild Draw Fours, the next
+    round of its match), dealing again cannot help: the Wild Draw Four turned stays without its
+    effect and the player left of the dealer names the colour, as on a starting Wild. Play never
+    starts without a colour, and nobody draws."""
+    game = pos(
+        "hands=WD4/WD4; discard=WD4; draw=WD4; colour=R; seat=0; dir=+; phase=play",
+        match="first_to_target",
+        target=1000,
+    )
+    play(game, "WD4")  # seat 0 goes out: 150 points (3 x 50, U-SCORE-1), the next round is dealt
+    fields = position_fields(game.position())
+    assert (fields["hands"], fields["discard"], fields["draw"], fields["colour"]) == (
+        "WD4 WD4/WD4",
+        "WD4",
+        "-",
+        "-",
+    )
+    assert (fields["seat"], fields["phase"], fields.get("after"), fields["scores"]) == (
+        "0",
+        "colour",
+        "start",
+        "150 0",
+    )
+    assert game.pending_penalty == 0
+    assert legal(game) == {"colour R", "colour Y", "colour G", "colour B"}
+    play(game, "colour Y")
+    assert (game.current_player, game.phase, game.active_colour) == (0, Phase.PLAY, 1)
+    assert game.hand_sizes() == [2, 1]
+    assert legal(game) == {"WD4", "draw", "call"}
+    assert Game.from_position("uno", game.position(), match="first_to_target", target=1000)
+
+
+def test_U_START_2_a_deal_leaving_no_number_card_to_turn_is_dealt_again() -> None:
+    """U-START-2 (``start_card="number_only"``): a deal of R5 G9 R7 RS (the next round of a
+    match from a position of 4 cards) that leaves only the Skip in the pile is dealt again, so
+    the round starts on a number card and the player left of the dealer (seat 0) plays."""
+    for seed in range(20):
         game = pos(
             "hands=R5/G9; discard=R7; draw=RS; colour=R; seat=0; dir=+; phase=play",
             seed=seed,
@@ -260,14 +283,34 @@ def test_U_START_2_a_pile_without_a_number_card_keeps_the_last_card_turned() -> 
             start_card="number_only",
         )
         play(game, "R5")
-        if str(game.top_card) != "RS":
-            continue
         fields = position_fields(game.position())
-        assert (fields["discard"], fields["draw"], fields["colour"]) == ("RS", "-", "R")
-        assert (fields["seat"], fields["dir"], fields["phase"], fields["dealer"]) == ("1", "+", "play", "1")
+        assert fields["discard"] in ("R5", "G9", "R7"), game.position()
+        assert (fields["draw"], fields["seat"], fields["dir"], fields["phase"]) == ("-", "0", "+", "play")
         assert game.hand_sizes() == [2, 1]
-        return
-    pytest.fail("no seed below 50 leaves the Skip as the starting card")
+
+
+def test_U_START_2_a_game_without_a_number_card_keeps_the_last_card_turned() -> None:
+    """U-START-2 with U-START-1: when no card of the game is a number card (a position of four
+    Skips), the last Skip turned stays and takes effect as an official starting card: the player
+    left of the dealer (seat 0) is skipped."""
+    game = pos(
+        "hands=RS/GS; discard=BS; draw=YS; colour=R; seat=0; dir=+; phase=play",
+        match="first_to_target",
+        target=1000,
+        start_card="number_only",
+    )
+    play(game, "RS")
+    fields = position_fields(game.position())
+    assert fields["discard"] in ("RS", "GS", "BS", "YS")
+    assert fields["colour"] == fields["discard"][0]
+    assert (fields["draw"], fields["seat"], fields["dir"], fields["phase"], fields["dealer"]) == (
+        "-",
+        "1",
+        "+",
+        "play",
+        "1",
+    )
+    assert game.hand_sizes() == [2, 1]
 
 
 # ================================================================ penalties and the empty pile
