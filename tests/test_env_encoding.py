@@ -461,6 +461,60 @@ def test_position_records_are_validated(record: str, message: str) -> None:
         Game.from_position("uno", DRAW_POSITION.replace("G5 Y7", "B1 Y7") + "; " + record)
 
 
+HEARTS_9 = "hands=6C 10C/9C JC/9C QD/5C 6D; discard=9H; draw=JS 3C; colour=H; seat=0; dir=+; phase=play"
+ON_9H = "9C JC 9D JD AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 9S JS"  # MM-MATCH-1, MM-JACK-1
+TWO_SEATS = ("/9C QD/5C 6D", "")
+
+
+@pytest.mark.parametrize(
+    ("rules", "position", "record"),
+    [
+        # no jokers in mau_mau (MM-DECK-1): no red joker goes on a heart
+        ("mau_mau", HEARTS_9, f"{ON_9H}:1/-/-/-"),
+        (uno_env.load_rules("mau_mau", min_players=2), HEARTS_9.replace(*TWO_SEATS), f"{ON_9H}:1/-"),
+        # with jokers (MC-OPT-1) the red joker goes on a red card: the draw implies seat 0 had none
+        (
+            uno_env.load_rules("mau_mau", min_players=2, jokers=True),
+            HEARTS_9.replace(*TWO_SEATS),
+            f"{ON_9H} JKR:1/-",
+        ),
+    ],
+)
+def test_position_records_name_only_cards_of_the_french_deck(
+    rules: object, position: str, record: str
+) -> None:
+    """A draw by choice (MM-DRAW-1, U-DRAW-3) records what goes on the top card: in a deck
+    without jokers that is no joker (it was ``... JS JKR:1``), in the record and in the
+    position, which reads back."""
+    game = Game.from_position(rules, position)  # type: ignore[arg-type]
+    game.step("draw")
+    printed = game.position()
+    assert fields_of(printed)["hint"] == record
+    assert Game.from_position(rules, printed).position() == printed  # type: ignore[arg-type]
+    observed = field(obs_of(game, 1), "hint_ranks", "french").reshape(L.MAX_PLAYERS - 1, L.NUM_RANKS)
+    jokers = observed[game.num_players - 2, 13:15].tolist()  # seat 0, n - 1 places clockwise of seat 1
+    assert jokers == ([0.0, 1.0] if "JKR" in record else [0.0, 0.0])
+
+
+@pytest.mark.parametrize("name", ["mau_mau", "mau_mau_doubling", "macao"])
+def test_a_position_record_naming_a_joker_of_a_jokerless_deck_is_refused(name: str) -> None:
+    """MM-DECK-1, MD-DECK-1, MC-DECK-1: no jokers unless MC-OPT-1 adds them, so a record
+    naming one describes no game of the preset."""
+    from uno_env.game.position import PositionError
+
+    n = uno_env.preset(name).min_players
+    hands = "/".join(["6C 10C", "9C JC", "9D QD", "5C 6D"][:n])
+    text = f"hands={hands}; discard=9H; draw=JS 3C; colour=H; seat=0; dir=+; phase=play"
+    Game.from_position(name, text + "; void=" + "/".join(["-"] * (n - 1) + ["AH:0"]))
+    record = "/".join(["-"] * (n - 1) + ["AH JKR:0"])
+    with pytest.raises(PositionError) as caught:
+        Game.from_position(name, f"{text}; void={record}")
+    assert str(caught.value) == (
+        f"position field void: seat {n - 1} lists JKR, not in this rule set's deck; allowed: faces the "
+        "deck holds (this deck has no JKB JKR: they come with jokers=true, MC-OPT-1)"
+    )
+
+
 def test_older_observation_versions_are_prefixes() -> None:
     """obs-v3 appended fields: an obs-v2 vector is today's first 884 values, field for field."""
     from uno_env.game.encoding import FIELDS_OF_VERSION, spec_version

@@ -277,7 +277,8 @@ STAR_FACES = WILD_DRAW_FACES + 1  # EF_STAR faces (M-STAR-1)
 REVERSE_FACES = STAR_FACES + 1  # EF_REVERSE faces (H-REFLECT-1)
 PLAY_ON_FACES = REVERSE_FACES + 1  # [3] faces by F_PLAY_ON: PO_ANY, PO_BLACK, PO_RED (MC-OPT-1)
 STACK_FACES = PLAY_ON_FACES + 3  # [NUM_RANKS] penalty faces whose rank may answer this rank (STACK)
-SPEC_SIZE = STACK_FACES + NUM_RANKS
+SET_FACES = STACK_FACES + NUM_RANKS  # the faces the sets from COLOUR_FACES to here may name (compile_spec)
+SPEC_SIZE = SET_FACES + 1
 
 # ---------------------------------------------------------------- action offsets (per deck)
 NUM_TARGETS = MAX_PLAYERS - 1  # "target +k": the seat k places clockwise from the actor

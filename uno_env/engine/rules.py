@@ -1120,8 +1120,24 @@ def compile_spec(rules: RuleSet) -> np.ndarray:
             penalties |= 1 << face
     for card_rank, on_rank in rules.stack_pairs():
         spec[L.STACK_FACES + on_rank] |= spec[L.RANK_FACES + card_rank] & penalties
+    spec[L.SET_FACES] = set_faces(rules)
+    spec[L.COLOUR_FACES : L.SET_FACES] &= spec[L.SET_FACES]
     spec.setflags(write=False)
     return spec
+
+
+def set_faces(rules: RuleSet) -> int:
+    """The faces the spec's face sets may name, as a bitmask: in a French deck the faces it
+    holds, so that what goes on a heart is no red joker where MC-OPT-1 is off and the records
+    of what a player lacks (U-DRAW-3, U-WD4-1, MD-SEVEN-1) name no card the game does not have.
+    An Uno deck's sets keep every face of the family, the Super Star and the customizable wild
+    of a deck without them (U-DECK-2) included: the obs-v3 networks shipped for ``uno`` read
+    their records with the Super Star's rank in them, and some of their games go otherwise
+    without it."""
+    if rules.deck_family == "uno":
+        return (1 << rules.num_faces) - 1
+    counts = rules.deck_counts(rules.min_players)  # copies scale with the player count; faces do not
+    return sum(1 << face for face in range(rules.num_faces) if counts[face] > 0)
 
 
 def plain_plays(rules: RuleSet) -> bool:

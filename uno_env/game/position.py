@@ -38,7 +38,8 @@ Optional fields, printed only when they differ from their default:
   with nothing to play, U-DRAW-3, or its Wild Draw Four was found legal, U-WD4-2; the
   number is the cards gained since, less those of the faces laid since) and
   ``hint=...`` the same where the play only implies it (a draw by choice, a Wild Draw
-  Four laid, U-WD4-1; below 0 once a bluff showed);
+  Four laid, U-WD4-1; below 0 once a bluff showed); a French deck's records name only
+  the cards it holds (no joker without MC-OPT-1);
 - ``jumpblock=2:1``: seat 2 drew one copy of the top card as its penalty (H-JUMP-1);
 - in the middle of a play (phases ``colour``, ``continue``, ``target``, ``give``,
   ``jump``, ``block``): ``actor``, ``stage``, ``kind``, ``count``, ``run``, ``skips``,
@@ -1002,6 +1003,14 @@ _RECORDS = (("void", L.VOID_FACES), ("hint", L.HINT_FACES))
 _RECORD_TEXT = "'-' or the faces and the count, like 'G0 G1 W:1'"
 
 
+def _absent_faces_text(f: _Fields, spec: np.ndarray) -> str:
+    """The faces of the deck family this rule set's deck leaves out (the jokers of a French
+    deck, MC-OPT-1: an Uno rule set's records may name every face, see ``rules.set_faces``)."""
+    in_deck = int(spec[L.SET_FACES])
+    missing = [face for face in range(int(spec[L.SP_NUM_FACES])) if not (in_deck >> face) & 1]
+    return f"this deck has no {cards.format_cards(missing, f.deck)}: they come with jokers=true, MC-OPT-1"
+
+
 def _read_records(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     """``void`` and ``hint``: per seat the faces a play showed it held no card of, and the
     cards gained since less those of the faces laid since (the slack). A proven record's
@@ -1035,6 +1044,12 @@ def _read_records(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
             faces = f._notation(cards.parse_cards, faces_text)
             if len(set(faces)) != len(faces):
                 raise PositionError(f"position field {key}: seat {seat} lists a face twice ({faces_text!r})")
+            absent = [face for face in faces if not (int(spec[L.SET_FACES]) >> face) & 1]
+            if absent:
+                raise PositionError(
+                    f"position field {key}: seat {seat} lists {cards.format_cards(absent, f.deck)}, not in "
+                    f"this rule set's deck; allowed: faces the deck holds ({_absent_faces_text(f, spec)})"
+                )
             bits = 0
             for face in faces:
                 bits |= 1 << face
