@@ -318,6 +318,22 @@ def test_MM_QUEEN_1_queen_reverses_the_direction() -> None:
     )
 
 
+@pytest.mark.parametrize("reverse_with_two", [None, "reverse", "skip"])
+def test_MM_QUEEN_1_with_two_players_the_queen_only_reverses(reverse_with_two: str | None) -> None:
+    """MM-QUEEN-1 (a Queen reverses the direction) with ``min_players`` lowered to 2: the
+    opponent plays next, as after any card without a skip. Acting as a Skip at two players is
+    U-REV-1's reading of the Uno Reverse, which ``mau_mau`` does not take; the switch
+    ``reverse_with_two = "skip"`` still asks for it."""
+    overrides = {} if reverse_with_two is None else {"reverse_with_two": reverse_with_two}
+    rules = uno_env.load_rules("mau_mau", min_players=2, **overrides)
+    game = pos(rules, "hands=QH 3H 8S/4D 5H 9S; discard=4H; draw=2C 3C; colour=H; seat=0; dir=+; phase=play")
+    game.step("QH")
+    skips = reverse_with_two == "skip"
+    assert (game.direction, game.current_player) == ((1, 0) if skips else (-1, 1))
+    assert game.phase == Phase.PLAY
+    assert legal(game) == ({"3H", "draw", "call"} if skips else {"5H", "draw", "call"})
+
+
 # ================================================================ MM-JACK-1
 def test_MM_JACK_1_jack_is_wild_and_names_the_suit() -> None:
     """MM-JACK-1: a Jack goes on any card (no 7 on top); its player names the suit; the next

@@ -1007,6 +1007,9 @@ def _make_presets() -> dict[str, RuleSet]:
             start_card="first_discard",
             draw="one_then_any",
             card_effects=("A:skip", "Q:reverse", "J:wild", "7:draw:2", "9:previous_draws:1"),
+            # MM-QUEEN-1: the Queen only reverses; at two players (min_players lowered) the
+            # opponent plays next. Acting as a Skip is U-REV-1's reading of the Uno Reverse
+            reverse_with_two="reverse",
             wild_not_on="7",
             stacking=("7/7",),
             call="mau_mau",
