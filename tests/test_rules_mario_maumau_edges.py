@@ -490,3 +490,24 @@ def test_MD_NOTE_MD_SEVEN_1_a_starting_seven_is_drawn_even_by_a_first_player_hol
     assert game.hand_sizes() == sizes
     assert (game.current_player, game.phase) == ((first + 1) % 3, Phase.PLAY)
     assert field(game, "pending") is None
+
+
+def test_MD_NOTE_the_starting_card_reading_is_written_with_its_off_switch() -> None:
+    """MD-NOTE (U-START-1, U-START-2): source 001 gives the special cards their meaning when
+    discarded and has the first player match the turned card; the reference records the Uno
+    reading ``mau_mau_doubling`` plays, in the source's words, and the value that turns it off,
+    which does: with ``start_card = "number_only"`` no Ace, 7, 9 or Jack starts the pile."""
+    from uno_env.game import reference
+
+    note = reference.reference().rules["MD-NOTE"].open
+    for words in (
+        "quando descastartadas",
+        "carta virada",
+        'start_card = "official"',
+        'start_card = "number_only"',
+    ):
+        assert words in note
+    for seed in range(60):
+        game = Game("mau_mau_doubling", 3, seed=seed, start_card="number_only")
+        assert str(game.top_card)[:-1] not in ("A", "7", "9", "J"), seed
+        assert (game.current_player, game.hand_sizes()) == ((int(game.state[L.S_DEALER]) + 1) % 3, [7, 7, 7])
