@@ -157,12 +157,11 @@ STACK_POOL = (
 def french_rule_sets(draw: st.DrawFn) -> tuple[RuleSet, int]:
     """A French-deck RuleSet from the switches and a player count it allows.
 
-    Two combinations the engine mishandles are left out (each has a failing scenario test in
-    ``test_rules_french.py``): more than two deck copies (``decks=2`` plus an extra deck is
-    156 cards, beyond the engine's 128: ``test_MD_DECK_1_more_cards_than_the_engine_holds_
-    is_refused``), and a joker as the starting card (no active suit:
-    ``test_MC_OPT_1_a_starting_joker_leaves_an_active_suit``), so jokers come with effects
-    and ``start_card="number_only"``, which never turns one.
+    More than two deck copies are left out: ``decks=2`` plus an extra deck is 156 cards,
+    beyond the engine's 128, and the rule set refuses it
+    (``test_MD_DECK_1_more_cards_than_the_engine_holds_is_refused``). Jokers come with every
+    ``start_card``: a joker turned to start is replaced (MC-OPT-1, MC-START-1;
+    ``test_MC_OPT_1_a_starting_joker_leaves_an_active_suit``).
     """
     num_players = draw(st.integers(2, 8))
     decks = draw(st.integers(1, 2))
@@ -172,9 +171,7 @@ def french_rule_sets(draw: st.DrawFn) -> tuple[RuleSet, int]:
     cards = copies * (54 if jokers else 52)
     hand_size = min(draw(st.integers(1, 8)), (cards - 1) // num_players)
     effects = JOKER_EFFECTS if jokers else CARD_EFFECTS
-    start_card = (
-        "number_only" if jokers else draw(st.sampled_from(("official", "number_only", "first_discard")))
-    )
+    start_card = draw(st.sampled_from(("official", "number_only", "first_discard")))
     end = draw(st.sampled_from(("first_out", "first_out", "last_player")))
     round_score = draw(st.sampled_from(("winner_takes", "own_points")))
     if end == "last_player":
