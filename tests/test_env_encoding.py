@@ -276,8 +276,13 @@ def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
         hands[seat] = new + kept.get(seat, [])
     fields["hands"] = "/".join(" ".join(h) for h in hands)
     fields["draw"] = " ".join(pool) or "-"
-    if "bluff" in fields:
-        del fields["bluff"]  # whether a Wild Draw Four was a bluff is hidden too
+    sender = int(fields.get("from", observer))
+    if fields.get("phase") == "challenge" and "before" in fields and sender not in fixed:
+        # whether the Wild Draw Four was a bluff is hidden too, so it follows the redealt hand,
+        # which a position must agree with (U-WD4-1: a card of the colour before it makes it one)
+        fields.pop("bluff", None)
+        if any(card[0] == fields["before"] for card in hands[sender]):
+            fields["bluff"] = "1"
     redeal_jump_block(fields, hands, fixed)
     return join_fields(fields)
 

@@ -226,7 +226,7 @@ def test_H_STACK_1_failed_challenge_of_a_stack_draws_the_stack_plus_two() -> Non
     stack plus the challenge penalty and loses the turn."""
     game = at(
         "hands=G1 G2 G3/WD4 Y3 Y4/B4 B5 B6/G7 G8 G9; discard=R9 WD4; "
-        f"{FILL}; colour=R; seat=1; dir=+; phase=challenge; pending=4; from=0; before=G",
+        f"{FILL}; colour=R; seat=1; dir=+; phase=challenge; pending=4; from=0; before=B",
         stacking=("WD4/WD4",),
     )
     play(game, "WD4", "colour Y", "challenge")
