@@ -12,8 +12,9 @@ H-TWO-1, H-NOFINISH-1, H-LASTONE-1, H-ACTION-1, H-REACT-1, H-ZEROSEE-1, H-SCOPE-
 H-CUBE-1, M-STAR-1, M-CHAL-1, M-SCORE-1, U-DECK-2; and their interactions
 (stacking + reflect + Super Star chains, jump-in around a pending penalty, swaps and UNO
 calls, going out on a 7 or 0, no-finish with multi-card plays, out-of-turn windows, the
-0's discard and the 2's gifts under H-LASTONE-1, stacks larger than the cards left, and
-two-player cases).
+0's discard and the 2's gifts under H-LASTONE-1, stacks larger than the cards left,
+two-player cases, answers and a starting wild under H-ACTION-1, and the number effects and the
+9's reflex of multi-card plays and runs).
 
 The file also runs uncompiled (``NUMBA_DISABLE_JIT=1``): seed scans stop at their first hit.
 """
@@ -1242,6 +1243,22 @@ def test_H_MULTI_1_two_reverses_flip_twice() -> None:
     assert game.direction == 1 and game.current_player == 1
 
 
+@pytest.mark.parametrize("card", ["RS", "RR"])
+def test_H_MULTI_1_U_SKIP_1_U_REV_1_two_skips_or_reverses_at_two_players(card: str) -> None:
+    """H-MULTI-1 + U-SKIP-1 / U-REV-1 (a Reverse skips at two players): the first card skips
+    the opponent, the second the player who laid them, so the opponent moves next; two
+    Reverses leave the direction as it was."""
+    game = at(
+        f"hands={card} {card} G1 G2/Y1 Y2 Y3; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+    )
+    play(game, card, card)
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3; discard=R4 {card} {card}; {FILL}; colour=R; seat=1; dir=+; phase=play",
+    )
+
+
 def test_H_MULTI_1_two_draw_twos_add_up() -> None:
     """H-MULTI-1: draw amounts add up: two Draw Twos make the next player draw 4."""
     game = at(
@@ -1273,6 +1290,26 @@ def test_H_MULTI_1_two_wilds_name_one_colour() -> None:
         game,
         f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 W W; {FILL}; "
         "colour=B; seat=1; dir=+; phase=play",
+    )
+
+
+def test_H_MULTI_1_H_SEVEN_1_two_sevens_laid_together_make_one_swap() -> None:
+    """H-MULTI-1 + H-SEVEN-1: the number effect is the play's, once: two 7s laid together
+    ask for one target and swap once; then the next player plays."""
+    game = at(
+        f"hands=R7 R7 G1 G2/Y1 Y2 Y3/B1 B2 B3 B4/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        multi_play="identical",
+        seven_swap=True,
+    )
+    play(game, "R7", "R7")
+    assert game.phase == Phase.CHOOSE_TARGET and game.current_player == 0
+    assert_legal(game, "target +1", "target +2", "target +3")
+    play(game, "target +2")
+    assert_position(
+        game,
+        f"hands=B1 B2 B3 B4/Y1 Y2 Y3/G1 G2/G4 G5 G6; discard=R5 R7 R7; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=play; seen=0>2 2>0",
     )
 
 
@@ -1364,6 +1401,34 @@ def test_H_SEQ_1_run_down() -> None:
         f"hands=R4 G4/Y1 Y2 Y3/B1 B2 B3/G5 G6 G7; discard=R9 R3 R2 R1; {FILL}; "
         "colour=R; seat=1; dir=+; phase=play",
     )
+
+
+def test_H_SEQ_1_H_EIGHT_1_H_SEVEN_1_only_the_top_cards_number_effect() -> None:
+    """H-SEQ-1: a run's number effect is its top card's: 6-7-8 gives the 8's extra turn
+    (H-EIGHT-1) and no swap for the 7 laid inside it (H-SEVEN-1); 5-6-7 swaps."""
+    game = at(
+        f"hands=R6 R7 R8 G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        runs=True,
+        seven_swap=True,
+        eight_again=True,
+    )
+    play(game, "R6", "R7", "R8")
+    assert_position(
+        game,
+        f"hands=G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R5 R6 R7 R8; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+    )
+    assert_legal(game, "draw", "call")
+    seven = at(
+        f"hands=R5 R6 R7 G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+        "colour=R; seat=0; dir=+; phase=play",
+        runs=True,
+        seven_swap=True,
+        eight_again=True,
+    )
+    play(seven, "R5", "R6", "R7")
+    assert seven.phase == Phase.CHOOSE_TARGET and seven.current_player == 0
 
 
 def test_H_SEQ_1_no_run_of_other_colours_or_actions() -> None:
@@ -1628,6 +1693,23 @@ def test_H_NOFINISH_1_no_jump_in_with_a_last_action_card() -> None:
     assert_legal(game, "draw")
 
 
+def test_H_NOFINISH_1_H_ZERO_1_a_zero_going_out_through_its_colour_discard() -> None:
+    """H-NOFINISH-1 + H-ZERO-1 ``discard_colour``: R0 laid from R0 RS: the Skip leaves with
+    the 0's discard, under it, and the player goes out on the 0, a number card."""
+    game = at(
+        f"hands=R0 RS/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; colour=R; seat=0; dir=+; phase=play",
+        zero_rule="discard_colour",
+        no_finish_on_action=True,
+    )
+    assert_legal(game, "R0", "RS", "draw", "call")
+    play(game, "call", "R0")
+    assert_position(
+        game,
+        f"hands=/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4 RS R0; {FILL}; colour=R; seat=-1; dir=+; "
+        "phase=over; scores=27 0 0 0; round=1; status=won; winner=0",
+    )
+
+
 # ================================================================ H-ACTION-1
 def test_H_ACTION_1_action_on_action_only_with_the_same_symbol() -> None:
     """H-ACTION-1: on a Skip, another Skip (any colour) and numbers of the colour are
@@ -1666,6 +1748,60 @@ def test_H_ACTION_1_any_card_on_a_number() -> None:
         action_same_symbol=True,
     )
     assert_legal(game, "RS", "RR", "W", "WD4", "G5", "draw")
+
+
+def test_H_ACTION_1_H_STACK_1_a_wild_draw_four_answers_a_draw_two() -> None:
+    """H-ACTION-1 + H-STACK-1: answers to a pending penalty follow the stacking table, not
+    H-ACTION-1: a Wild Draw Four (another symbol) answers the Draw Two and the penalty passes
+    on as 6; the Skip is no answer."""
+    game = at(
+        f"hands=G1 G2 G3/WD4 Y3 RS/B1 B2 B3/G4 G5 G6; discard=R4 RD2; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=answer; pending=2; from=0",
+        stacking=HOUSE_STACKING,
+        action_same_symbol=True,
+    )
+    assert_legal(game, "WD4", "accept")
+    play(game, "WD4", "colour G")
+    assert_position(
+        game,
+        f"hands=G1 G2 G3/RS Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2 WD4; {FILL}; "
+        "colour=G; seat=2; dir=+; phase=challenge; pending=6; from=1; bluff=1; before=R",
+    )
+
+
+def test_H_ACTION_1_H_REFLECT_1_a_reverse_sends_a_draw_two_back() -> None:
+    """H-ACTION-1 + H-REFLECT-1: a Reverse answers a Draw Two by the reflect rule although it
+    is another symbol: the 2 cards go back to the sender and the direction flips."""
+    game = at(
+        f"hands=G1 G2 G3/RR Y3 RS/B1 B2 B3/G4 G5 G6; discard=R4 RD2; {FILL}; "
+        "colour=R; seat=1; dir=+; phase=answer; pending=2; from=0",
+        reverse_reflects=True,
+        action_same_symbol=True,
+    )
+    assert_legal(game, "RR", "accept")
+    play(game, "RR")
+    assert_position(
+        game,
+        f"hands=G1 G2 G3/RS Y3/B1 B2 B3/G4 G5 G6; discard=R4 RD2 RR; {FILL}; "
+        "colour=R; seat=0; dir=-; phase=answer; pending=2; from=1; class=D2",
+    )
+    assert_legal(game, "accept")
+
+
+def test_H_ACTION_1_H_SCOPE_1_holds_on_a_starting_wild() -> None:
+    """H-ACTION-1 + H-SCOPE-1 + U-START-1: H-SCOPE-1 spares the starting card's own house-rule
+    effects, not what may be laid on it: on a starting Wild the first player names green and
+    may lay a green number or a Wild, not the green Skip or Reverse nor a Wild Draw Four."""
+    text = (
+        f"hands=G1 G2 G3/GS G5 W WD4 GR R5/B1 B2 B3/G4 G5 G6; discard=W; {FILL}; colour=-; "
+        "seat=1; dir=+; phase=colour; after=start"
+    )
+    game = at(text, action_same_symbol=True)
+    play(game, "colour G")
+    assert game.phase == Phase.PLAY and game.current_player == 1
+    assert_legal(game, "G5", "W", "draw")
+    plain = play(at(text), "colour G")
+    assert_legal(plain, "GS", "G5", "W", "WD4", "GR", "draw")
 
 
 # ================================================================ H-REACT-1
@@ -1720,6 +1856,38 @@ def test_H_REACT_1_other_numbers_cost_nothing() -> None:
         )
         play(game, card)
         assert game.hand_sizes() == [2, 3, 3, 3], (card, rule)
+
+
+@pytest.mark.parametrize(
+    ("cards", "overrides", "drawn"),
+    [
+        (("R9", "Y9", "B9"), {"multi_play": "same_rank"}, 6),
+        (("R9", "R9"), {"multi_play": "identical", "react_penalty": 3}, 6),
+        (("R7", "R8", "R9"), {"runs": True}, 2),
+        (("R9", "R8"), {"runs": True}, 0),
+    ],
+)
+def test_H_REACT_1_H_MULTI_2_H_SEQ_1_the_nine_penalty_counts_the_nines_laid(
+    cards: tuple[str, ...], overrides: dict[str, Any], drawn: int
+) -> None:
+    """H-REACT-1 with H-MULTI-1/2 and H-SEQ-1: the slowest hand draws ``react_penalty`` for
+    each 9 the play laid (the Uno wiki: "as many cards as there are 9s"): three 9s at 2 cost
+    6, two at 3 cost 6, a run ending on its one 9 costs 2, a run leaving the 9 under an 8
+    nothing. One random player in play draws it all."""
+    for seed in range(8):
+        game = at(
+            f"hands={' '.join(cards)} G1 G2/Y1 Y2 Y3/B1 B2 B3/G4 G5 G6; discard=R4; {FILL}; "
+            "colour=R; seat=0; dir=+; phase=play",
+            seed=seed,
+            react_nine=True,
+            **overrides,
+        )
+        play(game, *cards)
+        sizes = game.hand_sizes()
+        gained = [size - before for size, before in zip(sizes, [2, 3, 3, 3], strict=True)]
+        assert sum(gained) == drawn and sorted(gained)[-1] == drawn, (seed, game.position())
+        assert game.current_player == 1 and game.phase == Phase.PLAY
+        assert draw_pile(game) == FILL.split("=")[1].split()[drawn:]
 
 
 # ================================================================ H-ZEROSEE-1

@@ -1499,10 +1499,29 @@ def rotate_hands(state: np.ndarray, spec: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def _reflex_penalty(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None:
-    """H-REACT-1: a 9 (slowest hand) or a 7 (broken silence) costs a random player cards."""
+    """H-REACT-1: a 9 (slowest hand) or a 7 (broken silence) costs a random player cards:
+    ``react_penalty`` for a 7, and for each 9 of the play (the Uno wiki: as many as there are
+    9s; several are laid together under H-MULTI-1/2, and H-SEQ-1 may end on them)."""
     number = _played_number(state, spec, state[L.S_ACTOR])
-    if (number == 9 and spec[L.SP_REACT_NINE] == 1) or (number == 7 and spec[L.SP_REACT_SEVEN] == 1):
+    if number == 9 and spec[L.SP_REACT_NINE] == 1:
+        nines = _nines_on_top(state, spec)
+        draw_penalty(state, spec, random_seat(state, -1), nines * spec[L.SP_REACT_PENALTY], staged)
+    elif number == 7 and spec[L.SP_REACT_SEVEN] == 1:
         draw_penalty(state, spec, random_seat(state, -1), spec[L.SP_REACT_PENALTY], staged)
+
+
+@njit(cache=True, inline="always")
+def _nines_on_top(state: np.ndarray, spec: np.ndarray) -> int:
+    """The 9s the play ending on a 9 laid: its cards on top of the pile, down to the first that
+    is not a 9 (a run reaches 9 once; the cube's discards lie under the play, H-CUBE-1)."""
+    count = 0
+    n = state[L.S_NDISCARD]
+    for i in range(min(state[L.S_PLAY_COUNT], n)):
+        face = state[L.DISCARD_PILE + n - 1 - i]
+        if spec[L.F_IS_NUMBER + face] == 0 or spec[L.F_RANK + face] != 9:
+            break
+        count += 1
+    return count
 
 
 @njit(cache=True, inline="always")

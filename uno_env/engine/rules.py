@@ -376,7 +376,11 @@ class RuleSet:
         features=(O.STAGED, O.NUMBER_EFFECT, O.UNO_DECK_ONLY),
     )
     react_penalty: int = _rule(
-        2, "H-REACT-1", "cards drawn for a reflex penalty", bounds=(1, 20), slot=L.SP_REACT_PENALTY
+        2,
+        "H-REACT-1",
+        "cards drawn for a reflex penalty (for the 9: per 9 laid)",
+        bounds=(1, 20),
+        slot=L.SP_REACT_PENALTY,
     )
     zero_reveals: bool = _rule(
         False,
