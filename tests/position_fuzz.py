@@ -51,7 +51,9 @@ SAMPLES_PER_GAME = 12  # positions kept from each seeded random game
 VARIANTS: dict[str, RuleSet] = {
     **uno_env.PRESETS,
     # house rules that reach decisions the presets never ask for
-    "uno_cube_jump": dataclasses.replace(uno_env.preset("uno"), cube=True, jump_in=True, eight_again=True),
+    "uno_cube_jump": dataclasses.replace(
+        uno_env.preset("uno"), cube=True, jump_in=True, eight_again=True, multi_play="identical", runs=True
+    ),
     "uno_gives_look": dataclasses.replace(
         uno_env.preset("uno"),
         two_gives=True,
@@ -155,7 +157,7 @@ def _random_value(rng: random.Random, key: str, n: int, text: str) -> str:
     if key == "after":
         return rng.choice(["start", "play", "x"])
     if key == "cubereturn":
-        return rng.choice(["play", "drawn", "over"])
+        return rng.choice(["play", "drawn", "continue", "over"])
     if key == "status":
         return rng.choice(["running", "won", "truncated"])
     if key == "dir":

@@ -201,6 +201,15 @@ def test_integers_are_ascii_digits(seat: str) -> None:
     (dataclasses.replace(uno_env.preset("uno"), cube=True),
      "hands=R5 R2/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=target; cube=1:2",
      "only target faces 0 and 5 ask for a player"),
+    (dataclasses.replace(uno_env.preset("uno"), cube=True),
+     "hands=R5 R2/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=target; cube=1:0; cubeuno=1; "
+     "cubereturn=continue", "cubereturn=continue returns to phase=continue, which needs the rule"),
+    (dataclasses.replace(uno_env.preset("uno"), cube=True, multi_play="identical"),
+     "hands=R5 R2/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=target; cube=1:0; "
+     "cubereturn=continue", "cubereturn=continue needs cubeuno=1"),
+    (dataclasses.replace(uno_env.preset("uno"), cube=True),
+     "hands=R5 R2/G3; discard=R5; draw=-; colour=R; seat=0; dir=+; phase=target; cube=1:0; count=2",
+     "do not go with a cube roll (unless it returns to cubereturn=continue)"),
     ("macao", MACAO.replace("phase=play", "phase=colour") + "; actor=1",
      "actor=1: in phase=colour the player making the play decides"),
 ])  # fmt: skip

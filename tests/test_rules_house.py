@@ -13,8 +13,8 @@ H-CUBE-1, M-STAR-1, M-CHAL-1, M-SCORE-1, U-DECK-2; and their interactions
 (stacking + reflect + Super Star chains, jump-in around a pending penalty, swaps and UNO
 calls, going out on a 7 or 0, no-finish with multi-card plays, out-of-turn windows, the
 0's discard and the 2's gifts under H-LASTONE-1, stacks larger than the cards left,
-two-player cases, answers and a starting wild under H-ACTION-1, and the number effects and the
-9's reflex of multi-card plays and runs).
+two-player cases, answers and a starting wild under H-ACTION-1, the number effects and the 9's
+reflex of multi-card plays and runs, and the cube rolled in the middle of a play).
 
 The file also runs uncompiled (``NUMBA_DISABLE_JIT=1``): seed scans stop at their first hit.
 """
@@ -2282,11 +2282,136 @@ def test_H_CUBE_1_U_SCORE_2_a_roll_at_ten_cards_is_not_carried_into_the_next_rou
     assert game.state[L.S_CUBE_ROLLER] == 1
 
 
-def test_H_CUBE_1_random_games_keep_the_invariants() -> None:
-    """H-CUBE-1 with stacking and Seven-O: random and scripted games keep every invariant."""
+def _cube_call_mid_play(seed: int) -> Game:
+    """Seat 0 lays R5 of R5 R5 G5 (H-MULTI-1) and, with two cards left, calls UNO before
+    deciding whether to lay the second R5, with the cube on (H-CUBE-1), from ``seed``."""
+    game = at(
+        f"hands=R5 R5 G5/G2 G3 R4/B4 B5 R6; discard=R9; {CUBE_FILL}; colour=R; seat=0; dir=+; phase=play",
+        seed=seed,
+        multi_play="identical",
+        cube=True,
+    )
+    play(game, "R5")
+    assert_legal(game, "R5", "pass", "call")
+    game.step("call")
+    return game
+
+
+def _first_mid_play_roll(action: int, face: int) -> Game:
+    """The first seed whose mid-play UNO call rolls ``action`` and ``face``."""
+    for seed in range(2000):
+        game = _cube_call_mid_play(seed)
+        if (game.state[L.S_CUBE_ACTION], game.state[L.S_CUBE_FACE]) == (action, face):
+            return game
+    pytest.fail(f"no seed rolls {action}:{face}")
+
+
+def test_H_CUBE_1_H_MULTI_1_an_uno_call_in_the_middle_of_a_play_rolls_then_the_play_resumes() -> None:
+    """H-CUBE-1 + H-MULTI-1: calling UNO in the middle of one's own multi-card play rolls the
+    cube too. Discard, chosen player + colour: the roller picks seat 1 and red, seat 1's R4
+    goes under the cards of the play, and the play resumes: lay the second R5 or stop. Each
+    choice of the roll prints a position that reads back (``cubereturn=continue``)."""
+    game = _first_mid_play_roll(L.CUBE_DISCARD, L.CUBE_CHOSEN_COLOUR)
+    assert (game.phase, game.current_player) == (Phase.CHOOSE_TARGET, 0)
+    fields = position_fields(game.position())
+    assert (fields["cube"], fields["cubeuno"], fields["cubereturn"]) == ("3:5", "1", "continue")
+    assert_legal(game, "target +1", "target +2")
+    assert_round_trip(game)
+    play(game, "target +1")
+    assert game.phase == Phase.CHOOSE_COLOUR and position_fields(game.position())["cubechosen"] == "1"
+    assert_round_trip(game)
+    play(game, "colour R")
+    assert_position(
+        game,
+        f"hands=R5 G5/G2 G3/B4 B5 R6; discard=R9 R4 R5; {CUBE_FILL}; colour=R; seat=0; dir=+; "
+        "phase=continue; called=0",
+    )
+    assert_legal(game, "R5", "pass")
+    play(game, "R5")
+    assert_position(
+        game,
+        f"hands=G5/G2 G3/B4 B5 R6; discard=R9 R4 R5 R5; {CUBE_FILL}; colour=R; seat=1; dir=+; "
+        "phase=play; called=0",
+    )
+
+
+def test_H_CUBE_1_H_MULTI_1_a_roll_without_a_choice_mid_play_returns_to_the_play_at_once() -> None:
+    """H-CUBE-1 + H-MULTI-1: +2 for everyone else, rolled by a call in the middle of a play:
+    both opponents draw 2 and the roller, its call standing, decides on the next card."""
+    game = _first_mid_play_roll(L.CUBE_DRAW_TWO, L.CUBE_OTHERS)
+    assert_position(
+        game,
+        "hands=R5 G5/G2 G3 R4 Y1 Y2/B4 B5 R6 Y3 Y4; discard=R9 R5; "
+        "draw=Y5 Y6 Y7 Y8 Y9 B1 B2 B3 B4 B5 B6 B7; colour=R; seat=0; dir=+; phase=continue; called=0",
+    )
+    assert_legal(game, "R5", "pass")
+
+
+def test_H_CUBE_1_H_SEQ_1_a_discard_rolled_mid_run_goes_under_the_run() -> None:
+    """H-CUBE-1 + H-SEQ-1: a call after R3 R4 of a run rolls discard, everyone else: the roller
+    names red, the opponents' red cards go under the run's cards (which stay together on
+    top), and the run goes on with R5."""
+    for seed in range(2000):
+        game = at(
+            f"hands=R3 R4 R5 G5/G2 G3 R6/B4 B5 R7; discard=R2; {CUBE_FILL}; colour=R; seat=0; dir=+; "
+            "phase=play",
+            seed=seed,
+            runs=True,
+            cube=True,
+        )
+        play(game, "R3", "R4", "call")
+        if (game.state[L.S_CUBE_ACTION], game.state[L.S_CUBE_FACE]) == (L.CUBE_DISCARD, L.CUBE_OTHERS):
+            break
+    else:
+        pytest.fail("no seed rolls discard, everyone else")
+    assert_round_trip(game)
+    play(game, "colour R")
+    assert_position(
+        game,
+        f"hands=R5 G5/G2 G3/B4 B5; discard=R2 R6 R7 R3 R4; {CUBE_FILL}; colour=R; seat=0; dir=+; "
+        "phase=continue; called=0",
+    )
+    assert_legal(game, "R5", "pass")
+    play(game, "R5")
+    assert discard(game) == ["R2", "R6", "R7", "R3", "R4", "R5"] and game.current_player == 1
+
+
+def test_H_CUBE_1_H_STACK_1_a_roll_in_the_middle_of_an_answer_keeps_the_penalty() -> None:
+    """H-CUBE-1 + H-STACK-1 + H-MULTI-1: seat 1 answers a Draw Two with YD2, calls UNO with
+    YD2 G3 left and rolls; the pending penalty and the play answering it (``kind=1``,
+    ``carry=2``) print with the roll and read back; after the roll the second YD2 sends 6 on."""
+    for seed in range(2000):
+        game = at(
+            f"hands=G1 G2 G3/YD2 YD2 G3/B1 B2 B3/G4 G5 G6; discard=R4 RD2; {CUBE_FILL}; colour=R; "
+            "seat=1; dir=+; phase=answer; pending=2; from=0",
+            seed=seed,
+            multi_play="identical",
+            stacking=("D2/D2",),
+            cube=True,
+        )
+        play(game, "YD2", "call")
+        if game.phase == Phase.CHOOSE_TARGET:
+            break
+    else:
+        pytest.fail("no seed rolls a chosen player")
+    fields = position_fields(game.position())
+    play_fields = (fields["pending"], fields["kind"], fields["carry"], fields["cubereturn"])
+    assert play_fields == ("2", "1", "2", "continue")
+    assert_round_trip(game)
+    while game.phase != Phase.CONTINUE:
+        play(game, game.describe_action(game.legal_actions()[0]))
+    assert game.current_player == 1 and game.pending_penalty == 2
+    play(game, "YD2")
+    assert game.phase == Phase.ANSWER and game.current_player == 2 and game.pending_penalty == 6
+
+
+@pytest.mark.parametrize("overrides", [{}, {"multi_play": "identical", "runs": True}])
+def test_H_CUBE_1_random_games_keep_the_invariants(overrides: dict[str, Any]) -> None:
+    """H-CUBE-1 with stacking and Seven-O (and multi-card plays, where a call in the middle of
+    a play rolls): random and scripted games keep every invariant."""
     for policy in ("random", "greedy"):
         result = uno_env.simulate(
-            "uno_house", 4, 60, seed=3, policies=policy, check_invariants=True, cube=True
+            "uno_house", 4, 60, seed=3, policies=policy, check_invariants=True, cube=True, **overrides
         )
         assert (result.winner >= 0).sum() + result.truncated.sum() == 60
 

@@ -308,15 +308,15 @@ def push_discard(state: np.ndarray, face: int) -> None:
 
 
 @njit(cache=True, internal=True)
-def tuck_discard(state: np.ndarray, face: int) -> None:
-    """Put a card into the discard pile just under its top card."""
+def tuck_discard(state: np.ndarray, face: int, depth: int) -> None:
+    """Put a card into the discard pile just under its ``depth`` top cards (1: the top card)."""
     n = state[L.S_NDISCARD]
-    if not 1 <= n < L.MAX_CARDS:
+    if not 1 <= n < L.MAX_CARDS or not 1 <= depth <= n:
         engine_error(state, L.ERR_PILE)
         return
-    top = state[L.DISCARD_PILE + n - 1]
-    state[L.DISCARD_PILE + n - 1] = face
-    state[L.DISCARD_PILE + n] = top
+    for i in range(n, n - depth, -1):
+        state[L.DISCARD_PILE + i] = state[L.DISCARD_PILE + i - 1]
+    state[L.DISCARD_PILE + n - depth] = face
     state[L.S_NDISCARD] = n + 1
 
 
@@ -905,12 +905,14 @@ def cube_apply(state: np.ndarray, spec: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def _cube_discard(state: np.ndarray, spec: np.ndarray, seat: int, colour: int) -> None:
-    """The discard face: every card of ``colour`` goes under the top card; one card stays."""
+    """The discard face: every card of ``colour`` goes under the top card (under the cards of
+    the play being made, for a roll in its middle); one card stays."""
+    depth = state[L.S_PLAY_COUNT] if state[L.S_CUBE_RETURN] == L.PH_CONTINUE else 1
     for face in range(spec[L.SP_NUM_FACES]):
         if spec[L.F_COLOUR + face] == colour:
             while count_in_hand(state, seat, face) > 0 and state[L.HAND_SIZE + seat] > 1:
                 remove_from_hand(state, seat, face)
-                tuck_discard(state, face)
+                tuck_discard(state, face, depth)
 
 
 @njit(cache=True, internal=True)
@@ -1394,7 +1396,7 @@ def _number_effect(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool 
                 if spec[L.F_COLOUR + face] == colour:
                     while count_in_hand(state, seat, face) > 0 and state[L.HAND_SIZE + seat] > keep:
                         remove_from_hand(state, seat, face)
-                        tuck_discard(state, face)
+                        tuck_discard(state, face, 1)
             if state[L.HAND_SIZE + seat] == 0:
                 return went_out(state, spec, seat, staged)
         elif has_target(state, seat):
@@ -1843,8 +1845,8 @@ def call(state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None) ->
     state[L.CALLED + seat] = 1
     if staged is not None and spec[L.SP_CUBE] == 1:  # H-CUBE-1: calling UNO rolls the cube
         phase = state[L.S_PHASE]
-        if phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN:
-            cube_roll(state, spec, seat, 1)
+        if phase == L.PH_PLAY or phase == L.PH_PLAY_DRAWN or phase == L.PH_CONTINUE:
+            cube_roll(state, spec, seat, 1)  # in one's own turn, mid-play too (then the play goes on)
 
 
 @njit(cache=True, inline="always")

@@ -21,8 +21,10 @@ Fields are ``key=value`` separated by ``;``. The first seven are always printed:
 Optional fields, printed only when they differ from their default:
 
 - ``cube=1:5`` (the Uno cube's action and target dice, H-CUBE-1, while its roller chooses a
-  player or a colour), ``cubeuno=1``, ``cubereturn=drawn``, ``cubechosen=2``, and per seat
-  ``cuberolled=0 1 0`` (rolled at 10 cards since last holding fewer);
+  player or a colour), ``cubeuno=1``, ``cubereturn=drawn`` (or ``continue``: a call in the
+  middle of a multi-card play, whose fields then follow as in phase ``continue``),
+  ``cubechosen=2``, and per seat ``cuberolled=0 1 0`` (rolled at 10 cards since last holding
+  fewer);
 
 - ``drawn=R3``: the card just drawn (phase ``drawn``);
 - a pending penalty: ``pending=4`` cards and/or ``skip=2`` turns to sit out, ``from=1`` its
@@ -153,9 +155,9 @@ def _hand_faces(state: np.ndarray, seat: int, num_faces: int) -> list[int]:
     return faces
 
 
-def _midplay_defaults(state: np.ndarray, spec: np.ndarray) -> dict[str, int]:
-    """Defaults of the mid-play fields: a play of just the top card by the seat to move."""
-    phase = int(state[L.S_PHASE])
+def _midplay_defaults(state: np.ndarray, spec: np.ndarray, phase: int) -> dict[str, int]:
+    """Defaults of the mid-play fields in ``phase``: a play of just the top card by the seat
+    to move."""
     seat = int(state[L.S_CURRENT])
     top = _top(state)
     effect = int(spec[L.F_EFFECT + top])
@@ -275,13 +277,12 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
             fields.append(f"cubereturn={PHASE_NAMES[int(state[L.S_CUBE_RETURN])]}")
         if state[L.S_CUBE_CHOSEN] >= 0:
             fields.append(f"cubechosen={int(state[L.S_CUBE_CHOSEN])}")
+        if state[L.S_CUBE_RETURN] == L.PH_CONTINUE:  # a call in the middle of a play
+            fields.extend(_midplay_fields(state, spec, L.PH_CONTINUE))
     elif phase in MIDPLAY_PHASES and not (
         phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER
     ):
-        defaults = _midplay_defaults(state, spec)
-        for name, index in MIDPLAY_FIELDS:
-            if name in PHASE_FIELDS[phase] and int(state[index]) != defaults[name]:
-                fields.append(f"{name}={int(state[index])}")
+        fields.extend(_midplay_fields(state, spec, phase))
     counters = (
         ("dealer", L.S_DEALER), ("round", L.S_ROUND), ("decisions", L.S_DECISIONS), ("letgo", L.S_LETGO),
     )  # fmt: skip
@@ -293,6 +294,16 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
         if state[L.S_WINNER] >= 0:
             fields.append(f"winner={int(state[L.S_WINNER])}")
     return "; ".join(fields)
+
+
+def _midplay_fields(state: np.ndarray, spec: np.ndarray, phase: int) -> list[str]:
+    """The mid-play fields ``phase`` uses, where they differ from their defaults."""
+    defaults = _midplay_defaults(state, spec, phase)
+    return [
+        f"{name}={int(state[index])}"
+        for name, index in MIDPLAY_FIELDS
+        if name in PHASE_FIELDS[phase] and int(state[index]) != defaults[name]
+    ]
 
 
 def _in_cube(state: np.ndarray) -> bool:
@@ -317,7 +328,8 @@ PHASE_CODES = {name: phase for phase, name in PHASE_NAMES.items()}
 STATUS_CODES = {name: status for status, name in STATUS_NAMES.items()}
 DIRECTIONS = {"+": 1, "-": -1}  # E-DIR-1: the printer's two words, nothing else
 AFTER_CHOICE = {"start": L.AC_SAME_PLAYER, "play": L.AC_END_TURN}  # phase=colour, not a cube roll
-CUBE_RETURN = {"play": L.PH_PLAY, "drawn": L.PH_PLAY_DRAWN}  # H-CUBE-1: the phase after the roll
+# H-CUBE-1: the phase after the roll (continue: a call in the middle of a multi-card play)
+CUBE_RETURN = {"play": L.PH_PLAY, "drawn": L.PH_PLAY_DRAWN, "continue": L.PH_CONTINUE}
 
 
 MAX_POSITION_LENGTH = 65_536
@@ -764,6 +776,18 @@ def _read_cube(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     state[L.S_CUBE_ROLLER] = roller
     state[L.S_CUBE_AT_UNO] = f.integer("cubeuno", 0, 0, 1)
     state[L.S_CUBE_RETURN] = f.word("cubereturn", CUBE_RETURN, "play")
+    if state[L.S_CUBE_RETURN] == L.PH_CONTINUE:
+        switches, words = _PHASE_RULES[L.PH_CONTINUE]
+        if not any(spec[s] for s in switches):
+            raise PositionError(
+                f"cubereturn=continue returns to phase=continue, which needs the rule {words}, "
+                "which this rule set does not use"
+            )
+        if not state[L.S_CUBE_AT_UNO]:
+            raise PositionError(
+                "cubereturn=continue needs cubeuno=1: in the middle of a play only an UNO call rolls "
+                "(the roll at ten cards comes at the start of a turn)"
+            )
 
 
 def _read_drawn(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
@@ -803,10 +827,13 @@ def _read_pending(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     if pending:
         # answered (challenge, answer), being answered by a play (colour, continue), or left
         # when the game ended
-        if phase not in (L.PH_CHALLENGE, L.PH_ANSWER, L.PH_CHOOSE_COLOUR, L.PH_CONTINUE, L.PH_OVER):
+        in_play = _in_cube(state) and state[L.S_CUBE_RETURN] == L.PH_CONTINUE  # H-CUBE-1
+        if not in_play and phase not in (
+            L.PH_CHALLENGE, L.PH_ANSWER, L.PH_CHOOSE_COLOUR, L.PH_CONTINUE, L.PH_OVER
+        ):  # fmt: skip
             raise PositionError(
                 f"a pending penalty (pending, skip) is answered in phases challenge and answer (or by "
-                f"a play in colour, continue), not in phase={name}"
+                f"a play in colour, continue, or a cube roll returning to it), not in phase={name}"
             )
         before_current = engine.wrap_seat(int(state[L.S_CURRENT] - state[L.S_DIRECTION]), n)
         state[L.S_PENDING_FROM] = f.seat("from", before_current, n)
@@ -1133,10 +1160,13 @@ def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     """The fields of a play being resolved (or of an out-of-turn window), checked per phase."""
     midplay = tuple(name for name, _ in MIDPLAY_FIELDS)
     phase = int(state[L.S_PHASE])
-    if "cube" in f:
-        f.refuse(midplay, "do not go with a cube roll")
+    reason = int(state[L.S_TARGET_REASON])
+    if "cube" in f and state[L.S_CUBE_RETURN] == L.PH_CONTINUE:
+        phase = L.PH_CONTINUE  # H-CUBE-1: a call in the middle of a play; the play's fields
+    elif "cube" in f:
+        f.refuse(midplay, "do not go with a cube roll (unless it returns to cubereturn=continue)")
         return
-    if phase not in MIDPLAY_PHASES or state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:
+    elif phase not in MIDPLAY_PHASES or state[L.S_AFTER_CHOICE] == L.AC_SAME_PLAYER:
         f.refuse(
             midplay,
             "belong to phases in the middle of a play (colour, continue, target, give, jump, block)",
@@ -1158,10 +1188,12 @@ def _read_midplay(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     if phase == L.PH_CHOOSE_TARGET and "reason" not in f and spec[L.SP_TWO_GIVES] == 1:
         if spec[L.F_RANK + top] == 2 and spec[L.F_IS_NUMBER + top] == 1:  # H-TWO-1: a 2 gives
             state[L.S_TARGET_REASON] = L.TR_GIVE
-    defaults = _midplay_defaults(state, spec)
+    defaults = _midplay_defaults(state, spec, phase)
     for field, index in MIDPLAY_FIELDS:
         if field not in f:
             state[index] = defaults[field]
+    if "cube" in f:
+        state[L.S_TARGET_REASON] = reason  # the roll's own choice (read with the cube field)
     if "kind" in PHASE_FIELDS[phase]:
         _check_answer_play(state, name)
     if phase in (L.PH_JUMP_IN, L.PH_BLOCK):
