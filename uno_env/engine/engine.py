@@ -239,7 +239,9 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int, public: bool = Tru
     A card laid in view of everyone (``public``) leaves the hand's version as it is, so a
     player who knew the hand (a look, H-ZEROSEE-1, or a hand it passed, H-SEVEN-1, H-ZERO-1)
     still knows it: it saw the card go. A card passed face down (H-TWO-1) gives the hand a new
-    version; the caller says who still knows it."""
+    version; the caller says who still knows it, and the hand's public records (``VOID_*``,
+    ``HINT_*``) keep their slack: a slack that dropped for a face of the record would tell
+    every player the card was of those faces."""
     if not (0 <= seat < state[L.S_NPLAYERS] and 0 <= face < L.MAX_FACES):
         engine_error(state, L.ERR_FACE if 0 <= seat < state[L.S_NPLAYERS] else L.ERR_SEAT)
         return
@@ -248,7 +250,10 @@ def remove_from_hand(state: np.ndarray, seat: int, face: int, public: bool = Tru
         state[L.HELD + seat] &= ~(1 << face)
     state[L.HAND_SIZE + seat] -= 1
     if not public:
+        # the records are public: a card nobody else saw leaves their slack as it is (at most
+        # that many of the faces is still true), or the slack would tell which card it was
         state[L.HAND_VERSION + seat] += 1
+        return
     if (state[L.VOID_FACES + seat] >> face) & 1:
         state[L.VOID_SLACK + seat] -= 1  # it came from the cards gained since
     if (state[L.HINT_FACES + seat] >> face) & 1:
