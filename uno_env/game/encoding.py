@@ -154,18 +154,20 @@ FINISHED = _field(
     "finished", L.MAX_PLAYERS, 0.0, 1.0, "relative seats 0..9: 1 once the player left (MC-END-1)"
 )
 ACTOR = _field(
-    "actor", L.MAX_PLAYERS, 0.0, 1.0, "one-hot relative seat whose play is being resolved (mid-play phases)"
-)
+    "actor", L.MAX_PLAYERS, 0.0, 1.0,
+    "one-hot relative seat whose play is being resolved (mid-play phases; not the cube's choices, H-CUBE-1)",
+)  # fmt: skip
 PLAY_COUNT = _field(
     "play_count",
     1,
     0.0,
     L.MAX_CARDS / PENALTY_SCALE,
-    "cards laid in the play being made / 10 (mid-play phases)",
+    "cards laid in the play being made / 10 (mid-play phases but jump and the cube's choices)",
 )
 RUN_STEP = _field(
-    "run_step", 1, -1.0, 1.0, "direction of a same-colour run: +1 up, -1 down, 0 unknown (H-SEQ-1)"
-)
+    "run_step", 1, -1.0, 1.0,
+    "direction of a same-colour run: +1 up, -1 down, 0 unknown (H-SEQ-1; as play_count)",
+)  # fmt: skip
 TARGET_REASON = _field(
     "target_reason",
     4,
@@ -391,12 +393,17 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
         other = wrap_seat(seat + k, n)
         out[o_sit + k] = state[L.SITOUT + other] / PENALTY_SCALE
         out[o_fin + k] = 1.0 if state[L.FINISHED + other] > 0 else 0.0
+    # the Uno cube's choices (H-CUBE-1) are no play: the play fields hold what the last play left
+    cube = (phase == L.PH_CHOOSE_TARGET and state[L.S_TARGET_REASON] == L.TR_CUBE) or (
+        phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_CUBE
+    )
     if _is_midplay(phase):
         actor = state[L.S_ACTOR]
-        if 0 <= actor < n:
+        if 0 <= actor < n and not cube:
             out[offsets[ACTOR] + wrap_seat(actor - seat, n)] = 1.0
-        out[offsets[PLAY_COUNT]] = state[L.S_PLAY_COUNT] / PENALTY_SCALE
-        out[offsets[RUN_STEP]] = state[L.S_RUN_STEP]
+        if not cube and phase != L.PH_JUMP_IN:  # a jump-in window follows a play that is over
+            out[offsets[PLAY_COUNT]] = state[L.S_PLAY_COUNT] / PENALTY_SCALE
+            out[offsets[RUN_STEP]] = state[L.S_RUN_STEP]
         if phase == L.PH_CHOOSE_TARGET:
             out[offsets[TARGET_REASON] + state[L.S_TARGET_REASON]] = 1.0
         target = state[L.S_TARGET]
@@ -405,9 +412,7 @@ def encode(state: np.ndarray, spec: np.ndarray, seat: int, offsets: np.ndarray, 
         opener = state[L.S_WINDOW_FROM]
         if (phase == L.PH_JUMP_IN or phase == L.PH_BLOCK) and 0 <= opener < n:
             out[offsets[WINDOW_FROM] + wrap_seat(opener - seat, n)] = 1.0
-    if (phase == L.PH_CHOOSE_TARGET and state[L.S_TARGET_REASON] == L.TR_CUBE) or (
-        phase == L.PH_CHOOSE_COLOUR and state[L.S_AFTER_CHOICE] == L.AC_CUBE
-    ):
+    if cube:
         out[offsets[CUBE] + state[L.S_CUBE_ACTION]] = 1.0
         out[offsets[CUBE] + 6 + state[L.S_CUBE_FACE]] = 1.0
     o = offsets[REVEALED]
