@@ -19,8 +19,10 @@ from uno_env import Game
 from uno_env.engine import cards
 from uno_env.engine import layout as L
 from uno_env.engine.cards import format_cards, parse_cards
+from uno_env.engine.rules import HOUSE_STACKING, MACAO_EFFECTS, MACAO_KINGS, RuleSet
 from uno_env.envs import describe, layout_table, obs_layout
 from uno_env.game.encoding import DRAW_PILE_SCALE, HAND_SIZE_SCALE, observe_state
+from uno_env.game.position import PositionError
 from uno_env.versions import OBS_VERSION
 
 
@@ -211,7 +213,8 @@ def test_a_seven_swap_reveals_to_each_player_the_hand_it_passed() -> None:
     assert not field(obs_of(game, 1), "revealed").any() and not field(obs_of(game, 3), "revealed").any()
     rng = random.Random(0)
     for observer in range(4):
-        variant = Game.from_position("uno", hidden_variant(game.position(), observer, rng), seven_swap=True)
+        text = hidden_variant(game.position(), observer, rng, game.rules)
+        variant = Game.from_position(game.rules, text)
         np.testing.assert_array_equal(obs_of(variant, observer), obs_of(game, observer))
 
 
@@ -240,13 +243,18 @@ def test_a_pending_sit_out_penalty() -> None:
 
 
 # ================================================================ no hidden information
-def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
+def hidden_variant(text: str, observer: int, rng: random.Random, rules: RuleSet | str = "uno") -> str:
     """The same position with the observer's hidden cards redealt: opponents keep their hand
     sizes, the draw pile its size, but which cards sit where (and the draw order) changes.
     What the position shows of an opponent's hand stays in it: its drawn card (the position
     names it), the copies of the top card of a player asked to jump in (H-JUMP-1 asks only
     holders) and a 0 of a player asked to block the look (H-ZEROSEE-1); hands the observer
-    has seen and that did not change since (H-ZEROSEE-1) are not hidden, so they stay."""
+    has seen and that did not change since (H-ZEROSEE-1) are not hidden, so they stay.
+
+    Whether a pending Wild Draw Four was a bluff (U-WD4-2) is hidden too: it is dropped, and
+    in phase ``challenge``, where the position must agree with the redealt hand of its player
+    (the validation of ``rules``), the flag is whichever that hand admits (either, at random,
+    where both fit)."""
     fields = fields_of(text)
     hands = [h.split() for h in fields["hands"].split("/")]
     draw = fields["draw"].split() if fields["draw"] not in ("", "-") else []
@@ -276,15 +284,22 @@ def hidden_variant(text: str, observer: int, rng: random.Random) -> str:
         hands[seat] = new + kept.get(seat, [])
     fields["hands"] = "/".join(" ".join(h) for h in hands)
     fields["draw"] = " ".join(pool) or "-"
-    sender = int(fields.get("from", observer))
-    if fields.get("phase") == "challenge" and "before" in fields and sender not in fixed:
-        # whether the Wild Draw Four was a bluff is hidden too, so it follows the redealt hand,
-        # which a position must agree with (U-WD4-1: a card of the colour before it makes it one)
-        fields.pop("bluff", None)
-        if any(card[0] == fields["before"] for card in hands[sender]):
-            fields["bluff"] = "1"
     redeal_jump_block(fields, hands, fixed)
-    return join_fields(fields)
+    sender = int(fields.get("from", fields["seat"]))
+    if sender in fixed:  # the player of the Wild Draw Four, or one who saw its hand, knows
+        return join_fields(fields)
+    fields.pop("bluff", None)
+    if fields.get("phase") != "challenge":
+        return join_fields(fields)
+    candidates = [join_fields(fields), join_fields({**fields, "bluff": "1"})]
+    rng.shuffle(candidates)
+    for candidate in candidates:
+        try:
+            Game.from_position(rules, candidate)
+        except PositionError:
+            continue
+        return candidate
+    raise AssertionError(f"no bluff flag fits the redealt position {candidates[0]}")
 
 
 LEAK_CASES = [
@@ -307,7 +322,8 @@ def test_hidden_cards_and_draw_order_do_not_change_the_observation(
     if preset not in uno_env.PRESETS:
         pytest.skip(f"no preset {preset}")
     rng = random.Random(n)
-    game = Game(preset, n, seed=n, **overrides)
+    rules = uno_env.load_rules(preset, **overrides)
+    game = Game(rules, n, seed=n)
     checked = 0
     for step in range(600):
         if game.is_over():
@@ -315,13 +331,125 @@ def test_hidden_cards_and_draw_order_do_not_change_the_observation(
         if step % 17 == 0:
             position = game.position()
             for observer in range(n):
-                variant = Game.from_position(preset, hidden_variant(position, observer, rng), **overrides)
+                variant = Game.from_position(rules, hidden_variant(position, observer, rng, rules))
                 assert variant.hand(observer) == game.hand(observer)
                 np.testing.assert_array_equal(obs_of(variant, observer), obs_of(game, observer))
                 checked += 1
         actions = game.legal_actions()
         game.step(actions[rng.randrange(len(actions))])
     assert checked >= 2 * n
+
+
+ALL_HOUSE_RULES: dict[str, object] = {
+    "seven_swap": True,
+    "zero_rule": "swap_optional",
+    "zero_reveals": True,
+    "two_gives": True,
+    "jump_in": True,
+    "eight_again": True,
+    "multi_play": "same_rank",
+    "runs": True,
+    "stacking": HOUSE_STACKING,
+    "reverse_reflects": True,
+    "cube": True,
+    "react_nine": True,
+    "react_seven": True,
+}
+KINGS_AND_JOKERS = {"jokers": True, "card_effects": (*MACAO_EFFECTS, *MACAO_KINGS)}  # MC-OPT-1
+# (rules, overrides, players, phases each case must reach): the switches that move cards
+# between hands, reveal them or ask decisions out of turn, alone and together
+SWITCH_LEAK_CASES = [
+    pytest.param("uno", {"seven_swap": True}, 3, {"target"}, id="H-SEVEN-1"),
+    pytest.param("uno", {"zero_rule": "rotate"}, 4, set(), id="H-ZERO-1-rotate"),
+    pytest.param("uno", {"zero_rule": "swap"}, 2, {"target"}, id="H-ZERO-1-swap"),
+    pytest.param("uno", {"zero_rule": "swap_optional"}, 5, {"target"}, id="H-ZERO-1-swap-optional"),
+    pytest.param("uno", {"zero_rule": "discard_colour"}, 3, set(), id="H-ZERO-1-discard-colour"),
+    pytest.param("uno", {"zero_rule": "rotate", "zero_rule_rank": 1}, 6, set(), id="H-ZERO-1-rule-of-1"),
+    pytest.param("uno", {"zero_reveals": True, "zero_rule": "rotate"}, 5, {"block"}, id="H-ZEROSEE-1-rotate"),
+    pytest.param("uno", {"zero_reveals": True, "seven_swap": True}, 3, {"block"}, id="H-ZEROSEE-1-seven"),
+    pytest.param("uno", {"two_gives": True}, 3, {"give"}, id="H-TWO-1"),
+    pytest.param(
+        "uno", {"two_gives": True, "seven_swap": True, "zero_reveals": True}, 6, {"give"}, id="H-TWO-1-see"
+    ),
+    pytest.param("uno", {"jump_in": True}, 4, {"jump"}, id="H-JUMP-1"),
+    pytest.param(
+        "uno",
+        {"stacking": HOUSE_STACKING, "reverse_reflects": True},
+        3,
+        {"answer"},
+        id="H-STACK-1-H-REFLECT-1",
+    ),
+    pytest.param("uno", {"multi_play": "identical", "jump_in": True}, 4, {"jump"}, id="H-MULTI-1-jump"),
+    pytest.param("uno", {"multi_play": "same_rank", "runs": True}, 5, {"continue"}, id="H-MULTI-2-H-SEQ-1"),
+    pytest.param("uno", {"eight_again": True, "jump_in": True}, 3, {"jump"}, id="H-EIGHT-1-jump"),
+    pytest.param("uno", {"cube": True}, 4, {"target"}, id="H-CUBE-1"),
+    pytest.param("uno", {"react_nine": True, "react_seven": True}, 5, set(), id="H-REACT-1"),
+    pytest.param("uno", {"stacking": HOUSE_STACKING}, 2, {"challenge"}, id="U-WD4-2-stack"),
+    pytest.param("uno_mario", {"stacking": HOUSE_STACKING}, 4, {"answer"}, id="M-STAR-1"),
+    pytest.param("mau_mau", {"false_accusation": 0.5}, 4, set(), id="MM-CALL-1"),
+    pytest.param("macao", KINGS_AND_JOKERS, 3, set(), id="MC-OPT-1-MC-CALL-1"),
+    pytest.param("macao", KINGS_AND_JOKERS, 6, {"answer"}, id="MC-FOUR-1-6p"),
+    pytest.param("uno", ALL_HOUSE_RULES, 4, {"target", "give", "jump", "continue"}, id="house-4p"),
+    pytest.param("uno", ALL_HOUSE_RULES, 6, {"target", "jump"}, id="house-6p"),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides", "n", "phases"), SWITCH_LEAK_CASES)
+def test_no_hidden_information_under_the_switches_that_move_or_reveal_cards(
+    preset: str, overrides: dict[str, object], n: int, phases: set[str]
+) -> None:
+    """At every decision of random games and for every observer, the observation is the same
+    after a redeal of what the observer cannot see (:func:`hidden_variant`), and the same as
+    that of the game rebuilt from its position: the observation reads nothing the position
+    does not carry (a value a past play left behind in the state, say)."""
+    rules = uno_env.load_rules(preset, **overrides)
+    rng = random.Random(n)
+    reached: set[str] = set()
+    checked = 0
+    for seed in range(4):
+        game = Game(rules, n, seed=seed)
+        for _ in range(400):
+            if game.is_over():
+                break
+            position = game.position()
+            reached.add(fields_of(position)["phase"])
+            rebuilt = Game.from_position(rules, position)
+            for observer in range(n):
+                seen = obs_of(game, observer)
+                np.testing.assert_array_equal(obs_of(rebuilt, observer), seen, err_msg=position)
+                variant = Game.from_position(rules, hidden_variant(position, observer, rng, rules))
+                assert variant.hand(observer) == game.hand(observer)
+                np.testing.assert_array_equal(
+                    obs_of(variant, observer), seen, err_msg=f"observer {observer} at {position}"
+                )
+                checked += 1
+            actions = game.legal_actions()
+            game.step(actions[rng.randrange(len(actions))])
+        if phases <= reached and seed >= 1:
+            break
+    assert phases <= reached, f"never reached phase {sorted(phases - reached)}"
+    assert checked >= 50 * n
+
+
+def test_a_card_given_face_down_leaves_the_givers_records_as_they_were() -> None:
+    """H-TWO-1: the cards a player gives pass face down, so only the giver and the receiver
+    know them. Seat 0's Wild Draw Four implied it held no blue card (its hint, one card gained
+    since): whether it gives its B1 or its G5, seat 2 sees the same observation (the hint's
+    slack stays 1; it dropped to 0 for the blue card, telling seat 2 which card went)."""
+    blue = " ".join(f"B{x}" for x in [*range(10), "S", "R", "D2"])
+    position = (
+        "hands=R2 B1 G5 G6 G7/Y1 Y2 Y3/Y4 Y5 Y6; discard=R5; draw=B2 G9 Y7 Y8; colour=R; seat=0; dir=+; "
+        f"phase=play; hint={blue}:1/-/-"
+    )
+    after = {}
+    for card in ("B1", "G5"):
+        game = Game.from_position("uno", position, two_gives=True)
+        for move in ("R2", "target +1", card, "G6"):
+            game.step(move)
+        assert fields_of(game.position())["hint"] == f"{blue}:1/-/-"
+        after[card] = game
+    np.testing.assert_array_equal(obs_of(after["B1"], 2), obs_of(after["G5"], 2))
+    assert field(obs_of(after["B1"], 2), "hint_slack")[0] == pytest.approx(0.1)  # seat 0 is +1 of seat 2
 
 
 def test_an_opponents_drawn_card_and_a_bluff_flag_do_not_leak() -> None:

@@ -508,7 +508,7 @@ def check_against_aec(rules: object, n: int, seed: int, seen: list, log: list[En
                     action = (action + 1) % 10  # another card given between two other seats
                 other_world.append((who, action, phase))
             same = Game.from_position(rules, position)  # type: ignore[arg-type]
-            redealt = Game.from_position(rules, hidden_variant(position, seat, rng))  # type: ignore[arg-type]
+            redealt = Game.from_position(rules, hidden_variant(position, seat, rng, rules))  # type: ignore[arg-type]
             a = PublicView(same.state, same.compiled.spec, same.rules, log, length)
             b = PublicView(redealt.state, redealt.compiled.spec, redealt.rules, other_world, length)
             assert decision_json(a) == decision_json(b)

@@ -83,7 +83,7 @@ def _message(view: dict[str, Any], event: dict[str, Any] | None) -> str:
 
 def _redealt(rules: Any, position: str, observer: int, rng: random.Random) -> Game | None:
     try:
-        return Game.from_position(rules, hidden_variant(position, observer, rng))
+        return Game.from_position(rules, hidden_variant(position, observer, rng, rules))
     except PositionError:
         return None  # a few mid-play fields tie cards to hands (H-JUMP-1's penalty copies)
 
