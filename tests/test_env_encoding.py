@@ -247,9 +247,10 @@ def hidden_variant(text: str, observer: int, rng: random.Random, rules: RuleSet 
     """The same position with the observer's hidden cards redealt: opponents keep their hand
     sizes, the draw pile its size, but which cards sit where (and the draw order) changes.
     What the position shows of an opponent's hand stays in it: its drawn card (the position
-    names it), the copies of the top card of a player asked to jump in (H-JUMP-1 asks only
-    holders) and a 0 of a player asked to block the look (H-ZEROSEE-1); hands the observer
-    has seen and that did not change since (H-ZEROSEE-1) are not hidden, so they stay.
+    names it, in whatever phase follows the draw), the copies of the top card of a player
+    asked to jump in (H-JUMP-1 asks only holders) and a 0 of a player asked to block the
+    look (H-ZEROSEE-1); hands the observer has seen and that did not change since
+    (H-ZEROSEE-1) are not hidden, so they stay.
 
     Whether a pending Wild Draw Four was a bluff (U-WD4-2) is hidden too: it is dropped, and
     in phase ``challenge``, where the position must agree with the redealt hand of its player
@@ -260,10 +261,16 @@ def hidden_variant(text: str, observer: int, rng: random.Random, rules: RuleSet 
     draw = fields["draw"].split() if fields["draw"] not in ("", "-") else []
     kept: dict[int, list[str]] = {}
     mover, phase = int(fields["seat"]), fields.get("phase")
+    if "drawn" in fields:
+        # the drawn card is named by the position, in every phase it lasts into (a cube roll or
+        # a choice after the draw, say): it stays with its drawer, the mover or the actor
+        drawers = [mover] + ([int(fields["actor"])] if "actor" in fields else [])
+        drawers += [seat for seat, hand in enumerate(hands) if fields["drawn"] in hand]
+        drawer = next(seat for seat in drawers if fields["drawn"] in hands[seat])
+        if drawer != observer:
+            kept[drawer] = [fields["drawn"]]
     if mover != observer:
-        if phase == "drawn" and "drawn" in fields:
-            kept[mover] = [fields["drawn"]]
-        elif phase == "jump":
+        if phase == "jump":
             top = fields["discard"].split()[-1]
             kept[mover] = [card for card in hands[mover] if card == top]
         elif phase == "block":

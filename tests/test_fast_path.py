@@ -364,8 +364,10 @@ def _sets_against_faces(
             if state[L.S_PHASE] == L.PH_PLAY:
                 seat = state[L.S_CURRENT]
                 playable = engine.playable_set(state, spec, seat)
-                for face in range(nf):
-                    same = same and ((playable >> face) & 1 == 1) == engine.playable(state, spec, seat, face)
+                for face in range(nf):  # the faces the deck holds (no joker of a jokerless deck)
+                    if (spec[L.SET_FACES] >> face) & 1:
+                        in_set = (playable >> face) & 1 == 1
+                        same = same and in_set == engine.playable(state, spec, seat, face)
             if not same:
                 out[-1] = out[0]
                 return out
