@@ -21,9 +21,10 @@ import pytest
 from agents import ScriptedAgent, make
 from uno_env import Game
 from uno_env.engine import layout as L
+from uno_env.engine.cards import parse_face
 from uno_env.engine.rules import compile_spec
 from uno_env.styles.dispatch import choose_action
-from uno_env.styles.facts import bluff_probability_ppm, fallback_action
+from uno_env.styles.facts import bluff_probability_ppm, fallback_action, is_bluff
 from uno_env.styles.monte_carlo import POLICY_MONTE_CARLO
 from uno_env.styles.registry import POLICIES, STYLES, parse_policy
 from uno_env.styles.scripted import POLICY_BLOCKER
@@ -315,6 +316,36 @@ def test_bluff_probability_is_the_hypergeometric_estimate() -> None:
     game = position(challenge("G1", "G2 G3 G4 G6 B1 B2 B3 B4 B5"))
     spec = compile_spec(game.rules)
     assert bluff_probability_ppm(game.state, spec, 0) == 500_000
+
+
+def test_bluff_probability_counts_only_the_cards_that_make_it_illegal_under_each_reading() -> None:
+    """U-WD4-1 / U-WD4-2: seat 1 holds one card, the Wild Draw Four lies on G5, 10 cards are
+    unseen. A green card makes it a bluff (5 of them: GS GR GD2 G2 G3); under
+    ``no_playable_card`` so do a Wild and the 5s (8); under ``no_playable_number_card`` only
+    the number cards that matched: G2 G3 Y5 B5 (4)."""
+    text = challenge("B1", "GS GR GD2 W G2 G3 Y5 B5 B2")
+    for legal_when, ppm in (
+        ("no_matching_colour", 500_000),
+        ("no_playable_card", 800_000),
+        ("no_playable_number_card", 400_000),
+    ):
+        game = position(text, wd4_legal_when=legal_when)
+        assert bluff_probability_ppm(game.state, compile_spec(game.rules), 0) == ppm, legal_when
+
+
+@pytest.mark.parametrize("style", [s for s in SCRIPTED if s not in ("bluffer", "monte_carlo")])
+def test_no_style_bluffs_a_wild_draw_four_under_the_number_card_reading(style: str) -> None:
+    """U-WD4-1 option ``no_playable_number_card``: on R5, G5 matches by number, so the Wild Draw
+    Four would be a bluff (the styles' test, ``is_bluff``, says so) and no style but the bluffer
+    plays it; with a red Skip instead it is no bluff."""
+    text = play_position("G5 WD4 Y7/G1 G2 G3")
+    game = position(text, wd4_legal_when="no_playable_number_card")
+    spec = compile_spec(game.rules)
+    assert is_bluff(game.state, spec, 0, parse_face("WD4"))
+    assert at(text, style, wd4_legal_when="no_playable_number_card") != "WD4"
+    assert at(text, "bluffer:bluff=1", wd4_legal_when="no_playable_number_card") == "WD4"
+    skip = position(play_position("RS WD4 Y7/G1 G2 G3"), wd4_legal_when="no_playable_number_card")
+    assert not is_bluff(skip.state, spec, 0, parse_face("WD4"))
 
 
 # ================================================================ cautious

@@ -89,6 +89,10 @@ def _switch_cases() -> dict[str, RuleSet]:
         "uno", wd4_bluff="refused", wd4_legal_when="no_playable_card", no_finish_on_action=True,
         action_same_symbol=True, max_decisions=1500,
     )  # fmt: skip
+    cases["uno, refused, no playable number card, no finish"] = uno_env.load_rules(
+        "uno", wd4_bluff="refused", wd4_legal_when="no_playable_number_card", no_finish_on_action=True,
+        action_same_symbol=True, max_decisions=1500,
+    )  # fmt: skip
     return cases
 
 

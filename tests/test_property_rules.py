@@ -63,7 +63,9 @@ def uno_rule_sets(draw: st.DrawFn) -> dict[str, Any]:
         "draw_when_playable": draw(st.booleans()),
         "reverse_with_two": draw(st.sampled_from(("skip", "reverse"))),
         "wd4_bluff": draw(st.sampled_from(("challenge", "unpunished", "refused"))),
-        "wd4_legal_when": draw(st.sampled_from(("no_matching_colour", "no_playable_card"))),
+        "wd4_legal_when": draw(
+            st.sampled_from(("no_matching_colour", "no_playable_card", "no_playable_number_card"))
+        ),
         "challenge_colour": draw(st.sampled_from(("annulled", "stands"))),
         "challenge_penalty": draw(st.integers(0, 4)),
         "call": draw(st.sampled_from(("uno", "mau_mau", "none"))),

@@ -905,6 +905,10 @@ WD4_TABLE = (
         ("WD4 W B1", "no_playable_card", False),  # option: the Wild is playable
         ("WD4 B1 Y3", "no_playable_card", True),
         ("WD4 WD4 B1", "no_matching_colour", True),  # another Wild Draw Four is no red card
+        ("WD4 RS RD2 B1", "no_playable_number_card", True),  # option (002): action cards do not count
+        ("WD4 W B1", "no_playable_number_card", True),  # option: nor does a Wild
+        ("WD4 R2 B1", "no_playable_number_card", False),  # option: a number of the colour
+        ("WD4 G7 B1", "no_playable_number_card", False),  # option: a number matching by number
     ],
 )
 def test_U_WD4_1_legal_only_without_a_card_of_the_current_colour(
@@ -914,6 +918,7 @@ def test_U_WD4_1_legal_only_without_a_card_of_the_current_colour(
     is legal: no card of the current colour (official), or no other playable card (option)."""
     game = pos(WD4_TABLE.format(hand=hand_text), wd4_bluff="refused", wd4_legal_when=legal_when)
     assert ("WD4" in legal(game)) is wd4_legal
+    assert bool(engine.wild_draw_legal(game.state, compile_spec(game.rules), 0)) is wd4_legal
     others = {c for c in hand_text.split() if c != "WD4" and (c == "W" or c[0] == "R" or c[1:] == "7")}
     assert legal(game) - {"WD4"} == others | {"draw"}
 
@@ -959,6 +964,53 @@ def test_U_WD4_1_option_no_playable_card_makes_a_number_match_a_bluff() -> None:
         game,
         "hands=G7 B1 G9 Y1 Y2 Y3/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=R; seat=1; "
         "dir=+; phase=play",
+    )
+
+
+NUMBER_MATCHES_ON_R7 = "R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 Y7 G7 B7"
+"""The number cards that match R7 on red: what a legal Wild Draw Four there shows its player
+lacks under ``wd4_legal_when="no_playable_number_card"``."""
+
+
+def test_U_WD4_1_option_no_playable_number_card_an_action_card_of_the_colour_leaves_it_legal() -> None:
+    """U-WD4-1 option ``wd4_legal_when="no_playable_number_card"`` (the Uno wiki: illegal with "a
+    card of the same number/colour that could be played, except the action cards"): seat 0 holds
+    a red Skip and a Wild on red, both playable, and no number card that matches, so its Wild
+    Draw Four is legal. U-WD4-2: seat 1's challenge fails: it draws 4 + 2 and loses the turn,
+    and the proof names the number cards that matched (red numbers and the 7s), not the Skip."""
+    game = pos(WD4_TABLE.format(hand="WD4 RS W B1"), wd4_legal_when="no_playable_number_card")
+    assert legal(game) == {"RS", "W", "WD4", "draw"}
+    game.step("WD4")
+    game.step("colour B")
+    assert_position(
+        game,
+        "hands=RS W B1/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=G9 Y1 Y2 Y3 B2 B3 B4; colour=B; seat=1; "
+        f"dir=+; phase=challenge; pending=4; from=0; before=R; hint={NUMBER_MATCHES_ON_R7}:0/-/-",
+    )
+    game.step("challenge")
+    assert_position(
+        game,
+        "hands=RS W B1/G3 G4 G5 G9 Y1 Y2 Y3 B2 B3/Y5 Y6 Y7; discard=R7 WD4; draw=B4; colour=B; seat=2; "
+        f"dir=+; phase=play; void={NUMBER_MATCHES_ON_R7}:0/-/-; hint={NUMBER_MATCHES_ON_R7}:0/-/-",
+    )
+    game.check_invariants()
+
+
+@pytest.mark.parametrize("number", ["R2", "G7"])
+def test_U_WD4_1_option_no_playable_number_card_a_matching_number_makes_it_a_bluff(number: str) -> None:
+    """U-WD4-1 option ``wd4_legal_when="no_playable_number_card"``: a number card of the colour
+    (R2) or of the top card's number (G7) makes the Wild Draw Four illegal, Skip held or not.
+    U-WD4-2: the challenge succeeds: seat 0 draws the 4, the colour before it (red) holds again
+    and seat 1 takes a normal turn."""
+    game = pos(WD4_TABLE.format(hand=f"WD4 RS {number}"), wd4_legal_when="no_playable_number_card")
+    game.step("WD4")
+    game.step("colour B")
+    assert position_fields(game.position())["bluff"] == "1"
+    game.step("challenge")
+    assert_position(
+        game,
+        f"hands=RS {number} G9 Y1 Y2 Y3/G3 G4 G5/Y5 Y6 Y7; discard=R7 WD4; draw=B2 B3 B4; colour=R; "
+        f"seat=1; dir=+; phase=play; hint={NUMBER_MATCHES_ON_R7}:4/-/-",
     )
 
 
@@ -1806,11 +1858,15 @@ class OfficialModel:
         return len(self.hands) == 2 and self.rule("reverse_with_two", "skip") == "skip"
 
     def wd4_legal(self, seat: int) -> bool:
+        legal_when = self.rule("wd4_legal_when", "no_matching_colour")
         for card in self.hands[seat]:
             if card == "WD4":
                 continue
-            if self.rule("wd4_legal_when", "no_matching_colour") == "no_playable_card":
+            if legal_when == "no_playable_card":
                 if self.matches(card):
+                    return False
+            elif legal_when == "no_playable_number_card":
+                if self.symbol(card).isdigit() and self.matches(card):
                     return False
             elif card[0] == self.colour:
                 return False
@@ -1968,6 +2024,7 @@ MODEL_RULES: list[dict[str, Any]] = [
     {"draw": "until_playable", "drawn_card": "must_play"},
     {"reverse_with_two": "reverse", "challenge_colour": "stands", "challenge_penalty": 0},
     {"wd4_legal_when": "no_playable_card", "uno_penalty": 5},
+    {"wd4_legal_when": "no_playable_number_card"},
     {"wd4_bluff": "unpunished", "last_card_draw": False},
     {"wd4_bluff": "refused"},
 ]

@@ -533,6 +533,35 @@ def test_U_WD4_2_a_challenge_position_whose_bluff_contradicts_the_hand_is_refuse
     assert wrong in message and "U-WD4-1" in message and "seat 0" in message
 
 
+@pytest.mark.parametrize(
+    ("sender", "extra", "wrong"),
+    [
+        # a number that matched (G7 on R7) made it illegal: bluff=0 is refused
+        ("G7 B5", "", "bluff=0"),
+        # a red Skip did not: bluff=1 is refused
+        ("RS W B5", "; bluff=1", "bluff=1"),
+    ],
+)
+def test_U_WD4_2_a_challenge_position_is_judged_by_the_number_card_reading(
+    sender: str, extra: str, wrong: str
+) -> None:
+    """U-WD4-1 option ``wd4_legal_when="no_playable_number_card"`` (the Uno wiki): the bluff
+    flag of a challenge position must fit that reading: a number card that matched the pile
+    makes the Wild Draw Four a bluff, an action card or a Wild does not. The same hands with
+    the flag the other way are accepted."""
+    rules = {"wd4_legal_when": "no_playable_number_card"}
+    with pytest.raises(PositionError) as info:
+        pos(CHALLENGE.format(sender=sender, extra=extra), **rules)
+    message = str(info.value)
+    assert wrong in message and "U-WD4-1" in message and "seat 0" in message
+    other = "; bluff=1" if not extra else ""
+    game = pos(CHALLENGE.format(sender=sender, extra=other), **rules)
+    play(game, "challenge")
+    caught = bool(other)
+    assert len(hand(game, 0)) == len(sender.split()) + (4 if caught else 0)
+    assert len(hand(game, 1)) == 3 + (0 if caught else 6)
+
+
 def test_U_WD4_2_a_challenge_position_with_cards_gained_since_plays_as_a_legal_one() -> None:
     """U-WD4-2 with U-UNO-1: seat 0 holds R1 R2 but drew both after laying a legal Wild Draw
     Four (a missed call: the hint counts 2 cards gained since): the position is accepted, the

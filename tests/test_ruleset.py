@@ -354,6 +354,29 @@ def test_toml_bad_value_is_refused(tmp_path: Path) -> None:
         RuleSet.from_toml(path)
 
 
+def test_wd4_legal_when_no_playable_number_card_round_trips(tmp_path: Path) -> None:
+    """U-WD4-1's third reading (the Uno wiki) through every way a rule set is written: a TOML
+    file, ``--set``, the canonical string; a misspelt value names the field and the three words."""
+    from training.common import resolve_rules
+
+    rules = uno_env.load_rules("uno", wd4_legal_when="no_playable_number_card")
+    assert rules.wd4_legal_when == "no_playable_number_card"
+    path = tmp_path / "wiki.toml"
+    path.write_text('preset = "uno"\nwd4_legal_when = "no_playable_number_card"\n', encoding="utf-8")
+    assert RuleSet.from_toml(path) == rules
+    path.write_text(rules.to_toml(), encoding="utf-8")
+    assert RuleSet.from_toml(path) == rules
+    assert resolve_rules("uno", ["wd4_legal_when=no_playable_number_card"]) == rules
+    assert str(rules) == "preset=uno wd4_legal_when=no_playable_number_card"
+    assert RuleSet.parse(str(rules)) == rules
+    with pytest.raises(RuleError) as exc:
+        resolve_rules("uno", ["wd4_legal_when=no_playable_numbers"])
+    message = str(exc.value)
+    assert "wd4_legal_when" in message and "no_playable_numbers" in message
+    for word in ("no_matching_colour", "no_playable_card", "no_playable_number_card"):
+        assert repr(word) in message
+
+
 # ---------------------------------------------------------------- canonical string
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_canonical_string_round_trip(name: str) -> None:

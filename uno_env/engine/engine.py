@@ -52,6 +52,9 @@ MATCH_LOWEST_TOTAL = O.MATCH["lowest_total"]
 WD4_CHALLENGE = O.WD4_BLUFF["challenge"]
 WD4_UNPUNISHED = O.WD4_BLUFF["unpunished"]
 WD4_REFUSED = O.WD4_BLUFF["refused"]
+WD4_NO_MATCHING_COLOUR = O.WD4_LEGAL_WHEN["no_matching_colour"]
+WD4_NO_PLAYABLE_CARD = O.WD4_LEGAL_WHEN["no_playable_card"]
+WD4_NO_PLAYABLE_NUMBER_CARD = O.WD4_LEGAL_WHEN["no_playable_number_card"]
 DRAW_ONE = O.DRAW["one"]
 DRAW_UNTIL_PLAYABLE = O.DRAW["until_playable"]
 DRAW_ONE_THEN_ANY = O.DRAW["one_then_any"]
@@ -406,8 +409,12 @@ def wild_draw_legal_by_face(state: np.ndarray, spec: np.ndarray, seat: int) -> b
     for face in range(nf):
         if count_in_hand(state, seat, face) == 0 or spec[L.F_EFFECT + face] == L.EF_WILD_DRAW:
             continue
-        if spec[L.SP_WD4_NO_PLAYABLE] == 1:
+        legal_when = spec[L.SP_WD4_LEGAL_WHEN]
+        if legal_when == WD4_NO_PLAYABLE_CARD:
             if matches(state, spec, face):
+                return False
+        elif legal_when == WD4_NO_PLAYABLE_NUMBER_CARD:
+            if spec[L.F_IS_NUMBER + face] == 1 and matches(state, spec, face):
                 return False
         elif spec[L.F_COLOUR + face] == state[L.S_COLOUR]:
             return False
@@ -535,23 +542,25 @@ def matching_faces(state: np.ndarray, spec: np.ndarray) -> int:
     return match
 
 
-@njit(cache=True, internal=True)
-def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
-    """U-WD4-1: ``seat`` holds no card of the active colour (option: no other playable card)."""
-    others = state[L.HELD + seat] & ~spec[L.WILD_DRAW_FACES]
-    if spec[L.SP_WD4_NO_PLAYABLE] == 1:
-        return (others & matching_faces(state, spec)) == 0
-    return (others & colour_faces(spec, state[L.S_COLOUR])) == 0
-
-
 @njit(cache=True, inline="always")
 def wild_draw_proof(state: np.ndarray, spec: np.ndarray) -> int:
     """U-WD4-1: the faces a legal Wild Draw Four laid now shows its player holds none of: those
-    of the active colour (with ``wd4_legal_when = "no_playable_card"``, every card that matches),
-    never a Wild Draw Four, which does not count against it (:func:`wild_draw_legal`)."""
-    if spec[L.SP_WD4_NO_PLAYABLE] == 1:
+    of the active colour (with ``wd4_legal_when = "no_playable_card"``, every card that matches;
+    with ``"no_playable_number_card"``, every number card that matches), never a Wild Draw
+    Four, which does not count against it (:func:`wild_draw_legal`)."""
+    legal_when = spec[L.SP_WD4_LEGAL_WHEN]
+    if legal_when == WD4_NO_PLAYABLE_CARD:
         return matching_faces(state, spec) & ~spec[L.WILD_DRAW_FACES]
+    if legal_when == WD4_NO_PLAYABLE_NUMBER_CARD:
+        return matching_faces(state, spec) & spec[L.NUMBER_FACES] & ~spec[L.WILD_DRAW_FACES]
     return colour_faces(spec, state[L.S_COLOUR]) & ~spec[L.WILD_DRAW_FACES]
+
+
+@njit(cache=True, internal=True)
+def wild_draw_legal(state: np.ndarray, spec: np.ndarray, seat: int) -> bool:
+    """U-WD4-1: ``seat`` holds no card of the active colour (options: no other playable card;
+    no playable number card)."""
+    return (state[L.HELD + seat] & wild_draw_proof(state, spec)) == 0
 
 
 @njit(cache=True, internal=True)

@@ -34,7 +34,11 @@ DRAW: Mapping[str, int] = {
 DRAWN_CARD: Mapping[str, int] = {"may_keep": 0, "must_play": 1}  # U-DRAW-2
 REVERSE_WITH_TWO: Mapping[str, int] = {"skip": 1, "reverse": 0}  # U-REV-1: 1 a Reverse skips
 WILD_NOT_ON_WHEN: Mapping[str, int] = {"top_card": 0, "pending": 1}  # MM-JACK-1
-WD4_LEGAL_WHEN: Mapping[str, int] = {"no_matching_colour": 0, "no_playable_card": 1}  # U-WD4-1
+WD4_LEGAL_WHEN: Mapping[str, int] = {
+    "no_matching_colour": 0,
+    "no_playable_card": 1,
+    "no_playable_number_card": 2,
+}  # U-WD4-1
 WD4_BLUFF: Mapping[str, int] = {"challenge": 0, "unpunished": 1, "refused": 2}  # U-WD4-2
 CHALLENGE_COLOUR: Mapping[str, int] = {"annulled": 0, "stands": 1}  # U-WD4-2
 CALL: Mapping[str, int] = {"uno": 1, "mau_mau": 2, "none": 0}  # U-UNO-1, MC-CALL-1, MM-CALL-1

@@ -180,9 +180,11 @@ class RuleSet:
         "no_matching_colour",
         "U-WD4-1",
         "a Wild Draw Four is legal: 'no_matching_colour': with no card of the active colour in hand "
-        "(official); 'no_playable_card': only with no playable card at all (the Uno and Mau-Mau sheet)",
+        "(official); 'no_playable_card': only with no playable card at all (the Uno and Mau-Mau sheet); "
+        "'no_playable_number_card': with no playable number card (action cards and wilds do not "
+        "count: the Uno wiki)",
         codes=O.WD4_LEGAL_WHEN,
-        slot=L.SP_WD4_NO_PLAYABLE,
+        slot=L.SP_WD4_LEGAL_WHEN,
     )
     wd4_bluff: str = _rule(
         "challenge",

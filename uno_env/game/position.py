@@ -883,12 +883,13 @@ def _check_bluff(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         for _ in range(int(engine.count_in_hand(state, sender, face)))
     ]
     if state[L.S_BLUFF]:
-        # with wd4_legal_when="no_playable_card" the card it was laid on decides a match too:
+        # with wd4_legal_when="no_playable_card" (or "no_playable_number_card") the card it was
+        # laid on decides a match too:
         # judged only while that card is the one under it (a reshuffle, U-DRAW-4, may have taken
         # it since, and under a Wild Draw Four may lie another laid in the same play, H-MULTI-1)
         under = int(state[L.DISCARD_PILE + state[L.S_NDISCARD] - 2]) if state[L.S_NDISCARD] >= 2 else -1
         known = under >= 0 and (int(spec[L.WILD_DRAW_FACES]) >> under) & 1 == 0
-        if not held and (known or spec[L.SP_WD4_NO_PLAYABLE] == 0):
+        if not held and (known or spec[L.SP_WD4_LEGAL_WHEN] == engine.WD4_NO_MATCHING_COLOUR):
             raise PositionError(
                 f"position field bluff=1: seat {sender} holds no card that would have made its Wild "
                 f"Draw Four illegal on {before} (U-WD4-1), and it only gained cards since it laid it; "

@@ -138,7 +138,8 @@ def bluff_probability_ppm(state: np.ndarray, spec: np.ndarray, seat: int) -> int
 
     Its player's hand is taken as a random draw of its size from the cards ``seat`` cannot
     see; the play was a bluff if that hand held a card that made it illegal (U-WD4-1: a card
-    of the colour before it, or under the ``no_playable_card`` option any card that matched).
+    of the colour before it, or under the ``no_playable_card`` option any card that matched,
+    under ``no_playable_number_card`` any number card that matched).
     """
     sender = state[L.S_PENDING_FROM]
     if sender < 0:
@@ -154,11 +155,14 @@ def bluff_probability_ppm(state: np.ndarray, spec: np.ndarray, seat: int) -> int
         if unseen[face] == 0 or spec[L.F_EFFECT + face] == L.EF_WILD_DRAW:
             continue
         spoils = spec[L.F_COLOUR + face] == before
-        if spec[L.SP_WD4_NO_PLAYABLE] == 1:
+        legal_when = spec[L.SP_WD4_LEGAL_WHEN]
+        if legal_when != engine.WD4_NO_MATCHING_COLOUR:
             if spec[L.F_ANYWHERE + face] == 1:
                 spoils = True
             if under >= 0 and spec[L.F_RANK + face] == spec[L.F_RANK + under]:
                 spoils = True
+            if legal_when == engine.WD4_NO_PLAYABLE_NUMBER_CARD and spec[L.F_IS_NUMBER + face] == 0:
+                spoils = False  # 002: an action card never makes it illegal
         if spoils:
             spoilers += unseen[face]
     hand = state[L.HAND_SIZE + sender]
