@@ -626,6 +626,67 @@ def test_U_DRAW_2_until_playable_stops_when_nothing_is_left() -> None:
     assert_position(game, "hands=R2 G2 G9 B7 B9/B3; discard=Y5; draw=-; colour=Y; seat=1; dir=+; phase=play")
 
 
+@pytest.mark.parametrize("draw", ["one", "until_playable"])
+def test_U_DRAW_2_U_WD4_2_must_play_a_drawn_wild_draw_four_that_is_a_bluff(draw: str) -> None:
+    """U-DRAW-2 (``drawn_card="must_play"``) with U-WD4-1/2: a drawn Wild Draw Four is playable
+    (a wild matches anything) even while the hand holds the colour (R2), which makes it a bluff;
+    so it is the one legal play, and it may be challenged: the challenge catches it, seat 0
+    draws the 4 and red holds again. Where bluffs are refused (``wd4_bluff="refused"``) it is not
+    playable: under ``draw="one"`` the turn ends with it kept, under ``"until_playable"`` the
+    drawing goes on to the next playable card (R4)."""
+    text = (
+        "hands=R2 G1/G3 G4 G5/Y5 Y6 Y7; discard=R7; draw=WD4 Y1 Y2 Y3 R4 B2 B3 B4; colour=R; seat=0; "
+        "dir=+; phase=play"
+    )
+    game = pos(text, draw=draw, drawn_card="must_play")
+    game.step("draw")
+    assert (game.phase, position_fields(game.position())["drawn"]) == (Phase.PLAY_DRAWN, "WD4")
+    assert legal(game) == {"WD4"}
+    game.step("WD4")
+    game.step("colour B")
+    fields = position_fields(game.position())
+    assert [fields[k] for k in ("phase", "pending", "bluff", "before")] == ["challenge", "4", "1", "R"]
+    game.step("challenge")
+    assert sorted(hand(game, 0)) == ["G1", "R2", "R4", "Y1", "Y2", "Y3"]  # the 4 of the penalty
+    assert (game.current_player, game.phase, game.active_colour) == (1, Phase.PLAY, 0)
+    refused = pos(text, draw=draw, drawn_card="must_play", wd4_bluff="refused")
+    refused.step("draw")
+    if draw == "one":
+        assert sorted(hand(refused, 0)) == ["G1", "R2", "WD4"]
+        assert (refused.current_player, refused.phase) == (1, Phase.PLAY)
+    else:
+        assert sorted(hand(refused, 0)) == ["G1", "R2", "R4", "WD4", "Y1", "Y2", "Y3"]
+        assert legal(refused) == {"R4"}
+
+
+def test_U_DRAW_2_the_one_card_a_turn_reading_is_draw_one() -> None:
+    """U-DRAW-2: the Uno and Mau-Mau sheet's "deve pescar e, caso ainda continue sem a carta
+    precisa, perder seu turno, repetindo o processo até sair uma carta jogável" reads two ways.
+    ``draw="until_playable"`` plays the Uno wiki's "continuar a comprar": every card in one
+    turn until one fits. One card a turn, the turn lost, again on the next turn until one fits,
+    is ``draw="one"`` (U-DRAW-1): seat 0 draws B9, seat 1 plays, seat 0 draws G2, seat 1 plays,
+    and only then does seat 0 draw the yellow card."""
+    text = "hands=R2 G9 B7/B3 B4 Y4 Y6; discard=Y5; draw=B9 G2 Y1 R8; colour=Y; seat=0; dir=+; phase=play"
+    at_once = pos(text, draw="until_playable")
+    at_once.step("draw")
+    assert_position(
+        at_once,
+        "hands=R2 G2 G9 B7 B9 Y1/B3 B4 Y4 Y6; discard=Y5; draw=R8; colour=Y; seat=0; dir=+; phase=drawn; "
+        "drawn=Y1",
+    )
+    one_a_turn = pos(text, draw="one")
+    for drawn, answer in (("B9", "Y4"), ("G2", "Y6")):
+        one_a_turn.step("draw")
+        assert drawn in hand(one_a_turn, 0) and one_a_turn.current_player == 1
+        one_a_turn.step(answer)
+    one_a_turn.step("draw")
+    assert_position(
+        one_a_turn,
+        "hands=R2 G2 G9 B7 B9 Y1/B3 B4; discard=Y5 Y4 Y6; draw=R8; colour=Y; seat=0; dir=+; phase=drawn; "
+        "drawn=Y1",
+    )
+
+
 # ================================================================ U-DRAW-3
 DRAW3_SITUATION = "hands={hand}/B3; discard=R7; draw=Y1; colour=R; seat=0; dir=+; phase=play"
 
@@ -1781,6 +1842,24 @@ def test_U_SCORE_3_lowest_total_wins_when_someone_reaches_the_target() -> None:
     assert outcome.winner == 2
     assert outcome.reason == "match"
     assert outcome.ranking == (2, 0, 1)
+
+
+def test_U_SCORE_3_a_tie_for_the_lowest_total_goes_to_the_lowest_seat_number() -> None:
+    """U-SCORE-3: the source does not say who wins when two totals tie for the lowest; the
+    engine picks the lowest seat number. Seat 1 goes out (its total stays 30), seat 0 adds 10
+    (30), seat 2 adds 5 and reaches the target (45): seats 0 and 1 tie and seat 0 wins, not
+    the round's winner nor the next seat after it. The ranking goes on clockwise from it."""
+    game = pos(
+        "hands=G9 Y1/R5/B2 B3; discard=R7; draw=" + NUMBER_PILE + "; colour=R; seat=1; dir=+; phase=play; "
+        "scores=20 30 40; dealer=0; round=3",
+        match="lowest_total",
+        target=45,
+    )
+    game.step("R5")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.scores, outcome.round_points) == ((30, 30, 45), (10, 0, 5))
+    assert (outcome.winner, outcome.reason, outcome.ranking) == (0, "match", (0, 1, 2))
 
 
 def test_U_SCORE_3_whole_matches_from_a_deal() -> None:
