@@ -156,9 +156,9 @@ def test_the_drawn_card_is_seen_by_its_drawer_only() -> None:
     """U-DRAW-1: the card just drawn is private until played."""
     game = Game.from_position(
         "uno",
-        "hands=R1 R2 B3/G3 G4/B9 B1; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=drawn; drawn=B3",
+        "hands=R1 R2 R3/G3 G4/B9 B1; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=drawn; drawn=R3",
     )
-    assert np.flatnonzero(field(obs_of(game, 0), "drawn_card")).tolist() == parse_cards("B3")
+    assert np.flatnonzero(field(obs_of(game, 0), "drawn_card")).tolist() == parse_cards("R3")
     assert not field(obs_of(game, 1), "drawn_card").any()
     assert not field(obs_of(game, 2), "drawn_card").any()
 
@@ -461,13 +461,13 @@ def test_a_card_given_face_down_leaves_the_givers_records_as_they_were() -> None
 
 def test_an_opponents_drawn_card_and_a_bluff_flag_do_not_leak() -> None:
     drawn = (
-        "hands=R1 R2/G3 G4 B3/B9 B1; discard=R5; draw=B2 G9 Y7; colour=R; seat=1; dir=+; phase=drawn; "
-        "drawn=B3"
+        "hands=R1 R2/G3 G4 R3/B9 B1; discard=R5; draw=B2 G9 Y5; colour=R; seat=1; dir=+; phase=drawn; "
+        "drawn=R3"
     )
     other = (
-        drawn.replace("G4 B3", "G4 Y7")
-        .replace("draw=B2 G9 Y7", "draw=B2 G9 B3")
-        .replace("drawn=B3", "drawn=Y7")
+        drawn.replace("G4 R3", "G4 Y5")
+        .replace("draw=B2 G9 Y5", "draw=B2 G9 R3")
+        .replace("drawn=R3", "drawn=Y5")
     )
     for observer in (0, 2):
         np.testing.assert_array_equal(

@@ -159,6 +159,58 @@ def test_a_jump_in_block_counts_copies_of_the_top_card_its_seat_holds() -> None:
     assert (game.state[L.S_JUMP_BLOCK_SEAT], game.state[L.S_JUMP_BLOCK_COUNT]) == (1, 1)
 
 
+DRAWN = (
+    "hands=R1 R2 {drawn}/G3 G4/B9 B1; discard=R5; draw=B2 G9; colour=R; seat=0; dir=+; phase=drawn; "
+    "drawn={drawn}"
+)
+
+
+@pytest.mark.parametrize("draw", ["one", "until_playable"])
+def test_a_drawn_card_that_cannot_be_played_is_not_asked_about(draw: str) -> None:
+    """U-DRAW-1 / U-DRAW-2: phase ``drawn`` asks about a playable drawn card; a B3 drawn on red
+    ends the turn (``draw="one"``) or the drawing goes on (``"until_playable"``), so a position
+    holding it there (where only pass or call would be legal) is refused, naming the card, the
+    pile and what is allowed. A playable one (R3, or a Wild) is accepted."""
+    message = _error(uno_env.load_rules("uno", draw=draw), DRAWN.format(drawn="B3"))
+    assert "drawn=B3: seat 0 cannot play it on R5 (colour R)" in message
+    assert f"draw='{draw}'" in message and "allowed: a drawn card seat 0 can play" in message
+    for playable in ("R3", "Y5", "W"):
+        game = Game.from_position(uno_env.load_rules("uno", draw=draw), DRAWN.format(drawn=playable))
+        assert game.describe_action(game.legal_actions()[0]) == playable
+
+
+def test_a_drawn_wild_draw_four_refused_as_a_bluff_is_not_asked_about() -> None:
+    """U-WD4-2 (``wd4_bluff="refused"``) with U-DRAW-1: seat 0 holds R1 R2, so a drawn Wild Draw
+    Four is unplayable and the turn ended: refused. Under MM-CALL-1 (``call="mau_mau"``) play
+    can leave it there: the drawn card was playable, and a false call's penalty brought a red
+    card since (test_rules_uno's U-WD4-2 scenario): accepted, with pass the only decision left."""
+    text = DRAWN.format(drawn="WD4")
+    assert "drawn=WD4: seat 0 cannot play it" in _error(uno_env.load_rules("uno", wd4_bluff="refused"), text)
+    game = Game.from_position(uno_env.load_rules("uno", wd4_bluff="refused", call="mau_mau"), text)
+    assert [game.describe_action(a) for a in game.legal_actions()] == ["pass", "call"]
+
+
+@pytest.mark.parametrize(
+    "overrides", [{"draw": "one_then_any"}, {"cube": True}], ids=["one_then_any", "cube"]
+)
+def test_a_drawn_card_that_cannot_be_played_stays_where_play_leaves_one(overrides: dict[str, object]) -> None:
+    """MM-DRAW-1 (``draw="one_then_any"``) asks after any drawn card (play any playable card or
+    pass); with H-CUBE-1 a call in phase ``drawn`` rolls the cube, whose colour or cards may leave
+    the drawn card unplayable when the decision comes back. Both accept a drawn B3 on red."""
+    game = Game.from_position(uno_env.load_rules("uno", **overrides), DRAWN.format(drawn="B3"))
+    assert "pass" in [game.describe_action(a) for a in game.legal_actions()]
+
+
+def test_phase_drawn_never_holds_under_draw_one_then_pass() -> None:
+    """MD-DRAW-1 (``draw="one_then_pass"``): the turn ends with the card drawn, so no position
+    of such a game is in phase ``drawn``, playable card or not."""
+    rules = uno_env.load_rules("uno", draw="one_then_pass")
+    for drawn in ("B3", "R3"):
+        message = _error(rules, DRAWN.format(drawn=drawn))
+        assert "phase=drawn: under draw='one_then_pass' the turn ends" in message
+        assert "allowed: phase=play" in message
+
+
 def test_the_player_to_move_may_hold_a_call_with_two_cards() -> None:
     """U-UNO-1: the call is made before laying the second-to-last card, so the mover's call
     stands with two cards (and anyone's with one)."""

@@ -794,16 +794,49 @@ def _read_drawn(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     """``drawn``: the card just drawn, in phase ``drawn`` (or a cube roll that returns to it)."""
     seat = int(state[L.S_CURRENT])
     if state[L.S_PHASE] == L.PH_PLAY_DRAWN or (_in_cube(state) and state[L.S_CUBE_RETURN] == L.PH_PLAY_DRAWN):
+        if spec[L.SP_DRAW_RULE] == engine.DRAW_ONE_THEN_PASS:
+            raise PositionError(
+                "phase=drawn: under draw='one_then_pass' the turn ends with the card drawn (MD-DRAW-1), "
+                "so nothing is ever asked after a draw; allowed: phase=play (the next player's turn)"
+            )
         state[L.S_DREW] = 1
         if "drawn" in f:
             drawn = f.face("drawn")
             if engine.count_in_hand(state, seat, drawn) == 0:
                 raise PositionError(f"drawn={f.raw['drawn']} is not in the hand of seat {seat}")
             state[L.S_DRAWN] = drawn
+            if state[L.S_PHASE] == L.PH_PLAY_DRAWN:
+                _check_drawn_playable(f, state, spec, drawn)
         elif spec[L.SP_DRAW_RULE] != engine.DRAW_ONE_THEN_ANY:  # MM-DRAW-1 plays any card after drawing
             raise PositionError("phase=drawn needs drawn=<card>, the card just drawn")
     else:
         f.refuse(("drawn",), "belongs to phase=drawn (the card just drawn)")
+
+
+def _check_drawn_playable(f: _Fields, state: np.ndarray, spec: np.ndarray, drawn: int) -> None:
+    """U-DRAW-1 / U-DRAW-2: a drawn card that cannot be played ends the turn (``draw="one"``) or
+    the drawing goes on (``"until_playable"``), so phase ``drawn`` holds a playable one. Where
+    play can leave one that does not fit, it is accepted: MM-DRAW-1 (``"one_then_any"``) asks
+    after any card; H-CUBE-1's roll on a call may change the colour or the hand; and under
+    MM-CALL-1 a false call's penalty may bring a card of the colour that makes a drawn Wild Draw
+    Four illegal where bluffs are refused (U-WD4-1, U-WD4-2)."""
+    seat = int(state[L.S_CURRENT])
+    if (int(engine.playable_set(state, spec, seat)) >> drawn) & 1:
+        return
+    if spec[L.SP_DRAW_RULE] == engine.DRAW_ONE_THEN_ANY or spec[L.SP_CUBE] == 1:
+        return
+    refused = spec[L.SP_WD4_MODE] == engine.WD4_REFUSED and spec[L.F_EFFECT + drawn] == L.EF_WILD_DRAW
+    if refused and spec[L.SP_CALL_RULE] == engine.CALL_MAU_MAU:
+        return
+    draw_word = "until_playable" if spec[L.SP_DRAW_RULE] == engine.DRAW_UNTIL_PLAYABLE else "one"
+    ends = "the drawing goes on (U-DRAW-2)" if draw_word == "until_playable" else "the turn ends (U-DRAW-1)"
+    top = cards.format_face(_top(state), f.deck)
+    colour = cards.format_colour(int(state[L.S_COLOUR]), f.deck)
+    raise PositionError(
+        f"position field drawn={f.raw['drawn']}: seat {seat} cannot play it on {top} (colour {colour}), "
+        f"and under draw='{draw_word}' a drawn card that cannot be played is not asked about: {ends}; "
+        f"allowed: a drawn card seat {seat} can play, or phase=play for the turn that follows"
+    )
 
 
 def _read_pending(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
