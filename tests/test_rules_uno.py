@@ -976,7 +976,8 @@ def test_U_WD4_1_legal_only_without_a_card_of_the_current_colour(
     hand_text: str, legal_when: str, wd4_legal: bool
 ) -> None:
     """U-WD4-1: with ``wd4_bluff="refused"`` the mask offers the Wild Draw Four only when it
-    is legal: no card of the current colour (official), or no other playable card (option)."""
+    is legal: no card of the current colour (official), no other playable card (option), or no
+    playable number card (option, the Uno wiki); the engine's legality test agrees."""
     game = pos(WD4_TABLE.format(hand=hand_text), wd4_bluff="refused", wd4_legal_when=legal_when)
     assert ("WD4" in legal(game)) is wd4_legal
     assert bool(engine.wild_draw_legal(game.state, compile_spec(game.rules), 0)) is wd4_legal
