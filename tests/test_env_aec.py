@@ -27,6 +27,7 @@ from uno_env.engine import layout as L
 from uno_env.envs import ActionOutOfBoundsError, UnoEnv, aec, raw_env
 from uno_env.envs.core import next_seed
 from uno_env.envs.registration import pettingzoo_id
+from uno_env.game.encoding import obs_layout
 
 DICT_OBS_WARNINGS = (
     "Observation is not a NumPy array",
@@ -583,3 +584,52 @@ def test_reset_options_that_are_not_a_dict_are_refused() -> None:
     with pytest.raises(ValueError, match=r"reset options are None or a dict \(the key 'position'"):
         env.reset(seed=0, options="position")  # type: ignore[arg-type]
     env.reset(seed=0, options={"options": 1})
+
+
+# ================================================================ out-of-turn windows stay hidden
+# Seat 0 lays R5 (or a 0); in world A seat 2 holds an identical card (or a 0) and is asked out of
+# turn; in world B that card sits in the draw pile instead, and nobody is asked.
+WINDOW_TURN = "; colour=R; seat=0; dir=+; phase=play"
+WINDOW_WORLDS = {
+    "jump_in": (
+        {"jump_in": True},
+        "R5",
+        "hands=R5 G1 G2/B1 B2 B3/R5 Y1 Y2; discard=R9; draw=Y3 Y4 Y5 Y6 Y7" + WINDOW_TURN,
+        "hands=R5 G1 G2/B1 B2 B3/Y7 Y1 Y2; discard=R9; draw=Y3 Y4 Y5 Y6 R5" + WINDOW_TURN,
+    ),
+    "block": (
+        {"zero_reveals": True},
+        "R0",
+        "hands=R0 G1 G2/B1 B2 B3/G0 Y1 Y2; discard=R9; draw=Y3 Y4 Y5 Y6 Y7" + WINDOW_TURN,
+        "hands=R0 G1 G2/B1 B2 B3/Y7 Y1 Y2; discard=R9; draw=Y3 Y4 Y5 Y6 G0" + WINDOW_TURN,
+    ),
+}
+
+
+@pytest.mark.parametrize("label", sorted(WINDOW_WORLDS))
+def test_an_open_window_shows_the_seats_not_asked_the_game_as_if_nobody_held_the_card(label: str) -> None:
+    """H-JUMP-1, H-ZEROSEE-1: a window asks only the seats holding a card to lay, so while it is
+    open the other seats' observations (AEC ``observe``, and so every agent of the Parallel env)
+    are those of the same game in which nobody held one: they do not tell who was asked."""
+    rules, card, asked, nobody = WINDOW_WORLDS[label]
+    world_a = uno_env.env("uno", 3, **rules)
+    world_a.reset(seed=0, options={"position": asked})
+    world_b = uno_env.env("uno", 3, **rules)
+    world_b.reset(seed=0, options={"position": nobody})
+    for world in (world_a, world_b):
+        world.step(uno_env.parse_action(card))
+    assert world_a.agent_selection == "player_2"  # asked out of turn: the window is open
+    assert world_a.position() != world_b.position()
+    # the player of the 0 waits for its look (it sees the hands once nobody blocked), so only
+    # the others are compared there
+    for agent in ("player_0", "player_1") if label == "jump_in" else ("player_1",):
+        np.testing.assert_array_equal(
+            world_a.observe(agent)["observation"], world_b.observe(agent)["observation"], err_msg=agent
+        )
+        assert not world_a.observe(agent)["action_mask"].any()
+    # the seat asked sees its own decision
+    assert world_a.observe("player_2")["action_mask"].any()
+    if label == "block":  # the look waits on the window: no hand is shown before it
+        revealed = obs_layout("uno").slice("revealed")
+        assert not world_a.observe("player_0")["observation"][revealed].any()
+        assert world_b.observe("player_0")["observation"][revealed].any()

@@ -184,26 +184,15 @@ def controls(game: Game, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _let_go(game: Game) -> int:
-    """The action that lets an out-of-turn chance go (the window's pass)."""
-    return next(a for a in game.legal_actions() if action_kind(a, game.deck)[0] == ActionKind.PASS)
-
-
 def let_windows_go(game: Game, seat: int | None) -> Game:
     """The game as ``seat`` may picture it: while an out-of-turn window (:data:`WINDOW_PHASES`)
     asks another seat, a copy in which every seat asked before ``seat`` lets the chance go
     (``seat`` itself is then asked, or the game goes on); else ``game`` itself. The engine asks
     only the seats holding a card to lay, so the open window itself is private to them: what
-    it would have looked like without any such card is all the other seats may see. ``None``
-    (a spectator) sees the game as it is."""
-    if seat is None or game.is_over() or game.current_player == seat:
-        return game
-    if game.decision().phase not in WINDOW_PHASES:
-        return game
-    future = game.clone()
-    while not future.is_over() and future.current_player != seat and future.decision().phase in WINDOW_PHASES:
-        future.step(_let_go(future))
-    return future
+    it would have looked like without any such card is all the other seats may see
+    (:meth:`uno_env.Game.as_seen_by`, with its exceptions). ``None`` (a spectator) sees the
+    game as it is."""
+    return game if seat is None else game.as_seen_by(seat)
 
 
 def visible_decisions(game: Game, seat: int | None) -> int:

@@ -360,6 +360,9 @@ def _play_env(every_path: bool) -> None:
         for agent in table.agent_iter(max_iter=10_000):
             _, _, terminated, truncated, _ = table.last()
             table.step(None if terminated or truncated else _first_legal(table.observe(agent)["action_mask"]))
+    # another seat's view of an open out-of-turn window (H-JUMP-1): the AEC and Parallel envs
+    house = _module("game.facade").Game("uno_house", 2, seed=0)
+    _module("engine.engine").let_windows_pass(house.state.copy(), house.compiled.spec, 1, True)
 
     def python_opponent(obs: np.ndarray, mask: np.ndarray) -> int:
         return _first_legal(mask)

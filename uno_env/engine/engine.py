@@ -1739,6 +1739,34 @@ def _pass_window(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> No
         begin_turn(state, spec, state[L.S_RESUME], staged)
 
 
+@njit(cache=True, internal=True)
+def let_windows_pass(state: np.ndarray, spec: np.ndarray, observer: int, staged: bool | None) -> bool:
+    """Advance ``state`` (a copy: the game goes on with the real one) as if every seat asked by
+    the open out-of-turn windows let them go, until a decision that is no window's or is
+    ``observer``'s; whether the copy may stand for the game in ``observer``'s view.
+
+    A window asks only the seats holding a card to lay (H-JUMP-1, H-ZEROSEE-1), so a seat not
+    asked must see the game as it would be had nobody held one: what the AEC env's
+    ``observe`` and the Parallel env show the other seats. Not where that game would already
+    have drawn a card or used chance (a turn beginning with the cube's roll, H-CUBE-1): those
+    are not known yet, so the copy would show what nobody may see. Nor for the player of a 0
+    whose look waits on the window (it sees the hands only once nobody blocked)."""
+    if staged is None:
+        return False  # no windows without the staged machinery
+    if state[L.S_PHASE] == L.PH_BLOCK and state[L.S_ACTOR] == observer:
+        return False
+    ndraw = state[L.S_NDRAW]
+    chance = state[L.RNG : L.RNG + L.RNG_WORDS].copy()
+    for _ in range(4 * L.MAX_PLAYERS):  # each pass moves a window on or closes it
+        phase = state[L.S_PHASE]
+        if state[L.S_STATUS] != L.ST_RUNNING or state[L.S_CURRENT] == observer:
+            break
+        if phase != L.PH_JUMP_IN and phase != L.PH_BLOCK:
+            break
+        _pass_window(state, spec, staged)
+    return state[L.S_NDRAW] == ndraw and (state[L.RNG : L.RNG + L.RNG_WORDS] == chance).all()
+
+
 @njit(cache=True, inline="always")
 def block_look(state: np.ndarray, spec: np.ndarray, seat: int, face: int, staged: bool | None) -> None:
     """H-ZEROSEE-1: ``seat`` lays a 0 out of turn and nobody looks at the hands; the play of
