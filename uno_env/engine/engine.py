@@ -1749,12 +1749,14 @@ def let_windows_pass(state: np.ndarray, spec: np.ndarray, observer: int, staged:
     asked must see the game as it would be had nobody held one: what the AEC env's
     ``observe`` and the Parallel env show the other seats. Not where that game would already
     have drawn a card or used chance (a turn beginning with the cube's roll, H-CUBE-1): those
-    are not known yet, so the copy would show what nobody may see. Nor for the player of a 0
-    whose look waits on the window (it sees the hands only once nobody blocked)."""
+    are not known yet, so the copy would show what nobody may see. The player of a 0 whose
+    look waits on the window sees the game go on without the look (it sees the hands only
+    once nobody blocked)."""
     if staged is None:
         return False  # no windows without the staged machinery
-    if state[L.S_PHASE] == L.PH_BLOCK and state[L.S_ACTOR] == observer:
-        return False
+    # a watcher (observer -1) has no looks; a seat's row is restored below
+    looks = L.SEEN + max(observer, 0) * L.MAX_PLAYERS
+    seen = state[looks : looks + L.MAX_PLAYERS].copy()
     ndraw = state[L.S_NDRAW]
     chance = state[L.RNG : L.RNG + L.RNG_WORDS].copy()
     for _ in range(4 * L.MAX_PLAYERS):  # each pass moves a window on or closes it
@@ -1764,6 +1766,8 @@ def let_windows_pass(state: np.ndarray, spec: np.ndarray, observer: int, staged:
         if phase != L.PH_JUMP_IN and phase != L.PH_BLOCK:
             break
         _pass_window(state, spec, staged)
+    if observer >= 0:
+        state[looks : looks + L.MAX_PLAYERS] = seen  # H-ZEROSEE-1: no look has happened yet
     return state[L.S_NDRAW] == ndraw and (state[L.RNG : L.RNG + L.RNG_WORDS] == chance).all()
 
 

@@ -210,9 +210,9 @@ class Game:
         (H-JUMP-1, H-ZEROSEE-1), a copy in which every seat asked before ``seat`` lets the
         chance go (``seat`` itself is then asked, or the game goes on); else this game. A
         window asks only the seats holding a card to lay, so how it would have gone without any
-        such card is all the other seats may see. This game itself where that picture would
-        already show a card drawn or the cube's roll (not known yet), or to the player of a 0
-        whose look waits on the window (:func:`uno_env.engine.engine.let_windows_pass`)."""
+        such card is all the other seats may see (the player of a 0 without its look until
+        nobody blocked). This game itself where that picture would already show a card drawn or
+        the cube's roll, which nobody knows yet (:func:`uno_env.engine.engine.let_windows_pass`)."""
         if self.is_over() or self.current_player == seat:
             return self
         if int(self._state[L.S_PHASE]) not in (L.PH_JUMP_IN, L.PH_BLOCK):
