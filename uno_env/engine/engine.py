@@ -170,7 +170,7 @@ def wrap_seat(x: int, n: int) -> int:
     return x
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True)  # also called from Python: the position check of a penalty's sender
 def next_seat(state: np.ndarray, seat: int, steps: int) -> int:
     """The seat ``steps`` places from ``seat`` in the direction of play, skipping players who left."""
     n = state[L.S_NPLAYERS]
@@ -1739,7 +1739,7 @@ def _pass_window(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> No
         begin_turn(state, spec, state[L.S_RESUME], staged)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True)
 def let_windows_pass(state: np.ndarray, spec: np.ndarray, observer: int, staged: bool | None) -> bool:
     """Advance ``state`` (a copy: the game goes on with the real one) as if every seat asked by
     the open out-of-turn windows let them go, until a decision that is no window's or is
