@@ -88,7 +88,8 @@ def test_the_text_and_json_views_leak_no_hidden_information(
             position = game.position()
             mover = game.current_player
             same = Game.from_position(preset, position, **overrides)
-            variant = Game.from_position(preset, hidden_variant(position, mover, rng, same.rules), **overrides)
+            redealt = hidden_variant(position, mover, rng, same.rules)
+            variant = Game.from_position(preset, redealt, **overrides)
             a = PublicView(same.state, same.compiled.spec, same.rules)
             b = PublicView(variant.state, variant.compiled.spec, variant.rules)
             assert decision_json(a) == decision_json(b)
