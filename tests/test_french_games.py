@@ -196,6 +196,7 @@ def french_rule_sets(draw: st.DrawFn) -> tuple[RuleSet, int]:
         "drawn_card": draw(st.sampled_from(("may_keep", "must_play"))),
         "draw_when_playable": draw(st.booleans()),
         "reverse_with_two": draw(st.sampled_from(("skip", "reverse"))),
+        "start_reverse": draw(st.sampled_from(("dealer_first", "as_dealers_play"))),
         "multi_play": draw(st.sampled_from(("none", "identical", "same_rank"))),
         "call": draw(st.sampled_from(("uno", "mau_mau", "none"))),
         "uno_penalty": draw(st.integers(0, 5)),

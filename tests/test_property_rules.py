@@ -62,6 +62,7 @@ def uno_rule_sets(draw: st.DrawFn) -> dict[str, Any]:
         "drawn_card": draw(st.sampled_from(("may_keep", "must_play"))),
         "draw_when_playable": draw(st.booleans()),
         "reverse_with_two": draw(st.sampled_from(("skip", "reverse"))),
+        "start_reverse": draw(st.sampled_from(("dealer_first", "as_dealers_play"))),
         "wd4_bluff": draw(st.sampled_from(("challenge", "unpunished", "refused"))),
         "wd4_legal_when": draw(
             st.sampled_from(("no_matching_colour", "no_playable_card", "no_playable_number_card"))

@@ -405,6 +405,78 @@ def test_U_START_1_reverse_at_two_and_three_players(num_players: int) -> None:
     assert game.phase == Phase.PLAY
 
 
+def _start_on_reverse(num_players: int, **overrides: Any) -> tuple[Game, int]:
+    """The first seeded deal of ``num_players`` that turns a Reverse to start, with the deal
+    checked against the engine's own shuffle: hands as dealt, the Reverse turned from the top of
+    the rest, nobody drew. Returns the game and its dealer."""
+    game = first_seed(lambda g: str(g.top_card)[1:] == "R", num_players, **overrides)
+    dealer, deck = predeal(num_players, game.seed, **overrides)
+    dealt = 7 * num_players
+    assert deck[dealt][1:] == "R"
+    assert [hand(game, seat) for seat in range(num_players)] == dealt_hands(dealer, deck, num_players)
+    assert draw_pile(game) == deck[dealt + 1 :]
+    assert [str(card) for card in game.discard_pile()] == [deck[dealt]]
+    assert game.phase == Phase.PLAY
+    assert game.pending_penalty == 0
+    return game, dealer
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+@pytest.mark.parametrize("start_reverse", ["dealer_first", "as_dealers_play"])
+def test_U_START_1_start_reverse_readings_at_three_and_four_players(
+    num_players: int, start_reverse: str
+) -> None:
+    """U-START-1 (``start_reverse``): a starting Reverse turns play counter-clockwise in both
+    readings. ``dealer_first`` (003): the dealer plays first, then the dealer's right;
+    ``as_dealers_play`` (000, 002: as if the dealer had laid it): the dealer's right plays first,
+    then the seat right of it. Nobody draws; the deal is the same under either reading."""
+    game, dealer = _start_on_reverse(num_players, start_reverse=start_reverse)
+    other = Game("uno", num_players, seed=game.seed)  # the default reading, the same deal
+    assert [hand(other, seat) for seat in range(num_players)] == [
+        hand(game, seat) for seat in range(num_players)
+    ]
+    assert draw_pile(other) == draw_pile(game)
+    right = (dealer - 1) % num_players
+    first = dealer if start_reverse == "dealer_first" else right
+    assert game.current_player == first
+    assert game.direction == -1
+    assert game.hand_sizes() == [7] * num_players
+    game.step("draw")
+    if game.phase == Phase.PLAY_DRAWN:
+        game.step("pass")
+    assert game.current_player == (first - 1) % num_players
+    assert game.direction == -1
+
+
+@pytest.mark.parametrize(
+    ("start_reverse", "reverse_with_two", "dealer_first", "direction"),
+    [
+        ("dealer_first", "skip", True, -1),  # 003: the dealer plays first whatever U-REV-1 says
+        ("dealer_first", "reverse", True, -1),
+        ("as_dealers_play", "skip", True, 1),  # the dealer's Reverse skips the other player (U-REV-1)
+        ("as_dealers_play", "reverse", False, -1),  # the dealer's Reverse only flips: the other plays
+    ],
+)
+def test_U_START_1_start_reverse_readings_at_two_players(
+    start_reverse: str, reverse_with_two: str, dealer_first: bool, direction: int
+) -> None:
+    """U-START-1 (``start_reverse``) with U-REV-1 (``reverse_with_two``) at 2 players: under
+    ``as_dealers_play`` (000, 002) the starting Reverse acts as if the dealer had laid it, so with
+    ``reverse_with_two="skip"`` it skips the other player (the dealer plays first, the direction
+    stays) and with ``"reverse"`` it only flips the direction (the other player plays first);
+    under ``dealer_first`` (003) the dealer plays first either way. Nobody draws; after the
+    first player's turn the other player moves."""
+    game, dealer = _start_on_reverse(2, start_reverse=start_reverse, reverse_with_two=reverse_with_two)
+    first = dealer if dealer_first else 1 - dealer
+    assert game.current_player == first
+    assert game.direction == direction
+    assert game.hand_sizes() == [7, 7]
+    game.step("draw")
+    if game.phase == Phase.PLAY_DRAWN:
+        game.step("pass")
+    assert game.current_player == 1 - first
+
+
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_U_START_1_wild_at_two_and_three_players(num_players: int) -> None:
     """U-START-1 with U-WILD-1: a starting Wild: the player left of the dealer names the colour,

@@ -377,6 +377,31 @@ def test_wd4_legal_when_no_playable_number_card_round_trips(tmp_path: Path) -> N
         assert repr(word) in message
 
 
+def test_start_reverse_as_dealers_play_round_trips(tmp_path: Path) -> None:
+    """U-START-1's other reading of a starting Reverse (the Uno and Mau-Mau sheet, the Uno wiki)
+    through a TOML file, ``--set`` and the canonical string; every preset keeps the default
+    (Uno Super Mario's); a misspelt value names the field and both words."""
+    from training.common import resolve_rules
+
+    for name, preset_rules in uno_env.PRESETS.items():
+        assert preset_rules.start_reverse == "dealer_first", name
+    rules = uno_env.load_rules("uno", start_reverse="as_dealers_play")
+    path = tmp_path / "sheet.toml"
+    path.write_text('preset = "uno"\nstart_reverse = "as_dealers_play"\n', encoding="utf-8")
+    assert RuleSet.from_toml(path) == rules
+    path.write_text(rules.to_toml(), encoding="utf-8")
+    assert RuleSet.from_toml(path) == rules
+    assert resolve_rules("uno", ["start_reverse=as_dealers_play"]) == rules
+    assert str(rules) == "preset=uno start_reverse=as_dealers_play"
+    assert RuleSet.parse(str(rules)) == rules
+    with pytest.raises(RuleError) as exc:
+        resolve_rules("uno", ["start_reverse=as_dealer_play"])
+    message = str(exc.value)
+    assert "start_reverse" in message and "as_dealer_play" in message
+    for word in ("dealer_first", "as_dealers_play"):
+        assert repr(word) in message
+
+
 # ---------------------------------------------------------------- canonical string
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_canonical_string_round_trip(name: str) -> None:

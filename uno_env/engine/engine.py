@@ -65,6 +65,7 @@ CALL_MAU_MAU = O.CALL["mau_mau"]
 START_OFFICIAL = O.START_CARD["official"]
 START_PLAIN = O.START_CARD["number_only"]
 START_FIRST_DISCARD = O.START_CARD["first_discard"]
+START_REVERSE_AS_PLAY = O.START_REVERSE["as_dealers_play"]
 ZERO_NONE = O.ZERO_RULE["none"]
 ZERO_ROTATE = O.ZERO_RULE["rotate"]
 ZERO_SWAP_OPTIONAL = O.ZERO_RULE["swap_optional"]
@@ -2359,9 +2360,17 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
         if effect == L.EF_SIT_OUT:  # MC-FOUR-1: this turn is the first of the card's turns sat out
             state[L.SITOUT + first] += spec[L.F_AMOUNT + face] - 1
         state[L.S_CURRENT] = next_seat(state, first, 1)
-    elif effect == L.EF_REVERSE:  # the dealer plays first, then the dealer's right
-        state[L.S_DIRECTION] = -1
-        state[L.S_CURRENT] = dealer
+    elif effect == L.EF_REVERSE:
+        if spec[L.SP_START_REVERSE_AS_PLAY] != START_REVERSE_AS_PLAY:
+            state[L.S_DIRECTION] = -1  # U-START-1 (003): the dealer plays first, then the dealer's right
+            state[L.S_CURRENT] = dealer
+        elif n == 2 and spec[L.SP_REVERSE_SKIPS_TWO] == 1:
+            # U-START-1 (000, 002) as the dealer's play, with U-REV-1 at two players: the Reverse
+            # acts as a Skip, so the other player is skipped and the dealer plays first
+            state[L.S_CURRENT] = dealer
+        else:  # U-START-1 (000, 002): as if the dealer had laid it, the dealer's right plays first
+            state[L.S_DIRECTION] = -1
+            state[L.S_CURRENT] = next_seat(state, dealer, 1)
     elif effect == L.EF_DRAW:  # the first player draws and is skipped
         draw_cards(state, first, spec[L.F_AMOUNT + face])
         state[L.S_CURRENT] = next_seat(state, first, 1)

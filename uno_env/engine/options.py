@@ -25,6 +25,7 @@ START_CARD: Mapping[str, int] = {
     "number_only": 1,
     "first_discard": 2,
 }  # U-START-1/2, MM-START-1
+START_REVERSE: Mapping[str, int] = {"dealer_first": 0, "as_dealers_play": 1}  # U-START-1: a starting Reverse
 DRAW: Mapping[str, int] = {
     "one": 0,
     "until_playable": 1,

@@ -134,6 +134,17 @@ class RuleSet:
         codes=O.START_CARD,
         slot=L.SP_START,
     )
+    start_reverse: str = _rule(
+        "dealer_first",
+        "U-START-1",
+        "a starting Reverse: 'dealer_first': the direction flips and the dealer plays first, then the "
+        "player to the dealer's right (U-START-1 as Uno Super Mario reads it); 'as_dealers_play': "
+        "it counts as laid by the dealer (U-START-1 as the Uno and Mau-Mau sheet and the Uno wiki "
+        "read it): the direction flips and the player to the dealer's right plays first; at two "
+        "players it acts as U-REV-1 says, so with reverse_with_two = skip the dealer plays first",
+        codes=O.START_REVERSE,
+        slot=L.declare_spec_slot("SP_START_REVERSE_AS_PLAY", 50),
+    )
 
     # ---- a turn
     draw: str = _rule(
