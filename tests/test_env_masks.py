@@ -20,32 +20,19 @@ import numpy as np
 import pytest
 
 import uno_env
+from tests.test_env_encoding import ALL_HOUSE_RULES, KINGS_AND_JOKERS
 from uno_env import Game
 from uno_env.engine import actions
-from uno_env.engine.rules import HOUSE_STACKING, MACAO_EFFECTS, MACAO_KINGS, RuleSet
+from uno_env.engine.rules import HOUSE_STACKING, RuleSet
 from uno_env.envs.parallel import IDLE_ACTION
-
-ALL_HOUSE = {
-    "seven_swap": True,
-    "zero_rule": "swap_optional",
-    "zero_reveals": True,
-    "two_gives": True,
-    "jump_in": True,
-    "eight_again": True,
-    "multi_play": "same_rank",
-    "runs": True,
-    "stacking": HOUSE_STACKING,
-    "reverse_reflects": True,
-    "cube": True,
-}
 
 MASK_CASES = [
     pytest.param("uno", {"jump_in": True, "eight_again": True, "stacking": HOUSE_STACKING}, 4, id="jump"),
     pytest.param("uno", {"zero_rule": "rotate", "zero_reveals": True, "seven_swap": True}, 3, id="zero"),
-    pytest.param("uno", ALL_HOUSE, 5, id="house"),
+    pytest.param("uno", ALL_HOUSE_RULES, 5, id="house"),
     pytest.param("uno_mario", {"stacking": HOUSE_STACKING, "reverse_reflects": True}, 2, id="star"),
     pytest.param("mau_mau", {"false_accusation": 0.5}, 4, id="mau-mau-call"),
-    pytest.param("macao", {"jokers": True, "card_effects": (*MACAO_EFFECTS, *MACAO_KINGS)}, 6, id="macao"),
+    pytest.param("macao", KINGS_AND_JOKERS, 6, id="macao"),
 ]
 DECISIONS = 250
 
