@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from tests.scenarios import deal_hidden, redeal_jump_block
-from uno_env import PRESETS, Game, simulate
+from uno_env import PRESETS, Game, PositionError, simulate
 from uno_env.engine import layout as L
-from uno_env.engine.rules import compile_spec, preset
+from uno_env.engine.rules import RuleSet, compile_spec, preset
 from uno_env.styles import registry
 from uno_env.styles.dispatch import choose_action, planning_needed
 from uno_env.styles.registry import parse_policy, policy_table
@@ -115,9 +115,10 @@ def _fields(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) -> str:
+def hide_differently(text: str, seat: int, rules: RuleSet, rng: np.random.Generator) -> str:
     """The same position with the cards ``seat`` cannot see dealt anew (same hand sizes) and
-    the bluff flag of a pending Wild Draw Four drawn at random. Hands ``seat`` knows (``seen=``:
+    the bluff flag of a pending Wild Draw Four drawn at random among those the redealt hand of
+    its player admits (a position must agree with it, U-WD4-1). Hands ``seat`` knows (``seen=``:
     a look, H-ZEROSEE-1, or a hand it passed, H-SEVEN-1, H-ZERO-1) stay."""
     fields = _fields(text)
     values = dict(fields)
@@ -140,10 +141,18 @@ def hide_differently(text: str, seat: int, deck: str, rng: np.random.Generator) 
     keys = [k for k, _ in fields if k in values]  # (a jumpblock the redeal cannot keep is dropped)
     values["hands"] = "/".join(hands)
     values["draw"] = " ".join(rest) if rest else "-"
-    if "pending" in values and values.get("phase") == "challenge":
-        values["bluff"] = str(int(rng.integers(2)))
-    keys += ["bluff"] if "bluff" in values and "bluff" not in dict(fields) else []
-    return "; ".join(f"{k}={values[k]}" for k in keys)
+    keys += ["bluff"] if "bluff" not in dict(fields) else []
+    flags = ["0", "1"] if rng.integers(2) == 0 else ["1", "0"]
+    for flag in flags if "pending" in values and values.get("phase") == "challenge" else [None]:
+        if flag is not None:
+            values["bluff"] = flag
+        redealt = "; ".join(f"{k}={values[k]}" for k in keys if k in values)
+        try:
+            Game.from_position(rules, redealt)
+        except PositionError:
+            continue
+        return redealt
+    raise AssertionError(f"no bluff flag fits the redealt position of {text}")
 
 
 @pytest.mark.parametrize(("name", "num_players"), CASES)
@@ -153,7 +162,6 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
     checked = 0
     for seed in range(40):
         game = Game(name, num_players, seed=seed)
-        deck = game.deck
         spec = compile_spec(game.rules)
         mask_a = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
         mask_b = np.zeros(L.MAX_ACTIONS, dtype=np.int8)
@@ -161,7 +169,7 @@ def test_hidden_cards_never_change_a_choice(name: str, num_players: int) -> None
             text = game.position()
             seat = game.current_player
             a = Game.from_position(game.rules, text, seed=seed)
-            b = Game.from_position(game.rules, hide_differently(text, seat, deck, rng), seed=seed)
+            b = Game.from_position(game.rules, hide_differently(text, seat, game.rules, rng), seed=seed)
             assert a.hand(seat) == b.hand(seat) and a.hand_sizes() == b.hand_sizes()
             assert a.legal_actions() == b.legal_actions()
             mask_a[:] = 0
