@@ -108,7 +108,7 @@ from ..engine import actions, engine
 from ..engine import layout as L
 from ..engine.rules import RuleSet
 from ..game.encoding import observe_state
-from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message
+from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message, state_as_seen_by
 from ..styles.public import HistoryDigest
 from ..styles.view import PublicView, visible_last_actions
 from . import core
@@ -382,15 +382,12 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             raise self._unknown_agent(agent)
         if seat == self._cur_seat and not self._over:
             return self._cur_obs
-        state = self._state
-        if not self._over and state[L.S_PHASE] in (L.PH_JUMP_IN, L.PH_BLOCK):
-            # a window asks only the seats holding a card to lay: the others see the game as if
-            # nobody held one (H-JUMP-1, H-ZEROSEE-1), where that shows nothing hidden
-            ahead = state.copy()
-            if engine.let_windows_pass(ahead, self._spec, seat, self._staged):
-                state = ahead
+        # a window asks only the seats holding a card to lay: the others see the game as if
+        # nobody held one (H-JUMP-1, H-ZEROSEE-1), where that shows nothing hidden
+        ahead = None if self._over else state_as_seen_by(self._state, self._spec, seat, self._staged)
+        seen = self._state if ahead is None else ahead
         return {
-            "observation": observe_state(state, self._spec, seat, self.deck),
+            "observation": observe_state(seen, self._spec, seat, self.deck),
             "action_mask": np.zeros(self._num_actions, dtype=np.int8),
         }
 

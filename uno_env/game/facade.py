@@ -120,6 +120,18 @@ def engine_error_message(state: np.ndarray, position: str) -> str:
     return f"the engine cannot use this state ({why}) and ended the game; position: {position}"
 
 
+def state_as_seen_by(
+    state: np.ndarray, spec: np.ndarray, seat: int, staged: bool | None
+) -> np.ndarray | None:
+    """A copy of ``state`` as ``seat`` (not the one deciding) may picture it while an
+    out-of-turn window is open (:meth:`Game.as_seen_by`,
+    :func:`uno_env.engine.engine.let_windows_pass`), or None where it sees ``state`` itself."""
+    if state[L.S_STATUS] != L.ST_RUNNING or state[L.S_PHASE] not in (L.PH_JUMP_IN, L.PH_BLOCK):
+        return None
+    ahead = state.copy()
+    return ahead if engine.let_windows_pass(ahead, spec, seat, staged) else None
+
+
 class Game:
     """One game of a rule variant, stepped one decision at a time.
 
@@ -213,13 +225,13 @@ class Game:
         such card is all the other seats may see (the player of a 0 without its look until
         nobody blocked). This game itself where that picture would already show a card drawn or
         the cube's roll, which nobody knows yet (:func:`uno_env.engine.engine.let_windows_pass`)."""
-        if self.is_over() or self.current_player == seat:
+        if self.current_player == seat:
             return self
-        if int(self._state[L.S_PHASE]) not in (L.PH_JUMP_IN, L.PH_BLOCK):
+        ahead = state_as_seen_by(self._state, self._spec, seat, self._staged)
+        if ahead is None:
             return self
         future = self.clone()
-        if not engine.let_windows_pass(future._state, self._spec, seat, self._staged):
-            return self
+        future._state[:] = ahead
         future._num_legal = future._compiled_call(REFILL)
         return future
 
