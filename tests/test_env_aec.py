@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test, state_test
 from pettingzoo.utils import wrappers
 
 import uno_env
@@ -631,3 +631,61 @@ def test_an_open_window_shows_the_seats_not_asked_the_game_as_if_nobody_held_the
         assert not world_a.observe(agent)["action_mask"].any()
     # the seat asked sees its own decision
     assert world_a.observe("player_2")["action_mask"].any()
+
+
+# ================================================================ the global state (PettingZoo's state())
+@pytest.mark.parametrize("name", sorted(uno_env.PRESETS))
+def test_pettingzoos_state_test_passes_for_every_preset(name: str) -> None:
+    """PettingZoo's ``state_test`` over the AEC and the Parallel env of each preset, at its
+    fewest and most players; every warning it gives fails the test."""
+    rules = uno_env.preset(name)
+    for n in (rules.min_players, rules.max_players):
+        aec_env = pettingzoo.make("aec", pettingzoo_id(name), num_players=n)
+        parallel = pettingzoo.make("parallel", pettingzoo_id(name), num_players=n)
+        run_without_unexpected_warnings(lambda: state_test(aec_env, parallel, num_cycles=50))  # noqa: B023
+
+
+@pytest.mark.parametrize("name", ["uno_house", "macao"])
+def test_state_is_every_seats_observation_seat_0_first(name: str) -> None:
+    """``state()`` is each seat's observation vector end to end, in ``state_space``; outside an
+    out-of-turn window each part is what ``observe`` gives that seat."""
+    env = uno_env.env(name, 3, max_decisions=60)
+    size = obs_layout(env.unwrapped.deck).size
+    assert env.state_space.shape == (3 * size,) and env.state_space.dtype == np.float32
+    rng = np.random.default_rng(0)
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        state = env.state()
+        assert state.dtype == np.float32 and env.state_space.contains(state)
+        if not env.terminations[agent] and not env.truncations[agent]:
+            if env.unwrapped._state[L.S_PHASE] not in (L.PH_JUMP_IN, L.PH_BLOCK):
+                for seat, other in enumerate(env.possible_agents):
+                    part = state[seat * size : (seat + 1) * size]
+                    np.testing.assert_array_equal(part, env.observe(other)["observation"], err_msg=other)
+            mask = env.observe(agent)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        else:
+            env.step(None)
+    assert env.state().shape == (3 * size,)  # the final position, after every agent left
+
+
+def test_state_shows_an_open_window_to_every_seat() -> None:
+    """H-JUMP-1: where ``observe`` shows the seats not asked the game as if nobody held the card,
+    the global state shows the window in every seat's part: seat 2 is asked out of turn."""
+    rules, card, asked, _ = WINDOW_WORLDS["jump_in"]
+    env = uno_env.env("uno", 3, **rules)
+    env.reset(seed=0, options={"position": asked})
+    env.step(uno_env.parse_action(card))
+    assert env.agent_selection == "player_2"
+    size = obs_layout("uno").size
+    to_move = obs_layout("uno").slice("to_move")
+    state = env.state()
+    for seat in range(3):
+        part = state[seat * size : (seat + 1) * size]
+        assert part[to_move][(2 - seat) % 3] == 1.0  # relative seat of seat 2
+    assert env.observe("player_0")["observation"][to_move][2] == 0.0  # observe hides the window
+
+
+def test_state_before_reset_raises() -> None:
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before state"):
+        uno_env.env("uno", 2).state()

@@ -35,6 +35,14 @@ Actions
     card face, name each colour/suit, choose each relative target seat, draw, pass/keep,
     call, challenge, accept. :meth:`raw_env.describe_action` names an id.
 
+Global state
+    ``state()`` (PettingZoo's state for centralised training, in ``state_space``, a float32
+    ``Box`` of ``num_players * size`` values) is every seat's observation vector of the game as
+    it stands, seat 0 first, as PettingZoo's own envs concatenate their agents' observations.
+    The parts hold every hand, so together they are the whole game but the draw pile's order;
+    while an out-of-turn window is open every part shows it (``observe`` hides it from the seats
+    not asked). The Parallel env's ``state()`` and ``state_space`` are these.
+
 Rewards (at the end of the game only; ``reward=``)
     ``"win"`` (default): +1 to the winner, -1/(n-1) to every other player.
     ``"rank"``: 1 - 2r/(n-1) for finishing rank r (0 = best), from +1 down to -1.
@@ -107,7 +115,7 @@ from ..compiler.compiling import ensure_compiled
 from ..engine import actions, engine
 from ..engine import layout as L
 from ..engine.rules import RuleSet
-from ..game.encoding import observe_state
+from ..game.encoding import encode, observe_state
 from ..game.facade import EngineError, Game, IllegalActionError, engine_error_message, state_as_seen_by
 from ..styles.public import HistoryDigest
 from ..styles.view import PublicView, visible_last_actions
@@ -186,6 +194,10 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             for name in self._names
         }
         self.action_spaces = {name: spaces.Discrete(self._num_actions) for name in self._names}
+        self.state_space = spaces.Box(
+            np.tile(box.low, num_players), np.tile(box.high, num_players), dtype=np.float32
+        )
+        """The space of :meth:`state`: ``num_players`` observation vectors end to end."""
         self._state = self.compiled.new_state()
         self._mask = self.compiled.new_mask()
         self._seed: int | None = None
@@ -390,6 +402,18 @@ class raw_env(CompiledEnv, AECEnv[str, dict[str, np.ndarray], int]):  # noqa: N8
             "observation": observe_state(seen, self._spec, seat, self.deck),
             "action_mask": np.zeros(self._num_actions, dtype=np.int8),
         }
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised training: every seat's observation vector of the
+        game as it stands, seat 0 first (``num_players * size`` float32 values, in
+        :attr:`state_space`). Together they hold every hand, so this is the whole game but the
+        order of the draw pile; an open out-of-turn window shows in every seat's part."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before state.")
+        out = np.empty((self.num_players, self._obs_size), dtype=np.float32)
+        for seat in range(self.num_players):
+            encode(self._state, self._spec, seat, self._offsets, out[seat])
+        return out.reshape(-1)
 
     def last(
         self, observe: bool = True

@@ -25,7 +25,8 @@ action, ``pass`` (:data:`IDLE_ACTION`), so every agent's mask can be sampled (To
 ``PettingZooWrapper(..., use_mask=True)`` samples every agent's action from its mask, and a
 mask of all zeros is no distribution); what they play is ignored. The AEC env keeps
 PettingZoo's convention of zeros for them. Rewards are paid on the step that ends the game,
-and all agents leave then.
+and all agents leave then. ``state()`` and ``state_space`` are the AEC env's (every seat's
+observation end to end, for a centralised critic).
 """
 
 from __future__ import annotations
