@@ -334,6 +334,25 @@ def test_single_env_info_has_the_same_keys_and_numpy_values_at_reset_and_every_s
                 done = terminated or truncated
 
 
+def test_gymnasiums_own_vector_env_batches_the_single_envs_info_flags_as_bool_arrays() -> None:
+    """``make_vec(..., vectorization_mode="sync")`` batches each info value by its type: a
+    ``np.bool_`` flag (not a ``np.number``) became an object array, which ``torch.as_tensor``
+    refuses; the flags are 0-d bool arrays, batched as bool like the native vector env's."""
+    venv = gymnasium.make_vec(
+        gymnasium_id("uno"), num_envs=2, num_players=2, max_decisions=20, vectorization_mode="sync"
+    )
+    _, info = venv.reset(seed=0)
+    for _ in range(30):
+        for key in ("illegal_action", "decision_limit"):
+            assert info[key].dtype == np.bool_ and info[key].shape == (2,), key
+        for key in ("seat", "game_seed"):
+            assert info[key].dtype == np.int64, key
+        masks = info["action_mask"].astype(bool)
+        actions = np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks])
+        _, _, _, truncated, info = venv.step(actions)
+        assert (info["decision_limit"] == truncated).all()
+
+
 def test_torchrl_info_reader_over_the_flat_single_env_plays_legally() -> None:
     """The flat observation with the mask read from ``info`` by TorchRL's own info reader."""
     pytest.importorskip("torchrl")

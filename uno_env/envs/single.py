@@ -293,13 +293,15 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
     def _info(self, mask: np.ndarray, *, illegal: bool = False) -> dict[str, Any]:
         """The info of a reset or a step: the same keys every time and NumPy values (TorchRL's
         info reader builds its specs from the reset's and reads each value's dtype);
-        ``decision_limit`` is set by :meth:`_end_game`."""
+        ``decision_limit`` is set by :meth:`_end_game`. The flags are 0-d bool arrays, not
+        ``np.bool_`` scalars: Gymnasium's own vector envs batch an array by its dtype but a
+        ``np.bool_`` (not a ``np.number``) into an object array."""
         return {
             "action_mask": mask,
             "seat": np.int64(self._learner),
             "game_seed": np.int64(self._seed if self._seed is not None else -1),
-            "illegal_action": np.bool_(illegal),
-            "decision_limit": np.bool_(False),
+            "illegal_action": np.array(illegal),
+            "decision_limit": np.array(False),
         }
 
     def _shaped(self, obs: np.ndarray, mask: np.ndarray) -> Any:
@@ -406,7 +408,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
             raise EngineError(engine_error_message(self._state, self.position()))
         core.final_rewards(self._state, self._spec, self._reward_code, self._scratch)
         terminated = bool(self._state[L.S_STATUS] == L.ST_WON)
-        info["decision_limit"] = np.bool_(not terminated)
+        info["decision_limit"] = np.array(not terminated)
         return float(self._scratch[self._learner]), terminated, not terminated
 
     def _illegal(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
