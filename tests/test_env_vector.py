@@ -346,8 +346,15 @@ def test_illegal_actions_in_the_vector_env() -> None:
 
     raising = VectorEnv(3, "uno", 3, illegal_action="raise")
     raising.reset(seed=0)
+    positions = [raising.position(i) for i in range(3)]
     with pytest.raises(IllegalActionError, match="game 1: illegal action"):
         raising.step(actions)
+    # before any game moved: game 0 was stepped, its new view lost, and a retry replayed its action
+    assert [raising.position(i) for i in range(3)] == positions
+    retry = actions.copy()
+    retry[1] = int(np.flatnonzero(raising.action_masks()[1])[0])
+    raising.step(retry)
+    assert all(raising.position(i) != positions[i] for i in range(3))
 
     penalty = VectorEnv(3, "uno", 3, illegal_action="draw_penalty")
     obs, _ = penalty.reset(seed=0)

@@ -40,7 +40,8 @@ Actions: one integer id per game. An id outside the action table (``-1``, ``num_
 ``2**62``) raises :class:`~uno_env.envs.common.ActionOutOfBoundsError` before any game
 moves, as in the single-agent and AEC envs; a legal-table id that is not legal in its game
 is handled by ``illegal_action`` (``"terminate"``: reward ``illegal_reward`` and the game
-ends; ``"draw_penalty"``; ``"raise"``: :class:`~uno_env.IllegalActionError`).
+ends; ``"draw_penalty"``; ``"raise"``: :class:`~uno_env.IllegalActionError` naming the first such
+game, before any game moves, so the step can be retried).
 
 Auto-reset is *same-step* (the ``autoreset_mode`` attribute, also in ``metadata``, as
 Gymnasium's own vector envs carry it): when game ``i`` ends, the step returns the first
@@ -426,6 +427,8 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
                 f"got {acts.dtype} array of shape {acts.shape}"
             )
         self._actions[:] = acts
+        if self._illegal_code == core.ILLEGAL_RAISE:
+            self._refuse_illegal()
         self._next_buffer()
         failed = core.vector_run(self._batches[self._turn], self._actions, self.illegal_reward, core.RUN_STEP)
         if failed != -1:
@@ -673,6 +676,18 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             for k, i in enumerate(rows.tolist()):
                 final_obs[i] = last[k]
         return final_obs
+
+    def _refuse_illegal(self) -> None:
+        """Under ``illegal_action="raise"``, raise for the first game whose learner's action is
+        not legal before any game moves (the compiled loop would have stepped the games before
+        it, whose new views the caller would never get). Actions outside the action space are
+        left to the compiled loop, which refuses them before any game moves too."""
+        acts = self._actions
+        if np.count_nonzero((acts < 0) | (acts >= self._num_actions)):
+            return
+        legal = self._out_masks[np.arange(self.num_envs), acts]
+        if np.count_nonzero(legal) != self.num_envs:
+            raise self._illegal_error(int(np.flatnonzero(legal == 0)[0]))
 
     def _out_of_bounds(self, i: int) -> ActionOutOfBoundsError:
         """The error for an action outside the action space (no game was stepped)."""
