@@ -384,6 +384,23 @@ def test_bad_arguments_are_refused() -> None:
         venv.reset(seed=[1])
 
 
+def test_a_none_in_the_seed_list_resets_that_game_as_gymnasiums_own_vector_envs_do() -> None:
+    """Gymnasium's ``SyncVectorEnv.reset`` takes ``seed=[3, None]``: game 0 from seed 3, game 1
+    unseeded, the next game of its sequence. The native vector env refused the ``None``."""
+    import gymnasium
+
+    native = VectorEnv(2, "uno", 2)
+    reference = gymnasium.vector.SyncVectorEnv([lambda: uno_env.SingleAgentEnv("uno", 2)] * 2)
+    native.reset(seed=10)
+    reference.reset(seed=10)
+    native.reset(seed=[3, None])
+    _, info = reference.reset(seed=[3, None])
+    assert native.game_seeds.tolist() == info["game_seed"].tolist() == [3, next_seed(11)]
+    fresh = VectorEnv(2, "uno", 2)
+    fresh.reset(seed=[None, 5])  # before any reset: a fresh seed from the operating system
+    assert fresh.game_seeds[1] == 5
+
+
 @pytest.mark.parametrize(
     "seed", [3.0, np.array(3), "12", b"12", {0: 1, 1: 2}, np.zeros((2, 1), dtype=np.int64)]
 )

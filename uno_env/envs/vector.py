@@ -74,7 +74,9 @@ reads ``env.__class__``, and the vector env answers that read from SB3's code wi
 (every other caller gets the class, as usual).
 
 Seeds: ``reset(seed=s)`` deals game ``i`` from seed ``s + i`` (or ``seed=[s0, s1, ...]``
-one seed per game); each later game of row ``i`` is dealt from
+one seed per game, where ``None`` deals that game as ``reset()`` does, as Gymnasium's own
+vector envs take a list); ``reset()`` deals each game the next seed of its row's sequence;
+each later game of row ``i`` is dealt from
 :func:`uno_env.envs.core.next_seed` of the previous one, exactly as a
 :class:`SingleAgentEnv` reset with the same first seed and driven by the same learner
 actions plays, game for game.
@@ -370,19 +372,16 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
 
     # ------------------------------------------------------------ gymnasium API
     def reset(
-        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Deal every game (see the module docstring for seeds); return observations and infos.
 
         ``options`` must be None or empty: this env takes none (ValueError otherwise)."""
         check_options(options, "VectorEnv")
         if seed is None:
-            if self._has_reset:
-                seeds = [core.next_seed(int(s)) for s in self._seeds]
-            else:
+            seeds = self._unseeded()
+            if not self._has_reset:
                 self._np_random, _ = gym.utils.seeding.np_random(None)
-                base = fresh_seed(self.num_envs)
-                seeds = [base + i for i in range(self.num_envs)]
         elif isinstance(seed, (int, np.integer)):
             first = check_seed(seed)
             if first + self.num_envs > 2**63:
@@ -395,11 +394,13 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
             if not (is_list or (isinstance(seed, np.ndarray) and seed.ndim == 1)):
                 raise ValueError(
                     "seed must be None, an integer in 0..2**63-1 or "
-                    f"{self.num_envs} of them (one per game), got {seed!r}"
+                    f"{self.num_envs} of them (one per game, None for a game's next seed), got {seed!r}"
                 )
-            seeds = [check_seed(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} games")
+            if len(seed) != self.num_envs:
+                raise ValueError(f"reset got {len(seed)} seeds for {self.num_envs} games")
+            # as Gymnasium's own vector envs take it: a None entry resets that game unseeded
+            unseeded = self._unseeded()
+            seeds = [unseeded[i] if s is None else check_seed(s) for i, s in enumerate(seed)]
         self._seeds[:] = seeds
         for policy in self._externals:
             if isinstance(policy, AgentOpponent):
@@ -415,6 +416,14 @@ class VectorEnv(CompiledEnv, gym.vector.VectorEnv[Any, np.ndarray, np.ndarray]):
         self._cut[:] = False
         self._play_externals()
         return self._observations(), {"action_mask": self._out_masks.copy()}
+
+    def _unseeded(self) -> list[int]:
+        """Each game's seed for a reset without one: the next of its row's sequence, or before
+        the first reset fresh seeds from the operating system."""
+        if self._has_reset:
+            return [core.next_seed(int(s)) for s in self._seeds]
+        base = fresh_seed(self.num_envs)
+        return [base + i for i in range(self.num_envs)]
 
     def step(self, actions: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every game with the learners' actions; finished games restart in the same step."""
