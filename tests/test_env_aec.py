@@ -440,6 +440,9 @@ def test_order_is_enforced_before_reset() -> None:
     env = uno_env.env("uno", 3)
     with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
         _ = env.agents
+    with pytest.raises(AttributeError, match="num_agents cannot be accessed before reset"):
+        _ = env.num_agents  # was "'UnoEnv' object has no attribute 'num_agents'"
+    assert env.max_num_agents == 3
     with pytest.raises(AssertionError, match="before step"):
         env.step(0)
     with pytest.raises(AssertionError, match="before observe"):

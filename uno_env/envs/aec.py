@@ -125,7 +125,16 @@ from .registration import ENV_VERSION
 from .render import render_rgb, render_table, seat_and_seen
 
 _BEFORE_RESET = frozenset(
-    {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "_cumulative_rewards"}
+    {
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "agent_selection",
+        "agents",
+        "num_agents",  # PettingZoo's property over agents: its AttributeError lands here
+        "_cumulative_rewards",
+    }
 )
 
 
