@@ -412,13 +412,31 @@ def test_draw_penalty_counts_as_a_decision_so_the_limit_still_ends_the_game() ->
     assert all(env.truncations.values())
 
 
-@pytest.mark.parametrize("bad", [999, -1, 74, 1.5, "R7", None, np.array([1, 2])])
+@pytest.mark.parametrize("bad", [999, -1, 74, 1.5, "R7", True, np.array([1, 2])])
 def test_out_of_bounds_actions_raise(bad: Any) -> None:
     env = uno_env.env("uno", 3)
     env.reset(seed=0)
     with pytest.raises(ActionOutOfBoundsError, match="not in the action space"):
         env.step(bad)
     assert issubclass(ActionOutOfBoundsError, AssertionError)
+
+
+def test_none_for_an_agent_still_playing_says_what_none_is_for() -> None:
+    env = uno_env.env("uno", 3)
+    env.reset(seed=0)
+    with pytest.raises(ActionOutOfBoundsError, match=r"None is only for an agent that is done.*0\.\.73"):
+        env.step(None)
+
+
+def test_an_integer_scalar_of_another_array_library_is_an_action() -> None:
+    torch = pytest.importorskip("torch")
+    env = uno_env.env("uno", 3)
+    env.reset(seed=0)
+    action = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    with pytest.raises(ActionOutOfBoundsError, match="not in the action space"):
+        env.step(torch.tensor(float(action)))  # a float is not an id, from any library
+    env.step(torch.tensor(action))
+    assert env.unwrapped.position() == _after(action)
 
 
 def test_numpy_integer_actions_are_accepted() -> None:

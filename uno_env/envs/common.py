@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import functools
 import inspect
+import operator
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -116,6 +117,16 @@ def coerce_action(action: Any, num_actions: int) -> int:
         value = int(action)
     elif isinstance(action, np.ndarray) and action.shape in ((), (1,)) and action.dtype.kind in "iu":
         value = int(action.reshape(()))
+    elif not isinstance(action, (bool, np.bool_)) and hasattr(action, "__index__"):
+        try:  # an integer scalar of another array library (a torch tensor of one integer, say)
+            value = operator.index(action)
+        except TypeError:
+            value = None
+    if action is None:
+        raise ActionOutOfBoundsError(
+            "action None is only for an agent that is done (PettingZoo's convention); the agent to "
+            f"move must give an integer id 0..{num_actions - 1} (see uno_env.action_table)"
+        )
     if value is None or not 0 <= value < num_actions:
         raise ActionOutOfBoundsError(
             f"action {action!r} is not in the action space: expected an integer id 0..{num_actions - 1} "
