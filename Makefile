@@ -69,6 +69,7 @@ notebooks:
 nojit:
 	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -n 2 tests/test_rules_uno.py tests/test_rules_uno_edges.py tests/test_rules_house.py \
 		tests/test_rules_french.py tests/test_rules_mario_maumau_edges.py tests/test_rules_macao_edges.py \
+		tests/test_rules_combinations.py \
 		tests/test_position.py tests/test_position_validation.py \
 		tests/test_agents_styles.py tests/test_borrow.py \
 		tests/test_fast_path.py::test_bit_counting tests/test_fast_path.py::test_held_faces_follow_parsing_and_swaps
