@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.scenarios import all_cards, assert_position, legal
-from uno_env import Game, Phase
+from tests.scenarios import all_cards, assert_position, legal, position_fields
+from uno_env import Game, Phase, PositionError, load_rules
 from uno_env.engine import layout as L
 
 UNO_FILL = "G1 G2 G3 G4 G5 G6 G7 G8 G9 B1 B2 B3"
@@ -483,3 +483,86 @@ def test_MD_SEVEN_1_U_DRAW_4_two_players_a_doubled_penalty_larger_than_every_car
         game,
         "hands=2D/KC 3D 5H 6H 7H 8H 10H 7S; discard=7C; draw=-; colour=C; seat=1; dir=+; phase=play",
     )
+
+
+def test_E_END_1_U_DRAW_4_nothing_to_draw_and_nothing_to_lay_ends_at_the_decision_limit() -> None:
+    """E-END-1 with U-DRAW-4: every card is in a hand or on top of the pile and no hand holds a
+    card that fits: each player's only way on is a draw that finds nothing and ends the turn
+    (a call is allowed but changes nothing). No round ends that way: the decision limit
+    truncates the game, with no winner and nobody scored."""
+    game = at(
+        "uno",
+        "hands=R5 R6/G9 Y1; discard=R7; draw=-; colour=B; seat=0; dir=+; phase=play",
+        max_decisions=12,
+    )
+    for turn in range(12):
+        assert game.current_player == turn % 2
+        assert legal(game) == {"call", "draw"}
+        play(game, "draw")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.truncated and outcome.reason == "turn_limit"
+    assert (outcome.winner, outcome.scores, outcome.round_points) == (None, (0, 0), (0, 0))
+    assert game.hand_sizes() == [2, 2]
+
+
+# ================================================ the starting card (H-SCOPE-1) as a first discard
+def test_H_SCOPE_1_H_JUMP_1_MM_START_1_no_jump_in_on_a_starting_card_that_counts_as_a_discard() -> None:
+    """H-SCOPE-1 with H-JUMP-1 and MM-START-1 (``mau_mau`` with jump-in, two decks: identical
+    cards exist): the source's optional rules "não valem no início do jogo (caso seja a carta
+    que começa)", so although the turned 5 of spades counts as the first player's discard, the
+    player holding the other 5 of spades is not asked to jump in on it: the player after the
+    first plays (the dealer is seat 2, the first player seat 3, so seat 0)."""
+    rules = load_rules("mau_mau", jump_in=True)
+    game = Game(rules, num_players=4, seed=6)
+    assert str(game.top_card) == "5S" and "5S" in [str(c) for c in game.hand(0)]
+    assert int(game.state[L.S_DEALER]) == 2
+    assert (game.current_player, game.phase) == (0, Phase.PLAY)
+    assert position_fields(game.position())["jumpblock"] == "start"
+    again = Game.from_position(rules, game.position())
+    assert again.position() == game.position()
+    assert "5S" in legal(game)  # seat 0 lays it in its turn, as any card that matches
+
+
+def test_H_SCOPE_1_H_JUMP_1_MM_START_1_no_jump_in_on_a_starting_seven_after_its_penalty() -> None:
+    """H-SCOPE-1 with H-JUMP-1, MM-START-1 and MM-SEVEN-1: a starting 7 is the first player's
+    discard, so the next player (seat 1) draws two or answers with a 7; it draws, and the
+    holder of the other 7 of hearts (seat 2) is still not asked to jump in on the starting
+    card (``jumpblock=start``): seat 2 plays its turn as the player after the victim."""
+    game = at(
+        "mau_mau",
+        f"hands=5C 4D/KH QH/7H 8S/2S 3S; discard=7H; draw={MM_FILL}; colour=H; seat=1; dir=+; "
+        "phase=answer; pending=2; from=0; jumpblock=start",
+        jump_in=True,
+    )
+    assert legal(game) == {"accept"}
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=5C 4D/AC AD QH KH/7H 8S/2S 3S; discard=7H; draw=AH AS 6C 6D; colour=H; seat=2; dir=+; "
+        "phase=play; jumpblock=start",
+    )
+    assert legal(game) == {"7H", "call", "draw"}
+    play(game, "call", "7H")  # laid on it in turn: the card on top is no longer the starting card
+    assert "jumpblock" not in position_fields(game.position())
+
+
+@pytest.mark.parametrize(
+    ("discard", "overrides", "message"),
+    [
+        ("5H 7H", {"jump_in": True}, "start_card='first_discard' and a discard pile of 2"),
+        ("7H", {}, "jumpblock needs the rule jump_in"),
+    ],
+)
+def test_H_SCOPE_1_jumpblock_start_needs_a_first_discard_alone_on_the_pile(
+    discard: str, overrides: dict[str, Any], message: str
+) -> None:
+    """H-SCOPE-1: ``jumpblock=start`` says the top card is the starting card (MM-START-1); a
+    position where a card was laid on it, or without jump-in, is refused with what is wrong."""
+    with pytest.raises(PositionError, match=message):
+        at(
+            "mau_mau",
+            f"hands=5C 4D/KH QH/7H 8S/2S 3S; discard={discard}; draw={MM_FILL}; colour=H; seat=1; dir=+; "
+            "phase=answer; pending=2; from=0; jumpblock=start",
+            **overrides,
+        )

@@ -1545,6 +1545,8 @@ def _nines_on_top(state: np.ndarray, spec: np.ndarray) -> int:
 def _window_eligible(state: np.ndarray, spec: np.ndarray, seat: int, block: bool) -> bool:
     if block:  # H-ZEROSEE-1: any 0
         return (state[L.HELD + seat] & spec[L.NUMBER_FACES] & spec[L.RANK_FACES + 0]) != 0
+    if state[L.S_JUMP_BLOCK_SEAT] == L.JUMP_BLOCK_START:
+        return False  # H-SCOPE-1: no jump-in on the starting card, even as a first discard
     top = top_face(state)
     held = count_in_hand(state, seat, top)
     if seat == state[L.S_JUMP_BLOCK_SEAT]:
@@ -1663,7 +1665,7 @@ def draw_penalty(state: np.ndarray, spec: np.ndarray, victim: int, count: int, s
     top = top_face(state)
     before = count_in_hand(state, victim, top)
     draw_cards(state, victim, count)
-    if staged is not None and spec[L.SP_JUMP_IN] == 1:
+    if staged is not None and spec[L.SP_JUMP_IN] == 1 and state[L.S_JUMP_BLOCK_SEAT] != L.JUMP_BLOCK_START:
         state[L.S_JUMP_BLOCK_SEAT] = victim
         state[L.S_JUMP_BLOCK_COUNT] = count_in_hand(state, victim, top) - before
 
@@ -2344,6 +2346,12 @@ def deal_round(state: np.ndarray, spec: np.ndarray, staged: bool | None) -> None
         effect = L.EF_WILD
     if staged is not None and start == START_FIRST_DISCARD:  # MM-START-1: the first player's discard
         _reset_play(state, first, L.PK_NORMAL)
+        if spec[L.SP_JUMP_IN] == 1:
+            # H-SCOPE-1: the optional rules do not hold for the card that starts the game (000:
+            # "não valem no início do jogo (caso seja a carta que começa)"), so nobody jumps in
+            # on it (H-JUMP-1), before or after its penalty; the first card laid on it ends that
+            state[L.S_JUMP_BLOCK_SEAT] = L.JUMP_BLOCK_START
+            state[L.S_JUMP_BLOCK_COUNT] = 0
         if effect == L.EF_WILD:
             state[L.S_ACC_CHOOSE] = 1  # a wild, or a colourless card turned for want of another
         else:

@@ -158,6 +158,7 @@ S_WINDOW_FROM = 42  # seat whose card opened the window
 S_WINDOW_SCAN = 43  # seat being asked in the window
 S_JUMP_BLOCK_SEAT = 44  # H-JUMP-1: seat that drew the top card's penalty
 S_JUMP_BLOCK_COUNT = 45  # copies of the top face that seat drew as the penalty
+JUMP_BLOCK_START = -2  # S_JUMP_BLOCK_SEAT: the top card is the starting card; nobody jumps in on it
 S_NFINISHED = 46  # players who left the game (MC-END-1)
 S_DREW = 47  # 1 once the player to move has drawn this turn (MM-CALL-1)
 S_CUBE_ACTION = 48  # H-CUBE-1: the action die of the roll being resolved

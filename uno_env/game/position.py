@@ -43,6 +43,8 @@ Optional fields, printed only when they differ from their default:
   Four laid, U-WD4-1; below 0 once a bluff showed); a French deck's records name only
   the cards it holds (no joker without MC-OPT-1);
 - ``jumpblock=2:1``: seat 2 drew one copy of the top card as its penalty (H-JUMP-1);
+  ``jumpblock=start``: the top card is the starting card, laid as the first player's discard
+  (MM-START-1), and nobody may jump in on it (H-SCOPE-1);
 - in the middle of a play (phases ``colour``, ``continue``, ``target``, ``give``,
   ``jump``, ``block``): ``actor``, ``stage``, ``kind``, ``count``, ``run``, ``skips``,
   ``draws``, ``sits``, ``previous``, ``choose``, ``penaltycards``, ``carry``,
@@ -78,7 +80,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 import numpy as np
@@ -264,7 +266,9 @@ def format_position(state: np.ndarray, spec: np.ndarray, deck: DeckFamily) -> st
                 slack = int(state[record + L.RECORD_SLACK + s])
                 parts.append(f"{cards.format_cards(faces, deck)}:{slack}" if faces else "-")
             fields.append(f"{key}={'/'.join(parts)}")
-    if state[L.S_JUMP_BLOCK_SEAT] >= 0 and state[L.S_JUMP_BLOCK_COUNT] > 0:
+    if state[L.S_JUMP_BLOCK_SEAT] == L.JUMP_BLOCK_START:
+        fields.append("jumpblock=start")
+    elif state[L.S_JUMP_BLOCK_SEAT] >= 0 and state[L.S_JUMP_BLOCK_COUNT] > 0:
         fields.append(f"jumpblock={int(state[L.S_JUMP_BLOCK_SEAT])}:{int(state[L.S_JUMP_BLOCK_COUNT])}")
     rolled = _seat_values(state, L.CUBE_ROLLED, n)
     if any(rolled):
@@ -1124,6 +1128,11 @@ def _read_records(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
             state[record + L.RECORD_SLACK + seat] = slack
 
 
+def _option_name(table: Mapping[str, int], code: int) -> str:
+    """The word of an option code (``O.START_CARD``, ...)."""
+    return next(word for word, value in table.items() if value == code)
+
+
 def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
     """Calls, scores, sit-outs, looks at hands, the jump-in block, cube rolls: per seat."""
     n = int(state[L.S_NPLAYERS])
@@ -1164,7 +1173,19 @@ def _read_seat_fields(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         if not 0 <= observer < n or not 0 <= seen < n or observer == seen:
             raise PositionError(f"position field seen: '{observer}>{seen}' must be {_SEEN} 0..{n - 1}")
         state[L.SEEN + observer * L.MAX_PLAYERS + seen] = 1  # hand versions start at 0
-    if "jumpblock" in f:
+    if f.raw.get("jumpblock") == "start":
+        # H-SCOPE-1: the top card is the starting card, laid as the first player's discard
+        if not spec[L.SP_JUMP_IN]:
+            raise PositionError("position field jumpblock needs the rule jump_in (H-JUMP-1)")
+        if spec[L.SP_START] != O.START_CARD["first_discard"] or state[L.S_NDISCARD] != 1:
+            raise PositionError(
+                "position field jumpblock=start (no jump-in on the starting card, H-SCOPE-1) needs "
+                "start_card='first_discard' (MM-START-1) and the starting card alone on the discard "
+                f"pile; got start_card={_option_name(O.START_CARD, spec[L.SP_START])!r} and a discard "
+                f"pile of {int(state[L.S_NDISCARD])}"
+            )
+        state[L.S_JUMP_BLOCK_SEAT] = L.JUMP_BLOCK_START
+    elif "jumpblock" in f:
         blocked, count = f.pair("jumpblock", ":", "seat:count")
         if not spec[L.SP_JUMP_IN]:
             raise PositionError("position field jumpblock needs the rule jump_in (H-JUMP-1)")
