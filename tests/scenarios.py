@@ -68,7 +68,7 @@ def redeal_jump_block(fields: dict[str, str], hands: list[list[str]], known: set
     """H-JUMP-1's ``jumpblock=seat:count`` after a redeal of ``hands`` (``known``: the seats
     whose hands were kept): how many copies of the top card a penalty drew is as hidden as the
     cards, so a redealt seat keeps at most the copies its new hand holds (none: no field)."""
-    if "jumpblock" not in fields:
+    if fields.get("jumpblock", "start") == "start":  # none, or the starting card's (public, H-SCOPE-1)
         return
     blocked, count = (int(x) for x in fields["jumpblock"].split(":"))
     if blocked in known:
