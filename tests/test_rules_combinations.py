@@ -566,3 +566,15 @@ def test_H_SCOPE_1_jumpblock_start_needs_a_first_discard_alone_on_the_pile(
             "phase=answer; pending=2; from=0; jumpblock=start",
             **overrides,
         )
+
+
+def test_H_SCOPE_1_a_jump_in_window_on_the_starting_card_is_refused() -> None:
+    """H-SCOPE-1: a position asking a player to jump in on the starting card (``phase=jump``
+    with ``jumpblock=start``) is one play cannot leave, and is refused."""
+    with pytest.raises(PositionError, match="nobody jumps in on the starting card"):
+        at(
+            "mau_mau",
+            f"hands=5C 4D/KH QH/5H 8S/2S 3S; discard=5H; draw={MM_FILL}; colour=H; seat=2; dir=+; "
+            "phase=jump; resume=1; window=0; scan=2; jumpblock=start",
+            jump_in=True,
+        )

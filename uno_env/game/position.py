@@ -1351,6 +1351,10 @@ def _check_window(f: _Fields, state: np.ndarray, spec: np.ndarray) -> None:
         resume = int(state[L.S_RESUME])
         if state[L.FINISHED + resume]:
             raise PositionError(f"resume={resume} has left the game")
+        if state[L.S_JUMP_BLOCK_SEAT] == L.JUMP_BLOCK_START:
+            raise PositionError(
+                "phase=jump with jumpblock=start: nobody jumps in on the starting card (H-SCOPE-1)"
+            )
         copies = int(engine.count_in_hand(state, seat, top))
         if seat == state[L.S_JUMP_BLOCK_SEAT]:
             copies -= int(state[L.S_JUMP_BLOCK_COUNT])
