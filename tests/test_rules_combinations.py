@@ -61,6 +61,31 @@ def test_MC_END_1_U_END_1_U_D2_1_a_last_draw_two_falls_on_the_next_player_and_pl
     assert legal(game) == {"call", "draw"}
 
 
+def test_MC_END_1_M_STAR_1_a_penalty_returned_to_a_player_who_left_falls_on_the_next_in_play() -> None:
+    """MC-END-1 with M-STAR-1 (docs/rules.md, M-STAR-1): seat 0 leaves on a Draw Two; seat 1
+    returns it with a Super Star, but its sender has left, so the penalty falls on the next
+    player in play after the star's player (seat 2), who may answer it as any penalty."""
+    game = at(
+        "uno_mario",
+        f"hands=RD2/SS R2 R3/B5 B6 B7; discard=R7; draw={UNO_FILL}; colour=R; seat=0; dir=+; phase=play",
+        end="last_player",
+    )
+    play(game, "RD2")
+    assert (game.current_player, game.phase, legal(game)) == (1, Phase.ANSWER, {"SS", "accept"})
+    play(game, "SS", "colour B")
+    assert_position(
+        game,
+        f"hands=/R2 R3/B5 B6 B7; discard=R7 RD2 SS; draw={UNO_FILL}; colour=B; seat=2; dir=+; "
+        "phase=answer; pending=2; from=1; class=D2; finished=1 0 0",
+    )
+    play(game, "accept")
+    assert_position(
+        game,
+        "hands=/R2 R3/B5 B6 B7 G1 G2; discard=R7 RD2 SS; draw=G3 G4 G5 G6 G7 G8 G9 B1 B2 B3; colour=B; "
+        "seat=1; dir=+; phase=play; finished=1 0 0",
+    )
+
+
 @pytest.mark.parametrize(
     ("last_card_draw", "loser", "points"), [(True, "B5 B6 G1 G2", 14), (False, "B5 B6", 11)]
 )

@@ -477,3 +477,20 @@ def test_MC_DECK_1_MC_OPT_1_eight_players_with_jokers() -> None:
         assert all_cards(game) == deck
         assert game.hand_sizes() == [5] * 8 and game.draw_pile_size == 13
         assert str(game.top_card)[:-1] not in ("A", "2", "3", "4") and not str(game.top_card).startswith("JK")
+
+
+# ================================================================ H-SEQ-1 on a French deck
+def test_H_SEQ_1_a_run_of_plain_french_cards_goes_jack_queen_king_and_stops_at_the_king() -> None:
+    """H-SEQ-1 on Macao's French deck (docs/rules.md: plain cards in the order Ace, 2 to 10,
+    Jack, Queen, King, no wrap): after the Jack of hearts the Queen continues, after the Queen
+    the King; the Ace of hearts (an effect card in Macao, MC-ACE-1) follows no King."""
+    game = mc("JH QH KH AH 9S/5D 8S", "10H", runs=True)
+    game.step("JH")
+    assert (game.phase, legal(game)) == (Phase.CONTINUE, {"QH", "pass"})
+    game.step("QH")
+    assert legal(game) == {"KH", "pass"}  # up from the Jack: the 10 and the Jack are gone
+    game.step("KH")
+    assert game.current_player == 1  # nothing follows the King: the turn passed
+    assert_position(
+        game, f"hands=AH 9S/5D 8S; discard=10H JH QH KH; {CLUBS}; colour=H; seat=1; dir=+; phase=play"
+    )
