@@ -30,6 +30,7 @@ from __future__ import annotations
 import http.client
 import json
 import math
+import numbers
 import os
 import time
 import urllib.error
@@ -39,6 +40,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
+from uno_env.spelling import suggestion
 
 from .base import View, as_view, resolve_mask
 from .text import ask, decision_prompt
@@ -99,22 +102,59 @@ def _without(key: str | None, text: str) -> str:
     return text.replace(key, "[the key]") if key else text
 
 
-def check_options(options: Mapping[str, Any], where: str = "llm") -> None:
-    """Raise ValueError for an unknown option or a value of the wrong type (one line)."""
+LONGEST_TIMEOUT = 86_400.0
+"""Largest ``timeout`` option, in seconds (a day; the socket layer overflows on large ones)."""
+OPTION_ALLOWED: dict[str, str] = {
+    "model": "a model name (text, not empty)",
+    "base_url": "an http:// or https:// URL",
+    "key_env": "the name of an environment variable (text, not empty)",
+    "retries": "an integer 0 or more",
+    "temperature": "a finite number 0 or more",
+    "max_tokens": "an integer 1 or more",
+    "timeout": f"a number of seconds above 0, at most {LONGEST_TIMEOUT:,.0f} (a day)",
+    "history": "an integer 0 or more",
+    "busy_retries": "an integer 0 or more",
+}
+"""What each option of an ``llm:`` spec allows, as its error message says."""
+
+
+def _option_ok(key: str, value: Any) -> bool:
+    """Whether the (converted) ``value`` of option ``key`` is in its range."""
+    if key in ("model", "key_env"):
+        return bool(value)
+    if key == "base_url":
+        return str(value).startswith(("http://", "https://"))
+    if key == "temperature":
+        return math.isfinite(value) and value >= 0
+    if key == "timeout":
+        return math.isfinite(value) and 0 < value <= LONGEST_TIMEOUT
+    return int(value) >= (1 if key == "max_tokens" else 0)
+
+
+def check_options(options: Mapping[str, Any], where: str = "llm") -> dict[str, Any]:
+    """The options of an ``llm:`` spec (or of :class:`ChatAgent`), each of its type and in its
+    range (:data:`OPTION_ALLOWED`); otherwise ValueError, one line naming the option, the value
+    and what is allowed. Text options take a spec's number as text (``key_env=123``)."""
+    out: dict[str, Any] = {}
     for key, value in options.items():
         kind = OPTIONS.get(key)
         if kind is None:
-            raise ValueError(f"{where}: llm: has no option {key!r}; its options: {', '.join(OPTIONS)}")
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            continue
-        if kind is str and not isinstance(value, str):
-            options = {**options, key: str(value)}
-            continue
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise ValueError(f"{where}: llm: option {key}={value!r} must be {kind.__name__}")
-    for key in ("retries", "max_tokens", "history", "busy_retries"):
-        if key in options and int(options[key]) < 0:
-            raise ValueError(f"{where}: llm: option {key} must be >= 0")
+            raise ValueError(
+                f"{where}: llm: has no option {key!r}{suggestion(str(key), OPTIONS)}; its options: "
+                f"{', '.join(OPTIONS)}"
+            )
+        if kind is str:
+            converted: Any = value if isinstance(value, str) else str(value)
+        elif kind is float and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            converted = float(value)
+        elif kind is int and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            converted = int(value)
+        else:
+            converted = None
+        if converted is None or not _option_ok(key, converted):
+            raise ValueError(f"{where}: llm: option {key} is {value!r:.80}; allowed: {OPTION_ALLOWED[key]}")
+        out[key] = converted
+    return out
 
 
 class ChatAgent:
@@ -142,17 +182,25 @@ class ChatAgent:
                 "or "
                 f"set {BASE_URL_ENV}; nothing is sent anywhere unless configured"
             )
-        if not url.startswith(("http://", "https://")):
-            raise ValueError(f"base_url must start with http:// or https://, got {url!r}")
-        self.model = model
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {url!r:.200}")
+        options = check_options(
+            {
+                "model": model, "key_env": key_env, "retries": retries, "temperature": temperature,
+                "max_tokens": max_tokens, "timeout": timeout, "history": history,
+                "busy_retries": busy_retries,
+            },
+            name or f"llm:{model}",
+        )  # fmt: skip
+        self.model: str = options["model"]
         self.base_url = url.rstrip("/")
-        self.key_env = key_env
-        self.retries = int(retries)
-        self.temperature = float(temperature)
-        self.max_tokens = int(max_tokens)
-        self.timeout = float(timeout)
-        self.history = int(history)
-        self.busy_retries = int(busy_retries)
+        self.key_env: str = options["key_env"]
+        self.retries: int = options["retries"]
+        self.temperature: float = options["temperature"]
+        self.max_tokens: int = options["max_tokens"]
+        self.timeout: float = options["timeout"]
+        self.history: int = options["history"]
+        self.busy_retries: int = options["busy_retries"]
         self.seed = seed
         self.name = name or f"llm:{model}"
         self.totals = {
@@ -167,9 +215,8 @@ class ChatAgent:
         cls, options: Mapping[str, Any], *, seed: int | None = None, name: str | None = None
     ) -> ChatAgent:
         """The agent of an ``llm:`` spec's options."""
-        check_options(options)
-        values = dict(options)
-        model = str(values.pop("model"))
+        values = check_options(options, name or "llm")
+        model = values.pop("model")
         return cls(model, seed=seed, name=name, **values)
 
     def reset(self, seed: int | None = None) -> None:

@@ -72,6 +72,7 @@ from uno_env.sim.learned import (
     shipped_policies,
     sidecar_path,
 )
+from uno_env.spelling import suggestion
 from uno_env.styles.params import STYLE_ALIASES
 from uno_env.styles.registry import STYLES, canonical_policy, parse_policy
 
@@ -651,7 +652,9 @@ def _name_spec(spec: str, where: str) -> AgentSpec:
     if match:
         return _python_spec(match["module"], match["attr"], match["options"], where)
     raise AgentSpecError(
-        f"{where}: unknown play style {spec!r}, and no shipped policy of that name ({_known_names()}); "
+        f"{where}: unknown play style {spec!r}"
+        f"{suggestion(spec, [*STYLES, *STYLE_ALIASES, *shipped_policies()])}, and no shipped policy of that "
+        f"name ({_known_names()}); "
         f"{GRAMMAR_HELP}"
     )
 

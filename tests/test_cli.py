@@ -123,7 +123,7 @@ def test_simulate_takes_rule_overrides(capsys: pytest.CaptureFixture[str]) -> No
     assert "truncated at the decision limit (10): 100.00% of games" in out
     assert main(["simulate", "--games", "5", "--set", "sevens=true"]) == 2
     err = capsys.readouterr().err
-    assert "unknown rule key(s) sevens; valid keys: deck, decks" in err
+    assert "unknown rule key(s) sevens (did you mean 'seven_swap'?); valid keys: deck, decks" in err
 
 
 @pytest.mark.parametrize(

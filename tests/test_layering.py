@@ -132,6 +132,15 @@ def test_the_file_checks_are_a_leaf() -> None:
     assert not [m for m in imported if m.split(".")[0] in FORBIDDEN]
 
 
+def test_the_spelling_suggestions_are_a_leaf() -> None:
+    """:mod:`uno_env.spelling` (the "did you mean" of unknown rule keys, position fields,
+    presets, styles, spec keys and options) is used from the engine up to training, so it
+    imports nothing of the project, nor anything outside the standard library."""
+    imported = imported_modules(REPO_ROOT / "uno_env" / "spelling.py")
+    assert sorted(m for m in imported if m.split(".")[0] in {"uno_env", "agents", "training"}) == []
+    assert {m.split(".")[0] for m in imported} == {"__future__", "collections", "difflib"}
+
+
 def test_the_study_analysis_lives_in_the_study_package() -> None:
     """The study's statistics, plots and report are modules of :mod:`training.study`;
     ``training/study_report.py`` only re-exports them for code written against that path."""

@@ -340,7 +340,7 @@ def test_missing_toml_file_names_the_file(tmp_path: Path) -> None:
 def test_toml_preset_must_be_a_known_name(tmp_path: Path) -> None:
     path = tmp_path / "bad_preset.toml"
     path.write_text('preset = "unoo"\n', encoding="utf-8")
-    with pytest.raises(RuleError, match="unknown preset 'unoo'; available: "):
+    with pytest.raises(RuleError, match=r"unknown preset 'unoo' \(did you mean 'uno'\?\); available: "):
         RuleSet.from_toml(path)
     path.write_text("preset = 3\n", encoding="utf-8")
     with pytest.raises(RuleError, match="preset must be a preset name, got 3"):

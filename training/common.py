@@ -44,6 +44,7 @@ from training.runner import EXECUTORS
 from uno_env.engine.rng import SEED_LIMIT
 from uno_env.engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 from uno_env.game.records import RecordError, load_records
+from uno_env.spelling import each_with_suggestion
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, str]:
@@ -72,7 +73,9 @@ def resolve_rules(rules: str | Path | RuleSet, overrides: Sequence[str] | dict[s
     items = dict(part.partition("=")[::2] for part in base.full_text().split())
     unknown = sorted(set(extra) - set(items))
     if unknown:
-        raise RuleError(f"unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(items)}")
+        raise RuleError(
+            f"unknown rule key(s) {each_with_suggestion(unknown, items)}; valid keys: {', '.join(items)}"
+        )
     items.update(extra)
     return RuleSet.parse(" ".join(f"{k}={v}" for k, v in items.items()))
 

@@ -132,6 +132,7 @@ from uno_env import files
 from uno_env.compiler.compiling import compile_all, is_warm
 from uno_env.engine.rules import RuleSet
 from uno_env.sim.learned import PolicyFileError, load_policy
+from uno_env.spelling import each_with_suggestion
 from uno_env.styles.registry import parse_policy
 
 from . import transfer as transfer_matrix  # the module: transfer imports the study, which reads sweeps
@@ -489,7 +490,10 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
         raise SpecError(f"{source}: format={fmt!r} is not supported; expected {SWEEP_FORMAT!r}")
     unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
-        raise SpecError(f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}")
+        raise SpecError(
+            f"{source}: unknown key(s) {each_with_suggestion(unknown, SPEC_KEYS)}; allowed: "
+            f"{', '.join(SPEC_KEYS)}"
+        )
     steps = data.get("steps", DEFAULT_STEPS)
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise SpecError(f"{source}: steps must be an integer >= 1 (learner decisions per run), got {steps!r}")
@@ -499,7 +503,8 @@ def parse_sweep(data: Mapping[str, Any], source: str = "sweep spec") -> SweepSpe
     bad = sorted(set(transfer) - set(TRANSFER_KEYS))
     if bad:
         raise SpecError(
-            f"{source}: [transfer] has unknown key(s) {', '.join(bad)}; allowed: {', '.join(TRANSFER_KEYS)}"
+            f"{source}: [transfer] has unknown key(s) {each_with_suggestion(bad, TRANSFER_KEYS)}; allowed: "
+            f"{', '.join(TRANSFER_KEYS)}"
         )
     deals = transfer.get("deals", 1000)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 1_000_000:

@@ -16,8 +16,10 @@ before a byte is read; :func:`read_bytes` then reads at most the limit (a file t
 meanwhile is refused too). A line-by-line reader (:func:`read_lines`) bounds each line.
 
 **Headers before decoding.** JSON is checked for nesting depth before it is parsed
-(:data:`JSON_DEPTH`), and after parsing for integers too long, numbers that are not finite
-and strings too long, naming the field (``architecture.inputs``). TOML is parsed with its
+(:data:`JSON_DEPTH`), while parsing for a key given twice in one object (:func:`unique_keys`:
+Python's reader would keep the last value without a word, TOML's refuses it), and after
+parsing for integers too long, numbers that are not finite and strings too long, naming the
+field (``architecture.inputs``). TOML is parsed with its
 recursion and integer failures caught. A zip archive's directory is checked before any
 member is inflated (:func:`check_zip`: member count, each member's declared size and
 compression ratio, the total); an ``.npz`` member's ``.npy`` header (dtype, shape, order,
@@ -390,6 +392,33 @@ def _plain_numbers(items: list[Any], finite: bool) -> bool:
     return False
 
 
+class DuplicateKeyError(ValueError):
+    """A JSON object that gives one key twice (raised by :func:`unique_keys` while parsing)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {describe(key, 80)} appears twice in one object")
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook`` for text from elsewhere: the object of ``pairs``,
+    or :class:`DuplicateKeyError` when a key appears twice (``{"seed": 5, ..., "seed": 0}``:
+    Python's reader keeps the last value, other readers the first, so the two would read two
+    different files)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return data
+
+
+DUPLICATE_ALLOWED = "each key at most once in an object"
+"""What a refusal of a key given twice says is allowed."""
+
+
 def parse_json(
     text: str,
     source: str,
@@ -402,7 +431,8 @@ def parse_json(
 
     ``source`` names the file in messages (``"policy sidecar p.json"``). ``finite`` also
     refuses ``NaN``, ``Infinity`` and numbers too large for a float (``1e400``), naming the
-    field; without it they are floats (``1e400`` is ``inf``), for the caller's own checks.
+    field; without it they are floats (``1e400`` is ``inf``), for the caller's own checks. A
+    key given twice in one object is refused (:func:`unique_keys`).
     """
     deepest = nesting_depth(text)
     if deepest > depth:
@@ -415,11 +445,24 @@ def parse_json(
         )
     try:
         if finite:
-            data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_NotFinite)
+            data = json.loads(
+                text,
+                parse_int=_parse_int,
+                parse_float=_parse_float,
+                parse_constant=_NotFinite,
+                object_pairs_hook=unique_keys,
+            )
         else:
             # the hook is a Python call per integer literal; without a long digit run there is
             # no integer for it to mark, and the parse stays in C
-            data = json.loads(text, parse_int=_parse_int if _LONG_DIGITS.search(text) else None)
+            data = json.loads(
+                text,
+                parse_int=_parse_int if _LONG_DIGITS.search(text) else None,
+                object_pairs_hook=unique_keys,
+            )
+    except DuplicateKeyError as exc:
+        found = f"gives the key {describe(exc.key, 80)} twice in one object"
+        raise refuse(source, "the document", found, DUPLICATE_ALLOWED, error) from None
     except json.JSONDecodeError as exc:
         raise refuse(
             source,

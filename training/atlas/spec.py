@@ -27,6 +27,7 @@ from training.sweep import sweep_models
 from uno_env import files
 from uno_env.engine.rules import PRESETS, RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, PolicyGameMismatchError, load_policy, shipped_policies
+from uno_env.spelling import each_with_suggestion, suggestion
 
 from .names import ATLAS_FORMAT
 from .planning import check_plan_size
@@ -283,7 +284,8 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
         raise AtlasSpecError(
-            f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}"
+            f"{source}: unknown key(s) {each_with_suggestion(unknown, SPEC_KEYS)}; allowed: "
+            f"{', '.join(SPEC_KEYS)}"
         )
     name = data.get("name", "atlas")
     if not isinstance(name, str) or not _LABEL.match(name):
@@ -312,7 +314,10 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         raise AtlasSpecError(f"{source}: presets must be a list of preset names ({', '.join(PRESETS)})")
     for preset in presets:
         if preset not in PRESETS:
-            raise AtlasSpecError(f"{source}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+            raise AtlasSpecError(
+                f"{source}: unknown preset {preset!r}{suggestion(preset, PRESETS)}; presets: "
+                f"{', '.join(PRESETS)}"
+            )
     if len(set(presets)) != len(presets):
         raise AtlasSpecError(f"{source}: presets lists a preset twice: {presets}")
     base = data.get("base", "uno")
@@ -337,7 +342,8 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
         bad = sorted(set(switches) - fields)
         if bad:
             raise AtlasSpecError(
-                f"{where}: unknown switch(es) {', '.join(bad)}; `uno-env rules --fields` lists every switch: "
+                f"{where}: unknown switch(es) {each_with_suggestion(bad, fields)}; `uno-env rules --fields` "
+                "lists every switch: "
                 f"{', '.join(sorted(fields))}"
             )
         variations.append((label, tuple(sorted(switches.items()))))
@@ -421,7 +427,8 @@ def parse_spec(data: Mapping[str, Any], source: str = "atlas spec") -> AtlasSpec
     bad_deals = sorted(set(raw_deals) - set(DEAL_KINDS))
     if bad_deals:
         raise AtlasSpecError(
-            f"{source}: [deals] has unknown key(s) {', '.join(bad_deals)}; allowed: {', '.join(DEAL_KINDS)}"
+            f"{source}: [deals] has unknown key(s) {each_with_suggestion(bad_deals, DEAL_KINDS)}; allowed: "
+            f"{', '.join(DEAL_KINDS)}"
         )
     rotations = data.get("field_rotations", "one")
     if rotations not in FIELD_ROTATIONS:

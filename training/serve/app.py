@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from uno_env.engine.rules import MAX_PLAYERS, PRESETS, RuleError, load_rules, rule_fields
+from uno_env.files import DUPLICATE_ALLOWED, DuplicateKeyError, unique_keys
 
 from .explain import ESTIMATORS, SearchValue, WinEstimator
 from .protocol import MAX_MESSAGE, ProtocolError, parse_message
@@ -82,7 +83,9 @@ async def read_json(request: Request) -> dict[str, Any]:
         if len(body) > MAX_BODY:
             raise ValueError(f"the request body is larger than {MAX_BODY:,} bytes")
     try:
-        data = json.loads(body)
+        data = json.loads(body, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as exc:
+        raise ValueError(f"the request body: {exc}; allowed: {DUPLICATE_ALLOWED}") from None
     except (ValueError, RecursionError):
         raise ValueError("the request body is not JSON") from None
     if not isinstance(data, dict):

@@ -13,8 +13,8 @@ bytes:
     numbered ``N`` (the ``decisions`` count of the view it answers: a stale or repeated
     message, a double click, is refused instead of playing twice).
 
-Anything else (not JSON, not an object, an unknown type, a missing, extra or mistyped field,
-a number out of range) is refused with ``{"type": "error", "error": "..."}`` naming what is
+Anything else (not JSON, not an object, a key given twice, an unknown type, a missing, extra
+or mistyped field, a number out of range) is refused with ``{"type": "error", "error": "..."}`` naming what is
 wrong and what is allowed, and nothing changes. :class:`ProtocolError` carries that line.
 """
 
@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+
+from uno_env.files import DUPLICATE_ALLOWED, DuplicateKeyError, unique_keys
 
 MAX_MESSAGE = 2048
 """Largest message a page may send, in bytes (every valid message is far smaller)."""
@@ -54,7 +56,9 @@ def parse_message(raw: str | bytes) -> Message:
     if size > MAX_MESSAGE:
         raise ProtocolError(f"message of {size:,} bytes; at most {MAX_MESSAGE} are read")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as exc:
+        raise ProtocolError(f"{exc}; allowed: {DUPLICATE_ALLOWED}") from None
     except (ValueError, RecursionError):
         raise ProtocolError('not JSON: send a JSON object such as {"type": "act", ...}') from None
     if not isinstance(data, dict):

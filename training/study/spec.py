@@ -35,6 +35,7 @@ from training.tournament import is_checkpoint as named_checkpoint
 from training.tournament import is_python_agent as named_python_agent
 from uno_env.engine.rules import RuleError, RuleSet
 from uno_env.sim.learned import PolicyFileError, PolicyGameMismatchError, is_learned_policy
+from uno_env.spelling import each_with_suggestion
 from uno_env.styles.registry import parse_policy
 
 STUDY_FORMAT = "uno-env-study/2"
@@ -261,7 +262,10 @@ def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpe
         raise SpecError(f"{source}: format={fmt!r} is not supported; expected {STUDY_FORMAT!r}")
     unknown = sorted(set(data) - set(SPEC_KEYS))
     if unknown:
-        raise SpecError(f"{source}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(SPEC_KEYS)}")
+        raise SpecError(
+            f"{source}: unknown key(s) {each_with_suggestion(unknown, SPEC_KEYS)}; allowed: "
+            f"{', '.join(SPEC_KEYS)}"
+        )
     name = data.get("name", "study")
     if not isinstance(name, str) or not _LABEL.match(name):
         raise SpecError(f"{source}: name must be letters, digits, '_' or '-', got {name!r}")
@@ -370,7 +374,8 @@ def parse_spec_fields(data: Mapping[str, Any], source: str = "spec") -> StudySpe
         bad = sorted(set(switches) - fields)
         if bad:
             raise SpecError(
-                f"{where}: unknown switch(es) {', '.join(bad)}; `uno-env rules --fields` lists every "
+                f"{where}: unknown switch(es) {each_with_suggestion(bad, fields)}; `uno-env rules --fields` "
+                "lists every "
                 f"switch: {', '.join(sorted(fields))}"
             )
         variations.append((label, tuple(sorted(switches.items()))))

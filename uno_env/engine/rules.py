@@ -32,6 +32,7 @@ import numpy as np
 import tomli_w
 
 from .. import files
+from ..spelling import each_with_suggestion, suggestion
 from ..versions import RULES_FORMAT
 from . import cards
 from . import layout as L
@@ -687,18 +688,26 @@ class RuleSet:
         )
 
     def stack_pairs(self) -> list[tuple[int, int]]:
-        """(answering rank, answered rank) pairs of :attr:`stacking` (H-STACK-1)."""
-        pairs = []
+        """(answering rank, answered rank) pairs of :attr:`stacking` (H-STACK-1); a pair given
+        twice is refused, as a rank given two effects in ``card_effects`` is (the rule set would
+        play as with one, yet compare and print as another)."""
+        pairs: list[tuple[int, int]] = []
+        given: dict[tuple[int, int], str] = {}
         for entry in self.stacking:
             card, sep, on = entry.partition("/")
             if not sep:
                 raise RuleError(f"rule stacking: {entry!r} must be 'CARD/ON', e.g. 'D2/D2' or '7/7'")
-            pairs.append(
-                (
-                    self._rank_index(card.strip(), "stacking", entry),
-                    self._rank_index(on.strip(), "stacking", entry),
-                )
+            pair = (
+                self._rank_index(card.strip(), "stacking", entry),
+                self._rank_index(on.strip(), "stacking", entry),
             )
+            if pair in given:
+                raise RuleError(
+                    f"rule stacking (H-STACK-1): {files.describe(entry)} repeats the pair "
+                    f"{files.describe(given[pair])}; allowed: each CARD/ON pair once"
+                )
+            given[pair] = entry
+            pairs.append(pair)
         return pairs
 
     # ------------------------------------------------------------ text forms
@@ -734,7 +743,8 @@ class RuleSet:
         unknown = sorted(set(overrides) - set(valid))
         if unknown:
             raise RuleError(
-                f"{source}: unknown rule key(s) {', '.join(unknown)}; valid keys: {', '.join(valid)}"
+                f"{source}: unknown rule key(s) {each_with_suggestion(unknown, valid)}; valid keys: "
+                f"{', '.join(valid)}"
             )
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()}
         return dataclasses.replace(self, **values)
@@ -1080,18 +1090,22 @@ def preset(name: str) -> RuleSet:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RuleError(f"unknown preset {name!r}; available: {', '.join(PRESETS)}") from None
+        raise RuleError(
+            f"unknown preset {name!r}{suggestion(str(name), PRESETS)}; available: {', '.join(PRESETS)}"
+        ) from None
 
 
 def _names_file(text: str) -> bool:
     """Whether a ``rules`` string is a rule file's path rather than a preset name: it ends in
-    ``.toml`` (any case), holds a folder separator, or is an existing file (a rule file named
-    without the suffix is read as TOML, and a file that is not one says so, where "unknown
-    preset" would mislead)."""
+    ``.toml`` (any case), holds a folder separator, or names something that exists: a file, a
+    folder, a FIFO, a link (even a broken one). A rule file named without the suffix is read as
+    TOML, and anything else there is refused as what it is (a folder, a link loop), where
+    "unknown preset" would mislead."""
     if text.lower().endswith(".toml") or "/" in text or os.sep in text:
         return True
     try:
-        return Path(text).is_file()
+        path = Path(text)
+        return path.exists() or path.is_symlink()
     except (OSError, ValueError):  # a name no file system accepts (a NUL byte, too long)
         return False
 

@@ -92,6 +92,7 @@ from ..engine.cards import DeckFamily
 from ..engine.phases import NOTATION, PHASES
 from ..engine.rng import seed_rng
 from ..engine.rules import RuleError, RuleSet
+from ..spelling import suggestion
 
 PHASE_NAMES = NOTATION  # phase code -> its word (the table of phases)
 MIDPLAY_PHASES = tuple(int(info.phase) for info in PHASES.values() if info.midplay)
@@ -370,7 +371,8 @@ class _Fields:
                 raise PositionError(f"position field {part.strip()!r} is not key=value")
             if key not in REQUIRED and key not in OPTIONAL:
                 raise PositionError(
-                    f"unknown position field {key!r}; valid fields: {', '.join(REQUIRED + OPTIONAL)}"
+                    f"unknown position field {key!r}{suggestion(key, REQUIRED + OPTIONAL)}; valid fields: "
+                    f"{', '.join(REQUIRED + OPTIONAL)}"
                 )
             if key in self.raw:
                 raise PositionError(f"position field {key!r} appears twice")

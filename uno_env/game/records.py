@@ -386,7 +386,9 @@ def parse_records(lines: Iterable[tuple[int, bytes]], source: str) -> list[GameR
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, object_pairs_hook=files.unique_keys)
+        except files.DuplicateKeyError as exc:
+            raise RecordError(f"{where}: not a record ({exc}; allowed: {files.DUPLICATE_ALLOWED})") from None
         except json.JSONDecodeError as exc:
             raise RecordError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
         except RecursionError:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..spelling import suggestion
 from .baselines import BASELINE_STYLES
 from .monte_carlo import MONTE_CARLO_STYLES
 from .params import NETWORKS, NUM_POLICY_PARAMS, P_NET, P_ROLLOUT, P_VALUE, STYLE_ALIASES, Style
@@ -116,7 +117,10 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
                 "opponents, agents.play and run_tournament take (uno_env.simulate takes compiled ones only)"
             )
         aliases = ", ".join(f"{a} (= {b})" for a, b in STYLE_ALIASES.items())
-        raise ValueError(f"unknown play style {name!r}; available: {', '.join(STYLES)}; also {aliases}")
+        raise ValueError(
+            f"unknown play style {name!r}{suggestion(name, [*STYLES, *STYLE_ALIASES])}; available: "
+            f"{', '.join(STYLES)}; also {aliases}"
+        )
     params = style.default_params()
     by_name = {p.name: p for p in style.params}
     seen: set[str] = set()
@@ -140,7 +144,9 @@ def parse_policy(text: str) -> tuple[Style, np.ndarray]:
             raise ValueError(f"style parameter {item.strip()!r} of {name!r} is not key=value")
         if key not in by_name:
             valid = ", ".join(by_name) or "none"
-            raise ValueError(f"style {name!r} has no parameter {key!r}; its parameters: {valid}")
+            raise ValueError(
+                f"style {name!r} has no parameter {key!r}{suggestion(key, by_name)}; its parameters: {valid}"
+            )
         if key in seen:
             raise ValueError(f"style parameter {key!r} of {name!r} is given twice")
         seen.add(key)
