@@ -4,7 +4,8 @@ did not probe.
 1. A JSON key given twice (``{"players": 2, "players": 3}``): Python's reader kept the last
    value without a word (a record replayed as "verified" whatever the first value said; a
    tournament folder resumed with another player count; a new web table got 3 players). Every
-   reader of JSON from elsewhere now refuses it, naming the key.
+   reader of JSON from elsewhere now refuses it, naming the key. So is a rule field given
+   twice on the command line (``--set hand_size=7 --set hand_size=8`` played with 8).
 2. ``stacking = ["D2/D2", "D2/D2"]`` was accepted: a rule set that plays as ``["D2/D2"]``
    but compares and prints as another (a rank given two effects in ``card_effects`` was
    already refused); a pair given twice is refused now (H-STACK-1).
@@ -94,6 +95,17 @@ def test_web_messages_and_requests_with_a_key_given_twice_are_refused(tmp_path: 
         "the request body: the key 'players' appears twice in one object; "
         "allowed: each key at most once in an object"
     )
+
+
+def test_a_rule_field_set_twice_on_the_command_line_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+
+    with pytest.raises(ValueError, match=r"^--set hand_size is given twice \('7', then '8'\); allowed: each"):
+        resolve_rules("uno", ["hand_size=7", "hand_size=8"])
+    assert main(["simulate", "--games", "1", "--set", "hand_size=7", "--set", "hand_size = 8"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-env: error: --set hand_size is given twice") and err.count("\n") == 1
+    assert resolve_rules("uno", ["hand_size=6", "stacking=D2/D2,WD4/WD4"]).hand_size == 6
 
 
 # ================================================================ 2. a stacking pair given twice

@@ -48,13 +48,22 @@ from uno_env.spelling import each_with_suggestion
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, str]:
-    """``["stacking=D2/D2", "seven_swap=true"]`` -> ``{"stacking": "D2/D2", ...}`` (raw text values)."""
+    """``["stacking=D2/D2", "seven_swap=true"]`` -> ``{"stacking": "D2/D2", ...}`` (raw text values).
+
+    A field set twice (``--set hand_size=7 --set hand_size=8``) is refused, as the rule string
+    refuses a field named twice: neither value is dropped without a word."""
     out: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ValueError(f"--set expects key=value (a rule field and its value), got {item!r}")
+        if key in out:
+            raise ValueError(
+                f"--set {key} is given twice ({out[key]!r:.60}, then {value.strip()!r:.60}); allowed: "
+                "each rule field once (lists such as stacking take their items comma-separated, "
+                "--set stacking=D2/D2,WD4/WD4)"
+            )
         out[key] = value.strip()
     return out
 
@@ -104,7 +113,7 @@ def add_rule_arguments(
         default=[],
         metavar="KEY=VALUE",
         help="change one rule field, e.g. --set seven_swap=true --set stacking=D2/D2,WD4/WD4 "
-        "(repeatable; 'uno-env rules --fields' lists the fields and their values)",
+        "(repeatable, each field once; 'uno-env rules --fields' lists the fields and their values)",
     )
 
 
