@@ -572,6 +572,18 @@ def _here(path: str) -> Path:
     return Path(local_file(path)).expanduser()
 
 
+def _not_a_file(here: Path, named: str) -> AgentSpecError:
+    """Why the policy or checkpoint file ``named`` (read at ``here``) cannot be read: missing,
+    a folder, a broken link or not a regular file ("does not exist" misled for the others)."""
+    if here.is_dir():
+        return AgentSpecError(f"{named} is a folder; allowed: a file (name the file in the folder)")
+    if here.is_symlink() and not here.exists():
+        return AgentSpecError(f"{named} is a broken link; allowed: a file (or a link to one)")
+    if here.exists():
+        return AgentSpecError(f"{named} is not a regular file (a FIFO, device or socket); allowed: a file")
+    return AgentSpecError(f"{named} does not exist")
+
+
 def _path_spec(text: str, where: str, *, explicit: bool = False) -> AgentSpec:
     """A file: an exported policy (``.npz``), a checkpoint (``.zip``) or a Python file agent."""
     match = _PY_FILE.match(text)
@@ -582,12 +594,12 @@ def _path_spec(text: str, where: str, *, explicit: bool = False) -> AgentSpec:
     suffix = path.suffix.lower()
     if suffix == ".npz":
         if not here.is_file():
-            raise AgentSpecError(f"{where}: exported policy {text} does not exist")
+            raise _not_a_file(here, f"{where}: exported policy {text}")
         return AgentSpec("policy", str(path), target=str(path))
     zipped = _here(f"{Path(text)}.zip")  # a checkpoint named without its suffix
     if suffix == ".zip" or (not here.exists() and zipped.is_file()):
         if not (here if suffix == ".zip" else zipped).is_file():
-            raise AgentSpecError(f"{where}: checkpoint {text} does not exist")
+            raise _not_a_file(here, f"{where}: checkpoint {text}")
         return AgentSpec("checkpoint", text if not explicit else str(path), target=str(path))
     if path.suffix.lower() == ".py":
         raise AgentSpecError(f"{where}: {text!r}: a Python file agent names its agent: {text}:NAME")

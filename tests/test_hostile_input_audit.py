@@ -17,7 +17,8 @@ did not probe.
 4. A name written with a typo (``stackng``, ``color``, ``gams``, ``greedyy``) listed every
    valid name but not the one meant: errors now say "did you mean ...?" first.
 5. ``--rules NAME`` where ``NAME`` is a folder or a link loop in the current folder said
-   "unknown preset 'NAME'"; it is named as the folder or loop it is now.
+   "unknown preset 'NAME'", and an agent ``p.npz`` or ``m.zip`` that is a folder, a FIFO or a
+   broken link said "does not exist": each is named as what it is now.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -225,3 +227,22 @@ def test_a_bare_name_of_a_folder_or_a_link_loop_is_named_as_such(
         load_rules("loop_a")
     (tmp_path / "uno").mkdir()  # a preset's name stays the preset
     assert load_rules("uno") is uno_env.preset("uno")
+
+
+@pytest.mark.parametrize(
+    ("make", "found"),
+    [
+        (lambda path: path.mkdir(), "is a folder; allowed: a file"),
+        (lambda path: os.mkfifo(path), "is not a regular file (a FIFO, device or socket); allowed: a file"),
+        (lambda path: path.symlink_to(path.with_name("gone")), "is a broken link; allowed: a file"),
+        (lambda path: None, "does not exist"),
+    ],
+)
+@pytest.mark.parametrize(("name", "kind"), [("p.npz", "exported policy"), ("m.zip", "checkpoint")])
+def test_an_agent_file_that_is_no_file_is_named_as_what_it_is(
+    tmp_path: Path, make: Any, found: str, name: str, kind: str
+) -> None:
+    path = tmp_path / name
+    make(path)
+    with pytest.raises(AgentSpecError, match=f"^agent: {kind} {re.escape(str(path))} {re.escape(found)}"):
+        parse_agent(str(path))
