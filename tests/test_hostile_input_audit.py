@@ -19,6 +19,10 @@ did not probe.
 5. ``--rules NAME`` where ``NAME`` is a folder or a link loop in the current folder said
    "unknown preset 'NAME'", and an agent ``p.npz`` or ``m.zip`` that is a folder, a FIFO or a
    broken link said "does not exist": each is named as what it is now.
+6. An exported policy's sidecar with a key its ``architecture`` does not have (``layer_norm``,
+   ``activaton``) loaded, the key ignored: a network run otherwise than it was trained, or a
+   typo's value replaced by nothing. Unknown keys of ``architecture`` and its ``critic`` are
+   refused now, with the name meant.
 """
 
 from __future__ import annotations
@@ -246,3 +250,31 @@ def test_an_agent_file_that_is_no_file_is_named_as_what_it_is(
     make(path)
     with pytest.raises(AgentSpecError, match=f"^agent: {kind} {re.escape(str(path))} {re.escape(found)}"):
         parse_agent(str(path))
+
+
+# ================================================================ 6. a sidecar's architecture
+@pytest.mark.parametrize(
+    ("architecture", "message"),
+    [
+        ({"layer_norm": True}, "architecture has unknown key(s) 'layer_norm' (each key describes"),
+        ({"activaton": "relu"}, "architecture has unknown key(s) 'activaton' (did you mean 'activation'"),
+        (
+            {"critic": {"inputs": 0, "hidden": [8], "encoding": "public", "norm": 1}},
+            "architecture.critic has unknown key(s) 'norm'",
+        ),
+    ],
+)
+def test_a_sidecar_architecture_key_this_reader_does_not_know_is_refused(
+    tmp_path: Path, architecture: dict[str, Any], message: str
+) -> None:
+    from tests.policy_files import game_sizes, set_sidecar, write_policy
+    from uno_env.sim.learned import PolicyFileError, load_exported
+
+    path = write_policy(tmp_path)
+    load_exported(path)  # the file as written loads
+    if "critic" in architecture:
+        architecture["critic"]["inputs"] = game_sizes()[0]
+    set_sidecar(path, architecture=architecture)
+    with pytest.raises(PolicyFileError, match=re.escape(message)) as info:
+        load_exported(path)
+    assert "allowed: the keys " in str(info.value) and "\n" not in str(info.value)

@@ -64,6 +64,7 @@ from ..engine import layout as L
 from ..engine.cards import DeckFamily
 from ..engine.rules import MAX_PLAYERS, RuleError, RuleSet, load_rules
 from ..game.encoding import encode, obs_layout, observe_state, readable_specs, spec_version
+from ..spelling import suggestion
 from ..styles.dispatch import choose_action
 from ..styles.registry import PRETRAINED_DIR as PRETRAINED_DIR  # the shipped files: one home, re-exported
 from ..styles.registry import names_exported_policy
@@ -519,6 +520,28 @@ class Architecture:
         return out
 
 
+ARCHITECTURE_KEYS = ("kind", "inputs", "hidden", "activation", "actions", "critic")
+"""The keys of a sidecar's ``architecture``: every one describes the computation, so one this
+reader does not know (``layer_norm``, a typo) is refused, never ignored."""
+CRITIC_KEYS = ("inputs", "hidden", "encoding")
+"""The keys of ``architecture.critic``."""
+
+
+def _known_keys(table: dict[str, Any], known: tuple[str, ...], field: str, source: str) -> None:
+    """Refuse a key of ``table`` (the sidecar's ``field``) that is not one of ``known``."""
+    unknown = sorted(str(key) for key in table if key not in known)
+    if unknown:
+        shown = ", ".join(f"{files.describe(key, 40)}{suggestion(key[:40], known)}" for key in unknown[:5])
+        raise files.refuse(
+            source,
+            field,
+            f"has unknown key(s) {shown} (each key describes the network: one ignored could run it "
+            "otherwise than it was trained)",
+            f"the keys {', '.join(known)}",
+            PolicyFileError,
+        )
+
+
 def check_sidecar(meta: Any, source: str) -> Architecture:
     """Check an exported policy's sidecar against the game it names; return its architecture.
 
@@ -597,6 +620,7 @@ def check_sidecar(meta: Any, source: str) -> Architecture:
         raise files.refuse(
             source, "architecture", f"is {files.describe(arch)}", "a JSON object", PolicyFileError
         )
+    _known_keys(arch, ARCHITECTURE_KEYS, "architecture", source)
     if arch.get("kind") != "mlp":
         raise files.refuse(
             source, "architecture.kind", f"is {files.describe(arch.get('kind'))}", "'mlp'", PolicyFileError
@@ -630,6 +654,7 @@ def check_sidecar(meta: Any, source: str) -> Architecture:
                 "an object or null",
                 PolicyFileError,
             )
+        _known_keys(spec, CRITIC_KEYS, "architecture.critic", source)
         if spec.get("encoding") != CRITIC_ENCODING:
             found = f"is {files.describe(spec.get('encoding'))}"
             raise files.refuse(
