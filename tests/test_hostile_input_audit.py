@@ -23,6 +23,8 @@ did not probe.
    ``activaton``) loaded, the key ignored: a network run otherwise than it was trained, or a
    typo's value replaced by nothing. Unknown keys of ``architecture`` and its ``critic`` are
    refused now, with the name meant.
+7. A position field holding an integer of more than 19 digits (``decisions=``, ``scores=``)
+   said "must be an integer"; it says how many digits it has and how many are allowed.
 """
 
 from __future__ import annotations
@@ -278,3 +280,17 @@ def test_a_sidecar_architecture_key_this_reader_does_not_know_is_refused(
     with pytest.raises(PolicyFileError, match=re.escape(message)) as info:
         load_exported(path)
     assert "allowed: the keys " in str(info.value) and "\n" not in str(info.value)
+
+
+# ================================================================ 7. a position's long integers
+def test_a_position_integer_of_too_many_digits_is_named_as_one() -> None:
+    long = "9" * 23
+    for extra, field in ((f"; decisions={long}", "decisions"), (f"; scores={long} 0", "scores")):
+        with pytest.raises(uno_env.PositionError) as info:
+            uno_env.Game.from_position("uno", POSITION + extra)
+        assert str(info.value) == (
+            f"position field {field}='{long}' is an integer of 23 digits; allowed: at most 19 digits "
+            "(and the field's range)"
+        )
+    with pytest.raises(uno_env.PositionError, match=r"decisions='1x' must be an integer$"):
+        uno_env.Game.from_position("uno", POSITION + "; decisions=1x")

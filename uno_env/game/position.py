@@ -323,6 +323,22 @@ def _in_cube(state: np.ndarray) -> bool:
 # integers are ASCII digits (int() also reads other scripts' digits and underscores), at most
 # 19 of them: every field is range-checked before it reaches the int64 state
 _INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
+_LONG_INTEGER = re.compile(r"[+-]?[0-9]{20,}")
+
+
+def _not_an_integer(field: str, raw: str) -> PositionError:
+    """The error for ``raw``, which is not an integer of at most 19 digits: one of more digits
+    is named as such ("must be an integer" misled), anything else as not an integer."""
+    if _LONG_INTEGER.fullmatch(raw):
+        digits = len(raw.lstrip("+-"))
+        shown = repr(raw) if len(raw) <= 24 else f"{raw[:24]!r}..."
+        return PositionError(
+            f"{field}={shown} is an integer of {digits:,} digits; allowed: at most 19 digits "
+            "(and the field's range)"
+        )
+    return PositionError(f"{field}={raw!r} must be an integer")
+
+
 COUNT_LIMIT = 1 << 48  # counters that only grow by small steps (scores, sit-outs, rounds)
 
 # cards that raise a penalty to answer (H-STACK-1, MC-FOUR-1, MC-DRAW-1)
@@ -396,7 +412,7 @@ class _Fields:
         """The integer of field ``key`` (which is given), not yet range-checked."""
         raw = self.raw[key]
         if not _INTEGER.fullmatch(raw):
-            raise PositionError(f"position field {key}={raw!r} must be an integer")
+            raise _not_an_integer(f"position field {key}", raw)
         return int(raw)
 
     def integer(self, key: str, default: int, lo: int, hi: int, why: str = "") -> int:
@@ -435,6 +451,9 @@ class _Fields:
         if key not in self.raw:
             return None
         items = self.raw[key].split()
+        long = next((s for s in items if _LONG_INTEGER.fullmatch(s)), None)
+        if long is not None:
+            raise _not_an_integer(f"position field {key}", long)
         if len(items) != n or not all(_INTEGER.fullmatch(s) for s in items):
             raise PositionError(f"position field {key} needs {n} integers, got {self.raw[key]!r}")
         values = [int(s) for s in items]
