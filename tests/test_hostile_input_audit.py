@@ -5,7 +5,8 @@ did not probe.
    value without a word (a record replayed as "verified" whatever the first value said; a
    tournament folder resumed with another player count; a new web table got 3 players). Every
    reader of JSON from elsewhere now refuses it, naming the key. So is a rule field given
-   twice on the command line (``--set hand_size=7 --set hand_size=8`` played with 8).
+   twice on the command line (``--set hand_size=7 --set hand_size=8`` played with 8), and a
+   training option given twice to ``uno-env exploitability --train``.
 2. ``stacking = ["D2/D2", "D2/D2"]`` was accepted: a rule set that plays as ``["D2/D2"]``
    but compares and prints as another (a rank given two effects in ``card_effects`` was
    already refused); a pair given twice is refused now (H-STACK-1).
@@ -114,6 +115,10 @@ def test_a_rule_field_set_twice_on_the_command_line_is_refused(capsys: pytest.Ca
     err = capsys.readouterr().err
     assert err.startswith("uno-env: error: --set hand_size is given twice") and err.count("\n") == 1
     assert resolve_rules("uno", ["hand_size=6", "stacking=D2/D2,WD4/WD4"]).hand_size == 6
+    from training.exploitability import _train_options
+
+    with pytest.raises(ValueError, match=r"^--train learning_rate is given twice; allowed: each training"):
+        _train_options(["learning_rate=1e-3", "learning_rate=2e-3"])
 
 
 # ================================================================ 2. a stacking pair given twice
