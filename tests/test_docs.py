@@ -9,9 +9,12 @@ does not follow fails here. (The code examples of every page run in ``tests/test
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import io
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -173,3 +176,37 @@ def test_the_table_shown_on_the_play_page_is_what_play_prints(
     assert main([*argv, "--no-color"]) == 0
     printed = re.sub(r"(choice \[1-\d+\]>) ", r"\1 1\n", capsys.readouterr().out)
     assert shown in printed
+
+
+def test_the_ambiguous_spec_error_on_the_agents_page_is_what_simulate_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/agents.md shows ``uno-env simulate --policy greedy/blocker`` run beside a file
+    ``./greedy/blocker`` and the error it stops with, wrapped over two lines: the command's
+    stderr, word for word (the page once left out the program's name before ``error:``)."""
+    text = (DOCS / "agents.md").read_text(encoding="utf-8")
+    shown_command = "$ uno-env simulate --policy greedy/blocker"
+    block = next(b for b in text.split("```text\n")[1:] if b.startswith(shown_command))
+    command, *shown = block.split("```", 1)[0].splitlines()
+    argv = shlex.split(command.removeprefix("$ ").split("  #")[0])
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "greedy").mkdir()
+    (tmp_path / "greedy" / "blocker").write_bytes(b"x")
+    assert main(argv[1:]) == 2
+    printed = capsys.readouterr().err.strip().splitlines()[-1]
+    assert printed == " ".join(shown)
+
+
+def test_the_docstring_examples_run_as_shown() -> None:
+    """The ``>>>`` examples of the package's docstrings print what they show (doctest)."""
+    root = DOCS.parent
+    modules = [
+        ".".join(path.relative_to(root).with_suffix("").parts)
+        for package in ("uno_env", "agents", "training")
+        for path in sorted((root / package).rglob("*.py"))
+        if ">>> " in path.read_text(encoding="utf-8")
+    ]
+    assert "uno_env.game.facade" in modules
+    for name in modules:
+        result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, name
