@@ -36,7 +36,7 @@ import uno_env
 from uno_env.stats import grouped_ratio
 from uno_env.styles.params import spelled_out
 
-from .match import play_deals
+from .match import own_instances, play_deals
 from .spec import AgentLike, as_spec, check_seated_networks, parse_seats
 from .trace import TraceWriter
 
@@ -86,9 +86,11 @@ def benchmark(
             table[k] = me
             for j, spec in enumerate(others, start=1):
                 table[(k + j) % players] = spec
-            made = [
-                player if s == k else table[s].make(ruleset, players, trust=trust) for s in range(players)
-            ]
+            made = own_instances(
+                [player if s == k else table[s].make(ruleset, players, trust=trust) for s in range(players)],
+                [spec.text for spec in table],
+                keep=k,
+            )  # one object at several seats: each seat its own instance (the agent's stays at k)
             counter = {"decisions": 0, "seconds": 0.0, "deal": 0}
 
             def count(

@@ -12,6 +12,7 @@ its public view (:class:`uno_env.styles.view.PublicView`, hidden cards wiped whe
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -130,7 +131,9 @@ class DealResults:
 def make_seats(
     seats: Sequence[AgentLike], rules: Any, *, trust: bool = False, first_seed: int = 0
 ) -> list[Any]:
-    """One agent per seat (an agent spec or object each); the same checkpoint is loaded once."""
+    """One agent per seat (an agent spec or object each); the same checkpoint is loaded once,
+    and one agent object with ``reset`` at several seats plays each with its own instance
+    (:func:`own_instances`)."""
     n = len(seats)
     specs = [as_spec(s, where=f"seat {k}") for k, s in enumerate(seats)]
     shared: dict[str, Any] = {}
@@ -143,6 +146,35 @@ def make_seats(
             out.append(shared[key])
         else:
             out.append(spec.make(rules, n, seat_seed(first_seed, k), trust=trust))
+    return own_instances(out, [s.text for s in specs], shared=[id(a) for a in shared.values()])
+
+
+def own_instances(
+    agents: Sequence[Any], names: Sequence[str], *, keep: int = 0, shared: Sequence[int] = ()
+) -> list[Any]:
+    """``agents`` (one per seat) with every agent object that has ``reset(seed)`` and sits at
+    more than one seat replaced by a copy at each seat after the first (from seat ``keep``
+    on, clockwise): such an agent keeps state across a game, and one object at two seats would
+    mix the two seats' games and be re-seeded for each in turn, so it played otherwise than
+    its class at the same seats (as the envs' opponents, each seat gets an instance of its
+    own). An agent without ``reset``, or whose ``id`` is in ``shared`` (a loaded network that
+    serves every seat), is shared as it is. :class:`AgentError` when the copy fails, naming
+    the agent and what to give instead."""
+    out = list(agents)
+    seen: set[int] = set()
+    for seat in [(keep + j) % len(out) for j in range(len(out))]:
+        agent = out[seat]
+        if id(agent) in seen and id(agent) not in shared and callable(getattr(agent, "reset", None)):
+            try:
+                out[seat] = copy.deepcopy(agent)
+            except Exception as exc:
+                raise AgentError(
+                    f"agent {names[seat]!r} sits at several seats and has reset() (it keeps state across a "
+                    f"game), so seat {seat} gets a copy of its own, and copying it failed: "
+                    f"{type(exc).__name__}: {_one_line(str(exc))}; give its class or a factory instead, "
+                    "which is built once per seat"
+                ) from exc
+        seen.add(id(agent))
     return out
 
 

@@ -815,7 +815,9 @@ def _is_agent(obj: Any) -> bool:
 
 
 def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Agent:
-    """The agent ``obj`` names: itself (an agent), or what calling it (a class or factory) gives."""
+    """The agent ``obj`` names: itself (an agent), or what calling it (a class or factory) gives;
+    given a ``seed``, reset with it when it has ``reset`` (an agent built for one game, as
+    ``uno-env play`` and the web table build theirs, is ready for it)."""
     if _is_agent(obj):
         if options:
             raise AgentSpecError(
@@ -843,6 +845,7 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
             f"agent {text!r}: {_qualname(obj)}(...) returned a {type(agent).__name__}, not an agent with "
             "act(observation, action_mask, view)"
         )
+    _reset(agent, seed, text)  # seeded whether or not it takes seed=: ready for a game of its own
     return agent
 
 

@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -304,6 +305,55 @@ def test_an_agent_that_keeps_state_gets_an_instance_per_game_and_seat_reset_befo
             _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
             done = terminated or truncated
     assert single_agent.seeds[0] in {seat_seed(1, s) for s in range(4)}
+
+
+class OneSeat(Seeded):
+    """:class:`Seeded` that fails when one instance plays two seats of a game."""
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.seat = -1
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        if self.seat not in (-1, view.current_player):
+            raise AssertionError(f"one instance at seats {self.seat} and {view.current_player}")
+        self.seat = view.current_player
+        return super().act(observation, action_mask, view)
+
+
+def test_one_agent_object_at_several_seats_plays_each_with_an_instance_of_its_own() -> None:
+    """An agent object with reset() at several seats of a Game table (evaluate's opponents, a
+    gauntlet's field, the benchmark's opponent) was one instance for all of them: re-seeded for
+    each seat in turn, its state shared, so it played otherwise than its class at those seats."""
+    from agents.benchmark import benchmark
+    from agents.match import make_seats, play_deals
+
+    seeds = [3, 4, 5]
+    by_class = play_deals("uno", [OneSeat] * 3, seeds)
+    mine = OneSeat()
+    by_object = play_deals("uno", [OneSeat, mine, mine], seeds)
+    for key, values in by_class.items():
+        assert np.array_equal(values, by_object[key]), key
+    seated = make_seats([mine, "greedy", mine], None)
+    assert seated[0] is mine and seated[2] is not mine and isinstance(seated[2], OneSeat)
+    report = benchmark(mine, mine, players=3, deals=2, seed=3)  # the agent at every seat, beside itself
+    assert report["games"] == 6
+
+
+def test_an_agent_built_for_one_game_is_reset_with_its_seed_before_it() -> None:
+    """``uno-env play`` and the web table build each agent for one game and never called its
+    ``reset(seed)``: an agent seeded only there played unseeded, or failed at its first move."""
+    from training import play
+    from training.serve.seats import agent_seed, build_agent
+    from uno_env import load_rules
+
+    rules = load_rules("uno")
+    spec = f"{USER_FILE}:NeedsReset"
+    terminal = play.build_opponents(spec, rules, 2, 0, 7)[1]
+    web = build_agent(spec, rules, 2, agent_seed(7, 1))
+    for agent in (terminal, web):
+        expected = np.random.default_rng(agent_seed(7, 1)).random(3)
+        assert np.array_equal(agent.rng.random(3), expected)  # type: ignore[attr-defined]
 
 
 class AnswersNone:

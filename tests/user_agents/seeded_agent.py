@@ -47,3 +47,18 @@ def make_seeded(seed: int | None = None, bias: float = 0.9) -> Seeded:
 
 SHARED = Seeded(0)
 """An agent object (not a class or factory)."""
+
+
+class NeedsReset(Seeded):
+    """:class:`Seeded` without a ``seed`` parameter: only ``reset(seed)`` seeds it, and it
+    refuses to play before that."""
+
+    def __init__(self) -> None:
+        self.name = "needs_reset"
+        self.bias = 0.9
+        self.rng = None  # type: ignore[assignment]
+
+    def act(self, observation: Any, action_mask: Any = None, view: Any = None) -> int:
+        if self.rng is None:
+            raise AssertionError("act() before reset(seed)")
+        return super().act(observation, action_mask, view)
