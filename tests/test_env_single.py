@@ -11,6 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import uno_env
+from tests.user_agents.faulty_agents import Illegal, Unmasked
 from uno_env import Game, IllegalActionError
 from uno_env.engine import layout as L
 from uno_env.envs import ActionOutOfBoundsError, SingleAgentEnv, core
@@ -234,7 +235,25 @@ def test_an_opponents_illegal_action_is_an_error() -> None:
     env = SingleAgentEnv(
         "uno", 2, opponents=lambda observation, mask: int(np.flatnonzero(mask == 0)[0]), seat=1
     )
-    with pytest.raises(IllegalActionError, match="opponent at seat 0 played the illegal action"):
+    with pytest.raises(IllegalActionError, match="opponent '<lambda>' at seat 0 played the illegal action"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        (Unmasked(), r"opponent agent 'Unmasked' at seat 0 played the illegal action \d+ \("),
+        (
+            Illegal(),
+            r"opponent agent 'Illegal' at seat 0 returned 999: action 999 is not in the action space",
+        ),
+    ],
+)
+def test_an_opponent_agents_illegal_action_names_the_agent(agent: object, message: str) -> None:
+    """The vector env named the agent object that chose an illegal action; the single-agent env
+    said only "opponent at seat 0"."""
+    env = SingleAgentEnv("uno", 2, opponents=agent, seat=1)
+    with pytest.raises(IllegalActionError, match=message):
         env.reset(seed=0)
 
 

@@ -167,6 +167,14 @@ def opponent_table(
     return codes, params, callables
 
 
+def _opponent_name(policy: Any) -> str:
+    """What an error calls a Python opponent: ``agent 'NAME'`` for an agent object (its ``name``,
+    else its class), else the callable's name."""
+    if isinstance(policy, SeatedAgent):
+        return repr(policy)
+    return repr(getattr(policy, "__name__", type(policy).__name__))
+
+
 def _takes_view(act: OpponentFn) -> bool:
     try:
         return "view" in inspect.signature(act).parameters
@@ -333,11 +341,12 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 chosen: Any = policy.ask(0, seat, game_seed, obs, mask, view)
             else:
                 chosen = policy(obs, mask, view=view.public()) if view is not None else policy(obs, mask)
+            who = _opponent_name(policy)
             try:
                 action = coerce_action(chosen, self._num_actions)
             except ValueError as exc:
                 raise IllegalActionError(
-                    f"opponent at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
+                    f"opponent {who} at seat {seat} returned {chosen!r}: {exc}", chosen, [], self.position()
                 ) from None
             result = core.single_step(
                 self._state,
@@ -352,7 +361,7 @@ class SingleAgentEnv(CompiledEnv, gym.Env[Any, np.int64]):
                 self._scripted,
             )
             if result == core.ILLEGAL:
-                lead = f"opponent at seat {seat} played the illegal action "
+                lead = f"opponent {who} at seat {seat} played the illegal action "
                 raise self.compiled.illegal_action(self._state, mask, action, lead=lead)
             self._public_log.keep_up()
             seat = result
