@@ -835,7 +835,9 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
     try:
         agent = obj(**kwargs)
     except TypeError as exc:
-        raise AgentSpecError(f"agent {text!r}: calling {_qualname(obj)} failed: {exc}") from None
+        raise AgentSpecError(
+            f"agent {text!r}: calling {_qualname(obj)} failed: {exc}{_factory_hint(obj)}"
+        ) from None
     except AGENT_FAILURES as exc:  # the user's constructor or factory failed: one line, as a load error
         raise AgentSpecError(
             f"agent {text!r}: calling {_qualname(obj)} failed: {type(exc).__name__}: {exc}"
@@ -847,6 +849,18 @@ def _build(obj: Any, options: dict[str, Any], seed: int | None, text: str) -> Ag
         )
     _reset(agent, seed, text)  # seeded whether or not it takes seed=: ready for a game of its own
     return agent
+
+
+def _factory_hint(obj: Any) -> str:
+    """What a function named as an agent is taken for, when calling it without a decision
+    failed: a plain ``act`` function reads as a factory (its first parameter is not filled)."""
+    if isinstance(obj, type):
+        return ""
+    return (
+        f" ({_qualname(obj)} is a function, so it is taken as a factory: called with the spec's "
+        "key=value options (and seed= when it takes one), it returns the agent, an object with "
+        "act(observation, action_mask, view); an act function of its own belongs in a class)"
+    )
 
 
 def _reset(agent: Any, seed: int | None, text: str) -> None:

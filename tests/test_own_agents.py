@@ -913,6 +913,12 @@ FAILURES = [
     ("Fraction", r"answered \d+\.5 \(a float\), not an action id"),
     ("Raises", r"its act\(\) raised RuntimeError: agent exploded \(at .*faulty_agents\.py:\d+, in act\)"),
     ("broken_factory", r"calling broken_factory failed: RuntimeError: factory boom"),
+    # a plain act function is taken for a factory: the error said only that 'observation' was missing
+    (
+        "act_function",
+        r"calling act_function failed: .*'observation' \(act_function is a function, so it is taken as a "
+        r"factory: .*returns the agent, an object with act\(observation, action_mask, view\)",
+    ),
     # sys.exit() is no Exception: it ended every tool with exit code 3 and no word of the agent
     ("Exits", r"its act\(\) raised SystemExit: 3 \(at .*faulty_agents\.py:\d+, in act\)"),
     # an agent object is reset when built: its failure was a traceback from deep in the tools

@@ -75,3 +75,8 @@ class ResetRaises:
 
 reset_raises = ResetRaises()
 """An agent object (not a class) whose ``reset`` raises: the tools reset it when they build it."""
+
+
+def act_function(observation: Any, action_mask: Any = None, view: Any = None) -> int:
+    """An act written as a plain function: a function is taken for a factory, not an agent."""
+    return int(np.flatnonzero(action_mask)[0])
