@@ -913,6 +913,12 @@ FAILURES = [
     ("Fraction", r"answered \d+\.5 \(a float\), not an action id"),
     ("Raises", r"its act\(\) raised RuntimeError: agent exploded \(at .*faulty_agents\.py:\d+, in act\)"),
     ("broken_factory", r"calling broken_factory failed: RuntimeError: factory boom"),
+    # Python's own "takes 2 positional arguments but 4 were given", said at the tools' call
+    (
+        "ObservationOnly",
+        r"its act\(\) raised TypeError: ObservationOnly.act\(observation\) cannot be called as "
+        r"act\(observation, action_mask, view\) nor as act\(observation, action_mask\)",
+    ),
     # a plain act function is taken for a factory: the error said only that 'observation' was missing
     (
         "act_function",

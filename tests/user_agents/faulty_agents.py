@@ -37,6 +37,13 @@ class Fraction:
         return float(np.flatnonzero(action_mask)[0]) + 0.5
 
 
+class ObservationOnly:
+    """An ``act`` that takes the observation alone (neither the mask nor the view)."""
+
+    def act(self, observation: Any) -> int:
+        return 0
+
+
 class Raises:
     """Raises from its ``act``."""
 

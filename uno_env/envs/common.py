@@ -323,9 +323,10 @@ def seat_seed(game_seed: int, seat: int) -> int:
     return (int(game_seed) * SEAT_STREAMS + int(seat)) % 2**63
 
 
-VIEW_POSITIONAL, VIEW_KEYWORD, VIEW_NONE = 0, 1, 2
+VIEW_POSITIONAL, VIEW_KEYWORD, VIEW_NONE, VIEW_UNFIT = 0, 1, 2, 3
 """How :func:`call_act` hands an ``act`` the view: third positional argument, ``view=`` keyword
-(a keyword-only parameter), or not at all (an ``act(observation, action_mask)``)."""
+(a keyword-only parameter), or not at all (an ``act(observation, action_mask)``); ``VIEW_UNFIT``:
+an ``act`` that takes none of these calls."""
 
 
 def _view_passing(act: Callable[..., Any], leading: int = 0) -> int:
@@ -346,7 +347,7 @@ def _view_passing(act: Callable[..., Any], leading: int = 0) -> int:
         except TypeError:
             continue
         return how
-    return VIEW_POSITIONAL  # takes none of these: the call raises its own TypeError, named by the caller
+    return VIEW_UNFIT  # takes none of these: call_act says which calls it would take
 
 
 @functools.lru_cache(maxsize=1024)
@@ -379,6 +380,12 @@ def call_act(agent: Any, observation: Any, action_mask: np.ndarray, view: Any) -
         how = _view_passing_of_method(function)  # a method of the agent's class: read once
     else:
         how = _view_passing(act)
+    if how == VIEW_UNFIT:
+        raise TypeError(
+            f"{type(agent).__name__}.act({', '.join(inspect.signature(act).parameters)}) cannot be called "
+            "as act(observation, action_mask, view) nor as act(observation, action_mask): an agent's "
+            "act takes the observation and the legal-action mask, and the view when it reads one"
+        )
     if how == VIEW_NONE:
         return act(observation, action_mask)
     if isinstance(view, PublicView) and not cheats_by_design(agent):
