@@ -222,6 +222,19 @@ def test_an_object_that_cannot_reach_worker_processes_is_refused_before_any_batc
     run_study(spec, tmp_path / "serial", executor="serial", progress=False, report=False)
 
 
+def test_a_tournament_refuses_an_object_that_cannot_reach_its_worker_processes(tmp_path: Path) -> None:
+    """The study refused such an object before any batch; the tournament ended in the pool's
+    bare "AttributeError: Can't pickle local object", naming no agent."""
+
+    def local_factory(seed: int | None = None) -> Seeded:
+        return Seeded(seed)
+
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="agent 'local_factory' cannot be sent to the worker processes"):
+        run_tournament("uno", 2, [local_factory, "greedy"], games=2, workers=2, out=out, progress=False)
+    assert not out.exists()
+
+
 def test_every_agent_plays_in_every_env_without_extra_arguments() -> None:
     """Scripted styles, exported policies and Python agents act from an env's observation
     alone: the AEC env's observation carries the view; the single-agent and vector envs hand

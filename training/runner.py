@@ -49,6 +49,7 @@ import importlib.util
 import json
 import multiprocessing
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -474,6 +475,30 @@ def check_executor(executor: str, workers: int, ray_address: str | None = None) 
             f"--ray-address {ray_address} is only for --executor ray (the executor is {executor!r}, which "
             "runs the work on this machine): add --executor ray to run on the cluster, or drop --ray-address"
         )
+
+
+def check_agents_reach_workers(
+    agents: Sequence[Any], executor: str, *, error: type[ValueError] = ValueError
+) -> None:
+    """Raise ``error`` before anything runs for an agent object (``AgentSpec`` of kind
+    ``object``) that cannot reach worker processes: the process pool pickles each task with its
+    agents, and a class or function defined at a module's top level pickles by name, a lambda
+    or a class or function defined inside another does not. Serial runs keep everything in
+    this process and Ray pickles functions by value (cloudpickle), so only
+    ``executor="process"`` is checked."""
+    if executor != "process":
+        return
+    for agent in agents:
+        if getattr(agent, "kind", None) != "object":
+            continue
+        try:
+            pickle.dumps(agent.obj)
+        except Exception as exc:  # pickling raises whatever the object's reduction raises
+            raise error(
+                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
+                "define it (a class, or a function returning an agent) at the top level of a module, or "
+                "run with executor='serial'"
+            ) from None
 
 
 def workers_for(executor: str, workers: int | None, ray_address: str | None = None) -> int:

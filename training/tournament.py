@@ -119,6 +119,7 @@ from training.common import (
 from training.runner import (
     Progress,
     check_agent_files,
+    check_agents_reach_workers,
     check_size,
     claim_run_folder,
     default_run_folder,
@@ -872,6 +873,8 @@ def run_tournament(
         batch_games = default_batch_games([*agents, *([field] if field is not None else [])])
     check_tournament_size(agents, players, games, seed, batch_games, field)
     workers = workers_for(executor, workers, ray_address)
+    if workers > 1:  # one worker plays every batch in this process
+        check_agents_reach_workers([*agents, *([field] if field is not None else [])], executor)
     if out is None:
         out = default_run_folder("tournament", rules_label(ruleset), f"{players}p", seed)
     out = Path(out)  # a str from Python callers

@@ -14,7 +14,6 @@ changes it). The keys are documented in :mod:`training.study`.
 from __future__ import annotations
 
 import dataclasses
-import pickle
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -31,6 +30,7 @@ from agents.policy_agent import (
     load_policy_metadata,
 )
 from agents.spec import AgentSpec, AgentSpecError, as_spec, parse_agent, same_agent_twice
+from training.runner import check_agents_reach_workers as reach_workers
 from training.tournament import is_checkpoint as named_checkpoint
 from training.tournament import is_python_agent as named_python_agent
 from uno_env.engine.rules import RuleError, RuleSet
@@ -83,22 +83,9 @@ class SpecError(ValueError):
 
 
 def check_agents_reach_workers(agents: Sequence[AgentSpec], executor: str) -> None:
-    """Refuse, before anything runs, agent objects that cannot reach worker processes: the
-    process pool pickles each task with its agents, and a class or function defined at a
-    module's top level pickles by name, a lambda or a function defined inside another does not.
-    Serial runs keep everything in this process and Ray pickles functions by value
-    (cloudpickle), so only ``executor="process"`` is checked."""
-    if executor != "process":
-        return
-    for agent in agents:
-        try:
-            pickle.dumps(agent.obj)
-        except Exception as exc:  # pickling raises whatever the object's reduction raises
-            raise SpecError(
-                f"agent {agent.text!r} cannot be sent to the worker processes ({type(exc).__name__}: {exc}); "
-                "define it (a class, or a function returning an agent) at the top level of a module, or "
-                "run with executor='serial'"
-            ) from None
+    """Refuse, before anything runs, agent objects that cannot reach worker processes
+    (:func:`training.runner.check_agents_reach_workers`), as a :class:`SpecError`."""
+    reach_workers(agents, executor, error=SpecError)
 
 
 @dataclass(frozen=True)
