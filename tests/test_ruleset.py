@@ -357,48 +357,50 @@ def test_toml_bad_value_is_refused(tmp_path: Path) -> None:
 def test_wd4_legal_when_no_playable_number_card_round_trips(tmp_path: Path) -> None:
     """U-WD4-1's third reading (the Uno wiki) through every way a rule set is written: a TOML
     file, ``--set``, the canonical string; a misspelt value names the field and the three words."""
-    from training.common import resolve_rules
-
     rules = uno_env.load_rules("uno", wd4_legal_when="no_playable_number_card")
     assert rules.wd4_legal_when == "no_playable_number_card"
-    path = tmp_path / "wiki.toml"
-    path.write_text('preset = "uno"\nwd4_legal_when = "no_playable_number_card"\n', encoding="utf-8")
-    assert RuleSet.from_toml(path) == rules
-    path.write_text(rules.to_toml(), encoding="utf-8")
-    assert RuleSet.from_toml(path) == rules
-    assert resolve_rules("uno", ["wd4_legal_when=no_playable_number_card"]) == rules
-    assert str(rules) == "preset=uno wd4_legal_when=no_playable_number_card"
-    assert RuleSet.parse(str(rules)) == rules
-    with pytest.raises(RuleError) as exc:
-        resolve_rules("uno", ["wd4_legal_when=no_playable_numbers"])
-    message = str(exc.value)
-    assert "wd4_legal_when" in message and "no_playable_numbers" in message
-    for word in ("no_matching_colour", "no_playable_card", "no_playable_number_card"):
-        assert repr(word) in message
+    _assert_uno_option_round_trips(
+        tmp_path,
+        "wd4_legal_when",
+        "no_playable_number_card",
+        "no_playable_numbers",
+        ("no_matching_colour", "no_playable_card", "no_playable_number_card"),
+    )
 
 
 def test_start_reverse_as_dealers_play_round_trips(tmp_path: Path) -> None:
     """U-START-1's other reading of a starting Reverse (the Uno and Mau-Mau sheet, the Uno wiki)
     through a TOML file, ``--set`` and the canonical string; every preset keeps the default
     (Uno Super Mario's); a misspelt value names the field and both words."""
-    from training.common import resolve_rules
-
     for name, preset_rules in uno_env.PRESETS.items():
         assert preset_rules.start_reverse == "dealer_first", name
-    rules = uno_env.load_rules("uno", start_reverse="as_dealers_play")
-    path = tmp_path / "sheet.toml"
-    path.write_text('preset = "uno"\nstart_reverse = "as_dealers_play"\n', encoding="utf-8")
+    _assert_uno_option_round_trips(
+        tmp_path, "start_reverse", "as_dealers_play", "as_dealer_play", ("dealer_first", "as_dealers_play")
+    )
+
+
+def _assert_uno_option_round_trips(
+    tmp_path: Path, field: str, value: str, misspelt: str, words: tuple[str, ...]
+) -> None:
+    """Official Uno with ``field = value`` reads the same from a TOML file (written by hand and
+    by :meth:`RuleSet.to_toml`), from ``--set`` and from its canonical string; ``misspelt``
+    is refused with a message naming the field, the value given and every allowed word."""
+    from training.common import resolve_rules
+
+    rules = uno_env.load_rules("uno", **{field: value})
+    path = tmp_path / "option.toml"
+    path.write_text(f'preset = "uno"\n{field} = "{value}"\n', encoding="utf-8")
     assert RuleSet.from_toml(path) == rules
     path.write_text(rules.to_toml(), encoding="utf-8")
     assert RuleSet.from_toml(path) == rules
-    assert resolve_rules("uno", ["start_reverse=as_dealers_play"]) == rules
-    assert str(rules) == "preset=uno start_reverse=as_dealers_play"
+    assert resolve_rules("uno", [f"{field}={value}"]) == rules
+    assert str(rules) == f"preset=uno {field}={value}"
     assert RuleSet.parse(str(rules)) == rules
     with pytest.raises(RuleError) as exc:
-        resolve_rules("uno", ["start_reverse=as_dealer_play"])
+        resolve_rules("uno", [f"{field}={misspelt}"])
     message = str(exc.value)
-    assert "start_reverse" in message and "as_dealer_play" in message
-    for word in ("dealer_first", "as_dealers_play"):
+    assert field in message and misspelt in message
+    for word in words:
         assert repr(word) in message
 
 
